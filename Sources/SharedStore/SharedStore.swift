@@ -1,0 +1,2 @@
+// SharedStore: placeholder so the package builds while this layer is written; replaced by the real sources.
+enum SharedStorePlaceholder {}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `groupsim` command line: runs scenarios, compares strategies, and benchmarks the layers.
+@main
+struct GroupSimCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "groupsim",
+        abstract: "Reproduce and measure stale data between an iOS app and its extensions.",
+        subcommands: [BenchCommand.self]
+    )
+}

@@ -1,0 +1,14 @@
+// testpeer: a child process for tests that need a real process boundary.
+// Usage: testpeer <area> <arguments...>
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let area = arguments.first else {
+    FileHandle.standardError.write("usage: testpeer <area> ...\n".data(using: .utf8)!)
+    exit(2)
+}
+switch area {
+default:
+    FileHandle.standardError.write("testpeer: unknown area \(area)\n".data(using: .utf8)!)
+    exit(2)
+}
