@@ -1,2 +1,81 @@
-// Trace: placeholder so the package builds while this layer is written; replaced by the real sources.
-enum TracePlaceholder {}
+import Foundation
+
+/// A whole run's events in time order, with the run's header.
+public struct Trace: Sendable {
+    public var info: RunInfo
+    /// Every event, ordered by `t` (ties keep the order they were recorded in).
+    public var events: [TraceEvent]
+
+    public init(info: RunInfo, events: [TraceEvent]) {
+        self.info = info
+        self.events = events
+    }
+
+    /// Merges per-process event streams into one, ordered by time; each stream must already be in order.
+    public static func merge(_ streams: [[TraceEvent]]) -> [TraceEvent] {
+        var all = streams.flatMap { $0 }
+        // A stable sort keeps same-instant events in recording order within a stream.
+        let indexed = all.enumerated().sorted { a, b in
+            a.element.t != b.element.t ? a.element.t < b.element.t : a.offset < b.offset
+        }
+        all = indexed.map(\.element)
+        return all
+    }
+}
+
+/// Reads and writes `trace.jsonl`: one event per line.
+public enum TraceFile {
+    /// Writes the header (as a `runStarted` event at time 0) and then every event.
+    public static func write(_ trace: Trace, to url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var data = Data()
+        let header = TraceEvent(t: trace.events.first?.t ?? 0, process: "runner", kind: .runStarted(trace.info))
+        for event in [header] + trace.events {
+            data.append(try encoder.encode(event))
+            data.append(0x0A)
+        }
+        try data.write(to: url, options: .atomic)
+    }
+
+    /// Decodes the events of a JSON-lines file; a line that fails names its line number.
+    public static func readEvents(from url: URL) throws -> [TraceEvent] {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        return try decodeLines(text, name: url.path)
+    }
+
+    /// Decodes JSON-lines text; blank lines are skipped, and a torn last line (a killed writer) is ignored.
+    public static func decodeLines(_ text: String, name: String) throws -> [TraceEvent] {
+        let decoder = JSONDecoder()
+        var events: [TraceEvent] = []
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        for (number, line) in lines.enumerated() where !line.isEmpty {
+            do {
+                events.append(try decoder.decode(TraceEvent.self, from: Data(line.utf8)))
+            } catch {
+                if number == lines.count - 1 { break }
+                throw TraceFileError(file: name, line: number + 1, message: "\(error)")
+            }
+        }
+        return events
+    }
+
+    /// Reads a whole trace: the `runStarted` header and the events after it.
+    public static func read(from url: URL) throws -> Trace {
+        var events = try readEvents(from: url)
+        guard let first = events.first, case .runStarted(let info) = first.kind else {
+            throw TraceFileError(file: url.path, line: 1, message: "the first event is not runStarted")
+        }
+        events.removeFirst()
+        return Trace(info: info, events: events)
+    }
+}
+
+/// A trace file that could not be read.
+public struct TraceFileError: Error, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var message: String
+
+    public var description: String { "\(file):\(line): cannot read trace event: \(message)" }
+}

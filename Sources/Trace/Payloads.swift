@@ -1,0 +1,289 @@
+/// A change of a process's lifecycle, recorded by the runner.
+public struct LifecycleChange: Sendable, Hashable, Codable {
+    /// `launched`, `active`, `background`, `suspended`, `resumed`, `exited`, `crashed`, `terminated`.
+    public var state: String
+    public var pid: Int32?
+    /// For `suspended`: whether the process held a transaction open on a shared store when stopped.
+    public var holdsLock: Bool?
+    /// What it held: `write`, `begin-write`, `pinned-read`.
+    public var lock: String?
+
+    public init(state: String, pid: Int32? = nil, holdsLock: Bool? = nil, lock: String? = nil) {
+        self.state = state
+        self.pid = pid
+        self.holdsLock = holdsLock
+        self.lock = lock
+    }
+}
+
+/// One object written by a committed save (or batch operation).
+public struct CommittedObject: Sendable, Hashable, Codable {
+    public enum Operation: String, Sendable, Hashable, Codable { case insert, update, delete }
+
+    /// Scenario id, or `Entity#pk` for rows the scenario never named (batch inserts).
+    public var id: String
+    public var entity: String
+    public var operation: Operation
+    /// The row version (`Z_OPT`) after the save.
+    public var version: Int64
+    /// The row version this process's changes were based on (nil for inserts and batch writes).
+    public var baseVersion: Int64?
+    /// Every column the save wrote, with its value (an `overwrite` writes them all).
+    public var values: TraceValues
+    /// The properties this process itself set since its base version.
+    public var changed: [String]
+
+    public init(
+        id: String, entity: String, operation: Operation, version: Int64, baseVersion: Int64? = nil,
+        values: TraceValues = [:], changed: [String] = []
+    ) {
+        self.id = id
+        self.entity = entity
+        self.operation = operation
+        self.version = version
+        self.baseVersion = baseVersion
+        self.values = values
+        self.changed = changed
+    }
+}
+
+/// A committed save: the oracle the checkers judge every read against.
+public struct SaveCommit: Sendable, Hashable, Codable {
+    /// The store written: `group:<identifier>` or `own:<process>`.
+    public var store: String
+    /// `save`, `batch-insert`, `batch-update`, `batch-delete`, `sync-import`.
+    public var source: String
+    /// The history token of the transaction, when history is tracked.
+    public var token: Int64?
+    public var objects: [CommittedObject]
+    /// Whether a save conflict was detected and resolved by a merge policy in this save.
+    public var conflictResolved: Bool
+
+    public init(store: String, source: String = "save", token: Int64? = nil, objects: [CommittedObject], conflictResolved: Bool = false) {
+        self.store = store
+        self.source = source
+        self.token = token
+        self.objects = objects
+        self.conflictResolved = conflictResolved
+    }
+}
+
+/// A save conflict found by optimistic locking, and how the merge policy resolved it.
+public struct ConflictRecord: Sendable, Hashable, Codable {
+    public var object: String
+    public var cachedVersion: Int64
+    public var storeVersion: Int64
+    public var policy: String
+    /// `failed` (error policy), `memory-wins`, `store-wins`, `merged`, `overwritten`, `rolled-back`.
+    public var outcome: String
+    public var cachedValues: TraceValues
+    public var storeValues: TraceValues
+
+    public init(object: String, cachedVersion: Int64, storeVersion: Int64, policy: String, outcome: String, cachedValues: TraceValues = [:], storeValues: TraceValues = [:]) {
+        self.object = object
+        self.cachedVersion = cachedVersion
+        self.storeVersion = storeVersion
+        self.policy = policy
+        self.outcome = outcome
+        self.cachedValues = cachedValues
+        self.storeValues = storeValues
+    }
+}
+
+/// An error an operation ended with.
+public struct ErrorRecord: Sendable, Hashable, Codable {
+    /// `conflict`, `busy`, `read-only`, `expired-token`, `not-found`, `timeout`, `other`.
+    public var kind: String
+    public var message: String
+    /// True when the step said `expect-error` with this kind: then it is not an anomaly.
+    public var expected: Bool
+
+    public init(kind: String, message: String, expected: Bool = false) {
+        self.kind = kind
+        self.message = message
+        self.expected = expected
+    }
+}
+
+/// A read of one object from a process's view.
+public struct Observation: Sendable, Hashable, Codable {
+    public var object: String
+    /// Whether the object is in the view.
+    public var found: Bool
+    public var values: TraceValues
+    /// The row version the values come from, when known.
+    public var version: Int64?
+    /// Properties holding this process's own unsaved edits (never anomalies).
+    public var dirty: [String]
+    /// `cache`, `sql`, `generation`, `memory` (no fault fired).
+    public var source: String
+    /// True for the read whose value the step is judged on (the last one of a `within` loop).
+    public var final: Bool
+    /// True for a workload read (judged with `stale-tolerance`).
+    public var workload: Bool
+
+    public init(object: String, found: Bool, values: TraceValues = [:], version: Int64? = nil, dirty: [String] = [], source: String = "memory", final: Bool = true, workload: Bool = false) {
+        self.object = object
+        self.found = found
+        self.values = values
+        self.version = version
+        self.dirty = dirty
+        self.source = source
+        self.final = final
+        self.workload = workload
+    }
+}
+
+/// A count of the objects of an entity in a process's view.
+public struct CountObservation: Sendable, Hashable, Codable {
+    public var entity: String
+    public var predicate: String?
+    /// The ids of the objects counted.
+    public var ids: [String]
+    public var final: Bool
+
+    public init(entity: String, predicate: String? = nil, ids: [String], final: Bool = true) {
+        self.entity = entity
+        self.predicate = predicate
+        self.ids = ids
+        self.final = final
+    }
+}
+
+/// The outcome of a `read` or `count` step that had an `expect`.
+public struct CheckRecord: Sendable, Hashable, Codable {
+    /// `read` or `count`.
+    public var kind: String
+    /// The object read, or the entity counted.
+    public var subject: String
+    public var expected: TraceValues
+    public var actual: TraceValues
+    public var expectedCount: Int?
+    public var actualCount: Int?
+    public var passed: Bool
+    /// The `within` deadline in nanoseconds (0 for `now: true`).
+    public var withinNanos: UInt64
+
+    public init(kind: String, subject: String, expected: TraceValues = [:], actual: TraceValues = [:], expectedCount: Int? = nil, actualCount: Int? = nil, passed: Bool, withinNanos: UInt64) {
+        self.kind = kind
+        self.subject = subject
+        self.expected = expected
+        self.actual = actual
+        self.expectedCount = expectedCount
+        self.actualCount = actualCount
+        self.passed = passed
+        self.withinNanos = withinNanos
+    }
+}
+
+/// A refresh strategy run (or a `refresh` step) and what it did.
+public struct RefreshRecord: Sendable, Hashable, Codable {
+    /// `staleness`, `history`, `refetch`, `none`, `refresh-all`, `refresh-object`, `merge-history`, `sync`.
+    public var strategy: String
+    /// `darwin`, `activation`, `poll`, `manual`, `step`, `final`.
+    public var reason: String
+    public var inserted: Int
+    public var updated: Int
+    public var deleted: Int
+
+    public init(strategy: String, reason: String, inserted: Int = 0, updated: Int = 0, deleted: Int = 0) {
+        self.strategy = strategy
+        self.reason = reason
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+    }
+}
+
+/// A persistent-history fetch: tokens before and after, and whether the token had expired.
+public struct HistoryFetch: Sendable, Hashable, Codable {
+    public var tokenBefore: Int64?
+    public var tokenAfter: Int64?
+    public var transactions: Int
+    public var merged: Int
+    public var expired: Bool
+
+    public init(tokenBefore: Int64?, tokenAfter: Int64?, transactions: Int, merged: Int, expired: Bool) {
+        self.tokenBefore = tokenBefore
+        self.tokenAfter = tokenAfter
+        self.transactions = transactions
+        self.merged = merged
+        self.expired = expired
+    }
+}
+
+/// A history purge.
+public struct PurgeRecord: Sendable, Hashable, Codable {
+    public var policy: String
+    /// Transactions strictly before this token were deleted.
+    public var beforeToken: Int64?
+    public var deleted: Int
+
+    public init(policy: String, beforeToken: Int64?, deleted: Int) {
+        self.policy = policy
+        self.beforeToken = beforeToken
+        self.deleted = deleted
+    }
+}
+
+/// A notification as the hub or an agent saw it.
+public struct NotificationRecord: Sendable, Hashable, Codable {
+    public var name: String
+    /// The sender (hub records) or nil (Darwin notifications carry no sender).
+    public var from: String?
+    /// The receiving process, for hub records.
+    public var to: String?
+    /// Monotonic time of the post, when known (for latency).
+    public var postedAt: UInt64?
+
+    public init(name: String, from: String? = nil, to: String? = nil, postedAt: UInt64? = nil) {
+        self.name = name
+        self.from = from
+        self.to = to
+        self.postedAt = postedAt
+    }
+}
+
+/// An object's state in a store or a view at the end of a run.
+public struct ObjectState: Sendable, Hashable, Codable {
+    public var id: String
+    public var entity: String
+    public var version: Int64?
+    public var values: TraceValues
+
+    public init(id: String, entity: String, version: Int64? = nil, values: TraceValues) {
+        self.id = id
+        self.entity = entity
+        self.version = version
+        self.values = values
+    }
+}
+
+/// The contents of a store, or of a process's view, at the end of a run.
+public struct StateSnapshot: Sendable, Hashable, Codable {
+    /// `group:<identifier>`, `own:<process>`, or `copy:<name>`.
+    public var store: String
+    public var objects: [ObjectState]
+
+    public init(store: String, objects: [ObjectState]) {
+        self.store = store
+        self.objects = objects
+    }
+}
+
+/// The verification of a store or a copy against the transactions known to be committed.
+public struct VerificationRecord: Sendable, Hashable, Codable {
+    public var store: String
+    /// Why it was verified: `crash`, `copy`, `restart`, `final`.
+    public var reason: String
+    public var checked: Int
+    /// One line per missing piece, e.g. `n3 version 2 (title "B")`.
+    public var missing: [String]
+
+    public init(store: String, reason: String, checked: Int, missing: [String]) {
+        self.store = store
+        self.reason = reason
+        self.checked = checked
+        self.missing = missing
+    }
+}

@@ -1,0 +1,74 @@
+/// One thing that happened during a run, on the one monotonic clock every process shares.
+///
+/// Agents and the runner record events; the runner merges them in time order into `trace.jsonl`,
+/// one JSON object per line: `{"t":…,"process":"app","step":4,"type":"observed","data":{…}}`.
+public struct TraceEvent: Sendable, Hashable, Codable {
+    /// CLOCK_MONOTONIC nanoseconds: comparable across processes on one machine.
+    public var t: UInt64
+    /// The process that recorded it (`runner` and `hub` for the harness itself).
+    public var process: String
+    /// The index of the step in progress (see `RunInfo.steps`), when there is one.
+    public var step: Int?
+    public var kind: TraceEventKind
+
+    public init(t: UInt64, process: String, step: Int? = nil, kind: TraceEventKind) {
+        self.t = t
+        self.process = process
+        self.step = step
+        self.kind = kind
+    }
+
+    private enum CodingKeys: String, CodingKey { case t, process, step, type, data }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        t = try container.decode(UInt64.self, forKey: .t)
+        process = try container.decode(String.self, forKey: .process)
+        step = try container.decodeIfPresent(Int.self, forKey: .step)
+        let type = try container.decode(String.self, forKey: .type)
+        kind = try TraceEventKind.decode(type: type, from: container, key: .data)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(t, forKey: .t)
+        try container.encode(process, forKey: .process)
+        try container.encodeIfPresent(step, forKey: .step)
+        try container.encode(kind.type, forKey: .type)
+        try kind.encodePayload(into: &container, key: .data)
+    }
+}
+
+/// What a trace event says. Each case's name is its `type` in `trace.jsonl`.
+public enum TraceEventKind: Sendable, Hashable {
+    /// The run's header; always the first event.
+    case runStarted(RunInfo)
+    case lifecycle(LifecycleChange)
+    case stepStarted
+    case stepEnded(ErrorRecord?)
+    case saveCommitted(SaveCommit)
+    case saveFailed(ErrorRecord)
+    case conflict(ConflictRecord)
+    case notificationPosted(NotificationRecord)
+    case notificationReceived(NotificationRecord)
+    /// The hub's decisions: `delivered`, `dropped`, `coalesced`, `queued`, `delayed`.
+    case notificationRouted(NotificationRecord, decision: String)
+    case refreshStarted(RefreshRecord)
+    case refreshEnded(RefreshRecord)
+    case historyFetched(HistoryFetch)
+    case purged(PurgeRecord)
+    case sqlRead(entity: String, rows: Int)
+    case faultFulfilled(object: String, source: String)
+    case snapshotDropped(object: String)
+    case observed(Observation)
+    case counted(CountObservation)
+    case check(CheckRecord)
+    case error(ErrorRecord)
+    case verified(VerificationRecord)
+    /// A store's contents at the end (after every live process's final refresh).
+    case finalStore(StateSnapshot)
+    /// A live process's view at the end.
+    case finalView(StateSnapshot)
+    /// Free text for the report (stderr lines of a process, harness notes).
+    case note(String)
+}

@@ -1,0 +1,54 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Appends events to a JSON-lines file, one `write(2)` per event, so that a process killed with
+/// SIGKILL loses nothing it had already recorded.
+///
+/// Not thread-safe: each process records from one thread (the agent's main loop), or guards it.
+public final class TraceRecorder {
+    private let fd: Int32
+    private let encoder: JSONEncoder
+    /// The process name stamped on every event.
+    public let process: String
+
+    /// Opens (creating or appending to) the file at `path`.
+    public init(path: String, process: String) throws {
+        fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw TraceFileError(file: path, line: 0, message: "cannot open for writing (errno \(errno))")
+        }
+        encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        self.process = process
+    }
+
+    deinit { close(fd) }
+
+    /// Records an event now (CLOCK_MONOTONIC) or at `t`.
+    public func record(_ kind: TraceEventKind, step: Int? = nil, at t: UInt64? = nil) {
+        let event = TraceEvent(t: t ?? MonotonicTime.now(), process: process, step: step, kind: kind)
+        guard var data = try? encoder.encode(event) else { return }
+        data.append(0x0A)
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n <= 0 { if errno == EINTR { continue } else { return } }
+                offset += n
+            }
+        }
+    }
+}
+
+/// CLOCK_MONOTONIC in nanoseconds: one clock for every process on the machine.
+public enum MonotonicTime {
+    public static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+}

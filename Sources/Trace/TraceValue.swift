@@ -1,0 +1,60 @@
+/// A property value as the trace records it: a JSON scalar.
+///
+/// Dates are recorded as seconds since 1970 (`double`) and UUIDs as their string form, so that
+/// two processes that read the same committed value always record equal `TraceValue`s.
+public enum TraceValue: Sendable, Hashable, Codable, CustomStringConvertible {
+    case null
+    case string(String)
+    case int(Int64)
+    case double(Double)
+    case bool(Bool)
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .int(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .double(value)
+        } else {
+            self = .string(try container.decode(String.self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .string(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .bool(let value): try container.encode(value)
+        }
+    }
+
+    /// The value as a person reads it in a report: strings quoted, `nil` for null.
+    public var description: String {
+        switch self {
+        case .null: "nil"
+        case .string(let value): "\"\(value)\""
+        case .int(let value): String(value)
+        case .double(let value): String(value)
+        case .bool(let value): String(value)
+        }
+    }
+
+    /// Numeric equality across `int` and `double` (a scenario's `rank: 1` may be read back as 1.0).
+    public func matches(_ other: TraceValue) -> Bool {
+        switch (self, other) {
+        case (.int(let a), .double(let b)): Double(a) == b
+        case (.double(let a), .int(let b)): a == Double(b)
+        default: self == other
+        }
+    }
+}
+
+/// Property name to value, as read or written.
+public typealias TraceValues = [String: TraceValue]
