@@ -1,0 +1,66 @@
+import Trace
+
+/// One thing the runner asks an agent to do: a scenario action, or a harness request.
+///
+/// Travels as one JSON line on the agent's stdin. Scenario ids (`n1`) appear here; the agent maps
+/// them to its store's object IDs and SharedStore never sees them.
+public enum AgentCommand: Sendable, Hashable, Codable {
+    // Objects and contexts.
+    case insert(entity: String, id: String, values: TraceValues)
+    case update(id: String, values: TraceValues)
+    case delete(id: String)
+    case relate(id: String, to: String, via: String)
+    case unrelate(id: String, from: String, via: String)
+    case save
+    case rollback
+    case reset
+    case fetch(entity: String, predicate: String?, sort: String?)
+    case refreshAll
+    case refreshObject(id: String, merge: Bool)
+    case runRefresh
+    case batchInsert(entity: String, count: Int, values: TraceValues)
+    case batchUpdate(entity: String, predicate: String?, values: TraceValues)
+    case batchDelete(entity: String, predicate: String?)
+    case pinGeneration
+    case unpinGeneration
+    case beginWrite
+    case endWrite
+    // History.
+    case mergeHistory
+    case purgeHistory(policy: PurgeSetting?)
+    // Notifications.
+    case post(name: String)
+    case observe
+    // Files.
+    case checkpoint
+    case copyStore(name: String, withWAL: Bool)
+    case openCopy(name: String)
+    // Sync.
+    case sync
+    case leech
+    // Checks. `withinNanos` 0 reads once.
+    case read(id: String, expect: TraceValues?, withinNanos: UInt64, workload: Bool)
+    case count(entity: String, predicate: String?, expect: Int?, withinNanos: UInt64)
+    // Lifecycle seen from inside the process.
+    case becomeActive
+    case enterBackground
+    // Harness requests.
+    /// Kill-point: the next save stops after its statements, before COMMIT, says so, and waits to be killed.
+    case armCrashDuringSave
+    /// Moves the simulated wall clock forward (no reply: a suspended agent applies it on resume).
+    case advanceClock(nanos: UInt64)
+    /// Whether the process holds a transaction open on a shared store (asked before SIGSTOP).
+    case lockState
+    /// Runs the refresh strategy one last time (reason `final`) and records the view.
+    case finalRefresh
+    /// Closes the store and exits with status 0.
+    case exit
+}
+
+/// The `purge` setting and `purge-history` argument.
+public enum PurgeSetting: Sendable, Hashable, Codable {
+    case none
+    case consumedByAll
+    case ownToken
+    case olderThan(nanos: UInt64)
+}

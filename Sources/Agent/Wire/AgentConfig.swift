@@ -1,0 +1,130 @@
+import Trace
+
+/// Everything an agent needs at launch, written by the runner as JSON into the sandbox and passed
+/// by path on the agent's command line (`groupsim agent --config <path>`).
+public struct AgentConfig: Sendable, Hashable, Codable {
+    /// The scenario's process name (`app`, `share`, ...).
+    public var process: String
+    /// `host`, `share`, `action`, `watch`.
+    public var role: String
+    /// How many times this process has been launched before (0 for the first launch).
+    public var launchCount: Int
+    /// The store this process opens.
+    public var store: StoreLocation
+    /// The model, entity by entity, in declaration order.
+    public var model: [EntitySpec]
+    public var settings: AgentSettings
+    /// The notify hub's socket path.
+    public var hubSocket: String
+    /// Where this agent appends its trace events.
+    public var tracePath: String
+    /// Root of the named store copies (`copy-store`), shared by the run.
+    public var copiesDirectory: String
+    /// Offset of the simulated wall clock from the real one at launch, in nanoseconds.
+    public var clockOffsetNanos: UInt64
+    /// This process's seed, derived from the run's root seed.
+    public var seed: UInt64
+
+    public init(process: String, role: String, launchCount: Int, store: StoreLocation, model: [EntitySpec], settings: AgentSettings, hubSocket: String, tracePath: String, copiesDirectory: String, clockOffsetNanos: UInt64, seed: UInt64) {
+        self.process = process
+        self.role = role
+        self.launchCount = launchCount
+        self.store = store
+        self.model = model
+        self.settings = settings
+        self.hubSocket = hubSocket
+        self.tracePath = tracePath
+        self.copiesDirectory = copiesDirectory
+        self.clockOffsetNanos = clockOffsetNanos
+        self.seed = seed
+    }
+}
+
+/// Where a process's store lives: its container root, app group (or own container), and name.
+public struct StoreLocation: Sendable, Hashable, Codable {
+    /// The directory holding the app-group containers of the run's sandbox.
+    public var containersRoot: String
+    /// The app-group identifier (for `storage: own`, a per-process identifier).
+    public var group: String
+    /// The store's file name without extension.
+    public var name: String
+    /// The trace's name for this store: `group:<identifier>` or `own:<process>`.
+    public var traceName: String
+
+    public init(containersRoot: String, group: String, name: String, traceName: String) {
+        self.containersRoot = containersRoot
+        self.group = group
+        self.name = name
+        self.traceName = traceName
+    }
+}
+
+/// One entity of the model, in the scenario's own attribute syntax (`string?`, `bool = false`, `[Tag]`).
+public struct EntitySpec: Sendable, Hashable, Codable {
+    public var name: String
+    /// Attribute or relationship name -> its declaration, in declaration order.
+    public var properties: [PropertySpec]
+
+    public init(name: String, properties: [PropertySpec]) {
+        self.name = name
+        self.properties = properties
+    }
+}
+
+/// One attribute or relationship of an entity.
+public struct PropertySpec: Sendable, Hashable, Codable {
+    public var name: String
+    /// `string`, `int`, `double`, `bool`, `date`, `uuid`, or an entity name for relationships.
+    public var type: String
+    public var optional: Bool
+    public var toMany: Bool
+    public var isRelationship: Bool
+    public var defaultValue: TraceValue?
+    public var inverse: String?
+
+    public init(name: String, type: String, optional: Bool = false, toMany: Bool = false, isRelationship: Bool = false, defaultValue: TraceValue? = nil, inverse: String? = nil) {
+        self.name = name
+        self.type = type
+        self.optional = optional
+        self.toMany = toMany
+        self.isRelationship = isRelationship
+        self.defaultValue = defaultValue
+        self.inverse = inverse
+    }
+}
+
+/// The process settings an agent acts on (the scenario's settings table, resolved for one run).
+public struct AgentSettings: Sendable, Hashable, Codable {
+    /// `none`, `staleness`, `history`, `refetch`.
+    public var refresh: String = "none"
+    /// The view context's stalenessInterval in seconds (-1: never expire).
+    public var staleness: Double = -1
+    /// `darwin`, `activation`, `poll`, `manual`.
+    public var trigger: String = "darwin"
+    public var pollIntervalNanos: UInt64 = 100_000_000
+    /// `launch` or `lazy`.
+    public var observe: String = "launch"
+    /// `error`, `object-trump`, `store-trump`, `overwrite`, `rollback`.
+    public var mergePolicy: String = "error"
+    public var historyTracking: Bool = true
+    /// The transaction author; nil for `author: none`.
+    public var author: String?
+    /// Authors merged by `refresh: history`; nil means every author but its own.
+    public var historyAuthors: [String]?
+    public var purge: PurgeSetting = .none
+    /// `keep-registered`, `refresh-refetched`, `reset`.
+    public var refetch: String = "keep-registered"
+    public var notify: Bool = true
+    /// `unpinned`, `pinned`.
+    public var queryGeneration: String = "unpinned"
+    public var busyTimeoutNanos: UInt64 = 5_000_000_000
+    /// `group` or `own`.
+    public var storage: String = "group"
+    /// `none` or `transfer`.
+    public var sync: String = "none"
+    public var syncLatencyNanos: UInt64 = 0
+    /// The name of the cross-process save notification.
+    public var notificationName: String = "store-did-save"
+
+    public init() {}
+}

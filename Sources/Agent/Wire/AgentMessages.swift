@@ -1,0 +1,68 @@
+import Trace
+
+/// A request line on the agent's stdin.
+public struct AgentRequest: Sendable, Hashable, Codable {
+    /// Matches the reply to the request.
+    public var seq: Int
+    /// The step index the command belongs to (for the trace), if any.
+    public var step: Int?
+    /// The error kind the step expects (`expect-error`): when it happens the step succeeds.
+    public var expectError: String?
+    /// Scenario ids learned since the last request: id -> object reference in this agent's store.
+    public var ids: [String: ObjectRef]
+    public var command: AgentCommand
+
+    public init(seq: Int, step: Int? = nil, expectError: String? = nil, ids: [String: ObjectRef] = [:], command: AgentCommand) {
+        self.seq = seq
+        self.step = step
+        self.expectError = expectError
+        self.ids = ids
+        self.command = command
+    }
+}
+
+/// A row in one store, named the way the runner shares it between agents.
+public struct ObjectRef: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var entity: String
+    public var pk: Int64
+
+    public init(entity: String, pk: Int64) {
+        self.entity = entity
+        self.pk = pk
+    }
+
+    public var description: String { "\(entity)#\(pk)" }
+}
+
+/// A reply line on the agent's stdout.
+public struct AgentReply: Sendable, Hashable, Codable {
+    public enum Status: String, Sendable, Hashable, Codable {
+        /// The command finished (an expected error counts as finished).
+        case ok
+        /// The command failed with `error`.
+        case failed
+        /// The agent started and opened its store (seq 0).
+        case ready
+        /// Armed crash point reached: the save is between its statements and COMMIT.
+        case atCommit
+    }
+
+    public var seq: Int
+    public var status: Status
+    public var error: ErrorRecord?
+    /// Scenario ids this command committed for the first time (inserts), with their rows.
+    public var inserted: [String: ObjectRef]
+    /// Scenario ids whose rows this command deleted and committed.
+    public var deleted: [String]
+    /// For `lockState`: what is held (`write`, `begin-write`, `pinned-read`), nil when nothing.
+    public var lock: String?
+
+    public init(seq: Int, status: Status, error: ErrorRecord? = nil, inserted: [String: ObjectRef] = [:], deleted: [String] = [], lock: String? = nil) {
+        self.seq = seq
+        self.status = status
+        self.error = error
+        self.inserted = inserted
+        self.deleted = deleted
+        self.lock = lock
+    }
+}
