@@ -1,0 +1,67 @@
+import Testing
+@testable import Runner
+
+@Suite struct WorkloadGeneratorTests {
+    private func drain(_ generator: inout WorkloadGenerator) -> [WorkloadOperation] {
+        var committed: [String] = []
+        var operations: [WorkloadOperation] = []
+        while let op = generator.next(committed: committed.sorted()) {
+            operations.append(op)
+            switch op.kind {
+            case .insert: committed.append(op.id)
+            case .delete: committed.removeAll { $0 == op.id }
+            case .update, .read: break
+            }
+        }
+        return operations
+    }
+
+    private func make(seed: UInt64) -> WorkloadGenerator {
+        WorkloadGenerator(
+            processes: ["app", "share"], mix: .init(insert: 1, update: 3, delete: 1, read: 5),
+            rate: 500, durationNanos: 200_000_000, keys: 10, attribute: ("title", "string"), seed: seed)
+    }
+
+    @Test func sameSeedGivesSameOperations() {
+        var a = make(seed: 7)
+        var b = make(seed: 7)
+        #expect(drain(&a) == drain(&b))
+    }
+
+    @Test func differentSeedsGiveDifferentOperations() {
+        var a = make(seed: 7)
+        var b = make(seed: 8)
+        #expect(drain(&a) != drain(&b))
+    }
+
+    @Test func rateTimesDurationOperationsAtEvenOffsets() {
+        var generator = make(seed: 1)
+        let operations = drain(&generator)
+        #expect(operations.count == 100)
+        #expect(operations[1].offsetNanos == 2_000_000)
+    }
+
+    @Test func onlyCommittedIdsAreUpdatedDeletedOrRead() {
+        var generator = make(seed: 3)
+        var committed: Set<String> = []
+        while let op = generator.next(committed: committed.sorted()) {
+            switch op.kind {
+            case .insert:
+                #expect(!committed.contains(op.id))
+                committed.insert(op.id)
+            case .delete:
+                #expect(committed.contains(op.id))
+                committed.remove(op.id)
+            case .update, .read:
+                #expect(committed.contains(op.id))
+            }
+        }
+    }
+
+    @Test func insertsNeverExceedKeys() {
+        var generator = make(seed: 5)
+        let inserts = drain(&generator).filter { $0.kind == .insert }.map(\.id)
+        #expect(Set(inserts).count == 10)
+        #expect(inserts.allSatisfy { Int($0.dropFirst())! <= 10 })
+    }
+}
