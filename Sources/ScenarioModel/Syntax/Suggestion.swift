@@ -29,6 +29,14 @@ enum Suggestion {
         return "; expected one of \(list(candidates))."
     }
 
+    /// `"; did you mean 'x'?"` when a candidate is near, otherwise `"; "` followed by `advice`.
+    static func hint(for word: String, in candidates: [String], otherwise advice: String) -> String {
+        if let near = nearest(to: word, in: candidates) {
+            return "; did you mean '\(near)'?"
+        }
+        return "; " + advice
+    }
+
     /// `a, b or c`.
     static func list(_ words: [String]) -> String {
         guard words.count > 1 else { return words.first ?? "" }

@@ -169,10 +169,10 @@ enum PropertyDeclaration: Equatable {
             return .success(.relationship(destination: base, toMany: false, optional: optional))
         }
         let candidates = AttributeType.spellings + entityNames
-        return .failure(Failure(message: "unknown type '\(base)'" + Suggestion.hint(for: base, in: candidates, listing: false)
-            + (Suggestion.nearest(to: base, in: candidates) == nil
-                ? " Use string, int, double, bool, date or uuid, an entity of the model for a to-one relationship, "
-                    + "or [Entity] for a to-many one." : "")))
+        return .failure(Failure(message: "unknown type '\(base)'" + Suggestion.hint(
+            for: base, in: candidates,
+            otherwise: "use string, int, double, bool, date or uuid, an entity of the model for a to-one "
+                + "relationship, or [Entity] for a to-many one.")))
     }
 
     private static func checkDestination(_ destination: String, entityNames: [String]) -> Failure? {

@@ -46,9 +46,9 @@ extension ScenarioDecoder {
     func processReference(_ node: YAMLNode, _ what: String) -> String? {
         guard let name = decoder.string(node, what) else { return nil }
         guard knowsProcesses, !processNames.contains(name) else { return name }
-        decoder.error("unknown process '\(name)'" + Suggestion.hint(for: name, in: processNames, listing: false)
-            + (Suggestion.nearest(to: name, in: processNames) == nil
-                ? " Declare it under processes:, or use one of \(Suggestion.list(processNames))." : ""), at: node)
+        decoder.error("unknown process '\(name)'" + Suggestion.hint(
+            for: name, in: processNames,
+            otherwise: "declare it under processes:, or use one of \(Suggestion.list(processNames))."), at: node)
         return nil
     }
 }

@@ -54,11 +54,11 @@ extension ScenarioDecoder {
             guard let (step, expectError) = decodeAction(first.value, process: key) else { return nil }
             return ScenarioStep(location: location, process: key, step: step, expectError: expectError)
         }
-        let candidates = processNames + ScenarioDecoder.controlKeywords
-        decoder.error("unknown process '\(key)'" + Suggestion.hint(for: key, in: candidates, listing: false)
-            + (Suggestion.nearest(to: key, in: candidates) == nil
-                ? " A step starts with a declared process (\(Suggestion.list(processNames))) or a control word "
-                    + "(\(Suggestion.list(ScenarioDecoder.controlKeywords)))." : ""), at: first.key)
+        decoder.error("unknown process '\(key)'" + Suggestion.hint(
+            for: key, in: processNames + ScenarioDecoder.controlKeywords,
+            otherwise: "declare it under processes:, or start the step with a declared process "
+                + "(\(Suggestion.list(processNames))) or a control word "
+                + "(\(Suggestion.list(ScenarioDecoder.controlKeywords)))."), at: first.key)
         return nil
     }
 

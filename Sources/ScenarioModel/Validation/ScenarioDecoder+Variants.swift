@@ -37,13 +37,11 @@ extension ScenarioDecoder {
                 valid = valid && variant.staleTolerance != nil
             default:
                 guard !knowsProcesses || processNames.contains(key) else {
-                    let candidates = processNames + ScenarioDecoder.variantKeys
-                    decoder.error("unknown process or key '\(key)' in \(what)"
-                        + Suggestion.hint(for: key, in: candidates, listing: false)
-                        + (Suggestion.nearest(to: key, in: candidates) == nil
-                            ? " A variant overrides the settings of declared processes "
-                                + "(\(Suggestion.list(processNames))) and may set expect, latency and stale-tolerance."
-                            : ""), at: pair.key)
+                    decoder.error("unknown process or key '\(key)' in \(what)" + Suggestion.hint(
+                        for: key, in: processNames + ScenarioDecoder.variantKeys,
+                        otherwise: "a variant overrides the settings of declared processes "
+                            + "(\(Suggestion.list(processNames))) and may set expect, latency and stale-tolerance."),
+                        at: pair.key)
                     valid = false
                     continue
                 }
