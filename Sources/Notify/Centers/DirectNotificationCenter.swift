@@ -27,6 +27,13 @@ public final class DirectNotificationCenter: DarwinNotificationCenter {
         public var removedStale = 0
         /// Observers whose queue stayed full for `fullQueueRetry` (a stopped or stuck process).
         public var droppedFull = 0
+
+        /// Creates a report.
+        public init(delivered: Int = 0, removedStale: Int = 0, droppedFull: Int = 0) {
+            self.delivered = delivered
+            self.removedStale = removedStale
+            self.droppedFull = droppedFull
+        }
     }
 
     /// The shared notify directory.
