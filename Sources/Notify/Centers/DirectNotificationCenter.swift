@@ -64,12 +64,14 @@ public final class DirectNotificationCenter: DarwinNotificationCenter {
         let observers = observers
         let processIdentifier = processIdentifier
         self.socket = socket
-        self.loop = try ReceiveLoop(socket: socket) { bytes, _ in
-            let receivedAt = MonotonicClock.now()
-            guard case let .deliver(name, poster, postedAt) = WireMessage(decoding: bytes) else { return }
-            observers.dispatch(NotificationDelivery(
+        self.loop = try ReceiveLoop(socket: socket) {
+            while let (bytes, _) = socket.receive() {
+                let receivedAt = MonotonicClock.now()
+                guard case let .deliver(name, poster, postedAt) = WireMessage(decoding: bytes) else { continue }
+                observers.dispatch(NotificationDelivery(
                 name: name, postedAt: postedAt, receivedAt: receivedAt,
-                poster: poster, isOwnPost: poster == processIdentifier))
+                    poster: poster, isOwnPost: poster == processIdentifier))
+            }
         }
         loop.start(name: "notify.direct")
     }

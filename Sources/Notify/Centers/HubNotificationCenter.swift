@@ -47,12 +47,14 @@ public final class HubNotificationCenter: DarwinNotificationCenter {
         let socket = try DatagramSocket(bindingTo: "\(directory)/c-\(getpid())-\(instance).sock", sendTimeout: sendTimeout)
         let observers = observers
         self.socket = socket
-        self.loop = try ReceiveLoop(socket: socket) { bytes, _ in
-            let receivedAt = MonotonicClock.now()
-            guard case let .deliver(name, poster, postedAt) = WireMessage(decoding: bytes) else { return }
-            observers.dispatch(NotificationDelivery(
+        self.loop = try ReceiveLoop(socket: socket) {
+            while let (bytes, _) = socket.receive() {
+                let receivedAt = MonotonicClock.now()
+                guard case let .deliver(name, poster, postedAt) = WireMessage(decoding: bytes) else { continue }
+                observers.dispatch(NotificationDelivery(
                 name: name, postedAt: postedAt, receivedAt: receivedAt,
-                poster: poster, isOwnPost: poster == process))
+                    poster: poster, isOwnPost: poster == process))
+            }
         }
         loop.start(name: "notify.client")
     }

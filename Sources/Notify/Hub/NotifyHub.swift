@@ -57,7 +57,7 @@ public final class NotifyHub: Sendable {
         let receiveLoop = try ReceiveLoop(
             socket: socket,
             timeout: { [weak self] in self?.pollTimeout() ?? -1 },
-            onDatagram: { [weak self] bytes, sender in self?.receive(bytes, from: sender) },
+            onReadable: { [weak self] in self?.drainSocket() },
             onWake: { [weak self] in self?.serviceTimers() })
         loop.withLock { $0 = receiveLoop }
         receiveLoop.start(name: "notify.hub")
@@ -65,9 +65,15 @@ public final class NotifyHub: Sendable {
 
     deinit { close() }
 
-    /// Applies one input now, as if it came over the socket.
+    /// Applies one input now, after every datagram already in the hub's socket.
+    ///
+    /// An agent that acknowledged a step after posting or observing has its datagram in the
+    /// socket by then, so the runner's later call is applied after it, never before.
     public func handle(_ input: HubInput) {
-        core.withLock { core in apply(input, to: &core) }
+        core.withLock { core in
+            receivePending(into: &core)
+            apply(input, to: &core)
+        }
         loop.withLock { $0?.wake() }
     }
 
@@ -111,7 +117,18 @@ public final class NotifyHub: Sendable {
         socket.close()
     }
 
-    private func receive(_ bytes: [UInt8], from sender: String?) {
+    private func drainSocket() {
+        core.withLock { core in receivePending(into: &core) }
+    }
+
+    /// Applies every datagram waiting in the socket, in arrival order.
+    private func receivePending(into core: inout Core) {
+        while let (bytes, sender) = socket.receive() {
+            receive(bytes, from: sender, into: &core)
+        }
+    }
+
+    private func receive(_ bytes: [UInt8], from sender: String?, into core: inout Core) {
         guard let message = WireMessage(decoding: bytes) else { return }
         let input: HubInput
         let process: String
@@ -125,10 +142,8 @@ public final class NotifyHub: Sendable {
         case .deliver:
             return
         }
-        core.withLock { core in
-            if let sender { core.addresses[process] = sender }
-            apply(input, to: &core)
-        }
+        if let sender { core.addresses[process] = sender }
+        apply(input, to: &core)
     }
 
     private func apply(_ input: HubInput, to core: inout Core) {

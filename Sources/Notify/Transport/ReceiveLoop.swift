@@ -6,11 +6,13 @@ import Darwin
 import Foundation
 import Synchronization
 
-/// A dedicated thread that waits on one datagram socket and hands every datagram to a closure.
+/// A dedicated thread that waits on one datagram socket and tells its owner when to read.
 ///
 /// The thread sleeps in `poll` until a datagram arrives, `wake()` is called, or the timeout
-/// returned by `timeout` (milliseconds, -1 for none) passes; after each wake-up it calls
-/// `onWake`, which the hub uses to release delayed deliveries and retry full queues.
+/// returned by `timeout` (milliseconds, -1 for none) passes. When the socket is readable it calls
+/// `onReadable`, which drains the socket itself (the hub drains under its lock, so datagrams and
+/// the runner's calls are applied in one order); after every wake-up it calls `onWake`, which the
+/// hub uses to release delayed deliveries and retry full queues.
 final class ReceiveLoop: Sendable {
     private let socket: DatagramSocket
     private let wakeRead: Int32
@@ -19,13 +21,13 @@ final class ReceiveLoop: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let loopThread = Mutex<pthread_t?>(nil)
     private let timeout: @Sendable () -> Int32
-    private let onDatagram: @Sendable ([UInt8], String?) -> Void
+    private let onReadable: @Sendable () -> Void
     private let onWake: @Sendable () -> Void
 
     init(
         socket: DatagramSocket,
         timeout: @escaping @Sendable () -> Int32 = { -1 },
-        onDatagram: @escaping @Sendable ([UInt8], String?) -> Void,
+        onReadable: @escaping @Sendable () -> Void,
         onWake: @escaping @Sendable () -> Void = {}
     ) throws(NotifyError) {
         var descriptors: [Int32] = [0, 0]
@@ -38,7 +40,7 @@ final class ReceiveLoop: Sendable {
         self.wakeRead = descriptors[0]
         self.wakeWrite = descriptors[1]
         self.timeout = timeout
-        self.onDatagram = onDatagram
+        self.onReadable = onReadable
         self.onWake = onWake
     }
 
@@ -88,9 +90,7 @@ final class ReceiveLoop: Sendable {
             }
             if stopping.load(ordering: .acquiring) { break }
             if descriptors[0].revents != 0 {
-                while let datagram = socket.receive() {
-                    onDatagram(datagram.bytes, datagram.sender)
-                }
+                onReadable()
             }
             onWake()
         }
