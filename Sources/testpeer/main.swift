@@ -8,6 +8,8 @@ guard let area = arguments.first else {
     exit(2)
 }
 switch area {
+case "notify": runNotifyPeer(Array(arguments.dropFirst()))
+case "supervisor": runSupervisorPeer(Array(arguments.dropFirst()))
 default:
     FileHandle.standardError.write("testpeer: unknown area \(area)\n".data(using: .utf8)!)
     exit(2)

@@ -1,0 +1,147 @@
+/// A process's lifecycle as the hub needs it: whether it can receive now.
+public enum HubProcessState: String, Sendable, Equatable, Hashable {
+    /// Not launched, exited, crashed or terminated: receives nothing, and its observers are gone.
+    case notRunning = "not-running"
+    /// Running in the foreground (or launching): receives at once.
+    case active
+    /// Running in the background: still receives at once.
+    case background
+    /// SIGSTOPped: receives according to its `DeliveryPolicy` when resumed.
+    case suspended
+
+    /// True for active and background, the states that receive at once.
+    public var isRunning: Bool { self == .active || self == .background }
+}
+
+/// What happens to notifications posted while an observer's process is suspended.
+public enum DeliveryPolicy: String, Sendable, Equatable, Hashable, CaseIterable {
+    /// At resume, each distinct name is delivered once (Darwin's behavior).
+    case coalesce
+    /// They are lost.
+    case drop
+    /// At resume, every one is delivered, in the order posted.
+    case queue
+}
+
+/// One input to `HubStateMachine`.
+public enum HubInput: Sendable, Equatable {
+    /// `process` starts observing `name`.
+    case observe(process: String, name: String)
+    /// `process` stops observing `name`.
+    case unobserve(process: String, name: String)
+    /// `process` posted `name` at `postedAt` (its own monotonic time).
+    case post(from: String, name: String, postedAt: UInt64)
+    /// `process` changed lifecycle state.
+    case lifecycle(process: String, state: HubProcessState)
+    /// Sets what `process` gets for posts made while it is suspended.
+    case policy(process: String, policy: DeliveryPolicy)
+    /// Fault: deliveries to `process` decided before `until` (monotonic ns) are dropped.
+    case dropNotifications(to: String, until: UInt64)
+    /// Fault: deliveries to `process` are held back `by` nanoseconds (0 ends the fault).
+    case delayNotifications(to: String, by: UInt64)
+    /// Time passed: releases delayed deliveries that are due.
+    case tick
+}
+
+/// A delivery the hub decided to make: send `name` to `process` now.
+public struct HubDelivery: Sendable, Equatable, Hashable {
+    /// The receiving process.
+    public var process: String
+    /// The notification's name.
+    public var name: String
+    /// The posting process.
+    public var poster: String
+    /// When the poster posted (its monotonic ns), carried to the receiver for latency.
+    public var postedAt: UInt64
+    /// When the hub decided to deliver.
+    public var at: UInt64
+
+    /// True when the receiver posted it itself (Darwin delivers those too).
+    public var isOwnPost: Bool { process == poster }
+
+    /// Creates a delivery.
+    public init(process: String, name: String, poster: String, postedAt: UInt64, at: UInt64) {
+        self.process = process
+        self.name = name
+        self.poster = poster
+        self.postedAt = postedAt
+        self.at = at
+    }
+}
+
+/// One thing the hub did, for the run's trace.
+public struct HubRecord: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// What happened.
+    public enum Kind: String, Sendable, Equatable, Hashable {
+        /// `process` posted `name`.
+        case posted
+        /// `name` was delivered to `process`.
+        case delivered
+        /// Held for `process` while suspended, delivered at resume (policy coalesce or queue).
+        case queued
+        /// Folded into a delivery already held for suspended `process` (policy coalesce).
+        case coalesced
+        /// Lost because `process` was suspended (policy drop).
+        case droppedWhileSuspended = "dropped-while-suspended"
+        /// Lost because `process` is not running; it had observed `name` in an earlier launch,
+        /// or was holding it when it stopped running.
+        case droppedNotRunning = "dropped-not-running"
+        /// Lost to a `drop-notifications` fault.
+        case droppedByFault = "dropped-by-fault"
+        /// Held back by a `delay-notifications` fault.
+        case delayed
+        /// A delayed delivery found `process` no longer observing `name`.
+        case droppedNotObserving = "dropped-not-observing"
+        /// The transport found no socket for `process` (it died before the hub heard of it).
+        case undeliverable
+        /// `process` started observing `name`.
+        case observed
+        /// `process` stopped observing `name`.
+        case unobserved
+        /// An observe from a process the hub does not consider running, ignored.
+        case observeIgnored = "observe-ignored"
+    }
+
+    /// What happened.
+    public var kind: Kind
+    /// The process concerned: the receiver, or the poster for `.posted`, the observer for `.observed`.
+    public var process: String
+    /// The notification's name.
+    public var name: String
+    /// The posting process, for records about a post.
+    public var poster: String?
+    /// The post's own time, for records about a post.
+    public var postedAt: UInt64?
+    /// When the hub recorded it.
+    public var at: UInt64
+
+    /// Creates a record.
+    public init(kind: Kind, process: String, name: String, poster: String? = nil, postedAt: UInt64? = nil, at: UInt64) {
+        self.kind = kind
+        self.process = process
+        self.name = name
+        self.poster = poster
+        self.postedAt = postedAt
+        self.at = at
+    }
+
+    public var description: String {
+        "\(kind.rawValue) \(name) -> \(process)" + (poster.map { " (from \($0))" } ?? "") + " at \(at)"
+    }
+}
+
+/// What one input made the hub do.
+public struct HubOutput: Sendable, Equatable {
+    /// Deliveries to send now, in order.
+    public var deliveries: [HubDelivery] = []
+    /// Trace records, in order (each delivery also appears as a `.delivered` record).
+    public var records: [HubRecord] = []
+
+    /// An empty output.
+    public init() {}
+
+    mutating func append(_ other: HubOutput) {
+        deliveries += other.deliveries
+        records += other.records
+    }
+}

@@ -1,0 +1,29 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The machine-wide monotonic clock every process in a run stamps its events with.
+///
+/// `CLOCK_MONOTONIC` counts from the same origin in every process on one machine, so a time taken
+/// in the process that posted a notification can be subtracted from a time taken in the process
+/// that received it:
+/// ```swift
+/// let latency = MonotonicClock.now() - delivery.postedAt
+/// ```
+public enum MonotonicClock {
+    /// Nanoseconds since an arbitrary, machine-wide origin (`clock_gettime(CLOCK_MONOTONIC)`).
+    public static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    /// Nanoseconds in `duration`, rounded down; negative durations count as zero.
+    public static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0 else { return 0 }
+        return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+    }
+}

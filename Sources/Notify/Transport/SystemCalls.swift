@@ -1,0 +1,27 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Thin, platform-neutral spellings of the few calls whose module prefix differs.
+enum SystemCalls {
+    static func closeDescriptor(_ descriptor: Int32) {
+        #if canImport(Glibc)
+        _ = Glibc.close(descriptor)
+        #else
+        _ = Darwin.close(descriptor)
+        #endif
+    }
+
+    /// Creates `path` and its parents (mode 0700 for new directories); existing ones are fine.
+    static func makeDirectories(_ path: String) throws(NotifyError) {
+        var current = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o700) != 0 && errno != EEXIST {
+                throw .lastError("mkdir(\(current))")
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// Reads, decodes and validates scenario files.
+///
+/// ```swift
+/// let scenario = try ScenarioLoader.load(contentsOf: URL(fileURLWithPath: "Scenarios/refresh.yaml"))
+/// for run in scenario.runs(seed: 42) { ... }
+/// ```
+/// Every entry point throws ``ScenarioErrors`` holding every problem found, sorted by position.
+public enum ScenarioLoader {
+    /// Reads and validates one file. Errors name the file relative to the working directory when it
+    /// lies under it.
+    ///
+    /// - Throws: ``ScenarioErrors`` with every problem in the file (or one saying it could not be read).
+    public static func load(contentsOf url: URL) throws(ScenarioErrors) -> Scenario {
+        let file = displayPath(of: url)
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw ScenarioErrors([ScenarioError(file: file, line: 1, column: 1,
+                message: "the file could not be read (\(error.localizedDescription)); check that it exists and is UTF-8 text.")])
+        }
+        return try parse(yaml: text, file: file)
+    }
+
+    /// Decodes and validates YAML text; `file` names it in errors and gives the default scenario name.
+    ///
+    /// - Throws: ``ScenarioErrors`` with every problem in the text.
+    public static func parse(yaml: String, file: String) throws(ScenarioErrors) -> Scenario {
+        try ScenarioDecoder(file: file).decode(yaml: yaml).get()
+    }
+
+    /// Every `*.yaml` and `*.yml` file under `urls` (folders searched recursively; files taken as they
+    /// are), sorted by path, without duplicates.
+    public static func discover(in urls: [URL]) -> [URL] {
+        var found: [URL] = []
+        let manager = FileManager.default
+        for url in urls {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: url.path, isDirectory: &isDirectory) else { continue }
+            guard isDirectory.boolValue else {
+                found.append(url)
+                continue
+            }
+            let enumerator = manager.enumerator(at: url, includingPropertiesForKeys: nil)
+            while let next = enumerator?.nextObject() as? URL {
+                if ["yaml", "yml"].contains(next.pathExtension.lowercased()) {
+                    found.append(next)
+                }
+            }
+        }
+        var seen = Set<String>()
+        return found
+            .filter { seen.insert($0.standardizedFileURL.path).inserted }
+            .sorted { $0.standardizedFileURL.path < $1.standardizedFileURL.path }
+    }
+
+    /// Loads every scenario under `urls` (see ``discover(in:)``) and checks that names are unique.
+    ///
+    /// - Throws: ``ScenarioErrors`` with the problems of every file, and every name used twice.
+    public static func loadAll(in urls: [URL]) throws(ScenarioErrors) -> [Scenario] {
+        var scenarios: [Scenario] = []
+        var errors: [ScenarioError] = []
+        for url in discover(in: urls) {
+            do {
+                scenarios.append(try load(contentsOf: url))
+            } catch {
+                errors += error.errors
+            }
+        }
+        var firstFile: [String: String] = [:]
+        for scenario in scenarios {
+            if let other = firstFile[scenario.name] {
+                errors.append(ScenarioError(file: scenario.file, line: 1, column: 1,
+                    message: "the scenario name '\(scenario.name)' is also used by \(other); give one of them another name:."))
+            } else {
+                firstFile[scenario.name] = scenario.file
+            }
+        }
+        guard errors.isEmpty else { throw ScenarioErrors(errors) }
+        return scenarios
+    }
+
+    /// The summaries `groupsim list` shows, for every scenario under `urls`.
+    public static func summaries(in urls: [URL]) throws(ScenarioErrors) -> [ScenarioSummary] {
+        try loadAll(in: urls).map(\.summaryLine)
+    }
+
+    /// The path relative to the working directory when the file lies under it, else as given.
+    static func displayPath(of url: URL) -> String {
+        let path = url.standardizedFileURL.path
+        let directory = FileManager.default.currentDirectoryPath
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : url.path
+    }
+}

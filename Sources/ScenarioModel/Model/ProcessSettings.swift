@@ -1,0 +1,108 @@
+/// Every setting of one process, fully resolved: the role's defaults, then the process's own settings,
+/// then a variant's overrides.
+///
+/// The runner sends it to the child process as JSON, so it round-trips through `JSONEncoder`.
+public struct ProcessSettings: Sendable, Hashable, Codable {
+    /// The process's role (fixed per process; variants cannot change it).
+    public var role: ProcessRole
+    /// `refresh`: how the view context catches up with other processes' saves.
+    public var refresh: RefreshStrategy = .none
+    /// `staleness`: the view context's stalenessInterval.
+    public var staleness: Staleness = .infinite
+    /// `trigger`: when the refresh strategy runs.
+    public var trigger: RefreshTrigger = .darwin
+    /// `poll-interval`: the period of `trigger: poll`.
+    public var pollInterval: Duration = .milliseconds(100)
+    /// `observe`: when the process registers for notifications.
+    public var observe: ObserveTiming = .launch
+    /// `merge-policy`: how save conflicts resolve.
+    public var mergePolicy: MergePolicy = .error
+    /// `history-tracking`: whether the process opens the store with persistent history tracking.
+    public var historyTracking: Bool = true
+    /// `author`: the transaction author written on save.
+    public var author: TransactionAuthor = .processName
+    /// `history-authors`: whose transactions `refresh: history` merges.
+    public var historyAuthors: HistoryAuthors = .allButOwn
+    /// `purge`: what `purge-history` deletes.
+    public var purge: PurgePolicy = .none
+    /// `refetch`: how `refresh: refetch` re-runs fetches.
+    public var refetch: RefetchMode = .keepRegistered
+    /// `notify`: whether each save posts the cross-process save notification.
+    public var notify: Bool = true
+    /// `delivery`: what happens to notifications posted while suspended.
+    public var delivery: NotificationDelivery = .coalesce
+    /// `query-generation`: whether the view context is pinned.
+    public var queryGeneration: QueryGeneration = .unpinned
+    /// `busy-timeout`: how long an operation waits on a lock before failing with `busy`.
+    public var busyTimeout: Duration = .seconds(5)
+    /// `storage`: the group container, or a store of its own (the default for `watch`).
+    public var storage: StorageLocation
+    /// `sync`: how an `own`-storage process exchanges changes with the group store.
+    public var sync: SyncMode = .none
+
+    /// The defaults for a role: every setting's first listed value, and `storage: own` for `watch`.
+    public init(role: ProcessRole) {
+        self.role = role
+        self.storage = role == .watch ? .own : .group
+    }
+
+    /// These settings with `overrides` applied in order.
+    public func applying(_ overrides: [ProcessSetting]) -> ProcessSettings {
+        var settings = self
+        for override in overrides {
+            settings.apply(override)
+        }
+        return settings
+    }
+
+    /// Applies one override.
+    public mutating func apply(_ setting: ProcessSetting) {
+        switch setting {
+        case let .refresh(value): refresh = value
+        case let .staleness(value): staleness = value
+        case let .trigger(value): trigger = value
+        case let .pollInterval(value): pollInterval = value
+        case let .observe(value): observe = value
+        case let .mergePolicy(value): mergePolicy = value
+        case let .historyTracking(value): historyTracking = value
+        case let .author(value): author = value
+        case let .historyAuthors(value): historyAuthors = value
+        case let .purge(value): purge = value
+        case let .refetch(value): refetch = value
+        case let .notify(value): notify = value
+        case let .delivery(value): delivery = value
+        case let .queryGeneration(value): queryGeneration = value
+        case let .busyTimeout(value): busyTimeout = value
+        case let .storage(value): storage = value
+        case let .sync(value): sync = value
+        }
+    }
+}
+
+/// One setting as a file writes it, under a process or in a variant's override of that process.
+public enum ProcessSetting: Sendable, Hashable, Codable {
+    case refresh(RefreshStrategy)
+    case staleness(Staleness)
+    case trigger(RefreshTrigger)
+    case pollInterval(Duration)
+    case observe(ObserveTiming)
+    case mergePolicy(MergePolicy)
+    case historyTracking(Bool)
+    case author(TransactionAuthor)
+    case historyAuthors(HistoryAuthors)
+    case purge(PurgePolicy)
+    case refetch(RefetchMode)
+    case notify(Bool)
+    case delivery(NotificationDelivery)
+    case queryGeneration(QueryGeneration)
+    case busyTimeout(Duration)
+    case storage(StorageLocation)
+    case sync(SyncMode)
+
+    /// Every setting key, in the contract's order.
+    public static let keys = [
+        "refresh", "staleness", "trigger", "poll-interval", "observe", "merge-policy", "history-tracking",
+        "author", "history-authors", "purge", "refetch", "notify", "delivery", "query-generation",
+        "busy-timeout", "storage", "sync",
+    ]
+}

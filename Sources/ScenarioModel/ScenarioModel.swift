@@ -1,2 +1,0 @@
-// ScenarioModel: placeholder so the package builds while this layer is written; replaced by the real sources.
-enum ScenarioModelPlaceholder {}

@@ -1,0 +1,23 @@
+/// One step of a scenario: what to do, which process does it, where the file says so, and the error it
+/// expects, if any.
+///
+/// The runner sends steps to child processes as JSON; every step round-trips through `JSONEncoder`.
+public struct ScenarioStep: Sendable, Hashable, Codable {
+    /// Where the step starts in the file (its `- process:` key).
+    public var location: SourceLocation
+    /// The process the step applies to, or nil for a control step (`sleep`, `parallel`, `clock`,
+    /// `workload`, `fault`).
+    public var process: String?
+    /// What the step does.
+    public var step: Step
+    /// The error the step expects (`expect-error:`), which is then its outcome rather than an anomaly.
+    public var expectError: ExpectedError?
+
+    /// Creates a step.
+    public init(location: SourceLocation, process: String?, step: Step, expectError: ExpectedError? = nil) {
+        self.location = location
+        self.process = process
+        self.step = step
+        self.expectError = expectError
+    }
+}

@@ -1,0 +1,125 @@
+/// What a step does: a process's action, or a control step.
+///
+/// Process actions are written `- <process>: <action>` (`- app: save`,
+/// `- app: { insert: Note, id: n1, set: { title: A } }`); control steps stand alone (`- sleep: 50ms`).
+public enum Step: Sendable, Hashable, Codable {
+    // MARK: Lifecycle
+
+    /// Start the process.
+    case launch
+    /// Exit cleanly.
+    case exit
+    /// SIGKILL now; work not saved is lost.
+    case crash
+    /// Go to the background: keeps running and still receives notifications.
+    case background
+    /// SIGSTOP: runs nothing until resumed.
+    case suspend
+    /// SIGCONT after `suspend`.
+    case resume
+    /// Become active; runs the refresh with `trigger: activation`.
+    case foreground
+    /// Terminate, as iOS terminates a suspended app.
+    case terminate
+    /// Register for notifications now (for `observe: lazy`).
+    case observe
+
+    // MARK: Objects and contexts
+
+    /// Insert an object of `entity` known to the scenario as `id`, with attribute `values`.
+    case insert(entity: String, id: String, values: [String: AttributeValue])
+    /// Change attribute values of the object `id` (reached by id when it is not in the view).
+    case update(id: String, values: [String: AttributeValue])
+    /// Delete the object `id`.
+    case delete(id: String)
+    /// Add `to` to the relationship `via` of `id`.
+    case relate(id: String, to: String, via: String)
+    /// Remove `from` from the relationship `via` of `id`.
+    case unrelate(id: String, from: String, via: String)
+    /// Save the view context.
+    case save
+    /// Discard unsaved changes.
+    case rollback
+    /// Reset the view context.
+    case reset
+    /// Fetch `entity` (optionally filtered and sorted) and register the results in the view.
+    case fetch(entity: String, predicate: FetchPredicate?, sort: [SortKey])
+    /// `refreshAllObjects()`, whatever the strategy.
+    case refreshAll
+    /// `refresh(_:mergeChanges:)` of one object.
+    case refresh(id: String, mergeChanges: Bool)
+    /// Run this process's refresh strategy now.
+    case runRefresh
+    /// Insert `count` objects straight into the store, bypassing every context.
+    case batchInsert(entity: String, count: Int, values: [String: AttributeValue])
+    /// Update the matching objects straight in the store.
+    case batchUpdate(entity: String, predicate: FetchPredicate?, values: [String: AttributeValue])
+    /// Delete the matching objects straight from the store.
+    case batchDelete(entity: String, predicate: FetchPredicate?)
+    /// Pin the view context to the current query generation.
+    case pinGeneration
+    /// Unpin the view context.
+    case unpinGeneration
+    /// Take the store's write lock and hold it across steps.
+    case beginWrite
+    /// Release the write lock taken by `beginWrite`.
+    case endWrite
+
+    // MARK: History, notifications, files, sync
+
+    /// Fetch history after the saved token and merge it.
+    case mergeHistory
+    /// Purge history by `policy`, or by the process's `purge` setting when nil.
+    case purgeHistory(policy: PurgePolicy?)
+    /// Post a payload-less notification by name.
+    case post(name: String)
+    /// A TRUNCATE checkpoint.
+    case checkpoint
+    /// Copy the store's files as a naive backup does, under `name`; without the WAL when `withWAL` is false.
+    case copyStore(name: String, withWAL: Bool)
+    /// Open the copy `name` read-only; later fetches and checks of this process use it.
+    case openCopy(name: String)
+    /// Export this store's changes since the last sync and import every peer's.
+    case sync
+    /// Join the ensemble, exporting the current contents once as a baseline.
+    case leech
+
+    // MARK: Checks
+
+    /// Read the object `id` from the view and check it against `expectation` (when given).
+    case read(id: String, expectation: ReadExpectation?, timing: CheckTiming)
+    /// Count the objects of `entity` in the view (optionally filtered) and check it is `expected`.
+    case count(entity: String, expected: Int, predicate: FetchPredicate?, timing: CheckTiming)
+
+    // MARK: Control
+
+    /// Wait.
+    case sleep(Duration)
+    /// Start these steps together and wait for all of them.
+    case parallel([ScenarioStep])
+    /// Move the simulated wall clock every process sees.
+    case advanceClock(by: Duration)
+    /// Random operations from the seed.
+    case workload(Workload)
+    /// A fault injected into the notification hub or a process.
+    case fault(Fault)
+}
+
+/// When a check decides.
+public enum CheckTiming: Sendable, Hashable, Codable {
+    /// Read once, now (`now: true`).
+    case now
+    /// Re-read until the check holds or the deadline passes (`within: 200ms`; 1s when neither is given).
+    case within(Duration)
+
+    /// The default when a check says neither `within` nor `now`.
+    public static let defaultWithin = CheckTiming.within(.seconds(1))
+}
+
+/// What a `read` expects to see.
+public enum ReadExpectation: Sendable, Hashable, Codable {
+    /// The object is in the view with these attribute values (others are not checked).
+    case values([String: AttributeValue])
+    /// The object is not in the view (`expect: absent`).
+    case absent
+}

@@ -1,0 +1,166 @@
+/// Collects the errors of one file while its nodes are decoded, and reads typed scalars from nodes.
+///
+/// Every read that fails records an error at the node and returns nil, so decoding goes on and one
+/// pass finds every problem in the file.
+final class NodeDecoder {
+    /// The file named in every error.
+    let file: String
+    /// The errors found so far, in the order they were found.
+    private(set) var errors: [ScenarioError] = []
+
+    init(file: String) {
+        self.file = file
+    }
+
+    /// The location of a node in this file.
+    func location(of node: YAMLNode) -> SourceLocation {
+        SourceLocation(file: file, line: node.line, column: node.column)
+    }
+
+    /// Records an error at a node.
+    func error(_ message: String, at node: YAMLNode) {
+        error(message, line: node.line, column: node.column)
+    }
+
+    /// Records an error at a position.
+    func error(_ message: String, line: Int, column: Int) {
+        errors.append(ScenarioError(file: file, line: line, column: column, message: message))
+    }
+
+    // MARK: Typed reads
+
+    /// A non-null scalar's text.
+    func string(_ node: YAMLNode, _ what: String) -> String? {
+        guard let text = node.scalar, !node.isNull else {
+            error("expected \(what), but found \(node.shortDescription).", at: node)
+            return nil
+        }
+        return text
+    }
+
+    /// A name: a non-empty scalar of letters, digits, `-`, `_` and `.`.
+    func name(_ node: YAMLNode, _ what: String) -> String? {
+        guard let text = string(node, what) else { return nil }
+        guard !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+            error("expected \(what), but found '\(text)'; use only letters, digits, '-', '_' and '.'.", at: node)
+            return nil
+        }
+        return text
+    }
+
+    /// `true` or `false`.
+    func bool(_ node: YAMLNode, _ what: String) -> Bool? {
+        if !node.isQuoted, let text = node.scalar {
+            switch text {
+            case "true", "True", "TRUE": return true
+            case "false", "False", "FALSE": return false
+            default: break
+            }
+        }
+        error("expected true or false for \(what), but found \(node.shortDescription).", at: node)
+        return nil
+    }
+
+    /// A whole number within `range`.
+    func int(_ node: YAMLNode, _ what: String, in range: ClosedRange<Int> = Int.min...Int.max) -> Int? {
+        guard !node.isQuoted, let text = node.scalar, let value = Int(text.replacingUnderscores()) else {
+            error("expected a whole number for \(what), but found \(node.shortDescription).", at: node)
+            return nil
+        }
+        guard range.contains(value) else {
+            let bounds = range.upperBound == Int.max ? "at least \(range.lowerBound)"
+                : "between \(range.lowerBound) and \(range.upperBound)"
+            error("\(what) must be \(bounds), but is \(value).", at: node)
+            return nil
+        }
+        return value
+    }
+
+    /// A non-negative whole number that fits 64 bits (seeds).
+    func uint64(_ node: YAMLNode, _ what: String) -> UInt64? {
+        guard !node.isQuoted, let text = node.scalar, let value = UInt64(text.replacingUnderscores()) else {
+            error("expected a non-negative whole number for \(what), but found \(node.shortDescription).", at: node)
+            return nil
+        }
+        return value
+    }
+
+    /// A duration like `200ms`.
+    func duration(_ node: YAMLNode, _ what: String) -> Duration? {
+        guard let text = node.scalar, !node.isNull else {
+            error("expected a duration like 200ms for \(what), but found \(node.shortDescription).", at: node)
+            return nil
+        }
+        do {
+            return try Duration(parsing: text)
+        } catch {
+            switch error {
+            case .missingUnit:
+                self.error("the duration '\(text)' for \(what) has no unit; write it like \(text)s or \(text)ms.",
+                           at: node)
+            case .outOfRange:
+                self.error("the duration '\(text)' for \(what) is finer than a microsecond or too long; "
+                    + "round it to whole microseconds.", at: node)
+            case .malformed:
+                self.error("expected a duration like 200ms for \(what), but found '\(text)'; "
+                    + "write a number followed by us, ms, s, m, h or d.", at: node)
+            }
+        }
+        return nil
+    }
+
+    /// One of a keyword enum's values, suggesting the nearest on a misspelling.
+    func keyword<Value: ScenarioKeyword>(_ node: YAMLNode, _ type: Value.Type, _ what: String) -> Value? {
+        guard let text = node.scalar, !node.isNull else {
+            error("expected \(what) (\(Suggestion.list(Value.spellings))), but found \(node.shortDescription).",
+                  at: node)
+            return nil
+        }
+        if let value = Value(keyword: text) { return value }
+        error("unknown \(what) '\(text)'" + Suggestion.hint(for: text, in: Value.spellings), at: node)
+        return nil
+    }
+
+    /// A list of scalars; a single scalar is accepted as a list of one when `allowingSingle` is set.
+    func scalarList(_ node: YAMLNode, _ what: String, allowingSingle: Bool = false) -> [(String, YAMLNode)]? {
+        if allowingSingle, node.scalar != nil, !node.isNull {
+            return [(node.scalar!, node)]
+        }
+        guard let items = node.items else {
+            error("expected \(what) as a list like [a, b], but found \(node.shortDescription).", at: node)
+            return nil
+        }
+        var result: [(String, YAMLNode)] = []
+        for item in items {
+            if let text = string(item, "a name in \(what)") { result.append((text, item)) }
+        }
+        return result
+    }
+}
+
+/// A closed vocabulary written in scenario files: kebab-case raw values, plus optional aliases.
+protocol ScenarioKeyword: RawRepresentable, CaseIterable, Sendable where RawValue == String {
+    /// Other accepted spellings.
+    static var aliases: [String: Self] { get }
+}
+
+extension ScenarioKeyword {
+    static var aliases: [String: Self] { [:] }
+
+    /// The canonical spellings, in declaration order.
+    static var spellings: [String] { allCases.map(\.rawValue) }
+
+    /// The value for a spelling or an alias.
+    init?(keyword: String) {
+        if let value = Self(rawValue: keyword) ?? Self.aliases[keyword] {
+            self = value
+        } else {
+            return nil
+        }
+    }
+}
+
+extension String {
+    /// The text without `_` digit separators (`1_000` is a number in YAML 1.1).
+    func replacingUnderscores() -> String { filter { $0 != "_" } }
+}

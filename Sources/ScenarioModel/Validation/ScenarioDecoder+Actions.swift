@@ -1,0 +1,157 @@
+/// Decoding the actions that take an argument, and checking the objects, entities and copies they name.
+extension ScenarioDecoder {
+    func decodeArgumentAction(_ action: String, _ argument: YAMLNode, _ map: MappingReader) -> Step? {
+        switch action {
+        case "insert": return decodeInsert(argument, map)
+        case "update":
+            let target = objectReference(argument)
+            let values = map.required("set", in: "the update step", example: "{ update: n1, set: { title: B } }")
+                .map { attributeValues($0, entity: target?.entity, "the values to set") }
+            guard let target, let values else { return nil }
+            return .update(id: target.id, values: values)
+        case "delete":
+            return objectReference(argument).map { .delete(id: $0.id) }
+        case "relate", "unrelate":
+            return decodeRelate(action, argument, map)
+        case "fetch":
+            let entity = entityReference(argument)
+            let predicate = map["where"].flatMap { decodePredicate($0, entity: entity?.model) }
+            let sort = map["sort"].map { decodeSort($0, entity: entity?.model) } ?? []
+            return entity.map { .fetch(entity: $0.name, predicate: predicate, sort: sort) }
+        case "refresh":
+            let target = objectReference(argument)
+            let merge = map["merge"].flatMap { decoder.bool($0, "merge") } ?? true
+            return target.map { .refresh(id: $0.id, mergeChanges: merge) }
+        case "batch-insert", "batch-update", "batch-delete":
+            return decodeBatch(action, argument, map)
+        case "pin-generation":
+            guard argument.scalar == "current", !argument.isQuoted else {
+                decoder.error("pin-generation pins the current generation; write { pin-generation: current }.",
+                              at: argument)
+                return nil
+            }
+            return .pinGeneration
+        case "purge-history":
+            return decodePurgePolicy(argument, "purge-history").map { .purgeHistory(policy: $0) }
+        case "post":
+            return decoder.name(argument, "a notification name").map { .post(name: $0) }
+        case "copy-store":
+            guard let name = decoder.name(argument, "a name for the copy, like backup") else { return nil }
+            if let earlier = copies[name] {
+                decoder.error("a copy named '\(name)' is already taken at line \(earlier.line); give this one "
+                    + "another name.", at: argument)
+            }
+            copies[name] = argument
+            let withWAL = map["with-wal"].flatMap { decoder.bool($0, "with-wal") } ?? true
+            return .copyStore(name: name, withWAL: withWAL)
+        case "open-copy":
+            guard let name = decoder.name(argument, "the name of a copy taken by copy-store") else { return nil }
+            if copies[name] == nil {
+                let hint = copies.isEmpty ? "." : Suggestion.hint(for: name, in: copies.keys.sorted(), listing: true)
+                decoder.error("no earlier copy-store step takes a copy named '\(name)'; take it first with "
+                    + "{ copy-store: \(name) }" + hint, at: argument)
+                return nil
+            }
+            return .openCopy(name: name)
+        case "read", "count":
+            return decodeCheck(action, argument, map)
+        default:
+            return nil
+        }
+    }
+
+    private func decodeInsert(_ argument: YAMLNode, _ map: MappingReader) -> Step? {
+        let entity = entityReference(argument)
+        let idNode = map.required("id", in: "the insert step", example: "{ insert: Note, id: n1 }")
+        let id = idNode.flatMap { decoder.name($0, "an object id like n1") }
+        let values = map["set"].map { attributeValues($0, entity: entity?.model, "the values to set") } ?? [:]
+        guard let id, let idNode else { return nil }
+        if let existing = objects[id], let existingEntity = existing, let entity, existingEntity != entity.name,
+           let origin = objectOrigins[id] {
+            decoder.error("the id '\(id)' names a \(existingEntity) inserted at line \(origin.line); one id names one "
+                + "logical object, so give this \(entity.name) another id.", at: idNode)
+        }
+        if objects[id] == nil {
+            objects[id] = .some(entity?.name)
+            objectOrigins[id] = idNode
+        }
+        guard let entity else { return nil }
+        return .insert(entity: entity.name, id: id, values: values)
+    }
+
+    private func decodeRelate(_ action: String, _ argument: YAMLNode, _ map: MappingReader) -> Step? {
+        let otherKey = action == "relate" ? "to" : "from"
+        let example = "{ \(action): n1, \(otherKey): t1, via: tags }"
+        let source = objectReference(argument)
+        let other = map.required(otherKey, in: "the \(action) step", example: example).flatMap(objectReference)
+        guard let viaNode = map.required("via", in: "the \(action) step", example: example),
+              let via = decoder.string(viaNode, "a relationship name") else { return nil }
+        if let entity = source?.entity {
+            if let relationship = entity.relationship(named: via) {
+                if let otherEntity = other?.entity, otherEntity.name != relationship.destination {
+                    decoder.error("\(entity.name).\(via) leads to \(relationship.destination), but '\(other!.id)' is a "
+                        + "\(otherEntity.name); relate a \(relationship.destination) instead.", at: map[otherKey]!)
+                }
+            } else if entity.attribute(named: via) != nil {
+                decoder.error("'\(via)' is an attribute of \(entity.name), not a relationship; change it with "
+                    + "{ update: \(source!.id), set: { \(via): ... } }.", at: viaNode)
+            } else {
+                let names = entity.relationships.map(\.name)
+                decoder.error("\(entity.name) has no relationship '\(via)'"
+                    + (names.isEmpty ? "; declare one in the model, like tags: [Tag]." : Suggestion.hint(for: via, in: names)),
+                    at: viaNode)
+            }
+        }
+        guard let source, let other else { return nil }
+        return action == "relate" ? .relate(id: source.id, to: other.id, via: via)
+            : .unrelate(id: source.id, from: other.id, via: via)
+    }
+
+    private func decodeBatch(_ action: String, _ argument: YAMLNode, _ map: MappingReader) -> Step? {
+        let entity = entityReference(argument)
+        let predicate = map["where"].flatMap { decodePredicate($0, entity: entity?.model) }
+        switch action {
+        case "batch-insert":
+            let count = map.required("count", in: "the batch-insert step", example: "{ batch-insert: Note, count: 1000 }")
+                .flatMap { decoder.int($0, "count", in: 1...Int.max) }
+            let values = map["set"].map { attributeValues($0, entity: entity?.model, "the values to set") } ?? [:]
+            guard let entity, let count else { return nil }
+            return .batchInsert(entity: entity.name, count: count, values: values)
+        case "batch-update":
+            let values = map.required("set", in: "the batch-update step", example: "{ batch-update: Note, set: { pinned: true } }")
+                .map { attributeValues($0, entity: entity?.model, "the values to set") }
+            guard let entity, let values else { return nil }
+            return .batchUpdate(entity: entity.name, predicate: predicate, values: values)
+        default:
+            return entity.map { .batchDelete(entity: $0.name, predicate: predicate) }
+        }
+    }
+
+    /// An object id inserted by an earlier step, with its entity when known.
+    func objectReference(_ node: YAMLNode) -> (id: String, entity: EntityModel?)? {
+        guard let id = decoder.name(node, "an object id like n1") else { return nil }
+        guard let entry = objects[id] else {
+            var message = "no earlier step inserts an object with id '\(id)'"
+            if let near = Suggestion.nearest(to: id, in: objects.keys.sorted()) {
+                message += "; did you mean '\(near)'?"
+            } else {
+                message += "; insert it first, like { insert: Note, id: \(id) }."
+            }
+            if sawWorkload, id.first == "k", Int(id.dropFirst()) != nil {
+                message += " Ids a workload makes (k1, k2, ...) cannot be named by steps."
+            }
+            decoder.error(message, at: node)
+            return nil
+        }
+        return (id, entry.flatMap { model?.entity(named: $0) })
+    }
+
+    /// An entity of the model (nil and no error when the model itself could not be read).
+    func entityReference(_ node: YAMLNode) -> (name: String, model: EntityModel?)? {
+        guard let name = decoder.string(node, "an entity name like Note") else { return nil }
+        guard let model else { return (name, nil) }
+        if let entity = model.entity(named: name) { return (name, entity) }
+        decoder.error("unknown entity '\(name)'" + Suggestion.hint(for: name, in: model.entityNames), at: node)
+        return nil
+    }
+}

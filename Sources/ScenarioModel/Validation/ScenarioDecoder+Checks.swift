@@ -1,0 +1,82 @@
+/// Decoding checks (`read`, `count`), `where:` predicates and `sort:` keys.
+extension ScenarioDecoder {
+    func decodeCheck(_ action: String, _ argument: YAMLNode, _ map: MappingReader) -> Step? {
+        let timing = decodeTiming(map)
+        if action == "read" {
+            let target = objectReference(argument)
+            var expectation: ReadExpectation?
+            if let expect = map["expect"] {
+                if expect.scalar == "absent", !expect.isQuoted {
+                    expectation = .absent
+                } else if expect.pairs != nil {
+                    expectation = .values(attributeValues(expect, entity: target?.entity, "the expected values"))
+                } else {
+                    decoder.error("expected the read's expect as values like { title: B }, or absent, but found "
+                        + "\(expect.shortDescription).", at: expect)
+                }
+            }
+            guard let target, let timing else { return nil }
+            return .read(id: target.id, expectation: expectation, timing: timing)
+        }
+        let entity = entityReference(argument)
+        let expected = map.required("expect", in: "the count step", example: "{ count: Note, expect: 3 }")
+            .flatMap { decoder.int($0, "the expected count", in: 0...Int.max) }
+        let predicate = map["where"].flatMap { decodePredicate($0, entity: entity?.model) }
+        guard let entity, let expected, let timing else { return nil }
+        return .count(entity: entity.name, expected: expected, predicate: predicate, timing: timing)
+    }
+
+    /// `within: 200ms`, or `now: true`; within 1s when neither is given.
+    private func decodeTiming(_ map: MappingReader) -> CheckTiming? {
+        let within = map["within"].flatMap { decoder.duration($0, "within") }
+        let now = map["now"].flatMap { decoder.bool($0, "now") }
+        if map["within"] != nil, now == true, let node = map.keyNode("now") {
+            decoder.error("a check either waits (within:) or reads once (now: true), not both; remove one.", at: node)
+            return nil
+        }
+        if map["within"] != nil, within == nil { return nil }
+        if map["now"] != nil, now == nil { return nil }
+        if now == true { return .now }
+        return within.map(CheckTiming.within) ?? CheckTiming.defaultWithin
+    }
+
+    /// Parses a `where:` string, reporting errors at the column inside the string they are about.
+    func decodePredicate(_ node: YAMLNode, entity: EntityModel?) -> FetchPredicate? {
+        guard let text = decoder.string(node, "a predicate like \"rank > 2\"") else { return nil }
+        do {
+            var parser = try PredicateParser(text, entity: entity)
+            return try parser.parse()
+        } catch {
+            let singleLine = !text.contains("\n")
+            let column = singleLine ? node.column + (node.isQuoted ? 1 : 0) + error.offset : node.column
+            decoder.error("the predicate '\(text)' does not parse: \(error.message)", line: node.line, column: column)
+            return nil
+        }
+    }
+
+    /// `"-rank"`, `"rank, -title"` or `[-rank, title]`: attributes, `-` for descending.
+    func decodeSort(_ node: YAMLNode, entity: EntityModel?) -> [SortKey] {
+        var parts: [(String, YAMLNode)] = []
+        if let text = node.scalar, !node.isNull {
+            parts = text.split(separator: ",").map { (String($0).trimmingWhitespace(), node) }
+        } else if let items = decoder.scalarList(node, "sort keys") {
+            parts = items
+        }
+        var keys: [SortKey] = []
+        for (part, partNode) in parts {
+            var name = part
+            var ascending = true
+            if let sign = name.first, sign == "-" || sign == "+" {
+                ascending = sign == "+"
+                name = String(name.dropFirst())
+            }
+            if let entity, entity.attribute(named: name) == nil {
+                decoder.error("\(entity.name) has no attribute '\(name)' to sort by"
+                    + Suggestion.hint(for: name, in: entity.attributes.map(\.name)), at: partNode)
+                continue
+            }
+            keys.append(SortKey(attribute: name, ascending: ascending))
+        }
+        return keys
+    }
+}

@@ -1,0 +1,133 @@
+/// Decoding control steps: `sleep`, `parallel`, `clock`, `workload`, `fault`.
+extension ScenarioDecoder {
+    func decodeControlStep(_ keyword: String, _ node: YAMLNode, at location: SourceLocation) -> ScenarioStep? {
+        let step: Step?
+        switch keyword {
+        case "sleep": step = decoder.duration(node, "sleep").map(Step.sleep)
+        case "parallel": step = decodeParallel(node)
+        case "clock": step = decodeClock(node)
+        case "workload": step = decodeWorkload(node)
+        default: step = decodeFault(node)
+        }
+        return step.map { ScenarioStep(location: location, process: nil, step: $0) }
+    }
+
+    /// Steps that start together: each is checked against what came before the `parallel`, and what they
+    /// insert or copy is known only after it.
+    private func decodeParallel(_ node: YAMLNode) -> Step? {
+        guard let items = node.items else {
+            decoder.error("expected parallel steps as a list, like parallel: [ { app: save }, { share: save } ].",
+                          at: node)
+            return nil
+        }
+        if items.isEmpty {
+            decoder.error("parallel needs at least one step; add some, like [ { app: save }, { share: save } ].", at: node)
+        }
+        let objectsBefore = objects, copiesBefore = copies
+        var objectsAfter = objects, copiesAfter = copies
+        var steps: [ScenarioStep] = []
+        for item in items {
+            objects = objectsBefore
+            copies = copiesBefore
+            if let step = decodeStep(item) { steps.append(step) }
+            objectsAfter.merge(objects) { earlier, _ in earlier }
+            copiesAfter.merge(copies) { earlier, _ in earlier }
+        }
+        objects = objectsAfter
+        copies = copiesAfter
+        return .parallel(steps)
+    }
+
+    private func decodeClock(_ node: YAMLNode) -> Step? {
+        guard let map = MappingReader(node, "the clock step, like clock: { advance: 8d }", decoder) else { return nil }
+        map.rejectUnknownKeys(["advance"], in: "the clock step")
+        return map.required("advance", in: "the clock step", example: "clock: { advance: 8d }")
+            .flatMap { decoder.duration($0, "advance") }
+            .map { Step.advanceClock(by: $0) }
+    }
+
+    private func decodeWorkload(_ node: YAMLNode) -> Step? {
+        let what = "the workload"
+        guard let map = MappingReader(node, what, decoder) else { return nil }
+        map.rejectUnknownKeys(["processes", "entity", "mix", "rate", "duration", "keys"], in: what)
+        sawWorkload = true
+        let processes = map.required("processes", in: what, example: "processes: [app, share]")
+            .flatMap { decoder.scalarList($0, "the workload's processes", allowingSingle: true) }?
+            .compactMap { processReference($0.1, "a process name") }
+        let entity = map.required("entity", in: what, example: "entity: Note").flatMap(entityReference)
+        let mix = map["mix"].flatMap(decodeMix) ?? .standard
+        let rate = map["rate"].flatMap(decodeRate) ?? 100
+        let duration = map.required("duration", in: what, example: "duration: 2s")
+            .flatMap { positiveDuration($0, "the workload's duration") }
+        let keys = map["keys"].flatMap { decoder.int($0, "keys", in: 1...Int.max) } ?? 100
+        guard let processes, !processes.isEmpty, let entity, let duration else { return nil }
+        return .workload(Workload(processes: processes, entity: entity.name, mix: mix, rate: rate,
+                                  duration: duration, keys: keys))
+    }
+
+    private func decodeMix(_ node: YAMLNode) -> WorkloadMix? {
+        guard let map = MappingReader(node, "the workload's mix, like { insert: 1, update: 3, delete: 1, read: 5 }",
+                                      decoder) else { return nil }
+        map.rejectUnknownKeys(["insert", "update", "delete", "read"], in: "the mix")
+        func weight(_ key: String) -> Int { map[key].flatMap { decoder.int($0, "the \(key) weight", in: 0...Int.max) } ?? 0 }
+        let mix = WorkloadMix(insert: weight("insert"), update: weight("update"), delete: weight("delete"), read: weight("read"))
+        if mix.total == 0 {
+            decoder.error("the mix gives every operation weight 0; give at least one a positive weight.", at: node)
+            return nil
+        }
+        return mix
+    }
+
+    /// `500/s`, `20/100ms`, or a plain number of operations per second.
+    private func decodeRate(_ node: YAMLNode) -> Double? {
+        if let text = node.scalar, !node.isNull {
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() }
+            if let count = Double(parts[0]), count > 0, count.isFinite {
+                if parts.count == 1 { return count }
+                if parts.count == 2 {
+                    let period = parts[1].first?.isNumber == true ? parts[1] : "1" + parts[1]
+                    if let duration = try? Duration(parsing: period), duration > .zero {
+                        return count / duration.seconds
+                    }
+                }
+            }
+        }
+        decoder.error("expected a rate like 500/s or 20/100ms, but found \(node.shortDescription).", at: node)
+        return nil
+    }
+
+    private func decodeFault(_ node: YAMLNode) -> Step? {
+        guard let map = MappingReader(node, "the fault", decoder) else { return nil }
+        let kinds = ["drop-notifications": "for", "delay-notifications": "by", "crash": "during"]
+        let present = map.keys.filter { kinds[$0] != nil }
+        guard let kind = present.first else {
+            map.rejectUnknownKeys(Array(kinds.keys).sorted() + kinds.values, in: "the fault")
+            if map.keys.allSatisfy({ kinds.values.contains($0) }) {
+                decoder.error("the fault needs one of drop-notifications, delay-notifications or crash; for example "
+                    + "{ drop-notifications: app, for: 1s }.", at: node)
+            }
+            return nil
+        }
+        if present.count > 1, let extra = map.keyNode(present[1]) {
+            decoder.error("a fault does one thing, but this one has '\(present[0])' and '\(present[1])'; "
+                + "split it into two fault steps.", at: extra)
+        }
+        let argumentKey = kinds[kind]!
+        map.rejectUnknownKeys([kind, argumentKey], in: "the \(kind) fault")
+        let process = processReference(map[kind]!, "a process name")
+        let example = ["for": "{ drop-notifications: app, for: 1s }", "by": "{ delay-notifications: app, by: 20ms }",
+                       "during": "{ crash: share, during: save }"][argumentKey]!
+        guard let argument = map.required(argumentKey, in: "the \(kind) fault", example: example) else { return nil }
+        switch kind {
+        case "drop-notifications":
+            guard let duration = decoder.duration(argument, "for"), let process else { return nil }
+            return .fault(.dropNotifications(process: process, duration: duration))
+        case "delay-notifications":
+            guard let delay = decoder.duration(argument, "by"), let process else { return nil }
+            return .fault(.delayNotifications(process: process, delay: delay))
+        default:
+            guard let point = decoder.keyword(argument, CrashPoint.self, "crash point"), let process else { return nil }
+            return .fault(.crash(process: process, during: point))
+        }
+    }
+}

@@ -1,0 +1,183 @@
+/// Decoding `store:` and its model.
+extension ScenarioDecoder {
+    func decodeStore(_ node: YAMLNode) -> StoreDescription? {
+        guard let map = MappingReader(node, "the store", decoder) else { return nil }
+        map.rejectUnknownKeys(["group", "name", "model"], in: "the store")
+        let group = map.required("group", in: "the store", example: "group: group.example.notes")
+            .flatMap { decoder.name($0, "an app-group identifier like group.example.notes") }
+        let name = map.required("name", in: "the store", example: "name: Notes")
+            .flatMap { decoder.name($0, "the store's file name, like Notes") }
+        let model = map.required("model", in: "the store", example: "model: { Note: { title: string } }")
+            .flatMap(decodeModel)
+        self.model = model
+        guard let group, let name, let model else { return nil }
+        return StoreDescription(group: group, name: name, model: model)
+    }
+
+    /// Decodes the entities, then infers inverses. Entities whose properties have errors are kept (with
+    /// the properties that decoded), so steps naming them are not reported a second time.
+    private func decodeModel(_ node: YAMLNode) -> DataModel? {
+        guard let map = MappingReader(node, "the model (entity names mapped to their properties)", decoder) else {
+            return nil
+        }
+        guard !map.pairs.isEmpty else {
+            decoder.error("the model declares no entity; add one, like Note: { title: string }.", at: node)
+            return nil
+        }
+        let entityNames = map.keys
+        var entities: [EntityModel] = []
+        for pair in map.pairs {
+            guard let name = pair.key.scalar else { continue }
+            if !ScenarioDecoder.isTypeName(name) {
+                decoder.error("the entity name '\(name)' must start with an uppercase letter and hold only letters "
+                    + "and digits, as Core Data requires; write it like \(name.prefix(1).uppercased() + name.dropFirst()).",
+                    at: pair.key)
+            }
+            entities.append(decodeEntity(name, pair.value, entityNames: entityNames))
+        }
+        return DataModel(entities: ScenarioDecoder.inferringInverses(entities))
+    }
+
+    private func decodeEntity(_ name: String, _ node: YAMLNode, entityNames: [String]) -> EntityModel {
+        var entity = EntityModel(name: name, attributes: [])
+        guard let map = MappingReader(node, "the properties of \(name) (name: type)", decoder) else { return entity }
+        for pair in map.pairs {
+            guard let property = pair.key.scalar else { continue }
+            if !ScenarioDecoder.isPropertyName(property) {
+                decoder.error("the property name '\(property)' must start with a lowercase letter and hold only "
+                    + "letters and digits, as Core Data requires.", at: pair.key)
+            }
+            guard let declaration = propertyDeclarationText(pair.value) else { continue }
+            switch PropertyDeclaration.parse(declaration, entityNames: entityNames) {
+            case let .success(.attribute(type, optional, defaultText)):
+                var attribute = AttributeModel(name: property, type: type, isOptional: optional)
+                if let defaultText {
+                    attribute.defaultValue = defaultValue(defaultText, for: attribute, at: pair.value)
+                }
+                entity.attributes.append(attribute)
+            case let .success(.relationship(destination, toMany, optional)):
+                entity.relationships.append(RelationshipModel(
+                    name: property, destination: destination, isToMany: toMany, isOptional: optional))
+            case let .failure(failure):
+                decoder.error(failure.message, at: pair.value)
+            }
+        }
+        return entity
+    }
+
+    /// The declaration's text; YAML reads `[Tag]` as a list of one, which is the to-many form.
+    private func propertyDeclarationText(_ node: YAMLNode) -> String? {
+        if let items = node.items {
+            guard items.count == 1, let destination = items[0].scalar, !items[0].isNull else {
+                decoder.error("a to-many relationship names one entity, like [Tag], but found \(node.shortDescription).",
+                              at: node)
+                return nil
+            }
+            return "[\(destination)]"
+        }
+        return decoder.string(node, "a type like string, int?, bool = false or [Tag]")
+    }
+
+    private func defaultValue(_ text: String, for attribute: AttributeModel, at node: YAMLNode) -> AttributeValue? {
+        var unquoted = text, quoted = false
+        if text.count >= 2, let first = text.first, first == "'" || first == "\"", text.last == first {
+            unquoted = String(text.dropFirst().dropLast())
+            quoted = true
+        }
+        let valueNode = YAMLNode(kind: .scalar(unquoted, quoted: quoted), line: node.line, column: node.column)
+        let value = attributeValue(valueNode, for: attribute, entity: nil)
+        return value == .null ? nil : value
+    }
+
+    /// Pairs each relationship with its inverse when exactly one relationship leads each way.
+    static func inferringInverses(_ entities: [EntityModel]) -> [EntityModel] {
+        entities.map { entity in
+            var entity = entity
+            for index in entity.relationships.indices {
+                let relationship = entity.relationships[index]
+                let outgoing = entity.relationships.filter { $0.destination == relationship.destination }
+                guard outgoing.count == 1,
+                      let destination = entities.first(where: { $0.name == relationship.destination }) else { continue }
+                let incoming = destination.relationships.filter {
+                    $0.destination == entity.name && !(destination.name == entity.name && $0.name == relationship.name)
+                }
+                if incoming.count == 1 {
+                    entity.relationships[index].inverse = incoming[0].name
+                }
+            }
+            return entity
+        }
+    }
+
+    /// `Note`: an uppercase ASCII letter, then letters and digits.
+    static func isTypeName(_ text: String) -> Bool {
+        guard let first = text.first, first.isASCII, first.isUppercase else { return false }
+        return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+    }
+
+    /// `title`: a lowercase ASCII letter, then letters and digits.
+    static func isPropertyName(_ text: String) -> Bool {
+        guard let first = text.first, first.isASCII, first.isLowercase else { return false }
+        return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+    }
+}
+
+/// A property's type as the model writes it: `string`, `int?`, `bool = false`, `[Tag]`, `Note?`.
+enum PropertyDeclaration: Equatable {
+    case attribute(AttributeType, optional: Bool, defaultText: String?)
+    case relationship(destination: String, toMany: Bool, optional: Bool)
+
+    struct Failure: Error {
+        var message: String
+    }
+
+    static func parse(_ text: String, entityNames: [String]) -> Result<PropertyDeclaration, Failure> {
+        var typePart = text.trimmingWhitespace()
+        var defaultText: String?
+        if let equals = typePart.firstIndex(of: "=") {
+            defaultText = String(typePart[typePart.index(after: equals)...]).trimmingWhitespace()
+            typePart = String(typePart[..<equals]).trimmingWhitespace()
+            if defaultText?.isEmpty == true {
+                return .failure(Failure(message: "the default after '=' is missing; write it like bool = false."))
+            }
+        }
+        if typePart.hasPrefix("[") {
+            guard typePart.hasSuffix("]") else {
+                return .failure(Failure(message: "'\(typePart)' opens a to-many relationship but never closes it; "
+                    + "write it like [Tag]."))
+            }
+            let destination = String(typePart.dropFirst().dropLast()).trimmingWhitespace()
+            if let failure = checkDestination(destination, entityNames: entityNames) { return .failure(failure) }
+            if defaultText != nil {
+                return .failure(Failure(message: "a relationship cannot have a default value; remove '= ...'."))
+            }
+            return .success(.relationship(destination: destination, toMany: true, optional: true))
+        }
+        if typePart.hasSuffix("]?") {
+            return .failure(Failure(message: "to-many relationships are always optional; write "
+                + "\(typePart.dropLast()) without the '?'."))
+        }
+        let optional = typePart.hasSuffix("?")
+        let base = optional ? String(typePart.dropLast()).trimmingWhitespace() : typePart
+        if let type = AttributeType(rawValue: base) {
+            return .success(.attribute(type, optional: optional, defaultText: defaultText))
+        }
+        if entityNames.contains(base) {
+            if defaultText != nil {
+                return .failure(Failure(message: "a relationship cannot have a default value; remove '= ...'."))
+            }
+            return .success(.relationship(destination: base, toMany: false, optional: optional))
+        }
+        let candidates = AttributeType.spellings + entityNames
+        return .failure(Failure(message: "unknown type '\(base)'" + Suggestion.hint(
+            for: base, in: candidates,
+            otherwise: "use string, int, double, bool, date or uuid, an entity of the model for a to-one "
+                + "relationship, or [Entity] for a to-many one.")))
+    }
+
+    private static func checkDestination(_ destination: String, entityNames: [String]) -> Failure? {
+        guard !entityNames.contains(destination) else { return nil }
+        return Failure(message: "unknown entity '\(destination)' in a to-many relationship"
+            + Suggestion.hint(for: destination, in: entityNames))
+    }
+}

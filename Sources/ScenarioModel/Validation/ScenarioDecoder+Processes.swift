@@ -1,0 +1,54 @@
+/// Decoding `processes:`.
+extension ScenarioDecoder {
+    func decodeProcesses(_ node: YAMLNode) {
+        guard let map = MappingReader(node, "the processes (each name mapped to its role and settings)", decoder)
+        else { return }
+        knowsProcesses = true
+        if map.pairs.isEmpty {
+            decoder.error("no process is declared; add one, like app: { role: host }.", at: node)
+        }
+        for pair in map.pairs {
+            guard let name = pair.key.scalar, checkProcessName(name, at: pair.key) else { continue }
+            let location = decoder.location(of: pair.key)
+            guard let settingsMap = MappingReader(pair.value, "the settings of process '\(name)'", decoder) else {
+                // Keep the name so steps that use it are not reported again.
+                processes.append(ProcessDeclaration(name: name, settings: ProcessSettings(role: .host), location: location))
+                continue
+            }
+            let role = settingsMap.required("role", in: "process '\(name)'", example: "role: host")
+                .flatMap { decoder.keyword($0, ProcessRole.self, "role") }
+            let settings = decodeSettings(settingsMap, of: name, allowingRole: true)
+            let declared = ProcessSettings(role: role ?? .host).applying(settings)
+            processes.append(ProcessDeclaration(name: name, settings: declared, location: location))
+        }
+    }
+
+    /// Checks a process name: a plain name that no control step or variant key uses.
+    private func checkProcessName(_ name: String, at node: YAMLNode) -> Bool {
+        if ScenarioDecoder.controlKeywords.contains(name) || ScenarioDecoder.variantKeys.contains(name) {
+            let reason = ScenarioDecoder.controlKeywords.contains(name)
+                ? "it starts a control step" : "variants use it as a key"
+            decoder.error("'\(name)' cannot name a process because \(reason); choose another name, like \(name)-app.",
+                          at: node)
+            return false
+        }
+        guard name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            decoder.error("the process name '\(name)' may hold only letters, digits, '-' and '_'; rename it.", at: node)
+            return false
+        }
+        return true
+    }
+
+    /// The names of the declared processes, in order.
+    var processNames: [String] { processes.map(\.name) }
+
+    /// Checks that a node names a declared process (silently accepted when `processes:` could not be read).
+    func processReference(_ node: YAMLNode, _ what: String) -> String? {
+        guard let name = decoder.string(node, what) else { return nil }
+        guard knowsProcesses, !processNames.contains(name) else { return name }
+        decoder.error("unknown process '\(name)'" + Suggestion.hint(
+            for: name, in: processNames,
+            otherwise: "declare it under processes:, or use one of \(Suggestion.list(processNames))."), at: node)
+        return nil
+    }
+}

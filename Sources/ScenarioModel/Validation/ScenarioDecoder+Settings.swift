@@ -1,0 +1,159 @@
+/// Decoding the settings of a process (in `processes:` and in a variant's override of it).
+extension ScenarioDecoder {
+    /// Decodes every setting in `map` in file order; `role` is read by the caller when allowed.
+    func decodeSettings(_ map: MappingReader, of process: String, allowingRole: Bool) -> [ProcessSetting] {
+        var settings: [ProcessSetting] = []
+        for pair in map.pairs {
+            guard let key = pair.key.scalar else { continue }
+            if key == "role" {
+                if !allowingRole {
+                    decoder.error("a variant cannot change the role of '\(process)'; declare another process with "
+                        + "that role instead.", at: pair.key)
+                }
+                continue
+            }
+            guard ProcessSetting.keys.contains(key) else {
+                let known = ProcessSetting.keys + (allowingRole ? ["role"] : [])
+                decoder.error("unknown setting '\(key)' for process '\(process)'" + Suggestion.hint(for: key, in: known),
+                              at: pair.key)
+                continue
+            }
+            if let setting = decodeSetting(key, pair.value) {
+                settings.append(setting)
+            }
+        }
+        return settings
+    }
+
+    private func decodeSetting(_ key: String, _ node: YAMLNode) -> ProcessSetting? {
+        switch key {
+        case "refresh": decoder.keyword(node, RefreshStrategy.self, "refresh strategy").map(ProcessSetting.refresh)
+        case "staleness": decodeStaleness(node).map(ProcessSetting.staleness)
+        case "trigger": decoder.keyword(node, RefreshTrigger.self, "trigger").map(ProcessSetting.trigger)
+        case "poll-interval": positiveDuration(node, "poll-interval").map(ProcessSetting.pollInterval)
+        case "observe": decoder.keyword(node, ObserveTiming.self, "observe timing").map(ProcessSetting.observe)
+        case "merge-policy": decoder.keyword(node, MergePolicy.self, "merge policy").map(ProcessSetting.mergePolicy)
+        case "history-tracking": decoder.bool(node, "history-tracking").map(ProcessSetting.historyTracking)
+        case "author": decodeAuthor(node).map(ProcessSetting.author)
+        case "history-authors": decodeHistoryAuthors(node).map(ProcessSetting.historyAuthors)
+        case "purge": decodePurgePolicy(node, "purge").map(ProcessSetting.purge)
+        case "refetch": decoder.keyword(node, RefetchMode.self, "refetch mode").map(ProcessSetting.refetch)
+        case "notify": decoder.bool(node, "notify").map(ProcessSetting.notify)
+        case "delivery": decoder.keyword(node, NotificationDelivery.self, "delivery").map(ProcessSetting.delivery)
+        case "query-generation":
+            decoder.keyword(node, QueryGeneration.self, "query generation").map(ProcessSetting.queryGeneration)
+        case "busy-timeout": decoder.duration(node, "busy-timeout").map(ProcessSetting.busyTimeout)
+        case "storage": decoder.keyword(node, StorageLocation.self, "storage").map(ProcessSetting.storage)
+        case "sync": decodeSync(node).map(ProcessSetting.sync)
+        default: nil
+        }
+    }
+
+    /// Seconds (`-1`, `0`, `2.5`; any negative number never expires) or a duration (`500ms`).
+    private func decodeStaleness(_ node: YAMLNode) -> Staleness? {
+        if let text = node.scalar, !node.isQuoted, let seconds = Double(text) {
+            if seconds < 0 { return .infinite }
+            if let duration = try? Duration(parsing: text + "s") { return .interval(duration) }
+        } else if let text = node.scalar, !node.isNull, let duration = try? Duration(parsing: text) {
+            return .interval(duration)
+        }
+        decoder.error("expected staleness in seconds, like -1 (never expire), 0 (always re-read) or 2.5, or a "
+            + "duration like 500ms, but found \(node.shortDescription).", at: node)
+        return nil
+    }
+
+    func positiveDuration(_ node: YAMLNode, _ what: String) -> Duration? {
+        guard let duration = decoder.duration(node, what) else { return nil }
+        guard duration > .zero else {
+            decoder.error("\(what) must be longer than 0; write a duration like 100ms.", at: node)
+            return nil
+        }
+        return duration
+    }
+
+    /// `none`, or the name to write as the transaction author.
+    private func decodeAuthor(_ node: YAMLNode) -> TransactionAuthor? {
+        guard let name = decoder.string(node, "an author name, or none") else { return nil }
+        if name == "none" { return TransactionAuthor.none }
+        declaredAuthors.insert(name)
+        return .named(name)
+    }
+
+    /// `all-but-own`, or a list of author names.
+    private func decodeHistoryAuthors(_ node: YAMLNode) -> HistoryAuthors? {
+        if node.scalar == "all-but-own" { return .allButOwn }
+        if node.scalar != nil, !node.isNull {
+            decoder.error("expected history-authors as a list of authors like [app, share], or all-but-own, "
+                + "but found \(node.shortDescription).", at: node)
+            return nil
+        }
+        guard let names = decoder.scalarList(node, "history-authors") else { return nil }
+        historyAuthorReferences += names.map { (name: $0.0, node: $0.1) }
+        return .only(names.map(\.0))
+    }
+
+    /// Checks every `history-authors` name against the authors some process writes.
+    func checkHistoryAuthors() {
+        guard knowsProcesses else { return }
+        let authors = Set(processNames).union(declaredAuthors)
+        for reference in historyAuthorReferences where !authors.contains(reference.name) {
+            decoder.error("no process writes the author '\(reference.name)'"
+                + Suggestion.hint(for: reference.name, in: authors.sorted(), listing: false)
+                + " Authors are process names unless a process sets author:.", at: reference.node)
+        }
+    }
+
+    /// `none`, `consumed-by-all`, `own-token` or `{ older-than: 7d }`.
+    func decodePurgePolicy(_ node: YAMLNode, _ what: String) -> PurgePolicy? {
+        let spellings = ["none", "consumed-by-all", "own-token", "older-than"]
+        if let text = node.scalar, !node.isNull {
+            switch text {
+            case "none": return PurgePolicy.none
+            case "consumed-by-all": return .consumedByAll
+            case "own-token": return .ownToken
+            case "older-than":
+                decoder.error("older-than needs a duration; write it as { older-than: 7d }.", at: node)
+            default:
+                decoder.error("unknown \(what) policy '\(text)'" + Suggestion.hint(for: text, in: spellings), at: node)
+            }
+            return nil
+        }
+        guard let map = MappingReader(node, "a purge policy like { older-than: 7d }", decoder) else { return nil }
+        map.rejectUnknownKeys(["older-than"], in: "the purge policy")
+        guard let duration = map.required("older-than", in: "the purge policy", example: "{ older-than: 7d }")
+            .flatMap({ decoder.duration($0, "older-than") }) else { return nil }
+        return .olderThan(duration)
+    }
+
+    /// `none`, `transfer`, `{ transfer: { latency: 2s } }` or `{ transfer: true, latency: 2s }`.
+    private func decodeSync(_ node: YAMLNode) -> SyncMode? {
+        if let text = node.scalar, !node.isNull {
+            switch text {
+            case "none": return SyncMode.none
+            case "transfer": return .transfer(latency: .zero)
+            default:
+                decoder.error("unknown sync '\(text)'" + Suggestion.hint(for: text, in: ["none", "transfer"]), at: node)
+                return nil
+            }
+        }
+        guard let map = MappingReader(node, "sync (none, transfer, or { transfer: { latency: 2s } })", decoder)
+        else { return nil }
+        map.rejectUnknownKeys(["transfer", "latency"], in: "sync")
+        guard let transfer = map.required("transfer", in: "sync", example: "{ transfer: { latency: 2s } }") else {
+            return nil
+        }
+        var latency = map["latency"].flatMap { decoder.duration($0, "the sync latency") }
+        if transfer.pairs != nil {
+            guard let inner = MappingReader(transfer, "the transfer settings", decoder) else { return nil }
+            inner.rejectUnknownKeys(["latency"], in: "the transfer settings")
+            if map["latency"] != nil, let node = inner.keyNode("latency") {
+                decoder.error("the sync latency is given twice; keep only one.", at: node)
+            }
+            latency = inner["latency"].flatMap { decoder.duration($0, "the sync latency") } ?? latency
+        } else if decoder.bool(transfer, "transfer") == false {
+            decoder.error("transfer: false turns sync off; write sync: none instead.", at: transfer)
+            return nil
+        }
+        return .transfer(latency: latency ?? .zero)
+    }
+}

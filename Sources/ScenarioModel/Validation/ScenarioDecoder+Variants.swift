@@ -1,0 +1,99 @@
+/// Decoding `variants:`, `expect:` and `latency:`.
+extension ScenarioDecoder {
+    func decodeVariants(_ node: YAMLNode) -> [Variant] {
+        guard let map = MappingReader(node, "the variants (each name mapped to its overrides)", decoder) else { return [] }
+        if map.pairs.isEmpty {
+            decoder.error("variants is empty; add one, like stale: { app: { staleness: -1 }, expect: [stale-read] }, "
+                + "or remove the key.", at: node)
+        }
+        return map.pairs.compactMap { pair in
+            guard let name = pair.key.scalar else { return nil }
+            return decodeVariant(name, pair.value, at: pair.key)
+        }
+    }
+
+    private func decodeVariant(_ name: String, _ node: YAMLNode, at keyNode: YAMLNode) -> Variant? {
+        var valid = true
+        if !ScenarioDecoder.isKebabCase(name) {
+            decoder.error("the variant name '\(name)' is not kebab-case; write it like "
+                + "\(ScenarioDecoder.kebabCased(name)).", at: keyNode)
+            valid = false
+        }
+        var variant = Variant(name: name, location: decoder.location(of: keyNode))
+        if node.isNull { return valid ? variant : nil }
+        guard let map = MappingReader(node, "variant '\(name)'", decoder) else { return nil }
+        let what = "variant '\(name)'"
+        for pair in map.pairs {
+            guard let key = pair.key.scalar else { continue }
+            switch key {
+            case "expect":
+                variant.expectation = decodeExpectation(pair.value)
+                valid = valid && variant.expectation != nil
+            case "latency":
+                variant.latencyBudget = decodeLatencyBudget(pair.value)
+                valid = valid && variant.latencyBudget != nil
+            case "stale-tolerance":
+                variant.staleTolerance = decoder.duration(pair.value, "stale-tolerance")
+                valid = valid && variant.staleTolerance != nil
+            default:
+                guard !knowsProcesses || processNames.contains(key) else {
+                    decoder.error("unknown process or key '\(key)' in \(what)" + Suggestion.hint(
+                        for: key, in: processNames + ScenarioDecoder.variantKeys,
+                        otherwise: "a variant overrides the settings of declared processes "
+                            + "(\(Suggestion.list(processNames))) and may set expect, latency and stale-tolerance."),
+                        at: pair.key)
+                    valid = false
+                    continue
+                }
+                guard let settingsMap = MappingReader(pair.value, "the settings \(what) overrides for '\(key)'", decoder)
+                else { valid = false; continue }
+                let settings = decodeSettings(settingsMap, of: key, allowingRole: false)
+                variant.overrides.append(ProcessOverride(process: key, settings: settings))
+            }
+        }
+        return valid ? variant : nil
+    }
+
+    /// `pass`, a list of anomaly names, or one anomaly name.
+    func decodeExpectation(_ node: YAMLNode) -> Expectation? {
+        if let word = node.scalar, !node.isNull {
+            if word == "pass" { return .pass }
+            return decoder.keyword(node, AnomalyName.self, "anomaly").map { .anomalies([$0]) }
+        }
+        guard let items = node.items else {
+            decoder.error("expected expect: pass, or a list of anomalies like [stale-read], but found "
+                + "\(node.shortDescription).", at: node)
+            return nil
+        }
+        guard !items.isEmpty else {
+            decoder.error("an empty expect list would match any run; write expect: pass to expect no anomaly.", at: node)
+            return nil
+        }
+        var names: [AnomalyName] = []
+        var valid = true
+        for item in items {
+            if item.scalar == "pass" {
+                decoder.error("pass means no anomaly, so it cannot be listed with anomalies; write expect: pass "
+                    + "on its own, or list only anomalies.", at: item)
+                valid = false
+            } else if let name = decoder.keyword(item, AnomalyName.self, "anomaly") {
+                if !names.contains(name) { names.append(name) }
+            } else {
+                valid = false
+            }
+        }
+        return valid ? .anomalies(names) : nil
+    }
+
+    /// `{ p50: 5ms, p90: 20ms, p99: 50ms, max: 200ms }` (any of them).
+    func decodeLatencyBudget(_ node: YAMLNode) -> LatencyBudget? {
+        guard let map = MappingReader(node, "a latency budget like { p99: 50ms }", decoder) else { return nil }
+        map.rejectUnknownKeys(LatencyBudget.keys, in: "the latency budget")
+        if map.pairs.isEmpty {
+            decoder.error("the latency budget sets no limit; add one, like { p99: 50ms }.", at: node)
+            return nil
+        }
+        func limit(_ key: String) -> Duration? { map[key].flatMap { decoder.duration($0, "the \(key) limit") } }
+        return LatencyBudget(p50: limit("p50"), p90: limit("p90"), p99: limit("p99"), max: limit("max"))
+    }
+}

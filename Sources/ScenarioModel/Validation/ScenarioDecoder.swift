@@ -1,0 +1,173 @@
+import Foundation
+import Yams
+
+/// Decodes and validates one scenario file in a single pass over its composed YAML tree, collecting
+/// every error rather than stopping at the first.
+///
+/// Sections are read in a fixed order whatever their order in the file (store, processes, steps,
+/// variants), because each later one is checked against the earlier ones.
+final class ScenarioDecoder {
+    /// The error sink and typed reads.
+    let decoder: NodeDecoder
+    /// The file's name without directory or extension (the default scenario name).
+    let baseName: String
+
+    /// The model, once decoded; nil when the store is missing or broken (entity checks are then skipped).
+    var model: DataModel?
+    /// The declared processes, in order.
+    var processes: [ProcessDeclaration] = []
+    /// Whether the `processes` section could be read (step checks of process names are skipped otherwise).
+    var knowsProcesses = false
+    /// The objects inserted by the steps so far: id -> entity name (nil when the entity is unknown).
+    var objects: [String: String?] = [:]
+    /// Where each object id was first inserted.
+    var objectOrigins: [String: YAMLNode] = [:]
+    /// The store copies taken by the steps so far.
+    var copies: [String: YAMLNode] = [:]
+    /// Whether a workload step came before (its ids `k1...` cannot be named).
+    var sawWorkload = false
+    /// Every author name written with `history-authors`, checked once every author is known.
+    var historyAuthorReferences: [(name: String, node: YAMLNode)] = []
+    /// Every author name written with `author:`.
+    var declaredAuthors: Set<String> = []
+
+    /// The words that start a control step, and so cannot name a process.
+    static let controlKeywords = ["sleep", "parallel", "clock", "workload", "fault"]
+    /// The keys a variant uses beside process names, which cannot name a process either.
+    static let variantKeys = ["expect", "latency", "stale-tolerance"]
+    /// The top-level keys.
+    static let topLevelKeys = [
+        "name", "summary", "source", "seed", "tags", "store", "processes", "steps", "variants", "expect",
+        "latency", "stale-tolerance",
+    ]
+
+    init(file: String) {
+        self.decoder = NodeDecoder(file: file)
+        let last = (file as NSString).lastPathComponent
+        self.baseName = (last as NSString).deletingPathExtension
+    }
+
+    /// Decodes the text, returning the scenario or every error found.
+    func decode(yaml: String) -> Result<Scenario, ScenarioErrors> {
+        let root: YAMLNode
+        do {
+            guard let node = try Yams.compose(yaml: yaml) else {
+                decoder.error("the file is empty; a scenario needs at least summary:, store:, processes: and steps:.",
+                              line: 1, column: 1)
+                return .failure(ScenarioErrors(decoder.errors))
+            }
+            root = YAMLNode(node)
+        } catch {
+            reportSyntaxError(error, in: yaml)
+            return .failure(ScenarioErrors(decoder.errors))
+        }
+        let scenario = decodeScenario(root)
+        if let scenario, decoder.errors.isEmpty {
+            return .success(scenario)
+        }
+        return .failure(ScenarioErrors(decoder.errors))
+    }
+
+    private func decodeScenario(_ root: YAMLNode) -> Scenario? {
+        guard let map = MappingReader(root, "the scenario", decoder) else { return nil }
+        map.rejectUnknownKeys(Self.topLevelKeys, in: "the scenario")
+
+        let name = decodeName(map)
+        let summary = map.required("summary", in: "the scenario", example: "summary: One line that says what goes wrong.")
+            .flatMap { decoder.string($0, "a one-line summary") }
+        let source = map["source"].flatMap { decoder.string($0, "the address where the bug was reported") }
+        let seed = map["seed"].flatMap { decoder.uint64($0, "seed") }
+        let tags = map["tags"].flatMap { decoder.scalarList($0, "tags") }?.map(\.0) ?? []
+        let store = map.required("store", in: "the scenario", example: "store: { group: group.example.notes, name: Notes, model: ... }")
+            .flatMap(decodeStore)
+        if let processesNode = map.required("processes", in: "the scenario", example: "processes: { app: { role: host } }") {
+            decodeProcesses(processesNode)
+        }
+        let steps = map.required("steps", in: "the scenario", example: "steps: [ { app: launch } ]")
+            .map { decodeSteps($0) } ?? []
+        let variants = map["variants"].map(decodeVariants) ?? []
+        let expectation = map["expect"].flatMap(decodeExpectation)
+        let latency = map["latency"].flatMap(decodeLatencyBudget)
+        let tolerance = map["stale-tolerance"].flatMap { decoder.duration($0, "stale-tolerance") }
+        checkHistoryAuthors()
+
+        guard let name, let summary, let store else { return nil }
+        return Scenario(
+            name: name, summary: summary, source: source, seed: seed, tags: tags, store: store,
+            processes: processes, steps: steps, variants: variants, expectation: expectation ?? .pass,
+            latencyBudget: latency, staleTolerance: tolerance ?? Scenario.defaultStaleTolerance, file: decoder.file)
+    }
+
+    private func decodeName(_ map: MappingReader) -> String? {
+        guard let node = map["name"] else {
+            guard ScenarioDecoder.isKebabCase(baseName) else {
+                decoder.error("the file name '\(baseName)' is not a kebab-case scenario name; "
+                    + "add name: \(ScenarioDecoder.kebabCased(baseName)) or rename the file.", line: 1, column: 1)
+                return nil
+            }
+            return baseName
+        }
+        guard let name = decoder.string(node, "the scenario's kebab-case name") else { return nil }
+        guard ScenarioDecoder.isKebabCase(name) else {
+            decoder.error("the scenario name '\(name)' is not kebab-case; write it like "
+                + "\(ScenarioDecoder.kebabCased(name)) (lowercase words and digits joined by '-').", at: node)
+            return nil
+        }
+        return name
+    }
+
+    /// Lowercase letters and digits in words joined by single hyphens: `refresh-with-infinite-staleness`.
+    static func isKebabCase(_ text: String) -> Bool {
+        let words = text.split(separator: "-", omittingEmptySubsequences: false)
+        return !text.isEmpty && words.allSatisfy { word in
+            !word.isEmpty && word.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber) }
+        }
+    }
+
+    /// A kebab-case spelling of `text`, for suggestions.
+    static func kebabCased(_ text: String) -> String {
+        let folded = Suggestion.fold(text).map { $0.isLetter || $0.isNumber ? $0 : "-" }
+        return String(folded).split(separator: "-").joined(separator: "-")
+    }
+
+    /// Turns a Yams error into a positioned error.
+    private func reportSyntaxError(_ error: any Error, in yaml: String) {
+        guard let yamlError = error as? YamlError else {
+            decoder.error("the file could not be read as YAML: \(error).", line: 1, column: 1)
+            return
+        }
+        switch yamlError {
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
+             let .composer(context, problem, mark, _):
+            var message = "the YAML does not parse: \(problem)"
+            if let context {
+                message += " (\(context.text) at line \(context.mark.line), column \(context.mark.column))"
+            }
+            decoder.error(message + "; check the indentation, quoting and brackets here.",
+                          line: mark.line, column: mark.column)
+        case let .duplicatedKeysInMapping(duplicates, context):
+            let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
+            decoder.error("the key \(keys) appears more than once in one mapping; keep only one of them.",
+                          line: context.mark.line, column: context.mark.column)
+        case let .reader(problem, offset, _, _):
+            let (line, column) = ScenarioDecoder.position(ofUTF8Offset: offset ?? 0, in: yaml)
+            decoder.error("the file is not readable text: \(problem); save it as UTF-8.", line: line, column: column)
+        default:
+            decoder.error("the YAML does not parse: \(yamlError).", line: 1, column: 1)
+        }
+    }
+
+    /// The 1-based line and column of a UTF-8 byte offset.
+    static func position(ofUTF8Offset offset: Int, in text: String) -> (line: Int, column: Int) {
+        var line = 1, column = 1
+        for byte in text.utf8.prefix(offset) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return (line, column)
+    }
+}

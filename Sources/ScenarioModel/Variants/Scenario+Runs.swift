@@ -1,0 +1,57 @@
+/// Expanding a scenario into its runs.
+extension Scenario {
+    /// One run per variant, in order, or one run named `default` when there are none.
+    ///
+    /// - Parameter seed: the CLI's `--seed`, which overrides the file's `seed:`.
+    public func runs(seed: UInt64? = nil) -> [ScenarioRun] {
+        if variants.isEmpty {
+            return [makeRun(variant: nil, seed: seed)]
+        }
+        return variants.map { makeRun(variant: $0, seed: seed) }
+    }
+
+    /// The run of the variant named `name` (`default` when the scenario has no variants), or nil.
+    public func run(variant name: String, seed: UInt64? = nil) -> ScenarioRun? {
+        if variants.isEmpty {
+            return name == ScenarioRun.defaultVariantName ? makeRun(variant: nil, seed: seed) : nil
+        }
+        return variant(named: name).map { makeRun(variant: $0, seed: seed) }
+    }
+
+    private func makeRun(variant: Variant?, seed: UInt64?) -> ScenarioRun {
+        let root = SeedDerivation.rootSeed(cli: seed, file: self.seed)
+        let processes = processes.map { declaration in
+            let overrides = variant?.overrides.filter { $0.process == declaration.name }.flatMap(\.settings) ?? []
+            return RunProcess(name: declaration.name, settings: declaration.settings.applying(overrides),
+                              seed: SeedDerivation.processSeed(root: root, process: declaration.name))
+        }
+        var ordinal = 0
+        let steps = Scenario.seedingWorkloads(steps, root: root, ordinal: &ordinal)
+        let budget: LatencyBudget? = switch (latencyBudget, variant?.latencyBudget) {
+        case let (base?, override?): base.overridden(by: override)
+        case let (base, override): override ?? base
+        }
+        return ScenarioRun(
+            scenario: name, variant: variant?.name ?? ScenarioRun.defaultVariantName, file: file, rootSeed: root,
+            store: store, processes: processes, steps: steps, expectation: variant?.expectation ?? expectation,
+            latencyBudget: budget, staleTolerance: variant?.staleTolerance ?? staleTolerance)
+    }
+
+    /// The steps with each workload's seed set from its ordinal, depth first.
+    private static func seedingWorkloads(_ steps: [ScenarioStep], root: UInt64, ordinal: inout Int) -> [ScenarioStep] {
+        steps.map { step in
+            var step = step
+            switch step.step {
+            case var .workload(workload):
+                ordinal += 1
+                workload.seed = SeedDerivation.workloadSeed(root: root, ordinal: ordinal)
+                step.step = .workload(workload)
+            case let .parallel(children):
+                step.step = .parallel(seedingWorkloads(children, root: root, ordinal: &ordinal))
+            default:
+                break
+            }
+            return step
+        }
+    }
+}

@@ -1,0 +1,151 @@
+/// What a scenario process plays; roles decide lifecycle defaults, not what a process may do.
+public enum ProcessRole: String, Sendable, Equatable, Hashable, CaseIterable {
+    /// The app: long-lived; foreground, background, suspended, terminated, launched again.
+    case host
+    /// A share extension: short-lived; launched, does its work, exits; may be launched again.
+    case share
+    /// An action extension: short-lived, like share.
+    case action
+    /// A watch app: long-lived on its own device.
+    case watch
+
+    /// True for extensions that normally exit after their work.
+    public var isShortLived: Bool { self == .share || self == .action }
+}
+
+/// Where a process is in its life, as the runner tracks it.
+public enum LifecycleState: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// Never launched in this run.
+    case notRunning
+    /// Spawned; not yet ready.
+    case launching
+    /// In the foreground.
+    case active
+    /// Running in the background (still receives notifications).
+    case background
+    /// SIGSTOPped: runs nothing.
+    case suspended
+    /// Exited cleanly (on request, or on its own with code 0).
+    case exited
+    /// Killed by a crash (SIGKILL), or ended on its own with a failure.
+    case crashed
+    /// Terminated by the system (SIGKILL).
+    case terminated
+
+    /// True while there is an OS process: launching, active, background or suspended.
+    public var isRunning: Bool {
+        switch self {
+        case .launching, .active, .background, .suspended: return true
+        case .notRunning, .exited, .crashed, .terminated: return false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .notRunning: return "not running"
+        case .launching: return "launching"
+        case .active: return "active"
+        case .background: return "in the background"
+        case .suspended: return "suspended"
+        case .exited: return "exited"
+        case .crashed: return "crashed"
+        case .terminated: return "terminated"
+        }
+    }
+}
+
+/// Something that happens to a process: a scenario's lifecycle action, or what the child did.
+public enum LifecycleInput: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// Start it (again).
+    case launch
+    /// The child said it is ready.
+    case ready
+    /// Ask it to exit cleanly.
+    case exit
+    /// Kill it now (SIGKILL); unsaved work is lost.
+    case crash
+    /// Move it to the background.
+    case background
+    /// Suspend it (SIGSTOP).
+    case suspend
+    /// Resume it (SIGCONT) into the state it was suspended from.
+    case resume
+    /// Bring it to the foreground (resuming it if suspended).
+    case foreground
+    /// The system terminates it (SIGKILL).
+    case terminate
+    /// The child exited on its own, or after a request or kill.
+    case childExited(ExitStatus)
+
+    /// The verb for error messages: "cannot suspend 'share'".
+    public var verb: String {
+        switch self {
+        case .launch: return "launch"
+        case .ready: return "mark ready"
+        case .exit: return "exit"
+        case .crash: return "crash"
+        case .background: return "background"
+        case .suspend: return "suspend"
+        case .resume: return "resume"
+        case .foreground: return "foreground"
+        case .terminate: return "terminate"
+        case .childExited: return "record the exit of"
+        }
+    }
+
+    public var description: String {
+        if case let .childExited(status) = self { return "child \(status)" }
+        return verb
+    }
+}
+
+/// What the runner must do, in order, after a transition.
+public enum LifecycleAction: Sendable, Equatable, Hashable {
+    /// Start the OS process (through its `ProcessLauncher`).
+    case spawn
+    /// Send a signal to the process's group.
+    case sendSignal(ProcessSignal)
+    /// Ask the agent to exit cleanly (a message on its stdin), then await its exit with a timeout.
+    case sendExitRequest
+    /// Tell the notify hub the new state: launching and active map to the hub's active,
+    /// background and suspended to themselves, every other state to not running.
+    case notifyHub(LifecycleState)
+    /// Run the process's refresh strategy (for `trigger: activation`): it became active again.
+    case runRefreshOnActivation
+    /// The child ended when nobody asked it to: record it in the trace and the report.
+    case reportUnexpectedExit(ExitStatus)
+}
+
+/// A lifecycle input that makes no sense in the process's current state.
+///
+/// Its description is a sentence for the scenario author: "cannot suspend 'share': it is not running".
+public struct LifecycleError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The scenario's process.
+    public var process: String
+    /// What was asked.
+    public var input: LifecycleInput
+    /// The state it was in.
+    public var state: LifecycleState
+
+    /// Creates an error.
+    public init(process: String, input: LifecycleInput, state: LifecycleState) {
+        self.process = process
+        self.input = input
+        self.state = state
+    }
+
+    public var description: String {
+        "cannot \(input.verb) '\(process)': \(reason)"
+    }
+
+    private var reason: String {
+        switch (input, state) {
+        case (.launch, _): return "it is already running (\(state))"
+        case (.ready, _): return "it is not launching (\(state))"
+        case (_, .launching): return "it is still launching; wait until it is ready"
+        case (_, .suspended): return "it is suspended; resume it first"
+        case (_, .notRunning): return "it is not running; launch it first"
+        default: return "it is not running (\(state)); launch it first"
+        }
+    }
+}
