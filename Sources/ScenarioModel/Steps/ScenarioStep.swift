@@ -3,7 +3,7 @@
 ///
 /// The runner sends steps to child processes as JSON; every step round-trips through `JSONEncoder`.
 public struct ScenarioStep: Sendable, Hashable, Codable {
-    /// Where the step starts in the file (its `- process:` key).
+    /// Where the step starts in the file: its key (the process or control word).
     public var location: SourceLocation
     /// The process the step applies to, or nil for a control step (`sleep`, `parallel`, `clock`,
     /// `workload`, `fault`).

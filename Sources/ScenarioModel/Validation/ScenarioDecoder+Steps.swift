@@ -46,7 +46,7 @@ extension ScenarioDecoder {
                 + "put each on its own '- ' line (or inside parallel:), or wrap the action's arguments in { }.",
                 at: pairs[1].key)
         }
-        let location = decoder.location(of: node)
+        let location = decoder.location(of: first.key)
         if ScenarioDecoder.controlKeywords.contains(key) {
             return decodeControlStep(key, first.value, at: location)
         }

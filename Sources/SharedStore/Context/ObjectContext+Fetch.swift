@@ -1,0 +1,74 @@
+import Foundation
+
+extension ObjectContext {
+    /// Runs a fetch against the store and shows its results in the view, replacing the list this same fetch
+    /// showed before.
+    ///
+    /// Every fetched row refreshes the row cache. Objects already registered keep their in-memory values
+    /// unless `shouldRefreshRefetchedObjects` is true (Core Data's behavior); new ones are registered as
+    /// faults (or filled, with `returnsObjectsAsFaults` false).
+    /// - Returns: the objects, in sort order (unsaved inserts appended).
+    /// - Throws: `StoreError.unknownEntity`, `.invalidPredicate` (with the column), `.sqlite`.
+    @discardableResult
+    public func fetch(_ request: FetchRequest) throws(StoreError) -> [ObjectID] {
+        let info = try core.model.entity(named: request.entity)
+        var predicate: FetchPredicate?
+        var whereClause: String?
+        var arguments: [Value] = []
+        let orderBy: String
+        do {
+            if let text = request.predicate, !text.trimmingCharacters(in: .whitespaces).isEmpty {
+                let parsed = try FetchPredicate(text)
+                (whereClause, arguments) = try PredicateSQL.whereClause(parsed, info)
+                predicate = parsed
+            }
+            orderBy = try PredicateSQL.orderBy(request.sort, info)
+        } catch {
+            throw .invalidPredicate(error)
+        }
+        try ensurePinned()
+        let rows = try core.readRows(info, where: whereClause, arguments: arguments, orderBy: orderBy,
+                                     limit: request.fetchLimit, on: connection)
+        core.emit(.sqlRead(entity: info.name, rowCount: rows.count, context: name))
+        let cache = !generation.isPinned
+        var ids: [ObjectID] = []
+        ids.reserveCapacity(rows.count)
+        for (primaryKey, snapshot) in rows {
+            if cache { core.store(snapshot, info.index, primaryKey) }
+            let id = core.objectID(info, primaryKey)
+            if request.includesPendingChanges && deletedSet.contains(id) { continue }
+            if let object = objects[id] {
+                if object.isFault ? !request.returnsObjectsAsFaults : shouldRefreshRefetchedObjects {
+                    fill(object, with: snapshot)
+                }
+            } else {
+                let object = ManagedObject(id: id, entity: info.index, isFault: request.returnsObjectsAsFaults,
+                                           values: request.returnsObjectsAsFaults ? [] : snapshot.values,
+                                           version: request.returnsObjectsAsFaults ? 0 : snapshot.version)
+                objects[id] = object
+            }
+            ids.append(id)
+        }
+        if request.includesPendingChanges {
+            for id in insertedOrder where id.entity == info.name {
+                guard let object = objects[id] else { continue }
+                if let predicate, !predicate.evaluate(core.namedValues(info, object.values)) { continue }
+                ids.append(id)
+            }
+        }
+        screen.setList(request.viewKey, ids)
+        screen.removeExtras(entity: info.name, keeping: Set(insertedOrder))
+        return ids
+    }
+
+    /// How many objects of the view `where` matches (all when `nil`); evaluating a predicate fires faults.
+    public func countInView(entity: String, where predicate: String? = nil) throws(StoreError) -> Int {
+        let ids = viewObjects(entity: entity)
+        guard let predicate else { return ids.count }
+        let parsed: FetchPredicate
+        do { parsed = try FetchPredicate(predicate) } catch { throw .invalidPredicate(error) }
+        var count = 0
+        for id in ids where parsed.evaluate(try values(of: id)) { count += 1 }
+        return count
+    }
+}

@@ -1,0 +1,79 @@
+/// Object IDs changed by another process (what its did-save notification or a history transaction carries).
+public struct RemoteChanges: Sendable, Hashable {
+    /// Objects inserted elsewhere.
+    public var inserted: [ObjectID]
+    /// Objects updated elsewhere.
+    public var updated: [ObjectID]
+    /// Objects deleted elsewhere.
+    public var deleted: [ObjectID]
+
+    /// Creates a change set.
+    public init(inserted: [ObjectID] = [], updated: [ObjectID] = [], deleted: [ObjectID] = []) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+    }
+
+    /// Whether nothing changed.
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}
+
+extension ObjectContext {
+    /// Merges another process's changes (Core Data's `mergeChanges(fromRemoteContextSave:into:)`).
+    ///
+    /// Updated objects: the row snapshot is dropped and a registered object becomes a fault (keeping its
+    /// pending changes), so its next access reads SQL whatever the staleness. Inserted objects are registered
+    /// and join the view. Deleted objects leave the view and the context. Advances a pinned generation.
+    public func mergeChanges(fromRemoteContextSave changes: RemoteChanges) {
+        for id in changes.updated + changes.inserted {
+            guard let info = try? entityInfo(of: id) else { continue }
+            core.dropSnapshot(id, entity: info.index, reason: .remoteMerge)
+            if let object = objects[id] { object.makeFault(keepChanges: true) }
+        }
+        for id in changes.inserted {
+            guard let info = try? entityInfo(of: id) else { continue }
+            _ = register(id, entity: info.index)
+            screen.add(id)
+        }
+        removeDeleted(changes.deleted, dropSnapshots: true)
+        advanceGeneration()
+    }
+
+    /// Merges a save of another context of this process (Core Data's `mergeChanges(fromContextDidSave:)`):
+    /// updated registered objects take the saved values (pending changes stay on top), inserted objects
+    /// join the view, deleted ones leave it.
+    public func mergeChanges(fromContextDidSave event: DidSaveEvent) {
+        for change in event.changes {
+            guard let info = try? entityInfo(of: change.object) else { continue }
+            switch change.operation {
+            case .update:
+                guard let object = objects[change.object] else { continue }
+                if let snapshot = core.snapshot(info.index, change.primaryKey), snapshot.version == change.version {
+                    fill(object, with: snapshot)
+                } else {
+                    object.makeFault(keepChanges: true)
+                }
+            case .insert:
+                _ = register(change.object, entity: info.index)
+                screen.add(change.object)
+            case .delete:
+                break
+            }
+        }
+        removeDeleted(event.changes.filter { $0.operation == .delete }.map(\.object), dropSnapshots: false)
+        advanceGeneration()
+    }
+
+    func removeDeleted(_ ids: [ObjectID], dropSnapshots: Bool) {
+        guard !ids.isEmpty else { return }
+        for id in ids {
+            if dropSnapshots, let info = try? entityInfo(of: id) {
+                core.dropSnapshot(id, entity: info.index, reason: .remoteMerge)
+            }
+            objects[id] = nil
+            updatedSet.remove(id)
+            if deletedSet.remove(id) != nil { deletedOrder.removeAll { $0 == id } }
+        }
+        screen.remove(Set(ids))
+    }
+}

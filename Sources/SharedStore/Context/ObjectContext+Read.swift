@@ -1,0 +1,105 @@
+import Foundation
+
+extension ObjectContext {
+    /// The object's attribute values (to-one relationships are not included), firing its fault if needed.
+    ///
+    /// A firing fault reuses the row cache's snapshot unless it is older than `stalenessInterval`
+    /// (or the view context is pinned to a query generation, which reads its snapshot); otherwise it reads SQL.
+    /// - Throws: `StoreError.notFound` when the row is gone and `shouldDeleteInaccessibleFaults` is false.
+    public func values(of id: ObjectID) throws(StoreError) -> [String: Value] {
+        let info = try entityInfo(of: id)
+        let object = try fired(id, info)
+        let current = object.current
+        var result: [String: Value] = [:]
+        for i in 0..<info.attributeCount { result[info.slots[i].name] = current[i] }
+        return result
+    }
+
+    /// One attribute of the object, firing its fault if needed.
+    public func value(_ key: String, of id: ObjectID) throws(StoreError) -> Value {
+        let info = try entityInfo(of: id)
+        let slot = try info.attributeSlot(key)
+        return try fired(id, info).current[slot]
+    }
+
+    /// The object registered for `id`, reading its row when it is not registered (Core Data's
+    /// `existingObject(with:)`); the object joins the view.
+    /// - Throws: `StoreError.notFound` when the row is gone.
+    @discardableResult
+    public func existingObject(with id: ObjectID) throws(StoreError) -> ObjectID {
+        let info = try entityInfo(of: id)
+        if let object = objects[id] {
+            guard !object.isDeleted, !object.isInaccessible else { throw .notFound(id) }
+            screen.add(id)
+            return id
+        }
+        guard !id.isTemporary else { throw .invalidObjectID(id, reason: "a temporary ID of another context") }
+        let snapshot = try readFromStore(id, info)
+        guard let snapshot else { throw .notFound(id) }
+        let object = register(id, entity: info.index)
+        fill(object, with: snapshot)
+        screen.add(id)
+        return id
+    }
+
+    /// Registers `id` as a fault without reading anything (Core Data's `object(with:)`).
+    public func registerFault(_ id: ObjectID) throws(StoreError) {
+        let info = try entityInfo(of: id)
+        _ = register(id, entity: info.index)
+    }
+
+    /// The registered object with its values in memory: fires the fault when it is one.
+    func fired(_ id: ObjectID, _ info: EntityInfo) throws(StoreError) -> ManagedObject {
+        let object = objects[id] ?? register(id, entity: info.index)
+        guard object.isFault else { return object }
+        let source: FaultSource
+        let snapshot: RowSnapshot?
+        if generation.isPinned && isViewContext {
+            try ensurePinned()
+            snapshot = try readFromStore(id, info)
+            source = .pinnedGeneration
+        } else if let cached = core.snapshot(info.index, id.primaryKey), isFresh(cached) {
+            snapshot = cached
+            source = .cache
+        } else {
+            try ensurePinned()
+            snapshot = try readFromStore(id, info)
+            source = .sql
+        }
+        guard let snapshot else {
+            core.dropSnapshot(id, entity: info.index, reason: .rowGone)
+            guard shouldDeleteInaccessibleFaults else { throw .notFound(id) }
+            object.values = info.slots.map { $0.isOptional ? .null : $0.defaultValue }
+            object.version = 0
+            object.isFault = false
+            object.isInaccessible = true
+            return object
+        }
+        fill(object, with: snapshot)
+        core.emit(.faultFulfilled(object: id, source: source, version: snapshot.version, context: name))
+        return object
+    }
+
+    func isFresh(_ snapshot: RowSnapshot) -> Bool {
+        if stalenessInterval < 0 { return true }
+        if stalenessInterval == 0 { return false }
+        return core.clock.now.timeIntervalSince(snapshot.readAt) <= stalenessInterval
+    }
+
+    func fill(_ object: ManagedObject, with snapshot: RowSnapshot) {
+        object.values = snapshot.values
+        object.version = snapshot.version
+        object.isFault = false
+        object.isInaccessible = false
+    }
+
+    /// Reads one row through this context's connection, caching it (unless read inside a pinned
+    /// generation, whose snapshot may be older than the cache's).
+    func readFromStore(_ id: ObjectID, _ info: EntityInfo) throws(StoreError) -> RowSnapshot? {
+        try ensurePinned()
+        let snapshot = try core.readRow(info, id.primaryKey, on: connection)
+        core.emit(.sqlRead(entity: info.name, rowCount: snapshot == nil ? 0 : 1, context: name))
+        if let snapshot, !generation.isPinned { core.store(snapshot, info.index, id.primaryKey) }
+        return snapshot
+    }
+}

@@ -1,0 +1,113 @@
+extension ObjectContext {
+    /// Adds `other` to the relationship `relationship` of `id` (sets it, for a to-one), maintaining the inverse.
+    /// - Throws: `StoreError.unknownProperty` for a relationship the entity lacks, `.invalidObjectID` when
+    ///   `other` is not of the destination entity, `.notFound` when either row is gone.
+    public func relate(_ id: ObjectID, to other: ObjectID, via relationship: String) throws(StoreError) {
+        try change(id, other, relationship, adding: true)
+    }
+
+    /// Removes `other` from the relationship `relationship` of `id` (clears it, for a to-one that holds it).
+    public func unrelate(_ id: ObjectID, from other: ObjectID, via relationship: String) throws(StoreError) {
+        try change(id, other, relationship, adding: false)
+    }
+
+    /// The objects the relationship of `id` holds now (the store's, with this context's pending changes).
+    public func relatedObjects(of id: ObjectID, via relationship: String) throws(StoreError) -> [ObjectID] {
+        let info = try entityInfo(of: id)
+        let rel = try info.relationship(relationship)
+        let destination = core.model.entities[rel.destination]
+        let object = try fired(id, info)
+        switch rel.storage {
+        case .foreignKey(let slot):
+            guard case .int(let pk) = object.current[slot] else { return [] }
+            return [core.objectID(destination, pk)]
+        case .inverseForeignKey(let slot):
+            var keys = id.isTemporary ? [] : try primaryKeys(
+                "SELECT Z_PK FROM \(destination.tableName) WHERE \(destination.slots[slot].column) = ?", id.primaryKey)
+            var keySet = Set(keys)
+            for (otherID, other) in objects where other.entity == rel.destination && !other.isFault {
+                let points = other.current[slot] == .int(id.primaryKey)
+                if points && !other.isDeleted && keySet.insert(otherID.primaryKey).inserted {
+                    keys.append(otherID.primaryKey)
+                } else if (!points || other.isDeleted) && keySet.remove(otherID.primaryKey) != nil {
+                    keys.removeAll { $0 == otherID.primaryKey }
+                }
+            }
+            return keys.map { core.objectID(destination, $0) }
+        case .joinTable(let table, let owner, let target):
+            var keys = id.isTemporary ? [] : try primaryKeys("SELECT \(target) FROM \(table) WHERE \(owner) = ?", id.primaryKey)
+            let index = info.relationshipIndex[relationship]!
+            let removed = Set(object.joinRemoves[index] ?? [])
+            keys.removeAll { removed.contains($0) }
+            for key in object.joinAdds[index] ?? [] where !keys.contains(key) { keys.append(key) }
+            return keys.map { core.objectID(destination, $0) }
+        }
+    }
+
+    private func primaryKeys(_ sql: String, _ key: Int64) throws(StoreError) -> [Int64] {
+        do {
+            try ensurePinned()
+            let statement = try connection.cached(sql)
+            try statement.bind(key, at: 1)
+            defer { statement.reset() }
+            var keys: [Int64] = []
+            while try statement.step() { keys.append(statement.int64(at: 0)) }
+            return keys
+        } catch {
+            throw StoreError.wrap(error)
+        }
+    }
+
+    private func change(_ id: ObjectID, _ other: ObjectID, _ relationship: String, adding: Bool) throws(StoreError) {
+        let info = try entityInfo(of: id)
+        let rel = try info.relationship(relationship)
+        let destination = core.model.entities[rel.destination]
+        guard other.entity == destination.name else {
+            throw .invalidObjectID(other, reason: "\(info.name).\(relationship) holds \(destination.name) objects")
+        }
+        let source = try object(for: id)
+        let target = try object(for: other)
+        guard !source.isDeleted else { throw .notFound(id) }
+        guard !target.isDeleted else { throw .notFound(other) }
+        switch rel.storage {
+        case .foreignKey(let slot):
+            _ = try fired(id, info)
+            if adding {
+                set(source, slot, .int(other.primaryKey))
+            } else if source.current[slot] == .int(other.primaryKey) {
+                set(source, slot, .null)
+            }
+            if let inverse = rel.inverseName, let back = destination.slotIndex[inverse] {
+                _ = try fired(other, destination)
+                if adding { set(target, back, .int(id.primaryKey)) }
+                else if target.current[back] == .int(id.primaryKey) { set(target, back, .null) }
+            }
+        case .inverseForeignKey(let slot):
+            _ = try fired(other, destination)
+            if adding {
+                set(target, slot, .int(id.primaryKey))
+            } else if target.current[slot] == .int(id.primaryKey) {
+                set(target, slot, .null)
+            }
+        case .joinTable:
+            let index = info.relationshipIndex[relationship]!
+            if adding {
+                source.joinRemoves[index]?.removeAll { $0 == other.primaryKey }
+                source.joinAdds[index, default: []].append(other.primaryKey)
+            } else {
+                source.joinAdds[index]?.removeAll { $0 == other.primaryKey }
+                source.joinRemoves[index, default: []].append(other.primaryKey)
+            }
+        }
+        // Core Data marks both ends of a relationship change as updated: both versions move on save.
+        for object in [source, target] where !object.isInserted {
+            object.touched = true
+            markUpdated(object)
+        }
+    }
+
+    private func set(_ object: ManagedObject, _ slot: Int, _ value: Value) {
+        if object.isInserted { object.values[slot] = value } else { object.changes[slot] = value }
+        markUpdated(object)
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+
+/// A managed object context (Core Data's `NSManagedObjectContext`): registered objects, faults, pending
+/// changes, a view of what a screen shows, and saves.
+///
+/// Objects are reached by `ObjectID`; values are `[String: Value]` by attribute name.
+/// ```swift
+/// let context = store.viewContext
+/// let ids = try context.fetch(FetchRequest(entity: "Note", predicate: "rank > 2", sort: "-rank"))
+/// let title = try context.values(of: ids[0])["title"]
+/// try context.setValues(["title": "B"], for: ids[0])
+/// try context.save()
+/// ```
+/// Not thread-safe: use a context on the thread that owns its store.
+public final class ObjectContext {
+    /// The context's name (`viewContext` for the view context), written in history transactions.
+    public let name: String
+    /// Whether this is the store's view context.
+    public let isViewContext: Bool
+    /// The transaction author written in history for this context's saves (`nil`: none).
+    public var transactionAuthor: String?
+    /// How old a cached row snapshot may be for a firing fault to use it, in seconds on the store's clock:
+    /// negative (Core Data's default, -1) never expires, 0 always reads SQL.
+    public var stalenessInterval: TimeInterval = -1
+    /// How save conflicts resolve (Core Data's default: `.error`).
+    public var mergePolicy: MergePolicy = .error
+    /// Whether a fetch gives registered objects the fetched values (default `false`: they keep theirs).
+    public var shouldRefreshRefetchedObjects = false
+    /// Whether a fault whose row is gone fires as a deleted object with default values (default `true`)
+    /// instead of throwing `StoreError.notFound`.
+    public var shouldDeleteInaccessibleFaults = true
+    /// Whether saves of this process's other contexts merge into this one (never another process's).
+    public var automaticallyMergesChangesFromParent = false
+
+    let core: StoreCore
+    var objects: [ObjectID: ManagedObject] = [:]
+    var insertedOrder: [ObjectID] = []
+    var deletedOrder: [ObjectID] = []
+    var deletedSet: Set<ObjectID> = []
+    var updatedSet: Set<ObjectID> = []
+    var screen = ContextView()
+    /// The view context's pinned query generation, when pinned (see `pinQueryGeneration()`).
+    var generation: QueryGeneration = .unpinned
+
+    init(core: StoreCore, name: String, isViewContext: Bool) {
+        self.core = core
+        self.name = name
+        self.isViewContext = isViewContext
+        core.contexts.append(WeakContext(self))
+    }
+
+    /// The connection this context reads through.
+    var connection: SQLiteConnection { isViewContext ? core.reader : core.writer }
+
+    // MARK: Registration
+
+    func register(_ id: ObjectID, entity: Int) -> ManagedObject {
+        if let object = objects[id] { return object }
+        let object = ManagedObject(id: id, entity: entity, isFault: true, values: [], version: 0)
+        objects[id] = object
+        return object
+    }
+
+    func entityInfo(of id: ObjectID) throws(StoreError) -> EntityInfo {
+        guard id.storeIdentifier == core.storeIdentifier else {
+            throw .invalidObjectID(id, reason: "it belongs to store \(id.storeIdentifier), not \(core.storeIdentifier)")
+        }
+        return try core.model.entity(named: id.entity)
+    }
+
+    /// The registered object for `id`, reaching it by ID (`existingObject`) when it is not registered.
+    func object(for id: ObjectID) throws(StoreError) -> ManagedObject {
+        if let object = objects[id] { return object }
+        _ = try existingObject(with: id)
+        return objects[id]!
+    }
+
+    func markUpdated(_ object: ManagedObject) {
+        if !object.isInserted && !object.isDeleted { updatedSet.insert(object.id) }
+    }
+
+    // MARK: Changing objects
+
+    /// Inserts a new object of `entity` with `values` over its defaults, and shows it in the view.
+    /// - Returns: its temporary ID (permanent after `save()`).
+    /// - Throws: `StoreError.unknownEntity`, `.unknownProperty`, `.typeMismatch`.
+    @discardableResult
+    public func insert(_ entity: String, values: [String: Value] = [:]) throws(StoreError) -> ObjectID {
+        let info = try core.model.entity(named: entity)
+        var row = info.initialValues
+        for (key, value) in values {
+            let slot = try info.attributeSlot(key)
+            row[slot] = try checked(value, info, slot)
+        }
+        let id = core.objectID(info, core.temporaryKey())
+        let object = ManagedObject(id: id, entity: info.index, isFault: false, values: row, version: 0)
+        object.isInserted = true
+        objects[id] = object
+        insertedOrder.append(id)
+        screen.add(id)
+        return id
+    }
+
+    /// Sets attribute values of an object (registering it by ID when needed).
+    /// - Throws: `StoreError.notFound` when the object's row is gone; `.unknownProperty`, `.typeMismatch`.
+    public func setValues(_ values: [String: Value], for id: ObjectID) throws(StoreError) {
+        let info = try entityInfo(of: id)
+        let object = try object(for: id)
+        guard !object.isDeleted else { throw .notFound(id) }
+        for (key, value) in values {
+            let slot = try info.attributeSlot(key)
+            let value = try checked(value, info, slot)
+            if object.isInserted { object.values[slot] = value } else { object.changes[slot] = value }
+        }
+        markUpdated(object)
+    }
+
+    /// Sets one attribute of an object.
+    public func setValue(_ value: Value, forKey key: String, of id: ObjectID) throws(StoreError) {
+        try setValues([key: value], for: id)
+    }
+
+    /// Marks an object deleted; it leaves the view now and the store at the next save.
+    /// Deleting an unsaved insert forgets it.
+    public func delete(_ id: ObjectID) throws(StoreError) {
+        let object = try object(for: id)
+        if object.isInserted {
+            objects[id] = nil
+            insertedOrder.removeAll { $0 == id }
+            screen.remove([id])
+            return
+        }
+        guard !object.isDeleted else { return }
+        object.isDeleted = true
+        updatedSet.remove(id)
+        deletedOrder.append(id)
+        deletedSet.insert(id)
+    }
+
+    func checked(_ value: Value, _ info: EntityInfo, _ slot: Int) throws(StoreError) -> Value {
+        let s = info.slots[slot]
+        guard let type = s.attributeType else { return value }
+        guard let converted = value.converted(to: type) else {
+            throw .typeMismatch(entity: info.name, property: s.name, value: value, expected: type)
+        }
+        return converted
+    }
+
+    // MARK: Inspecting the context
+
+    /// Every registered object.
+    public var registeredObjects: [ObjectID] { objects.keys.sorted() }
+
+    /// Whether `id` is registered.
+    public func isRegistered(_ id: ObjectID) -> Bool { objects[id] != nil }
+
+    /// Whether `id` is registered as a fault (its values not in memory).
+    public func isFault(_ id: ObjectID) -> Bool { objects[id]?.isFault ?? true }
+
+    /// Whether the object is deleted: pending deletion, or a fault found without its row.
+    public func isDeleted(_ id: ObjectID) -> Bool {
+        guard let object = objects[id] else { return false }
+        return object.isDeleted || object.isInaccessible
+    }
+
+    /// Whether a save would write anything.
+    public var hasChanges: Bool {
+        !insertedOrder.isEmpty || !deletedOrder.isEmpty || updatedSet.contains { objects[$0]?.hasUpdates == true }
+    }
+
+    /// Objects inserted and not saved yet.
+    public var insertedObjects: [ObjectID] { insertedOrder }
+    /// Objects with pending changes.
+    public var updatedObjects: [ObjectID] { updatedSet.filter { objects[$0]?.hasUpdates == true }.sorted() }
+    /// Objects pending deletion.
+    public var deletedObjects: [ObjectID] { deletedOrder }
+
+    /// The version (`Z_OPT`) the object's in-memory values came from; `nil` when unregistered or a fault.
+    public func version(of id: ObjectID) -> Int64? {
+        guard let object = objects[id], !object.isFault else { return nil }
+        return object.version
+    }
+
+    // MARK: The view
+
+    /// What a screen shows: every object in the view, without a SQL query.
+    public var view: [ObjectID] { viewObjects(entity: nil) }
+
+    /// The objects of `entity` (all when `nil`) in the view, without a SQL query.
+    public func viewObjects(entity: String?) -> [ObjectID] {
+        screen.objects(entity: entity, hiding: deletedSet)
+    }
+
+    /// Whether `id` is in the view.
+    public func viewContains(_ id: ObjectID) -> Bool {
+        !deletedSet.contains(id) && screen.contains(id)
+    }
+}

@@ -1,0 +1,40 @@
+/// The identity of one object in one store: entity, primary key and store identifier
+/// (Core Data's `NSManagedObjectID`).
+///
+/// Objects inserted and not yet saved have a temporary ID (a negative key); saving replaces it with a
+/// permanent one, and `SaveResult.permanentIDs` maps the first to the second.
+public struct ObjectID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The entity's name.
+    public let entity: String
+    /// The row's `Z_PK` (positive), or a negative number for a temporary ID.
+    public let primaryKey: Int64
+    /// The store's identifier (`Z_METADATA.Z_UUID`).
+    public let storeIdentifier: String
+
+    /// Creates an ID; the runner and tests build them from keys they know.
+    public init(entity: String, primaryKey: Int64, storeIdentifier: String) {
+        self.entity = entity
+        self.primaryKey = primaryKey
+        self.storeIdentifier = storeIdentifier
+    }
+
+    /// Whether this is the temporary ID of an object not saved yet.
+    public var isTemporary: Bool { primaryKey < 0 }
+
+    /// The URI form Core Data uses: `x-coredata://<store>/<Entity>/p<pk>` (`t<n>` when temporary).
+    public var uriRepresentation: String {
+        "x-coredata://\(storeIdentifier)/\(entity)/\(isTemporary ? "t\(-primaryKey)" : "p\(primaryKey)")"
+    }
+
+    /// A short form for traces: `Note/p3`.
+    public var description: String { "\(entity)/\(isTemporary ? "t\(-primaryKey)" : "p\(primaryKey)")" }
+
+    public static func < (lhs: ObjectID, rhs: ObjectID) -> Bool {
+        (lhs.entity, lhs.primaryKey) < (rhs.entity, rhs.primaryKey)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(primaryKey)
+        hasher.combine(entity)
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+
+struct RowKey: Hashable {
+    let entity: Int
+    let primaryKey: Int64
+}
+
+/// A row as last read from SQL or written by this process: values by slot, `Z_OPT`, and when it was read.
+struct RowSnapshot {
+    var values: [Value]
+    var version: Int64
+    var readAt: Date
+}
+
+final class WeakContext {
+    weak var context: ObjectContext?
+    init(_ context: ObjectContext) { self.context = context }
+}
+
+/// The per-process state shared by the coordinator and its contexts: connections, row cache, clock, hooks.
+final class StoreCore {
+    let model: Model
+    let url: URL
+    let options: StoreOptions
+    let clock: any StoreClock
+    var eventSink: StoreEventSink?
+    var beforeCommit: ((BeforeCommitEvent) -> Void)?
+    var didSaveObservers: [(DidSaveEvent) -> Void] = []
+    /// The view context's connection (holds a pinned generation's read transaction).
+    let reader: SQLiteConnection
+    /// Saves, batch operations, history, and background contexts' reads.
+    let writer: SQLiteConnection
+    let storeIdentifier: String
+    /// Whether the store records history (this process opened it with tracking).
+    let historyTracking: Bool
+    /// Set when this process may not write the store, with the reason.
+    let readOnlyReason: String?
+    var rows: [RowKey: RowSnapshot] = [:]
+    var contexts: [WeakContext] = []
+    private var nextTemporaryKey: Int64 = -1
+    /// The last history token this process wrote or consumed (for `own-token` purges).
+    var lastOwnToken: Int64?
+    /// A write transaction held open across calls (`beginWrite`).
+    var heldWrite = false
+
+    init(url: URL, model: Model, options: StoreOptions, clock: any StoreClock, eventSink: StoreEventSink?)
+        throws(StoreError)
+    {
+        self.model = model
+        self.url = url
+        self.options = options
+        self.clock = clock
+        self.eventSink = eventSink
+        let path = url.path
+        do {
+            writer = try SQLiteConnection(path: path, readOnly: options.readOnly, busyTimeout: options.busyTimeout)
+            reader = try SQLiteConnection(path: path, readOnly: options.readOnly, busyTimeout: options.busyTimeout, walMode: false)
+        } catch {
+            throw .sqlite(error)
+        }
+        let metadata: StoreSchema.Metadata
+        if options.readOnly {
+            metadata = try StoreSchema.check(writer, model: model)
+        } else {
+            metadata = try StoreSchema.prepare(writer, model: model, historyTracking: options.historyTracking)
+        }
+        storeIdentifier = metadata.storeIdentifier
+        historyTracking = options.historyTracking && !options.readOnly
+        if options.readOnly {
+            readOnlyReason = "the store was opened read-only"
+        } else if metadata.historyTracked && !options.historyTracking {
+            readOnlyReason = "the store has persistent history tracking on and this process opened it without"
+        } else {
+            readOnlyReason = nil
+        }
+    }
+
+    func emit(_ event: @autoclosure () -> StoreEvent) {
+        if let eventSink { eventSink(event()) }
+    }
+
+    func temporaryKey() -> Int64 {
+        defer { nextTemporaryKey -= 1 }
+        return nextTemporaryKey
+    }
+
+    func objectID(_ entity: EntityInfo, _ primaryKey: Int64) -> ObjectID {
+        ObjectID(entity: entity.name, primaryKey: primaryKey, storeIdentifier: storeIdentifier)
+    }
+
+    func liveContexts() -> [ObjectContext] {
+        contexts.removeAll { $0.context == nil }
+        return contexts.compactMap(\.context)
+    }
+
+    // MARK: Row cache
+
+    func snapshot(_ entity: Int, _ primaryKey: Int64) -> RowSnapshot? {
+        rows[RowKey(entity: entity, primaryKey: primaryKey)]
+    }
+
+    func store(_ snapshot: RowSnapshot, _ entity: Int, _ primaryKey: Int64) {
+        rows[RowKey(entity: entity, primaryKey: primaryKey)] = snapshot
+    }
+
+    func dropSnapshot(_ id: ObjectID, entity: Int, reason: SnapshotDropReason) {
+        if rows.removeValue(forKey: RowKey(entity: entity, primaryKey: id.primaryKey)) != nil {
+            emit(.snapshotDropped(object: id, reason: reason))
+        }
+    }
+
+    // MARK: Reading rows
+
+    /// Reads one row by primary key on `db`; `nil` when it is gone.
+    func readRow(_ entity: EntityInfo, _ primaryKey: Int64, on db: SQLiteConnection) throws(StoreError) -> RowSnapshot? {
+        do {
+            let statement = try db.cached("SELECT \(entity.selectList) FROM \(entity.tableName) WHERE Z_PK = ?")
+            try statement.bind(primaryKey, at: 1)
+            defer { statement.reset() }
+            guard try statement.step() else { return nil }
+            return snapshot(from: statement, entity, readAt: clock.now)
+        } catch {
+            throw .sqlite(error)
+        }
+    }
+
+    /// Reads the rows of `entity` matching `whereClause`, in `orderBy` order.
+    func readRows(_ entity: EntityInfo, where whereClause: String?, arguments: [Value], orderBy: String?,
+                  limit: Int?, on db: SQLiteConnection) throws(StoreError) -> [(Int64, RowSnapshot)]
+    {
+        var sql = "SELECT \(entity.selectList) FROM \(entity.tableName)"
+        if let whereClause { sql += " WHERE \(whereClause)" }
+        if let orderBy { sql += " ORDER BY \(orderBy)" }
+        if let limit { sql += " LIMIT \(limit)" }
+        do {
+            let statement = try db.cached(sql)
+            try statement.bind(arguments)
+            defer { statement.reset() }
+            let now = clock.now
+            var result: [(Int64, RowSnapshot)] = []
+            while try statement.step() {
+                result.append((statement.int64(at: 0), snapshot(from: statement, entity, readAt: now)))
+            }
+            return result
+        } catch {
+            throw .sqlite(error)
+        }
+    }
+
+    func snapshot(from statement: Statement, _ entity: EntityInfo, readAt: Date) -> RowSnapshot {
+        var values: [Value] = []
+        values.reserveCapacity(entity.slots.count)
+        for (i, slot) in entity.slots.enumerated() {
+            let column = Int32(i + 2)
+            switch slot.kind {
+            case .attribute(let type): values.append(statement.value(at: column, as: type))
+            case .toOne: values.append(statement.isNull(at: column) ? .null : .int(statement.int64(at: column)))
+            }
+        }
+        return RowSnapshot(values: values, version: statement.int64(at: 1), readAt: readAt)
+    }
+
+    /// Attribute values by name (to-one relationships as primary keys), for events and errors.
+    func namedValues(_ entity: EntityInfo, _ values: [Value]) -> [String: Value] {
+        var result: [String: Value] = [:]
+        for (i, slot) in entity.slots.enumerated() { result[slot.name] = values[i] }
+        return result
+    }
+}

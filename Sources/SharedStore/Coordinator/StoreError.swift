@@ -1,0 +1,92 @@
+/// An error from the store other than a save's (see `SaveError`).
+public enum StoreError: Error, Sendable, CustomStringConvertible {
+    /// The model has no entity with this name.
+    case unknownEntity(String)
+    /// The entity has no attribute or relationship with this name.
+    case unknownProperty(entity: String, property: String)
+    /// A value does not fit the attribute's type.
+    case typeMismatch(entity: String, property: String, value: Value, expected: AttributeType)
+    /// The store file was made with another model (Core Data's 134100); no migration is attempted.
+    case modelMismatch(path: String, storeHash: String, modelHash: String)
+    /// The object's row is gone (Core Data's 133000 "object inaccessible", or `existingObject` not finding it).
+    case notFound(ObjectID)
+    /// The ID belongs to another store, or is temporary where a saved object is needed.
+    case invalidObjectID(ObjectID, reason: String)
+    /// The store cannot be written by this process (opened read-only, or the history-tracking trap).
+    case readOnly(reason: String)
+    /// History was fetched after a token whose following transactions were purged (Core Data's 134301).
+    case expiredToken(token: Int64, purgedThrough: Int64)
+    /// A predicate or sort key that cannot be parsed or does not fit the entity.
+    case invalidPredicate(FetchPredicateError)
+    /// The operation needs a state the store is not in (e.g. `endWrite` without `beginWrite`).
+    case invalidState(String)
+    /// A file operation failed (copy, remove).
+    case file(path: String, reason: String)
+    /// SQLite failed.
+    case sqlite(SQLiteError)
+
+    public var description: String {
+        switch self {
+        case .unknownEntity(let name): "unknown entity `\(name)`"
+        case .unknownProperty(let entity, let property): "entity \(entity) has no property `\(property)`"
+        case .typeMismatch(let entity, let property, let value, let expected):
+            "\(entity).\(property): `\(value)` is not a \(expected)"
+        case .modelMismatch(let path, let storeHash, let modelHash):
+            "the store at \(path) was created with another model (store hash \(storeHash), model hash \(modelHash)); migration is not supported"
+        case .notFound(let id): "object \(id) is inaccessible: its row no longer exists"
+        case .invalidObjectID(let id, let reason): "invalid object ID \(id): \(reason)"
+        case .readOnly(let reason): "the store is read-only to this process: \(reason)"
+        case .expiredToken(let token, let purged):
+            "history token \(token) has expired: transactions through \(purged) were purged"
+        case .invalidPredicate(let error): "\(error)"
+        case .invalidState(let message): message
+        case .file(let path, let reason): "\(path): \(reason)"
+        case .sqlite(let error): "\(error)"
+        }
+    }
+}
+
+extension StoreError {
+    /// Any error thrown inside the store, as a `StoreError`.
+    static func wrap(_ error: any Error) -> StoreError {
+        switch error {
+        case let error as StoreError: error
+        case let error as SQLiteError: .sqlite(error)
+        case let error as FetchPredicateError: .invalidPredicate(error)
+        default: .invalidState("\(error)")
+        }
+    }
+}
+
+/// The kinds of failure a scenario can expect (`expect-error:`), derived from any store error.
+public enum StoreErrorKind: String, Sendable, CaseIterable {
+    case conflict, busy, readOnly = "read-only", expiredToken = "expired-token", notFound = "not-found"
+
+    /// The kind of `error`, or `nil` when it is none of these.
+    public init?(_ error: any Error) {
+        switch error {
+        case let error as SaveError:
+            switch error {
+            case .conflicts: self = .conflict
+            case .readOnly: self = .readOnly
+            case .store(let inner): self.init(inner)
+            case .sqlite(let inner): self.init(inner)
+            }
+        case let error as StoreError:
+            switch error {
+            case .notFound: self = .notFound
+            case .readOnly: self = .readOnly
+            case .expiredToken: self = .expiredToken
+            case .sqlite(let inner): self.init(inner)
+            default: return nil
+            }
+        case let error as SQLiteError:
+            switch error.code {
+            case .busy, .locked: self = .busy
+            case .readonly: self = .readOnly
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// How a process opens a store.
+public struct StoreOptions: Sendable {
+    /// Record persistent history (Core Data's `NSPersistentHistoryTrackingKey`). A store once opened with
+    /// tracking is read-only to a process that opens it without.
+    public var historyTracking: Bool
+    /// How long an operation waits on another process's lock before failing with `busy`.
+    public var busyTimeout: Duration
+    /// Open the file read-only (`open-copy`): every save fails with `read-only`.
+    public var readOnly: Bool
+    /// The process identifier written in history transactions.
+    public var processIdentifier: Int32
+    /// The bundle identifier (the process's role) written in history transactions.
+    public var bundleIdentifier: String?
+
+    /// Creates options; the defaults are Core Data's (no history tracking) with a 5 s busy timeout.
+    public init(historyTracking: Bool = false, busyTimeout: Duration = .seconds(5), readOnly: Bool = false,
+                processIdentifier: Int32 = ProcessInfo.processInfo.processIdentifier, bundleIdentifier: String? = nil)
+    {
+        self.historyTracking = historyTracking
+        self.busyTimeout = busyTimeout
+        self.readOnly = readOnly
+        self.processIdentifier = processIdentifier
+        self.bundleIdentifier = bundleIdentifier
+    }
+}
+
+/// What `StoreCoordinator.beforeCommit` is told: a save has run all its statements and is about to COMMIT.
+public struct BeforeCommitEvent: Sendable {
+    /// The saving context's name.
+    public let context: String
+    /// How many objects the save inserts, updates and deletes.
+    public let inserted: Int, updated: Int, deleted: Int
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+/// A validated, compiled model: entity numbers, table and column names, relationship storage.
+///
+/// Create it from a `ModelDescription`; it is immutable and shared by every store that uses it.
+public final class Model: Sendable {
+    /// The description it was built from.
+    public let modelDescription: ModelDescription
+    /// A stable hash of the model's structure, stored in `Z_METADATA` to refuse a store made with another model.
+    public let versionHash: String
+    let entities: [EntityInfo]
+    let entityIndex: [String: Int]
+
+    /// Validates and compiles `description`.
+    ///
+    /// - Throws: `ModelError` naming the entity (and the property) for a duplicate name, a relationship to a
+    ///   missing entity, an inverse that does not point back, or a default value of the wrong type.
+    public init(_ description: ModelDescription) throws(ModelError) {
+        modelDescription = description
+        var index: [String: Int] = [:]
+        guard !description.entities.isEmpty else {
+            throw ModelError(entity: "(model)", reason: "the model has no entities")
+        }
+        for (i, entity) in description.entities.enumerated() {
+            guard PropertySyntax.isIdentifier(entity.name) else {
+                throw ModelError(entity: entity.name, reason: "an entity name must be an identifier")
+            }
+            guard index[entity.name] == nil else {
+                throw ModelError(entity: entity.name, reason: "duplicate entity name")
+            }
+            index[entity.name] = i
+        }
+        entityIndex = index
+        entities = try ModelCompiler(description: description, entityIndex: index).compile()
+        versionHash = Model.hash(of: description)
+    }
+
+    /// The names of the entities, in declaration order.
+    public var entityNames: [String] { entities.map(\.name) }
+
+    /// The attributes of `entity`, or `nil` when the model has no such entity.
+    public func attributes(of entity: String) -> [AttributeDescription]? {
+        entityIndex[entity].map { entities[$0].attributes }
+    }
+
+    /// The relationships of `entity`, with inverses resolved, or `nil` when the model has no such entity.
+    public func relationships(of entity: String) -> [RelationshipDescription]? {
+        entityIndex[entity].map { i in
+            entities[i].relationships.map {
+                RelationshipDescription(name: $0.name, destination: entities[$0.destination].name,
+                                        isToMany: $0.isToMany, inverse: $0.inverseName)
+            }
+        }
+    }
+
+    func entity(named name: String) throws(StoreError) -> EntityInfo {
+        guard let i = entityIndex[name] else { throw StoreError.unknownEntity(name) }
+        return entities[i]
+    }
+
+    static func hash(of description: ModelDescription) -> String {
+        var canonical = ""
+        for entity in description.entities.sorted(by: { $0.name < $1.name }) {
+            canonical += "E:\(entity.name);"
+            for a in entity.attributes.sorted(by: { $0.name < $1.name }) {
+                canonical += "A:\(a.name):\(a.type):\(a.isOptional):\(a.defaultValue?.description ?? "-");"
+            }
+            for r in entity.relationships.sorted(by: { $0.name < $1.name }) {
+                canonical += "R:\(r.name):\(r.destination):\(r.isToMany):\(r.inverse ?? "-");"
+            }
+        }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in canonical.utf8 {
+            h ^= UInt64(byte)
+            h &*= 0x100_0000_01b3
+        }
+        return String(h, radix: 16)
+    }
+}
+
+/// One stored value of a row: an attribute, or the foreign key of a to-one relationship.
+struct Slot: Sendable {
+    enum Kind: Sendable, Equatable {
+        case attribute(AttributeType)
+        case toOne(destination: Int)
+    }
+    let name: String
+    let column: String
+    let kind: Kind
+    let isOptional: Bool
+    let defaultValue: Value
+
+    var attributeType: AttributeType? { if case .attribute(let t) = kind { t } else { nil } }
+}
+
+/// How a relationship is stored.
+enum RelationshipStorage: Sendable, Equatable {
+    /// A to-one: the foreign key in this entity's slot.
+    case foreignKey(slot: Int)
+    /// A to-many whose inverse is a to-one: the destination's foreign key slot.
+    case inverseForeignKey(slot: Int)
+    /// A join table: this side's primary key in `ownerColumn`, the destination's in `targetColumn`.
+    case joinTable(table: String, ownerColumn: String, targetColumn: String)
+}
+
+struct RelationshipInfo: Sendable {
+    let name: String
+    let destination: Int
+    let isToMany: Bool
+    let inverseName: String?
+    let storage: RelationshipStorage
+}
+
+/// The compiled form of one entity.
+struct EntityInfo: Sendable {
+    let index: Int
+    /// `Z_ENT`: 1-based, entities numbered in name order as Core Data does.
+    let entityNumber: Int64
+    let name: String
+    let tableName: String
+    let attributes: [AttributeDescription]
+    /// Attributes first (same order as `attributes`), then to-one foreign keys.
+    let slots: [Slot]
+    let slotIndex: [String: Int]
+    let relationships: [RelationshipInfo]
+    let relationshipIndex: [String: Int]
+
+    var attributeCount: Int { attributes.count }
+
+    /// `Z_PK, Z_OPT, <slot columns>`.
+    var selectList: String { (["Z_PK", "Z_OPT"] + slots.map(\.column)).joined(separator: ", ") }
+
+    /// A new object's values: defaults, or zero values for non-optional attributes without one.
+    var initialValues: [Value] { slots.map(\.defaultValue) }
+
+    func attributeSlot(_ name: String) throws(StoreError) -> Int {
+        guard let i = slotIndex[name], i < attributeCount else {
+            throw StoreError.unknownProperty(entity: self.name, property: name)
+        }
+        return i
+    }
+
+    func relationship(_ name: String) throws(StoreError) -> RelationshipInfo {
+        guard let i = relationshipIndex[name] else {
+            throw StoreError.unknownProperty(entity: self.name, property: name)
+        }
+        return relationships[i]
+    }
+}

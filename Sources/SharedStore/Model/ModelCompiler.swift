@@ -1,0 +1,167 @@
+import Foundation
+
+/// Validates a `ModelDescription` and computes its storage: slots, inverses, join tables.
+struct ModelCompiler {
+    let description: ModelDescription
+    let entityIndex: [String: Int]
+
+    private static let reservedColumns: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
+
+    func compile() throws(ModelError) -> [EntityInfo] {
+        let numbers = entityNumbers()
+        var slotsPerEntity: [[Slot]] = []
+        for entity in description.entities {
+            slotsPerEntity.append(try slots(of: entity))
+        }
+        var result: [EntityInfo] = []
+        for (i, entity) in description.entities.enumerated() {
+            let slots = slotsPerEntity[i]
+            var relationships: [RelationshipInfo] = []
+            for relationship in entity.relationships {
+                relationships.append(
+                    try compile(relationship, of: entity, numbers: numbers, slotsPerEntity: slotsPerEntity))
+            }
+            result.append(EntityInfo(
+                index: i,
+                entityNumber: numbers[i],
+                name: entity.name,
+                tableName: "Z" + entity.name.uppercased(),
+                attributes: entity.attributes,
+                slots: slots,
+                slotIndex: Dictionary(uniqueKeysWithValues: slots.enumerated().map { ($1.name, $0) }),
+                relationships: relationships,
+                relationshipIndex: Dictionary(uniqueKeysWithValues: relationships.enumerated().map { ($1.name, $0) })
+            ))
+        }
+        return result
+    }
+
+    /// Core Data numbers entities alphabetically from 1.
+    private func entityNumbers() -> [Int64] {
+        let sorted = description.entities.indices.sorted { description.entities[$0].name < description.entities[$1].name }
+        var numbers = [Int64](repeating: 0, count: description.entities.count)
+        for (rank, i) in sorted.enumerated() { numbers[i] = Int64(rank + 1) }
+        return numbers
+    }
+
+    private func slots(of entity: EntityDescription) throws(ModelError) -> [Slot] {
+        var slots: [Slot] = []
+        var columns: Set<String> = []
+        func claim(_ name: String) throws(ModelError) -> String {
+            guard PropertySyntax.isIdentifier(name) else {
+                throw ModelError(entity: entity.name, property: name, reason: "a property name must be an identifier")
+            }
+            let column = "Z" + name.uppercased()
+            guard !Self.reservedColumns.contains(column) else {
+                throw ModelError(entity: entity.name, property: name, reason: "the name is reserved")
+            }
+            guard columns.insert(column).inserted else {
+                throw ModelError(entity: entity.name, property: name, reason: "duplicate property name")
+            }
+            return column
+        }
+        for attribute in entity.attributes {
+            let column = try claim(attribute.name)
+            var initial: Value = attribute.isOptional ? .null : Self.zeroValue(attribute.type)
+            if let given = attribute.defaultValue {
+                guard let converted = given.converted(to: attribute.type) else {
+                    throw ModelError(entity: entity.name, property: attribute.name,
+                                     reason: "default value `\(given)` is not a \(attribute.type)")
+                }
+                initial = converted
+            }
+            slots.append(Slot(name: attribute.name, column: column, kind: .attribute(attribute.type),
+                              isOptional: attribute.isOptional, defaultValue: initial))
+        }
+        for relationship in entity.relationships {
+            let column = try claim(relationship.name)
+            guard let destination = entityIndex[relationship.destination] else {
+                throw ModelError(entity: entity.name, property: relationship.name,
+                                 reason: "relationship to missing entity `\(relationship.destination)`")
+            }
+            if !relationship.isToMany {
+                slots.append(Slot(name: relationship.name, column: column, kind: .toOne(destination: destination),
+                                  isOptional: true, defaultValue: .null))
+            }
+        }
+        return slots
+    }
+
+    static func zeroValue(_ type: AttributeType) -> Value {
+        switch type {
+        case .string: .string("")
+        case .int: .int(0)
+        case .double: .double(0)
+        case .bool: .bool(false)
+        case .date: .date(Date(timeIntervalSinceReferenceDate: 0))
+        case .uuid: .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        }
+    }
+
+    /// The inverse of `relationship` (declared on `entity`), explicit or inferred; `nil` when there is none.
+    func inverse(of relationship: RelationshipDescription, on entity: EntityDescription)
+        throws(ModelError) -> RelationshipDescription?
+    {
+        guard let d = entityIndex[relationship.destination] else { return nil }
+        let destination = description.entities[d]
+        if let name = relationship.inverse {
+            guard let inverse = destination.relationships.first(where: { $0.name == name }) else {
+                throw ModelError(entity: entity.name, property: relationship.name,
+                                 reason: "inverse `\(name)` is not a relationship of \(destination.name)")
+            }
+            guard inverse.destination == entity.name, inverse.inverse == nil || inverse.inverse == relationship.name
+            else {
+                throw ModelError(entity: entity.name, property: relationship.name,
+                                 reason: "inverse `\(destination.name).\(name)` does not point back to it")
+            }
+            return inverse
+        }
+        // Another relationship naming this one as its inverse wins; otherwise infer when unambiguous.
+        if let named = destination.relationships.first(where: {
+            $0.destination == entity.name && $0.inverse == relationship.name
+        }) {
+            return named
+        }
+        let candidates = destination.relationships.filter {
+            $0.destination == entity.name && $0.inverse == nil
+                && !(destination.name == entity.name && $0.name == relationship.name)
+        }
+        return candidates.count == 1 ? candidates[0] : nil
+    }
+
+    private func compile(_ relationship: RelationshipDescription, of entity: EntityDescription, numbers: [Int64],
+                         slotsPerEntity: [[Slot]]) throws(ModelError) -> RelationshipInfo
+    {
+        let source = entityIndex[entity.name]!
+        let destination = entityIndex[relationship.destination]!
+        let inverse = try inverse(of: relationship, on: entity)
+        if let inverse, let back = try self.inverse(of: inverse, on: description.entities[destination]),
+            back.name != relationship.name
+        {
+            throw ModelError(entity: entity.name, property: relationship.name,
+                             reason: "inverse `\(relationship.destination).\(inverse.name)` is ambiguous (it pairs with `\(back.name)`); name the inverse")
+        }
+        let storage: RelationshipStorage
+        if !relationship.isToMany {
+            storage = .foreignKey(slot: slotsPerEntity[source].firstIndex { $0.name == relationship.name }!)
+        } else if let inverse, !inverse.isToMany {
+            storage = .inverseForeignKey(slot: slotsPerEntity[destination].firstIndex { $0.name == inverse.name }!)
+        } else {
+            // Many-to-many (or to-many without inverse): one join table per pair, named after the side
+            // that sorts first, as Core Data's Z_<n><RELATIONSHIP>.
+            let ownerSide = inverse.map { (entity.name, relationship.name) <= (relationship.destination, $0.name) } ?? true
+            let tableOwner = ownerSide ? source : destination
+            let tableRelationship = ownerSide ? relationship.name : inverse!.name
+            let table = "Z_\(numbers[tableOwner])\(tableRelationship.uppercased())"
+            let other = ownerSide ? destination : source
+            let ownerColumn = "Z_\(numbers[tableOwner])\(description.entities[tableOwner].name.uppercased())"
+            var otherColumn = "Z_\(numbers[other])\(tableRelationship.uppercased())"
+            if ownerColumn == otherColumn { otherColumn += "_1" }
+            let sourceColumn = ownerSide ? ownerColumn : otherColumn
+            let destinationColumn = ownerSide ? otherColumn : ownerColumn
+            storage = .joinTable(table: table, ownerColumn: sourceColumn, targetColumn: destinationColumn)
+        }
+        return RelationshipInfo(name: relationship.name, destination: destination, isToMany: relationship.isToMany,
+                                inverseName: inverse?.name, storage: storage)
+    }
+}

@@ -1,0 +1,132 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection in WAL mode with a busy timeout, and its statement cache.
+///
+/// Not thread-safe: a connection is used by one thread (the store's owner confines it).
+/// ```swift
+/// let db = try SQLiteConnection(path: "/tmp/x.sqlite")
+/// try db.execute("CREATE TABLE t(a)")
+/// try db.cached("INSERT INTO t VALUES (?)").run([.int(1)])
+/// ```
+/// See <https://www.sqlite.org/c3ref/sqlite3.html>.
+public final class SQLiteConnection {
+    /// The database file's path.
+    public let path: String
+    /// Whether the connection was opened read-only.
+    public let isReadOnly: Bool
+    let handle: OpaquePointer
+    private var cache: [String: Statement] = [:]
+
+    /// Opens (and, unless read-only, creates) the database at `path`.
+    ///
+    /// - Parameters:
+    ///   - path: the file path.
+    ///   - readOnly: open with `SQLITE_OPEN_READONLY`.
+    ///   - busyTimeout: how long a statement waits on another connection's lock before failing with `.busy`.
+    ///   - walMode: switch the file to WAL journaling (skipped for read-only connections).
+    /// - Throws: `SQLiteError` when the file cannot be opened or configured.
+    public init(path: String, readOnly: Bool = false, busyTimeout: Duration = .seconds(5), walMode: Bool = true)
+        throws(SQLiteError)
+    {
+        self.path = path
+        self.isReadOnly = readOnly
+        var db: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+            | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteError(extendedCode: rc, message: "\(message) (\(path))")
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        setBusyTimeout(busyTimeout)
+        if walMode && !readOnly {
+            try execute("PRAGMA journal_mode=WAL")
+            try execute("PRAGMA synchronous=NORMAL")
+        }
+    }
+
+    deinit {
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Sets how long statements wait on a lock before failing with `.busy`.
+    public func setBusyTimeout(_ timeout: Duration) {
+        let ms = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(handle, Int32(clamping: ms))
+    }
+
+    /// Runs one or more statements that take no arguments (`sqlite3_exec`).
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard rc == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw SQLiteError(extendedCode: sqlite3_extended_errcode(handle) == 0 ? rc : sqlite3_extended_errcode(handle),
+                              message: text, sql: sql)
+        }
+    }
+
+    /// Prepares a new statement (not cached).
+    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        try Statement(connection: self, sql: sql)
+    }
+
+    /// Returns the cached statement for `sql`, preparing it the first time; it is reset and unbound.
+    public func cached(_ sql: String) throws(SQLiteError) -> Statement {
+        if let statement = cache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try prepare(sql)
+        cache[sql] = statement
+        return statement
+    }
+
+    /// The rowid of the last successful INSERT.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// The number of rows changed by the last statement.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Whether the connection is inside an explicit transaction (`BEGIN` ran and no COMMIT/ROLLBACK yet).
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE` ... `COMMIT`, rolling back when it throws.
+    public func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// The first column of the first row of `sql` as an integer (`nil` when there is no row or it is NULL).
+    public func scalarInt(_ sql: String, _ arguments: [Value] = []) throws(SQLiteError) -> Int64? {
+        let statement = try cached(sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        guard try statement.step(), !statement.isNull(at: 0) else { return nil }
+        return statement.int64(at: 0)
+    }
+
+    /// Whether a table named `name` exists.
+    public func tableExists(_ name: String) throws(SQLiteError) -> Bool {
+        try scalarInt("SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?", [.string(name)]) ?? 0 > 0
+    }
+
+    func error(_ rc: Int32, sql: String?) -> SQLiteError {
+        let extended = sqlite3_extended_errcode(handle)
+        let code = (extended & 0xFF) == (rc & 0xFF) ? extended : rc
+        return SQLiteError(extendedCode: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+}

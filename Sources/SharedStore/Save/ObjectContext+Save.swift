@@ -1,0 +1,123 @@
+import Foundation
+
+extension ObjectContext {
+    /// Writes pending inserts, updates and deletes in one IMMEDIATE transaction, with optimistic locking.
+    ///
+    /// Each update runs `UPDATE ... SET ..., Z_OPT = Z_OPT + 1 WHERE Z_PK = ? AND Z_OPT = ?` (deletes
+    /// likewise); a row whose version moved is a conflict, resolved by `mergePolicy`. After COMMIT the
+    /// row cache holds the saved rows, temporary IDs become permanent, a `.saveCommitted` event is emitted
+    /// and the process's other contexts that merge automatically receive the did-save event.
+    /// A context without changes saves nothing and succeeds.
+    /// - Throws: `SaveError.conflicts` (policy `.error`, nothing written), `.readOnly`, `.sqlite` (e.g. busy).
+    @discardableResult
+    public func save() throws(SaveError) -> SaveResult {
+        guard hasChanges else { return .empty(name) }
+        if let reason = core.readOnlyReason { throw .readOnly(reason: reason) }
+        let inserts = insertedOrder.compactMap { objects[$0] }
+        let updates = updatedSet.sorted().compactMap { objects[$0] }
+            .filter { $0.hasUpdates && !$0.isInserted && !$0.isDeleted }
+        let deletes = deletedOrder.compactMap { objects[$0] }
+        do {
+            // The save needs each object's version: edited or deleted faults fire first.
+            for object in updates + deletes where object.isFault {
+                _ = try fired(object.id, core.model.entities[object.entity])
+            }
+        } catch {
+            throw .store(error)
+        }
+        var transaction = SaveTransaction(core: core, contextName: name, author: transactionAuthor, policy: mergePolicy)
+        try transaction.run(inserts: inserts, updates: updates, deletes: deletes)
+        return apply(transaction)
+    }
+
+    private func apply(_ transaction: SaveTransaction) -> SaveResult {
+        let now = core.clock.now
+        var permanentIDs: [ObjectID: ObjectID] = [:]
+        var changes: [CommittedChange] = []
+        let detailed = core.eventSink != nil || !core.didSaveObservers.isEmpty || core.contexts.count > 1
+        changes.reserveCapacity(transaction.writes.count)
+        var removed: Set<ObjectID> = []
+        for write in transaction.writes {
+            let object = write.object
+            let entity = write.entity
+            switch write.kind {
+            case .committed(let operation):
+                if operation == .insert {
+                    let permanent = core.objectID(entity, transaction.mapping[object.id.primaryKey]!)
+                    permanentIDs[object.id] = permanent
+                    objects[object.id] = nil
+                    object.id = permanent
+                    objects[permanent] = object
+                    object.isInserted = false
+                }
+                if operation == .delete {
+                    objects[object.id] = nil
+                    removed.insert(object.id)
+                    core.dropSnapshot(object.id, entity: entity.index, reason: .deleted)
+                } else {
+                    object.values = write.values
+                    object.version = write.version
+                    object.isFault = false
+                    object.clearChanges()
+                    core.store(RowSnapshot(values: write.values, version: write.version, readAt: now),
+                               entity.index, object.id.primaryKey)
+                }
+                changes.append(CommittedChange(object: object.id, operation: operation, version: write.version,
+                                               values: operation == .delete || !detailed ? [:]
+                                                   : core.namedValues(entity, write.values)))
+            case .tookStore(let undelete):
+                if undelete { object.isDeleted = false }
+                object.values = write.values
+                object.version = write.version
+                object.isFault = false
+                object.clearChanges()
+                core.store(RowSnapshot(values: write.values, version: write.version, readAt: now),
+                           entity.index, object.id.primaryKey)
+            case .vanished:
+                objects[object.id] = nil
+                removed.insert(object.id)
+                core.dropSnapshot(object.id, entity: entity.index, reason: .rowGone)
+            }
+        }
+        if !permanentIDs.isEmpty {
+            screen.remap(permanentIDs)
+            remapTemporaryKeys(transaction.mapping)
+        }
+        screen.remove(removed)
+        insertedOrder.removeAll()
+        deletedOrder.removeAll()
+        deletedSet.removeAll()
+        updatedSet.removeAll()
+        if let token = transaction.historyToken { core.lastOwnToken = token }
+        advanceGeneration()
+        for conflict in transaction.conflicts { core.emit(.conflict(context: name, conflict)) }
+        core.emit(.saveCommitted(context: name, changes: changes, historyToken: transaction.historyToken))
+        let result = SaveResult(context: name, changes: changes, permanentIDs: permanentIDs,
+                                conflicts: transaction.conflicts, historyToken: transaction.historyToken)
+        if detailed && !changes.isEmpty {
+            let event = DidSaveEvent(context: name, changes: changes)
+            for context in core.liveContexts() where context !== self && context.automaticallyMergesChangesFromParent {
+                context.mergeChanges(fromContextDidSave: event)
+            }
+            for observer in core.didSaveObservers { observer(event) }
+        }
+        return result
+    }
+
+    /// Other objects of this context may hold a just-saved object's temporary key in a to-one slot.
+    private func remapTemporaryKeys(_ mapping: [Int64: Int64]) {
+        guard core.model.entities.contains(where: { $0.slots.count > $0.attributeCount }) else { return }
+        for object in objects.values {
+            let entity = core.model.entities[object.entity]
+            guard entity.slots.count > entity.attributeCount, !object.isFault else { continue }
+            for slot in entity.attributeCount..<entity.slots.count {
+                if case .int(let key) = object.values[slot], key < 0, let permanent = mapping[key] {
+                    object.values[slot] = .int(permanent)
+                }
+                if case .int(let key) = object.changes[slot], key < 0, let permanent = mapping[key] {
+                    object.changes[slot] = .int(permanent)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+
+/// What happened to one object in a save, applied to the context after COMMIT.
+struct SaveWrite {
+    enum Kind {
+        /// Inserted, updated or deleted in the store.
+        case committed(CommittedChange.Operation)
+        /// Nothing written: the object takes the store's values (rollback policy, or a discarded delete).
+        case tookStore(undelete: Bool)
+        /// The row had been deleted in the store: the object leaves the context.
+        case vanished
+    }
+    let object: ManagedObject
+    let entity: EntityInfo
+    let kind: Kind
+    /// The row's values after the save (resolved primary keys).
+    let values: [Value]
+    let version: Int64
+    /// The slots written (all for an insert), for history's updated columns.
+    let changedSlots: [Int]
+}
+
+/// One save's SQL: primary keys, optimistic-locking writes, conflict resolution, join tables, history,
+/// the before-commit hook, COMMIT. The context is changed only after it returns.
+struct SaveTransaction {
+    let core: StoreCore
+    let contextName: String
+    let author: String?
+    let policy: MergePolicy
+    var db: SQLiteConnection { core.writer }
+    var mapping: [Int64: Int64] = [:]
+    var writes: [SaveWrite] = []
+    var conflicts: [SaveConflict] = []
+    var historyToken: Int64?
+
+    init(core: StoreCore, contextName: String, author: String?, policy: MergePolicy) {
+        self.core = core
+        self.contextName = contextName
+        self.author = author
+        self.policy = policy
+    }
+
+    mutating func run(inserts: [ManagedObject], updates: [ManagedObject], deletes: [ManagedObject]) throws(SaveError) {
+        let nested = core.heldWrite
+        do {
+            try db.execute(nested ? "SAVEPOINT save" : "BEGIN IMMEDIATE")
+        } catch {
+            throw .sqlite(error)
+        }
+        do {
+            try allocateKeys(inserts)
+            for object in inserts { try insert(object) }
+            var pending: [(ManagedObject, Bool)] = []
+            for object in updates where !(try update(object)) { pending.append((object, false)) }
+            for object in deletes where !(try delete(object)) { pending.append((object, true)) }
+            if !pending.isEmpty {
+                let found = try pending.map { object, isDelete in
+                    (object, isDelete, try core.readRow(core.model.entities[object.entity], object.id.primaryKey, on: db))
+                }
+                if policy == .error {
+                    conflicts = found.map { object, isDelete, row in
+                        conflict(object, row, isDelete: isDelete, outcome: .failed, resolved: nil)
+                    }
+                    throw SaveError.conflicts(conflicts)
+                }
+                for (object, isDelete, row) in found { try resolve(object, row, isDelete: isDelete) }
+            }
+            try writeJoinTables()
+            if core.historyTracking {
+                historyToken = try HistoryRecorder.record(core: core, contextName: contextName, author: author,
+                                                          writes: writes, mapping: mapping)
+            }
+            if let hook = core.beforeCommit {
+                hook(BeforeCommitEvent(context: contextName, inserted: inserts.count, updated: updates.count,
+                                       deleted: deletes.count))
+            }
+            try db.execute(nested ? "RELEASE save" : "COMMIT")
+        } catch {
+            if nested {
+                try? db.execute("ROLLBACK TO save")
+                try? db.execute("RELEASE save")
+            } else if db.isInTransaction {
+                try? db.execute("ROLLBACK")
+            }
+            for conflict in conflicts where conflict.outcome == .failed {
+                core.emit(.conflict(context: contextName, conflict))
+            }
+            switch error {
+            case let error as SaveError: throw error
+            case let error as SQLiteError: throw .sqlite(error)
+            case let error as StoreError: throw .store(error)
+            default: throw .store(.invalidState("\(error)"))
+            }
+        }
+    }
+
+    // MARK: Statements
+
+    private mutating func allocateKeys(_ inserts: [ManagedObject]) throws {
+        var counts: [Int: Int] = [:]
+        var order: [Int] = []
+        for object in inserts {
+            if counts[object.entity] == nil { order.append(object.entity) }
+            counts[object.entity, default: 0] += 1
+        }
+        var next: [Int: Int64] = [:]
+        for entity in order {
+            let number = core.model.entities[entity].entityNumber
+            try db.cached("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?")
+                .run([.int(Int64(counts[entity]!)), .int(number)])
+            let max = try db.scalarInt("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(number)]) ?? 0
+            next[entity] = max - Int64(counts[entity]!) + 1
+        }
+        mapping.reserveCapacity(inserts.count)
+        for object in inserts {
+            mapping[object.id.primaryKey] = next[object.entity]!
+            next[object.entity]! += 1
+        }
+    }
+
+    /// Replaces temporary primary keys in to-one slots by the permanent ones.
+    func resolved(_ values: [Value], _ entity: EntityInfo) -> [Value] {
+        guard entity.slots.count > entity.attributeCount else { return values }
+        var result = values
+        for slot in entity.attributeCount..<entity.slots.count {
+            if case .int(let key) = result[slot], key < 0, let permanent = mapping[key] {
+                result[slot] = .int(permanent)
+            }
+        }
+        return result
+    }
+
+    private mutating func insert(_ object: ManagedObject) throws {
+        let entity = core.model.entities[object.entity]
+        let values = resolved(object.values, entity)
+        let columns = entity.slots.map(\.column).joined(separator: ", ")
+        let marks = String(repeating: ", ?", count: entity.slots.count)
+        let statement = try db.cached(
+            "INSERT INTO \(entity.tableName) (Z_PK, Z_ENT, Z_OPT, \(columns)) VALUES (?, ?, 1\(marks))")
+        try statement.bind(mapping[object.id.primaryKey]!, at: 1)
+        try statement.bind(entity.entityNumber, at: 2)
+        for (i, value) in values.enumerated() { try statement.bind(value, at: Int32(i + 3)) }
+        try statement.step()
+        writes.append(SaveWrite(object: object, entity: entity, kind: .committed(.insert), values: values, version: 1,
+                                changedSlots: Array(entity.slots.indices)))
+    }
+
+    /// `false` when the optimistic-locking check failed (a conflict to resolve).
+    private mutating func update(_ object: ManagedObject) throws -> Bool {
+        let entity = core.model.entities[object.entity]
+        let slots = object.changes.keys.sorted()
+        let values = resolved(object.current, entity)
+        let sets = slots.map { ", \(entity.slots[$0].column) = ?" }.joined()
+        let statement = try db.cached(
+            "UPDATE \(entity.tableName) SET Z_OPT = Z_OPT + 1\(sets) WHERE Z_PK = ? AND Z_OPT = ?")
+        for (i, slot) in slots.enumerated() { try statement.bind(values[slot], at: Int32(i + 1)) }
+        try statement.bind(object.id.primaryKey, at: Int32(slots.count + 1))
+        try statement.bind(object.version, at: Int32(slots.count + 2))
+        try statement.step()
+        guard db.changes == 1 else { return false }
+        writes.append(SaveWrite(object: object, entity: entity, kind: .committed(.update), values: values,
+                                version: object.version + 1, changedSlots: slots))
+        return true
+    }
+
+    private mutating func delete(_ object: ManagedObject) throws -> Bool {
+        let entity = core.model.entities[object.entity]
+        if object.isInaccessible {
+            writes.append(SaveWrite(object: object, entity: entity, kind: .vanished, values: object.values,
+                                    version: object.version, changedSlots: []))
+            return true
+        }
+        let statement = try db.cached("DELETE FROM \(entity.tableName) WHERE Z_PK = ? AND Z_OPT = ?")
+        try statement.bind(object.id.primaryKey, at: 1)
+        try statement.bind(object.version, at: 2)
+        try statement.step()
+        guard db.changes == 1 else { return false }
+        try deleteJoinRows(entity, object.id.primaryKey)
+        writes.append(SaveWrite(object: object, entity: entity, kind: .committed(.delete), values: object.values,
+                                version: object.version, changedSlots: []))
+        return true
+    }
+
+    private func deleteJoinRows(_ entity: EntityInfo, _ primaryKey: Int64) throws {
+        for relationship in entity.relationships {
+            guard case .joinTable(let table, let owner, _) = relationship.storage else { continue }
+            try db.cached("DELETE FROM \(table) WHERE \(owner) = ?").run([.int(primaryKey)])
+        }
+    }
+
+    private func writeJoinTables() throws {
+        for write in writes {
+            guard case .committed(let operation) = write.kind, operation != .delete else { continue }
+            let object = write.object
+            let ownerKey = mapping[object.id.primaryKey] ?? object.id.primaryKey
+            for (index, keys) in object.joinRemoves {
+                guard case .joinTable(let table, let owner, let target) = write.entity.relationships[index].storage
+                else { continue }
+                for key in keys {
+                    try db.cached("DELETE FROM \(table) WHERE \(owner) = ? AND \(target) = ?")
+                        .run([.int(ownerKey), .int(mapping[key] ?? key)])
+                }
+            }
+            for (index, keys) in object.joinAdds {
+                guard case .joinTable(let table, let owner, let target) = write.entity.relationships[index].storage
+                else { continue }
+                for key in keys {
+                    try db.cached("INSERT OR IGNORE INTO \(table) (\(owner), \(target)) VALUES (?, ?)")
+                        .run([.int(ownerKey), .int(mapping[key] ?? key)])
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import ScenarioModel
+
+@Suite struct ModelTests {
+    private func model(_ entities: String) throws -> DataModel {
+        let yaml = """
+            summary: Model.
+            store:
+              group: group.example.notes
+              name: Notes
+              model:
+            \(entities.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+            processes: { app: { role: host } }
+            steps: [ { app: launch } ]
+            """
+        return try Fixture.scenario(yaml).store.model
+    }
+
+    @Test func inverseIsInferredOnlyWhenUnambiguous() throws {
+        let decoded = try model("""
+            Folder:
+              notes: [Note]
+              pinnedNotes: [Note]
+              owner: Person
+            Note:
+              folder: Folder?
+            Person:
+              folders: "[Folder]"
+            """)
+        let folder = try #require(decoded.entity(named: "Folder"))
+        #expect(folder.relationship(named: "notes")?.inverse == nil)
+        #expect(folder.relationship(named: "pinnedNotes")?.inverse == nil)
+        #expect(folder.relationship(named: "owner") == RelationshipModel(
+            name: "owner", destination: "Person", isToMany: false, isOptional: false, inverse: "folders"))
+        #expect(decoded.entity(named: "Note")?.relationship(named: "folder")?.inverse == nil)
+        #expect(decoded.entity(named: "Person")?.relationship(named: "folders")?.inverse == "owner")
+    }
+
+    @Test func defaultsAreTypedAndQuotedStringsUnquoted() throws {
+        let decoded = try model("""
+            Note:
+              title: string = "Untitled"
+              rank: int = 3
+              score: double? = 0.5
+              when: date = 2024-05-01
+              body: string? = null
+            """)
+        let note = try #require(decoded.entity(named: "Note"))
+        #expect(note.attribute(named: "title")?.defaultValue == .string("Untitled"))
+        #expect(note.attribute(named: "rank")?.defaultValue == .int(3))
+        #expect(note.attribute(named: "score") == AttributeModel(name: "score", type: .double, isOptional: true,
+                                                                 defaultValue: .double(0.5)))
+        #expect(note.attribute(named: "when")?.defaultValue == AttributeValue.parseDate("2024-05-01").map(AttributeValue.date))
+        #expect(note.attribute(named: "body")?.defaultValue == nil)
+    }
+
+    @Test func valuesForInsertFillDefaultsNullsZerosAndDerivedUUIDs() throws {
+        let decoded = try model("""
+            Note:
+              title: string
+              body: string?
+              pinned: bool = true
+              rank: int
+              uid: uuid
+            """)
+        let note = try #require(decoded.entity(named: "Note"))
+        let values = note.valuesForInsert(objectID: "n1", explicit: ["title": .string("A")])
+        #expect(values["title"] == .string("A"))
+        #expect(values["body"] == .null)
+        #expect(values["pinned"] == .bool(true))
+        #expect(values["rank"] == .int(0))
+        #expect(values["uid"] == AttributeValue.derivedUUID(objectID: "n1", attribute: "uid"))
+        #expect(AttributeValue.derivedUUID(objectID: "n1", attribute: "uid") != AttributeValue.derivedUUID(objectID: "n2", attribute: "uid"))
+    }
+
+    @Test func derivedUUIDIsAFixedVersion4UUID() {
+        guard case let .uuid(uuid) = AttributeValue.derivedUUID(objectID: "n1", attribute: "uid") else {
+            Issue.record("expected a UUID")
+            return
+        }
+        #expect(uuid.uuidString.dropFirst(14).first == "4")
+        #expect(AttributeValue.derivedUUID(objectID: "n1", attribute: "uid") == .uuid(uuid))
+    }
+}

@@ -1,0 +1,126 @@
+import Testing
+@testable import ScenarioModel
+
+/// Every setting of the contract's table decodes, with every value it lists, and roles set defaults.
+@Suite struct SettingsDecodingTests {
+    /// The settings of process `app` declared with `lines` (each `key: value`).
+    private func settings(_ lines: String, role: String = "host") throws -> ProcessSettings {
+        let indented = lines.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
+        let yaml = """
+            summary: Settings.
+            store: { group: group.example.notes, name: Notes, model: { Note: { title: string } } }
+            processes:
+              app:
+                role: \(role)
+            \(indented)
+              share:
+                role: share
+                author: writer
+            steps:
+              - app: launch
+            """
+        return try Fixture.scenario(yaml).processes[0].settings
+    }
+
+    @Test func defaultsAreTheFirstListedValues() throws {
+        let defaults = try settings("")
+        #expect(defaults.refresh == .none && defaults.staleness == .infinite && defaults.trigger == .darwin)
+        #expect(defaults.pollInterval == .milliseconds(100) && defaults.observe == .launch && defaults.mergePolicy == .error)
+        #expect(defaults.historyTracking && defaults.author == .processName && defaults.historyAuthors == .allButOwn)
+        #expect(defaults.purge == .none && defaults.refetch == .keepRegistered && defaults.notify)
+        #expect(defaults.delivery == .coalesce && defaults.queryGeneration == .unpinned)
+        #expect(defaults.busyTimeout == .seconds(5) && defaults.storage == .group && defaults.sync == .none)
+    }
+
+    @Test func watchDefaultsToItsOwnStorage() throws {
+        #expect(try settings("", role: "watch").storage == .own)
+        #expect(try settings("storage: group", role: "watch").storage == .group)
+        #expect(try settings("", role: "action").storage == .group)
+    }
+
+    @Test func everySettingDecodes() throws {
+        let decoded = try settings("""
+            refresh: history
+            staleness: 2.5
+            trigger: poll
+            poll-interval: 20ms
+            observe: lazy
+            merge-policy: object-trump
+            history-tracking: false
+            author: none
+            history-authors: [share, writer]
+            purge: { older-than: 7d }
+            refetch: refresh-refetched
+            notify: false
+            delivery: queue
+            query-generation: pinned
+            busy-timeout: 50ms
+            storage: own
+            sync: { transfer: { latency: 2s } }
+            """)
+        var expected = ProcessSettings(role: .host)
+        expected.refresh = .history
+        expected.staleness = .interval(.milliseconds(2_500))
+        expected.trigger = .poll
+        expected.pollInterval = .milliseconds(20)
+        expected.observe = .lazy
+        expected.mergePolicy = .objectTrump
+        expected.historyTracking = false
+        expected.author = TransactionAuthor.none
+        expected.historyAuthors = .only(["share", "writer"])
+        expected.purge = .olderThan(.days(7))
+        expected.refetch = .refreshRefetched
+        expected.notify = false
+        expected.delivery = .queue
+        expected.queryGeneration = .pinned
+        expected.busyTimeout = .milliseconds(50)
+        expected.storage = .own
+        expected.sync = .transfer(latency: .seconds(2))
+        #expect(decoded == expected)
+    }
+
+    @Test(arguments: [("none", PurgePolicy.none), ("consumed-by-all", .consumedByAll), ("own-token", .ownToken),
+                      ("{ older-than: 12h }", .olderThan(.hours(12)))])
+    func everyPurgePolicyDecodes(text: String, policy: PurgePolicy) throws {
+        #expect(try settings("purge: \(text)").purge == policy)
+    }
+
+    @Test(arguments: [("none", SyncMode.none), ("transfer", .transfer(latency: .zero)),
+                      ("{ transfer: true, latency: 50ms }", .transfer(latency: .milliseconds(50))),
+                      ("{ transfer: { latency: 1s } }", .transfer(latency: .seconds(1)))])
+    func everySyncFormDecodes(text: String, sync: SyncMode) throws {
+        #expect(try settings("sync: \(text)").sync == sync)
+    }
+
+    @Test(arguments: MergePolicy.allCases)
+    func everyMergePolicyDecodes(policy: MergePolicy) throws {
+        #expect(try settings("merge-policy: \(policy.rawValue)").mergePolicy == policy)
+    }
+
+    @Test func everyKeywordSettingAcceptsEveryValue() throws {
+        for value in RefreshStrategy.allCases { #expect(try settings("refresh: \(value.rawValue)").refresh == value) }
+        for value in RefreshTrigger.allCases { #expect(try settings("trigger: \(value.rawValue)").trigger == value) }
+        for value in ObserveTiming.allCases { #expect(try settings("observe: \(value.rawValue)").observe == value) }
+        for value in RefetchMode.allCases { #expect(try settings("refetch: \(value.rawValue)").refetch == value) }
+        for value in NotificationDelivery.allCases { #expect(try settings("delivery: \(value.rawValue)").delivery == value) }
+        for value in QueryGeneration.allCases {
+            #expect(try settings("query-generation: \(value.rawValue)").queryGeneration == value)
+        }
+    }
+
+    @Test func authorMayBeANameAndResolvesToTheProcessNameByDefault() throws {
+        #expect(try settings("author: phone").author == .named("phone"))
+        #expect(TransactionAuthor.processName.resolved(processName: "app") == "app")
+        #expect(TransactionAuthor.none.resolved(processName: "app") == nil)
+    }
+
+    @Test func historyAuthorsAcceptsAllButOwn() throws {
+        #expect(try settings("history-authors: all-but-own").historyAuthors == .allButOwn)
+    }
+
+    @Test func pollIntervalMustBePositive() {
+        let found = Fixture.errors(Fixture.yaml(steps: "  - app: launch").replacingOccurrences(
+            of: "    role: host", with: "    role: host\n    poll-interval: 0"))
+        #expect(found.map(\.message) == ["poll-interval must be longer than 0; write a duration like 100ms."])
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import SharedStore
+import Testing
+
+@Suite struct FetchTests {
+    @Test func refetchKeepsARegisteredObjectsOldValues() throws {
+        let fixture = try StoreFixture()
+        let app = try fixture.open()
+        let share = try fixture.open()
+        let context = app.viewContext
+        let id = try context.insertNote("A")
+        #expect(try context.title(id) == "A")
+
+        try share.update(id, ["title": "B"])
+        let ids = try context.fetch(FetchRequest(entity: "Note"))
+        #expect(ids == [id])
+        #expect(try context.title(id) == "A")
+    }
+
+    @Test func refetchAfterResetTakesNewValues() throws {
+        let fixture = try StoreFixture()
+        let app = try fixture.open()
+        let share = try fixture.open()
+        let context = app.viewContext
+        let id = try context.insertNote("A")
+        try share.update(id, ["title": "B"])
+        context.reset()
+        #expect(context.view.isEmpty, "a reset context shows nothing")
+        _ = try context.fetch(FetchRequest(entity: "Note"))
+        #expect(try context.title(id) == "B")
+    }
+
+    @Test func refetchWithShouldRefreshRefetchedObjectsTakesFetchedValues() throws {
+        let fixture = try StoreFixture()
+        let app = try fixture.open()
+        let share = try fixture.open()
+        let context = app.viewContext
+        context.shouldRefreshRefetchedObjects = true
+        let id = try context.insertNote("A")
+        #expect(try context.title(id) == "A")
+        try share.update(id, ["title": "B"])
+        _ = try context.fetch(FetchRequest(entity: "Note"))
+        #expect(try context.title(id) == "B")
+    }
+
+    @Test func predicateAndSortSelectAndOrderRows() throws {
+        let fixture = try StoreFixture()
+        let context = try fixture.open().viewContext
+        for (title, rank) in [("a", 1), ("b", 5), ("c", 3), ("d", 4)] {
+            try context.insert("Note", values: ["title": .string(title), "rank": .int(Int64(rank))])
+        }
+        try context.setValues(["pinned": true], for: context.insertedObjects[3])
+        try context.save()
+        context.reset()
+        let ids = try context.fetch(FetchRequest(entity: "Note", predicate: "rank > 2 and not title == 'd'", sort: "-rank"))
+        #expect(try ids.map { try context.title($0) } == ["b", "c"])
+        let pinned = try context.fetch(FetchRequest(entity: "Note", predicate: "pinned == true or rank in [1]", sort: "title"))
+        #expect(try pinned.map { try context.title($0) } == ["a", "d"])
+        let none = try context.fetch(FetchRequest(entity: "Note", predicate: "(rank < 2 and rank > 3) or body != nil"))
+        #expect(none.isEmpty)
+    }
+
+    @Test func predicateErrorsGiveTheColumn() throws {
+        #expect(throws: FetchPredicateError.self) { try FetchPredicate("rank >") }
+        do {
+            _ = try FetchPredicate("rank > 2 and (title == 'x'")
+            Issue.record("expected a parse error")
+        } catch {
+            #expect(error.column == 27)
+        }
+        let context = try StoreFixture().open().viewContext
+        do {
+            _ = try context.fetch(FetchRequest(entity: "Note", predicate: "rank > 1 and colour == 'red'"))
+            Issue.record("expected an unknown-attribute error")
+        } catch {
+            guard case .invalidPredicate(let predicateError) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(predicateError.column == 14)
+            #expect(predicateError.message.contains("colour"))
+        }
+    }
+
+    @Test func rerunningAFetchReplacesItsListInTheView() throws {
+        let fixture = try StoreFixture()
+        let app = try fixture.open()
+        let share = try fixture.open()
+        let context = app.viewContext
+        let a = try context.insertNote("A")
+        context.reset()
+        _ = try context.fetch(FetchRequest(entity: "Note"))
+        let b = try share.viewContext.insertNote("B")
+        #expect(context.viewObjects(entity: "Note") == [a], "reading the view runs no query")
+        _ = try context.fetch(FetchRequest(entity: "Note"))
+        #expect(context.viewObjects(entity: "Note") == [a, b])
+    }
+
+    @Test func aDeletedRowStaysInTheViewUntilRefetched() throws {
+        let fixture = try StoreFixture()
+        let app = try fixture.open()
+        let share = try fixture.open()
+        let context = app.viewContext
+        let a = try context.insertNote("A")
+        let remote = share.newBackgroundContext()
+        try remote.delete(a)
+        try remote.save()
+        #expect(context.viewObjects(entity: "Note") == [a])
+        _ = try context.fetch(FetchRequest(entity: "Note"))
+        #expect(context.viewObjects(entity: "Note").isEmpty)
+    }
+
+    @Test func pendingInsertsAndDeletesShowInTheView() throws {
+        let context = try StoreFixture().open().viewContext
+        let kept = try context.insertNote("kept")
+        let gone = try context.insertNote("gone")
+        try context.delete(gone)
+        let fresh = try context.insert("Note", values: ["title": "new"])
+        #expect(context.viewObjects(entity: "Note") == [kept, fresh])
+        context.rollback()
+        #expect(context.viewObjects(entity: "Note") == [kept, gone])
+        #expect(try context.countInView(entity: "Note", where: "title == 'gone'") == 1)
+    }
+}

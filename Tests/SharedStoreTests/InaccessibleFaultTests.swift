@@ -1,0 +1,47 @@
+import Foundation
+import SharedStore
+import Testing
+
+@Suite struct InaccessibleFaultTests {
+    func deletedElsewhere() throws -> (StoreFixture, StoreCoordinator, ObjectID) {
+        let fixture = try StoreFixture()
+        let app = try fixture.open()
+        let share = try fixture.open()
+        let id = try app.viewContext.insertNote("A")
+        app.viewContext.refresh(id, mergeChanges: false)
+        let remote = share.newBackgroundContext()
+        try remote.delete(id)
+        try remote.save()
+        app.dropRowCache()
+        return (fixture, app, id)
+    }
+
+    @Test func faultForARowDeletedElsewhereFiresAsADeletedObject() throws {
+        let (fixture, app, id) = try deletedElsewhere()
+        defer { withExtendedLifetime(fixture) {} }
+        let context = app.viewContext
+        let values = try context.values(of: id)
+        #expect(values["title"] == "")
+        #expect(values["body"] == .null)
+        #expect(context.isDeleted(id))
+        #expect(context.viewContains(id), "it stays in the view until a merge, refetch or reset")
+    }
+
+    @Test func faultForARowDeletedElsewhereThrowsWhenInaccessibleFaultsAreKept() throws {
+        let (fixture, app, id) = try deletedElsewhere()
+        defer { withExtendedLifetime(fixture) {} }
+        let context = app.viewContext
+        context.shouldDeleteInaccessibleFaults = false
+        #expect {
+            _ = try context.values(of: id)
+        } throws: { error in
+            StoreErrorKind(error) == .notFound
+        }
+    }
+
+    @Test func existingObjectThrowsNotFoundForAGoneRow() throws {
+        let (fixture, _, id) = try deletedElsewhere()
+        let other = try fixture.open().viewContext
+        #expect(throws: StoreError.self) { try other.existingObject(with: id) }
+    }
+}
