@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "Agent", dependencies: ["SharedStore", "Notify", "ScenarioModel", "Trace"]),
         .target(name: "Supervisor"),
         // Layer 4: the runner, the checkers and the reports.
-        .target(name: "Runner", dependencies: ["Agent", "Supervisor", "Notify", "ScenarioModel", "Trace"]),
+        .target(name: "Runner", dependencies: ["Agent", "SharedStore", "Supervisor", "Notify", "ScenarioModel", "Trace"]),
         .target(name: "Checkers", dependencies: ["Trace", .product(name: "Histogram", package: "hdrhistogram-swift")]),
         .target(name: "Reporters", dependencies: ["Checkers", "Trace"]),
         // Layer 5: the command line.

@@ -264,10 +264,14 @@ public struct StateSnapshot: Sendable, Hashable, Codable {
     /// `group:<identifier>`, `own:<process>`, or `copy:<name>`.
     public var store: String
     public var objects: [ObjectState]
+    /// For a view: objects that the view's own fetches would return now but the view lacks
+    /// (inserted elsewhere and never merged). Empty for a store.
+    public var absent: [String]
 
-    public init(store: String, objects: [ObjectState]) {
+    public init(store: String, objects: [ObjectState], absent: [String] = []) {
         self.store = store
         self.objects = objects
+        self.absent = absent
     }
 }
 

@@ -33,7 +33,7 @@ public struct StepInfo: Sendable, Hashable, Codable {
 }
 
 /// How a process is configured, as the checkers and reports need it.
-public struct ProcessInfo: Sendable, Hashable, Codable {
+public struct TraceProcess: Sendable, Hashable, Codable {
     public var name: String
     /// `host`, `share`, `action` or `watch`.
     public var role: String
@@ -82,13 +82,13 @@ public struct RunInfo: Sendable, Hashable, Codable {
     /// Tolerance for workload reads, in nanoseconds (the contract's `stale-tolerance`, default 250ms).
     public var staleToleranceNanos: UInt64
     public var latencyBudget: LatencyBudget?
-    public var processes: [ProcessInfo]
+    public var processes: [TraceProcess]
     public var steps: [StepInfo]
 
     public init(
         scenario: String, variant: String, file: String, summary: String, seed: UInt64,
         expected: ExpectedOutcome, staleToleranceNanos: UInt64 = 250_000_000,
-        latencyBudget: LatencyBudget? = nil, processes: [ProcessInfo], steps: [StepInfo]
+        latencyBudget: LatencyBudget? = nil, processes: [TraceProcess], steps: [StepInfo]
     ) {
         self.scenario = scenario
         self.variant = variant

@@ -39,7 +39,8 @@ public enum AgentCommand: Sendable, Hashable, Codable {
     case sync
     case leech
     // Checks. `withinNanos` 0 reads once.
-    case read(id: String, expect: TraceValues?, withinNanos: UInt64, workload: Bool)
+    /// `absent`: the read expects the object not to be in the view.
+    case read(id: String, expect: TraceValues?, absent: Bool, withinNanos: UInt64, workload: Bool)
     case count(entity: String, predicate: String?, expect: Int?, withinNanos: UInt64)
     // Lifecycle seen from inside the process.
     case becomeActive

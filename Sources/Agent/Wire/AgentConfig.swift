@@ -59,10 +59,10 @@ public struct StoreLocation: Sendable, Hashable, Codable {
     }
 }
 
-/// One entity of the model, in the scenario's own attribute syntax (`string?`, `bool = false`, `[Tag]`).
+/// One entity of the model, with each property in the scenario's own syntax
+/// (`string?`, `bool = false`, `[Tag]`, `Note?`), in declaration order.
 public struct EntitySpec: Sendable, Hashable, Codable {
     public var name: String
-    /// Attribute or relationship name -> its declaration, in declaration order.
     public var properties: [PropertySpec]
 
     public init(name: String, properties: [PropertySpec]) {
@@ -71,25 +71,14 @@ public struct EntitySpec: Sendable, Hashable, Codable {
     }
 }
 
-/// One attribute or relationship of an entity.
+/// One attribute or relationship: its name and its declaration.
 public struct PropertySpec: Sendable, Hashable, Codable {
     public var name: String
-    /// `string`, `int`, `double`, `bool`, `date`, `uuid`, or an entity name for relationships.
-    public var type: String
-    public var optional: Bool
-    public var toMany: Bool
-    public var isRelationship: Bool
-    public var defaultValue: TraceValue?
-    public var inverse: String?
+    public var syntax: String
 
-    public init(name: String, type: String, optional: Bool = false, toMany: Bool = false, isRelationship: Bool = false, defaultValue: TraceValue? = nil, inverse: String? = nil) {
+    public init(name: String, syntax: String) {
         self.name = name
-        self.type = type
-        self.optional = optional
-        self.toMany = toMany
-        self.isRelationship = isRelationship
-        self.defaultValue = defaultValue
-        self.inverse = inverse
+        self.syntax = syntax
     }
 }
 
@@ -123,6 +112,8 @@ public struct AgentSettings: Sendable, Hashable, Codable {
     /// `none` or `transfer`.
     public var sync: String = "none"
     public var syncLatencyNanos: UInt64 = 0
+    /// The processes with `refresh: history`: whose tokens `consumed-by-all` waits for.
+    public var historyConsumers: [String] = []
     /// The name of the cross-process save notification.
     public var notificationName: String = "store-did-save"
 

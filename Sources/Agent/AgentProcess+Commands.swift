@@ -1,0 +1,150 @@
+import Foundation
+import SharedStore
+import Trace
+
+/// What a command produced besides success, for the reply.
+struct CommandOutcome {
+    var inserted: [String: ObjectRef] = [:]
+    var deleted: [String] = []
+    var lock: String?
+}
+
+/// A command the agent cannot carry out for a reason of its own (not the store's).
+struct AgentError: Error, CustomStringConvertible {
+    var kind: String
+    var description: String
+
+    static func unknownID(_ name: String) -> AgentError {
+        AgentError(kind: "not-found", description: "no object '\(name)' is known to this process yet")
+    }
+
+    static func missing(_ feature: String) -> AgentError {
+        AgentError(kind: "other", description: "\(feature) is not built yet")
+    }
+}
+
+extension AgentProcess {
+    /// Executes one request and replies; an error the step expected is a success.
+    func handle(_ request: AgentRequest) {
+        currentSeq = request.seq
+        currentStep = request.step
+        defer { currentStep = nil }
+        learn(request.ids)
+        var outcome = CommandOutcome()
+        do {
+            try execute(request.command, into: &outcome)
+            reply(AgentReply(seq: request.seq, status: .ok, inserted: outcome.inserted,
+                             deleted: outcome.deleted, lock: outcome.lock))
+        } catch {
+            let record = errorRecord(error, expected: request.expectError)
+            let status: AgentReply.Status = record.expected ? .ok : .failed
+            reply(AgentReply(seq: request.seq, status: status, error: record))
+        }
+    }
+
+    /// Binds the scenario ids the runner learned from other processes' saves.
+    func learn(_ refs: [String: ObjectRef]) {
+        for (name, ref) in refs {
+            guard ref.entity != "", let id = try? coordinator.objectID(entity: ref.entity, primaryKey: ref.pk) else { continue }
+            ids.bind(name, to: id)
+        }
+    }
+
+    /// The object `name` in the view context, registering it by id (`existingObject(with:)`) when needed.
+    func resolve(_ name: String) throws -> ObjectID {
+        guard let id = ids[name] else { throw AgentError.unknownID(name) }
+        if !view.isRegistered(id) { _ = try view.existingObject(with: id) }
+        return id
+    }
+
+    func execute(_ command: AgentCommand, into outcome: inout CommandOutcome) throws {
+        switch command {
+        case .insert(let entity, let name, let values):
+            let id = try view.insert(entity, values: try storeValues(values, entity: entity))
+            ids.bind(name, to: id)
+            dirty[id, default: []].formUnion(values.keys)
+        case .update(let name, let values):
+            let id = try resolve(name)
+            try view.setValues(try storeValues(values, entity: id.entity), for: id)
+            dirty[id, default: []].formUnion(values.keys)
+        case .delete(let name):
+            try view.delete(try resolve(name))
+        case .relate(let name, let other, let relationship):
+            try view.relate(try resolve(name), to: try resolve(other), via: relationship)
+        case .unrelate(let name, let other, let relationship):
+            try view.unrelate(try resolve(name), from: try resolve(other), via: relationship)
+        case .save:
+            try performSave(into: &outcome)
+        case .rollback:
+            view.rollback()
+            forgetUnsaved()
+        case .reset:
+            view.reset()
+            forgetUnsaved()
+        case .fetch(let entity, let predicate, let sort):
+            let request = FetchRequest(entity: entity, predicate: predicate, sort: sort)
+            _ = try currentContext.fetch(request)
+            if !fetches.contains(request) { fetches.append(request) }
+        case .refreshAll:
+            refreshAll(reason: "step")
+        case .refreshObject(let name, let merge):
+            view.refresh(try resolve(name), mergeChanges: merge)
+        case .runRefresh:
+            runRefresh(reason: "manual")
+        case .observe:
+            startObserving()
+            // Registering late, an app with history catches up from its persisted token.
+            if settings.refresh == "history" { runRefresh(reason: "observe") }
+        case .post(let name):
+            post(name)
+        case .becomeActive:
+            isActive = true
+            if settings.trigger == "activation" { runRefresh(reason: "activation") }
+        case .enterBackground:
+            isActive = false
+        case .armCrashDuringSave:
+            crashArmed = true
+        case .advanceClock(let nanos):
+            clock.advance(byNanos: nanos)
+        case .lockState:
+            outcome.lock = currentLock()
+        case .read(let name, let expect, let absent, let within, let workload):
+            try checkRead(name, expect: expect, absent: absent, withinNanos: within, workload: workload)
+        case .count(let entity, let predicate, let expect, let within):
+            try checkCount(entity, predicate: predicate, expect: expect, withinNanos: within)
+        case .finalRefresh:
+            runRefresh(reason: "final")
+            recordFinalView()
+        case .exit:
+            break
+        default:
+            try executeStoreCommand(command, into: &outcome)
+        }
+    }
+
+    /// The context checks and fetches use: the opened copy's view, or this store's.
+    var currentContext: ObjectContext { openedCopy?.viewContext ?? view }
+
+    func forgetUnsaved() {
+        dirty.removeAll()
+        ids.forgetTemporary()
+    }
+
+    /// What this process holds open on a shared store, for the runner's suspend check.
+    func currentLock() -> String? {
+        if holdsBeginWrite { return "begin-write" }
+        if view.isQueryGenerationPinned { return "pinned-read" }
+        return nil
+    }
+
+    /// The trace's record of `error`, with its kind, and whether the step expected it.
+    func errorRecord(_ error: any Error, expected: String?) -> ErrorRecord {
+        let kind: String
+        if let agentError = error as? AgentError {
+            kind = agentError.kind
+        } else {
+            kind = StoreErrorKind(error)?.rawValue ?? "other"
+        }
+        return ErrorRecord(kind: kind, message: "\(error)", expected: expected == kind)
+    }
+}

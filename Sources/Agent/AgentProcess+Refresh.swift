@@ -1,0 +1,125 @@
+import Notify
+import SharedStore
+import Trace
+
+extension AgentProcess {
+    /// Runs this process's refresh strategy once and records what it did.
+    ///
+    /// - `staleness`: `refreshAllObjects()`; the faults it leaves fire by the view context's
+    ///   `stalenessInterval` (so at -1 they refill from the row cache and keep the old values).
+    /// - `history`: fetch the persistent history after the saved token, merge it, purge by setting.
+    /// - `refetch`: re-run this process's fetches, keeping registered objects as they are, taking the
+    ///   fetched values (`shouldRefreshRefetchedObjects`), or after `reset()`.
+    /// - `none`: nothing; automatic merging never covers another process's saves.
+    func runRefresh(reason: String) {
+        var result = RefreshRecord(strategy: settings.refresh, reason: reason)
+        record(.refreshStarted(result))
+        switch settings.refresh {
+        case "staleness":
+            view.refreshAllObjects()
+        case "history":
+            let counts = mergeHistoryForRefresh()
+            result.inserted = counts.inserted
+            result.updated = counts.updated
+            result.deleted = counts.deleted
+        case "refetch":
+            refetch()
+        default:
+            break
+        }
+        record(.refreshEnded(result))
+    }
+
+    /// A `refresh` step: `refreshAllObjects()` whatever the strategy.
+    func refreshAll(reason: String) {
+        let result = RefreshRecord(strategy: "refresh-all", reason: reason)
+        record(.refreshStarted(result))
+        view.refreshAllObjects()
+        record(.refreshEnded(result))
+    }
+
+    private func refetch() {
+        switch settings.refetch {
+        case "reset":
+            view.reset()
+            forgetUnsaved()
+            view.shouldRefreshRefetchedObjects = false
+        case "refresh-refetched":
+            view.shouldRefreshRefetchedObjects = true
+        default:
+            view.shouldRefreshRefetchedObjects = false
+        }
+        for request in fetches {
+            do {
+                _ = try view.fetch(request)
+            } catch {
+                record(.error(errorRecord(error, expected: nil)))
+            }
+        }
+    }
+
+    // MARK: Notifications
+
+    /// Registers for the cross-process save notification (at launch, or at an `observe` step).
+    func startObserving() {
+        guard observer == nil, let center else { return }
+        let inbox = inbox
+        do {
+            observer = try center.addObserver(settings.notificationName) { inbox.post($0) }
+        } catch {
+            record(.error(ErrorRecord(kind: "other", message: "cannot observe notifications: \(error)")))
+        }
+    }
+
+    /// Posts a payload-less notification through the hub.
+    func post(_ name: String) {
+        do {
+            try center?.post(name)
+            record(.notificationPosted(NotificationRecord(name: name, from: config.process)))
+        } catch {
+            record(.error(ErrorRecord(kind: "other", message: "cannot post \(name): \(error)")))
+        }
+    }
+
+    /// Handles every notification that arrived: record it, and refresh when the trigger is `darwin`.
+    func handleNotifications() {
+        for delivery in inbox.take() {
+            trace.record(.notificationReceived(NotificationRecord(
+                name: delivery.name, from: delivery.poster, postedAt: delivery.postedAt)),
+                step: currentStep, at: delivery.receivedAt)
+            if !delivery.isOwnPost && settings.trigger == "darwin" && delivery.name == settings.notificationName {
+                runRefresh(reason: "darwin")
+            }
+        }
+    }
+
+    /// How long the loop may sleep before the next poll-triggered refresh.
+    func pollTimeout() -> UInt64? {
+        guard settings.trigger == "poll" else { return nil }
+        let now = MonotonicTime.now()
+        return nextPoll > now ? nextPoll - now : 0
+    }
+
+    /// Runs the refresh when `trigger: poll` and its interval has passed.
+    func pollIfDue() {
+        guard settings.trigger == "poll" else { return }
+        let now = MonotonicTime.now()
+        guard now >= nextPoll else { return }
+        runRefresh(reason: "poll")
+        nextPoll = now + settings.pollIntervalNanos
+    }
+
+    /// Waits up to `nanos`, handling notifications and polls meanwhile (never reading new requests).
+    func idle(forNanos nanos: UInt64) {
+        let deadline = MonotonicTime.now() + nanos
+        while true {
+            let now = MonotonicTime.now()
+            guard now < deadline else { return }
+            var timeout = deadline - now
+            if let poll = pollTimeout() { timeout = min(timeout, poll) }
+            let ready = waitReadable([inbox.readDescriptor], timeoutNanos: timeout)
+            if !ready.isEmpty { handleNotifications() }
+            pollIfDue()
+        }
+    }
+}

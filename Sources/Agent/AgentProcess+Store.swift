@@ -1,0 +1,131 @@
+import Foundation
+import SharedStore
+import Trace
+
+extension AgentProcess {
+    /// Compiles the model and opens the store in the process's container with its settings.
+    static func openStore(config: AgentConfig, clock: AgentClock, readOnlyURL: URL? = nil) throws -> StoreCoordinator {
+        let description = try ModelDescription.parse(config.model.map { entity in
+            (name: entity.name, properties: entity.properties.map { (name: $0.name, type: $0.syntax) })
+        })
+        let model = try Model(description)
+        let settings = config.settings
+        let options = StoreOptions(
+            historyTracking: settings.historyTracking,
+            busyTimeout: .nanoseconds(Int64(settings.busyTimeoutNanos)),
+            readOnly: readOnlyURL != nil,
+            bundleIdentifier: config.role)
+        let coordinator: StoreCoordinator
+        if let readOnlyURL {
+            coordinator = try StoreCoordinator(url: readOnlyURL, model: model, options: options, clock: clock)
+        } else {
+            let containers = AppGroupContainers(
+                root: URL(fileURLWithPath: config.store.containersRoot), groups: [config.store.group])
+            coordinator = try StoreCoordinator(
+                containers: containers, group: config.store.group, name: config.store.name,
+                model: model, options: options, clock: clock)
+        }
+        let view = coordinator.viewContext
+        view.stalenessInterval = settings.staleness
+        view.mergePolicy = MergePolicy(scenarioName: settings.mergePolicy) ?? .error
+        view.transactionAuthor = settings.author
+        return coordinator
+    }
+
+    /// Routes the store's events into the trace, naming objects by scenario id.
+    func wireStoreEvents() {
+        // Store events arrive synchronously on this (the only) thread.
+        nonisolated(unsafe) let agent = self
+        coordinator.eventSink = { event in agent.recordStoreEvent(event) }
+        coordinator.beforeCommit = { [unowned self] _ in
+            guard self.crashArmed else { return }
+            // The kill point of `crash ... during: save`: statements done, COMMIT not yet.
+            self.reply(AgentReply(seq: self.currentSeq, status: .atCommit))
+            while true { pause() }
+        }
+    }
+
+    private func recordStoreEvent(_ event: StoreEvent) {
+        switch event {
+        case .sqlRead(let entity, let rows, _):
+            record(.sqlRead(entity: entity, rows: rows))
+        case .faultFulfilled(let object, let source, _, _):
+            lastFaultSource = source.rawValue
+            record(.faultFulfilled(object: ids.name(of: object), source: source.rawValue))
+        case .snapshotDropped(let object, _):
+            record(.snapshotDropped(object: ids.name(of: object)))
+        default:
+            // Saves, conflicts and history are recorded from their results, with scenario ids.
+            break
+        }
+    }
+
+    /// The attribute type of `entity.name`, for converting the runner's values.
+    func attributeType(_ entity: String, _ name: String) -> AttributeType? {
+        coordinator.model.attributes(of: entity)?.first { $0.name == name }?.type
+    }
+
+    /// The runner's values for `entity`, converted to the model's types.
+    func storeValues(_ values: TraceValues, entity: String) throws -> [String: Value] {
+        var result: [String: Value] = [:]
+        for (name, value) in values {
+            guard let type = attributeType(entity, name) else {
+                throw StoreError.unknownProperty(entity: entity, property: name)
+            }
+            result[name] = try value.storeValue(as: type, entity: entity, property: name)
+        }
+        return result
+    }
+}
+
+extension MergePolicy {
+    /// The policy named by the scenario's `merge-policy` setting.
+    init?(scenarioName: String) {
+        switch scenarioName {
+        case "error": self = .error
+        case "object-trump": self = .mergeByPropertyObjectTrump
+        case "store-trump": self = .mergeByPropertyStoreTrump
+        case "overwrite": self = .overwrite
+        case "rollback": self = .rollback
+        default: return nil
+        }
+    }
+}
+
+extension TraceValue {
+    /// This value as the store holds an attribute of `type`.
+    func storeValue(as type: AttributeType, entity: String, property: String) throws -> Value {
+        let value: Value
+        switch self {
+        case .null: value = .null
+        case .string(let text): value = try Value.from(scalar: text, as: type)
+        case .int(let number): value = .int(number)
+        case .double(let number):
+            value = type == .date ? .date(Date(timeIntervalSince1970: number)) : .double(number)
+        case .bool(let flag): value = .bool(flag)
+        }
+        guard let converted = value.converted(to: type) else {
+            throw StoreError.typeMismatch(entity: entity, property: property, value: value, expected: type)
+        }
+        return converted
+    }
+}
+
+extension Value {
+    /// The value as the trace records it (dates as seconds since 1970, UUIDs as strings).
+    var traceValue: TraceValue {
+        switch self {
+        case .null: .null
+        case .string(let text): .string(text)
+        case .int(let number): .int(number)
+        case .double(let number): .double(number)
+        case .bool(let flag): .bool(flag)
+        case .date(let date): .double(date.timeIntervalSince1970)
+        case .uuid(let uuid): .string(uuid.uuidString)
+        }
+    }
+}
+
+extension Dictionary where Key == String, Value == SharedStore.Value {
+    var traceValues: TraceValues { mapValues(\.traceValue) }
+}

@@ -1,0 +1,82 @@
+import Agent
+import ScenarioModel
+import Trace
+
+extension ScenarioRunner {
+    /// The agent command for a process step, or nil for lifecycle steps (the runner does those).
+    func command(for step: Step, on slot: ProcessSlot) -> AgentCommand? {
+        let model = plan.run.store.model
+        switch step {
+        case .launch, .exit, .crash, .background, .suspend, .resume, .foreground, .terminate:
+            return nil
+        case .sleep, .parallel, .advanceClock, .workload, .fault:
+            return nil
+        case .observe: return .observe
+        case .insert(let entity, let id, let values):
+            let filled = model.entity(named: entity)?.valuesForInsert(objectID: id, explicit: values) ?? values
+            return .insert(entity: entity, id: id, values: filled.traceValues)
+        case .update(let id, let values): return .update(id: id, values: values.traceValues)
+        case .delete(let id): return .delete(id: id)
+        case .relate(let id, let to, let via): return .relate(id: id, to: to, via: via)
+        case .unrelate(let id, let from, let via): return .unrelate(id: id, from: from, via: via)
+        case .save: return .save
+        case .rollback: return .rollback
+        case .reset: return .reset
+        case .fetch(let entity, let predicate, let sort):
+            let sortText = sort.isEmpty ? nil : sort.map(\.description).joined(separator: ",")
+            return .fetch(entity: entity, predicate: predicate?.storeText.nilIfEmpty, sort: sortText)
+        case .refreshAll: return .refreshAll
+        case .refresh(let id, let merge): return .refreshObject(id: id, merge: merge)
+        case .runRefresh: return .runRefresh
+        case .batchInsert(let entity, let count, let values):
+            return .batchInsert(entity: entity, count: count, values: values.traceValues)
+        case .batchUpdate(let entity, let predicate, let values):
+            return .batchUpdate(entity: entity, predicate: predicate?.storeText.nilIfEmpty, values: values.traceValues)
+        case .batchDelete(let entity, let predicate):
+            return .batchDelete(entity: entity, predicate: predicate?.storeText.nilIfEmpty)
+        case .pinGeneration: return .pinGeneration
+        case .unpinGeneration: return .unpinGeneration
+        case .beginWrite: return .beginWrite
+        case .endWrite: return .endWrite
+        case .mergeHistory: return .mergeHistory
+        case .purgeHistory(let policy): return .purgeHistory(policy: policy.map(Self.purgeSetting))
+        case .post(let name): return .post(name: name)
+        case .checkpoint: return .checkpoint
+        case .copyStore(let name, let withWAL): return .copyStore(name: name, withWAL: withWAL)
+        case .openCopy(let name): return .openCopy(name: name)
+        case .sync: return .sync
+        case .leech: return .leech
+        case .read(let id, let expectation, let timing):
+            let expect: TraceValues?
+            switch expectation {
+            case .values(let values): expect = values.traceValues
+            case .absent, nil: expect = nil
+            }
+            return .read(id: id, expect: expect, absent: expectation == .absent, withinNanos: timing.nanos, workload: false)
+        case .count(let entity, let expected, let predicate, let timing):
+            return .count(entity: entity, predicate: predicate?.storeText.nilIfEmpty, expect: expected, withinNanos: timing.nanos)
+        }
+    }
+
+    static func purgeSetting(_ policy: PurgePolicy) -> PurgeSetting {
+        switch policy {
+        case .none: .none
+        case .consumedByAll: .consumedByAll
+        case .ownToken: .ownToken
+        case .olderThan(let duration): .olderThan(nanos: duration.nanos)
+        }
+    }
+}
+
+extension CheckTiming {
+    var nanos: UInt64 {
+        switch self {
+        case .now: 0
+        case .within(let duration): duration.nanos
+        }
+    }
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import ScenarioModel
+import Trace
+
+/// A scenario run prepared for execution: every step numbered (children of `parallel` too), and
+/// the trace header that names them.
+public struct RunPlan: Sendable {
+    /// One numbered step.
+    public struct PlannedStep: Sendable {
+        public var index: Int
+        public var step: ScenarioStep
+        /// For `parallel`: its children, numbered after it.
+        public var children: [PlannedStep]
+    }
+
+    public let run: ScenarioRun
+    public let steps: [PlannedStep]
+    public let info: RunInfo
+
+    public init(run: ScenarioRun, summary: String) {
+        self.run = run
+        var counter = 0
+        var table: [StepInfo] = []
+        func plan(_ step: ScenarioStep) -> PlannedStep {
+            let index = counter
+            counter += 1
+            table.append(StepInfo(
+                index: index, process: step.process,
+                location: StepLocation(file: step.location.file, line: step.location.line, column: step.location.column),
+                text: StepText.render(step)))
+            var children: [PlannedStep] = []
+            if case .parallel(let inner) = step.step { children = inner.map(plan) }
+            return PlannedStep(index: index, step: step, children: children)
+        }
+        steps = run.steps.map(plan)
+        let processes = run.processes.map { process in
+            TraceProcess(
+                name: process.name, role: process.settings.role.rawValue,
+                store: RunPlan.storeName(of: process, group: run.store.group),
+                settings: RunPlan.displaySettings(process.settings))
+        }
+        let expected: TraceExpectedOutcome
+        switch run.expectation {
+        case .pass: expected = .pass
+        case .anomalies(let names): expected = .anomalies(names.map(\.rawValue))
+        }
+        let budget = run.latencyBudget.map { budget in
+            TraceLatencyBudget(p50: budget.p50?.nanos, p90: budget.p90?.nanos, p99: budget.p99?.nanos, max: budget.max?.nanos)
+        }
+        info = RunInfo(
+            scenario: run.scenario, variant: run.variant, file: run.file, summary: summary, seed: run.rootSeed,
+            expected: expected, staleToleranceNanos: run.staleTolerance.nanos, latencyBudget: budget,
+            processes: processes, steps: table)
+    }
+
+    /// The trace's name for the store a process reads: the group's, or its own container's.
+    public static func storeName(of process: RunProcess, group: String) -> String {
+        process.settings.storage == .own ? "own:\(process.name)" : "group:\(group)"
+    }
+
+    /// The settings as `key: value` text for reports.
+    static func displaySettings(_ settings: ProcessSettings) -> [String: String] {
+        var result: [String: String] = [
+            "refresh": settings.refresh.rawValue,
+            "staleness": settings.staleness.description,
+            "trigger": settings.trigger.rawValue,
+            "observe": settings.observe.rawValue,
+            "merge-policy": settings.mergePolicy.rawValue,
+            "history-tracking": String(settings.historyTracking),
+            "notify": String(settings.notify),
+            "delivery": settings.delivery.rawValue,
+            "storage": settings.storage.rawValue,
+        ]
+        if settings.refresh == .refetch { result["refetch"] = settings.refetch.rawValue }
+        if settings.queryGeneration == .pinned { result["query-generation"] = "pinned" }
+        return result
+    }
+}

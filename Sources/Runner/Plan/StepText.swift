@@ -1,0 +1,88 @@
+import ScenarioModel
+
+/// One-line renderings of steps for the trace, the reports and error messages.
+enum StepText {
+    static func render(_ step: ScenarioStep) -> String {
+        let body = render(step.step)
+        var text = step.process.map { "\($0): \(body)" } ?? body
+        if let error = step.expectError { text += " expect-error \(error.rawValue)" }
+        return text
+    }
+
+    static func render(_ step: Step) -> String {
+        switch step {
+        case .launch: return "launch"
+        case .exit: return "exit"
+        case .crash: return "crash"
+        case .background: return "background"
+        case .suspend: return "suspend"
+        case .resume: return "resume"
+        case .foreground: return "foreground"
+        case .terminate: return "terminate"
+        case .observe: return "observe"
+        case .insert(let entity, let id, let values): return "insert \(entity) \(id) \(render(values))"
+        case .update(let id, let values): return "update \(id) \(render(values))"
+        case .delete(let id): return "delete \(id)"
+        case .relate(let id, let to, let via): return "relate \(id) to \(to) via \(via)"
+        case .unrelate(let id, let from, let via): return "unrelate \(id) from \(from) via \(via)"
+        case .save: return "save"
+        case .rollback: return "rollback"
+        case .reset: return "reset"
+        case .fetch(let entity, let predicate, let sort):
+            var text = "fetch \(entity)"
+            if let predicate { text += " where \(predicate.storeText)" }
+            if !sort.isEmpty { text += " sort \(sort.map(\.description).joined(separator: ","))" }
+            return text
+        case .refreshAll: return "refresh"
+        case .refresh(let id, let merge): return "refresh \(id) merge \(merge)"
+        case .runRefresh: return "run-refresh"
+        case .batchInsert(let entity, let count, _): return "batch-insert \(count) \(entity)"
+        case .batchUpdate(let entity, _, let values): return "batch-update \(entity) \(render(values))"
+        case .batchDelete(let entity, let predicate): return "batch-delete \(entity)" + (predicate.map { " where \($0.storeText)" } ?? "")
+        case .pinGeneration: return "pin-generation"
+        case .unpinGeneration: return "unpin-generation"
+        case .beginWrite: return "begin-write"
+        case .endWrite: return "end-write"
+        case .mergeHistory: return "merge-history"
+        case .purgeHistory(let policy): return "purge-history" + (policy.map { " \($0)" } ?? "")
+        case .post(let name): return "post \(name)"
+        case .checkpoint: return "checkpoint"
+        case .copyStore(let name, let withWAL): return "copy-store \(name)" + (withWAL ? "" : " without -wal")
+        case .openCopy(let name): return "open-copy \(name)"
+        case .sync: return "sync"
+        case .leech: return "leech"
+        case .read(let id, let expectation, let timing):
+            var text = "read \(id)"
+            switch expectation {
+            case .values(let values): text += " expect \(render(values))"
+            case .absent: text += " expect absent"
+            case nil: break
+            }
+            return text + render(timing)
+        case .count(let entity, let expected, let predicate, let timing):
+            return "count \(entity)" + (predicate.map { " where \($0.storeText)" } ?? "") + " expect \(expected)" + render(timing)
+        case .sleep(let duration): return "sleep \(duration)"
+        case .parallel(let steps): return "parallel (\(steps.count) steps)"
+        case .advanceClock(let duration): return "clock advance \(duration)"
+        case .workload(let workload):
+            return "workload \(workload.entity) on \(workload.processes.joined(separator: ", ")) for \(workload.duration)"
+        case .fault(let fault):
+            switch fault {
+            case .dropNotifications(let process, let duration): return "fault: drop notifications to \(process) for \(duration)"
+            case .delayNotifications(let process, let delay): return "fault: delay notifications to \(process) by \(delay)"
+            case .crash(let process, let point): return "fault: crash \(process) during \(point.rawValue)"
+            }
+        }
+    }
+
+    private static func render(_ values: [String: AttributeValue]) -> String {
+        "{" + values.keys.sorted().map { "\($0): \(values[$0]!)" }.joined(separator: ", ") + "}"
+    }
+
+    private static func render(_ timing: CheckTiming) -> String {
+        switch timing {
+        case .now: return " now"
+        case .within(let duration): return " within \(duration)"
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Agent
+import ScenarioModel
+import Supervisor
+
+/// One scenario process as the runner tracks it across launches: its lifecycle, its child process
+/// when running, and the scenario ids it has been told about.
+final class ProcessSlot {
+    let process: RunProcess
+    /// The trace's name for the store this process reads.
+    let store: String
+    var lifecycle: ProcessLifecycle
+    var child: (any SupervisedProcess)?
+    /// How many times it has been launched.
+    var launches = 0
+    private var nextSeq = 1
+    /// The scenario ids already sent to the running agent.
+    var sentIDs: [String: ObjectRef] = [:]
+
+    init(process: RunProcess, store: String) {
+        self.process = process
+        self.store = store
+        let role = LifecycleRole(rawValue: process.settings.role.rawValue) ?? .host
+        lifecycle = ProcessLifecycle(process: process.name, role: role)
+    }
+
+    var name: String { process.name }
+
+    /// A new request sequence number.
+    func takeSeq() -> Int {
+        defer { nextSeq += 1 }
+        return nextSeq
+    }
+
+    /// Whether the agent can take a command now (running and not stopped).
+    var canTakeCommands: Bool {
+        child != nil && (lifecycle.state == .active || lifecycle.state == .background)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// The directory a run lives in: the group containers, each `storage: own` process's container,
+/// store copies, the agents' configs, trace files and stderr, and the notification hub's socket.
+///
+/// Removed when the run ends unless the user asked to `--keep` it.
+public final class Sandbox: @unchecked Sendable {
+    public let root: URL
+    public let keep: Bool
+
+    /// Creates a fresh sandbox under `parent` (the system's temporary directory by default).
+    /// Paths stay short, because the hub's socket path must fit in 108 bytes.
+    public init(parent: URL? = nil, keep: Bool) throws {
+        let base = parent ?? URL(fileURLWithPath: NSTemporaryDirectory())
+        root = base.appendingPathComponent("gs-\(getpid())-\(UUID().uuidString.prefix(6))", isDirectory: true)
+        self.keep = keep
+        for folder in ["containers", "own", "copies", "config", "trace", "logs", "n"] {
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+    }
+
+    public var containers: URL { root.appendingPathComponent("containers") }
+    public var copies: URL { root.appendingPathComponent("copies") }
+    public var hubSocket: String { root.appendingPathComponent("n/hub").path }
+
+    /// The containers root of a process with its own store.
+    public func ownContainers(of process: String) -> URL {
+        root.appendingPathComponent("own").appendingPathComponent(process)
+    }
+
+    public func config(of process: String, launch: Int) -> URL {
+        root.appendingPathComponent("config/\(process)-\(launch).json")
+    }
+
+    public func trace(of process: String) -> URL {
+        root.appendingPathComponent("trace/\(process).jsonl")
+    }
+
+    public func stderr(of process: String) -> URL {
+        root.appendingPathComponent("logs/\(process).stderr")
+    }
+
+    /// Every trace file written so far.
+    public var traceFiles: [URL] {
+        let folder = root.appendingPathComponent("trace")
+        return ((try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [])
+            .filter { $0.pathExtension == "jsonl" }.sorted { $0.path < $1.path }
+    }
+
+    /// Removes the sandbox unless it is kept.
+    public func finish() {
+        if !keep { try? FileManager.default.removeItem(at: root) }
+    }
+}

@@ -1,0 +1,71 @@
+import Agent
+import Foundation
+import ScenarioModel
+import Trace
+
+extension ScenarioRunner {
+    /// The launch config of a process: its store, its resolved settings and the model.
+    func agentConfig(for slot: ProcessSlot) -> AgentConfig {
+        let run = plan.run
+        let settings = slot.process.settings
+        let own = settings.storage == .own
+        let store = StoreLocation(
+            containersRoot: own ? sandbox.ownContainers(of: slot.name).path : sandbox.containers.path,
+            group: own ? "own.\(slot.name)" : run.store.group,
+            name: run.store.name,
+            traceName: slot.store)
+        return AgentConfig(
+            process: slot.name, role: settings.role.rawValue, launchCount: slot.launches, store: store,
+            model: Self.entitySpecs(run.store.model), settings: Self.agentSettings(settings, process: slot.name, all: run.processes),
+            hubSocket: sandbox.hubSocket, tracePath: sandbox.trace(of: slot.name).path,
+            copiesDirectory: sandbox.copies.path, clockOffsetNanos: 0, seed: slot.process.seed)
+    }
+
+    /// The model in the scenario's own attribute syntax, which SharedStore parses.
+    static func entitySpecs(_ model: DataModel) -> [EntitySpec] {
+        model.entities.map { entity in
+            var properties = entity.attributes.map { attribute in
+                var syntax = attribute.type.rawValue + (attribute.isOptional ? "?" : "")
+                if let value = attribute.defaultValue { syntax += " = \(value.predicateLiteral)" }
+                return PropertySpec(name: attribute.name, syntax: syntax)
+            }
+            properties += entity.relationships.map { relationship in
+                PropertySpec(
+                    name: relationship.name,
+                    syntax: relationship.isToMany ? "[\(relationship.destination)]" : "\(relationship.destination)?")
+            }
+            return EntitySpec(name: entity.name, properties: properties)
+        }
+    }
+
+    /// The settings an agent acts on, from the scenario's resolved settings.
+    static func agentSettings(_ settings: ProcessSettings, process: String, all: [RunProcess]) -> AgentSettings {
+        var result = AgentSettings()
+        result.refresh = settings.refresh.rawValue
+        result.staleness = settings.staleness.timeInterval
+        result.trigger = settings.trigger.rawValue
+        result.pollIntervalNanos = settings.pollInterval.nanos
+        result.observe = settings.observe.rawValue
+        result.mergePolicy = settings.mergePolicy.rawValue
+        result.historyTracking = settings.historyTracking
+        result.author = settings.author.resolved(processName: process)
+        switch settings.historyAuthors {
+        case .allButOwn: result.historyAuthors = nil
+        case .only(let names): result.historyAuthors = names
+        }
+        result.purge = purgeSetting(settings.purge)
+        result.refetch = settings.refetch.rawValue
+        result.notify = settings.notify
+        result.queryGeneration = settings.queryGeneration.rawValue
+        result.busyTimeoutNanos = settings.busyTimeout.nanos
+        result.storage = settings.storage.rawValue
+        switch settings.sync {
+        case .none: result.sync = "none"
+        case .transfer(let latency):
+            result.sync = "transfer"
+            result.syncLatencyNanos = latency.nanos
+        }
+        result.historyConsumers = all.filter { $0.settings.refresh == .history }.map(\.name)
+        return result
+    }
+}

@@ -1,0 +1,97 @@
+import Agent
+import Foundation
+import ScenarioModel
+import Trace
+
+extension ScenarioRunner {
+    /// A step not tied to one process: sleep, clock, workload, fault.
+    func executeControl(_ step: Step) throws(RunError) {
+        switch step {
+        case .sleep(let duration):
+            sleep(nanos: duration.nanos)
+        case .advanceClock(let duration):
+            clockOffset += duration.nanos
+            // No reply is awaited: a suspended agent applies it when it runs again, before anything else.
+            for slot in slots.values where slot.child != nil && slot.lifecycle.state.isRunning {
+                _ = try? writeIgnoringState(.advanceClock(nanos: duration.nanos), to: slot)
+            }
+        case .workload(let workload):
+            try runWorkload(workload)
+        case .fault(let fault):
+            try inject(fault)
+        default:
+            throw failure("step \(StepText.render(step)) needs a process")
+        }
+    }
+
+    private func inject(_ fault: Fault) throws(RunError) {
+        switch fault {
+        case .dropNotifications(let process, let duration):
+            hub.dropNotifications(to: process, for: .nanoseconds(Int64(duration.nanos)))
+        case .delayNotifications(let process, let delay):
+            hub.delayNotifications(to: process, by: .nanoseconds(Int64(delay.nanos)))
+        case .crash(let process, _):
+            try send(.armCrashDuringSave, to: try slot(process))
+        }
+    }
+
+    /// Writes to a running agent even when it is stopped (the kernel buffers the line).
+    private func writeIgnoringState(_ command: AgentCommand, to slot: ProcessSlot) throws {
+        guard let child = slot.child else { return }
+        let request = AgentRequest(seq: slot.takeSeq(), command: command)
+        try child.writeLine(String(decoding: try JSONEncoder().encode(request), as: UTF8.self))
+    }
+
+    func sleep(nanos: UInt64) {
+        guard nanos > 0 else { return }
+        var request = timespec(tv_sec: Int(nanos / 1_000_000_000), tv_nsec: Int(nanos % 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+
+    /// Random operations from the workload's seed, at its rate; each write saves at once and every
+    /// read is checked like any other.
+    private func runWorkload(_ workload: Workload) throws(RunError) {
+        let entity = plan.run.store.model.entity(named: workload.entity)
+        let attribute = entity?.attributes.first { !$0.isOptional && [.string, .int, .double].contains($0.type) }
+        let seed = workload.seed ?? plan.run.rootSeed &+ UInt64(currentStep?.index ?? 0)
+        var generator = WorkloadGenerator(
+            processes: workload.processes,
+            mix: .init(insert: workload.mix.insert, update: workload.mix.update, delete: workload.mix.delete, read: workload.mix.read),
+            rate: workload.rate, durationNanos: workload.duration.nanos, keys: workload.keys,
+            attribute: attribute.map { ($0.name, $0.type.rawValue) }, seed: seed)
+        let start = MonotonicTime.now()
+        let store = slots[workload.processes.first ?? ""]?.store ?? "group:\(plan.run.store.group)"
+        while let op = generator.next(committed: (live[store] ?? []).sorted()) {
+            let due = start + op.offsetNanos
+            let now = MonotonicTime.now()
+            if due > now { sleep(nanos: due - now) }
+            let slot = try slot(op.process)
+            switch op.kind {
+            case .insert:
+                let defaults = entity?.valuesForInsert(objectID: op.id, explicit: [:]).traceValues ?? [:]
+                let values = defaults.merging(op.values) { $1 }
+                try workloadStep(.insert(entity: workload.entity, id: op.id, values: values), slot)
+                try workloadStep(.save, slot)
+            case .update:
+                try workloadStep(.update(id: op.id, values: op.values), slot)
+                try workloadStep(.save, slot)
+            case .delete:
+                try workloadStep(.delete(id: op.id), slot)
+                try workloadStep(.save, slot)
+            case .read:
+                try workloadStep(.read(id: op.id, expect: nil, absent: false, withinNanos: 0, workload: true), slot)
+            }
+        }
+    }
+
+    /// One workload operation; a failed save (a conflict, a row deleted meanwhile) is a recorded
+    /// outcome, and the unsaved change is rolled back so the next operation starts clean.
+    private func workloadStep(_ command: AgentCommand, _ slot: ProcessSlot) throws(RunError) {
+        let reply = try send(command, to: slot, timeout: options.stepTimeout + .nanoseconds(Int64(slot.process.settings.busyTimeout.nanos)))
+        if let error = reply.error {
+            record(.error(error))
+            try send(.rollback, to: slot)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Agent
+import Foundation
+import Supervisor
+import Trace
+
+extension ScenarioRunner {
+    /// The end of a run: every live process gets a last, quiescent refresh and records its view;
+    /// then each store's contents are recorded, for convergence, duplicates and data loss.
+    func finish() throws(RunError) {
+        // Let notifications in flight land before the final refresh.
+        sleep(nanos: 20_000_000)
+        for slot in orderedSlots where slot.lifecycle.state == .suspended {
+            try lifecycle(.resume, slot)
+        }
+        for slot in orderedSlots where slot.canTakeCommands {
+            try send(.finalRefresh, to: slot)
+        }
+        for slot in orderedSlots where slot.canTakeCommands {
+            try lifecycle(.exit, slot)
+        }
+        for store in storesToDump {
+            record(.finalStore(try dump(store)))
+        }
+    }
+
+    var orderedSlots: [ProcessSlot] {
+        plan.run.processes.compactMap { slots[$0.name] }
+    }
+
+    /// Kills whatever still runs (after a failure), and reaps it.
+    func stopAll() {
+        for slot in slots.values {
+            slot.child?.kill()
+            slot.child = nil
+        }
+    }
+
+    /// Every event of the run, merged by time.
+    func collectTrace() -> Trace {
+        var streams: [[TraceEvent]] = []
+        for file in sandbox.traceFiles {
+            if let events = try? TraceFile.readEvents(from: file) { streams.append(events) }
+        }
+        return Trace(info: plan.info, events: Trace.merge(streams))
+    }
+
+    /// Each process's stderr, for the report.
+    func collectStderr() -> [String: String] {
+        var result: [String: String] = [:]
+        for slot in orderedSlots {
+            let text = (try? String(contentsOf: sandbox.stderr(of: slot.name), encoding: .utf8)) ?? ""
+            if !text.isEmpty { result[slot.name] = text }
+        }
+        return result
+    }
+}

@@ -1,0 +1,138 @@
+import Agent
+import Foundation
+import Notify
+import Supervisor
+import Trace
+
+extension ScenarioRunner {
+    /// Feeds a lifecycle input to the process's state machine and performs the actions it returns.
+    func lifecycle(_ input: LifecycleInput, _ slot: ProcessSlot) throws(RunError) {
+        let actions: [LifecycleAction]
+        do {
+            actions = try slot.lifecycle.handle(input)
+        } catch {
+            throw failure(error.description, process: slot.name)
+        }
+        for action in actions { try perform(action, slot) }
+    }
+
+    /// `suspend`: ask what the process holds open, then stop it (iOS would answer a held lock with 0xdead10cc).
+    func suspend(_ slot: ProcessSlot) throws(RunError) {
+        var lock: String?
+        if slot.canTakeCommands {
+            lock = try send(.lockState, to: slot).lock
+        }
+        try lifecycle(.suspend, slot)
+        record(.lifecycle(LifecycleChange(
+            state: "suspended", pid: slot.child?.pid, holdsLock: lock != nil, lock: lock)))
+    }
+
+    private func perform(_ action: LifecycleAction, _ slot: ProcessSlot) throws(RunError) {
+        switch action {
+        case .spawn:
+            try spawn(slot)
+            try lifecycle(.ready, slot)
+        case .notifyHub(let state):
+            hub.setLifecycle(Self.hubState(state), for: slot.name)
+            if state != .suspended && state != .launching {
+                record(.lifecycle(LifecycleChange(state: Self.traceState(state), pid: slot.child?.pid)))
+            }
+            if state == .background, slot.canTakeCommands { try send(.enterBackground, to: slot) }
+        case .sendSignal(let signal):
+            try deliver(signal, to: slot)
+        case .sendExitRequest:
+            try requestExit(slot)
+        case .runRefreshOnActivation:
+            if slot.canTakeCommands { try send(.becomeActive, to: slot) }
+        case .reportUnexpectedExit(let status):
+            throw failure("it exited unexpectedly (\(status))\(stderrTail(of: slot))", process: slot.name)
+        }
+    }
+
+    /// Starts the agent with its config and waits until it has opened its store.
+    private func spawn(_ slot: ProcessSlot) throws(RunError) {
+        let config = agentConfig(for: slot)
+        let configURL = sandbox.config(of: slot.name, launch: slot.launches)
+        slot.launches += 1
+        do {
+            try JSONEncoder().encode(config).write(to: configURL)
+            let spec = LaunchSpec(
+                process: slot.name, executable: options.agentExecutable,
+                arguments: ["agent", "--config", configURL.path],
+                standardError: .file(sandbox.stderr(of: slot.name).path))
+            slot.child = try options.launcher.launch(spec)
+        } catch {
+            throw failure("cannot start the agent: \(error)", process: slot.name)
+        }
+        slot.sentIDs = [:]
+        let line: String
+        do {
+            line = try slot.child!.readLine(timeout: options.launchTimeout, awaiting: "the agent to open its store")
+        } catch {
+            slot.child?.kill()
+            throw failure("\(error)\(stderrTail(of: slot))", process: slot.name)
+        }
+        guard let reply = try? JSONDecoder().decode(AgentReply.self, from: Data(line.utf8)), reply.status == .ready else {
+            throw failure("the agent did not start: \(line)", process: slot.name)
+        }
+        record(.lifecycle(LifecycleChange(state: "launched", pid: slot.child?.pid)))
+        // The scenario's clock may have moved before this launch.
+        if clockOffset > 0 { _ = try write(.advanceClock(nanos: clockOffset), to: slot, expectError: nil) }
+    }
+
+    private func deliver(_ signal: ProcessSignal, to slot: ProcessSlot) throws(RunError) {
+        guard let child = slot.child else { return }
+        switch signal {
+        case .kill:
+            child.kill()
+            slot.child = nil
+        default:
+            do {
+                try child.signal(signal)
+            } catch {
+                throw failure("cannot signal it: \(error)", process: slot.name)
+            }
+        }
+    }
+
+    /// `exit`: the agent closes its store and exits; a hung one is killed after the timeout.
+    private func requestExit(_ slot: ProcessSlot) throws(RunError) {
+        guard let child = slot.child else { return }
+        defer { slot.child = nil }
+        do {
+            let request = AgentRequest(seq: slot.takeSeq(), command: .exit)
+            try child.writeLine(String(decoding: try JSONEncoder().encode(request), as: UTF8.self))
+            _ = try child.wait(timeout: options.stepTimeout)
+        } catch {
+            child.kill()
+            throw failure("it did not exit cleanly: \(error)", process: slot.name)
+        }
+    }
+
+    /// The armed `crash ... during: save` point was reached: kill the process there.
+    func crashInsideSave(_ slot: ProcessSlot) throws(RunError) {
+        try lifecycle(.crash, slot)
+    }
+
+    static func hubState(_ state: LifecycleState) -> HubProcessState {
+        switch state {
+        case .launching, .active: .active
+        case .background: .background
+        case .suspended: .suspended
+        case .notRunning, .exited, .crashed, .terminated: .notRunning
+        }
+    }
+
+    static func traceState(_ state: LifecycleState) -> String {
+        switch state {
+        case .notRunning: "not-running"
+        case .launching: "launched"
+        case .active: "active"
+        case .background: "background"
+        case .suspended: "suspended"
+        case .exited: "exited"
+        case .crashed: "crashed"
+        case .terminated: "terminated"
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Agent
+import Foundation
+import ScenarioModel
+import Supervisor
+import Trace
+
+extension ScenarioRunner {
+    /// Executes one step (for `parallel`, its children together) and records its start and end.
+    func execute(_ planned: RunPlan.PlannedStep) throws(RunError) {
+        currentStep = planned
+        record(.stepStarted)
+        if case .parallel = planned.step.step {
+            try executeParallel(planned.children)
+            currentStep = planned
+            record(.stepEnded(nil))
+            return
+        }
+        if let process = planned.step.process {
+            let error = try executeProcessStep(planned.step, on: try slot(process))
+            record(.stepEnded(error))
+        } else {
+            try executeControl(planned.step.step)
+            record(.stepEnded(nil))
+        }
+    }
+
+    /// A step of one process: a lifecycle action, or a command for its agent.
+    /// Returns the step's error (a scenario outcome, not a harness failure), if any.
+    func executeProcessStep(_ step: ScenarioStep, on slot: ProcessSlot) throws(RunError) -> ErrorRecord? {
+        switch step.step {
+        case .launch: try lifecycle(.launch, slot)
+        case .exit: try lifecycle(.exit, slot)
+        case .crash: try lifecycle(.crash, slot)
+        case .background: try lifecycle(.background, slot)
+        case .suspend: try suspend(slot)
+        case .resume: try lifecycle(.resume, slot)
+        case .foreground: try lifecycle(.foreground, slot)
+        case .terminate: try lifecycle(.terminate, slot)
+        default:
+            guard let command = command(for: step.step, on: slot) else {
+                throw failure("step cannot be sent to an agent", process: slot.name)
+            }
+            let reply = try send(command, to: slot, expectError: step.expectError?.rawValue,
+                                 timeout: timeout(for: step.step, slot))
+            return reply.error
+        }
+        return nil
+    }
+
+    /// Sends every child's command first, then waits for every reply: the steps run together.
+    func executeParallel(_ children: [RunPlan.PlannedStep]) throws(RunError) {
+        var pending: [(RunPlan.PlannedStep, ProcessSlot, Int)] = []
+        var busy: Set<String> = []
+        for child in children {
+            currentStep = child
+            record(.stepStarted)
+            guard let process = child.step.process, !busy.contains(process),
+                  let slot = slots[process], slot.canTakeCommands,
+                  let command = command(for: child.step.step, on: slot)
+            else {
+                // Lifecycle and control steps, and a second step of one process, run in order.
+                try finishPending(&pending)
+                try execute(child)
+                continue
+            }
+            busy.insert(process)
+            let seq = try write(command, to: slot, expectError: child.step.expectError?.rawValue)
+            pending.append((child, slot, seq))
+        }
+        try finishPending(&pending)
+    }
+
+    private func finishPending(_ pending: inout [(RunPlan.PlannedStep, ProcessSlot, Int)]) throws(RunError) {
+        for (child, slot, seq) in pending {
+            currentStep = child
+            let reply = try awaitReply(seq, from: slot, timeout: timeout(for: child.step.step, slot))
+            record(.stepEnded(reply.error))
+        }
+        pending.removeAll()
+    }
+
+    // MARK: Talking to agents
+
+    /// Sends `command` and waits for its reply; a harness failure when the agent cannot take it.
+    @discardableResult
+    func send(_ command: AgentCommand, to slot: ProcessSlot, expectError: String? = nil,
+              timeout: Swift.Duration? = nil) throws(RunError) -> AgentReply {
+        let seq = try write(command, to: slot, expectError: expectError)
+        return try awaitReply(seq, from: slot, timeout: timeout ?? options.stepTimeout)
+    }
+
+    /// Writes one request line; returns its sequence number.
+    func write(_ command: AgentCommand, to slot: ProcessSlot, expectError: String?) throws(RunError) -> Int {
+        guard let child = slot.child else {
+            throw failure("it is not running (\(slot.lifecycle.state)); launch it first", process: slot.name)
+        }
+        guard slot.canTakeCommands else {
+            throw failure("it is \(slot.lifecycle.state); resume it first", process: slot.name)
+        }
+        let seq = slot.takeSeq()
+        let known = registry[slot.store] ?? [:]
+        let delta = known.filter { slot.sentIDs[$0.key] != $0.value }
+        slot.sentIDs.merge(delta) { $1 }
+        let request = AgentRequest(seq: seq, step: currentStep?.index, expectError: expectError, ids: delta, command: command)
+        do {
+            let data = try JSONEncoder().encode(request)
+            try child.writeLine(String(decoding: data, as: UTF8.self))
+        } catch {
+            throw failure("cannot send the step: \(error)", process: slot.name)
+        }
+        return seq
+    }
+
+    /// Reads replies until the one numbered `seq` (earlier fire-and-forget replies are skipped).
+    func awaitReply(_ seq: Int, from slot: ProcessSlot, timeout: Swift.Duration) throws(RunError) -> AgentReply {
+        guard let child = slot.child else { throw failure("it exited before replying", process: slot.name) }
+        while true {
+            let line: String
+            do {
+                line = try child.readLine(timeout: timeout, awaiting: "the reply to step \(currentStepText)")
+            } catch {
+                throw failure("\(error)\(stderrTail(of: slot))", process: slot.name)
+            }
+            guard let reply = try? JSONDecoder().decode(AgentReply.self, from: Data(line.utf8)) else {
+                throw failure("unreadable reply: \(line)", process: slot.name)
+            }
+            if reply.status == .atCommit {
+                try crashInsideSave(slot)
+                return AgentReply(seq: seq, status: .ok)
+            }
+            guard reply.seq == seq else { continue }
+            learn(reply, from: slot)
+            if reply.status == .failed, let error = reply.error, error.kind == "other" || error.kind == "timeout" {
+                throw failure(error.message, process: slot.name)
+            }
+            return reply
+        }
+    }
+
+    /// Records what a save committed so other agents can name the same rows.
+    private func learn(_ reply: AgentReply, from slot: ProcessSlot) {
+        for (name, ref) in reply.inserted {
+            registry[slot.store, default: [:]][name] = ref
+            live[slot.store, default: []].insert(name)
+        }
+        for name in reply.deleted { live[slot.store]?.remove(name) }
+    }
+
+    var currentStepText: String {
+        guard let step = currentStep else { return "(final)" }
+        return "'\(StepText.render(step.step))' at \(step.step.location.file):\(step.step.location.line)"
+    }
+
+    func stderrTail(of slot: ProcessSlot) -> String {
+        let text = slot.child?.standardErrorOutput() ?? ""
+        let tail = text.split(separator: "\n").suffix(5).joined(separator: "\n")
+        return tail.isEmpty ? "" : "\nits stderr ends with:\n\(tail)"
+    }
+
+    /// The reply timeout of a step: the harness's margin plus the step's own waits.
+    func timeout(for step: Step, _ slot: ProcessSlot) -> Swift.Duration {
+        var extra: UInt64 = slot.process.settings.busyTimeout.nanos
+        switch step {
+        case .read(_, _, .within(let duration)), .count(_, _, _, .within(let duration)):
+            extra += duration.nanos
+        default: break
+        }
+        return options.stepTimeout + .nanoseconds(Int64(extra))
+    }
+}

@@ -1,0 +1,140 @@
+import Agent
+import Foundation
+import Notify
+import ScenarioModel
+import Supervisor
+import Synchronization
+import Trace
+
+/// How the runner starts agents and how long it waits for them.
+public struct RunnerOptions: Sendable {
+    /// The `groupsim` executable, started as `groupsim agent --config <file>`.
+    public var agentExecutable: String
+    /// Keep the sandbox after the run.
+    public var keep: Bool
+    /// Where sandboxes are made (the system's temporary directory when nil).
+    public var sandboxParent: URL?
+    /// How long an agent may take to start and open its store.
+    public var launchTimeout: Swift.Duration
+    /// How long a step may take beyond its own `within` and busy timeout.
+    public var stepTimeout: Swift.Duration
+    /// Starts the agents (real processes unless a test injects another launcher).
+    public var launcher: any ProcessLauncher
+
+    public init(agentExecutable: String, keep: Bool = false, sandboxParent: URL? = nil,
+                launchTimeout: Swift.Duration = .seconds(15), stepTimeout: Swift.Duration = .seconds(15),
+                launcher: any ProcessLauncher = PosixSpawnLauncher()) {
+        self.agentExecutable = agentExecutable
+        self.keep = keep
+        self.sandboxParent = sandboxParent
+        self.launchTimeout = launchTimeout
+        self.stepTimeout = stepTimeout
+        self.launcher = launcher
+    }
+}
+
+/// What one run produced: the merged trace, or why the harness could not decide.
+public struct RunOutcome: Sendable {
+    public var plan: RunPlan
+    public var trace: Trace
+    /// Set when the harness could not decide (exit code 2).
+    public var harnessError: RunError?
+    /// Each process's stderr, for the report.
+    public var stderr: [String: String]
+    /// The sandbox, when kept.
+    public var sandbox: String?
+    /// Wall time of the run on the monotonic clock.
+    public var durationNanos: UInt64
+}
+
+/// Executes one planned run: a sandbox, a notification hub, one agent process per scenario process,
+/// every step in order, a final refresh of every live process, and the merged trace.
+public final class ScenarioRunner {
+    let plan: RunPlan
+    let options: RunnerOptions
+    let sandbox: Sandbox
+    let hub: NotifyHub
+    let recorder: TraceRecorder
+    var slots: [String: ProcessSlot] = [:]
+    /// Per store: scenario id -> row, as committed.
+    var registry: [String: [String: ObjectRef]] = [:]
+    /// Per store: scenario ids committed and not deleted (for workloads).
+    var live: [String: Set<String>] = [:]
+    var clockOffset: UInt64 = 0
+    var currentStep: RunPlan.PlannedStep?
+
+    init(plan: RunPlan, options: RunnerOptions) throws {
+        self.plan = plan
+        self.options = options
+        sandbox = try Sandbox(parent: options.sandboxParent, keep: options.keep)
+        recorder = try TraceRecorder(path: sandbox.trace(of: "runner").path, process: "runner")
+        let hubRecorder = Mutex(try TraceRecorder(path: sandbox.trace(of: "hub").path, process: "hub"))
+        hub = try NotifyHub(socketPath: sandbox.hubSocket, onRecord: { record in
+            guard let kind = ScenarioRunner.traceKind(of: record) else { return }
+            hubRecorder.withLock { $0.record(kind, at: record.at) }
+        })
+        for process in plan.run.processes {
+            let store = RunPlan.storeName(of: process, group: plan.run.store.group)
+            slots[process.name] = ProcessSlot(process: process, store: store)
+            let policy = DeliveryPolicy(rawValue: process.settings.delivery.rawValue) ?? .coalesce
+            hub.setPolicy(policy, for: process.name)
+            hub.setLifecycle(.notRunning, for: process.name)
+        }
+    }
+
+    /// Runs `plan` to the end and returns its trace; never throws: a harness failure is in the outcome.
+    public static func execute(_ plan: RunPlan, options: RunnerOptions) -> RunOutcome {
+        let start = MonotonicTime.now()
+        let runner: ScenarioRunner
+        do {
+            runner = try ScenarioRunner(plan: plan, options: options)
+        } catch {
+            return RunOutcome(
+                plan: plan, trace: Trace(info: plan.info, events: []),
+                harnessError: RunError(message: "cannot prepare the run: \(error)"), stderr: [:], sandbox: nil,
+                durationNanos: MonotonicTime.now() - start)
+        }
+        var harnessError: RunError?
+        do {
+            for step in plan.steps { try runner.execute(step) }
+            runner.currentStep = nil
+            try runner.finish()
+        } catch {
+            harnessError = error
+        }
+        runner.stopAll()
+        runner.hub.close()
+        let trace = runner.collectTrace()
+        let stderr = runner.collectStderr()
+        runner.sandbox.finish()
+        return RunOutcome(
+            plan: plan, trace: trace, harnessError: harnessError, stderr: stderr,
+            sandbox: options.keep ? runner.sandbox.root.path : nil, durationNanos: MonotonicTime.now() - start)
+    }
+
+    /// Records a runner event, stamped with the step in progress.
+    func record(_ kind: TraceEventKind, step: Int? = nil) {
+        recorder.record(kind, step: step ?? currentStep?.index)
+    }
+
+    /// A harness error at the current step.
+    func failure(_ message: String, process: String? = nil) -> RunError {
+        RunError(location: currentStep.map { "\($0.step.location.file):\($0.step.location.line)" },
+                 process: process, message: message)
+    }
+
+    func slot(_ name: String) throws(RunError) -> ProcessSlot {
+        guard let slot = slots[name] else { throw failure("no process named '\(name)'") }
+        return slot
+    }
+
+    private static func traceKind(of record: HubRecord) -> TraceEventKind? {
+        switch record.kind {
+        case .posted, .observed, .unobserved, .observeIgnored: return nil
+        default:
+            return .notificationRouted(
+                NotificationRecord(name: record.name, from: record.poster, to: record.process, postedAt: record.postedAt),
+                decision: record.kind.rawValue)
+        }
+    }
+}

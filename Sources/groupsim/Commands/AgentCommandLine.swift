@@ -1,0 +1,39 @@
+import Agent
+import ArgumentParser
+import Foundation
+import Supervisor
+
+/// `groupsim agent --config <file>`: the child process the runner starts for each scenario
+/// process. Hidden: people never run it by hand.
+struct AgentCommandLine: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "agent",
+        abstract: "Run one simulated app or extension (started by the runner).",
+        shouldDisplay: false
+    )
+
+    @Option(help: "The agent's JSON config, written by the runner.")
+    var config: String
+
+    func run() throws {
+        // Never outlive the runner, even when it is SIGKILLed.
+        Supervisor.dieWithParent()
+        signal(SIGPIPE, SIG_IGN)
+        let configuration: AgentConfig
+        do {
+            configuration = try JSONDecoder().decode(AgentConfig.self, from: Data(contentsOf: URL(fileURLWithPath: config)))
+        } catch {
+            FileHandle.standardError.write(Data("agent: cannot read config \(config): \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        let agent: AgentProcess
+        do {
+            agent = try AgentProcess(config: configuration)
+        } catch {
+            FileHandle.standardError.write(Data("agent \(configuration.process): cannot open its store: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        let status = agent.run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import Runner
+import ScenarioModel
+import Supervisor
+import Synchronization
+import Trace
+
+/// `groupsim run <files or folders>...`: runs every variant of every scenario and writes reports.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run scenarios (every variant, one real process per app or extension) and write reports.",
+        discussion: "Exit status: 0 when every run matched its expectation, 1 when some did not, 2 when the harness could not decide (an invalid file, a process that failed to start, a timeout)."
+    )
+
+    @OptionGroup var scenarios: ScenarioPaths
+
+    @Option(help: "Run only this variant of each scenario.")
+    var variant: String?
+
+    @Option(help: "The root seed (overrides each scenario's `seed`).")
+    var seed: UInt64?
+
+    @Option(name: .customLong("report-dir"), help: "Where reports are written.")
+    var reportDir: String = "Reports"
+
+    @Flag(help: "Keep each run's sandbox (stores, traces, logs) and print where it is.")
+    var keep = false
+
+    @Option(help: "How many runs to execute at once.")
+    var jobs: Int = 1
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more.") }
+    }
+
+    func run() throws {
+        Supervisor.installCleanupHandlers()
+        let loaded = try scenarios.load()
+        var plans: [RunPlan] = []
+        for scenario in loaded {
+            if let variant {
+                guard let run = scenario.run(variant: variant, seed: seed) else { continue }
+                plans.append(RunPlan(run: run, summary: scenario.summary))
+            } else {
+                plans += scenario.runs(seed: seed).map { RunPlan(run: $0, summary: scenario.summary) }
+            }
+        }
+        guard !plans.isEmpty else {
+            printError("no scenario has a variant named '\(variant ?? "")'.")
+            throw ExitCode(2)
+        }
+        let options = RunnerOptions(agentExecutable: try Self.ownExecutable(), keep: keep)
+        let outcomes = Self.execute(plans, options: options, jobs: jobs)
+        let session = ReportSession(outcomes: outcomes, reportDirectory: URL(fileURLWithPath: reportDir))
+        let status = try session.finish()
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Runs the plans, `jobs` at a time, keeping their order in the result.
+    static func execute(_ plans: [RunPlan], options: RunnerOptions, jobs: Int) -> [RunOutcome] {
+        let results = Mutex<[Int: RunOutcome]>([:])
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: min(jobs, plans.count)) { _ in
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < plans.count else { return }
+                let outcome = ScenarioRunner.execute(plans[index], options: options)
+                results.withLock { $0[index] = outcome }
+            }
+        }
+        return results.withLock { done in plans.indices.compactMap { done[$0] } }
+    }
+
+    /// This executable's path, which the runner starts again as `groupsim agent`.
+    static func ownExecutable() throws -> String {
+        #if os(Linux)
+        return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        #else
+        guard let path = Bundle.main.executablePath else { throw ExitCode(2) }
+        return path
+        #endif
+    }
+}

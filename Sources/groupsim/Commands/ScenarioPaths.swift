@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import ScenarioModel
+
+/// The scenario files or folders a command takes.
+struct ScenarioPaths: ParsableArguments {
+    @Argument(help: "Scenario files, or folders to search for *.yaml files.")
+    var paths: [String] = ["Scenarios"]
+
+    /// Loads every scenario, or prints every error (file:line:column) and exits with code 2.
+    func load() throws -> [Scenario] {
+        let urls = paths.map { URL(fileURLWithPath: $0) }
+        for (path, url) in zip(paths, urls) where !FileManager.default.fileExists(atPath: url.path) {
+            printError("\(path): no such file or folder; give a scenario file or a folder of them.")
+            throw ExitCode(2)
+        }
+        let found = ScenarioLoader.discover(in: urls)
+        guard !found.isEmpty else {
+            printError("\(paths.joined(separator: ", ")): no scenario files (*.yaml) found.")
+            throw ExitCode(2)
+        }
+        do {
+            return try ScenarioLoader.loadAll(in: urls)
+        } catch {
+            printError(error.description)
+            printError("\(error.errors.count) error(s); nothing was run.")
+            throw ExitCode(2)
+        }
+    }
+}
+
+/// Writes a line to stderr.
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
