@@ -10,6 +10,7 @@ guard let area = arguments.first else {
 switch area {
 case "notify": runNotifyPeer(Array(arguments.dropFirst()))
 case "supervisor": runSupervisorPeer(Array(arguments.dropFirst()))
+case "agent": runFakeAgentPeer(Array(arguments.dropFirst()))
 default:
     FileHandle.standardError.write("testpeer: unknown area \(area)\n".data(using: .utf8)!)
     exit(2)

@@ -1,0 +1,302 @@
+import Foundation
+import Testing
+import Trace
+@testable import Runner
+
+/// Scenarios run by the real runner, one real agent process per scenario process.
+@Suite(.serialized) struct EndToEndTests {
+    static let header = """
+    summary: A test scenario.
+    store:
+      group: group.test
+      name: Notes
+      model:
+        Note:
+          title: string
+          rank: int = 0
+    """
+
+    /// App shows n1 (title A); share sets B and saves; app then reads n1.
+    static func staleTitle(app: String, finalRead: String = "{ read: n1, expect: { title: B }, within: 200ms }") -> String {
+        """
+        \(header)
+        processes:
+          app: { role: host, \(app) }
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - app: { fetch: Note }
+          - app: { read: n1, expect: { title: A }, now: true }
+          - share: launch
+          - share: { update: n1, set: { title: B } }
+          - share: save
+          - share: exit
+          - app: \(finalRead)
+        """
+    }
+
+    @Test func refreshAtInfiniteStalenessKeepsTheOldTitle() throws {
+        let outcome = try RunHarness.single(Self.staleTitle(app: "refresh: staleness, staleness: -1"))
+        #expect(outcome.harnessError == nil)
+        #expect(outcome.reads(of: "n1", by: "app").last?.values["title"] == .string("A"))
+        #expect(outcome.checks.last?.passed == false)
+        #expect(outcome.leftNoProcess)
+    }
+
+    @Test func refreshAtZeroStalenessShowsTheNewTitle() throws {
+        let outcome = try RunHarness.single(Self.staleTitle(app: "refresh: staleness, staleness: 0"))
+        #expect(outcome.harnessError == nil)
+        #expect(outcome.reads(of: "n1", by: "app").last?.values["title"] == .string("B"))
+        #expect(outcome.reads(of: "n1", by: "app").last?.source == "sql")
+        #expect(outcome.checks.allSatisfy { $0.passed })
+        #expect(outcome.leftNoProcess)
+    }
+
+    @Test func refetchKeepsRegisteredObjectsUnlessReset() throws {
+        let keep = try RunHarness.single(Self.staleTitle(app: "refresh: refetch, refetch: keep-registered"))
+        #expect(keep.reads(of: "n1", by: "app").last?.values["title"] == .string("A"))
+        let refreshed = try RunHarness.single(Self.staleTitle(app: "refresh: refetch, refetch: refresh-refetched"))
+        #expect(refreshed.reads(of: "n1", by: "app").last?.values["title"] == .string("B"))
+        let reset = try RunHarness.single(Self.staleTitle(app: "refresh: refetch, refetch: reset"))
+        #expect(reset.reads(of: "n1", by: "app").last?.values["title"] == .string("B"))
+    }
+
+    @Test func manualTriggerRefreshesOnlyAtRunRefresh() throws {
+        let before = try RunHarness.single(Self.staleTitle(
+            app: "refresh: staleness, staleness: 0, trigger: manual",
+            finalRead: "{ read: n1, expect: { title: B }, now: true }"))
+        #expect(before.reads(of: "n1", by: "app").last?.values["title"] == .string("A"))
+        let yaml = Self.staleTitle(app: "refresh: staleness, staleness: 0, trigger: manual", finalRead: "run-refresh")
+            + "\n  - app: { read: n1, expect: { title: B }, now: true }"
+        let after = try RunHarness.single(yaml)
+        #expect(after.reads(of: "n1", by: "app").last?.values["title"] == .string("B"))
+    }
+
+    @Test func pollTriggerRefreshesWithoutNotifications() throws {
+        let outcome = try RunHarness.single(Self.staleTitle(
+            app: "refresh: staleness, staleness: 0, trigger: poll, poll-interval: 20ms, observe: lazy",
+            finalRead: "{ read: n1, expect: { title: B }, within: 500ms }"))
+        #expect(outcome.reads(of: "n1", by: "app").last?.values["title"] == .string("B"))
+        let reasons = outcome.events(of: "app").compactMap { event -> String? in
+            if case .refreshStarted(let refresh) = event.kind { refresh.reason } else { nil }
+        }
+        #expect(reasons.contains("poll"))
+        #expect(!reasons.contains("darwin"))
+    }
+
+    @Test func activationTriggerRefreshesWhenTheAppComesBack() throws {
+        let yaml = Self.staleTitle(app: "refresh: staleness, staleness: 0, trigger: activation", finalRead: "background")
+            + "\n  - app: { read: n1, expect: { title: B }, now: true }"
+            + "\n  - app: foreground"
+            + "\n  - app: { read: n1, expect: { title: B }, now: true }"
+        let outcome = try RunHarness.single(yaml)
+        let titles = outcome.reads(of: "n1", by: "app").map { $0.values["title"] }
+        #expect(titles == [.string("A"), .string("A"), .string("B")])
+    }
+
+    /// App suspended with `delivery`; share saves; app resumes and reads once.
+    static func suspended(delivery: String) -> String {
+        """
+        \(header)
+        processes:
+          app: { role: host, refresh: staleness, staleness: 0, delivery: \(delivery) }
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - app: { fetch: Note }
+          - app: { read: n1, expect: { title: A }, now: true }
+          - app: background
+          - app: suspend
+          - share: launch
+          - share: { update: n1, set: { title: B } }
+          - share: save
+          - share: { update: n1, set: { title: C } }
+          - share: save
+          - share: exit
+          - app: resume
+          - sleep: 50ms
+          - app: { read: n1, expect: { title: C }, now: true }
+        """
+    }
+
+    @Test func notificationsPostedWhileSuspendedAreDroppedWithDrop() throws {
+        let outcome = try RunHarness.single(Self.suspended(delivery: "drop"))
+        #expect(outcome.harnessError == nil)
+        #expect(outcome.reads(of: "n1", by: "app").last?.values["title"] == .string("A"))
+        let suspended = outcome.events(of: "runner").contains { event in
+            if case .lifecycle(let change) = event.kind { change.state == "suspended" && change.holdsLock == false } else { false }
+        }
+        #expect(suspended)
+        #expect(outcome.leftNoProcess)
+    }
+
+    @Test func notificationsPostedWhileSuspendedAreCoalescedIntoOne() throws {
+        let outcome = try RunHarness.single(Self.suspended(delivery: "coalesce"))
+        #expect(outcome.reads(of: "n1", by: "app").last?.values["title"] == .string("C"))
+        let received = outcome.events(of: "app").filter { event in
+            if case .notificationReceived(let record) = event.kind { record.from == "share" } else { false }
+        }
+        #expect(received.count == 1)
+    }
+
+    @Test func aCrashInsideASaveCommitsNothing() throws {
+        let yaml = """
+        \(Self.header)
+        processes:
+          app: { role: host, refresh: staleness, staleness: 0 }
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - share: launch
+          - share: { update: n1, set: { title: B } }
+          - fault: { crash: share, during: save }
+          - share: save
+          - app: { fetch: Note }
+          - app: { read: n1, expect: { title: A }, now: true }
+        """
+        let outcome = try RunHarness.single(yaml)
+        #expect(outcome.harnessError == nil)
+        #expect(outcome.checks.allSatisfy { $0.passed })
+        let crashed = outcome.events(of: "runner").contains { event in
+            if case .lifecycle(let change) = event.kind { change.state == "crashed" } else { false }
+        }
+        #expect(crashed)
+        let commitsByShare = outcome.events(of: "share").filter { if case .saveCommitted = $0.kind { true } else { false } }
+        #expect(commitsByShare.isEmpty)
+        #expect(outcome.leftNoProcess)
+    }
+
+    @Test func anExpectedConflictIsNotAFailure() throws {
+        let yaml = """
+        \(Self.header)
+        processes:
+          app: { role: host }
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - app: { fetch: Note }
+          - app: { read: n1, now: true }
+          - share: launch
+          - share: { update: n1, set: { title: B } }
+          - share: save
+          - app: { update: n1, set: { rank: 2 } }
+          - app: { save: true, expect-error: conflict }
+        """
+        let outcome = try RunHarness.single(yaml)
+        #expect(outcome.harnessError == nil)
+        let ended = outcome.trace.events.compactMap { event -> ErrorRecord? in
+            if case .stepEnded(let error?) = event.kind { error } else { nil }
+        }
+        #expect(ended.map(\.kind) == ["conflict"])
+        #expect(ended.first?.expected == true)
+    }
+
+    @Test func newRowsNeverAppearAfterRefreshAllObjects() throws {
+        let yaml = """
+        \(Self.header)
+        processes:
+          app: { role: host, refresh: staleness, staleness: 0 }
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - app: { fetch: Note }
+          - share: launch
+          - share: { insert: Note, id: m, set: { title: M } }
+          - share: save
+          - share: exit
+          - app: { count: Note, expect: 2, within: 200ms }
+        """
+        let outcome = try RunHarness.single(yaml)
+        let counts = outcome.trace.events.compactMap { event -> CountObservation? in
+            if case .counted(let count) = event.kind, count.final { count } else { nil }
+        }
+        #expect(counts.last?.ids == ["n1"])
+        #expect(outcome.checks.last?.passed == false)
+    }
+
+    @Test func parallelSavesFromTwoProcessesBothCommit() throws {
+        let yaml = """
+        \(Self.header)
+        processes:
+          app: { role: host }
+          share: { role: share }
+        steps:
+          - app: launch
+          - share: launch
+          - app: { insert: Note, id: a, set: { title: A } }
+          - share: { insert: Note, id: s, set: { title: S } }
+          - parallel: [ { app: save }, { share: save } ]
+          - app: { fetch: Note }
+          - app: { count: Note, expect: 2, now: true }
+        """
+        let outcome = try RunHarness.single(yaml)
+        #expect(outcome.harnessError == nil)
+        #expect(outcome.checks.last?.passed == true)
+    }
+
+    @Test func aWorkloadRecordsEveryReadAndCommit() throws {
+        let yaml = """
+        \(Self.header)
+        processes:
+          app: { role: host, refresh: staleness, staleness: 0 }
+          share: { role: host }
+        steps:
+          - app: launch
+          - share: launch
+          - app: { fetch: Note }
+          - workload: { processes: [app, share], entity: Note, mix: { insert: 2, update: 2, delete: 1, read: 3 }, rate: 400/s, duration: 200ms, keys: 20 }
+        """
+        let outcome = try RunHarness.single(yaml)
+        #expect(outcome.harnessError == nil)
+        let workloadReads = outcome.trace.events.filter { if case .observed(let o) = $0.kind { o.workload } else { false } }
+        let commits = outcome.trace.events.filter { if case .saveCommitted = $0.kind { true } else { false } }
+        #expect(workloadReads.count > 10)
+        #expect(commits.count > 10)
+    }
+
+    @Test func aHungAgentAtLaunchEndsInATimeoutNamingTheProcess() throws {
+        let yaml = """
+        \(Self.header)
+        processes:
+          hang-at-launch: { role: host }
+        steps:
+          - hang-at-launch: launch
+        """
+        let outcomes = try RunHarness.run(yaml, executable: RunHarnessPaths.testpeer, launchTimeout: .milliseconds(300))
+        let error = try #require(outcomes.first?.harnessError)
+        #expect(error.process == "hang-at-launch")
+        #expect(error.location == "test.yaml:12")
+        #expect(outcomes.first?.leftNoProcess == true)
+    }
+
+    @Test func aHungAgentDuringAStepEndsInATimeoutNamingTheStep() throws {
+        let yaml = """
+        \(Self.header)
+        processes:
+          app: { role: host, busy-timeout: 10ms }
+        steps:
+          - app: launch
+          - app: save
+        """
+        let outcomes = try RunHarness.run(yaml, executable: RunHarnessPaths.testpeer, stepTimeout: .milliseconds(300))
+        let error = try #require(outcomes.first?.harnessError)
+        #expect(error.process == "app")
+        #expect(error.location == "test.yaml:13")
+        #expect(error.message.contains("save"))
+        #expect(outcomes.first?.leftNoProcess == true)
+    }
+}
+
+enum RunHarnessPaths {
+    static var testpeer: String { RunHarness.groupsim.replacingOccurrences(of: "/groupsim", with: "/testpeer") }
+}

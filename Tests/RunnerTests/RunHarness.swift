@@ -1,0 +1,59 @@
+import Foundation
+import Runner
+import ScenarioModel
+import Supervisor
+import TestSupport
+import Trace
+
+/// Runs scenario YAML through the real runner with real agent processes.
+enum RunHarness {
+    static let groupsim = BuiltProducts.executable("groupsim")
+
+    /// Every run of `yaml` (one per variant), or only `variant`.
+    static func run(_ yaml: String, variant: String? = nil, executable: String = groupsim,
+                    stepTimeout: Swift.Duration = .seconds(15), launchTimeout: Swift.Duration = .seconds(15)) throws -> [RunOutcome] {
+        let scenario = try ScenarioLoader.parse(yaml: yaml, file: "test.yaml")
+        let runs = variant.map { name in scenario.run(variant: name).map { [$0] } ?? [] } ?? scenario.runs()
+        let options = RunnerOptions(agentExecutable: executable, launchTimeout: launchTimeout, stepTimeout: stepTimeout)
+        return runs.map { ScenarioRunner.execute(RunPlan(run: $0, summary: scenario.summary), options: options) }
+    }
+
+    static func single(_ yaml: String, variant: String? = nil) throws -> RunOutcome {
+        let outcomes = try run(yaml, variant: variant)
+        guard outcomes.count == 1, let outcome = outcomes.first else { throw HarnessError("expected one run, got \(outcomes.count)") }
+        return outcome
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension RunOutcome {
+    /// The `check` records of the run, in order.
+    var checks: [CheckRecord] {
+        trace.events.compactMap { if case .check(let check) = $0.kind { check } else { nil } }
+    }
+
+    /// The final observation of each read of `object` by `process`.
+    func reads(of object: String, by process: String) -> [Observation] {
+        trace.events.compactMap { event in
+            guard event.process == process, case .observed(let observation) = event.kind,
+                  observation.object == object, observation.final else { return nil }
+            return observation
+        }
+    }
+
+    func events(of process: String) -> [TraceEvent] { trace.events.filter { $0.process == process } }
+
+    /// Every pid the run's processes had.
+    var pids: [Int32] {
+        trace.events.compactMap { if case .lifecycle(let change) = $0.kind { change.pid } else { nil } }
+    }
+
+    /// Whether no process the run started is still alive.
+    var leftNoProcess: Bool {
+        pids.allSatisfy { kill($0, 0) != 0 && errno == ESRCH }
+    }
+}
