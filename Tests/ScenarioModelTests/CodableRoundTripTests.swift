@@ -87,3 +87,14 @@ import Testing
         #expect(try roundTrip(ScenarioErrors([error])) == ScenarioErrors([error]))
     }
 }
+
+/// Every step kind names itself with the language's word.
+@Suite struct StepKeywordTests {
+    @Test func keywordsAreTheLanguagesWords() {
+        let keywords = CodableRoundTripTests.everyStep.map(\.keyword)
+        let known = Set(ScenarioDecoder.actionNames + ScenarioDecoder.controlKeywords)
+        #expect(keywords.allSatisfy(known.contains))
+        #expect(Step.refreshAll.keyword == "refresh" && Step.advanceClock(by: .zero).keyword == "clock")
+        #expect(Step.sleep(.zero).isControl && !Step.save.isControl)
+    }
+}

@@ -67,6 +67,7 @@ import TestSupport
         } catch {
             #expect(error.errors.count == 1)
             #expect(error.errors.first?.file.hasSuffix("two.yaml") == true)
+            #expect(error.errors.first.map { "\($0.line):\($0.column)" } == "1:7")
             #expect(error.errors.first?.message.contains("is also used by") == true)
         }
     }

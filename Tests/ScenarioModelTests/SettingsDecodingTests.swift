@@ -124,3 +124,31 @@ import Testing
         #expect(found.map(\.message) == ["poll-interval must be longer than 0; write a duration like 100ms."])
     }
 }
+
+/// Wrong setting values say what to write instead.
+@Suite struct SettingErrorTests {
+    private func messages(_ setting: String) -> [String] {
+        Fixture.errors(Fixture.yaml(steps: "  - app: launch").replacingOccurrences(
+            of: "    role: host", with: "    role: host\n    \(setting)")).map(\.message)
+    }
+
+    @Test func transferFalseAsksForSyncNone() {
+        #expect(messages("sync: { transfer: false }") == ["transfer: false turns sync off; write sync: none instead."])
+    }
+
+    @Test func olderThanWithoutADurationShowsTheForm() {
+        #expect(messages("purge: older-than") == ["older-than needs a duration; write it as { older-than: 7d }."])
+    }
+
+    @Test func stalenessThatIsNeitherSecondsNorADurationIsAnError() {
+        #expect(messages("staleness: never").first?.hasPrefix("expected staleness in seconds, like -1") == true)
+    }
+
+    @Test func boolSettingRejectsYes() {
+        #expect(messages("notify: yes") == ["expected true or false for notify, but found 'yes'."])
+    }
+
+    @Test func historyAuthorsScalarOtherThanAllButOwnIsAnError() {
+        #expect(messages("history-authors: share").first?.contains("as a list of authors like [app, share]") == true)
+    }
+}

@@ -238,4 +238,9 @@ import Testing
         Fixture.expectOneError(Fixture.yaml(steps: steps), line: line + 1, column: 5,
                                containing: "a step has exactly one key")
     }
+
+    @Test func workloadWithoutProcessesIsAnError() {
+        Fixture.expectOneError(Fixture.yaml(steps: "  - workload: { processes: [], entity: Note, duration: 1s }"),
+                               line: line, column: 28, containing: "the workload names no process")
+    }
 }

@@ -41,6 +41,27 @@ import TestSupport
         #expect(Supervisor.liveChildren.contains(child.pid))
     }
 
+    @Test func childInheritsNoDescriptorOfTheRunnerButItsStandardOnes() throws {
+        let dir = try TemporaryDirectory()
+        // Open descriptors of our own that a careless spawn would leak.
+        let extra = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/null"))
+        defer { try? extra.close() }
+        let child = try spawnPeer("hang", in: dir)
+        defer { child.kill() }
+        _ = try child.readLine(timeout: .seconds(5), awaiting: "say it is ready")
+        let inherited = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.pid)/fd")
+            .compactMap { Int32($0) }
+            .filter { descriptor in
+                // Keep only descriptors that point to something the runner has open too.
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child.pid)/fd/\(descriptor)")) ?? ""
+                return descriptor > 2 && (target == "/dev/null" || target.hasPrefix("socket:"))
+            }
+        let targets = inherited.map { descriptor in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child.pid)/fd/\(descriptor)")) ?? "?"
+        }
+        #expect(inherited.isEmpty, "the child inherited \(zip(inherited, targets).map { "\($0) -> \($1)" })")
+    }
+
     @Test func exitCodeAndCapturedStderrAreReported() throws {
         let dir = try TemporaryDirectory()
         let child = try spawnPeer("stderr", "disk full", "3", in: dir)

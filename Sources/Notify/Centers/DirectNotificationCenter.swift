@@ -85,10 +85,11 @@ public final class DirectNotificationCenter: DarwinNotificationCenter {
     /// Posts `name` and reports how many observers it reached.
     @discardableResult
     public func postReporting(_ name: String) throws -> PostReport {
+        let postedAt = MonotonicClock.now()
         try WireMessage.validate(name)
         let folder = nameFolder(name)
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        let message = WireMessage.deliver(name: name, poster: processIdentifier, postedAt: MonotonicClock.now()).encoded
+        let entries = SystemCalls.listDirectory(folder)
+        let message = WireMessage.deliver(name: name, poster: processIdentifier, postedAt: postedAt).encoded
         var report = PostReport()
         for entry in entries.sorted() {
             let path = "\(folder)/\(entry)"

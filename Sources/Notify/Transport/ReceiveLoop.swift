@@ -30,12 +30,19 @@ final class ReceiveLoop: Sendable {
         onReadable: @escaping @Sendable () -> Void,
         onWake: @escaping @Sendable () -> Void = {}
     ) throws(NotifyError) {
+        // A socket pair rather than a pipe: close-on-exec is set atomically at creation, so a
+        // child spawned by another thread at this moment cannot inherit it.
         var descriptors: [Int32] = [0, 0]
-        guard pipe(&descriptors) == 0 else { throw .lastError("pipe") }
+        #if canImport(Glibc)
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+        guard socketpair(AF_UNIX, type, 0, &descriptors) == 0 else { throw .lastError("socketpair") }
+        #else
+        guard socketpair(AF_UNIX, SOCK_STREAM, 0, &descriptors) == 0 else { throw .lastError("socketpair") }
         for descriptor in descriptors {
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         }
+        #endif
         self.socket = socket
         self.wakeRead = descriptors[0]
         self.wakeWrite = descriptors[1]

@@ -24,4 +24,19 @@ enum SystemCalls {
             }
         }
     }
+
+    /// The entry names in `path` (without `.` and `..`); empty when it does not exist.
+    /// `readdir` directly: FileManager's listing costs about 10 us, as much as the send itself.
+    static func listDirectory(_ path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Yams
 
 /// Reads, decodes and validates scenario files.
 ///
@@ -61,19 +62,22 @@ public enum ScenarioLoader {
     /// - Throws: ``ScenarioErrors`` with the problems of every file, and every name used twice.
     public static func loadAll(in urls: [URL]) throws(ScenarioErrors) -> [Scenario] {
         var scenarios: [Scenario] = []
+        var loadedURLs: [URL] = []
         var errors: [ScenarioError] = []
         for url in discover(in: urls) {
             do {
                 scenarios.append(try load(contentsOf: url))
+                loadedURLs.append(url)
             } catch {
                 errors += error.errors
             }
         }
         var firstFile: [String: String] = [:]
-        for scenario in scenarios {
+        for (scenario, url) in zip(scenarios, loadedURLs) {
             if let other = firstFile[scenario.name] {
-                errors.append(ScenarioError(file: scenario.file, line: 1, column: 1,
-                    message: "the scenario name '\(scenario.name)' is also used by \(other); give one of them another name:."))
+                let (line, column) = positionOfName(in: url)
+                errors.append(ScenarioError(file: scenario.file, line: line, column: column,
+                    message: "the scenario name '\(scenario.name)' is also used by \(other); give one of them another name."))
             } else {
                 firstFile[scenario.name] = scenario.file
             }
@@ -85,6 +89,14 @@ public enum ScenarioLoader {
     /// The summaries `groupsim list` shows, for every scenario under `urls`.
     public static func summaries(in urls: [URL]) throws(ScenarioErrors) -> [ScenarioSummary] {
         try loadAll(in: urls).map(\.summaryLine)
+    }
+
+    /// Where a valid file's `name:` value is (1:1 when the name comes from the file name).
+    private static func positionOfName(in url: URL) -> (line: Int, column: Int) {
+        guard let text = try? String(contentsOf: url, encoding: .utf8),
+              let root = try? Yams.compose(yaml: text).map(YAMLNode.init),
+              let name = root["name"] else { return (1, 1) }
+        return (name.line, name.column)
     }
 
     /// The path relative to the working directory when the file lies under it, else as given.

@@ -51,9 +51,14 @@ extension ScenarioDecoder {
         guard let map = MappingReader(node, what, decoder) else { return nil }
         map.rejectUnknownKeys(["processes", "entity", "mix", "rate", "duration", "keys"], in: what)
         sawWorkload = true
-        let processes = map.required("processes", in: what, example: "processes: [app, share]")
+        let processesNode = map.required("processes", in: what, example: "processes: [app, share]")
+        let processes = processesNode
             .flatMap { decoder.scalarList($0, "the workload's processes", allowingSingle: true) }?
             .compactMap { processReference($0.1, "a process name") }
+        if let processesNode, processesNode.items?.isEmpty == true {
+            decoder.error("the workload names no process; list the ones that run it, like [app, share].",
+                          at: processesNode)
+        }
         let entity = map.required("entity", in: what, example: "entity: Note").flatMap(entityReference)
         let mix = map["mix"].flatMap(decodeMix) ?? .standard
         let rate = map["rate"].flatMap(decodeRate) ?? 100

@@ -65,6 +65,10 @@ final class ScenarioDecoder {
         if let scenario, decoder.errors.isEmpty {
             return .success(scenario)
         }
+        if decoder.errors.isEmpty {
+            decoder.error("the scenario could not be decoded, and no reason was found; this is a bug in GroupSim, "
+                + "please report it with this file.", line: 1, column: 1)
+        }
         return .failure(ScenarioErrors(decoder.errors))
     }
 

@@ -11,6 +11,12 @@ import Foundation
 private func spawnFileActionsAddChdir(
     _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>
 ) -> Int32
+
+/// glibc 2.34+: closes every descriptor from `lowest` up in the child.
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func spawnFileActionsAddCloseFrom(
+    _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ lowest: Int32
+) -> Int32
 #endif
 
 /// `posix_spawn` with the file actions and attributes every child gets.
@@ -20,7 +26,7 @@ enum PosixSpawn {
 
     /// Starts `spec` with `stdio` as its stdin and stdout, in a new process group.
     ///
-    /// The child gets: its own process group (so the runner can signal it and its children at
+    /// The child gets: only descriptors 0, 1 and 2; its own process group (so the runner can signal it and its children at
     /// once), an empty signal mask and default dispositions (an ignored SIGPIPE or SIGINT in the
     /// runner would otherwise be inherited across exec), and `GROUPSIM_PARENT_PID`.
     static func spawn(_ spec: LaunchSpec, stdio: Int32) -> Result<pid_t, SupervisorError> {
@@ -43,6 +49,10 @@ enum PosixSpawn {
             break
         }
         #if canImport(Glibc)
+        // Descriptors the runner inherited or opened without close-on-exec (test harnesses,
+        // libraries) must not reach the child: a leaked end of another child's socket would
+        // keep that child from ever reading end-of-file.
+        _ = spawnFileActionsAddCloseFrom(&actions, 3)
         if let directory = spec.workingDirectory {
             _ = spawnFileActionsAddChdir(&actions, directory)
         }

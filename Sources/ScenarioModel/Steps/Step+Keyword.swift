@@ -1,0 +1,55 @@
+extension Step {
+    /// The word the scenario language uses for this step (`insert`, `refresh`, `batch-update`, `sleep`,
+    /// `clock`, ...), for traces and reports.
+    public var keyword: String {
+        switch self {
+        case .launch: "launch"
+        case .exit: "exit"
+        case .crash: "crash"
+        case .background: "background"
+        case .suspend: "suspend"
+        case .resume: "resume"
+        case .foreground: "foreground"
+        case .terminate: "terminate"
+        case .observe: "observe"
+        case .insert: "insert"
+        case .update: "update"
+        case .delete: "delete"
+        case .relate: "relate"
+        case .unrelate: "unrelate"
+        case .save: "save"
+        case .rollback: "rollback"
+        case .reset: "reset"
+        case .fetch: "fetch"
+        case .refreshAll, .refresh: "refresh"
+        case .runRefresh: "run-refresh"
+        case .batchInsert: "batch-insert"
+        case .batchUpdate: "batch-update"
+        case .batchDelete: "batch-delete"
+        case .pinGeneration: "pin-generation"
+        case .unpinGeneration: "unpin-generation"
+        case .beginWrite: "begin-write"
+        case .endWrite: "end-write"
+        case .mergeHistory: "merge-history"
+        case .purgeHistory: "purge-history"
+        case .post: "post"
+        case .checkpoint: "checkpoint"
+        case .copyStore: "copy-store"
+        case .openCopy: "open-copy"
+        case .sync: "sync"
+        case .leech: "leech"
+        case .read: "read"
+        case .count: "count"
+        case .sleep: "sleep"
+        case .parallel: "parallel"
+        case .advanceClock: "clock"
+        case .workload: "workload"
+        case .fault: "fault"
+        }
+    }
+
+    /// Whether this is a control step (not tied to one process).
+    public var isControl: Bool {
+        ScenarioDecoder.controlKeywords.contains(keyword)
+    }
+}
