@@ -12,12 +12,21 @@ public struct ScenarioStep: Sendable, Hashable, Codable {
     public var step: Step
     /// The error the step expects (`expect-error:`), which is then its outcome rather than an anomaly.
     public var expectError: ExpectedError?
+    /// The variants the step runs in (`only-in:`); nil runs it in every variant.
+    public var onlyIn: [String]?
 
     /// Creates a step.
-    public init(location: SourceLocation, process: String?, step: Step, expectError: ExpectedError? = nil) {
+    public init(location: SourceLocation, process: String?, step: Step, expectError: ExpectedError? = nil,
+                onlyIn: [String]? = nil) {
         self.location = location
         self.process = process
         self.step = step
         self.expectError = expectError
+        self.onlyIn = onlyIn
+    }
+
+    /// Whether the step runs in the variant named `variant`.
+    public func runs(in variant: String) -> Bool {
+        onlyIn.map { $0.contains(variant) } ?? true
     }
 }

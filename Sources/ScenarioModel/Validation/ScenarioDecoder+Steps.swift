@@ -51,8 +51,8 @@ extension ScenarioDecoder {
             return decodeControlStep(key, first.value, at: location)
         }
         guard knowsProcesses, !processNames.contains(key) else {
-            guard let (step, expectError) = decodeAction(first.value, process: key) else { return nil }
-            return ScenarioStep(location: location, process: key, step: step, expectError: expectError)
+            guard let (step, expectError, onlyIn) = decodeAction(first.value, process: key) else { return nil }
+            return ScenarioStep(location: location, process: key, step: step, expectError: expectError, onlyIn: onlyIn)
         }
         decoder.error("unknown process '\(key)'" + Suggestion.hint(
             for: key, in: processNames + ScenarioDecoder.controlKeywords,
@@ -63,13 +63,13 @@ extension ScenarioDecoder {
     }
 
     /// Decodes a process's action: a bare word, or a mapping with one action key and its arguments.
-    private func decodeAction(_ node: YAMLNode, process: String) -> (Step, ExpectedError?)? {
+    private func decodeAction(_ node: YAMLNode, process: String) -> (Step, ExpectedError?, [String]?)? {
         if node.isNull {
             decoder.error("the step for '\(process)' has no action; write one, like - \(process): save.", at: node)
             return nil
         }
         if let word = node.scalar {
-            if let step = ScenarioDecoder.bareActions[word] { return (step, nil) }
+            if let step = ScenarioDecoder.bareActions[word] { return (step, nil, nil) }
             if let modifiers = ScenarioDecoder.argumentActions[word] {
                 let example = ScenarioDecoder.example(of: word, modifiers: modifiers)
                 decoder.error("'\(word)' needs an argument; write it like - \(process): \(example).", at: node)
@@ -82,12 +82,13 @@ extension ScenarioDecoder {
         guard let map = MappingReader(node, "the action of '\(process)'", decoder) else { return nil }
         guard let action = selectAction(map, process: process) else { return nil }
         let modifiers = ScenarioDecoder.argumentActions[action] ?? []
-        map.rejectUnknownKeys([action] + modifiers + ["expect-error"], in: "the \(action) step")
+        map.rejectUnknownKeys([action] + modifiers + ["expect-error", "only-in"], in: "the \(action) step")
         let expectError = map["expect-error"].flatMap { decoder.keyword($0, ExpectedError.self, "expected error") }
+        let onlyIn = map["only-in"].flatMap(decodeVariantNames)
         let argument = map[action]!
         if let step = ScenarioDecoder.bareActions[action], argument.scalar.map({ ["true", "True", "TRUE"].contains($0) }) == true,
            !argument.isQuoted, !(action == "refresh" && map["merge"] != nil) {
-            return (step, expectError)
+            return (step, expectError, onlyIn)
         }
         guard ScenarioDecoder.argumentActions[action] != nil else {
             decoder.error("'\(action)' takes no argument; write \(action): true, or just - \(process): \(action).",
@@ -95,7 +96,7 @@ extension ScenarioDecoder {
             return nil
         }
         guard let step = decodeArgumentAction(action, argument, map) else { return nil }
-        return (step, expectError)
+        return (step, expectError, onlyIn)
     }
 
     /// The one action key of a step's mapping. A key that is both an action and an argument of another
@@ -113,7 +114,7 @@ extension ScenarioDecoder {
             return nil
         }
         if let action = actions.first { return action }
-        let unknown = map.pairs.first { $0.key.scalar != "expect-error" }
+        let unknown = map.pairs.first { $0.key.scalar != "expect-error" && $0.key.scalar != "only-in" }
         if let key = unknown?.key, let word = key.scalar {
             decoder.error("unknown action '\(word)'" + Suggestion.hint(for: word, in: ScenarioDecoder.actionNames), at: key)
         } else {
@@ -136,5 +137,24 @@ extension ScenarioDecoder {
             "read": "{ read: n1, expect: { title: B }, within: 200ms }", "count": "{ count: Note, expect: 3 }",
         ]
         return examples[action] ?? "{ \(action): ... }"
+    }
+
+    /// `only-in: [fixed]` or `only-in: fixed`: the variants a step runs in (checked against the
+    /// declared variants once they are decoded).
+    private func decodeVariantNames(_ node: YAMLNode) -> [String]? {
+        if let name = node.scalar, !name.isEmpty { return [name] }
+        guard let items = node.items, !items.isEmpty else {
+            decoder.error("only-in takes a variant name or a list of them, like only-in: [fixed].", at: node)
+            return nil
+        }
+        var names: [String] = []
+        for item in items {
+            guard let name = item.scalar else {
+                decoder.error("only-in takes variant names, like only-in: [fixed].", at: item)
+                return nil
+            }
+            names.append(name)
+        }
+        return names
     }
 }

@@ -94,12 +94,26 @@ final class ScenarioDecoder {
         let latency = map["latency"].flatMap(decodeLatencyBudget)
         let tolerance = map["stale-tolerance"].flatMap { decoder.duration($0, "stale-tolerance") }
         checkHistoryAuthors()
+        checkOnlyIn(steps, variants: variants.map(\.name))
 
         guard let name, let summary, let store else { return nil }
         return Scenario(
             name: name, summary: summary, source: source, seed: seed, tags: tags, store: store,
             processes: processes, steps: steps, variants: variants, expectation: expectation ?? .pass,
             latencyBudget: latency, staleTolerance: tolerance ?? Scenario.defaultStaleTolerance, file: decoder.file)
+    }
+
+    /// Every `only-in:` names declared variants.
+    private func checkOnlyIn(_ steps: [ScenarioStep], variants: [String]) {
+        for step in steps {
+            if case let .parallel(children) = step.step { checkOnlyIn(children, variants: variants) }
+            for name in step.onlyIn ?? [] where !variants.contains(name) {
+                decoder.error("only-in names an unknown variant '\(name)'" + Suggestion.hint(
+                    for: name, in: variants,
+                    otherwise: variants.isEmpty ? "declare it under variants:." : "declare it under variants:, or use one of \(Suggestion.list(variants))."),
+                    line: step.location.line, column: step.location.column)
+            }
+        }
     }
 
     private func decodeName(_ map: MappingReader) -> String? {

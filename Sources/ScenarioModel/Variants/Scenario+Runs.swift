@@ -26,7 +26,8 @@ extension Scenario {
                               seed: SeedDerivation.processSeed(root: root, process: declaration.name))
         }
         var ordinal = 0
-        let steps = Scenario.seedingWorkloads(steps, root: root, ordinal: &ordinal)
+        let variantName = variant?.name ?? ScenarioRun.defaultVariantName
+        let steps = Scenario.selecting(Scenario.seedingWorkloads(steps, root: root, ordinal: &ordinal), for: variantName)
         let budget: LatencyBudget? = switch (latencyBudget, variant?.latencyBudget) {
         case let (base?, override?): base.overridden(by: override)
         case let (base, override): override ?? base
@@ -35,6 +36,15 @@ extension Scenario {
             scenario: name, variant: variant?.name ?? ScenarioRun.defaultVariantName, file: file, rootSeed: root,
             store: store, processes: processes, steps: steps, expectation: variant?.expectation ?? expectation,
             latencyBudget: budget, staleTolerance: variant?.staleTolerance ?? staleTolerance)
+    }
+
+    /// The steps that run in `variant` (`only-in:`), depth first.
+    private static func selecting(_ steps: [ScenarioStep], for variant: String) -> [ScenarioStep] {
+        steps.filter { $0.runs(in: variant) }.map { step in
+            var step = step
+            if case let .parallel(children) = step.step { step.step = .parallel(selecting(children, for: variant)) }
+            return step
+        }
     }
 
     /// The steps with each workload's seed set from its ordinal, depth first.
