@@ -8,6 +8,7 @@ guard let area = arguments.first else {
     exit(2)
 }
 switch area {
+case "store": exit(StorePeer.run(Array(arguments.dropFirst())))
 default:
     FileHandle.standardError.write("testpeer: unknown area \(area)\n".data(using: .utf8)!)
     exit(2)
