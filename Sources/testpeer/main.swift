@@ -11,6 +11,7 @@ switch area {
 case "notify": runNotifyPeer(Array(arguments.dropFirst()))
 case "supervisor": runSupervisorPeer(Array(arguments.dropFirst()))
 case "agent": runFakeAgentPeer(Array(arguments.dropFirst()))
+case "store": exit(StorePeer.run(Array(arguments.dropFirst())))
 default:
     FileHandle.standardError.write("testpeer: unknown area \(area)\n".data(using: .utf8)!)
     exit(2)

@@ -34,7 +34,11 @@ public struct ObjectID: Hashable, Sendable, Comparable, CustomStringConvertible 
     }
 
     public func hash(into hasher: inout Hasher) {
+        // The key alone: rows of different entities rarely share one in a set, and string hashing is costly.
         hasher.combine(primaryKey)
-        hasher.combine(entity)
+    }
+
+    public static func == (lhs: ObjectID, rhs: ObjectID) -> Bool {
+        lhs.primaryKey == rhs.primaryKey && lhs.entity == rhs.entity && lhs.storeIdentifier == rhs.storeIdentifier
     }
 }

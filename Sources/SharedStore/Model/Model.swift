@@ -111,8 +111,8 @@ struct RelationshipInfo: Sendable {
     let storage: RelationshipStorage
 }
 
-/// The compiled form of one entity.
-struct EntityInfo: Sendable {
+/// The compiled form of one entity (a class: it is read on every object access, so copies must be cheap).
+final class EntityInfo: Sendable {
     let index: Int
     /// `Z_ENT`: 1-based, entities numbered in name order as Core Data does.
     let entityNumber: Int64
@@ -124,14 +124,33 @@ struct EntityInfo: Sendable {
     let slotIndex: [String: Int]
     let relationships: [RelationshipInfo]
     let relationshipIndex: [String: Int]
-
-    var attributeCount: Int { attributes.count }
-
     /// `Z_PK, Z_OPT, <slot columns>`.
-    var selectList: String { (["Z_PK", "Z_OPT"] + slots.map(\.column)).joined(separator: ", ") }
-
+    let selectList: String
     /// A new object's values: defaults, or zero values for non-optional attributes without one.
-    var initialValues: [Value] { slots.map(\.defaultValue) }
+    let initialValues: [Value]
+    /// `INSERT INTO <table> (Z_PK, Z_ENT, Z_OPT, <slots>) VALUES (?, ?, 1, ...)`.
+    let insertSQL: String
+    let attributeCount: Int
+
+    init(index: Int, entityNumber: Int64, name: String, tableName: String, attributes: [AttributeDescription],
+         slots: [Slot], slotIndex: [String: Int], relationships: [RelationshipInfo], relationshipIndex: [String: Int])
+    {
+        self.index = index
+        self.entityNumber = entityNumber
+        self.name = name
+        self.tableName = tableName
+        self.attributes = attributes
+        self.slots = slots
+        self.slotIndex = slotIndex
+        self.relationships = relationships
+        self.relationshipIndex = relationshipIndex
+        selectList = (["Z_PK", "Z_OPT"] + slots.map(\.column)).joined(separator: ", ")
+        initialValues = slots.map(\.defaultValue)
+        let marks = String(repeating: ", ?", count: slots.count)
+        insertSQL = "INSERT INTO \(tableName) (Z_PK, Z_ENT, Z_OPT\(slots.map { ", " + $0.column }.joined())) VALUES (?, ?, 1\(marks))"
+        attributeCount = attributes.count
+    }
+
 
     func attributeSlot(_ name: String) throws(StoreError) -> Int {
         guard let i = slotIndex[name], i < attributeCount else {

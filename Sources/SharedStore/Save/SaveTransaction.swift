@@ -32,6 +32,8 @@ struct SaveTransaction {
     var writes: [SaveWrite] = []
     var conflicts: [SaveConflict] = []
     var historyToken: Int64?
+    /// Each entity's INSERT, looked up once per save rather than once per object.
+    private var insertStatements: [Int: Statement] = [:]
 
     init(core: StoreCore, contextName: String, author: String?, policy: MergePolicy) {
         self.core = core
@@ -133,10 +135,14 @@ struct SaveTransaction {
     private mutating func insert(_ object: ManagedObject) throws {
         let entity = core.model.entities[object.entity]
         let values = resolved(object.values, entity)
-        let columns = entity.slots.map(\.column).joined(separator: ", ")
-        let marks = String(repeating: ", ?", count: entity.slots.count)
-        let statement = try db.cached(
-            "INSERT INTO \(entity.tableName) (Z_PK, Z_ENT, Z_OPT, \(columns)) VALUES (?, ?, 1\(marks))")
+        let statement: Statement
+        if let cached = insertStatements[entity.index] {
+            statement = cached
+            statement.reset()
+        } else {
+            statement = try db.cached(entity.insertSQL)
+            insertStatements[entity.index] = statement
+        }
         try statement.bind(mapping[object.id.primaryKey]!, at: 1)
         try statement.bind(entity.entityNumber, at: 2)
         for (i, value) in values.enumerated() { try statement.bind(value, at: Int32(i + 3)) }

@@ -1,0 +1,55 @@
+extension StoreCoordinator {
+    /// Takes the store's write lock and keeps it across calls (`BEGIN IMMEDIATE` held open) until
+    /// `endWrite()`. Saves and batch operations in between run inside it (as savepoints) and become visible
+    /// to other processes at `endWrite()`.
+    /// - Throws: `StoreError.sqlite` with code `.busy` when another process holds the lock past the busy
+    ///   timeout; `.invalidState` when a write is already held.
+    public func beginWrite() throws(StoreError) {
+        guard !core.heldWrite else { throw .invalidState("a write transaction is already held") }
+        do { try core.writer.execute("BEGIN IMMEDIATE") } catch { throw .sqlite(error) }
+        core.heldWrite = true
+    }
+
+    /// Commits and releases the write lock taken by `beginWrite()`.
+    public func endWrite() throws(StoreError) {
+        guard core.heldWrite else { throw .invalidState("no write transaction is held (call beginWrite first)") }
+        core.heldWrite = false
+        do { try core.writer.execute("COMMIT") } catch {
+            if core.writer.isInTransaction { try? core.writer.execute("ROLLBACK") }
+            throw .sqlite(error)
+        }
+    }
+
+    /// Whether this process holds a transaction open on the store file: a held write (`beginWrite`), a
+    /// save in progress, or the view context's pinned generation's read transaction. Idle connections
+    /// (with their standing WAL locks) do not count. iOS kills a suspended app that holds one (0xdead10cc).
+    public var holdsTransaction: Bool { !openTransactions.isEmpty }
+
+    /// The transactions this process holds open on the store file: `write` and/or `pinned-generation`.
+    public var openTransactions: [String] {
+        var result: [String] = []
+        if core.heldWrite || core.writer.isInTransaction { result.append("write") }
+        if viewContext.holdsGenerationTransaction { result.append("pinned-generation") }
+        return result
+    }
+
+    /// Runs `body` in a write transaction on the writer connection (a savepoint inside a held write).
+    func inWriteTransaction<T>(_ body: () throws -> T) throws -> T {
+        let db = core.writer
+        let nested = core.heldWrite
+        try db.execute(nested ? "SAVEPOINT work" : "BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try db.execute(nested ? "RELEASE work" : "COMMIT")
+            return result
+        } catch {
+            if nested {
+                try? db.execute("ROLLBACK TO work")
+                try? db.execute("RELEASE work")
+            } else if db.isInTransaction {
+                try? db.execute("ROLLBACK")
+            }
+            throw error
+        }
+    }
+}

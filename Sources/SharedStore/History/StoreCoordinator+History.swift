@@ -1,0 +1,144 @@
+import Foundation
+
+extension StoreCoordinator {
+    /// The newest history token in the store (`nil` when there is no history).
+    public func latestHistoryToken() throws(StoreError) -> Int64? {
+        try HistoryReader.requireTracking(core)
+        return try HistoryReader.latestToken(core)
+    }
+
+    /// Fetches the transactions after `token` (all when `nil`), keeping those `filter` selects for `ownAuthor`.
+    ///
+    /// Read on the writer connection, never through a pinned generation.
+    /// - Throws: `StoreError.expiredToken` when a transaction after `token` was purged (Core Data's 134301).
+    public func fetchHistory(after token: Int64?, filter: HistoryAuthorFilter = .all, ownAuthor: String? = nil)
+        throws(StoreError) -> HistoryFetchResult
+    {
+        try HistoryReader.requireTracking(core)
+        if let token, let purged = try HistoryReader.purgedThrough(core), purged > token {
+            throw .expiredToken(token: token, purgedThrough: purged)
+        }
+        let all = try HistoryReader.transactions(core, afterToken: token, afterDate: nil)
+        return select(all, before: token, filter: filter, ownAuthor: ownAuthor)
+    }
+
+    /// Fetches the transactions written after `date` on the simulated clock.
+    public func fetchHistory(after date: Date, filter: HistoryAuthorFilter = .all, ownAuthor: String? = nil)
+        throws(StoreError) -> HistoryFetchResult
+    {
+        try HistoryReader.requireTracking(core)
+        let all = try HistoryReader.transactions(core, afterToken: nil, afterDate: date)
+        return select(all, before: nil, filter: filter, ownAuthor: ownAuthor)
+    }
+
+    private func select(_ all: [HistoryTransaction], before token: Int64?, filter: HistoryAuthorFilter,
+                        ownAuthor: String?) -> HistoryFetchResult
+    {
+        let kept = all.filter { transaction in
+            switch filter {
+            case .all: true
+            case .allButOwn: ownAuthor == nil || transaction.author != ownAuthor
+            case .authors(let authors): transaction.author.map(authors.contains) ?? false
+            }
+        }
+        return HistoryFetchResult(tokenBefore: token, tokenAfter: all.last?.token ?? token, transactions: kept,
+                                  skipped: all.count - kept.count)
+    }
+
+    /// Catches `context` up from the consumer's persisted token: fetches history after it, merges the kept
+    /// transactions as `mergeChanges(fromRemoteContextSave:)` does (updated snapshots dropped so faults read
+    /// SQL, inserts join the view, deletes leave it), and persists the token of the last transaction fetched.
+    ///
+    /// - Parameters:
+    ///   - context: usually the view context; its `transactionAuthor` is "own" for `.allButOwn`.
+    ///   - consumer: the name the token is kept under in the group container.
+    ///   - filter: which authors to merge.
+    /// - Throws: `StoreError.expiredToken` (the token is kept and nothing merged).
+    @discardableResult
+    public func mergeHistory(into context: ObjectContext, consumer: String, filter: HistoryAuthorFilter = .allButOwn)
+        throws(StoreError) -> HistoryFetchResult
+    {
+        let tokens = HistoryTokenStore(storeURL: core.url)
+        let before = tokens.token(consumer).token
+        let result: HistoryFetchResult
+        do {
+            result = try fetchHistory(after: before, filter: filter, ownAuthor: context.transactionAuthor)
+        } catch {
+            core.emit(.historyFetched(consumer: consumer, tokenBefore: before, tokenAfter: before, merged: 0, skipped: 0))
+            throw error
+        }
+        context.mergeChanges(fromRemoteContextSave: result.remoteChanges)
+        if result.tokenAfter != before { try tokens.setToken(result.tokenAfter, consumer) }
+        if let after = result.tokenAfter { core.lastOwnToken = max(core.lastOwnToken ?? after, after) }
+        core.emit(.historyFetched(consumer: consumer, tokenBefore: before, tokenAfter: result.tokenAfter,
+                                  merged: result.transactions.count, skipped: result.skipped))
+        return result
+    }
+
+    /// Registers a history consumer (for `consumedByAll`) without a token, unless it already has one.
+    public func registerHistoryConsumer(_ consumer: String) throws(StoreError) {
+        let tokens = HistoryTokenStore(storeURL: core.url)
+        if !tokens.token(consumer).registered { try tokens.setToken(nil, consumer) }
+    }
+
+    /// The consumer's persisted token (`nil` when it has none).
+    public func historyToken(for consumer: String) -> Int64? {
+        HistoryTokenStore(storeURL: core.url).token(consumer).token
+    }
+
+    /// Persists a consumer's token.
+    public func setHistoryToken(_ token: Int64?, for consumer: String) throws(StoreError) {
+        try HistoryTokenStore(storeURL: core.url).setToken(token, consumer)
+    }
+
+    /// The last history token this process wrote or consumed (what `.ownToken` purges before).
+    public var lastOwnHistoryToken: Int64? { core.lastOwnToken }
+
+    /// Deletes history by `policy`, recording the highest purged token so later fetches after an older
+    /// token fail with `expiredToken`.
+    /// - Parameter consumers: for `.consumedByAll`, the consumers whose tokens count (default: every
+    ///   registered consumer of this store).
+    /// - Returns: how many transactions were deleted.
+    @discardableResult
+    public func purgeHistory(_ policy: HistoryPurgePolicy, consumers: [String] = []) throws(StoreError) -> Int {
+        try HistoryReader.requireTracking(core)
+        if let reason = core.readOnlyReason { throw .readOnly(reason: reason) }
+        var condition: (String, Value)?
+        switch policy {
+        case .none:
+            break
+        case .ownToken:
+            if let token = core.lastOwnToken { condition = ("Z_PK < ?", .int(token)) }
+        case .olderThan(let seconds):
+            condition = ("ZTIMESTAMP < ?", .date(core.clock.now.addingTimeInterval(-seconds)))
+        case .consumedByAll:
+            let tokens = HistoryTokenStore(storeURL: core.url)
+            let names = consumers.isEmpty ? tokens.consumers() : consumers
+            let found = names.map { tokens.token($0).token }
+            if !found.isEmpty, !found.contains(where: { $0 == nil }), let oldest = found.compactMap({ $0 }).min() {
+                condition = ("Z_PK < ?", .int(oldest))
+            }
+        }
+        guard let (clause, argument) = condition else {
+            core.emit(.historyPurged(policy: policy.description, throughToken: nil, deleted: 0))
+            return 0
+        }
+        do {
+            let db = core.writer
+            let (deleted, through) = try inWriteTransaction { () throws -> (Int, Int64?) in
+                let through = try db.scalarInt("SELECT max(Z_PK) FROM ATRANSACTION WHERE \(clause)", [argument])
+                guard let through else { return (0, nil) }
+                try db.cached("DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT Z_PK FROM ATRANSACTION WHERE \(clause))")
+                    .run([argument])
+                let deleted = try db.cached("DELETE FROM ATRANSACTION WHERE \(clause)").run([argument])
+                let previous = try StoreSchema.meta(db, "historyPurgedThrough")?.intValue ?? 0
+                try StoreSchema.setMeta(db, "historyPurgedThrough", .int(max(previous, through)))
+                return (deleted, through)
+            }
+            core.emit(.historyPurged(policy: policy.description, throughToken: through, deleted: deleted))
+            return deleted
+        } catch {
+            throw StoreError.wrap(error)
+        }
+    }
+}

@@ -1,0 +1,130 @@
+/// Batch operations (Core Data's `NSBatchInsertRequest`, `NSBatchUpdateRequest`, `NSBatchDeleteRequest`):
+/// straight to the store in one transaction, bypassing every context. No did-save event; registered
+/// objects, the row cache and every view stay as they were; history records them (context name `batch`).
+extension StoreCoordinator {
+    /// Inserts one row per element of `objects` (attribute values over the defaults).
+    /// - Returns: the new objects' IDs.
+    /// - Throws: `StoreError.readOnly`, `.unknownEntity`, `.unknownProperty`, `.typeMismatch`, `.sqlite`.
+    @discardableResult
+    public func batchInsert(_ entity: String, objects: [[String: Value]], author: String? = nil)
+        throws(StoreError) -> [ObjectID]
+    {
+        let info = try core.model.entity(named: entity)
+        var rows: [[Value]] = []
+        for values in objects {
+            var row = info.initialValues
+            for (key, value) in values {
+                let slot = try info.attributeSlot(key)
+                guard let type = info.slots[slot].attributeType, let converted = value.converted(to: type) else {
+                    throw .typeMismatch(entity: entity, property: key, value: value, expected: info.slots[slot].attributeType ?? .string)
+                }
+                row[slot] = converted
+            }
+            rows.append(row)
+        }
+        return try batch(.insert, info, author: author) { db in
+            try db.cached("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?")
+                .run([.int(Int64(rows.count)), .int(info.entityNumber)])
+            let max = try db.scalarInt("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(info.entityNumber)]) ?? 0
+            let statement = try db.cached(info.insertSQL)
+            var keys: [Int64] = []
+            for (i, row) in rows.enumerated() {
+                let key = max - Int64(rows.count) + 1 + Int64(i)
+                try statement.run([.int(key), .int(info.entityNumber)] + row)
+                keys.append(key)
+            }
+            return (keys, [])
+        }
+    }
+
+    /// Sets `values` on every row of `entity` matching `predicate` (all when `nil`), bumping their versions.
+    /// - Returns: the updated objects' IDs.
+    @discardableResult
+    public func batchUpdate(_ entity: String, where predicate: String? = nil, values: [String: Value],
+                            author: String? = nil) throws(StoreError) -> [ObjectID]
+    {
+        let info = try core.model.entity(named: entity)
+        var slots: [(Int, Value)] = []
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            let slot = try info.attributeSlot(key)
+            guard let type = info.slots[slot].attributeType, let converted = value.converted(to: type) else {
+                throw .typeMismatch(entity: entity, property: key, value: value, expected: info.slots[slot].attributeType ?? .string)
+            }
+            slots.append((slot, converted))
+        }
+        let (whereClause, arguments) = try filter(predicate, info)
+        return try batch(.update, info, author: author) { db in
+            let keys = try primaryKeys(db, info, whereClause, arguments)
+            let sets = slots.map { ", \(info.slots[$0.0].column) = ?" }.joined()
+            try db.cached("UPDATE \(info.tableName) SET Z_OPT = Z_OPT + 1\(sets) WHERE \(whereClause)")
+                .run(slots.map(\.1) + arguments)
+            return (keys, slots.map { info.slots[$0.0].name })
+        }
+    }
+
+    /// Deletes every row of `entity` matching `predicate` (all when `nil`).
+    /// - Returns: the deleted objects' IDs.
+    @discardableResult
+    public func batchDelete(_ entity: String, where predicate: String? = nil, author: String? = nil)
+        throws(StoreError) -> [ObjectID]
+    {
+        let info = try core.model.entity(named: entity)
+        let (whereClause, arguments) = try filter(predicate, info)
+        var tombstones: [Int64: [String: Value]] = [:]
+        return try batch(.delete, info, author: author, tombstones: { tombstones[$0] }) { db in
+            let rows = try core.readRows(info, where: whereClause, arguments: arguments, orderBy: "Z_PK", limit: nil, on: db)
+            for (key, row) in rows { tombstones[key] = HistoryRecorder.tombstone(info, row.values) }
+            for relationship in info.relationships {
+                guard case .joinTable(let table, let owner, _) = relationship.storage else { continue }
+                try db.cached("DELETE FROM \(table) WHERE \(owner) IN (SELECT Z_PK FROM \(info.tableName) WHERE \(whereClause))")
+                    .run(arguments)
+            }
+            try db.cached("DELETE FROM \(info.tableName) WHERE \(whereClause)").run(arguments)
+            return (rows.map(\.0), [])
+        }
+    }
+
+    private func filter(_ predicate: String?, _ info: EntityInfo) throws(StoreError) -> (String, [Value]) {
+        guard let predicate, !predicate.isEmpty else { return ("1", []) }
+        do {
+            return try PredicateSQL.whereClause(FetchPredicate(predicate), info)
+        } catch {
+            throw .invalidPredicate(error)
+        }
+    }
+
+    private func primaryKeys(_ db: SQLiteConnection, _ info: EntityInfo, _ whereClause: String, _ arguments: [Value])
+        throws -> [Int64]
+    {
+        let statement = try db.cached("SELECT Z_PK FROM \(info.tableName) WHERE \(whereClause) ORDER BY Z_PK")
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        var keys: [Int64] = []
+        while try statement.step() { keys.append(statement.int64(at: 0)) }
+        return keys
+    }
+
+    /// Runs `body` (returning the affected keys and updated properties) in a write transaction with history.
+    private func batch(_ operation: CommittedChange.Operation, _ info: EntityInfo, author: String?,
+                       tombstones: ((Int64) -> [String: Value]?)? = nil,
+                       _ body: (SQLiteConnection) throws -> ([Int64], [String])) throws(StoreError) -> [ObjectID]
+    {
+        if let reason = core.readOnlyReason { throw .readOnly(reason: reason) }
+        do {
+            let (keys, token) = try inWriteTransaction { () throws -> ([Int64], Int64?) in
+                let (keys, columns) = try body(core.writer)
+                guard core.historyTracking, !keys.isEmpty else { return (keys, nil) }
+                let changes = keys.map { key in
+                    HistoryChange(entity: info, primaryKey: key, operation: operation, columns: columns,
+                                  tombstone: tombstones?(key))
+                }
+                return (keys, try HistoryRecorder.record(core: core, contextName: "batch", author: author, changes: changes))
+            }
+            if let token { core.lastOwnToken = token }
+            core.emit(.batch(operation: operation, entity: info.name, rowCount: keys.count, historyToken: token))
+            return keys.map { core.objectID(info, $0) }
+        } catch {
+            throw StoreError.wrap(error)
+        }
+    }
+}

@@ -1,0 +1,223 @@
+import ArgumentParser
+import CSQLite
+import Foundation
+import SharedStore
+
+/// `groupsim bench store`: SharedStore against the raw SQLite C API doing the same work, in one run.
+struct StoreBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "store",
+        abstract: "Measure SharedStore's saves, fault firing and history against raw SQLite.",
+        discussion: "Build in release: swift run -c release groupsim bench store. Each case runs --repeats times; the best time is kept.")
+
+    @Option(help: "How many times each case runs (the best time is reported).")
+    var repeats = 3
+
+    @Flag(help: "Skip the 100k-object case.")
+    var quick = false
+
+    @Option(help: .hidden)
+    var only: String?
+
+    func validate() throws {
+        guard repeats >= 1 else { throw ValidationError("--repeats must be at least 1.") }
+    }
+
+    func run() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("groupsim-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bench = StoreBench(directory: directory, repeats: repeats)
+        if only == "insert" {
+            print(try bench.sharedInsert(100_000))
+            return
+        }
+        print("SharedStore vs raw SQLite (best of \(repeats); ratio = raw time / SharedStore time, target >= 0.5x)")
+        for count in quick ? [10_000] : [10_000, 100_000] {
+            try bench.report("insert+save \(count)", shared: { try bench.sharedInsert(count) }, raw: { try bench.rawInsert(count) })
+        }
+        try bench.report("fetch+fire 10000", shared: { try bench.sharedFire(10_000) }, raw: { try bench.rawFire(10_000) })
+        try bench.reportHistory()
+    }
+}
+
+/// The benchmark cases; each returns the seconds its measured part took.
+struct StoreBench {
+    let directory: URL
+    let repeats: Int
+    let model: Model
+
+    init(directory: URL, repeats: Int) {
+        self.directory = directory
+        self.repeats = repeats
+        model = try! Model(.notesExample)
+    }
+
+    func best(_ body: () throws -> Double) rethrows -> Double {
+        var times: [Double] = []
+        for _ in 0..<repeats { times.append(try body()) }
+        return times.min()!
+    }
+
+    func report(_ name: String, shared: () throws -> Double, raw: () throws -> Double) throws {
+        let s = try best(shared)
+        let r = try best(raw)
+        print(String(format: "  %-22@ SharedStore %8.1f ms   raw %8.1f ms   ratio %.2fx", name as NSString, s * 1000, r * 1000, r / s))
+    }
+
+    func freshURL(_ name: String) -> URL {
+        let url = directory.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(6)).sqlite")
+        return url
+    }
+
+    static func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let clock = ContinuousClock()
+        let elapsed = try clock.measure(body)
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    // MARK: Insert and save
+
+    func sharedInsert(_ count: Int, history: Bool = false) throws -> Double {
+        let store = try StoreCoordinator(url: freshURL("shared"), model: model,
+                                         options: StoreOptions(historyTracking: history))
+        let context = store.viewContext
+        return try Self.seconds {
+            for i in 0..<count {
+                try context.insert("Note", values: ["title": .string("note \(i)"), "rank": .int(Int64(i)), "score": .double(Double(i) / 3)])
+            }
+            try context.save()
+        }
+    }
+
+    func rawInsert(_ count: Int) throws -> Double {
+        let url = freshURL("raw")
+        _ = try StoreCoordinator(url: url, model: model)  // the same schema, made by SharedStore
+        var db: OpaquePointer?
+        sqlite3_open(url.path, &db)
+        defer { sqlite3_close(db) }
+        sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL", nil, nil, nil)
+        return Self.seconds {
+            sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil)
+            sqlite3_exec(db, "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + \(count) WHERE Z_ENT = 1", nil, nil, nil)
+            var statement: OpaquePointer?
+            sqlite3_prepare_v2(db, "INSERT INTO ZNOTE (Z_PK, Z_ENT, Z_OPT, ZTITLE, ZBODY, ZPINNED, ZRANK, ZSCORE, ZCREATED, ZUID, ZTAGS) VALUES (?, 1, 1, ?, NULL, 0, ?, ?, NULL, NULL, NULL)", -1, &statement, nil)
+            for i in 0..<count {
+                sqlite3_bind_int64(statement, 1, Int64(i + 1))
+                sqlite3_bind_text(statement, 2, "note \(i)", -1, groupsim_transient())
+                sqlite3_bind_int64(statement, 3, Int64(i))
+                sqlite3_bind_double(statement, 4, Double(i) / 3)
+                sqlite3_step(statement)
+                sqlite3_reset(statement)
+            }
+            sqlite3_finalize(statement)
+            sqlite3_exec(db, "COMMIT", nil, nil, nil)
+        }
+    }
+
+    // MARK: Fetch and fire faults
+
+    func populated(_ count: Int) throws -> URL {
+        let url = freshURL("fire")
+        let store = try StoreCoordinator(url: url, model: model)
+        for i in 0..<count {
+            try store.viewContext.insert("Note", values: ["title": .string("note \(i)"), "rank": .int(Int64(i)), "score": .double(Double(i) / 3)])
+        }
+        try store.viewContext.save()
+        return url
+    }
+
+    func sharedFire(_ count: Int) throws -> Double {
+        let url = try populated(count)
+        let store = try StoreCoordinator(url: url, model: model)
+        let context = store.viewContext
+        var fired = 0
+        let time = try Self.seconds {
+            for id in try context.fetch(FetchRequest(entity: "Note")) {
+                // Reading one attribute fires the fault: the object takes every value of its row.
+                if case .string = try context.value("title", of: id) { fired += 1 }
+            }
+        }
+        precondition(fired == count)
+        return time
+    }
+
+    func rawFire(_ count: Int) throws -> Double {
+        let url = try populated(count)
+        var db: OpaquePointer?
+        sqlite3_open(url.path, &db)
+        defer { sqlite3_close(db) }
+        var rows = 0
+        let time = Self.seconds {
+            var statement: OpaquePointer?
+            sqlite3_prepare_v2(db, "SELECT Z_PK, Z_OPT, ZTITLE, ZBODY, ZPINNED, ZRANK, ZSCORE, ZCREATED, ZUID FROM ZNOTE ORDER BY Z_PK", -1, &statement, nil)
+            // The same work a fault does: every column of every row into Swift values.
+            var values: [(Int64, Int64, String, Bool, Int64, Double)] = []
+            while sqlite3_step(statement) == SQLITE_ROW {
+                values.append((sqlite3_column_int64(statement, 0), sqlite3_column_int64(statement, 1),
+                               String(cString: sqlite3_column_text(statement, 2)), sqlite3_column_int64(statement, 4) != 0,
+                               sqlite3_column_int64(statement, 5), sqlite3_column_double(statement, 6)))
+            }
+            sqlite3_finalize(statement)
+            rows = values.count
+        }
+        precondition(rows == count)
+        return time
+    }
+}
+
+// MARK: History
+
+extension StoreBench {
+    func reportHistory() throws {
+        print("History (SharedStore only; ratio = history-on time / history-off time)")
+        for (name, saves, perSave) in [("1000 saves x 1 insert", 1000, 1), ("1 save x 10000 inserts", 1, 10_000)] {
+            let off = try best { try historySaves(saves: saves, perSave: perSave, history: false) }
+            let on = try best { try historySaves(saves: saves, perSave: perSave, history: true) }
+            print(String(format: "  %-24@ off %8.1f ms   on %8.1f ms   ratio %.2fx", name as NSString, off * 1000, on * 1000, on / off))
+        }
+        let merge = try best { try historyMerge(transactions: 1000, registered: 10_000) }
+        print(String(format: "  fetch+merge 1000 transactions into a context with 10000 registered objects: %.1f ms", merge * 1000))
+    }
+
+    func historySaves(saves: Int, perSave: Int, history: Bool) throws -> Double {
+        let store = try StoreCoordinator(url: freshURL("history"), model: model, options: StoreOptions(historyTracking: history))
+        let context = store.viewContext
+        context.transactionAuthor = "bench"
+        return try Self.seconds {
+            for s in 0..<saves {
+                for i in 0..<perSave {
+                    try context.insert("Note", values: ["title": .string("note \(s).\(i)"), "rank": .int(Int64(i))])
+                }
+                try context.save()
+            }
+        }
+    }
+
+    func historyMerge(transactions: Int, registered: Int) throws -> Double {
+        let url = freshURL("merge")
+        let writer = try StoreCoordinator(url: url, model: model, options: StoreOptions(historyTracking: true))
+        let reader = try StoreCoordinator(url: url, model: model, options: StoreOptions(historyTracking: true))
+        for i in 0..<registered {
+            try writer.viewContext.insert("Note", values: ["title": .string("note \(i)"), "rank": .int(Int64(i))])
+        }
+        try writer.viewContext.save()
+        let context = reader.viewContext
+        context.transactionAuthor = "reader"
+        try reader.mergeHistory(into: context, consumer: "bench")
+        let ids = try context.fetch(FetchRequest(entity: "Note"))
+        for id in ids { _ = try context.values(of: id) }
+        let edits = writer.newBackgroundContext(name: "edits")
+        edits.transactionAuthor = "writer"
+        for t in 0..<transactions {
+            try edits.setValues(["title": .string("edit \(t)")], for: ids[(t * 7) % ids.count])
+            try edits.save()
+        }
+        var merged = 0
+        let time = try Self.seconds {
+            merged = try reader.mergeHistory(into: context, consumer: "bench").transactions.count
+        }
+        precondition(merged == transactions && context.registeredObjects.count == registered)
+        return time
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import SharedStore
+import Testing
+
+@Suite struct GenerationAndBatchTests {
+    @Test func pinnedContextKeepsTheOldValueThroughRefreshUntilItMerges() throws {
+        let pair = try HistoryTests.Pair()
+        let context = pair.app.viewContext
+        context.stalenessInterval = 0
+        let id = try context.insertNote("A")
+        try context.pinQueryGeneration()
+        _ = try context.fetch(FetchRequest(entity: "Note"))
+        #expect(pair.app.openTransactions == ["pinned-generation"])
+        #expect(try context.title(id) == "A")
+
+        let share = pair.shareContext()
+        try share.setValues(["title": "B"], for: id)
+        try share.save()
+        context.refreshAllObjects()
+        #expect(try context.title(id) == "A", "a pinned generation reads its snapshot whatever the staleness")
+
+        try pair.app.mergeHistory(into: context, consumer: "app")
+        #expect(try context.title(id) == "B", "merging advanced the generation")
+        context.unpinQueryGeneration()
+        #expect(!pair.app.holdsTransaction)
+    }
+
+    @Test func batchDeleteLeavesRegisteredObjectsInTheViewUntilHistoryIsMerged() throws {
+        let pair = try HistoryTests.Pair()
+        let context = pair.app.viewContext
+        for rank in 1...3 { _ = try context.insertNote("n\(rank)", rank: Int64(rank)) }
+        try pair.app.mergeHistory(into: context, consumer: "app")
+        _ = try context.fetch(FetchRequest(entity: "Note"))
+        let deleted = try pair.share.batchDelete("Note", where: "rank > 1", author: "share")
+        #expect(deleted.count == 2)
+        #expect(context.viewObjects(entity: "Note").count == 3, "a batch delete bypasses every context")
+        try pair.app.mergeHistory(into: context, consumer: "app")
+        #expect(context.viewObjects(entity: "Note").count == 1)
+    }
+
+    @Test func batchInsertAndUpdateReachTheStoreAndHistoryOnly() throws {
+        let pair = try HistoryTests.Pair()
+        let context = pair.app.viewContext
+        let ids = try pair.share.batchInsert("Note", objects: [["title": "a", "rank": 1], ["title": "b", "rank": 2]])
+        #expect(ids.map(\.primaryKey) == [1, 2])
+        #expect(context.view.isEmpty)
+        _ = try context.fetch(FetchRequest(entity: "Note"))
+        #expect(try context.title(ids[1]) == "b")
+        let updated = try pair.share.batchUpdate("Note", where: "rank == 2", values: ["title": "B"])
+        #expect(updated == [ids[1]])
+        #expect(try context.title(ids[1]) == "b", "registered objects keep their values")
+        try pair.app.mergeHistory(into: context, consumer: "app")
+        #expect(try context.title(ids[1]) == "B")
+        #expect(context.version(of: ids[1]) == 2)
+    }
+
+    @Test func heldWriteBlocksOtherProcessesUntilEnded() throws {
+        let fixture = try StoreFixture()
+        let share = try fixture.open()
+        let app = try fixture.open(busyTimeout: .milliseconds(30))
+        try share.beginWrite()
+        #expect(share.openTransactions == ["write"])
+        _ = try share.viewContext.insertNote("inside")
+        try app.viewContext.insert("Note", values: ["title": "app"])
+        #expect {
+            try app.viewContext.save()
+        } throws: { error in
+            StoreErrorKind(error) == .busy
+        }
+        try share.endWrite()
+        #expect(!share.holdsTransaction)
+        try app.viewContext.save()
+        #expect(try app.viewContext.fetch(FetchRequest(entity: "Note")).count == 2)
+    }
+}
