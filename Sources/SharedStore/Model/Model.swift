@@ -54,6 +54,11 @@ public final class Model: Sendable {
     }
 
     func entity(named name: String) throws(StoreError) -> EntityInfo {
+        // Models have a handful of entities: comparing short names beats hashing them on every access.
+        if entities.count <= 8 {
+            for entity in entities where entity.name == name { return entity }
+            throw StoreError.unknownEntity(name)
+        }
         guard let i = entityIndex[name] else { throw StoreError.unknownEntity(name) }
         return entities[i]
     }

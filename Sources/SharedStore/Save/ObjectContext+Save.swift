@@ -36,6 +36,8 @@ extension ObjectContext {
         var changes: [CommittedChange] = []
         let detailed = core.eventSink != nil || !core.didSaveObservers.isEmpty || core.contexts.count > 1
         changes.reserveCapacity(transaction.writes.count)
+        permanentIDs.reserveCapacity(transaction.mapping.count)
+        core.rows.reserveCapacity(core.rows.count + transaction.writes.count)
         var removed: Set<ObjectID> = []
         for write in transaction.writes {
             let object = write.object

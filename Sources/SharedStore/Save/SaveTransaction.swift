@@ -16,7 +16,7 @@ struct SaveWrite {
     /// The row's values after the save (resolved primary keys).
     let values: [Value]
     let version: Int64
-    /// The slots written (all for an insert), for history's updated columns.
+    /// The slots an update wrote, for history's updated columns (empty for inserts and deletes).
     let changedSlots: [Int]
 }
 
@@ -99,24 +99,20 @@ struct SaveTransaction {
     // MARK: Statements
 
     private mutating func allocateKeys(_ inserts: [ManagedObject]) throws {
-        var counts: [Int: Int] = [:]
-        var order: [Int] = []
-        for object in inserts {
-            if counts[object.entity] == nil { order.append(object.entity) }
-            counts[object.entity, default: 0] += 1
-        }
-        var next: [Int: Int64] = [:]
-        for entity in order {
-            let number = core.model.entities[entity].entityNumber
-            try db.cached("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?")
-                .run([.int(Int64(counts[entity]!)), .int(number)])
+        let entities = core.model.entities
+        var counts = [Int64](repeating: 0, count: entities.count)
+        for object in inserts { counts[object.entity] += 1 }
+        var next = [Int64](repeating: 0, count: entities.count)
+        for (entity, count) in counts.enumerated() where count > 0 {
+            let number = entities[entity].entityNumber
+            try db.cached("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?").run([.int(count), .int(number)])
             let max = try db.scalarInt("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(number)]) ?? 0
-            next[entity] = max - Int64(counts[entity]!) + 1
+            next[entity] = max - count + 1
         }
         mapping.reserveCapacity(inserts.count)
         for object in inserts {
-            mapping[object.id.primaryKey] = next[object.entity]!
-            next[object.entity]! += 1
+            mapping[object.id.primaryKey] = next[object.entity]
+            next[object.entity] += 1
         }
     }
 
@@ -148,7 +144,7 @@ struct SaveTransaction {
         for (i, value) in values.enumerated() { try statement.bind(value, at: Int32(i + 3)) }
         try statement.step()
         writes.append(SaveWrite(object: object, entity: entity, kind: .committed(.insert), values: values, version: 1,
-                                changedSlots: Array(entity.slots.indices)))
+                                changedSlots: []))
     }
 
     /// `false` when the optimistic-locking check failed (a conflict to resolve).

@@ -97,11 +97,11 @@ struct StoreBench {
         sqlite3_open(url.path, &db)
         defer { sqlite3_close(db) }
         sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL", nil, nil, nil)
-        return Self.seconds {
+        let time = Self.seconds {
             sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil)
             sqlite3_exec(db, "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + \(count) WHERE Z_ENT = 1", nil, nil, nil)
             var statement: OpaquePointer?
-            sqlite3_prepare_v2(db, "INSERT INTO ZNOTE (Z_PK, Z_ENT, Z_OPT, ZTITLE, ZBODY, ZPINNED, ZRANK, ZSCORE, ZCREATED, ZUID, ZTAGS) VALUES (?, 1, 1, ?, NULL, 0, ?, ?, NULL, NULL, NULL)", -1, &statement, nil)
+            sqlite3_prepare_v2(db, "INSERT INTO ZNOTE (Z_PK, Z_ENT, Z_OPT, ZTITLE, ZBODY, ZPINNED, ZRANK, ZSCORE, ZCREATED, ZUID) VALUES (?, 1, 1, ?, NULL, 0, ?, ?, NULL, NULL)", -1, &statement, nil)
             for i in 0..<count {
                 sqlite3_bind_int64(statement, 1, Int64(i + 1))
                 sqlite3_bind_text(statement, 2, "note \(i)", -1, groupsim_transient())
@@ -113,6 +113,12 @@ struct StoreBench {
             sqlite3_finalize(statement)
             sqlite3_exec(db, "COMMIT", nil, nil, nil)
         }
+        var check: OpaquePointer?
+        sqlite3_prepare_v2(db, "SELECT count(*) FROM ZNOTE", -1, &check, nil)
+        sqlite3_step(check)
+        precondition(sqlite3_column_int64(check, 0) == Int64(count), "the raw inserts failed")
+        sqlite3_finalize(check)
+        return time
     }
 
     // MARK: Fetch and fire faults
