@@ -132,8 +132,10 @@ extension AgentProcess {
 
     /// What this process holds open on a shared store, for the runner's suspend check.
     func currentLock() -> String? {
+        let open = coordinator.openTransactions
         if holdsBeginWrite { return "begin-write" }
-        if view.isQueryGenerationPinned { return "pinned-read" }
+        if open.contains("write") { return "write" }
+        if open.contains("pinned-generation") { return "pinned-read" }
         return nil
     }
 

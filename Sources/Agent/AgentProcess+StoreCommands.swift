@@ -1,3 +1,4 @@
+import Foundation
 import SharedStore
 import Trace
 
@@ -10,16 +11,116 @@ extension AgentProcess {
             try view.pinQueryGeneration()
         case .unpinGeneration:
             view.unpinQueryGeneration()
+        case .beginWrite:
+            try coordinator.beginWrite()
+            holdsBeginWrite = true
+        case .endWrite:
+            holdsBeginWrite = false
+            try coordinator.endWrite()
+        case .mergeHistory:
+            try mergeHistory(reason: "step")
+        case .purgeHistory(let policy):
+            try purgeHistory(policy ?? settings.purge)
+        case .batchInsert(let entity, let count, let values):
+            let row = try storeValues(values, entity: entity)
+            let inserted = try coordinator.batchInsert(entity, objects: Array(repeating: row, count: count), author: settings.author)
+            recordBatch("batch-insert", inserted, operation: .insert)
+        case .batchUpdate(let entity, let predicate, let values):
+            let updated = try coordinator.batchUpdate(
+                entity, where: predicate, values: try storeValues(values, entity: entity), author: settings.author)
+            recordBatch("batch-update", updated, operation: .update)
+        case .batchDelete(let entity, let predicate):
+            let deleted = try coordinator.batchDelete(entity, where: predicate, author: settings.author)
+            recordBatch("batch-delete", deleted, operation: .delete)
+            outcome.deleted = deleted.map { ids.name(of: $0) }
+        case .checkpoint:
+            try coordinator.checkpoint()
+        case .copyStore(let name, let withWAL):
+            try coordinator.copyStore(to: copyURL(name), includeWAL: withWAL)
+        case .openCopy(let name):
+            openedCopy = try AgentProcess.openStore(config: config, clock: clock, readOnlyURL: copyURL(name))
         case .sync, .leech:
-            throw AgentError.missing("sync between separate stores (the watch issue)")
+            throw AgentError.missing("sync between separate stores (storage: own with sync: transfer)")
         default:
-            throw AgentError.missing("\(command)")
+            throw AgentError(kind: "other", description: "the agent does not know the command \(command)")
         }
     }
 
-    /// The history strategy: fetch after the saved token, merge, purge by setting.
+    /// Where the copy named `name` lives: `<copies>/<name>/<store>.sqlite`.
+    func copyURL(_ name: String) -> URL {
+        URL(fileURLWithPath: config.copiesDirectory)
+            .appendingPathComponent(name, isDirectory: true)
+            .appendingPathComponent("\(config.store.name).sqlite")
+    }
+
+    /// Fetches history after this process's token and merges it into the view context.
+    /// - Returns: what was merged. An expired token is recorded and rethrown.
+    @discardableResult
+    func mergeHistory(reason: String) throws -> RemoteChanges {
+        let filter: HistoryAuthorFilter = settings.historyAuthors.map { .authors($0) } ?? .allButOwn
+        let before = coordinator.historyToken(for: config.process)
+        do {
+            let result = try coordinator.mergeHistory(into: view, consumer: config.process, filter: filter)
+            let changes = result.remoteChanges
+            record(.historyFetched(HistoryFetch(
+                tokenBefore: result.tokenBefore, tokenAfter: result.tokenAfter,
+                transactions: result.transactions.count + result.skipped, merged: result.transactions.count, expired: false)))
+            return changes
+        } catch {
+            if case .expiredToken = error {
+                record(.historyFetched(HistoryFetch(tokenBefore: before, tokenAfter: before, transactions: 0, merged: 0, expired: true)))
+            }
+            throw error
+        }
+    }
+
+    /// Purges history by `policy`; `consumed-by-all` counts the processes with `refresh: history`.
+    func purgeHistory(_ policy: PurgeSetting) throws {
+        let storePolicy: HistoryPurgePolicy
+        switch policy {
+        case .none: return
+        case .consumedByAll: storePolicy = .consumedByAll
+        case .ownToken: storePolicy = .ownToken
+        case .olderThan(let nanos): storePolicy = .olderThan(Double(nanos) / 1e9)
+        }
+        let before = policy == .ownToken ? coordinator.lastOwnHistoryToken : nil
+        let deleted = try coordinator.purgeHistory(storePolicy, consumers: settings.historyConsumers)
+        record(.purged(PurgeRecord(policy: storePolicy.description, beforeToken: before, deleted: deleted)))
+    }
+
+    /// The history strategy: merge after the saved token, then purge by the `purge` setting.
+    /// An expired token is recorded (as Core Data apps see error 134301); the token is kept and
+    /// nothing is merged.
     func mergeHistoryForRefresh() -> (inserted: Int, updated: Int, deleted: Int) {
-        record(.error(ErrorRecord(kind: "other", message: "persistent history is not built yet")))
-        return (0, 0, 0)
+        do {
+            let changes = try mergeHistory(reason: "refresh")
+            if settings.purge != .none { try purgeHistory(settings.purge) }
+            return (changes.inserted.count, changes.updated.count, changes.deleted.count)
+        } catch {
+            record(.error(errorRecord(error, expected: nil)))
+            return (0, 0, 0)
+        }
+    }
+
+    /// A batch operation's rows as a commit, read back for their versions and values.
+    private func recordBatch(_ source: String, _ rows: [ObjectID], operation: CommittedObject.Operation) {
+        guard !rows.isEmpty else { return }
+        // Read back through a coordinator of its own: this process's row cache must not learn the
+        // new values, as a batch operation never tells any context.
+        let readback = try? StoreCoordinator(url: coordinator.url, model: coordinator.model, options: StoreOptions(readOnly: true))
+        guard let reader = readback?.newBackgroundContext(name: "batch-readback") else { return }
+        var objects: [CommittedObject] = []
+        for id in rows {
+            var values: TraceValues = [:]
+            var version: Int64 = 0
+            if operation != .delete, let read = try? reader.values(of: id) {
+                values = read.traceValues
+                version = reader.version(of: id) ?? 0
+            }
+            objects.append(CommittedObject(id: ids.name(of: id), entity: id.entity, operation: operation,
+                                           version: version, values: values))
+        }
+        let token = try? coordinator.latestHistoryToken()
+        record(.saveCommitted(SaveCommit(store: config.store.traceName, source: source, token: token ?? nil, objects: objects)))
     }
 }

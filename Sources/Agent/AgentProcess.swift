@@ -48,6 +48,10 @@ public final class AgentProcess {
         coordinator = try AgentProcess.openStore(config: config, clock: clock)
         center = try HubNotificationCenter(hubSocketPath: config.hubSocket, process: config.process)
         wireStoreEvents()
+        if settings.refresh == "history" && settings.historyTracking {
+            try coordinator.registerHistoryConsumer(config.process)
+        }
+        if settings.queryGeneration == "pinned" { try view.pinQueryGeneration() }
     }
 
     /// Runs until the runner says `exit` or closes stdin; returns the exit status.

@@ -31,6 +31,22 @@ import Testing
         })
     }
 
+    @Test func mergingAnInsertOfARegisteredObjectKeepsWhatItHolds() throws {
+        let fixture = try StoreFixture()
+        let app = try fixture.open()
+        let share = try fixture.open()
+        let context = app.viewContext
+        let id = try context.insertNote("A")
+        _ = try context.title(id)
+        try share.update(id, ["title": "B"])
+
+        // The app's own insert comes back from history as an insert: the object is already registered.
+        context.mergeChanges(fromRemoteContextSave: RemoteChanges(inserted: [id]))
+        #expect(!context.isFault(id))
+        #expect(try context.title(id) == "A", "an inserted ID does not refresh a registered object")
+        #expect(context.viewObjects(entity: "Note") == [id])
+    }
+
     @Test func automaticMergeCoversOnlyThisProcesssContexts() throws {
         let fixture = try StoreFixture()
         let app = try fixture.open()

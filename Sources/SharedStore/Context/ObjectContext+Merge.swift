@@ -23,16 +23,18 @@ extension ObjectContext {
     ///
     /// Updated objects: the row snapshot is dropped and a registered object becomes a fault (keeping its
     /// pending changes), so its next access reads SQL whatever the staleness. Inserted objects are registered
-    /// and join the view. Deleted objects leave the view and the context. Advances a pinned generation.
+    /// as faults ("faulted in") and join the view; one already registered (this process's own insert, merged
+    /// back from history) keeps what it holds, as `object(with:)` returns it unchanged. Deleted objects leave
+    /// the view and the context. Advances a pinned generation.
     public func mergeChanges(fromRemoteContextSave changes: RemoteChanges) {
-        for id in changes.updated + changes.inserted {
+        for id in changes.updated {
             guard let info = try? entityInfo(of: id) else { continue }
             core.dropSnapshot(id, entity: info.index, reason: .remoteMerge)
             if let object = objects[id] { object.makeFault(keepChanges: true) }
         }
         for id in changes.inserted {
             guard let info = try? entityInfo(of: id) else { continue }
-            _ = register(id, entity: info.index)
+            if objects[id] == nil { _ = register(id, entity: info.index) }
             screen.add(id)
         }
         removeDeleted(changes.deleted, dropSnapshots: true)
