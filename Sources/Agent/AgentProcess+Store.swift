@@ -5,10 +5,7 @@ import Trace
 extension AgentProcess {
     /// Compiles the model and opens the store in the process's container with its settings.
     static func openStore(config: AgentConfig, clock: AgentClock, readOnlyURL: URL? = nil) throws -> StoreCoordinator {
-        let description = try ModelDescription.parse(config.model.map { entity in
-            (name: entity.name, properties: entity.properties.map { (name: $0.name, type: $0.syntax) })
-        })
-        let model = try Model(description)
+        let model = try config.model.compiledModel()
         let settings = config.settings
         let options = StoreOptions(
             historyTracking: settings.historyTracking,
@@ -94,7 +91,7 @@ extension MergePolicy {
 
 extension TraceValue {
     /// This value as the store holds an attribute of `type`.
-    func storeValue(as type: AttributeType, entity: String, property: String) throws -> Value {
+    public func storeValue(as type: AttributeType, entity: String, property: String) throws -> Value {
         let value: Value
         switch self {
         case .null: value = .null
@@ -113,7 +110,7 @@ extension TraceValue {
 
 extension Value {
     /// The value as the trace records it (dates as seconds since 1970, UUIDs as strings).
-    var traceValue: TraceValue {
+    public var traceValue: TraceValue {
         switch self {
         case .null: .null
         case .string(let text): .string(text)
@@ -127,5 +124,6 @@ extension Value {
 }
 
 extension Dictionary where Key == String, Value == SharedStore.Value {
-    var traceValues: TraceValues { mapValues(\.traceValue) }
+    /// The values as the trace records them.
+    public var traceValues: TraceValues { mapValues(\.traceValue) }
 }

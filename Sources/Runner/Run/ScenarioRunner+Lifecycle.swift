@@ -112,6 +112,12 @@ extension ScenarioRunner {
     /// The armed `crash ... during: save` point was reached: kill the process there.
     func crashInsideSave(_ slot: ProcessSlot) throws(RunError) {
         try lifecycle(.crash, slot)
+        verifyAfterCrash(slot)
+    }
+
+    /// After a crash: is every transaction committed before it still in the store?
+    func verifyAfterCrash(_ slot: ProcessSlot) {
+        verify(storeURL(of: slot), label: slot.store, reason: "crash", store: slot.store, before: MonotonicTime.now())
     }
 
     static func hubState(_ state: LifecycleState) -> HubProcessState {

@@ -30,7 +30,9 @@ extension ScenarioRunner {
         switch step.step {
         case .launch: try lifecycle(.launch, slot)
         case .exit: try lifecycle(.exit, slot)
-        case .crash: try lifecycle(.crash, slot)
+        case .crash:
+            try lifecycle(.crash, slot)
+            verifyAfterCrash(slot)
         case .background: try lifecycle(.background, slot)
         case .suspend: try suspend(slot)
         case .resume: try lifecycle(.resume, slot)
@@ -40,8 +42,13 @@ extension ScenarioRunner {
             guard let command = command(for: step.step, on: slot) else {
                 throw failure("step cannot be sent to an agent", process: slot.name)
             }
+            let start = MonotonicTime.now()
             let reply = try send(command, to: slot, expectError: step.expectError?.rawValue,
                                  timeout: timeout(for: step.step, slot))
+            if case .copyStore(let name, _) = step.step, reply.error == nil {
+                let url = sandbox.copies.appendingPathComponent(name).appendingPathComponent("\(plan.run.store.name).sqlite")
+                verify(url, label: "copy:\(name)", reason: "copy", store: slot.store, before: start)
+            }
             return reply.error
         }
         return nil

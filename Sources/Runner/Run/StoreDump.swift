@@ -17,18 +17,20 @@ extension ScenarioRunner {
         return result
     }
 
+    /// The scenario's model, compiled for SharedStore.
+    func storeModel() throws -> Model {
+        try Self.entitySpecs(plan.run.store.model).compiledModel()
+    }
+
     /// Every row of a store, named by scenario id where the run knows one.
     func dump(_ store: (trace: String, containers: URL, group: String)) throws(RunError) -> StateSnapshot {
         let specs = Self.entitySpecs(plan.run.store.model)
         do {
-            let description = try ModelDescription.parse(specs.map { entity in
-                (name: entity.name, properties: entity.properties.map { (name: $0.name, type: $0.syntax) })
-            })
             let containers = AppGroupContainers(root: store.containers, groups: [store.group])
             let url = try containers.storeURL(group: store.group, name: plan.run.store.name)
             guard FileManager.default.fileExists(atPath: url.path) else { return StateSnapshot(store: store.trace, objects: []) }
             let coordinator = try StoreCoordinator(
-                url: url, model: try Model(description), options: StoreOptions(readOnly: true))
+                url: url, model: try storeModel(), options: StoreOptions(readOnly: true))
             let context = coordinator.newBackgroundContext(name: "final-dump")
             var names: [ObjectRef: [String]] = [:]
             for (name, ref) in registry[store.trace] ?? [:] { names[ref, default: []].append(name) }
@@ -40,24 +42,12 @@ extension ScenarioRunner {
                     let name = names[ref]?.sorted().first ?? ref.description
                     objects.append(ObjectState(
                         id: name, entity: entity, version: context.version(of: id),
-                        values: values.mapValues(Self.traceValue)))
+                        values: values.traceValues))
                 }
             }
             return StateSnapshot(store: store.trace, objects: objects)
         } catch {
             throw failure("cannot read the final state of \(store.trace): \(error)")
-        }
-    }
-
-    private static func traceValue(_ value: Value) -> TraceValue {
-        switch value {
-        case .null: .null
-        case .string(let text): .string(text)
-        case .int(let number): .int(number)
-        case .double(let number): .double(number)
-        case .bool(let flag): .bool(flag)
-        case .date(let date): .double(date.timeIntervalSince1970)
-        case .uuid(let uuid): .string(uuid.uuidString)
         }
     }
 }
