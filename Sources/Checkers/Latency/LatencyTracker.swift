@@ -24,11 +24,10 @@ struct LatencyTracker {
 
         mutating func append(_ item: Int) { items.append(item) }
 
-        mutating func drain(while accept: (Int) -> Bool, _ body: (Int) -> Void) {
-            while head < items.count, accept(items[head]) {
-                body(items[head])
-                head += 1
-            }
+        var first: Int? { head < items.count ? items[head] : nil }
+
+        mutating func removeFirst() {
+            head += 1
             if head > 1024, head * 2 > items.count {
                 items.removeFirst(head)
                 head = 0
@@ -75,7 +74,12 @@ struct LatencyTracker {
     }
 
     mutating func notificationReceived(by reader: String, t: UInt64) {
-        awaitingNotification[reader]?.drain(while: { self.records[$0].committedAt <= t }) { records[$0].notifiedAt = t }
+        guard var queue = awaitingNotification.removeValue(forKey: reader) else { return }
+        while let record = queue.first, records[record].committedAt <= t {
+            records[record].notifiedAt = t
+            queue.removeFirst()
+        }
+        awaitingNotification[reader] = queue
     }
 
     mutating func refreshStarted(by reader: String, t: UInt64) {
@@ -84,7 +88,12 @@ struct LatencyTracker {
 
     mutating func refreshEnded(by reader: String, t: UInt64) {
         let start = refreshStart.removeValue(forKey: reader) ?? t
-        awaitingRefresh[reader]?.drain(while: { self.records[$0].committedAt <= start }) { records[$0].refreshedAt = t }
+        guard var queue = awaitingRefresh.removeValue(forKey: reader) else { return }
+        while let record = queue.first, records[record].committedAt <= start {
+            records[record].refreshedAt = t
+            queue.removeFirst()
+        }
+        awaitingRefresh[reader] = queue
     }
 
     mutating func observed(_ read: Observation, by reader: String, t: UInt64) {
@@ -132,26 +141,34 @@ struct LatencyTracker {
     func finish(lastEvent: [String: UInt64]) -> LatencyReport {
         struct Pair: Hashable { var writer: String; var reader: String }
         struct Stats { var visible = Histogram<UInt64>.latency(); var notified = Histogram<UInt64>.latency(); var refreshed = Histogram<UInt64>.latency(); var unseen = 0 }
-        var stats: [Pair: Stats] = [:]
+        var index: [Pair: Int] = [:]
+        var stats: [Stats] = []
         var overall = Histogram<UInt64>.latency()
         var kept: [Propagation] = []
         kept.reserveCapacity(records.count)
         for record in records where (lastEvent[record.reader] ?? 0) > record.committedAt {
             kept.append(record)
             let pair = Pair(writer: record.writer, reader: record.reader)
-            var s = stats[pair] ?? Stats()
+            let i: Int
+            if let known = index[pair] {
+                i = known
+            } else {
+                i = stats.count
+                index[pair] = i
+                stats.append(Stats())
+            }
+            // Histograms are large: record in place, never copy one per sample.
             if let seen = record.seenAt {
-                s.visible.record(seen - record.committedAt)
+                stats[i].visible.record(seen - record.committedAt)
                 overall.record(seen - record.committedAt)
             } else {
-                s.unseen += 1
+                stats[i].unseen += 1
             }
-            if let notified = record.notifiedAt { s.notified.record(notified - record.committedAt) }
-            if let refreshed = record.refreshedAt { s.refreshed.record(refreshed - record.committedAt) }
-            stats[pair] = s
+            if let notified = record.notifiedAt { stats[i].notified.record(notified - record.committedAt) }
+            if let refreshed = record.refreshedAt { stats[i].refreshed.record(refreshed - record.committedAt) }
         }
-        let pairs = stats.keys.sorted { ($0.writer, $0.reader) < ($1.writer, $1.reader) }.map { pair in
-            let s = stats[pair]!
+        let pairs = index.keys.sorted { ($0.writer, $0.reader) < ($1.writer, $1.reader) }.map { pair in
+            let s = stats[index[pair]!]
             return PairLatency(
                 writer: pair.writer, reader: pair.reader, visible: LatencySummary(s.visible),
                 notified: LatencySummary(s.notified), refreshed: LatencySummary(s.refreshed), unseen: s.unseen,

@@ -6,6 +6,6 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure a layer's speed against its baseline and print the numbers.",
-        subcommands: []
+        subcommands: [CheckersBenchCommand.self]
     )
 }
