@@ -8,7 +8,8 @@ import Trace
 /// A read shows an update when its version is at least the committed one, or when every written
 /// property it read matches the committed value; it shows an insert when it finds the object (or a
 /// count includes it) and a delete when it does not. Showing a later save of an object shows the
-/// earlier ones too.
+/// earlier ones too. A save a reader never looked for (never read the object or counted its entity
+/// after the commit) is left out: nothing could have shown it.
 struct LatencyTracker {
     private struct Pending {
         var record: Int
@@ -47,6 +48,12 @@ struct LatencyTracker {
     private var awaitingRefresh: [String: Queue] = [:]
     private var refreshStart: [String: UInt64] = [:]
     private var pendingObjects: [ReaderKey: [Pending]] = [:]
+    /// Per (reader, object): how many of the pending entries (from the front) the reader has looked
+    /// at, reading the object without showing them. A save the reader never looked for is not counted
+    /// as "never shown": nothing could have shown it.
+    private var lookedCount: [ReaderKey: Int] = [:]
+    /// Records a reader looked for (read the object or counted the entity) after their commit.
+    private var looked: [Bool] = []
     private var pendingMembers: [ReaderKey: [String: Pending]] = [:]
     /// Values scanned when a read has no version to compare.
     private let valueScanLimit = 64
@@ -61,6 +68,7 @@ struct LatencyTracker {
         for reader in readersByStore[commit.store] ?? [] where reader != writer {
             let record = records.count
             records.append(Propagation(writer: writer, reader: reader, store: commit.store, step: step, object: first.id, committedAt: t))
+            looked.append(false)
             awaitingNotification[reader, default: Queue()].append(record)
             awaitingRefresh[reader, default: Queue()].append(record)
             for object in commit.objects {
@@ -107,9 +115,13 @@ struct LatencyTracker {
             let low = Swift.max(0, pending.count - valueScanLimit)
             shown = pending[low...].lastIndex { Self.shows(read, $0) }
         }
-        guard let shown else { return }
+        guard let shown else {
+            lookedCount[key] = pending.count
+            return
+        }
         for entry in pending[...shown] where records[entry.record].seenAt == nil { records[entry.record].seenAt = t }
         pendingObjects[key] = Array(pending[(shown + 1)...])
+        lookedCount[key] = pending.count - shown - 1
     }
 
     mutating func counted(_ count: CountObservation, by reader: String, t: UInt64) {
@@ -120,7 +132,12 @@ struct LatencyTracker {
         for (id, entry) in members where records[entry.record].seenAt == nil {
             let inView = ids.contains(id)
             let isShown = entry.operation == .insert ? inView : (!inView && count.predicate == nil)
-            if isShown { records[entry.record].seenAt = t } else { remaining[id] = entry }
+            if isShown {
+                records[entry.record].seenAt = t
+            } else {
+                remaining[id] = entry
+                looked[entry.record] = true
+            }
         }
         pendingMembers[key] = remaining
     }
@@ -137,8 +154,13 @@ struct LatencyTracker {
         return compared > 0
     }
 
-    /// The report, keeping only readers that were alive (recorded anything) after each commit.
+    /// The report, keeping only saves each reader showed, or looked for in vain while alive.
     func finish(lastEvent: [String: UInt64]) -> LatencyReport {
+        var looked = self.looked
+        for (key, count) in lookedCount {
+            guard let pending = pendingObjects[key] else { continue }
+            for entry in pending.prefix(count) { looked[entry.record] = true }
+        }
         struct Pair: Hashable { var writer: String; var reader: String }
         struct Stats { var visible = Histogram<UInt64>.latency(); var notified = Histogram<UInt64>.latency(); var refreshed = Histogram<UInt64>.latency(); var unseen = 0 }
         var index: [Pair: Int] = [:]
@@ -146,7 +168,8 @@ struct LatencyTracker {
         var overall = Histogram<UInt64>.latency()
         var kept: [Propagation] = []
         kept.reserveCapacity(records.count)
-        for record in records where (lastEvent[record.reader] ?? 0) > record.committedAt {
+        for (i, record) in records.enumerated()
+        where (lastEvent[record.reader] ?? 0) > record.committedAt && (record.seenAt != nil || looked[i]) {
             kept.append(record)
             let pair = Pair(writer: record.writer, reader: record.reader)
             let i: Int

@@ -45,7 +45,7 @@ public struct PairLatency: Sendable, Hashable, Codable {
     public var notified: LatencySummary?
     /// Commit to the end of the first refresh that covered it (when the reader refreshed).
     public var refreshed: LatencySummary?
-    /// Saves the reader (alive after them) never showed.
+    /// Saves the reader looked for (read the object or counted its entity after the commit) but never showed.
     public var unseen: Int
     /// Bars of the `visible` histogram.
     public var buckets: [LatencyBucket]
@@ -71,7 +71,7 @@ public struct LatencyReport: Sendable, Hashable, Codable {
     /// Every pair's `visible` samples together.
     public var overall: LatencySummary?
     public var overallBuckets: [LatencyBucket]
-    /// Each save to each live reader, in commit order.
+    /// Each save to each reader that showed it or looked for it, in commit order.
     public var propagations: [Propagation]
 
     public init(pairs: [PairLatency] = [], overall: LatencySummary? = nil, overallBuckets: [LatencyBucket] = [], propagations: [Propagation] = []) {
