@@ -59,3 +59,27 @@ struct ReportWriterTests {
         #expect(object?["schemaVersion"] as? Int == 1)
     }
 }
+
+/// `GROUPSIM_SAMPLE_REPORTS=<dir> swift test --filter sampleReports` writes the bug-1 sample's
+/// reports into `<dir>` (to look at, screenshot, or validate against Docs/report.schema.json).
+@Suite("sample reports")
+struct SampleReportTests {
+    @Test func sampleReports() throws {
+        guard let path = ProcessInfo.processInfo.environment["GROUPSIM_SAMPLE_REPORTS"] else { return }
+        try ReportWriter.writeAll(SampleTraces.refreshWithInfiniteStalenessRuns(), to: URL(fileURLWithPath: path))
+        try ReportWriter.writeAll([EscapingTests.hostileRun()], to: URL(fileURLWithPath: path).appendingPathComponent("hostile"))
+        let load = ReportedRun(checking: SyntheticTrace.generate(events: 20_000, seed: 5, staleEvery: 400))
+        try ReportWriter.writeAll([load], to: URL(fileURLWithPath: path).appendingPathComponent("load"))
+    }
+}
+
+@Suite("large runs")
+struct LargeRunReportTests {
+    @Test func hugeRunRendersAPageOfBoundedSize() throws {
+        let run = ReportedRun(checking: SyntheticTrace.generate(events: 60_000, seed: 5, staleEvery: 200))
+        let html = HTMLReport.render(run)
+        // Marks are sampled: the page stays a few megabytes however long the run.
+        #expect(html.utf8.count < 6_000_000)
+        #expect(html.contains("stale-read"))
+    }
+}

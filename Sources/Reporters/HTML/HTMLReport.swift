@@ -40,7 +40,7 @@ public enum HTMLReport {
         html += "<dt>found</dt><dd>\(Escape.html(verdict.found.isEmpty ? "no anomalies" : verdict.foundText))</dd>"
         if !verdict.missing.isEmpty { html += "<dt>missing</dt><dd>\(Escape.html(verdict.missing.joined(separator: ", ")))</dd>" }
         if let overall = result.latency.overall {
-            html += "<dt>propagation</dt><dd>p50 \(DurationText.format(overall.p50)) · p99 \(DurationText.format(overall.p99)) · max \(DurationText.format(overall.max)) over \(overall.count) save → reader pairs</dd>"
+            html += "<dt>propagation</dt><dd>p50 \(DurationText.format(overall.p50)) · p99 \(DurationText.format(overall.p99)) · max \(DurationText.format(overall.max)) over \(overall.count) save → reader pair\(overall.count == 1 ? "" : "s")</dd>"
         }
         html += "<dt>run</dt><dd><code>\(Escape.html(info.file))</code> · seed \(info.seed) · \(result.eventCount) events over \(DurationText.format(result.end - result.origin))</dd>"
         html += "<dt>replay</dt><dd><code>\(Escape.html(options.replayCommand(info)))</code></dd></dl>\n"

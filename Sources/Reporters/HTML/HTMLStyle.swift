@@ -63,6 +63,7 @@ enum HTMLStyle {
     .save { fill: var(--teal); stroke: #fff; stroke-width: 2; }
     .save-label { font-size: 10.5px; font-weight: 600; fill: var(--teal); }
     .propagation { fill: none; stroke: var(--teal); stroke-opacity: 0.55; stroke-width: 1.6; }
+    .propagation.dense { stroke-opacity: 0.25; stroke-width: 1; }
     .arrowhead { fill: var(--teal); }
     .missed { fill: none; stroke: var(--bad); stroke-width: 2; stroke-dasharray: 6 4; }
     .arrowhead-bad { fill: var(--bad); }

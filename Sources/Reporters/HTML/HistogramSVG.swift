@@ -17,7 +17,7 @@ enum HistogramSVG {
         let shown = Array(buckets[firstUsed...])
         let peak = Double(shown.map(\.count).max() ?? 1)
         let slot = (width - left - 6) / Double(shown.count)
-        let barWidth = Swift.max(2, slot - 3)
+        let barWidth = Swift.min(56, Swift.max(2, slot - 3))
         svg += "<line x1=\"\(SVG.n(left))\" y1=\"\(SVG.n(bottom))\" x2=\"\(SVG.n(width - 4))\" y2=\"\(SVG.n(bottom))\" class=\"hist-axis\"/>"
         for (i, bucket) in shown.enumerated() {
             let h = peak == 0 ? 0 : Double(bucket.count) / peak * (bottom - top)

@@ -15,7 +15,7 @@ struct TimelineSVG {
     let laneHeight = 92.0
     let laneGap = 10.0
     /// Caps that keep a huge run's page light; the tables below still list everything.
-    let maxReads = 3_000, maxArrows = 400, maxAnomalies = 400, maxStepLabels = 40, maxSaveLabels = 80
+    let maxMarks = 3_000, maxArrows = 150, maxAnomalies = 400, maxStepLabels = 40, maxSaveLabels = 80
 
     init(_ run: ReportedRun) {
         self.run = run
@@ -117,7 +117,7 @@ struct TimelineSVG {
         var perLane: [Int: Int] = [:]
         for mark in model.steps { if let lane = laneOf[mark.process] { perLane[lane, default: 0] += 1 } }
         var labelEnd: [Int: Double] = [:]
-        for mark in model.steps {
+        for mark in Self.sampled(model.steps, maxMarks) {
             guard let lane = laneOf[mark.process] else { continue }
             let px = x(mark.t), y = top(lane)
             svg += "<g><line x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(y + 4))\" x2=\"\(SVG.n(px))\" y2=\"\(SVG.n(y + 20))\" class=\"step-tick\"/>"
@@ -133,7 +133,7 @@ struct TimelineSVG {
 
     private func refreshes(_ laneOf: [String: Int]) -> String {
         var svg = "<g class=\"refreshes\">"
-        for span in model.refreshes {
+        for span in Self.sampled(model.refreshes, maxMarks) {
             guard let lane = laneOf[span.process] else { continue }
             let x0 = x(span.start), x1 = x(span.end)
             svg += "<rect x=\"\(SVG.n(x0))\" y=\"\(SVG.n(top(lane) + 76))\" width=\"\(SVG.n(Swift.max(x1 - x0, 3)))\" height=\"9\" rx=\"2\" class=\"refresh\">\(SVG.title(span.label))</rect>"
@@ -143,7 +143,7 @@ struct TimelineSVG {
 
     private func notifications(_ laneOf: [String: Int]) -> String {
         var svg = "<g class=\"notifications\">"
-        for point in model.received {
+        for point in Self.sampled(model.received, maxMarks) {
             guard let lane = laneOf[point.process] else { continue }
             let px = x(point.t), y = top(lane) + 73
             svg += "<path d=\"M\(SVG.n(px - 5)),\(SVG.n(y - 7)) L\(SVG.n(px + 5)),\(SVG.n(y - 7)) L\(SVG.n(px)),\(SVG.n(y)) z\" class=\"notification\">\(SVG.title(point.label))</path>"
@@ -153,7 +153,7 @@ struct TimelineSVG {
 
     private func reads(_ laneOf: [String: Int]) -> String {
         var svg = "<g class=\"reads\">"
-        for read in model.reads.prefix(maxReads) {
+        for read in Self.sampled(model.reads, maxMarks) {
             guard let lane = laneOf[read.process] else { continue }
             let px = x(read.t), y = mid(lane)
             svg += "<rect x=\"\(SVG.n(px - 2))\" y=\"\(SVG.n(y - 8))\" width=\"4\" height=\"16\" rx=\"1\" class=\"\(read.final ? "read" : "read-attempt")\">\(SVG.title(read.label))</rect>"
@@ -164,16 +164,18 @@ struct TimelineSVG {
     private func arrows(_ laneOf: [String: Int]) -> String {
         var svg = "<g class=\"arrows\">"
         let shown = run.result.latency.propagations.filter { $0.seenAt != nil }
-        let stride = Swift.max(1, shown.count / maxArrows)
-        for (i, p) in shown.enumerated() where i % stride == 0 {
+        let dense = shown.count > 40
+        for p in Self.sampled(shown, maxArrows) {
             guard let from = laneOf[p.writer], let to = laneOf[p.reader], let seen = p.seenAt else { continue }
             let origin = run.result.origin
             svg += curve(
-                from: (x(p.committedAt - origin), mid(from)), to: (x(seen - origin), mid(to)), cls: "propagation", marker: "arrow",
+                from: (x(p.committedAt - origin), mid(from)), to: (x(seen - origin), mid(to)),
+                cls: dense ? "propagation dense" : "propagation", marker: "arrow",
                 title: "\(p.writer) → \(p.reader): \(p.object) shown \(DurationText.format(seen - p.committedAt)) after its commit at \(DurationText.format(p.committedAt - origin))")
         }
         // What a stale or missed read should have shown: from the commit it missed to the read.
         var labels = 0
+        var labelRows: [Int: LabelRow] = [:]
         for (i, anomaly) in run.result.anomalies.prefix(maxAnomalies).enumerated() {
             guard let cause = anomaly.cause, let from = laneOf[cause.process], let to = laneOf[anomaly.process],
                   cause.t <= anomaly.t else { continue }
@@ -181,7 +183,11 @@ struct TimelineSVG {
                 labels += 1
                 let mx = (x(run.result.offset(cause.t)) + x(run.result.offset(anomaly.t))) / 2
                 let my = (mid(from) + mid(to)) / 2 + (from == to ? -20 : 0)
-                svg += SVG.text("\(expected) not shown", x: mx, y: my - 5, cls: "missed-label", anchor: "middle")
+                let label = "\(expected) not shown", labelWidth = SVG.width(label, size: 11)
+                if let lx = labelRows[Int(my / 12), default: LabelRow()].place(
+                    width: labelWidth, candidates: [mx - labelWidth / 2], bounds: plotLeft...width - 4) {
+                    svg += SVG.text(label, x: lx, y: my - 5, cls: "missed-label")
+                }
             }
             svg += curve(
                 from: (x(run.result.offset(cause.t)), mid(from)), to: (x(run.result.offset(anomaly.t)) - 10, mid(to)),
@@ -201,7 +207,7 @@ struct TimelineSVG {
         var svg = "<g class=\"saves\">"
         let label = model.saves.count <= maxSaveLabels
         var labelEnd: [Int: Double] = [:]
-        for save in model.saves {
+        for save in Self.sampled(model.saves, maxMarks) {
             guard let lane = laneOf[save.process] else { continue }
             let px = x(save.t), y = mid(lane)
             svg += "<g><circle cx=\"\(SVG.n(px))\" cy=\"\(SVG.n(y))\" r=\"6\" class=\"save\"/>"
@@ -244,6 +250,14 @@ struct TimelineSVG {
             svg += SVG.title("#\(i + 1) \(anomaly.kind.rawValue): \(anomaly.explanation)") + "</g></a>"
         }
         return svg + "</g>\n"
+    }
+
+    /// At most `limit` elements, evenly spread over the whole run (a huge run's page stays light;
+    /// the tables list everything).
+    static func sampled<T>(_ items: [T], _ limit: Int) -> [T] {
+        guard items.count > limit else { return items }
+        let stride = (items.count + limit - 1) / limit
+        return items.indices.filter { $0 % stride == 0 }.map { items[$0] }
     }
 
     static func clip(_ text: String, _ limit: Int) -> String {
