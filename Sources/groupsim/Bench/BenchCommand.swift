@@ -6,6 +6,9 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure a layer's speed against its baseline and print the numbers.",
-        subcommands: [StoreBenchCommand.self, NotifyBenchCommand.self, NotifyPeerCommand.self, RunnerBenchCommand.self]
+        subcommands: [
+            StoreBenchCommand.self, NotifyBenchCommand.self, NotifyPeerCommand.self, RunnerBenchCommand.self,
+            CheckersBenchCommand.self,
+        ]
     )
 }

@@ -1,2 +1,0 @@
-// Checkers: placeholder so the package builds while this layer is written; replaced by the real sources.
-enum CheckersPlaceholder {}

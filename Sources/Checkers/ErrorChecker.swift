@@ -1,0 +1,150 @@
+import Trace
+
+/// An error a step ended with that no anomaly class covers (`not-found`, `timeout`, `other`) and no
+/// `expect-error` announced: reported beside the anomalies so the runner can judge the harness.
+public struct UnexpectedError: Sendable, Hashable, Codable {
+    public var process: String
+    public var step: Int?
+    public var location: String?
+    public var kind: String
+    public var message: String
+    public var t: UInt64
+
+    public init(process: String, step: Int?, location: String?, kind: String, message: String, t: UInt64) {
+        self.process = process
+        self.step = step
+        self.location = location
+        self.kind = kind
+        self.message = message
+        self.t = t
+    }
+}
+
+/// Turns failed operations into `conflict`, `busy`, `read-only` and `expired-token` anomalies.
+///
+/// One failure is often recorded more than once (the save's `saveFailed`, an `error`, the step's
+/// `stepEnded`, an expired `historyFetched`), so errors are gathered per process and step and each
+/// kind is reported as many times as its most detailed source recorded it. A kind that the step
+/// expected (`expect-error`, recorded with `expected: true`) is never an anomaly.
+struct ErrorChecker {
+    private enum Source: Int, Comparable {
+        case saveFailed, error, history, stepEnded
+        static func < (a: Source, b: Source) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    private struct Candidate {
+        var source: Source
+        var record: ErrorRecord
+        var t: UInt64
+        var conflict: ConflictRecord?
+        var history: HistoryFetch?
+    }
+
+    let context: RunContext
+    private var groups: [StepKey: [Candidate]] = [:]
+    /// Group keys in the order first seen, so flushing at the end is deterministic.
+    private var order: [StepKey] = []
+    private var lastConflict: [String: ConflictRecord] = [:]
+    private(set) var unexpected: [UnexpectedError] = []
+
+    init(context: RunContext) {
+        self.context = context
+    }
+
+    mutating func conflict(_ record: ConflictRecord, process: String) {
+        lastConflict[process] = record
+    }
+
+    mutating func saveFailed(_ record: ErrorRecord, process: String, step: Int?, t: UInt64) {
+        add(Candidate(source: .saveFailed, record: record, t: t, conflict: lastConflict.removeValue(forKey: process)), process: process, step: step)
+    }
+
+    mutating func error(_ record: ErrorRecord, process: String, step: Int?, t: UInt64) {
+        add(Candidate(source: .error, record: record, t: t), process: process, step: step)
+    }
+
+    mutating func historyFetched(_ fetch: HistoryFetch, process: String, step: Int?, t: UInt64) {
+        guard fetch.expired else { return }
+        let record = ErrorRecord(kind: "expired-token", message: "history after token \(fetch.tokenBefore.map(String.init) ?? "nil") was purged")
+        add(Candidate(source: .history, record: record, t: t, history: fetch), process: process, step: step)
+    }
+
+    mutating func stepEnded(_ record: ErrorRecord?, process: String, step: Int?, t: UInt64, into anomalies: inout [Anomaly]) {
+        let key = StepKey(process: process, step: step)
+        if let record { add(Candidate(source: .stepEnded, record: record, t: t), process: process, step: step) }
+        if let candidates = groups.removeValue(forKey: key) { flush(candidates, key: key, into: &anomalies) }
+    }
+
+    /// Reports what is still gathered (steps whose end the process never recorded).
+    mutating func finish(into anomalies: inout [Anomaly]) {
+        for key in order {
+            if let candidates = groups.removeValue(forKey: key) { flush(candidates, key: key, into: &anomalies) }
+        }
+        order = []
+    }
+
+    private mutating func add(_ candidate: Candidate, process: String, step: Int?) {
+        let key = StepKey(process: process, step: step)
+        if groups[key] == nil { order.append(key) }
+        groups[key, default: []].append(candidate)
+    }
+
+    private mutating func flush(_ candidates: [Candidate], key: StepKey, into anomalies: inout [Anomaly]) {
+        let expectedKinds = Set(candidates.filter(\.record.expected).map(\.record.kind))
+        var byKind: [String: [Candidate]] = [:]
+        var kinds: [String] = []
+        for candidate in candidates where !expectedKinds.contains(candidate.record.kind) {
+            if byKind[candidate.record.kind] == nil { kinds.append(candidate.record.kind) }
+            byKind[candidate.record.kind, default: []].append(candidate)
+        }
+        for kind in kinds {
+            let all = byKind[kind]!
+            // The most detailed source that recorded the most failures of this kind speaks for them all.
+            let sources = Set(all.map(\.source)).sorted()
+            let best = sources.max { a, b in
+                let ca = all.count { $0.source == a }, cb = all.count { $0.source == b }
+                return ca != cb ? ca < cb : a > b
+            }!
+            for candidate in all where candidate.source == best {
+                report(candidate, key: key, into: &anomalies)
+            }
+        }
+    }
+
+    private mutating func report(_ candidate: Candidate, key: StepKey, into anomalies: inout [Anomaly]) {
+        let process = key.process, step = key.step, t = candidate.t
+        let record = candidate.record
+        let detail = record.message.isEmpty ? "" : ": \(record.message)"
+        let operation = candidate.source == .saveFailed ? "save" : "step"
+        let when = context.at(t)
+        switch record.kind {
+        case "conflict":
+            let conflict = candidate.conflict
+            let explanation = conflict.map {
+                "\(process)'s save failed at \(when) on an optimistic-locking conflict on \($0.object): it had version \($0.cachedVersion), the store version \($0.storeVersion) (merge policy \($0.policy))."
+            } ?? "\(process)'s save failed at \(when) on an optimistic-locking conflict\(detail)."
+            anomalies.append(context.anomaly(
+                .conflict, process: process, step: step, t: t, object: conflict?.object,
+                seen: conflict.map { "version \($0.cachedVersion)" } ?? record.message,
+                expected: conflict.map { "version \($0.storeVersion)" }, explanation: explanation))
+        case "busy":
+            anomalies.append(context.anomaly(
+                .busy, process: process, step: step, t: t, seen: record.message,
+                explanation: "\(process)'s \(operation) failed at \(when) with SQLITE_BUSY after its busy timeout\(detail)."))
+        case "read-only":
+            anomalies.append(context.anomaly(
+                .readOnly, process: process, step: step, t: t, seen: record.message,
+                explanation: "\(process)'s \(operation) failed at \(when) because the store is read-only to this process\(detail)."))
+        case "expired-token":
+            let explanation = candidate.history.map {
+                "\(process) fetched history at \(when) after the transactions it needed were purged (its token: \($0.tokenBefore.map(String.init) ?? "none")); it merged nothing."
+            } ?? "\(process)'s history fetch failed at \(when) because its token had expired\(detail)."
+            anomalies.append(context.anomaly(
+                .expiredToken, process: process, step: step, t: t, seen: record.message, explanation: explanation))
+        default:
+            unexpected.append(UnexpectedError(
+                process: process, step: step, location: context.location(step), kind: record.kind,
+                message: record.message, t: t))
+        }
+    }
+}

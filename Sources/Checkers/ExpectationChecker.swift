@@ -1,0 +1,60 @@
+import Trace
+
+/// Classifies each failed `read`/`count` check: a check failed because of a stale, missed or phantom
+/// read found at the same step is explained by that anomaly; a failed count with a `where:` predicate
+/// (not judged by id) is a `missed-insert` when short and a `missed-delete` when over; anything else is
+/// an `unmet-expectation`.
+struct ExpectationChecker {
+    private struct Failed {
+        var record: CheckRecord
+        var key: StepKey
+        var t: UInt64
+    }
+
+    let context: RunContext
+    private var failed: [Failed] = []
+
+    init(context: RunContext) {
+        self.context = context
+    }
+
+    mutating func check(_ record: CheckRecord, process: String, step: Int?, t: UInt64) {
+        guard !record.passed else { return }
+        failed.append(Failed(record: record, key: StepKey(process: process, step: step), t: t))
+    }
+
+    func finish(explained: Set<StepKey>, predicateSteps: Set<StepKey>, into anomalies: inout [Anomaly]) {
+        for check in failed where !explained.contains(check.key) {
+            let record = check.record, process = check.key.process, step = check.key.step, t = check.t
+            let within = record.withinNanos == 0 ? "" : " within \(DurationText.format(record.withinNanos))"
+            if record.kind == "count", let want = record.expectedCount, let got = record.actualCount {
+                if predicateSteps.contains(check.key), want != got {
+                    let short = got < want
+                    anomalies.append(context.anomaly(
+                        short ? .missedInsert : .missedDelete, process: process, step: step, t: t,
+                        seen: "\(got) \(record.subject)", expected: "\(want) \(record.subject)",
+                        explanation: "\(process) counted \(got) \(record.subject) at \(context.at(t)) where \(want) were expected\(within): the view \(short ? "is missing objects committed elsewhere" : "still holds objects deleted elsewhere")."))
+                    continue
+                }
+                anomalies.append(context.anomaly(
+                    .unmetExpectation, process: process, step: step, t: t,
+                    seen: "\(got) \(record.subject)", expected: "\(want) \(record.subject)",
+                    explanation: "\(process) counted \(got) \(record.subject) at \(context.at(t)) where \(want) were expected\(within), and no missed insert or delete explains it."))
+                continue
+            }
+            let property = record.expected.keys.sorted().first { key in
+                guard let want = record.expected[key] else { return false }
+                return !(record.actual[key].map { $0.matches(want) } ?? false)
+            }
+            anomalies.append(context.anomaly(
+                .unmetExpectation, process: process, step: step, t: t, object: record.subject, property: property,
+                seen: Self.render(record.actual), expected: Self.render(record.expected),
+                explanation: "\(process) read \(record.subject) at \(context.at(t)) expecting \(Self.render(record.expected))\(within) but saw \(Self.render(record.actual)), and no stale, missed or phantom read explains it."))
+        }
+    }
+
+    /// `{rank: 1, title: "B"}`.
+    static func render(_ values: TraceValues) -> String {
+        "{" + values.keys.sorted().map { "\($0): \(values[$0]!)" }.joined(separator: ", ") + "}"
+    }
+}

@@ -1,0 +1,202 @@
+import Histogram
+import Trace
+
+/// Follows every committed save to every other process reading the same store, in one pass:
+/// commit, then the first notification received, then the first refresh covering it, then the first
+/// read (final or not) or count showing it.
+///
+/// A read shows an update when its version is at least the committed one, or when every written
+/// property it read matches the committed value; it shows an insert when it finds the object (or a
+/// count includes it) and a delete when it does not. Showing a later save of an object shows the
+/// earlier ones too. A save a reader never looked for (never read the object or counted its entity
+/// after the commit) is left out: nothing could have shown it.
+struct LatencyTracker {
+    private struct Pending {
+        var record: Int
+        var version: Int64
+        var operation: CommittedObject.Operation
+        var values: TraceValues
+    }
+
+    /// Records in commit order, consumed from `head` as a stage is reached.
+    private struct Queue {
+        var items: [Int] = []
+        var head = 0
+
+        mutating func append(_ item: Int) { items.append(item) }
+
+        var first: Int? { head < items.count ? items[head] : nil }
+
+        mutating func removeFirst() {
+            head += 1
+            if head > 1024, head * 2 > items.count {
+                items.removeFirst(head)
+                head = 0
+            }
+        }
+    }
+
+    private struct ReaderKey: Hashable {
+        var reader: String
+        var name: String
+    }
+
+    let context: RunContext
+    private var records: [Propagation] = []
+    private var readersByStore: [String: [String]] = [:]
+    private var awaitingNotification: [String: Queue] = [:]
+    private var awaitingRefresh: [String: Queue] = [:]
+    private var refreshStart: [String: UInt64] = [:]
+    private var pendingObjects: [ReaderKey: [Pending]] = [:]
+    /// Per (reader, object): how many of the pending entries (from the front) the reader has looked
+    /// at, reading the object without showing them. A save the reader never looked for is not counted
+    /// as "never shown": nothing could have shown it.
+    private var lookedCount: [ReaderKey: Int] = [:]
+    /// Records a reader looked for (read the object or counted the entity) after their commit.
+    private var looked: [Bool] = []
+    private var pendingMembers: [ReaderKey: [String: Pending]] = [:]
+    /// Values scanned when a read has no version to compare.
+    private let valueScanLimit = 64
+
+    init(context: RunContext) {
+        self.context = context
+        for process in context.info.processes { readersByStore[process.store, default: []].append(process.name) }
+    }
+
+    mutating func commit(_ commit: SaveCommit, writer: String, step: Int?, t: UInt64) {
+        guard let first = commit.objects.first else { return }
+        for reader in readersByStore[commit.store] ?? [] where reader != writer {
+            let record = records.count
+            records.append(Propagation(writer: writer, reader: reader, store: commit.store, step: step, object: first.id, committedAt: t))
+            looked.append(false)
+            awaitingNotification[reader, default: Queue()].append(record)
+            awaitingRefresh[reader, default: Queue()].append(record)
+            for object in commit.objects {
+                let pending = Pending(record: record, version: object.version, operation: object.operation, values: object.values)
+                pendingObjects[ReaderKey(reader: reader, name: object.id), default: []].append(pending)
+                if object.operation != .update {
+                    pendingMembers[ReaderKey(reader: reader, name: object.entity), default: [:]][object.id] = pending
+                }
+            }
+        }
+    }
+
+    mutating func notificationReceived(by reader: String, t: UInt64) {
+        guard var queue = awaitingNotification.removeValue(forKey: reader) else { return }
+        while let record = queue.first, records[record].committedAt <= t {
+            records[record].notifiedAt = t
+            queue.removeFirst()
+        }
+        awaitingNotification[reader] = queue
+    }
+
+    mutating func refreshStarted(by reader: String, t: UInt64) {
+        refreshStart[reader] = t
+    }
+
+    mutating func refreshEnded(by reader: String, t: UInt64) {
+        let start = refreshStart.removeValue(forKey: reader) ?? t
+        guard var queue = awaitingRefresh.removeValue(forKey: reader) else { return }
+        while let record = queue.first, records[record].committedAt <= start {
+            records[record].refreshedAt = t
+            queue.removeFirst()
+        }
+        awaitingRefresh[reader] = queue
+    }
+
+    mutating func observed(_ read: Observation, by reader: String, t: UInt64) {
+        let key = ReaderKey(reader: reader, name: read.object)
+        guard let pending = pendingObjects[key], !pending.isEmpty else { return }
+        var shown: Int?
+        if read.found, let version = read.version {
+            shown = pending.lastIndex(atOrBefore: UInt64(clamping: version), time: { UInt64(clamping: $0.version) })
+            if let index = shown, pending[index].operation == .delete { shown = nil }
+        } else {
+            let low = Swift.max(0, pending.count - valueScanLimit)
+            shown = pending[low...].lastIndex { Self.shows(read, $0) }
+        }
+        guard let shown else {
+            lookedCount[key] = pending.count
+            return
+        }
+        for entry in pending[...shown] where records[entry.record].seenAt == nil { records[entry.record].seenAt = t }
+        pendingObjects[key] = Array(pending[(shown + 1)...])
+        lookedCount[key] = pending.count - shown - 1
+    }
+
+    mutating func counted(_ count: CountObservation, by reader: String, t: UInt64) {
+        let key = ReaderKey(reader: reader, name: count.entity)
+        guard let members = pendingMembers[key], !members.isEmpty else { return }
+        let ids = Set(count.ids)
+        var remaining: [String: Pending] = [:]
+        for (id, entry) in members where records[entry.record].seenAt == nil {
+            let inView = ids.contains(id)
+            let isShown = entry.operation == .insert ? inView : (!inView && count.predicate == nil)
+            if isShown {
+                records[entry.record].seenAt = t
+            } else {
+                remaining[id] = entry
+                looked[entry.record] = true
+            }
+        }
+        pendingMembers[key] = remaining
+    }
+
+    private static func shows(_ read: Observation, _ entry: Pending) -> Bool {
+        guard entry.operation != .delete else { return !read.found }
+        guard read.found else { return false }
+        var compared = 0
+        for (property, value) in entry.values {
+            guard let seen = read.values[property], !read.dirty.contains(property) else { continue }
+            guard seen.matches(value) else { return false }
+            compared += 1
+        }
+        return compared > 0
+    }
+
+    /// The report, keeping only saves each reader showed, or looked for in vain while alive.
+    func finish(lastEvent: [String: UInt64]) -> LatencyReport {
+        var looked = self.looked
+        for (key, count) in lookedCount {
+            guard let pending = pendingObjects[key] else { continue }
+            for entry in pending.prefix(count) { looked[entry.record] = true }
+        }
+        struct Pair: Hashable { var writer: String; var reader: String }
+        struct Stats { var visible = Histogram<UInt64>.latency(); var notified = Histogram<UInt64>.latency(); var refreshed = Histogram<UInt64>.latency(); var unseen = 0 }
+        var index: [Pair: Int] = [:]
+        var stats: [Stats] = []
+        var overall = Histogram<UInt64>.latency()
+        var kept: [Propagation] = []
+        kept.reserveCapacity(records.count)
+        for (i, record) in records.enumerated()
+        where (lastEvent[record.reader] ?? 0) > record.committedAt && (record.seenAt != nil || looked[i]) {
+            kept.append(record)
+            let pair = Pair(writer: record.writer, reader: record.reader)
+            let i: Int
+            if let known = index[pair] {
+                i = known
+            } else {
+                i = stats.count
+                index[pair] = i
+                stats.append(Stats())
+            }
+            // Histograms are large: record in place, never copy one per sample.
+            if let seen = record.seenAt {
+                stats[i].visible.record(seen - record.committedAt)
+                overall.record(seen - record.committedAt)
+            } else {
+                stats[i].unseen += 1
+            }
+            if let notified = record.notifiedAt { stats[i].notified.record(notified - record.committedAt) }
+            if let refreshed = record.refreshedAt { stats[i].refreshed.record(refreshed - record.committedAt) }
+        }
+        let pairs = index.keys.sorted { ($0.writer, $0.reader) < ($1.writer, $1.reader) }.map { pair in
+            let s = stats[index[pair]!]
+            return PairLatency(
+                writer: pair.writer, reader: pair.reader, visible: LatencySummary(s.visible),
+                notified: LatencySummary(s.notified), refreshed: LatencySummary(s.refreshed), unseen: s.unseen,
+                buckets: s.visible.displayBuckets())
+        }
+        return LatencyReport(pairs: pairs, overall: LatencySummary(overall), overallBuckets: overall.displayBuckets(), propagations: kept)
+    }
+}

@@ -1,0 +1,16 @@
+import Trace
+
+/// Finds `lock-held-while-suspended`: a process suspended with a transaction open on a shared store,
+/// which iOS answers by killing it with 0xdead10cc. The runner records what it held; the idle
+/// connection's standing WAL locks are not recorded as held and never count.
+enum LifecycleChecker {
+    static func check(_ change: LifecycleChange, process: String, step: Int?, t: UInt64, context: RunContext) -> Anomaly? {
+        guard change.state == "suspended", change.holdsLock == true else { return nil }
+        let lock = change.lock ?? "transaction"
+        let store = context.store(of: process).map { " on \($0)" } ?? ""
+        return context.anomaly(
+            .lockHeldWhileSuspended, process: process, step: step, t: t, seen: "suspended holding \(lock)",
+            expected: "no transaction open when suspended",
+            explanation: "\(process) was suspended at \(context.at(t)) holding a \(lock) transaction open\(store); iOS would kill it with 0xdead10cc, and other processes wait on the lock.")
+    }
+}

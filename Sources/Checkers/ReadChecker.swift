@@ -1,0 +1,158 @@
+import Trace
+
+/// Judges every judged read (`observed` with `final` or `workload`) against the committed history of
+/// the store the reader reads: `stale-read`, `phantom-read`, `missed-insert`, `missed-delete`.
+///
+/// A read at `t` with tolerance `tol` may show any value committed from the latest one at or before
+/// `t - tol` up to `t` (both widened by the race slack); an older committed value is stale, a value
+/// never committed is a phantom. Each property is judged alone; `dirty` properties (own unsaved
+/// edits) are never judged. Non-final reads of a `within` loop are never judged.
+struct ReadChecker {
+    let context: RunContext
+    let oracle: CommitOracle
+    /// Where a read anomaly was found: a failed check of that step is explained by it.
+    private(set) var explainedSteps: Set<StepKey> = []
+
+    init(context: RunContext, oracle: CommitOracle) {
+        self.context = context
+        self.oracle = oracle
+    }
+
+    mutating func observe(_ read: Observation, process: String, step: Int?, t: UInt64, into anomalies: inout [Anomaly]) {
+        guard read.final || read.workload, let store = context.store(of: process) else { return }
+        let tolerance = read.workload ? context.info.staleToleranceNanos : 0
+        let slack = context.options.raceSlackNanos
+        let window = ReadWindow(
+            t: t, cutoff: t > tolerance + slack ? t - tolerance - slack : 0, horizon: t &+ slack,
+            tolerance: tolerance)
+        let before = anomalies.count
+        let history = oracle.history(store: store, object: read.object)
+        if !read.found {
+            if let history { checkAbsent(read, history: history, process: process, step: step, window: window, into: &anomalies) }
+        } else if let history, history.operation(atOrBefore: window.horizon) != nil {
+            checkPresent(read, history: history, store: store, process: process, step: step, window: window, into: &anomalies)
+        } else if !isOwnInsert(read, history: history, process: process) {
+            anomalies.append(context.anomaly(
+                .phantomRead, process: process, step: step, t: t, object: read.object,
+                seen: "\(read.object) in the view", expected: "no \(read.object) committed to \(store)",
+                explanation: "\(process) found \(read.object) in its view at \(context.at(t)), but no process had committed it to \(store)."))
+        }
+        if anomalies.count > before { explainedSteps.insert(StepKey(process: process, step: step)) }
+    }
+
+    /// A found object nobody committed is fine when it is the reader's own insert: its values are
+    /// unsaved edits, or the reader itself commits it later.
+    private func isOwnInsert(_ read: Observation, history: ObjectHistory?, process: String) -> Bool {
+        !read.dirty.isEmpty || history?.firstInsert?.writer == process
+    }
+
+    private func checkAbsent(
+        _ read: Observation, history: ObjectHistory, process: String, step: Int?, window: ReadWindow,
+        into anomalies: inout [Anomaly]
+    ) {
+        guard let state = history.operation(atOrBefore: window.cutoff), state.operation != .delete,
+              !history.hasDelete(after: window.cutoff, upTo: window.horizon) else { return }
+        let insert = history.lastInsert(atOrBefore: window.cutoff) ?? state
+        anomalies.append(context.anomaly(
+            .missedInsert, process: process, step: step, t: window.t, object: read.object,
+            seen: "no \(read.object)", expected: "\(read.object) version \(state.version)", cause: insert.reference,
+            explanation: "\(process)'s view has no \(read.object) at \(context.at(window.t)), but \(insert.writer) inserted it at \(context.at(insert.t)) (version \(insert.version))\(window.toleranceClause) and nobody deleted it."))
+    }
+
+    private func checkPresent(
+        _ read: Observation, history: ObjectHistory, store: String, process: String, step: Int?,
+        window: ReadWindow, into anomalies: inout [Anomaly]
+    ) {
+        if let state = history.operation(atOrBefore: window.cutoff), state.operation == .delete,
+           !history.hasInsert(after: window.cutoff, upTo: window.horizon) {
+            anomalies.append(context.anomaly(
+                .missedDelete, process: process, step: step, t: window.t, object: read.object,
+                seen: "\(read.object) in the view", expected: "\(read.object) deleted", cause: state.reference,
+                explanation: "\(process) still found \(read.object) in its view at \(context.at(window.t)), but \(state.writer) deleted it at \(context.at(state.t))\(window.toleranceClause)."))
+            return
+        }
+        let dirty = Set(read.dirty)
+        for property in read.values.keys.sorted() where !dirty.contains(property) {
+            guard let value = read.values[property], let history = history.property(property) else { continue }
+            if let anomaly = judge(value, of: property, read: read, history: history, store: store, process: process, step: step, window: window) {
+                anomalies.append(anomaly)
+            }
+        }
+    }
+
+    /// Judges one property's value; nil when it is one the read may show.
+    private func judge(
+        _ value: TraceValue, of property: String, read: Observation, history: PropertyHistory, store: String,
+        process: String, step: Int?, window: ReadWindow
+    ) -> Anomaly? {
+        let entries = history.entries
+        guard let last = history.lastIndex(atOrBefore: window.horizon) else { return nil }
+        let reference = history.lastIndex(atOrBefore: window.cutoff)
+        let first = reference ?? 0
+        if first <= last, entries[first...last].contains(where: { $0.value.matches(value) }) { return nil }
+        let name = "\(read.object).\(property)"
+        if let reference, history.everCommitted.contains(ValueKey(value)),
+           let old = entries[..<first].lastIndex(where: { $0.value.matches(value) }) {
+            let seen = entries[old]
+            let newer = entries[reference]
+            return context.anomaly(
+                .staleRead, process: process, step: step, t: window.t, object: read.object, property: property,
+                seen: "\(value) (version \(seen.version))", expected: "\(newer.value) (version \(newer.version))",
+                cause: newer.reference,
+                explanation: "\(process) read \(name) = \(value) (version \(seen.version)) at \(context.at(window.t)), but \(newer.writer) committed \(newer.value) at \(context.at(newer.t)) (version \(newer.version))\(window.toleranceClause); \(Self.reason(read))."
+            )
+        }
+        let latest = entries[last]
+        return context.anomaly(
+            .phantomRead, process: process, step: step, t: window.t, object: read.object, property: property,
+            seen: "\(value)", expected: "\(latest.value) (version \(latest.version))", cause: latest.reference,
+            explanation: "\(process) read \(name) = \(value) at \(context.at(window.t)), a value no process committed to \(store) (the latest committed is \(latest.value), by \(latest.writer) at \(context.at(latest.t)))."
+        )
+    }
+
+    /// Why a view shows an old value, from where the read's values came.
+    static func reason(_ read: Observation) -> String {
+        switch read.source {
+        case "cache": "the view kept the old row snapshot"
+        case "memory": "the object kept the values it already held in memory"
+        case "generation": "the view is pinned to an older query generation"
+        case "sql": "the SQL read returned an older row"
+        default: "the view did not catch up"
+        }
+    }
+}
+
+/// The time span a read is judged against.
+private struct ReadWindow {
+    /// When the read was recorded.
+    var t: UInt64
+    /// Values committed at or before this are what the read must at least show.
+    var cutoff: UInt64
+    /// Values committed up to this are values the read may show.
+    var horizon: UInt64
+    var tolerance: UInt64
+
+    var toleranceClause: String {
+        tolerance == 0 ? "" : ", more than the \(DurationText.format(tolerance)) stale tolerance before the read"
+    }
+}
+
+extension ObjectHistory {
+    func hasDelete(after: UInt64, upTo: UInt64) -> Bool { hasOperation(after: after, upTo: upTo) { $0 == .delete } }
+    func hasInsert(after: UInt64, upTo: UInt64) -> Bool { hasOperation(after: after, upTo: upTo) { $0 == .insert } }
+
+    /// The last insert committed at or before `t`.
+    func lastInsert(atOrBefore t: UInt64) -> OperationEntry? {
+        guard let end = operations.lastIndex(atOrBefore: t, time: \.t) else { return nil }
+        return operations[...end].last { $0.operation == .insert }
+    }
+
+    private func hasOperation(after: UInt64, upTo: UInt64, where match: (CommittedObject.Operation) -> Bool) -> Bool {
+        var index = (operations.lastIndex(atOrBefore: after, time: \.t) ?? -1) + 1
+        while index < operations.count, operations[index].t <= upTo {
+            if match(operations[index].operation) { return true }
+            index += 1
+        }
+        return false
+    }
+}

@@ -1,0 +1,124 @@
+import Trace
+
+/// Checks a run's trace against the contract: every anomaly, the verdict, change-propagation latency.
+///
+/// ```swift
+/// let result = TraceChecker.check(trace)
+/// result.verdict.matched        // false
+/// result.anomalies.first?.explanation
+/// // app read n1.title = "A" (version 1) at 412 ms, but share committed "B" at 230 ms (version 2); the view kept the old row snapshot.
+/// ```
+///
+/// Pure and linear in the number of events: a first pass builds the committed history of every
+/// (store, object, property) and judges each save for lost updates as it is applied; a second pass
+/// judges every read, count, error and lifecycle change against that history (binary searches by
+/// time), follows each save to its readers, and the end states are judged last.
+public enum TraceChecker {
+    public static func check(_ trace: Trace, options: CheckOptions = CheckOptions()) -> CheckResult {
+        let origin = trace.events.first?.t ?? 0
+        let context = RunContext(info: trace.info, options: options, origin: origin)
+        var anomalies: [Anomaly] = []
+
+        // Pass 1: the oracle, lost updates, and when each process was last heard from.
+        var oracle = CommitOracle()
+        var lostUpdates = LostUpdateChecker(context: context)
+        var lastEvent: [String: UInt64] = [:]
+        for event in trace.events {
+            lastEvent[event.process] = event.t
+            switch event.kind {
+            case .conflict(let record):
+                lostUpdates.conflictDetected(record, process: event.process)
+            case .saveFailed:
+                lostUpdates.saveFailed(process: event.process)
+            case .saveCommitted(let commit):
+                lostUpdates.willCommit(commit, process: event.process, step: event.step, t: event.t, oracle: oracle, into: &anomalies)
+                oracle.apply(commit, t: event.t, writer: event.process, step: event.step)
+            default:
+                break
+            }
+        }
+
+        // Pass 2: everything judged against the oracle.
+        var reads = ReadChecker(context: context, oracle: oracle)
+        var counts = CountChecker(context: context, oracle: oracle)
+        var errors = ErrorChecker(context: context)
+        var expectations = ExpectationChecker(context: context)
+        var finals = FinalStateChecker(context: context)
+        var latency = LatencyTracker(context: context)
+        var refreshes = RefreshCostMeter()
+        for event in trace.events {
+            let process = event.process, step = event.step, t = event.t
+            switch event.kind {
+            case .saveCommitted(let commit):
+                counts.didCommit(commit)
+                latency.commit(commit, writer: process, step: step, t: t)
+            case .observed(let read):
+                reads.observe(read, process: process, step: step, t: t, into: &anomalies)
+                latency.observed(read, by: process, t: t)
+            case .counted(let count):
+                counts.observe(count, process: process, step: step, t: t, into: &anomalies)
+                latency.counted(count, by: process, t: t)
+            case .check(let record):
+                expectations.check(record, process: process, step: step, t: t)
+            case .notificationReceived:
+                latency.notificationReceived(by: process, t: t)
+            case .refreshStarted:
+                latency.refreshStarted(by: process, t: t)
+                refreshes.started(process, t: t)
+            case .refreshEnded:
+                latency.refreshEnded(by: process, t: t)
+                refreshes.ended(process, t: t)
+            case .conflict(let record):
+                errors.conflict(record, process: process)
+            case .saveFailed(let record):
+                errors.saveFailed(record, process: process, step: step, t: t)
+            case .error(let record):
+                errors.error(record, process: process, step: step, t: t)
+            case .historyFetched(let fetch):
+                errors.historyFetched(fetch, process: process, step: step, t: t)
+            case .stepEnded(let record):
+                errors.stepEnded(record, process: process, step: step, t: t, into: &anomalies)
+            case .lifecycle(let change):
+                if let anomaly = LifecycleChecker.check(change, process: process, step: step, t: t, context: context) {
+                    anomalies.append(anomaly)
+                }
+            case .verified(let record):
+                finals.verified(record, process: process, step: step, t: t, into: &anomalies)
+            case .finalStore(let snapshot):
+                finals.finalStore(snapshot, process: process, t: t)
+            case .finalView(let snapshot):
+                finals.finalView(snapshot, process: process, t: t)
+            case .runStarted, .stepStarted, .notificationPosted, .notificationRouted, .purged, .sqlRead,
+                 .faultFulfilled, .snapshotDropped, .note:
+                break
+            }
+        }
+
+        // The end: what was gathered, the final states, the budget.
+        let end = trace.events.last?.t ?? origin
+        errors.finish(into: &anomalies)
+        finals.finish(oracle: oracle, into: &anomalies)
+        expectations.finish(
+            explained: reads.explainedSteps.union(counts.explainedSteps), predicateSteps: counts.predicateSteps,
+            into: &anomalies)
+        let report = latency.finish(lastEvent: lastEvent)
+        anomalies += LatencyBudgetChecker.check(report, budget: trace.info.latencyBudget, t: end, context: context)
+
+        return CheckResult(
+            info: trace.info, origin: origin, end: end, anomalies: ordered(anomalies), latency: report,
+            refreshCosts: refreshes.result, unexpectedErrors: errors.unexpected, eventCount: trace.events.count)
+    }
+
+    /// Time order; ties by kind, process, object, property, so reports are deterministic.
+    private static func ordered(_ anomalies: [Anomaly]) -> [Anomaly] {
+        anomalies.enumerated().sorted { a, b in
+            let x = a.element, y = b.element
+            if x.t != y.t { return x.t < y.t }
+            if x.kind != y.kind { return x.kind < y.kind }
+            if x.process != y.process { return x.process < y.process }
+            if (x.object ?? "") != (y.object ?? "") { return (x.object ?? "") < (y.object ?? "") }
+            if (x.property ?? "") != (y.property ?? "") { return (x.property ?? "") < (y.property ?? "") }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+}

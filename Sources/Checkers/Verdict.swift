@@ -1,0 +1,79 @@
+import Trace
+
+/// Whether a run showed what its variant expected.
+///
+/// A run matches when every anomaly named was found (others found beside them are reported, not
+/// failed); an `expect: pass` run matches only when none was found.
+public struct Verdict: Sendable, Hashable {
+    public var expected: ExpectedOutcome
+    /// How many of each anomaly kind were found.
+    public var found: [AnomalyKind: Int]
+    /// Names the variant expected that were not found (names outside the vocabulary included).
+    public var missing: [String]
+    /// Kinds found that the variant did not name (for `pass`: every kind found).
+    public var unexpected: [AnomalyKind]
+    public var matched: Bool
+
+    public init(expected: ExpectedOutcome, anomalies: [Anomaly]) {
+        self.expected = expected
+        var found: [AnomalyKind: Int] = [:]
+        for anomaly in anomalies { found[anomaly.kind, default: 0] += 1 }
+        self.found = found
+        let foundNames = Set(found.keys.map(\.rawValue))
+        switch expected {
+        case .pass:
+            missing = []
+            unexpected = found.keys.sorted()
+            matched = found.isEmpty
+        case .anomalies(let names):
+            var seen: Set<String> = []
+            missing = names.filter { !foundNames.contains($0) && seen.insert($0).inserted }
+            unexpected = found.keys.filter { !names.contains($0.rawValue) }.sorted()
+            matched = missing.isEmpty
+        }
+    }
+
+    /// `stale-read ×2, busy` style list of the kinds found, in the contract's order.
+    public var foundText: String {
+        found.keys.sorted().map { kind in
+            let count = found[kind]!
+            return count == 1 ? kind.rawValue : "\(kind.rawValue) ×\(count)"
+        }.joined(separator: ", ")
+    }
+}
+
+extension ExpectedOutcome {
+    /// `pass`, or the names joined: `stale-read, busy`.
+    public var text: String {
+        switch self {
+        case .pass: "pass"
+        case .anomalies(let names): names.joined(separator: ", ")
+        }
+    }
+}
+
+/// The CLI's exit status: 0 every run matched, 1 some run did not match, 2 the harness could not decide.
+public enum ExitStatus: Int32, Sendable, Hashable, Codable, Comparable {
+    case matched = 0
+    case notMatched = 1
+    case undecided = 2
+
+    public static func < (a: ExitStatus, b: ExitStatus) -> Bool { a.rawValue < b.rawValue }
+
+    /// The status of one run: `undecided` when the harness failed it, else by its verdict.
+    public init(verdict: Verdict?, harnessFailed: Bool = false) {
+        if harnessFailed || verdict == nil {
+            self = .undecided
+        } else {
+            self = verdict!.matched ? .matched : .notMatched
+        }
+    }
+
+    /// The status of several runs: the worst of them (`undecided` over `notMatched` over `matched`);
+    /// no runs at all is `undecided`.
+    public static func combine(_ statuses: some Sequence<ExitStatus>) -> ExitStatus {
+        var worst: ExitStatus?
+        for status in statuses { worst = Swift.max(worst ?? status, status) }
+        return worst ?? .undecided
+    }
+}

@@ -1,0 +1,62 @@
+import Checkers
+import Trace
+
+/// Several runs of one scenario under different strategies, side by side: for each strategy the
+/// verdict, the anomalies found, propagation p50 and p99, and the refresh cost (time spent inside
+/// refreshes, and how many). Rendered as Markdown and as an HTML table.
+public enum CompareMatrix {
+    /// One row of the matrix.
+    public struct Row: Sendable, Hashable {
+        public var label: String
+        public var variant: String
+        public var expected: String
+        public var matched: Bool
+        public var anomalies: String
+        public var p50: UInt64?
+        public var p99: UInt64?
+        public var refreshCount: Int
+        public var refreshNanos: UInt64
+    }
+
+    /// The rows, in the order the runs were given.
+    public static func rows(_ runs: [ReportedRun]) -> [Row] {
+        runs.map { run in
+            let result = run.result
+            return Row(
+                label: run.label, variant: result.info.variant, expected: result.info.expected.text,
+                matched: result.verdict.matched,
+                anomalies: result.verdict.found.isEmpty ? "none" : result.verdict.foundText,
+                p50: result.latency.overall?.p50, p99: result.latency.overall?.p99,
+                refreshCount: result.refreshCosts.reduce(0) { $0 + $1.count },
+                refreshNanos: result.refreshCosts.reduce(0) { $0 + $1.totalNanos })
+        }
+    }
+
+    /// A Markdown table; the row whose variant is `highlight` is marked in bold.
+    public static func markdown(_ runs: [ReportedRun], highlight: String? = nil) -> String {
+        var md = "| strategy | expected | verdict | anomalies | p50 | p99 | refresh cost |\n|---|---|---|---|---:|---:|---:|\n"
+        for row in rows(runs) {
+            let label = Escape.markdownCell(row.label)
+            md += "| \(row.variant == highlight ? "**\(label)**" : label) | \(Escape.markdownCell(row.expected)) | \(row.matched ? "matched" : "NOT MATCHED") | \(Escape.markdownCell(row.anomalies)) | \(duration(row.p50)) | \(duration(row.p99)) | \(refresh(row)) |\n"
+        }
+        return md
+    }
+
+    /// An HTML `<table>` (a fragment); `link` gives each row's report address, if any.
+    public static func html(_ runs: [ReportedRun], highlight: String? = nil, link: (ReportedRun) -> String? = { _ in nil }) -> String {
+        var html = "<table class=\"matrix\"><thead><tr><th>strategy</th><th>expected</th><th>verdict</th><th>anomalies</th><th class=\"num\">p50</th><th class=\"num\">p99</th><th class=\"num\">refresh cost</th></tr></thead><tbody>\n"
+        for (run, row) in zip(runs, rows(runs)) {
+            let label = link(run).map { "<a href=\"\(Escape.html($0))\">\(Escape.html(row.label))</a>" } ?? Escape.html(row.label)
+            html += "<tr\(row.variant == highlight ? " class=\"current\"" : "")><td>\(label)</td><td>\(Escape.html(row.expected))</td>"
+            html += "<td><span class=\"badge \(row.matched ? "ok" : "bad")\">\(row.matched ? "matched" : "NOT MATCHED")</span></td>"
+            html += "<td>\(Escape.html(row.anomalies))</td><td class=\"num\">\(duration(row.p50))</td><td class=\"num\">\(duration(row.p99))</td><td class=\"num\">\(Escape.html(refresh(row)))</td></tr>\n"
+        }
+        return html + "</tbody></table>\n"
+    }
+
+    private static func duration(_ value: UInt64?) -> String { value.map(DurationText.format) ?? "–" }
+
+    private static func refresh(_ row: Row) -> String {
+        row.refreshCount == 0 ? "none" : "\(DurationText.format(row.refreshNanos)) in \(row.refreshCount)"
+    }
+}

@@ -1,0 +1,60 @@
+import Checkers
+import Trace
+
+/// The lines the CLI prints while and after it runs scenarios (pure: the CLI prints them).
+///
+/// ```
+/// refresh-with-infinite-staleness / stale-cache: matched  stale-read ×1  propagation p99 12.3 ms
+/// refresh-with-infinite-staleness / fresh-cache: NOT MATCHED  stale-read ×1 (expected pass)  propagation p99 4.1 ms
+///   replay: swift run groupsim run Scenarios/refresh.yaml --variant fresh-cache --seed 7
+/// Summary: 1 of 2 runs matched
+/// ```
+public enum ConsoleReport {
+    /// One line per run: `scenario / variant: matched | NOT MATCHED`, anomaly names with counts, p99.
+    public static func line(_ result: CheckResult) -> String {
+        let verdict = result.verdict
+        var line = "\(result.info.scenario) / \(result.info.variant): \(verdict.matched ? "matched" : "NOT MATCHED")"
+        line += "  " + (verdict.found.isEmpty ? "no anomalies" : verdict.foundText)
+        if !verdict.matched {
+            line += verdict.missing.isEmpty
+                ? " (expected \(result.info.expected.text))"
+                : " (missing \(verdict.missing.joined(separator: ", ")))"
+        }
+        if let p99 = result.latency.overall?.p99 {
+            line += "  propagation p99 \(DurationText.format(p99))"
+        }
+        return line
+    }
+
+    /// The lines for a run: its line, and for an unmatched run what to run to replay it.
+    public static func lines(_ result: CheckResult, replay: (RunInfo) -> String = replayCommand) -> [String] {
+        var lines = [line(result)]
+        if !result.verdict.matched {
+            for anomaly in result.anomalies.prefix(3) {
+                lines.append("  \(anomaly.location.map { "\($0): " } ?? "")\(anomaly.kind.rawValue): \(anomaly.explanation)")
+            }
+            if result.anomalies.count > 3 { lines.append("  … and \(result.anomalies.count - 3) more anomalies") }
+            lines.append("  replay: \(replay(result.info))")
+        }
+        return lines
+    }
+
+    /// `Summary: M of N runs matched`.
+    public static func summary(_ results: [CheckResult]) -> String {
+        let matched = results.count { $0.verdict.matched }
+        return "Summary: \(matched) of \(results.count) run\(results.count == 1 ? "" : "s") matched"
+    }
+
+    /// The command that replays a run exactly: `swift run groupsim run <file> --variant <v> --seed <n>`.
+    @Sendable
+    public static func replayCommand(_ info: RunInfo) -> String {
+        "swift run groupsim run \(shellQuoted(info.file)) --variant \(shellQuoted(info.variant)) --seed \(info.seed)"
+    }
+
+    /// Quotes a word for a POSIX shell when it needs it.
+    static func shellQuoted(_ word: String) -> String {
+        let plain = !word.isEmpty && word.allSatisfy { $0.isLetter || $0.isNumber || "-_./:=+,@".contains($0) }
+        guard !plain else { return word }
+        return "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+}

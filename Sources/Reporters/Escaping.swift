@@ -1,0 +1,68 @@
+/// Escaping for the formats reports are written in. Every piece of scenario-provided text (names,
+/// values, step text, messages) goes through one of these before it reaches a file.
+public enum Escape {
+    /// Text safe inside HTML or SVG elements and double- or single-quoted attributes.
+    public static func html(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// Text safe inside XML 1.0 elements and attributes: markup escaped, and the control characters
+    /// XML cannot carry replaced by U+FFFD.
+    public static func xml(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            default:
+                if scalar.value < 0x20 || (0xD800...0xDFFF).contains(scalar.value) || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                    out += "\u{FFFD}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+
+    /// Text safe in a Markdown table cell: pipes escaped, line breaks folded, HTML left inert.
+    public static func markdownCell(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "|": out += "\\|"
+            case "\n", "\r", "\r\n": out += " "
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "&": out += "&amp;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// A name safe as one path component: anything but letters, digits, `-`, `_` and `.` becomes `_`,
+    /// and names made only of dots are prefixed.
+    public static func pathComponent(_ name: String) -> String {
+        var out = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" })
+        if out.isEmpty || out.allSatisfy({ $0 == "." }) { out = "_" + out }
+        return out
+    }
+}

@@ -1,0 +1,169 @@
+import Checkers
+import Trace
+
+/// `report.html`: one self-contained page per run (inline CSS and SVG, no script, no network): the
+/// verdict, the swim-lane timeline, every anomaly explained, latency histograms, the variants of the
+/// scenario side by side, the processes and the steps.
+public enum HTMLReport {
+    /// The page for `run`; `variants` (every run of its scenario, this one included) adds the comparison,
+    /// and `link` gives each variant's report address relative to this page.
+    public static func render(
+        _ run: ReportedRun, variants: [ReportedRun] = [], options: ReportOptions = ReportOptions(),
+        link: (ReportedRun) -> String? = { _ in nil }
+    ) -> String {
+        let result = run.result, info = result.info
+        let title = "\(info.scenario) / \(info.variant)"
+        var html = HTMLPage.open(title: "\(title): \(result.verdict.matched ? "matched" : "NOT MATCHED")")
+        html += header(run, options: options)
+        html += "<h2 id=\"timeline\">Timeline</h2>\n" + legend()
+        html += "<div class=\"scroll\">\n" + TimelineSVG(run).render() + "</div>\n"
+        html += anomalies(result)
+        html += latency(result)
+        if variants.count > 1 {
+            html += "<h2 id=\"variants\">Variants of \(Escape.html(info.scenario))</h2>\n"
+            html += CompareMatrix.html(variants, highlight: info.variant, link: link)
+        }
+        html += processes(info, costs: result.refreshCosts)
+        html += steps(result)
+        html += HTMLPage.close(generatedAt: options.generatedAt)
+        return html
+    }
+
+    private static func header(_ run: ReportedRun, options: ReportOptions) -> String {
+        let result = run.result, info = result.info, verdict = result.verdict
+        var html = "<header><div class=\"headline\"><h1>\(Escape.html(info.scenario)) / \(Escape.html(info.variant))</h1>"
+        html += "<span class=\"badge \(verdict.matched ? "ok" : "bad")\">\(verdict.matched ? "matched" : "NOT MATCHED")</span></div>\n"
+        if !info.summary.isEmpty { html += "<p class=\"summary\">\(Escape.html(info.summary))</p>\n" }
+        html += "<dl class=\"facts\">"
+        html += "<dt>verdict</dt><dd>\(Escape.html(verdictSentence(result)))</dd>"
+        html += "<dt>expected</dt><dd>\(Escape.html(info.expected.text))</dd>"
+        html += "<dt>found</dt><dd>\(Escape.html(verdict.found.isEmpty ? "no anomalies" : verdict.foundText))</dd>"
+        if !verdict.missing.isEmpty { html += "<dt>missing</dt><dd>\(Escape.html(verdict.missing.joined(separator: ", ")))</dd>" }
+        if let overall = result.latency.overall {
+            html += "<dt>propagation</dt><dd>p50 \(DurationText.format(overall.p50)) · p99 \(DurationText.format(overall.p99)) · max \(DurationText.format(overall.max)) over \(overall.count) save → reader pair\(overall.count == 1 ? "" : "s")</dd>"
+        }
+        html += "<dt>run</dt><dd><code>\(Escape.html(info.file))</code> · seed \(info.seed) · \(result.eventCount) events over \(DurationText.format(result.end - result.origin))</dd>"
+        html += "<dt>replay</dt><dd><code>\(Escape.html(options.replayCommand(info)))</code></dd></dl>\n"
+        if let first = result.anomalies.first {
+            let more = result.anomalies.count > 1 ? " <a href=\"#anomalies\">\(result.anomalies.count - 1) more below.</a>" : ""
+            html += "<p class=\"callout\"><a class=\"num-dot\" href=\"#a1\">1</a><strong>\(Escape.html(first.kind.rawValue))</strong>: \(Escape.html(first.explanation))\(more)</p>\n"
+        } else {
+            html += "<p class=\"callout ok\">No anomaly found: every read showed what was committed, and every view converged.</p>\n"
+        }
+        return html + "</header>\n"
+    }
+
+    /// Why the run matched or not, in words.
+    static func verdictSentence(_ result: CheckResult) -> String {
+        let verdict = result.verdict
+        switch (result.info.expected, verdict.matched) {
+        case (.pass, true): return "matched: expected no anomaly and found none."
+        case (.pass, false): return "NOT MATCHED: expected no anomaly but found \(verdict.foundText)."
+        case (.anomalies(let names), true):
+            return "matched: expected \(names.joined(separator: ", ")) and found \(names.count == 1 ? "it" : "them"); this variant reproduces the bug."
+        case (.anomalies, false):
+            return "NOT MATCHED: expected \(verdict.missing.joined(separator: ", ")) but did not find \(verdict.missing.count == 1 ? "it" : "them")."
+        }
+    }
+
+    private static func legend() -> String {
+        func swatch(_ shape: String) -> String { "<svg width=\"22\" height=\"14\" viewBox=\"0 0 22 14\">\(shape)</svg>" }
+        let items = [
+            (swatch("<rect width=\"22\" height=\"14\" class=\"state-active\"/>"), "running / active"),
+            (swatch("<rect width=\"22\" height=\"14\" class=\"state-background\"/>"), "background"),
+            (swatch("<rect width=\"22\" height=\"14\" fill=\"#e6e9f0\" stroke=\"#c5cbd8\"/>"), "suspended (hatched)"),
+            (swatch("<rect width=\"22\" height=\"14\" class=\"state-not-running\" stroke=\"#d9e2ec\"/>"), "not running"),
+            (swatch("<circle cx=\"11\" cy=\"7\" r=\"5\" class=\"save\"/>"), "save committed"),
+            (swatch("<path d=\"M1,7 C8,0 14,0 21,7\" class=\"propagation\"/>"), "first read showing it"),
+            (swatch("<path d=\"M1,7 L21,7\" class=\"missed\"/>"), "a commit the read missed"),
+            (swatch("<path d=\"M6,2 L16,2 L11,10 z\" class=\"notification\"/>"), "notification received"),
+            (swatch("<rect x=\"2\" y=\"4\" width=\"18\" height=\"7\" rx=\"2\" class=\"refresh\"/>"), "refresh"),
+            (swatch("<rect x=\"9\" y=\"0\" width=\"4\" height=\"14\" class=\"read\"/>"), "read (judged)"),
+            (swatch("<rect x=\"9\" y=\"0\" width=\"4\" height=\"14\" class=\"read-attempt\"/>"), "earlier attempt"),
+            (swatch("<circle cx=\"11\" cy=\"7\" r=\"6\" class=\"anomaly-dot\"/>"), "anomaly (hover or click)"),
+        ]
+        return "<div class=\"legend\">" + items.map { "<span>\($0.0)\($0.1)</span>" }.joined() + "</div>\n"
+    }
+
+    private static func anomalies(_ result: CheckResult) -> String {
+        var html = "<h2 id=\"anomalies\">Anomalies (\(result.anomalies.count))</h2>\n"
+        guard !result.anomalies.isEmpty else { return html + "<p>None found.</p>\n" }
+        html += "<ol class=\"anomalies\">\n"
+        for (i, anomaly) in result.anomalies.enumerated() {
+            var where_ = [anomaly.process]
+            if let location = anomaly.location { where_.append("step \(anomaly.step.map(String.init) ?? "?") at \(location)") }
+            where_.append("at \(DurationText.format(result.offset(anomaly.t)))")
+            html += "<li id=\"a\(i + 1)\"><span class=\"num-dot\">\(i + 1)</span><span class=\"kind\">\(anomaly.kind.rawValue)</span>"
+            html += "<span class=\"where\">\(Escape.html(where_.joined(separator: " · ")))</span>"
+            html += "<p class=\"explanation\">\(Escape.html(anomaly.explanation))</p>"
+            if let seen = anomaly.seen, let expected = anomaly.expected {
+                html += "<p class=\"step-text\">seen <code>\(Escape.html(seen))</code> · committed or expected <code>\(Escape.html(expected))</code></p>"
+            }
+            if let step = result.info.steps.first(where: { $0.index == anomaly.step }) {
+                html += "<p class=\"step-text\">step: <code>\(Escape.html(step.text))</code></p>"
+            }
+            html += "</li>\n"
+        }
+        if !result.unexpectedErrors.isEmpty {
+            html += "</ol>\n<h3>Other errors</h3>\n<ul>\n"
+            for error in result.unexpectedErrors {
+                html += "<li>\(Escape.html(error.process)) \(Escape.html(error.location ?? "")): <code>\(Escape.html(error.kind))</code> \(Escape.html(error.message))</li>\n"
+            }
+            return html + "</ul>\n"
+        }
+        return html + "</ol>\n"
+    }
+
+    private static func latency(_ result: CheckResult) -> String {
+        var html = "<h2 id=\"latency\">Propagation latency</h2>\n"
+        guard !result.latency.pairs.isEmpty else { return html + "<p>No save had another live reader.</p>\n" }
+        html += "<p>From each commit to the first read in another process showing it; notified and refreshed are the stages on the way, where they happened.</p>\n"
+        html += "<table><thead><tr><th>writer → reader</th><th class=\"num\">shown</th><th class=\"num\">p50</th><th class=\"num\">p90</th><th class=\"num\">p99</th><th class=\"num\">max</th><th class=\"num\">never shown</th><th class=\"num\">notified p50</th><th class=\"num\">refreshed p50</th></tr></thead><tbody>\n"
+        func d(_ value: UInt64?) -> String { value.map(DurationText.format) ?? "–" }
+        for pair in result.latency.pairs {
+            let v = pair.visible
+            html += "<tr\(pair.unseen > 0 ? " class=\"flagged\"" : "")><td>\(Escape.html(pair.writer)) → \(Escape.html(pair.reader))</td><td class=\"num\">\(v?.count ?? 0)</td><td class=\"num\">\(d(v?.p50))</td><td class=\"num\">\(d(v?.p90))</td><td class=\"num\">\(d(v?.p99))</td><td class=\"num\">\(d(v?.max))</td><td class=\"num\">\(pair.unseen)</td><td class=\"num\">\(d(pair.notified?.p50))</td><td class=\"num\">\(d(pair.refreshed?.p50))</td></tr>\n"
+        }
+        html += "</tbody></table>\n<div class=\"hists\">\n"
+        if result.latency.pairs.count > 1 {
+            html += HistogramSVG.render(title: "all pairs", summary: result.latency.overall, buckets: result.latency.overallBuckets, unseen: result.latency.pairs.reduce(0) { $0 + $1.unseen }) + "\n"
+        }
+        for pair in result.latency.pairs {
+            html += HistogramSVG.render(title: "\(pair.writer) → \(pair.reader)", summary: pair.visible, buckets: pair.buckets, unseen: pair.unseen) + "\n"
+        }
+        return html + "</div>\n"
+    }
+
+    private static func processes(_ info: RunInfo, costs: [RefreshCost]) -> String {
+        var html = "<h2 id=\"processes\">Processes</h2>\n<table><thead><tr><th>process</th><th>role</th><th>store</th><th>settings</th><th class=\"num\">refresh cost</th></tr></thead><tbody>\n"
+        for process in info.processes {
+            let settings = process.settings.keys.sorted().map { "\($0): \(process.settings[$0]!)" }.joined(separator: ", ")
+            let cost = costs.first { $0.process == process.name }
+            html += "<tr><td><strong>\(Escape.html(process.name))</strong></td><td>\(Escape.html(process.role))</td><td><code>\(Escape.html(process.store))</code></td><td>\(Escape.html(settings))</td><td class=\"num\">\(cost.map { "\(DurationText.format($0.totalNanos)) in \($0.count)" } ?? "none")</td></tr>\n"
+        }
+        return html + "</tbody></table>\n"
+    }
+
+    private static func steps(_ result: CheckResult) -> String {
+        var flagged: [Int: [Int]] = [:]
+        for (i, anomaly) in result.anomalies.enumerated() { if let step = anomaly.step { flagged[step, default: []].append(i + 1) } }
+        var html = "<h2 id=\"steps\">Steps</h2>\n<table><thead><tr><th class=\"num\">#</th><th>process</th><th>where</th><th>step</th><th>anomalies</th></tr></thead><tbody>\n"
+        for step in result.info.steps {
+            let marks = (flagged[step.index] ?? []).prefix(12).map { "<a class=\"num-dot\" href=\"#a\($0)\">\($0)</a>" }.joined()
+            html += "<tr\(marks.isEmpty ? "" : " class=\"flagged\"")><td class=\"num\">\(step.index)</td><td>\(Escape.html(step.process ?? "–"))</td><td class=\"mono\">\(Escape.html(step.location.description))</td><td><code>\(Escape.html(step.text))</code></td><td>\(marks)</td></tr>\n"
+        }
+        return html + "</tbody></table>\n"
+    }
+}
+
+/// The page frame every HTML report shares.
+enum HTMLPage {
+    static func open(title: String) -> String {
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>\(Escape.html(title))</title>\n<style>\n\(HTMLStyle.css)\n</style>\n</head>\n<body>\n<main>\n"
+    }
+
+    static func close(generatedAt: String?) -> String {
+        let generated = generatedAt.map { " Generated \(Escape.html($0))." } ?? ""
+        return "<footer>GroupSim report, schema version \(JSONReport.schemaVersion).\(generated)</footer>\n</main>\n</body>\n</html>\n"
+    }
+}

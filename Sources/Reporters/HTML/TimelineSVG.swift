@@ -1,0 +1,280 @@
+import Checkers
+import Trace
+
+/// The swim-lane timeline: one lane per process, lifecycle shaded, saves with arrows to each reader's
+/// first read showing them, notifications, refreshes, reads, steps, and every anomaly marked and
+/// numbered where it happened (hover any mark for its sentence).
+struct TimelineSVG {
+    let model: TimelineModel
+    let run: ReportedRun
+
+    let width = 1320.0
+    let plotLeft = 196.0
+    let plotRight = 1290.0
+    let axisHeight = 34.0
+    let laneHeight = 92.0
+    let laneGap = 10.0
+    /// Caps that keep a huge run's page light; the tables below still list everything.
+    let maxMarks = 3_000, maxArrows = 150, maxAnomalies = 400, maxStepLabels = 40, maxSaveLabels = 80
+
+    init(_ run: ReportedRun) {
+        self.run = run
+        model = TimelineModel(run)
+    }
+
+    private var laneNames: [String] {
+        var names = model.lanes.map(\.name)
+        if hasStoreLane { names.append("stores") }
+        return names
+    }
+
+    private var hasStoreLane: Bool {
+        let processes = Set(model.lanes.map(\.name))
+        return run.result.anomalies.contains { !processes.contains($0.process) }
+    }
+
+    private func x(_ t: UInt64) -> Double {
+        plotLeft + Double(Swift.min(t, model.span)) / Double(model.span) * (plotRight - plotLeft)
+    }
+
+    private func top(_ lane: Int) -> Double { axisHeight + Double(lane) * (laneHeight + laneGap) }
+    /// Rows inside a lane, from the top: step ticks and labels, save labels, the marks (reads, saves,
+    /// anomalies) with their labels, notifications, refreshes.
+    private func mid(_ lane: Int) -> Double { top(lane) + 50 }
+
+    func render() -> String {
+        let names = laneNames
+        var laneOf: [String: Int] = [:]
+        for (i, name) in names.enumerated() { laneOf[name] = i }
+        let storeLane = hasStoreLane ? names.count - 1 : nil
+        let height = top(names.count) + 6
+        var svg = "<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(SVG.n(width)) \(SVG.n(height))\" width=\"\(SVG.n(width))\" height=\"\(SVG.n(height))\" role=\"img\" aria-label=\"Timeline of the run, one lane per process\">\n"
+        svg += defs()
+        svg += axis(height: height)
+        svg += lanes(storeLane: storeLane)
+        svg += steps(laneOf)
+        svg += refreshes(laneOf)
+        svg += notifications(laneOf)
+        svg += reads(laneOf)
+        svg += arrows(laneOf)
+        svg += saves(laneOf)
+        svg += crashes(laneOf)
+        svg += anomalies(laneOf, storeLane: storeLane)
+        return svg + "</svg>\n"
+    }
+
+    private func defs() -> String {
+        """
+        <defs>
+        <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead"/></marker>
+        <marker id="arrow-bad" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead-bad"/></marker>
+        <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" class="hatch-bg"/><line x1="0" y1="0" x2="0" y2="6" class="hatch-line"/></pattern>
+        </defs>
+
+        """
+    }
+
+    private func axis(height: Double) -> String {
+        var svg = "<g class=\"axis\">"
+        let step = Self.niceStep(model.span / 8)
+        var tick: UInt64 = 0
+        while tick <= model.span {
+            let px = x(tick)
+            svg += "<line x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(axisHeight - 6))\" x2=\"\(SVG.n(px))\" y2=\"\(SVG.n(height - 6))\" class=\"grid\"/>"
+            svg += SVG.text(DurationText.format(tick).replacingZero(), x: px, y: axisHeight - 12, cls: "tick", anchor: "middle")
+            tick += step
+        }
+        return svg + "</g>\n"
+    }
+
+    private func lanes(storeLane: Int?) -> String {
+        var svg = "<g class=\"lanes\">"
+        for (i, lane) in model.lanes.enumerated() {
+            let y = top(i)
+            svg += "<g class=\"lane\">"
+            svg += "<rect x=\"0\" y=\"\(SVG.n(y))\" width=\"\(SVG.n(width))\" height=\"\(SVG.n(laneHeight))\" class=\"lane-bg\"/>"
+            for segment in lane.segments {
+                let x0 = x(segment.start), x1 = x(segment.end)
+                svg += "<rect x=\"\(SVG.n(x0))\" y=\"\(SVG.n(y + 4))\" width=\"\(SVG.n(Swift.max(x1 - x0, 0.5)))\" height=\"\(SVG.n(laneHeight - 8))\" class=\"state-\(segment.state.rawValue)\">"
+                svg += SVG.title("\(lane.name): \(segment.state.label) from \(DurationText.format(segment.start)) to \(DurationText.format(segment.end))") + "</rect>"
+            }
+            svg += SVG.text(lane.name, x: 14, y: y + 34, cls: "lane-name")
+            svg += SVG.text(lane.role, x: 14, y: y + 52, cls: "lane-detail")
+            svg += "<text x=\"14\" y=\"\(SVG.n(y + 67))\" class=\"lane-detail\">\(Escape.html(Self.clip(lane.store, 30)))\(SVG.title(lane.store))</text>"
+            svg += "</g>"
+        }
+        if let storeLane {
+            let y = top(storeLane)
+            svg += "<rect x=\"0\" y=\"\(SVG.n(y))\" width=\"\(SVG.n(width))\" height=\"\(SVG.n(laneHeight))\" class=\"lane-bg\"/>"
+            svg += SVG.text("stores", x: 14, y: y + 34, cls: "lane-name")
+            svg += SVG.text("end-of-run checks", x: 14, y: y + 52, cls: "lane-detail")
+        }
+        return svg + "</g>\n"
+    }
+
+    private func steps(_ laneOf: [String: Int]) -> String {
+        var svg = "<g class=\"steps\">"
+        var perLane: [Int: Int] = [:]
+        for mark in model.steps { if let lane = laneOf[mark.process] { perLane[lane, default: 0] += 1 } }
+        var labelEnd: [Int: Double] = [:]
+        for mark in Self.sampled(model.steps, maxMarks) {
+            guard let lane = laneOf[mark.process] else { continue }
+            let px = x(mark.t), y = top(lane)
+            svg += "<g><line x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(y + 4))\" x2=\"\(SVG.n(px))\" y2=\"\(SVG.n(y + 20))\" class=\"step-tick\"/>"
+            if (perLane[lane] ?? 0) <= maxStepLabels, px + 3 > (labelEnd[lane] ?? 0) {
+                let label = "\(mark.index) \(mark.label)"
+                svg += SVG.text(label, x: px + 3, y: y + 16, cls: "step-label")
+                labelEnd[lane] = px + 3 + SVG.width(label, size: 10) + 6
+            }
+            svg += SVG.title(mark.detail) + "</g>"
+        }
+        return svg + "</g>\n"
+    }
+
+    private func refreshes(_ laneOf: [String: Int]) -> String {
+        var svg = "<g class=\"refreshes\">"
+        for span in Self.sampled(model.refreshes, maxMarks) {
+            guard let lane = laneOf[span.process] else { continue }
+            let x0 = x(span.start), x1 = x(span.end)
+            svg += "<rect x=\"\(SVG.n(x0))\" y=\"\(SVG.n(top(lane) + 76))\" width=\"\(SVG.n(Swift.max(x1 - x0, 3)))\" height=\"9\" rx=\"2\" class=\"refresh\">\(SVG.title(span.label))</rect>"
+        }
+        return svg + "</g>\n"
+    }
+
+    private func notifications(_ laneOf: [String: Int]) -> String {
+        var svg = "<g class=\"notifications\">"
+        for point in Self.sampled(model.received, maxMarks) {
+            guard let lane = laneOf[point.process] else { continue }
+            let px = x(point.t), y = top(lane) + 73
+            svg += "<path d=\"M\(SVG.n(px - 5)),\(SVG.n(y - 7)) L\(SVG.n(px + 5)),\(SVG.n(y - 7)) L\(SVG.n(px)),\(SVG.n(y)) z\" class=\"notification\">\(SVG.title(point.label))</path>"
+        }
+        return svg + "</g>\n"
+    }
+
+    private func reads(_ laneOf: [String: Int]) -> String {
+        var svg = "<g class=\"reads\">"
+        for read in Self.sampled(model.reads, maxMarks) {
+            guard let lane = laneOf[read.process] else { continue }
+            let px = x(read.t), y = mid(lane)
+            svg += "<rect x=\"\(SVG.n(px - 2))\" y=\"\(SVG.n(y - 8))\" width=\"4\" height=\"16\" rx=\"1\" class=\"\(read.final ? "read" : "read-attempt")\">\(SVG.title(read.label))</rect>"
+        }
+        return svg + "</g>\n"
+    }
+
+    private func arrows(_ laneOf: [String: Int]) -> String {
+        var svg = "<g class=\"arrows\">"
+        let shown = run.result.latency.propagations.filter { $0.seenAt != nil }
+        let dense = shown.count > 40
+        for p in Self.sampled(shown, maxArrows) {
+            guard let from = laneOf[p.writer], let to = laneOf[p.reader], let seen = p.seenAt else { continue }
+            let origin = run.result.origin
+            svg += curve(
+                from: (x(p.committedAt - origin), mid(from)), to: (x(seen - origin), mid(to)),
+                cls: dense ? "propagation dense" : "propagation", marker: "arrow",
+                title: "\(p.writer) → \(p.reader): \(p.object) shown \(DurationText.format(seen - p.committedAt)) after its commit at \(DurationText.format(p.committedAt - origin))")
+        }
+        // What a stale or missed read should have shown: from the commit it missed to the read.
+        var labels = 0
+        var labelRows: [Int: LabelRow] = [:]
+        for (i, anomaly) in run.result.anomalies.prefix(maxAnomalies).enumerated() {
+            guard let cause = anomaly.cause, let from = laneOf[cause.process], let to = laneOf[anomaly.process],
+                  cause.t <= anomaly.t else { continue }
+            if labels < 12, let expected = anomaly.expected {
+                labels += 1
+                let mx = (x(run.result.offset(cause.t)) + x(run.result.offset(anomaly.t))) / 2
+                let my = (mid(from) + mid(to)) / 2 + (from == to ? -20 : 0)
+                let label = "\(expected) not shown", labelWidth = SVG.width(label, size: 11)
+                if let lx = labelRows[Int(my / 12), default: LabelRow()].place(
+                    width: labelWidth, candidates: [mx - labelWidth / 2], bounds: plotLeft...width - 4) {
+                    svg += SVG.text(label, x: lx, y: my - 5, cls: "missed-label")
+                }
+            }
+            svg += curve(
+                from: (x(run.result.offset(cause.t)), mid(from)), to: (x(run.result.offset(anomaly.t)) - 10, mid(to)),
+                cls: "missed", marker: "arrow-bad",
+                title: "#\(i + 1) \(anomaly.kind.rawValue): committed by \(cause.process) at \(DurationText.format(run.result.offset(cause.t))) (version \(cause.version)), not shown at \(DurationText.format(run.result.offset(anomaly.t)))")
+        }
+        return svg + "</g>\n"
+    }
+
+    private func curve(from: (Double, Double), to: (Double, Double), cls: String, marker: String, title: String) -> String {
+        let dx = Swift.max(24, (to.0 - from.0) / 2)
+        let lift = from.1 == to.1 ? -26.0 : 0
+        return "<path d=\"M\(SVG.n(from.0)),\(SVG.n(from.1)) C\(SVG.n(from.0 + dx)),\(SVG.n(from.1 + lift)) \(SVG.n(to.0 - dx)),\(SVG.n(to.1 + lift)) \(SVG.n(to.0)),\(SVG.n(to.1))\" class=\"\(cls)\" marker-end=\"url(#\(marker))\">\(SVG.title(title))</path>"
+    }
+
+    private func saves(_ laneOf: [String: Int]) -> String {
+        var svg = "<g class=\"saves\">"
+        let label = model.saves.count <= maxSaveLabels
+        var labelEnd: [Int: Double] = [:]
+        for save in Self.sampled(model.saves, maxMarks) {
+            guard let lane = laneOf[save.process] else { continue }
+            let px = x(save.t), y = mid(lane)
+            svg += "<g><circle cx=\"\(SVG.n(px))\" cy=\"\(SVG.n(y))\" r=\"6\" class=\"save\"/>"
+            if label, px - 4 > (labelEnd[lane] ?? 0) {
+                svg += SVG.text(save.label, x: px - 4, y: y - 13, cls: "save-label")
+                labelEnd[lane] = px - 4 + SVG.width(save.label, size: 10) + 6
+            }
+            svg += SVG.title(save.detail) + "</g>"
+        }
+        return svg + "</g>\n"
+    }
+
+    private func crashes(_ laneOf: [String: Int]) -> String {
+        var svg = "<g class=\"crashes\">"
+        for point in model.crashes {
+            guard let lane = laneOf[point.process] else { continue }
+            let px = x(point.t), y = mid(lane)
+            svg += "<path d=\"M\(SVG.n(px - 6)),\(SVG.n(y - 6)) L\(SVG.n(px + 6)),\(SVG.n(y + 6)) M\(SVG.n(px + 6)),\(SVG.n(y - 6)) L\(SVG.n(px - 6)),\(SVG.n(y + 6))\" class=\"crash\">\(SVG.title("\(point.process) crashed at \(DurationText.format(point.t))"))</path>"
+        }
+        return svg + "</g>\n"
+    }
+
+    private func anomalies(_ laneOf: [String: Int], storeLane: Int?) -> String {
+        var svg = "<g class=\"anomalies\">"
+        var rows: [Int: LabelRow] = [:]
+        for (i, anomaly) in run.result.anomalies.prefix(maxAnomalies).enumerated() {
+            guard let lane = laneOf[anomaly.process] ?? storeLane else { continue }
+            let px = x(run.result.offset(anomaly.t)), y = mid(lane)
+            svg += "<a href=\"#a\(i + 1)\"><g class=\"anomaly\">"
+            svg += "<circle cx=\"\(SVG.n(px))\" cy=\"\(SVG.n(y))\" r=\"10\" class=\"anomaly-dot\"/>"
+            svg += SVG.text("\(i + 1)", x: px, y: y + 4, cls: "anomaly-number", anchor: "middle")
+            let subject = [anomaly.object, anomaly.property].compactMap { $0 }.joined(separator: ".")
+            let label = anomaly.kind.rawValue + (subject.isEmpty ? "" : " \(subject)")
+            let labelWidth = SVG.width(label, size: 11.5)
+            // Above the marks, beside the dot: the arrows arrive at the dot's height.
+            if let lx = rows[lane, default: LabelRow()].place(
+                width: labelWidth, candidates: [px + 8, px - 8 - labelWidth], bounds: plotLeft...width - 4) {
+                svg += SVG.text(label, x: lx, y: y - 14, cls: "anomaly-label")
+            }
+            svg += SVG.title("#\(i + 1) \(anomaly.kind.rawValue): \(anomaly.explanation)") + "</g></a>"
+        }
+        return svg + "</g>\n"
+    }
+
+    /// At most `limit` elements, evenly spread over the whole run (a huge run's page stays light;
+    /// the tables list everything).
+    static func sampled<T>(_ items: [T], _ limit: Int) -> [T] {
+        guard items.count > limit else { return items }
+        let stride = (items.count + limit - 1) / limit
+        return items.indices.filter { $0 % stride == 0 }.map { items[$0] }
+    }
+
+    static func clip(_ text: String, _ limit: Int) -> String {
+        text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
+    }
+
+    /// A 1-2-5 step at least `rough` nanoseconds (and at least 1 µs).
+    static func niceStep(_ rough: UInt64) -> UInt64 {
+        var step: UInt64 = 1_000
+        while true {
+            for m: UInt64 in [1, 2, 5] where step * m >= rough { return step * m }
+            step *= 10
+        }
+    }
+}
+
+private extension String {
+    /// `0 ns` reads oddly on an axis: `0`.
+    func replacingZero() -> String { self == "0 ns" ? "0" : self }
+}

@@ -1,0 +1,58 @@
+import Checkers
+import Trace
+
+/// `junit.xml`: a `<testsuite>` per scenario and a `<testcase>` per variant, so CI systems show each
+/// variant as a test. An unmatched run is a `<failure>` naming the missing (or unexpected) anomalies
+/// and, for each anomaly, its step and explanation.
+public enum JUnitReport {
+    public static func render(_ runs: [ReportedRun], options: ReportOptions = ReportOptions()) -> String {
+        var scenarios: [String] = []
+        var byScenario: [String: [ReportedRun]] = [:]
+        for run in runs {
+            if byScenario[run.info.scenario] == nil { scenarios.append(run.info.scenario) }
+            byScenario[run.info.scenario, default: []].append(run)
+        }
+        let failures = runs.count { !$0.result.verdict.matched }
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"groupsim\" tests=\"\(runs.count)\" failures=\"\(failures)\" errors=\"0\" time=\"\(seconds(runs.map(\.result)))\"\(options.generatedAt.map { " timestamp=\"\(Escape.xml($0))\"" } ?? "")>\n"
+        for scenario in scenarios {
+            let suite = byScenario[scenario]!
+            let suiteFailures = suite.count { !$0.result.verdict.matched }
+            xml += "  <testsuite name=\"\(Escape.xml(scenario))\" tests=\"\(suite.count)\" failures=\"\(suiteFailures)\" errors=\"0\" skipped=\"0\" time=\"\(seconds(suite.map(\.result)))\">\n"
+            for run in suite { xml += testcase(run, options: options) }
+            xml += "  </testsuite>\n"
+        }
+        return xml + "</testsuites>\n"
+    }
+
+    private static func testcase(_ run: ReportedRun, options: ReportOptions) -> String {
+        let result = run.result, info = result.info
+        var xml = "    <testcase classname=\"\(Escape.xml(info.scenario))\" name=\"\(Escape.xml(info.variant))\" file=\"\(Escape.xml(info.file))\" time=\"\(seconds([result]))\""
+        var details: [String] = []
+        for anomaly in result.anomalies {
+            details.append("\(anomaly.location ?? anomaly.process): \(anomaly.kind.rawValue): \(anomaly.explanation)")
+        }
+        details.append("replay: \(options.replayCommand(info))")
+        let body = Escape.xml(details.joined(separator: "\n"))
+        if result.verdict.matched {
+            return xml + ">\n      <system-out>\(body)</system-out>\n    </testcase>\n"
+        }
+        let message: String
+        if !result.verdict.missing.isEmpty {
+            message = "expected \(result.verdict.missing.joined(separator: ", ")) but found \(result.verdict.found.isEmpty ? "none" : result.verdict.foundText)"
+        } else {
+            let first = result.anomalies.first
+            message = "expected pass but found \(result.verdict.foundText)\(first.flatMap(\.location).map { " (first at \($0))" } ?? "")"
+        }
+        xml += ">\n      <failure message=\"\(Escape.xml(message))\" type=\"\(result.verdict.missing.isEmpty ? "unexpected-anomaly" : "missing-anomaly")\">\(body)</failure>\n"
+        return xml + "    </testcase>\n"
+    }
+
+    /// Total run time in seconds with millisecond precision (from the traces, not the wall clock).
+    private static func seconds(_ results: [CheckResult]) -> String {
+        let nanos = results.reduce(UInt64(0)) { $0 + ($1.end - $1.origin) }
+        let millis = (nanos + 500_000) / 1_000_000
+        let fraction = millis % 1000
+        return "\(millis / 1000)." + String(repeating: "0", count: fraction < 10 ? 2 : (fraction < 100 ? 1 : 0)) + "\(fraction)"
+    }
+}

@@ -1,0 +1,70 @@
+import Checkers
+import Foundation
+import Trace
+
+/// Writes reports to disk: four files per run, and an index over several runs.
+///
+/// ```swift
+/// let runs = traces.map { ReportedRun(checking: $0) }
+/// try ReportWriter.writeAll(runs, to: URL(fileURLWithPath: "Reports"))
+/// // Reports/<scenario>/<variant>/{report.json, summary.md, junit.xml, report.html}
+/// // Reports/{index.html, summary.md, junit.xml}
+/// ```
+public enum ReportWriter {
+    /// The files of one run, in the order they are written.
+    public static let runFiles = ["report.json", "summary.md", "junit.xml", "report.html"]
+    /// The files at the top of a report directory over several runs.
+    public static let indexFiles = ["index.html", "summary.md", "junit.xml"]
+
+    /// Writes `report.json`, `summary.md`, `junit.xml` and `report.html` for `run` into `directory`
+    /// (created if needed). `variants` — every run of the scenario, this one included — adds the
+    /// comparison table; `link` gives a variant's report address relative to `directory`.
+    public static func writeRun(
+        _ run: ReportedRun, variants: [ReportedRun] = [], to directory: URL, options: ReportOptions = ReportOptions(),
+        link: (ReportedRun) -> String? = { _ in nil }
+    ) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try JSONReport.render(run, options: options).write(to: directory.appendingPathComponent("report.json"), options: .atomic)
+        try write(MarkdownReport.render(run, variants: variants, options: options), to: directory.appendingPathComponent("summary.md"))
+        try write(JUnitReport.render([run], options: options), to: directory.appendingPathComponent("junit.xml"))
+        try write(HTMLReport.render(run, variants: variants, options: options, link: link), to: directory.appendingPathComponent("report.html"))
+    }
+
+    /// Writes every run under `root/<scenario>/<variant>/` (each with the other variants of its
+    /// scenario to compare), then `index.html`, `summary.md` and one combined `junit.xml` in `root`.
+    public static func writeAll(_ runs: [ReportedRun], to root: URL, options: ReportOptions = ReportOptions()) throws {
+        var byScenario: [String: [ReportedRun]] = [:]
+        for run in runs { byScenario[run.info.scenario, default: []].append(run) }
+        for run in runs {
+            let variants = byScenario[run.info.scenario] ?? [run]
+            try writeRun(
+                run, variants: variants, to: directory(for: run.info, under: root), options: options,
+                link: { "../\(Escape.pathComponent($0.info.variant))/report.html" })
+        }
+        try writeIndex(runs, to: root, options: options)
+    }
+
+    /// Writes `index.html`, `summary.md` and the combined `junit.xml` of `runs` into `root`, linking to
+    /// each run's directory as `writeAll` lays them out.
+    public static func writeIndex(_ runs: [ReportedRun], to root: URL, options: ReportOptions = ReportOptions()) throws {
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let page: (ReportedRun) -> String = { relativeDirectory(for: $0.info) + "/report.html" }
+        try write(IndexPage.render(runs, options: options, link: page), to: root.appendingPathComponent("index.html"))
+        try write(MarkdownReport.renderIndex(runs, options: options, link: { relativeDirectory(for: $0.info) + "/summary.md" }), to: root.appendingPathComponent("summary.md"))
+        try write(JUnitReport.render(runs, options: options), to: root.appendingPathComponent("junit.xml"))
+    }
+
+    /// `root/<scenario>/<variant>/`, each name made safe as a path component.
+    public static func directory(for info: RunInfo, under root: URL) -> URL {
+        root.appendingPathComponent(Escape.pathComponent(info.scenario), isDirectory: true)
+            .appendingPathComponent(Escape.pathComponent(info.variant), isDirectory: true)
+    }
+
+    private static func relativeDirectory(for info: RunInfo) -> String {
+        "\(Escape.pathComponent(info.scenario))/\(Escape.pathComponent(info.variant))"
+    }
+
+    private static func write(_ text: String, to url: URL) throws {
+        try Data(text.utf8).write(to: url, options: .atomic)
+    }
+}

@@ -1,0 +1,41 @@
+import Checkers
+import Trace
+
+/// One checked run, as every reporter takes it: the trace (for the timeline) and what the checkers
+/// concluded.
+public struct ReportedRun: Sendable {
+    public var trace: Trace
+    public var result: CheckResult
+    /// What the run is called in comparisons (a strategy's name); the variant unless given.
+    public var label: String
+
+    public init(trace: Trace, result: CheckResult, label: String? = nil) {
+        self.trace = trace
+        self.result = result
+        self.label = label ?? trace.info.variant
+    }
+
+    /// Checks `trace` and wraps the outcome.
+    public init(checking trace: Trace, label: String? = nil, options: CheckOptions = CheckOptions()) {
+        self.init(trace: trace, result: TraceChecker.check(trace, options: options), label: label)
+    }
+
+    public var info: RunInfo { result.info }
+}
+
+/// What reports may print besides the runs themselves. Nothing here is read from the environment, so
+/// the same runs always render the same bytes.
+public struct ReportOptions: Sendable, Hashable {
+    /// A timestamp to print (e.g. ISO 8601), or nil for none.
+    public var generatedAt: String?
+    /// The command that replays a run; by default `swift run groupsim run <file> --variant <v> --seed <n>`.
+    public var replayCommand: @Sendable (RunInfo) -> String
+
+    public init(generatedAt: String? = nil, replayCommand: @escaping @Sendable (RunInfo) -> String = ConsoleReport.replayCommand) {
+        self.generatedAt = generatedAt
+        self.replayCommand = replayCommand
+    }
+
+    public static func == (a: ReportOptions, b: ReportOptions) -> Bool { a.generatedAt == b.generatedAt }
+    public func hash(into hasher: inout Hasher) { hasher.combine(generatedAt) }
+}

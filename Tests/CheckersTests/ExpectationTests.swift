@@ -1,0 +1,42 @@
+import Checkers
+import Testing
+import Trace
+
+@Suite("unmet-expectation and check classification")
+struct ExpectationTests {
+    @Test func failedCheckExplainedByAStaleReadIsNotAlsoUnmet() {
+        var script = hostShowingN1()
+        script.at(ms: 100)
+        script.update("share", "n1", ["title": .string("B")], version: 2)
+        script.at(ms: 300)
+        script.step("app", "app: read n1 expect {title: B} within 200ms", line: 22)
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: "cache")
+        script.checkRead("app", "n1", expected: ["title": .string("B")], actual: ["title": .string("A")], withinMs: 200)
+        #expect(kinds(check(script)) == [.staleRead])
+    }
+
+    @Test func failedCheckNothingExplainsIsUnmetExpectation() throws {
+        var script = hostShowingN1()
+        script.at(ms: 300)
+        script.step("app", "app: read n1 expect {title: Z}", line: 23)
+        script.read("app", "n1", ["title": .string("A")], version: 1)
+        script.checkRead("app", "n1", expected: ["title": .string("Z")], actual: ["title": .string("A")], withinMs: 1000)
+        let result = check(script)
+        #expect(kinds(result) == [.unmetExpectation])
+        let anomaly = try #require(result.anomalies.first)
+        #expect(anomaly.property == "title")
+        #expect(anomaly.location == "Scenarios/sample.yaml:23")
+        #expect(anomaly.explanation == "app read n1 at 300 ms expecting {title: \"Z\"} within 1 s but saw {title: \"A\"}, and no stale, missed or phantom read explains it.")
+    }
+
+    @Test func failedCountNothingExplainsIsUnmetExpectation() {
+        var script = hostShowingN1()
+        script.at(ms: 300)
+        script.step("app", "app: count Note expect 3", line: 24)
+        script.count("app", ids: ["n1"])
+        script.checkCount("app", expected: 3, actual: 1)
+        let result = check(script)
+        #expect(kinds(result) == [.unmetExpectation])
+        #expect(result.anomalies.first?.explanation == "app counted 1 Note at 300 ms where 3 were expected, and no missed insert or delete explains it.")
+    }
+}

@@ -1,0 +1,86 @@
+import Checkers
+import Testing
+import Trace
+
+@Suite("duplicate, data-loss, not-converged")
+struct FinalStateTests {
+    let group = "group:group.example.notes"
+
+    func note(_ id: String, _ title: String, version: Int64 = 1) -> ObjectState {
+        ObjectState(id: id, entity: "Note", version: version, values: ["title": .string(title)])
+    }
+
+    @Test func idTwiceInAFinalStoreIsDuplicate() {
+        var script = TraceScript(processes: [("app", "host"), ("watch", "watch")])
+        script.at(ms: 10)
+        script.insert("app", "n1", ["title": .string("A")])
+        script.at(ms: 20)
+        script.insert("watch", "n1", ["title": .string("A")])
+        script.at(ms: 90)
+        script.record("runner", .finalStore(StateSnapshot(store: group, objects: [note("n1", "A"), note("n1", "A")])))
+        let result = check(script)
+        #expect(kinds(result) == [.duplicate])
+        #expect(result.anomalies.first?.explanation == "n1 exists 2 times in the final store group:group.example.notes (inserted by app at 10 ms and watch at 20 ms).")
+    }
+
+    @Test func committedObjectOrValueMissingFromTheFinalStoreIsDataLoss() {
+        var script = hostAndShare()
+        script.at(ms: 10)
+        script.insert("app", "n1", ["title": .string("A")])
+        script.insert("app", "n2", ["title": .string("C")])
+        script.at(ms: 20)
+        script.update("share", "n1", ["title": .string("B")], version: 2)
+        script.at(ms: 30)
+        script.delete("share", "n3gone", version: 1)
+        script.at(ms: 90)
+        script.record("runner", .finalStore(StateSnapshot(store: group, objects: [note("n1", "A")])))
+        let result = check(script)
+        #expect(kinds(result) == [.dataLoss, .dataLoss])
+        #expect(result.anomalies.map(\.object) == ["n1", "n2"])
+        #expect(result.anomalies[0].explanation == "The final store group:group.example.notes has n1.title = \"A\", but the latest committed value is \"B\", by share at 20 ms (version 2).")
+    }
+
+    @Test func verificationMissingItemsAreDataLossReportedOnce() {
+        var script = hostAndShare()
+        script.at(ms: 10)
+        script.insert("share", "n3", ["title": .string("B")])
+        script.at(ms: 50)
+        script.record("runner", .verified(VerificationRecord(store: group, reason: "crash", checked: 1, missing: ["n3 version 1 (title \"B\")"])))
+        script.at(ms: 90)
+        script.record("runner", .finalStore(StateSnapshot(store: group, objects: [])))
+        let result = check(script)
+        #expect(kinds(result) == [.dataLoss])
+        #expect(result.anomalies.first?.explanation == "After a crash, group:group.example.notes is missing a committed change: n3 version 1 (title \"B\").")
+    }
+
+    @Test func viewDifferingFromItsStoreAtTheEndIsNotConverged() {
+        var script = TraceScript(processes: [("app", "host"), ("share", "share"), ("watch", "watch")], stores: ["watch": "own:watch"])
+        script.at(ms: 10)
+        script.insert("share", "n1", ["title": .string("B")])
+        script.insert("share", "n2", ["title": .string("C")])
+        script.at(ms: 20)
+        script.insert("watch", "w1", ["title": .string("W")])
+        script.at(ms: 90)
+        script.record("runner", .finalStore(StateSnapshot(store: group, objects: [note("n1", "B"), note("n2", "C")])))
+        script.record("runner", .finalStore(StateSnapshot(store: "own:watch", objects: [note("w1", "W")])))
+        script.record("app", .finalView(StateSnapshot(store: group, objects: [note("n1", "A"), note("gone", "G")])))
+        script.record("watch", .finalView(StateSnapshot(store: "own:watch", objects: [note("w1", "W")])))
+        let result = check(script)
+        #expect(kinds(result) == [.notConverged, .notConverged, .notConverged])
+        #expect(result.anomalies.map(\.explanation) == [
+            "At the end, app's view still shows gone, which is not in the store group:group.example.notes.",
+            "At the end, app's view shows n1.title = \"A\" but the store has \"B\".",
+            "At the end, app's view has no n2, which is in the store group:group.example.notes.",
+        ])
+    }
+
+    @Test func viewOfEntitiesItNeverFetchedIsNotJudgedMissing() {
+        var script = hostAndShare()
+        script.at(ms: 10)
+        script.insert("share", "t1", entity: "Tag", ["name": .string("x")])
+        script.at(ms: 90)
+        script.record("runner", .finalStore(StateSnapshot(store: group, objects: [ObjectState(id: "t1", entity: "Tag", values: ["name": .string("x")])])))
+        script.record("app", .finalView(StateSnapshot(store: group, objects: [])))
+        #expect(check(script).anomalies.isEmpty)
+    }
+}

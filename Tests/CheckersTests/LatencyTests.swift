@@ -1,0 +1,91 @@
+import Checkers
+import Testing
+import Trace
+
+@Suite("change-propagation latency")
+struct LatencyTests {
+    /// share updates n1 ten times, 100 ms apart; app is notified after 1 ms, refreshes for 1 ms, and
+    /// shows save i after (i + 1) ms.
+    func tenSaves(budget: LatencyBudget? = nil) -> TraceScript {
+        var script = hostShowingN1()
+        script.info.latencyBudget = budget
+        for i in 0..<10 {
+            let base = 100.0 + Double(i) * 100
+            script.at(ms: base)
+            script.update("share", "n1", ["title": .string("v\(i)")], version: Int64(i + 2))
+            script.at(ms: base + 0.5)
+            script.notifyReceived("app")
+            script.refreshStarted("app")
+            script.at(ms: base + 0.75)
+            script.refreshEnded("app")
+            script.at(ms: base + Double(i + 1))
+            script.read("app", "n1", ["title": .string("v\(i)")], version: Int64(i + 2), final: false)
+        }
+        return script
+    }
+
+    @Test func percentilesOfAKnownTrace() throws {
+        let result = check(tenSaves())
+        let pair = try #require(result.latency.pairs.first { $0.writer == "share" && $0.reader == "app" })
+        let visible = try #require(pair.visible)
+        #expect(visible.count == 10)
+        #expect(visible.min == 1_000_000)
+        #expect(visible.max == 10_000_000)
+        // Three significant digits: within 0.1% of 5, 9 and 10 ms.
+        #expect(abs(Double(visible.p50) - 5_000_000) <= 5_000)
+        #expect(abs(Double(visible.p90) - 9_000_000) <= 9_000)
+        #expect(abs(Double(visible.p99) - 10_000_000) <= 10_000)
+        let notified = try #require(pair.notified)
+        #expect(abs(Double(notified.p50) - 500_000) <= 500)
+        let refreshed = try #require(pair.refreshed)
+        #expect(abs(Double(refreshed.max) - 750_000) <= 750)
+        #expect(pair.unseen == 0)
+        #expect(pair.buckets.reduce(0) { $0 + $1.count } == 10)
+        #expect(result.refreshCosts == [RefreshCost(process: "app", count: 10, totalNanos: 2_500_000)])
+    }
+
+    @Test func readStillStaleDoesNotCountAsShown() throws {
+        var script = hostShowingN1()
+        script.at(ms: 100)
+        script.update("share", "n1", ["title": .string("B")], version: 2)
+        script.at(ms: 150)
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: "cache", final: false)
+        script.at(ms: 180)
+        script.read("app", "n1", ["title": .string("B")], final: false)
+        let result = check(script)
+        let propagation = try #require(result.latency.propagations.first { $0.writer == "share" })
+        #expect(propagation.seenAt == script.start + 180_000_000)
+        #expect(propagation.latency == 80_000_000)
+    }
+
+    @Test func countShowsInsertsAndDeletes() throws {
+        var script = hostShowingN1()
+        script.at(ms: 100)
+        script.insert("share", "m1", ["title": .string("M")])
+        script.at(ms: 130)
+        script.count("app", ids: ["n1"], final: false)
+        script.at(ms: 140)
+        script.count("app", ids: ["n1", "m1"])
+        let result = check(script)
+        #expect(result.latency.propagations.first { $0.object == "m1" }?.latency == 40_000_000)
+    }
+
+    @Test func saveNeverShownToALiveReaderIsUnseen() throws {
+        var script = hostShowingN1()
+        script.at(ms: 100)
+        script.update("share", "n1", ["title": .string("B")], version: 2)
+        script.at(ms: 200)
+        script.read("app", "n1", ["title": .string("A")], version: 1, final: false)
+        let pair = try #require(check(script).latency.pairs.first { $0.writer == "share" })
+        #expect(pair.unseen == 1)
+        #expect(pair.visible == nil)
+    }
+
+    @Test func budgetExceededIsLatencyBudget() throws {
+        let result = check(tenSaves(budget: LatencyBudget(p50: 50_000_000, p99: 5_000_000)))
+        #expect(kinds(result) == [.latencyBudget])
+        let anomaly = try #require(result.anomalies.first)
+        #expect(anomaly.process == "app")
+        #expect(anomaly.explanation == "Changes from share took 10 ms at p99 to show in app (10 saves), over the 5 ms budget.")
+    }
+}

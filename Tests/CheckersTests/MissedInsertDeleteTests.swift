@@ -1,0 +1,92 @@
+import Checkers
+import Testing
+import Trace
+
+@Suite("missed-insert and missed-delete")
+struct MissedInsertDeleteTests {
+    @Test func readFindingNothingForACommittedObjectIsMissedInsert() throws {
+        var script = hostAndShare()
+        script.at(ms: 100)
+        script.step("share", "share: insert Note m1; save", line: 8)
+        script.insert("share", "m1", ["title": .string("M")])
+        script.at(ms: 300)
+        script.step("app", "app: read m1", line: 9)
+        script.read("app", "m1", found: false)
+        let result = check(script)
+        #expect(kinds(result) == [.missedInsert])
+        #expect(result.anomalies.first?.explanation == "app's view has no m1 at 300 ms, but share inserted it at 100 ms (version 1) and nobody deleted it.")
+    }
+
+    @Test func countWithoutACommittedIdIsMissedInsert() throws {
+        var script = hostShowingN1()
+        script.at(ms: 100)
+        script.insert("share", "m1", ["title": .string("M")])
+        script.at(ms: 300)
+        script.step("app", "app: count Note expect 2", line: 9)
+        script.count("app", ids: ["n1"])
+        script.checkCount("app", expected: 2, actual: 1)
+        let result = check(script)
+        #expect(kinds(result) == [.missedInsert])
+        let anomaly = try #require(result.anomalies.first)
+        #expect(anomaly.object == "m1")
+        #expect(anomaly.explanation == "app counted 1 Note at 300 ms without m1, which share inserted at 100 ms (version 1) and nobody deleted.")
+    }
+
+    @Test func readFindingADeletedObjectIsMissedDelete() {
+        var script = hostShowingN1()
+        script.at(ms: 100)
+        script.delete("share", "n1", version: 2)
+        script.at(ms: 200)
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: "cache")
+        let result = check(script)
+        #expect(kinds(result) == [.missedDelete])
+        #expect(result.anomalies.first?.explanation == "app still found n1 in its view at 200 ms, but share deleted it at 100 ms.")
+    }
+
+    @Test func countIncludingADeletedIdIsMissedDelete() {
+        var script = hostShowingN1()
+        script.at(ms: 100)
+        script.delete("share", "n1", version: 2)
+        script.at(ms: 200)
+        script.count("app", ids: ["n1"])
+        #expect(kinds(check(script)) == [.missedDelete])
+    }
+
+    @Test func countWithPredicateFallsBackToNumbers() {
+        var script = hostShowingN1()
+        script.at(ms: 100)
+        script.insert("share", "m1", ["title": .string("M"), "rank": .int(5)])
+        script.at(ms: 200)
+        script.step("app", "app: count Note where rank > 2 expect 1", line: 14)
+        script.count("app", ids: [], predicate: "rank > 2")
+        script.checkCount("app", expected: 1, actual: 0)
+        script.at(ms: 300)
+        script.delete("share", "m1", version: 2)
+        script.at(ms: 400)
+        script.step("app", "app: count Note where rank > 2 expect 0", line: 15)
+        script.count("app", ids: ["m1"], predicate: "rank > 2")
+        script.checkCount("app", expected: 0, actual: 1)
+        #expect(kinds(check(script)) == [.missedInsert, .missedDelete])
+    }
+
+    @Test func absentObjectDeletedAfterwardsAndCountsOfUncommittedIdsAreFine() {
+        var script = hostShowingN1()
+        script.at(ms: 100)
+        script.delete("share", "n1", version: 2)
+        script.at(ms: 150)
+        script.read("app", "n1", found: false)
+        script.count("app", ids: ["draft"])  // app's own unsaved insert
+        #expect(check(script).anomalies.isEmpty)
+    }
+
+    @Test func workloadReadMissingAnInsertWithinToleranceIsFine() {
+        var script = hostAndShare()
+        script.at(ms: 100)
+        script.insert("share", "k1", ["title": .string("x")])
+        script.at(ms: 200)
+        script.read("app", "k1", found: false, final: false, workload: true)
+        script.at(ms: 400)
+        script.read("app", "k1", found: false, final: false, workload: true)
+        #expect(kinds(check(script)) == [.missedInsert])
+    }
+}

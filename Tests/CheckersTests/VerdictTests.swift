@@ -1,0 +1,49 @@
+import Checkers
+import Testing
+import Trace
+
+@Suite("verdicts and exit status")
+struct VerdictTests {
+    func anomaly(_ kind: AnomalyKind) -> Anomaly {
+        Anomaly(kind: kind, process: "app", t: 0, explanation: "")
+    }
+
+    @Test func passRunMatchesOnlyWithoutAnomalies() {
+        #expect(Verdict(expected: .pass, anomalies: []).matched)
+        let verdict = Verdict(expected: .pass, anomalies: [anomaly(.busy)])
+        #expect(!verdict.matched)
+        #expect(verdict.unexpected == [.busy])
+    }
+
+    @Test func namedRunMatchesWhenEveryNameWasFoundWhateverElseWas() {
+        let verdict = Verdict(expected: .anomalies(["stale-read", "expired-token"]),
+                              anomalies: [anomaly(.staleRead), anomaly(.expiredToken), anomaly(.staleRead), anomaly(.busy)])
+        #expect(verdict.matched)
+        #expect(verdict.unexpected == [.busy])
+        #expect(verdict.foundText == "stale-read ×2, expired-token, busy")
+    }
+
+    @Test func namedRunMissingANameDoesNotMatch() {
+        let verdict = Verdict(expected: .anomalies(["conflict", "lost-update"]), anomalies: [anomaly(.conflict)])
+        #expect(!verdict.matched)
+        #expect(verdict.missing == ["lost-update"])
+    }
+
+    @Test func exitStatusIsTheWorstRun() {
+        #expect(ExitStatus.combine([.matched, .matched]) == .matched)
+        #expect(ExitStatus.combine([.matched, .notMatched]) == .notMatched)
+        #expect(ExitStatus.combine([.notMatched, .undecided, .matched]) == .undecided)
+        #expect(ExitStatus.combine([]) == .undecided)
+        #expect(ExitStatus(verdict: Verdict(expected: .pass, anomalies: [])).rawValue == 0)
+        #expect(ExitStatus(verdict: nil).rawValue == 2)
+    }
+
+    @Test func checkedRunCarriesItsVerdict() {
+        var script = hostShowingN1(expected: .anomalies(["stale-read"]))
+        script.at(ms: 100)
+        script.update("share", "n1", ["title": .string("B")], version: 2)
+        script.at(ms: 200)
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: "cache")
+        #expect(check(script).verdict.matched)
+    }
+}
