@@ -4,6 +4,12 @@ import Trace
 /// How often a `within` check re-reads the view while it waits.
 private let recheckNanos: UInt64 = 2_000_000
 
+/// Nanoseconds from now until `deadline`, or 0 once it has passed.
+func nanosLeft(until deadline: UInt64) -> UInt64 {
+    let now = MonotonicTime.now()
+    return deadline > now ? deadline - now : 0
+}
+
 extension AgentProcess {
     /// `read`: what the view shows for the object now, re-read until it matches or `within` passes.
     func checkRead(_ name: String, expect: TraceValues?, absent: Bool, withinNanos: UInt64, workload: Bool) throws {
@@ -24,7 +30,7 @@ extension AgentProcess {
                 }
                 return
             }
-            idle(forNanos: min(recheckNanos, deadline - MonotonicTime.now()))
+            idle(forNanos: min(recheckNanos, nanosLeft(until: deadline)))
         }
     }
 
@@ -45,7 +51,7 @@ extension AgentProcess {
                 }
                 return
             }
-            idle(forNanos: min(recheckNanos, deadline - MonotonicTime.now()))
+            idle(forNanos: min(recheckNanos, nanosLeft(until: deadline)))
         }
     }
 

@@ -28,9 +28,10 @@ public final class TraceRecorder {
 
     deinit { close(fd) }
 
-    /// Records an event now (CLOCK_MONOTONIC) or at `t`.
-    public func record(_ kind: TraceEventKind, step: Int? = nil, at t: UInt64? = nil) {
-        let event = TraceEvent(t: t ?? MonotonicTime.now(), process: process, step: step, kind: kind)
+    /// Records an event now (CLOCK_MONOTONIC) or at `t`, on behalf of `subject` (the runner
+    /// records a process's lifecycle and steps under that process's name) or of its own process.
+    public func record(_ kind: TraceEventKind, step: Int? = nil, at t: UInt64? = nil, as subject: String? = nil) {
+        let event = TraceEvent(t: t ?? MonotonicTime.now(), process: subject ?? process, step: step, kind: kind)
         guard var data = try? encoder.encode(event) else { return }
         data.append(0x0A)
         data.withUnsafeBytes { buffer in

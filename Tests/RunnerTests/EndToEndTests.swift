@@ -127,7 +127,7 @@ import Trace
         let outcome = try RunHarness.single(Self.suspended(delivery: "drop"))
         #expect(outcome.harnessError == nil)
         #expect(outcome.reads(of: "n1", by: "app").last?.values["title"] == .string("A"))
-        let suspended = outcome.events(of: "runner").contains { event in
+        let suspended = outcome.events(of: "app").contains { event in
             if case .lifecycle(let change) = event.kind { change.state == "suspended" && change.holdsLock == false } else { false }
         }
         #expect(suspended)
@@ -163,7 +163,7 @@ import Trace
         let outcome = try RunHarness.single(yaml)
         #expect(outcome.harnessError == nil)
         #expect(outcome.checks.allSatisfy { $0.passed })
-        let crashed = outcome.events(of: "runner").contains { event in
+        let crashed = outcome.events(of: "share").contains { event in
             if case .lifecycle(let change) = event.kind { change.state == "crashed" } else { false }
         }
         #expect(crashed)

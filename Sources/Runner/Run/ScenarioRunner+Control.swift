@@ -90,7 +90,7 @@ extension ScenarioRunner {
     private func workloadStep(_ command: AgentCommand, _ slot: ProcessSlot) throws(RunError) {
         let reply = try send(command, to: slot, timeout: options.stepTimeout + .nanoseconds(Int64(slot.process.settings.busyTimeout.nanos)))
         if let error = reply.error {
-            record(.error(error))
+            record(.error(error), as: slot.name)
             try send(.rollback, to: slot)
         }
     }

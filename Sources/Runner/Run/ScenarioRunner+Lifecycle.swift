@@ -24,7 +24,7 @@ extension ScenarioRunner {
         }
         try lifecycle(.suspend, slot)
         record(.lifecycle(LifecycleChange(
-            state: "suspended", pid: slot.child?.pid, holdsLock: lock != nil, lock: lock)))
+            state: "suspended", pid: slot.child?.pid, holdsLock: lock != nil, lock: lock)), as: slot.name)
     }
 
     private func perform(_ action: LifecycleAction, _ slot: ProcessSlot) throws(RunError) {
@@ -35,7 +35,7 @@ extension ScenarioRunner {
         case .notifyHub(let state):
             hub.setLifecycle(Self.hubState(state), for: slot.name)
             if state != .suspended && state != .launching {
-                record(.lifecycle(LifecycleChange(state: Self.traceState(state), pid: slot.child?.pid)))
+                record(.lifecycle(LifecycleChange(state: Self.traceState(state), pid: slot.child?.pid)), as: slot.name)
             }
             if state == .background, slot.canTakeCommands { try send(.enterBackground, to: slot) }
         case .sendSignal(let signal):
@@ -75,7 +75,7 @@ extension ScenarioRunner {
         guard let reply = try? JSONDecoder().decode(AgentReply.self, from: Data(line.utf8)), reply.status == .ready else {
             throw failure("the agent did not start: \(line)", process: slot.name)
         }
-        record(.lifecycle(LifecycleChange(state: "launched", pid: slot.child?.pid)))
+        record(.lifecycle(LifecycleChange(state: "launched", pid: slot.child?.pid)), as: slot.name)
         // The scenario's clock may have moved before this launch.
         if clockOffset > 0 { _ = try write(.advanceClock(nanos: clockOffset), to: slot, expectError: nil) }
     }

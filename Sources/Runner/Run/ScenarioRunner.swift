@@ -112,9 +112,10 @@ public final class ScenarioRunner {
             sandbox: options.keep ? runner.sandbox.root.path : nil, durationNanos: MonotonicTime.now() - start)
     }
 
-    /// Records a runner event, stamped with the step in progress.
-    func record(_ kind: TraceEventKind, step: Int? = nil) {
-        recorder.record(kind, step: step ?? currentStep?.index)
+    /// Records a runner event, stamped with the step in progress and attributed to the process
+    /// the event is about (`as`), else to the current step's process, else to the runner.
+    func record(_ kind: TraceEventKind, step: Int? = nil, as subject: String? = nil) {
+        recorder.record(kind, step: step ?? currentStep?.index, as: subject ?? currentStep?.step.process)
     }
 
     /// A harness error at the current step.

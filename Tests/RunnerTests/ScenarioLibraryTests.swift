@@ -1,0 +1,58 @@
+import Checkers
+import Foundation
+import Runner
+import ScenarioModel
+import Testing
+import Trace
+
+/// Every scenario under `Scenarios/` runs end to end with real processes, and every run must match
+/// its variant's expectation: the buggy variants keep showing their bug, the fixed ones keep passing.
+@Suite(.serialized) struct ScenarioLibraryTests {
+    static let folder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Scenarios")
+
+    /// For buggy variants: the anomaly, the process and the object the bug is about.
+    static let reasons: [String: [(kind: AnomalyKind, process: String, object: String?)]] = [
+        "refresh-with-infinite-staleness/stale-cache": [(.staleRead, "app", "n1")],
+        "refresh-with-infinite-staleness/refetch-keep": [(.staleRead, "app", "n1")],
+        "new-rows-never-appear/refresh-all-objects": [(.missedInsert, "app", "m1")],
+        "changes-while-in-background/automatic-merge-only": [(.staleRead, "app", "n1")],
+        "history-purged-before-read/purge-own-token": [(.expiredToken, "app", nil), (.staleRead, "app", "n1")],
+        "missing-transaction-author/no-author": [(.staleRead, "app", "n1")],
+        "observer-registered-late/lazy-observer": [(.staleRead, "app", "n1")],
+        "notifications-lost-while-suspended/refresh-on-notification": [(.staleRead, "app", "n1")],
+        "lock-held-while-suspended/held-while-suspended": [(.lockHeldWhileSuspended, "share", nil), (.busy, "app", nil)],
+        "same-object-edited-twice/error-policy": [(.conflict, "app", "n1")],
+        "same-object-edited-twice/overwrite": [(.lostUpdate, "app", "n1")],
+        "strategy-comparison/staleness-infinite": [(.staleRead, "app", "n1"), (.missedInsert, "app", "n2")],
+        "strategy-comparison/staleness-zero": [(.missedInsert, "app", "n2")],
+        "strategy-comparison/refetch": [(.staleRead, "app", "n1")],
+    ]
+
+    @Test func everyScenarioRunMatchesItsExpectation() throws {
+        let scenarios = try ScenarioLoader.loadAll(in: [Self.folder])
+        #expect(scenarios.count >= 10)
+        let plans = scenarios.flatMap { scenario in scenario.runs().map { RunPlan(run: $0, summary: scenario.summary) } }
+        let options = RunnerOptions(agentExecutable: RunHarness.groupsim)
+        var outcomes: [RunOutcome] = []
+        for plan in plans { outcomes.append(ScenarioRunner.execute(plan, options: options)) }
+        for outcome in outcomes {
+            let name = "\(outcome.plan.info.scenario)/\(outcome.plan.info.variant)"
+            #expect(outcome.harnessError == nil, "\(name): \(outcome.harnessError.map(String.init(describing:)) ?? "")")
+            let result = TraceChecker.check(outcome.trace)
+            #expect(result.verdict.matched, """
+                \(name) expected \(result.verdict.expected.text) but found \(result.verdict.foundText.isEmpty ? "none" : result.verdict.foundText):
+                \(result.anomalies.map(\.explanation).joined(separator: "\n"))
+                """)
+            for reason in Self.reasons[name] ?? [] {
+                let found = result.anomalies.contains { anomaly in
+                    anomaly.kind == reason.kind && anomaly.process == reason.process
+                        && (reason.object == nil || anomaly.object == reason.object)
+                }
+                #expect(found, "\(name): no \(reason.kind.rawValue) in \(reason.process) about \(reason.object ?? "the store")")
+            }
+            #expect(outcome.leftNoProcess, "\(name) left a process running")
+        }
+    }
+}
