@@ -1,36 +1,47 @@
+import Checkers
 import Foundation
+import Reporters
 import Runner
 import Trace
 
-/// Judges finished runs, prints one line each and a summary, and returns the exit status.
-/// (Reports and the full anomaly checkers are wired in when those layers land.)
+/// Judges finished runs, writes their reports, prints one line each and a summary, and returns the
+/// exit status (0 every run matched, 1 some did not, 2 the harness could not decide one).
 struct ReportSession {
     var outcomes: [RunOutcome]
     var reportDirectory: URL
 
     func finish() throws -> Int32 {
-        var matched = 0
-        var status: Int32 = 0
+        var runs: [ReportedRun] = []
+        var statuses: [ExitStatus] = []
         for outcome in outcomes {
-            let name = "\(outcome.plan.info.scenario) / \(outcome.plan.info.variant)"
+            var run = ReportedRun(checking: outcome.trace)
             if let error = outcome.harnessError {
-                print("\(name): HARNESS ERROR: \(error)")
-                status = 2
-                continue
+                // The trace stops where the harness failed: what it shows is no verdict.
+                run.result.verdict.matched = false
+                run.result.unexpectedErrors.append(UnexpectedError(
+                    process: error.process ?? "runner", step: nil, location: error.location, kind: "harness",
+                    message: error.message, t: outcome.trace.events.last?.t ?? 0))
             }
-            var failures: [String] = []
-            for event in outcome.trace.events {
-                if case .check(let check) = event.kind, !check.passed {
-                    failures.append("\(event.process) \(check.kind) \(check.subject): expected \(check.expected) got \(check.actual)")
-                }
-            }
-            let passes = failures.isEmpty
-            if passes { matched += 1 } else { status = max(status, 1) }
-            print("\(name): \(passes ? "checks passed" : "CHECKS FAILED") (\(outcome.trace.events.count) events)")
-            for failure in failures { print("  \(failure)") }
-            if let sandbox = outcome.sandbox { print("  sandbox: \(sandbox)") }
+            runs.append(run)
+            statuses.append(ExitStatus(verdict: run.result.verdict, harnessFailed: outcome.harnessError != nil))
         }
-        print("Summary: \(matched) of \(outcomes.count) runs matched")
-        return status
+        try ReportWriter.writeAll(runs, to: reportDirectory)
+        for (outcome, run) in zip(outcomes, runs) {
+            let directory = ReportWriter.directory(for: run.info, under: reportDirectory)
+            try TraceFile.write(outcome.trace, to: directory.appendingPathComponent("trace.jsonl"))
+            for (process, text) in outcome.stderr {
+                try Data(text.utf8).write(to: directory.appendingPathComponent("\(process).stderr.txt"))
+            }
+            if let error = outcome.harnessError {
+                print("\(run.info.scenario) / \(run.info.variant): HARNESS ERROR: \(error)")
+                print("  replay: \(ConsoleReport.replayCommand(run.info))")
+            } else {
+                for line in ConsoleReport.lines(run.result) { print(line) }
+            }
+            if let sandbox = outcome.sandbox { print("  sandbox kept at \(sandbox)") }
+        }
+        print(ConsoleReport.summary(runs.map(\.result)))
+        print("Reports: \(reportDirectory.path)/index.html")
+        return ExitStatus.combine(statuses).rawValue
     }
 }

@@ -58,18 +58,23 @@ struct RunCommand: ParsableCommand {
         if status != 0 { throw ExitCode(status) }
     }
 
-    /// Runs the plans, `jobs` at a time, keeping their order in the result.
+    /// Runs the plans, `jobs` at a time, keeping their order in the result. On a terminal, a
+    /// progress line on stderr says how far the run is.
     static func execute(_ plans: [RunPlan], options: RunnerOptions, jobs: Int) -> [RunOutcome] {
         let results = Mutex<[Int: RunOutcome]>([:])
         let next = Atomic<Int>(0)
+        let progress = Progress(total: plans.count)
         DispatchQueue.concurrentPerform(iterations: min(jobs, plans.count)) { _ in
             while true {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < plans.count else { return }
+                progress.started(plans[index].info)
                 let outcome = ScenarioRunner.execute(plans[index], options: options)
                 results.withLock { $0[index] = outcome }
+                progress.finished()
             }
         }
+        progress.clear()
         return results.withLock { done in plans.indices.compactMap { done[$0] } }
     }
 
