@@ -48,7 +48,8 @@ struct CountChecker {
         let horizon = t &+ slack
         let counted = Set(count.ids)
         let before = anomalies.count
-        let missing = (live[EntityKey(store: store, entity: count.entity)] ?? []).subtracting(counted)
+        let alive = live[EntityKey(store: store, entity: count.entity)] ?? []
+        let missing = alive.count > counted.count || !alive.isSubset(of: counted) ? alive.subtracting(counted) : []
         for id in missing.sorted() {
             guard let history = oracle.history(store: store, object: id), history.exists(at: cutoff),
                   !history.hasDelete(after: cutoff, upTo: horizon) else { continue }
@@ -59,7 +60,7 @@ struct CountChecker {
                 cause: insert.reference,
                 explanation: "\(process) counted \(count.ids.count) \(count.entity) at \(context.at(t)) without \(id), which \(insert.writer) inserted at \(context.at(insert.t)) (version \(insert.version)) and nobody deleted."))
         }
-        for id in counted.sorted() {
+        for id in counted.subtracting(alive).sorted() {
             guard let history = oracle.history(store: store, object: id),
                   let state = history.operation(atOrBefore: cutoff), state.operation == .delete,
                   !history.hasInsert(after: cutoff, upTo: horizon) else { continue }

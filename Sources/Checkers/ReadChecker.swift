@@ -71,13 +71,15 @@ struct ReadChecker {
                 explanation: "\(process) still found \(read.object) in its view at \(context.at(window.t)), but \(state.writer) deleted it at \(context.at(state.t))\(window.toleranceClause)."))
             return
         }
-        let dirty = Set(read.dirty)
-        for property in read.values.keys.sorted() where !dirty.contains(property) {
-            guard let value = read.values[property], let history = history.property(property) else { continue }
+        // The hot path of a checker run: no allocation unless something is found.
+        var found: [Anomaly] = []
+        for (property, value) in read.values where !read.dirty.contains(property) {
+            guard let history = history.property(property) else { continue }
             if let anomaly = judge(value, of: property, read: read, history: history, store: store, process: process, step: step, window: window) {
-                anomalies.append(anomaly)
+                found.append(anomaly)
             }
         }
+        anomalies += found.sorted { ($0.property ?? "") < ($1.property ?? "") }
     }
 
     /// Judges one property's value; nil when it is one the read may show.
