@@ -28,7 +28,13 @@ struct ReadChecker {
         let before = anomalies.count
         let history = oracle.history(store: store, object: read.object)
         if !read.found {
-            if let history { checkAbsent(read, history: history, process: process, step: step, window: window, into: &anomalies) }
+            if let history {
+                checkAbsent(read, history: history, process: process, step: step, window: window, into: &anomalies)
+            } else if let (other, history) = oracle.elsewhere(object: read.object, notIn: store) {
+                // Committed to another store and never to this one (a watch with its own store).
+                checkAbsent(read, history: history, process: process, step: step, window: window,
+                            neverReached: (from: other, to: store), into: &anomalies)
+            }
         } else if let history, history.operation(atOrBefore: window.horizon) != nil {
             checkPresent(read, history: history, store: store, process: process, step: step, window: window, into: &anomalies)
         } else if !isOwnInsert(read, history: history, process: process) {
@@ -48,7 +54,7 @@ struct ReadChecker {
 
     private func checkAbsent(
         _ read: Observation, history: ObjectHistory, process: String, step: Int?, window: ReadWindow,
-        into anomalies: inout [Anomaly]
+        neverReached: (from: String, to: String)? = nil, into anomalies: inout [Anomaly]
     ) {
         guard let state = history.operation(atOrBefore: window.cutoff), state.operation != .delete,
               !history.hasDelete(after: window.cutoff, upTo: window.horizon) else { return }
@@ -56,7 +62,9 @@ struct ReadChecker {
         anomalies.append(context.anomaly(
             .missedInsert, process: process, step: step, t: window.t, object: read.object,
             seen: "no \(read.object)", expected: "\(read.object) version \(state.version)", cause: insert.reference,
-            explanation: "\(process)'s view has no \(read.object) at \(context.at(window.t)), but \(insert.writer) inserted it at \(context.at(insert.t)) (version \(insert.version))\(window.toleranceClause) and nobody deleted it."))
+            explanation: neverReached.map {
+                "\(process)'s view has no \(read.object) at \(context.at(window.t)): \(insert.writer) inserted it into \($0.from) at \(context.at(insert.t))\(window.toleranceClause), and it never reached \($0.to)."
+            } ?? "\(process)'s view has no \(read.object) at \(context.at(window.t)), but \(insert.writer) inserted it at \(context.at(insert.t)) (version \(insert.version))\(window.toleranceClause) and nobody deleted it."))
     }
 
     private func checkPresent(
@@ -71,13 +79,15 @@ struct ReadChecker {
                 explanation: "\(process) still found \(read.object) in its view at \(context.at(window.t)), but \(state.writer) deleted it at \(context.at(state.t))\(window.toleranceClause)."))
             return
         }
-        let dirty = Set(read.dirty)
-        for property in read.values.keys.sorted() where !dirty.contains(property) {
-            guard let value = read.values[property], let history = history.property(property) else { continue }
+        // The hot path of a checker run: no allocation unless something is found.
+        var found: [Anomaly] = []
+        for (property, value) in read.values where !read.dirty.contains(property) {
+            guard let history = history.property(property) else { continue }
             if let anomaly = judge(value, of: property, read: read, history: history, store: store, process: process, step: step, window: window) {
-                anomalies.append(anomaly)
+                found.append(anomaly)
             }
         }
+        anomalies += found.sorted { ($0.property ?? "") < ($1.property ?? "") }
     }
 
     /// Judges one property's value; nil when it is one the read may show.

@@ -25,7 +25,7 @@ public struct ReportedRun: Sendable {
 
 /// What reports may print besides the runs themselves. Nothing here is read from the environment, so
 /// the same runs always render the same bytes.
-public struct ReportOptions: Sendable, Hashable {
+public struct ReportOptions: Sendable {
     /// A timestamp to print (e.g. ISO 8601), or nil for none.
     public var generatedAt: String?
     /// The command that replays a run; by default `swift run groupsim run <file> --variant <v> --seed <n>`.
@@ -35,7 +35,4 @@ public struct ReportOptions: Sendable, Hashable {
         self.generatedAt = generatedAt
         self.replayCommand = replayCommand
     }
-
-    public static func == (a: ReportOptions, b: ReportOptions) -> Bool { a.generatedAt == b.generatedAt }
-    public func hash(into hasher: inout Hasher) { hasher.combine(generatedAt) }
 }

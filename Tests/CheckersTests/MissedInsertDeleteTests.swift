@@ -90,3 +90,38 @@ struct MissedInsertDeleteTests {
         #expect(kinds(check(script)) == [.missedInsert])
     }
 }
+
+/// Bug 11: the watch has its own store.
+@Suite("missed-insert across stores")
+struct OwnStoreMissedInsertTests {
+    func phoneInsertsWatchLooks() -> TraceScript {
+        var script = TraceScript(processes: [("app", "host"), ("watch", "watch")], stores: ["watch": "own:watch"])
+        script.at(ms: 10)
+        script.insert("watch", "w1", ["title": .string("W")])
+        script.at(ms: 20)
+        script.step("app", "app: insert Note x; save", line: 5)
+        script.insert("app", "x", ["title": .string("X")])
+        script.at(ms: 100)
+        script.step("watch", "watch: count Note expect 2", line: 6)
+        return script
+    }
+
+    @Test func objectThatNeverReachedTheWatchStoreIsMissedInsert() throws {
+        var script = phoneInsertsWatchLooks()
+        script.count("watch", ids: ["w1"])
+        script.checkCount("watch", expected: 2, actual: 1)
+        script.read("watch", "x", found: false)
+        let result = check(script)
+        #expect(kinds(result) == [.missedInsert, .missedInsert])
+        #expect(result.anomalies[0].explanation == "watch counted 1 Note at 100 ms without x: app inserted it into group:group.example.notes at 20 ms, and it never reached own:watch.")
+        #expect(result.anomalies[1].explanation == "watch's view has no x at 100 ms: app inserted it into group:group.example.notes at 20 ms, and it never reached own:watch.")
+    }
+
+    @Test func objectSyncedIntoTheWatchStoreIsFine() {
+        var script = phoneInsertsWatchLooks()
+        script.commit("watch", [CommittedObject(id: "x", entity: "Note", operation: .insert, version: 1, values: ["title": .string("X")])])
+        script.count("watch", ids: ["w1", "x"])
+        script.read("watch", "x", ["title": .string("X")], version: 1)
+        #expect(check(script).anomalies.isEmpty)
+    }
+}

@@ -47,11 +47,15 @@ struct LatencyTracker {
     private var awaitingNotification: [String: Queue] = [:]
     private var awaitingRefresh: [String: Queue] = [:]
     private var refreshStart: [String: UInt64] = [:]
-    private var pendingObjects: [ReaderKey: [Pending]] = [:]
-    /// Per (reader, object): how many of the pending entries (from the front) the reader has looked
-    /// at, reading the object without showing them. A save the reader never looked for is not counted
-    /// as "never shown": nothing could have shown it.
-    private var lookedCount: [ReaderKey: Int] = [:]
+    /// Per (reader, object): saves not shown yet, and how many of them (from the front) the reader has
+    /// looked at, reading the object without showing them. A save the reader never looked for is not
+    /// counted as "never shown": nothing could have shown it.
+    private struct PendingList {
+        var entries: [Pending] = []
+        var looked = 0
+    }
+
+    private var pendingObjects: [ReaderKey: PendingList] = [:]
     /// Records a reader looked for (read the object or counted the entity) after their commit.
     private var looked: [Bool] = []
     private var pendingMembers: [ReaderKey: [String: Pending]] = [:]
@@ -73,7 +77,7 @@ struct LatencyTracker {
             awaitingRefresh[reader, default: Queue()].append(record)
             for object in commit.objects {
                 let pending = Pending(record: record, version: object.version, operation: object.operation, values: object.values)
-                pendingObjects[ReaderKey(reader: reader, name: object.id), default: []].append(pending)
+                pendingObjects[ReaderKey(reader: reader, name: object.id), default: PendingList()].entries.append(pending)
                 if object.operation != .update {
                     pendingMembers[ReaderKey(reader: reader, name: object.entity), default: [:]][object.id] = pending
                 }
@@ -106,7 +110,8 @@ struct LatencyTracker {
 
     mutating func observed(_ read: Observation, by reader: String, t: UInt64) {
         let key = ReaderKey(reader: reader, name: read.object)
-        guard let pending = pendingObjects[key], !pending.isEmpty else { return }
+        guard var list = pendingObjects[key], !list.entries.isEmpty else { return }
+        let pending = list.entries
         var shown: Int?
         if read.found, let version = read.version {
             shown = pending.lastIndex(atOrBefore: UInt64(clamping: version), time: { UInt64(clamping: $0.version) })
@@ -115,13 +120,12 @@ struct LatencyTracker {
             let low = Swift.max(0, pending.count - valueScanLimit)
             shown = pending[low...].lastIndex { Self.shows(read, $0) }
         }
-        guard let shown else {
-            lookedCount[key] = pending.count
-            return
+        if let shown {
+            for entry in pending[...shown] where records[entry.record].seenAt == nil { records[entry.record].seenAt = t }
+            list.entries = shown + 1 == pending.count ? [] : Array(pending[(shown + 1)...])
         }
-        for entry in pending[...shown] where records[entry.record].seenAt == nil { records[entry.record].seenAt = t }
-        pendingObjects[key] = Array(pending[(shown + 1)...])
-        lookedCount[key] = pending.count - shown - 1
+        list.looked = list.entries.count
+        pendingObjects[key] = list
     }
 
     mutating func counted(_ count: CountObservation, by reader: String, t: UInt64) {
@@ -157,9 +161,8 @@ struct LatencyTracker {
     /// The report, keeping only saves each reader showed, or looked for in vain while alive.
     func finish(lastEvent: [String: UInt64]) -> LatencyReport {
         var looked = self.looked
-        for (key, count) in lookedCount {
-            guard let pending = pendingObjects[key] else { continue }
-            for entry in pending.prefix(count) { looked[entry.record] = true }
+        for list in pendingObjects.values {
+            for entry in list.entries.prefix(list.looked) { looked[entry.record] = true }
         }
         struct Pair: Hashable { var writer: String; var reader: String }
         struct Stats { var visible = Histogram<UInt64>.latency(); var notified = Histogram<UInt64>.latency(); var refreshed = Histogram<UInt64>.latency(); var unseen = 0 }
