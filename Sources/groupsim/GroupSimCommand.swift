@@ -6,6 +6,6 @@ struct GroupSimCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "groupsim",
         abstract: "Reproduce and measure stale data between an iOS app and its extensions.",
-        subcommands: [RunCommand.self, ValidateCommand.self, ListCommand.self, BenchCommand.self, AgentCommandLine.self]
+        subcommands: [RunCommand.self, ValidateCommand.self, ListCommand.self, CompareCommand.self, BenchCommand.self, AgentCommandLine.self]
     )
 }

@@ -9,6 +9,11 @@ struct ScenarioPaths: ParsableArguments {
 
     /// Loads every scenario, or prints every error (file:line:column) and exits with code 2.
     func load() throws -> [Scenario] {
+        try Self.load(paths)
+    }
+
+    /// Loads the scenarios in `paths` (files or folders), or prints every error and exits with code 2.
+    static func load(_ paths: [String]) throws -> [Scenario] {
         let urls = paths.map { URL(fileURLWithPath: $0) }
         for (path, url) in zip(paths, urls) where !FileManager.default.fileExists(atPath: url.path) {
             printError("\(path): no such file or folder; give a scenario file or a folder of them.")

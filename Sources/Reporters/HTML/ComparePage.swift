@@ -1,0 +1,18 @@
+/// The page `groupsim compare` writes: one scenario under several refresh strategies, as a matrix
+/// of anomalies, propagation latency and refresh cost, each row linking to that run's report.
+public enum ComparePage {
+    /// A self-contained HTML page (inline CSS, no network).
+    public static func render(
+        scenario: String, summary: String, runs: [ReportedRun], options: ReportOptions = ReportOptions(),
+        link: (ReportedRun) -> String? = { _ in nil }
+    ) -> String {
+        var html = HTMLPage.open(title: "GroupSim: \(scenario) under each refresh strategy")
+        html += "<header><div class=\"headline\"><h1>\(Escape.html(scenario)): refresh strategies compared</h1></div>"
+        html += "<p class=\"where\">\(Escape.html(summary))</p></header>\n"
+        html += "<p>The same steps, run once per strategy. Anomalies are what the checkers found; p50 and p99 are the "
+        html += "propagation latency from a commit to the first read in another process showing it; refresh cost is the "
+        html += "time spent in refreshes, and how many ran.</p>\n"
+        html += CompareMatrix.html(runs, link: link)
+        return html + HTMLPage.close(generatedAt: options.generatedAt)
+    }
+}

@@ -1,0 +1,111 @@
+import ArgumentParser
+import Checkers
+import Foundation
+import Reporters
+import Runner
+import ScenarioModel
+import Supervisor
+
+/// `groupsim compare <scenario>`: the same scenario under each refresh strategy, as a matrix.
+struct CompareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Run one scenario under each refresh strategy and write a matrix: anomalies, latency, refresh cost.",
+        discussion: """
+            Strategies: none, staleness:<seconds> (staleness:-1, staleness:0, staleness:2.5), history, \
+            refetch, refetch:reset, refetch:refresh-refetched. They apply to the processes named with \
+            --process (by default every host). The steps are the scenario's, as its first variant runs them; \
+            the variants' own overrides are not applied.
+            """
+    )
+
+    @Argument(help: "The scenario file.")
+    var scenario: String
+
+    @Option(parsing: .upToNextOption, help: "The strategies to compare.")
+    var strategies: [String] = ["staleness:-1", "staleness:0", "history", "refetch"]
+
+    @Option(name: .customLong("process"), help: "A process whose strategy changes (repeat for several).")
+    var processes: [String] = []
+
+    @Option(help: "The root seed.")
+    var seed: UInt64?
+
+    @Option(name: .customLong("report-dir"), help: "Where the matrix and the runs' reports are written.")
+    var reportDir: String = "Reports"
+
+    @Option(help: "How many runs to execute at once.")
+    var jobs: Int = 1
+
+    func validate() throws {
+        for strategy in strategies where Self.settings(for: strategy) == nil {
+            throw ValidationError("unknown strategy '\(strategy)'; use none, staleness:<seconds>, history, refetch, refetch:reset or refetch:refresh-refetched.")
+        }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more.") }
+    }
+
+    func run() throws {
+        Supervisor.installCleanupHandlers()
+        let loaded = try ScenarioPaths.load([scenario])
+        guard loaded.count == 1, let scenario = loaded.first else {
+            printError("compare takes one scenario file; \(self.scenario) holds \(loaded.count).")
+            throw ExitCode(2)
+        }
+        let targets = processes.isEmpty ? scenario.processes.filter { $0.role == .host }.map(\.name) : processes
+        for name in targets where scenario.process(named: name) == nil {
+            printError("\(self.scenario): no process named '\(name)'; it has \(scenario.processes.map(\.name).joined(separator: ", ")).")
+            throw ExitCode(2)
+        }
+        let base = scenario.runs(seed: seed)[0]
+        let plans = strategies.map { strategy -> RunPlan in
+            var run = base
+            run.variant = strategy.replacingOccurrences(of: ":", with: "_")
+            run.expectation = .pass
+            for index in run.processes.indices {
+                let declared = scenario.process(named: run.processes[index].name)!.settings
+                run.processes[index].settings = targets.contains(run.processes[index].name)
+                    ? declared.applying(Self.settings(for: strategy)!) : declared
+            }
+            return RunPlan(run: run, summary: scenario.summary)
+        }
+        let options = RunnerOptions(agentExecutable: try RunCommand.ownExecutable())
+        let outcomes = RunCommand.execute(plans, options: options, jobs: jobs)
+        let root = URL(fileURLWithPath: reportDir).appendingPathComponent(scenario.name).appendingPathComponent("compare")
+        var runs: [ReportedRun] = []
+        for (strategy, outcome) in zip(strategies, outcomes) {
+            if let error = outcome.harnessError {
+                printError("\(strategy): HARNESS ERROR: \(error)")
+                throw ExitCode(2)
+            }
+            let run = ReportedRun(checking: outcome.trace, label: strategy)
+            try ReportWriter.writeRun(run, variants: [], to: root.appendingPathComponent(run.info.variant))
+            runs.append(run)
+        }
+        let markdown = "# \(scenario.name): refresh strategies compared\n\n\(scenario.summary)\n\n"
+            + "Strategies applied to: \(targets.joined(separator: ", ")).\n\n" + CompareMatrix.markdown(runs)
+        try Data(markdown.utf8).write(to: root.appendingPathComponent("compare.md"))
+        let page = ComparePage.render(scenario: scenario.name, summary: scenario.summary, runs: runs,
+                                      link: { "\($0.info.variant)/report.html" })
+        try Data(page.utf8).write(to: root.appendingPathComponent("compare.html"))
+        print(markdown)
+        print("Matrix: \(root.appendingPathComponent("compare.html").path)")
+    }
+
+    /// The settings a strategy stands for.
+    static func settings(for strategy: String) -> [ProcessSetting]? {
+        let parts = strategy.split(separator: ":", maxSplits: 1).map(String.init)
+        switch (parts.first, parts.count > 1 ? parts[1] : nil) {
+        case ("none", nil): return [.refresh(.none)]
+        case ("history", nil): return [.refresh(.history)]
+        case ("refetch", nil): return [.refresh(.refetch), .refetch(.keepRegistered)]
+        case ("refetch", let mode?):
+            guard let mode = RefetchMode(rawValue: mode) else { return nil }
+            return [.refresh(.refetch), .refetch(mode)]
+        case ("staleness", let seconds?):
+            guard let value = Double(seconds) else { return nil }
+            if value < 0 { return [.refresh(.staleness), .staleness(.infinite)] }
+            return [.refresh(.staleness), .staleness(.interval(.microseconds(Int64((value * 1_000_000).rounded()))))]
+        default: return nil
+        }
+    }
+}
