@@ -33,6 +33,10 @@ extension AgentProcess {
         var outcome = CommandOutcome()
         do {
             try execute(request.command, into: &outcome)
+            if let expected = request.expectError {
+                // The step said it would fail; that it succeeded is what the check records.
+                record(.check(CheckRecord(kind: "expect-error", subject: expected, passed: false, withinNanos: 0)))
+            }
             reply(AgentReply(seq: request.seq, status: .ok, inserted: outcome.inserted,
                              deleted: outcome.deleted, lock: outcome.lock))
         } catch {

@@ -42,6 +42,20 @@ struct ExpectationChecker {
                     explanation: "\(process) counted \(got) \(record.subject) at \(context.at(t)) where \(want) were expected\(within), and no missed insert or delete explains it."))
                 continue
             }
+            if record.kind == "expect-error" {
+                anomalies.append(context.anomaly(
+                    .unmetExpectation, process: process, step: step, t: t,
+                    seen: "no error", expected: record.subject,
+                    explanation: "\(process)'s step at \(context.at(t)) was expected to fail with \(record.subject), but it succeeded."))
+                continue
+            }
+            if record.kind == "read-absent" {
+                anomalies.append(context.anomaly(
+                    .unmetExpectation, process: process, step: step, t: t, object: record.subject,
+                    seen: Self.render(record.actual), expected: "absent",
+                    explanation: "\(process) expected \(record.subject) to be gone from its view at \(context.at(t))\(within), but it still shows \(Self.render(record.actual))."))
+                continue
+            }
             let property = record.expected.keys.sorted().first { key in
                 guard let want = record.expected[key] else { return false }
                 return !(record.actual[key].map { $0.matches(want) } ?? false)

@@ -39,4 +39,25 @@ struct ExpectationTests {
         #expect(kinds(result) == [.unmetExpectation])
         #expect(result.anomalies.first?.explanation == "app counted 1 Note at 300 ms where 3 were expected, and no missed insert or delete explains it.")
     }
+
+    @Test func anExpectedErrorThatNeverHappenedIsUnmet() throws {
+        var script = hostShowingN1()
+        script.at(ms: 300)
+        script.step("app", "app: save expect-error conflict", line: 25)
+        script.record("app", .check(CheckRecord(kind: "expect-error", subject: "conflict", passed: false, withinNanos: 0)))
+        let result = check(script)
+        #expect(kinds(result) == [.unmetExpectation])
+        #expect(result.anomalies.first?.explanation == "app's step at 300 ms was expected to fail with conflict, but it succeeded.")
+    }
+
+    @Test func anObjectExpectedAbsentButStillShownIsUnmet() {
+        var script = hostShowingN1()
+        script.at(ms: 300)
+        script.step("app", "app: read n1 expect absent", line: 26)
+        script.read("app", "n1", ["title": .string("A")], version: 1)
+        script.record("app", .check(CheckRecord(kind: "read-absent", subject: "n1", actual: ["title": .string("A")], passed: false, withinNanos: 0)))
+        let result = check(script)
+        #expect(kinds(result) == [.unmetExpectation])
+        #expect(result.anomalies.first?.explanation == "app expected n1 to be gone from its view at 300 ms, but it still shows {title: \"A\"}.")
+    }
 }

@@ -300,3 +300,21 @@ import Trace
 enum RunHarnessPaths {
     static var testpeer: String { RunHarness.groupsim.replacingOccurrences(of: "/groupsim", with: "/testpeer") }
 }
+
+extension EndToEndTests {
+    @Test func anExpectedErrorThatDoesNotHappenIsRecordedAsAFailedCheck() throws {
+        let yaml = """
+        \(Self.header)
+        processes:
+          app: { role: host }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: { save: true, expect-error: conflict }
+        """
+        let outcome = try RunHarness.single(yaml)
+        #expect(outcome.harnessError == nil)
+        #expect(outcome.checks.map(\.kind) == ["expect-error"])
+        #expect(outcome.checks.first?.passed == false)
+    }
+}
