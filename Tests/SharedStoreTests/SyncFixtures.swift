@@ -41,7 +41,7 @@ final class SyncPeer {
     let url: URL
     let world: SyncWorld
     private(set) var store: StoreCoordinator
-    private(set) var ensemble: SyncEnsemble
+    fileprivate(set) var ensemble: SyncEnsemble
 
     let clock: any StoreClock
 
@@ -108,4 +108,26 @@ final class SyncPeer {
     }
 
     func count(_ entity: String) throws -> Int { try objects(entity).count }
+}
+
+/// A transfer service that hides some files from one store (a file still on its way to that device).
+final class DelayedTransfer: TransferService {
+    let base: any TransferService
+    var hidden: (String) -> Bool
+
+    init(base: any TransferService, hidden: @escaping (String) -> Bool) {
+        self.base = base
+        self.hidden = hidden
+    }
+
+    func list() throws -> [String] { try base.list().filter { !hidden($0) } }
+    func read(_ name: String) throws -> Data { try base.read(name) }
+    func write(_ name: String, data: Data) throws { try base.write(name, data: data) }
+}
+
+extension SyncPeer {
+    /// Uses `transfer` from now on (same store, same ensemble membership).
+    func use(_ transfer: any TransferService) {
+        ensemble = SyncEnsemble(store: store, transfer: transfer, storeName: name)
+    }
 }

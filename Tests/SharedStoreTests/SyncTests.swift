@@ -122,6 +122,8 @@ import Testing
         let second = try watch.ensemble.sync(mergingInto: view)
         #expect(second.changes.updated == [imported])
         #expect(try view.title(imported) == "B")
+        let db = try SQLiteConnection(path: watch.url.path)
+        #expect(try db.scalarInt("SELECT Z_OPT FROM ZNOTE WHERE Z_PK = ?", [.int(imported.primaryKey)]) == 2)
     }
 
     @Test func importIsRecordedInHistoryAndNotExportedBack() throws {
@@ -206,6 +208,45 @@ import Testing
         #expect(try reader.relatedObjects(of: watchTag, via: "note") == [watchNote])
         #expect(try reader.relatedObjects(of: watchNote, via: "tags") == [watchTag])
         #expect(try reader.title(watchNote) == "A")
+    }
+
+    @Test func aRelationshipToAnObjectNotArrivedYetIsResolvedWhenItArrives() throws {
+        let world = try SyncWorld()
+        let phone = try world.peer("phone")
+        let ipad = try world.peer("ipad")
+        let watch = try world.peer("watch")
+        try watch.sync()
+        let note = try phone.insert("Note", ["title": "N"])
+        try phone.sync()
+        try ipad.sync()
+        let ipadNote = try #require(try ipad.objects("Note").first)
+        let context = ipad.store.newBackgroundContext(name: "ipad")
+        let tag = try context.insert("Tag", values: ["name": "t"])
+        try context.relate(tag, to: ipadNote, via: "note")
+        let ipadTag = try context.save().permanentIDs[tag]!
+        try ipad.sync()
+
+        // The phone's file has not reached the watch yet; the iPad's has.
+        let phoneStore = try #require(phone.ensemble.storeIdentifier)
+        let delayed = DelayedTransfer(base: world.transfer) { $0.hasPrefix(phoneStore) }
+        watch.use(delayed)
+        try watch.sync()
+        let watchTag = try #require(try watch.objects("Tag").first)
+        let reader = watch.store.newBackgroundContext(name: "check")
+        #expect(try reader.relatedObjects(of: watchTag, via: "note").isEmpty)
+        #expect(try watch.count("Note") == 0)
+        // Meanwhile the watch exports nothing that would drop the awaited target.
+        #expect(try watch.sync().exportedObjects == 0)
+
+        delayed.hidden = { _ in false }
+        // Merging the result drops the process's stale row snapshots, as after any remote change.
+        let arrived = try watch.ensemble.sync(mergingInto: watch.context)
+        let watchNote = try #require(try watch.objects("Note").first)
+        #expect(arrived.changes.inserted == [watchNote])
+        #expect(arrived.changes.updated == [watchTag])
+        #expect(try watch.store.newBackgroundContext(name: "check").relatedObjects(of: watchTag, via: "note") == [watchNote])
+        #expect(try watch.ensemble.globalIdentifier(of: watchNote) == phone.ensemble.globalIdentifier(of: note))
+        #expect(try watch.ensemble.globalIdentifier(of: watchTag) == ipad.ensemble.globalIdentifier(of: ipadTag))
     }
 
     @Test func manyToManyRelationshipsTravelAsSetsOfGlobalIdentifiers() throws {

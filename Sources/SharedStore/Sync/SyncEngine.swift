@@ -155,13 +155,36 @@ final class SyncEngine {
         return keys
     }
 
-    /// Deletes a row and its join-table rows (as a save does).
+    /// Deletes a row and its join-table rows (as a save does), and its unresolved references.
     func deleteRow(_ entity: EntityInfo, _ key: Int64) throws {
         try db.cached("DELETE FROM \(entity.tableName) WHERE Z_PK = ?").run([.int(key)])
         for relationship in entity.relationships {
             guard case .joinTable(let table, let owner, _) = relationship.storage else { continue }
             try db.cached("DELETE FROM \(table) WHERE \(owner) = ?").run([.int(key)])
         }
+        try db.cached("DELETE FROM ZSYNCPENDINGREF WHERE ZENT = ? AND ZPK = ?").run([.int(entity.entityNumber), .int(key)])
+    }
+
+    // MARK: Unresolved references
+
+    /// The relationship targets of a row not resolved yet (global identifiers).
+    func pendingTargets(_ entity: EntityInfo, _ key: Int64, _ property: String) throws -> [String] {
+        let statement = try db.cached("SELECT ZTARGET FROM ZSYNCPENDINGREF WHERE ZENT = ? AND ZPK = ? AND ZPROPERTY = ?")
+        try statement.bind([.int(entity.entityNumber), .int(key), .string(property)])
+        defer { statement.reset() }
+        var targets: [String] = []
+        while try statement.step() { targets.append(statement.string(at: 0) ?? "") }
+        return targets
+    }
+
+    func clearPending(_ entity: EntityInfo, _ key: Int64, _ property: String) throws {
+        try db.cached("DELETE FROM ZSYNCPENDINGREF WHERE ZENT = ? AND ZPK = ? AND ZPROPERTY = ?")
+            .run([.int(entity.entityNumber), .int(key), .string(property)])
+    }
+
+    func addPending(_ entity: EntityInfo, _ key: Int64, _ property: String, _ target: String) throws {
+        try db.cached("INSERT OR IGNORE INTO ZSYNCPENDINGREF (ZENT, ZPK, ZPROPERTY, ZTARGET) VALUES (?, ?, ?, ?)")
+            .run([.int(entity.entityNumber), .int(key), .string(property), .string(target)])
     }
 
     /// The value of `property` of a row as a change set carries it.
@@ -170,11 +193,14 @@ final class SyncEngine {
         case .attribute(let slot, _):
             return .value(values[slot])
         case .toOne(let slot, let destination):
-            guard case .int(let target) = values[slot] else { return .reference(nil) }
+            guard case .int(let target) = values[slot] else {
+                return .reference(try pendingTargets(entity, key, property.name).first)
+            }
             return .reference(try identifier(core.model.entities[destination], target))
         case .joinTable(let table, let owner, let target, let destination):
             let info = core.model.entities[destination]
-            return .references(try joinTargets(table, owner, target, key).compactMap { try identifier(info, $0) }.sorted())
+            let resolved = try joinTargets(table, owner, target, key).compactMap { try identifier(info, $0) }
+            return .references(Array(Set(resolved + (try pendingTargets(entity, key, property.name)))).sorted())
         }
     }
 }

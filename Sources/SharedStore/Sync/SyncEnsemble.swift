@@ -268,7 +268,7 @@ public final class SyncEnsemble {
         do { names = try transfer.list() } catch {
             throw SyncError.transfer(operation: "list", reason: "\(error)")
         }
-        let candidates = try names.compactMap { name -> (String, String, Int64)? in
+        let candidates = try Set(names).compactMap { name -> (String, String, Int64)? in
             guard let (store, sequence) = ChangeSet.parse(fileName: name), store != identifier, try !isApplied(name)
             else { return nil }
             return (name, store, sequence)

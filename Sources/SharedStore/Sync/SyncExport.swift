@@ -93,6 +93,7 @@ extension SyncEngine {
             identifier = uuid.uuidString
         }
         // An object never exported and without a uuid: no peer knows it.
+        try db.cached("DELETE FROM ZSYNCPENDINGREF WHERE ZENT = ? AND ZPK = ?").run([.int(entity.entityNumber), .int(key)])
         guard let identifier else { return nil }
         try removeMapping(entity, key)
         guard try !isTombstoned(entity, identifier) else { return nil }
@@ -117,6 +118,8 @@ extension SyncEngine {
         var properties: [String: PropertyChange] = [:]
         for property in syncModel.properties[entity.index] {
             guard let time = times[property.name] else { continue }
+            // A to-one set here replaces a target still awaited from a peer.
+            if case .toOne = property.kind, !inserted { try clearPending(entity, key, property.name) }
             let value = try syncValue(entity, key, values, property)
             let current = try stamp(entity, identifier, property.name)
             if !inserted, case .joinTable = property.kind, current?.1 == value.referencesText { continue }

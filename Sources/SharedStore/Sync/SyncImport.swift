@@ -148,33 +148,86 @@ extension SyncEngine {
         }
     }
 
-    /// Writes the queued relationship values, resolving global identifiers to this store's rows (an
-    /// identifier unknown here, or deleted, is left out).
+    /// Writes the queued relationship values, resolving global identifiers to this store's rows. A target
+    /// deleted in the ensemble is left out; one unknown here is kept in `ZSYNCPENDINGREF` until it arrives.
     func resolveReferences(_ references: [PendingReference], name: String, applied: AppliedChanges) throws {
         for reference in references {
             let entity = reference.entity
             let rowKey = RowKey(entity: entity.index, primaryKey: reference.key)
+            try clearPending(entity, reference.key, reference.property.name)
             switch (reference.property.kind, reference.value) {
             case (.toOne(let slot, let destination), .reference(let target)):
-                let key = try target.flatMap { try resolve(core.model.entities[destination], $0) }
+                var key: Int64?
+                if let target {
+                    key = try resolve(core.model.entities[destination], target)
+                    if key == nil, try !isTombstoned(core.model.entities[destination], target) {
+                        try addPending(entity, reference.key, reference.property.name, target)
+                    }
+                }
                 let bump = applied.bumped.insert(rowKey).inserted ? 1 : 0
                 try db.cached("UPDATE \(entity.tableName) SET Z_OPT = Z_OPT + \(bump), \(entity.slots[slot].column) = ? WHERE Z_PK = ?")
                     .run([key.map(Value.int) ?? .null, .int(reference.key)])
             case (.joinTable(let table, let owner, let target, let destination), .references(let targets)):
                 try db.cached("DELETE FROM \(table) WHERE \(owner) = ?").run([.int(reference.key)])
+                let info = core.model.entities[destination]
                 for identifier in targets {
-                    guard let key = try resolve(core.model.entities[destination], identifier) else { continue }
-                    try db.cached("INSERT OR IGNORE INTO \(table) (\(owner), \(target)) VALUES (?, ?)")
-                        .run([.int(reference.key), .int(key)])
+                    if let key = try resolve(info, identifier) {
+                        try db.cached("INSERT OR IGNORE INTO \(table) (\(owner), \(target)) VALUES (?, ?)")
+                            .run([.int(reference.key), .int(key)])
+                    } else if try !isTombstoned(info, identifier) {
+                        try addPending(entity, reference.key, reference.property.name, identifier)
+                    }
                 }
-                let bump = applied.bumped.insert(rowKey).inserted ? 1 : 0
-                if bump == 1 {
+                if applied.bumped.insert(rowKey).inserted {
                     try db.cached("UPDATE \(entity.tableName) SET Z_OPT = Z_OPT + 1 WHERE Z_PK = ?").run([.int(reference.key)])
                 }
             default:
                 throw SyncError.invalidChangeSet(
                     name: name, reason: "\(entity.name).\(reference.property.name): \(reference.value) is not a relationship value")
             }
+        }
+        try resolvePendingTargets(applied: applied)
+    }
+
+    /// Writes the awaited relationship targets that have arrived (or drops those deleted meanwhile).
+    private func resolvePendingTargets(applied: AppliedChanges) throws {
+        let statement = try db.cached("SELECT ZENT, ZPK, ZPROPERTY, ZTARGET FROM ZSYNCPENDINGREF ORDER BY ZENT, ZPK, ZPROPERTY, ZTARGET")
+        try statement.bind([])
+        var rows: [(Int64, Int64, String, String)] = []
+        while try statement.step() {
+            rows.append((statement.int64(at: 0), statement.int64(at: 1), statement.string(at: 2) ?? "", statement.string(at: 3) ?? ""))
+        }
+        statement.reset()
+        for (number, key, name, target) in rows {
+            guard let entity = core.model.entities.first(where: { $0.entityNumber == number }),
+                let property = syncModel.property(entity.index, name)
+            else { continue }
+            let destination: Int
+            switch property.kind {
+            case .toOne(_, let d), .joinTable(_, _, _, let d): destination = d
+            case .attribute: continue
+            }
+            let info = core.model.entities[destination]
+            let found = try resolve(info, target)
+            let gone = try isTombstoned(info, target)
+            guard found != nil || gone else { continue }
+            try db.cached("DELETE FROM ZSYNCPENDINGREF WHERE ZENT = ? AND ZPK = ? AND ZPROPERTY = ? AND ZTARGET = ?")
+                .run([.int(number), .int(key), .string(name), .string(target)])
+            guard let found else { continue }
+            let rowKey = RowKey(entity: entity.index, primaryKey: key)
+            let bump = applied.bumped.insert(rowKey).inserted ? 1 : 0
+            switch property.kind {
+            case .toOne(let slot, _):
+                try db.cached("UPDATE \(entity.tableName) SET Z_OPT = Z_OPT + \(bump), \(entity.slots[slot].column) = ? WHERE Z_PK = ?")
+                    .run([.int(found), .int(key)])
+            case .joinTable(let table, let owner, let targetColumn, _):
+                try db.cached("INSERT OR IGNORE INTO \(table) (\(owner), \(targetColumn)) VALUES (?, ?)")
+                    .run([.int(key), .int(found)])
+                try db.cached("UPDATE \(entity.tableName) SET Z_OPT = Z_OPT + \(bump) WHERE Z_PK = ?").run([.int(key)])
+            case .attribute:
+                break
+            }
+            applied.update(rowKey, [name])
         }
     }
 

@@ -6,6 +6,8 @@
 /// - `ZSYNCTOMBSTONE`: global identifiers deleted anywhere in the ensemble (a delete is final).
 /// - `ZSYNCAPPLIED`: the peers' change-set files already applied (idempotent import).
 /// - `ZSYNCOUTBOX`: exported change sets committed but not yet written to the transfer service.
+/// - `ZSYNCPENDINGREF`: relationship targets imported before their object arrived (a third store's file
+///   not visible yet): resolved by a later import, and still exported as part of the value meanwhile.
 /// - `Z_STOREMETA` keys `sync.store` (this store's ensemble identifier: it has leeched), `sync.sequence`
 ///   (its last export number), `sync.exportToken` (the history token exported through).
 enum SyncSchema {
@@ -25,6 +27,8 @@ enum SyncSchema {
             CREATE TABLE IF NOT EXISTS ZSYNCAPPLIED (ZNAME VARCHAR PRIMARY KEY, ZSTORE VARCHAR, ZSEQUENCE INTEGER,
                 ZAPPLIEDAT FLOAT);
             CREATE TABLE IF NOT EXISTS ZSYNCOUTBOX (ZNAME VARCHAR PRIMARY KEY, ZDATA VARCHAR NOT NULL);
+            CREATE TABLE IF NOT EXISTS ZSYNCPENDINGREF (ZENT INTEGER NOT NULL, ZPK INTEGER NOT NULL,
+                ZPROPERTY VARCHAR NOT NULL, ZTARGET VARCHAR NOT NULL, PRIMARY KEY (ZENT, ZPK, ZPROPERTY, ZTARGET));
             """)
     }
 }

@@ -68,7 +68,8 @@ public struct DirectoryTransfer: TransferService, Sendable {
     }
 
     public func list() throws -> [String] {
-        try entries().filter { isVisible($0.written) }.map(\.name)
+        // Two processes of one store may both write a committed change set: one name, listed once.
+        Array(Set(try entries().filter { isVisible($0.written) }.map(\.name)))
     }
 
     public func read(_ name: String) throws -> Data {
