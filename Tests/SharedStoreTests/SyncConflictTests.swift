@@ -165,3 +165,82 @@ import Testing
         }
     }
 }
+
+/// Sync from several processes of one store, and sync's place in history purges.
+@Suite struct SyncProcessTests {
+    struct Crash: Error {}
+
+    @Test func twoProcessesOfOneStoreShareItsMembershipAndNeverExportOrImportTwice() throws {
+        let world = try SyncWorld()
+        let app = try world.peer("phone")
+        let watch = try world.peer("watch")
+        // The share extension: the same store file, another process (its own connections and row cache).
+        let share = try StoreCoordinator(url: app.url, model: world.model,
+                                         options: StoreOptions(historyTracking: true, bundleIdentifier: "share"),
+                                         clock: world.clock)
+        let shareEnsemble = SyncEnsemble(store: share, transfer: world.transfer, storeName: "share")
+        try app.sync()
+        #expect(shareEnsemble.storeIdentifier == app.ensemble.storeIdentifier)
+
+        let context = share.newBackgroundContext(name: "share")
+        _ = try context.insert("Note", values: ["title": "shared"])
+        try context.save()
+        #expect(try app.sync().exportedObjects == 1)
+        #expect(try shareEnsemble.sync().exportedObjects == 0)
+
+        try watch.insert("Note", ["title": "from watch"])
+        try watch.sync()
+        #expect(try shareEnsemble.sync().importedFiles.count == 1)   // the watch's baseline
+        #expect(try app.sync().importedFiles.isEmpty)
+        #expect(try app.count("Note") == 2)
+        try watch.sync()
+        #expect(try watch.rows("Note") == app.rows("Note"))
+    }
+
+    @Test func purgesByAllConsumersWaitForTheExport() throws {
+        let world = try SyncWorld()
+        let phone = try world.peer("phone")
+        try phone.sync()
+        let note = try phone.insert("Note", ["title": "A"])
+        try phone.update(note, ["title": "B"])
+        #expect(try phone.store.purgeHistory(.consumedByAll) == 0)   // the sync consumer has not exported them
+        try phone.sync()
+        #expect(try phone.store.historyToken(for: SyncEnsemble.historyConsumer) == phone.store.latestHistoryToken())
+    }
+
+    @Test func historyPurgedBeforeItWasExportedIsAnError() throws {
+        let world = try SyncWorld()
+        let phone = try world.peer("phone")
+        try phone.sync()
+        try phone.insert("Note", ["title": "A"])
+        world.clock.advance(by: 10)
+        try phone.insert("Note", ["title": "B"])
+        try phone.store.purgeHistory(.olderThan(5))
+        #expect {
+            try phone.sync()
+        } throws: { error in
+            guard case SyncError.historyExpired = error else { return false }
+            return true
+        }
+    }
+
+    @Test func aUUIDInsertedAgainAfterItsDeleteStaysDeleted() throws {
+        let world = try SyncWorld()
+        let phone = try world.peer("phone")
+        let watch = try world.peer("watch")
+        let uid = UUID()
+        try phone.insert("Note", ["title": "A", "uid": .uuid(uid)])
+        try phone.sync()
+        try watch.sync()
+        try watch.delete(try #require(try watch.objects("Note").first))
+        try watch.sync()
+        try phone.sync()
+        #expect(try phone.count("Note") == 0)
+
+        let again = try phone.insert("Note", ["title": "again", "uid": .uuid(uid)])
+        let result = try phone.sync()
+        #expect(result.changes.deleted == [again])
+        #expect(result.exportedObjects == 0)
+        #expect(try phone.count("Note") == 0)
+    }
+}
