@@ -85,8 +85,8 @@ final class SyncEngine {
         guard let slot = syncModel.uuidSlot[entity.index], let uuid = UUID(uuidString: identifier) else { return (nil, false) }
         let column = entity.slots[slot].column
         let key = try db.scalarInt("""
-            SELECT Z_PK FROM \(entity.tableName) WHERE \(column) = ?
-            AND Z_PK NOT IN (SELECT ZPK FROM ZSYNCOBJECT WHERE ZENT = ?) ORDER BY Z_PK LIMIT 1
+            SELECT Z_PK FROM \(entity.tableName) t WHERE \(column) = ? AND NOT EXISTS
+            (SELECT 1 FROM ZSYNCOBJECT o WHERE o.ZENT = ? AND o.ZPK = t.Z_PK) ORDER BY Z_PK LIMIT 1
             """, [.uuid(uuid), .int(entity.entityNumber)])
         return (key, false)
     }

@@ -79,7 +79,7 @@ public final class SyncEnsemble {
         result.leeched = true
         do {
             try store.inWriteTransaction {
-                try SyncSchema.create(engine.db)
+                try SyncSchema.create(engine.db, model: core.model)
                 if let identifier = try engine.storeIdentifier() { throw SyncError.alreadyLeeched(storeIdentifier: identifier) }
                 let identifier = makeStoreIdentifier()
                 try engine.setMeta(SyncSchema.storeKey, .string(identifier))
@@ -182,7 +182,7 @@ public final class SyncEnsemble {
                 return identifier
             }
             return try store.inWriteTransaction {
-                try SyncSchema.create(engine.db)
+                try SyncSchema.create(engine.db, model: core.model)
                 return try engine.identifier(entity, id.primaryKey, values: row.values)
             }
         } catch {

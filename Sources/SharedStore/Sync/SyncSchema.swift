@@ -8,12 +8,25 @@
 /// - `ZSYNCOUTBOX`: exported change sets committed but not yet written to the transfer service.
 /// - `ZSYNCPENDINGREF`: relationship targets imported before their object arrived (a third store's file
 ///   not visible yet): resolved by a later import, and still exported as part of the value meanwhile.
+/// - `ZSYNC_<TABLE>_<COLUMN>_INDEX`: an index on each entity's identifying `uuid` column.
 /// - `Z_STOREMETA` keys `sync.store` (this store's ensemble identifier: it has leeched), `sync.sequence`
 ///   (its last export number), `sync.exportToken` (the history token exported through).
 enum SyncSchema {
     static let storeKey = "sync.store"
     static let sequenceKey = "sync.sequence"
     static let exportTokenKey = "sync.exportToken"
+
+    /// Creates the side tables, and an index on each entity's identifying `uuid` column (import looks
+    /// objects up by it).
+    static func create(_ db: SQLiteConnection, model: Model) throws(SQLiteError) {
+        try create(db)
+        let syncModel = SyncModel(model)
+        for entity in model.entities {
+            guard let slot = syncModel.uuidSlot[entity.index] else { continue }
+            let column = entity.slots[slot].column
+            try db.execute("CREATE INDEX IF NOT EXISTS ZSYNC_\(entity.tableName)_\(column)_INDEX ON \(entity.tableName) (\(column))")
+        }
+    }
 
     static func create(_ db: SQLiteConnection) throws(SQLiteError) {
         try db.execute("""
