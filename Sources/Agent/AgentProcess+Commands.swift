@@ -7,6 +7,8 @@ struct CommandOutcome {
     var inserted: [String: ObjectRef] = [:]
     var deleted: [String] = []
     var lock: String?
+    var globalIDs: [String: String] = [:]
+    var aliases: [String: [ObjectRef]] = [:]
 }
 
 /// A command the agent cannot carry out for a reason of its own (not the store's).
@@ -30,6 +32,7 @@ extension AgentProcess {
         currentStep = request.step
         defer { currentStep = nil }
         learn(request.ids)
+        globalIDs = request.globalIDs.isEmpty ? globalIDs : request.globalIDs
         var outcome = CommandOutcome()
         do {
             try execute(request.command, into: &outcome)
@@ -38,7 +41,8 @@ extension AgentProcess {
                 record(.check(CheckRecord(kind: "expect-error", subject: expected, passed: false, withinNanos: 0)))
             }
             reply(AgentReply(seq: request.seq, status: .ok, inserted: outcome.inserted,
-                             deleted: outcome.deleted, lock: outcome.lock))
+                             deleted: outcome.deleted, lock: outcome.lock, globalIDs: outcome.globalIDs,
+                             aliases: outcome.aliases))
         } catch {
             let record = errorRecord(error, expected: request.expectError)
             let status: AgentReply.Status = record.expected ? .ok : .failed

@@ -39,8 +39,10 @@ extension AgentProcess {
             try coordinator.copyStore(to: copyURL(name), includeWAL: withWAL)
         case .openCopy(let name):
             openedCopy = try AgentProcess.openStore(config: config, clock: clock, readOnlyURL: copyURL(name))
-        case .sync, .leech:
-            throw AgentError.missing("sync between separate stores (storage: own with sync: transfer)")
+        case .sync:
+            try sync(leechOnly: false, into: &outcome)
+        case .leech:
+            try sync(leechOnly: true, into: &outcome)
         default:
             throw AgentError(kind: "other", description: "the agent does not know the command \(command)")
         }
@@ -103,7 +105,7 @@ extension AgentProcess {
     }
 
     /// A batch operation's rows as a commit, read back for their versions and values.
-    private func recordBatch(_ source: String, _ rows: [ObjectID], operation: CommittedObject.Operation) {
+    func recordBatch(_ source: String, _ rows: [ObjectID], operation: CommittedObject.Operation) {
         guard !rows.isEmpty else { return }
         // Read back through a coordinator of its own: this process's row cache must not learn the
         // new values, as a batch operation never tells any context.

@@ -39,6 +39,10 @@ public final class AgentProcess {
     var nextPoll: UInt64 = 0
     /// The copy opened by `open-copy`, which later fetches and checks use.
     var openedCopy: StoreCoordinator?
+    /// This store's membership of the ensemble, made at the first `sync` or `leech`.
+    var ensemble: SyncEnsemble?
+    /// The runner's scenario id -> global identifiers, as of the last `sync`/`leech` request.
+    var globalIDs: [String: [String]] = [:]
 
     /// Opens the store and the notification center described by `config`.
     public init(config: AgentConfig) throws {

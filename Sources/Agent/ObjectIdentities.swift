@@ -17,6 +17,12 @@ struct ObjectIdentities {
         names[id] = name
     }
 
+    /// Names a further row `name` without rebinding it (a duplicate of a scenario object, imported
+    /// from a peer store): the trace calls both rows by the scenario's name.
+    mutating func alias(_ name: String, to id: ObjectID) {
+        if names[id] == nil { names[id] = name }
+    }
+
     /// After a save: the temporary IDs are replaced by permanent ones.
     mutating func makePermanent(_ mapping: [ObjectID: ObjectID]) {
         for (temporary, permanent) in mapping {

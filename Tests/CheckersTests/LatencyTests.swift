@@ -88,4 +88,23 @@ struct LatencyTests {
         #expect(anomaly.process == "app")
         #expect(anomaly.explanation == "Changes from share took 10 ms at p99 to show in app (10 saves), over the 5 ms budget.")
     }
+
+    @Test func aWatchWithItsOwnStoreShowsThePhonesSaveThroughSyncByValue() throws {
+        var script = TraceScript(
+            processes: [(name: "app", role: "host"), (name: "watch", role: "watch")],
+            stores: ["watch": "own:watch"])
+        script.at(ms: 10)
+        script.insert("app", "n1", ["title": .string("A")], version: 1)
+        script.at(ms: 60)
+        // The import is the watch's own commit to its store (its own version 1), not followed again.
+        script.commit("watch", [CommittedObject(id: "n1", entity: "Note", operation: .insert, version: 1, values: ["title": .string("A")])],
+                      store: "own:watch")
+        script.at(ms: 70)
+        script.read("watch", "n1", ["title": .string("A")], version: 1)
+        let result = check(script)
+        let pair = try #require(result.latency.pairs.first { $0.writer == "app" && $0.reader == "watch" })
+        #expect(pair.visible?.count == 1)
+        #expect(abs(Double(pair.visible?.p50 ?? 0) - 60_000_000) <= 60_000)
+        #expect(!result.latency.pairs.contains { $0.writer == "watch" && $0.reader == "app" })
+    }
 }

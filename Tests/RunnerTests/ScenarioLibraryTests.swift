@@ -28,6 +28,8 @@ import Trace
         "strategy-comparison/staleness-infinite": [(.staleRead, "app", "n1"), (.missedInsert, "app", "n2")],
         "strategy-comparison/staleness-zero": [(.missedInsert, "app", "n2")],
         "strategy-comparison/refetch": [(.staleRead, "app", "n1")],
+        "watch-has-its-own-store/no-sync": [(.missedInsert, "watch", nil)],
+        "same-note-on-phone-and-watch-without-uuid/default": [(.duplicate, "group:group.example.notes", "n1"), (.duplicate, "own:watch", "n1")],
     ]
 
     @Test func everyScenarioRunMatchesItsExpectation() throws {

@@ -20,12 +20,15 @@ public struct AgentConfig: Sendable, Hashable, Codable {
     public var tracePath: String
     /// Root of the named store copies (`copy-store`), shared by the run.
     public var copiesDirectory: String
+    /// The ensemble's transfer directory (the stand-in for the cloud file service), shared by the run.
+    public var transferDirectory: String = ""
     /// Offset of the simulated wall clock from the real one at launch, in nanoseconds.
     public var clockOffsetNanos: UInt64
     /// This process's seed, derived from the run's root seed.
     public var seed: UInt64
 
-    public init(process: String, role: String, launchCount: Int, store: StoreLocation, model: [EntitySpec], settings: AgentSettings, hubSocket: String, tracePath: String, copiesDirectory: String, clockOffsetNanos: UInt64, seed: UInt64) {
+    public init(process: String, role: String, launchCount: Int, store: StoreLocation, model: [EntitySpec], settings: AgentSettings, hubSocket: String, tracePath: String, copiesDirectory: String, transferDirectory: String = "", clockOffsetNanos: UInt64, seed: UInt64) {
+        self.transferDirectory = transferDirectory
         self.process = process
         self.role = role
         self.launchCount = launchCount
@@ -111,6 +114,10 @@ public struct AgentSettings: Sendable, Hashable, Codable {
     public var storage: String = "group"
     /// `none` or `transfer`.
     public var sync: String = "none"
+    /// Whether this process's store takes part in an ensemble: an own store with `sync: transfer`,
+    /// or the group store when some process syncs with it.
+    public var syncEnabled: Bool = false
+    /// How long a change-set file takes to become visible to the other side.
     public var syncLatencyNanos: UInt64 = 0
     /// The processes with `refresh: history`: whose tokens `consumed-by-all` waits for.
     public var historyConsumers: [String] = []

@@ -10,13 +10,18 @@ public struct AgentRequest: Sendable, Hashable, Codable {
     public var expectError: String?
     /// Scenario ids learned since the last request: id -> object reference in this agent's store.
     public var ids: [String: ObjectRef]
+    /// For `sync` and `leech`: every scenario id's ensemble-wide global identifiers (more than one
+    /// when the same scenario object was inserted in two stores without a `uuid`).
+    public var globalIDs: [String: [String]]
     public var command: AgentCommand
 
-    public init(seq: Int, step: Int? = nil, expectError: String? = nil, ids: [String: ObjectRef] = [:], command: AgentCommand) {
+    public init(seq: Int, step: Int? = nil, expectError: String? = nil, ids: [String: ObjectRef] = [:],
+                globalIDs: [String: [String]] = [:], command: AgentCommand) {
         self.seq = seq
         self.step = step
         self.expectError = expectError
         self.ids = ids
+        self.globalIDs = globalIDs
         self.command = command
     }
 }
@@ -56,13 +61,20 @@ public struct AgentReply: Sendable, Hashable, Codable {
     public var deleted: [String]
     /// For `lockState`: what is held (`write`, `begin-write`, `pinned-read`), nil when nothing.
     public var lock: String?
+    /// After `sync`/`leech`: the global identifier of each scenario object this store holds.
+    public var globalIDs: [String: String]
+    /// After `sync`: further rows of a scenario object in this store (duplicates imported from a peer).
+    public var aliases: [String: [ObjectRef]]
 
-    public init(seq: Int, status: Status, error: ErrorRecord? = nil, inserted: [String: ObjectRef] = [:], deleted: [String] = [], lock: String? = nil) {
+    public init(seq: Int, status: Status, error: ErrorRecord? = nil, inserted: [String: ObjectRef] = [:], deleted: [String] = [],
+                lock: String? = nil, globalIDs: [String: String] = [:], aliases: [String: [ObjectRef]] = [:]) {
         self.seq = seq
         self.status = status
         self.error = error
         self.inserted = inserted
         self.deleted = deleted
         self.lock = lock
+        self.globalIDs = globalIDs
+        self.aliases = aliases
     }
 }

@@ -1,9 +1,11 @@
 import Histogram
 import Trace
 
-/// Follows every committed save to every other process reading the same store, in one pass:
+/// Follows every committed save to every other process reading the same store, and to the
+/// processes of other stores (a watch with its own store, reached through sync), in one pass:
 /// commit, then the first notification received, then the first refresh covering it, then the first
-/// read (final or not) or count showing it.
+/// read (final or not) or count showing it. Across stores, versions mean nothing (each store counts
+/// its own), so a read there shows a save by its values; a sync import is not followed again.
 ///
 /// A read shows an update when its version is at least the committed one, or when every written
 /// property it read matches the committed value; it shows an insert when it finds the object (or a
@@ -16,6 +18,8 @@ struct LatencyTracker {
         var version: Int64
         var operation: CommittedObject.Operation
         var values: TraceValues
+        /// The reader reads another store: judged by values, never by version.
+        var crossStore = false
     }
 
     /// Records in commit order, consumed from `head` as a stage is reached.
@@ -53,6 +57,8 @@ struct LatencyTracker {
     private struct PendingList {
         var entries: [Pending] = []
         var looked = 0
+        /// Some entry comes from another store, so versions cannot be compared.
+        var crossStore = false
     }
 
     private var pendingObjects: [ReaderKey: PendingList] = [:]
@@ -69,15 +75,21 @@ struct LatencyTracker {
 
     mutating func commit(_ commit: SaveCommit, writer: String, step: Int?, t: UInt64) {
         guard let first = commit.objects.first else { return }
-        for reader in readersByStore[commit.store] ?? [] where reader != writer {
+        var readers = (readersByStore[commit.store] ?? []).map { ($0, false) }
+        if commit.source != "sync-import" {
+            for (store, names) in readersByStore where store != commit.store { readers += names.map { ($0, true) } }
+        }
+        for (reader, crossStore) in readers where reader != writer {
             let record = records.count
             records.append(Propagation(writer: writer, reader: reader, store: commit.store, step: step, object: first.id, committedAt: t))
             looked.append(false)
             awaitingNotification[reader, default: Queue()].append(record)
             awaitingRefresh[reader, default: Queue()].append(record)
             for object in commit.objects {
-                let pending = Pending(record: record, version: object.version, operation: object.operation, values: object.values)
+                let pending = Pending(record: record, version: object.version, operation: object.operation,
+                                      values: object.values, crossStore: crossStore)
                 pendingObjects[ReaderKey(reader: reader, name: object.id), default: PendingList()].entries.append(pending)
+                if crossStore { pendingObjects[ReaderKey(reader: reader, name: object.id)]?.crossStore = true }
                 if object.operation != .update {
                     pendingMembers[ReaderKey(reader: reader, name: object.entity), default: [:]][object.id] = pending
                 }
@@ -113,7 +125,7 @@ struct LatencyTracker {
         guard var list = pendingObjects[key], !list.entries.isEmpty else { return }
         let pending = list.entries
         var shown: Int?
-        if read.found, let version = read.version {
+        if read.found, let version = read.version, !list.crossStore {
             shown = pending.lastIndex(atOrBefore: UInt64(clamping: version), time: { UInt64(clamping: $0.version) })
             if let index = shown, pending[index].operation == .delete { shown = nil }
         } else {

@@ -14,7 +14,7 @@ public final class Sandbox: @unchecked Sendable {
         let base = parent ?? URL(fileURLWithPath: NSTemporaryDirectory())
         root = base.appendingPathComponent("gs-\(getpid())-\(UUID().uuidString.prefix(6))", isDirectory: true)
         self.keep = keep
-        for folder in ["containers", "own", "copies", "config", "trace", "logs", "n"] {
+        for folder in ["containers", "own", "copies", "transfer", "config", "trace", "logs", "n"] {
             try FileManager.default.createDirectory(
                 at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
@@ -22,6 +22,8 @@ public final class Sandbox: @unchecked Sendable {
 
     public var containers: URL { root.appendingPathComponent("containers") }
     public var copies: URL { root.appendingPathComponent("copies") }
+    /// The ensemble's transfer directory: the stand-in for the cloud file service.
+    public var transfer: URL { root.appendingPathComponent("transfer") }
     public var hubSocket: String { root.appendingPathComponent("n/hub").path }
 
     /// The containers root of a process with its own store.

@@ -18,7 +18,8 @@ extension ScenarioRunner {
             process: slot.name, role: settings.role.rawValue, launchCount: slot.launches, store: store,
             model: Self.entitySpecs(run.store.model), settings: Self.agentSettings(settings, process: slot.name, all: run.processes),
             hubSocket: sandbox.hubSocket, tracePath: sandbox.trace(of: slot.name).path,
-            copiesDirectory: sandbox.copies.path, clockOffsetNanos: 0, seed: slot.process.seed)
+            copiesDirectory: sandbox.copies.path, transferDirectory: sandbox.transfer.path,
+            clockOffsetNanos: 0, seed: slot.process.seed)
     }
 
     /// The model in the scenario's own attribute syntax, which SharedStore parses.
@@ -66,6 +67,14 @@ extension ScenarioRunner {
             result.syncLatencyNanos = latency.nanos
         }
         result.historyConsumers = all.filter { $0.settings.refresh == .history }.map(\.name)
+        // One ensemble per run: the group store and every own store with `sync: transfer`.
+        let latencies = all.compactMap { process -> UInt64? in
+            if case .transfer(let latency) = process.settings.sync { return latency.nanos }
+            return nil
+        }
+        result.syncEnabled = settings.storage == .own ? result.sync == "transfer" : !latencies.isEmpty
+        result.syncLatencyNanos = latencies.max() ?? 0
         return result
     }
 }
+

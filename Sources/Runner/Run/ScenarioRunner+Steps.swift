@@ -108,7 +108,11 @@ extension ScenarioRunner {
         let known = registry[slot.store] ?? [:]
         let delta = known.filter { slot.sentIDs[$0.key] != $0.value }
         slot.sentIDs.merge(delta) { $1 }
-        let request = AgentRequest(seq: seq, step: currentStep?.index, expectError: expectError, ids: delta, command: command)
+        var request = AgentRequest(seq: seq, step: currentStep?.index, expectError: expectError, ids: delta, command: command)
+        switch command {
+        case .sync, .leech: request.globalIDs = globalIDs
+        default: break
+        }
         do {
             let data = try JSONEncoder().encode(request)
             try child.writeLine(String(decoding: data, as: UTF8.self))
@@ -151,6 +155,12 @@ extension ScenarioRunner {
             live[slot.store, default: []].insert(name)
         }
         for name in reply.deleted { live[slot.store]?.remove(name) }
+        for (name, global) in reply.globalIDs where !(globalIDs[name] ?? []).contains(global) {
+            globalIDs[name, default: []].append(global)
+        }
+        for (name, refs) in reply.aliases {
+            for ref in refs { aliases[slot.store, default: [:]][ref] = name }
+        }
     }
 
     var currentStepText: String {

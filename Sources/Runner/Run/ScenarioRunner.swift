@@ -60,6 +60,10 @@ public final class ScenarioRunner {
     var registry: [String: [String: ObjectRef]] = [:]
     /// Per store: scenario ids committed and not deleted (for workloads).
     var live: [String: Set<String>] = [:]
+    /// Scenario id -> its ensemble-wide global identifiers, as the stores reported them at sync.
+    var globalIDs: [String: [String]] = [:]
+    /// Per store: further rows of a scenario object (duplicates imported by sync), for the final dump.
+    var aliases: [String: [ObjectRef: String]] = [:]
     var clockOffset: UInt64 = 0
     var currentStep: RunPlan.PlannedStep?
 

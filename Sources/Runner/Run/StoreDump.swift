@@ -34,6 +34,7 @@ extension ScenarioRunner {
             let context = coordinator.newBackgroundContext(name: "final-dump")
             var names: [ObjectRef: [String]] = [:]
             for (name, ref) in registry[store.trace] ?? [:] { names[ref, default: []].append(name) }
+            for (ref, name) in aliases[store.trace] ?? [:] { names[ref, default: []].append(name) }
             var objects: [ObjectState] = []
             for entity in specs.map(\.name) {
                 for id in try context.fetch(FetchRequest(entity: entity)) {

@@ -1,0 +1,69 @@
+import Foundation
+import SharedStore
+import Trace
+
+extension AgentProcess {
+    /// `sync` / `leech`: this store's side of the ensemble. Exports what was saved since the last
+    /// sync, imports every peer change set, merges the imports into the view context (Ensembles'
+    /// did-save-merge delegate), names the imported rows by scenario id through their global
+    /// identifiers, and tells the runner the global identifiers of its own objects.
+    func sync(leechOnly: Bool, into outcome: inout CommandOutcome) throws {
+        guard settings.syncEnabled else {
+            record(.note("\(config.process): sync is off (no process has sync: transfer with this store); nothing exchanged"))
+            return
+        }
+        let ensemble = try currentEnsemble()
+        var result = RefreshRecord(strategy: "sync", reason: leechOnly ? "leech" : "step")
+        record(.refreshStarted(result))
+        let synced = leechOnly ? try ensemble.leech() : try ensemble.sync(mergingInto: view)
+        let changes = synced.changes
+        result.inserted = changes.inserted.count
+        result.updated = changes.updated.count
+        result.deleted = changes.deleted.count
+        bindImportedObjects(ensemble, into: &outcome)
+        for (name, id) in ids.byName where !id.isTemporary {
+            if let global = try? ensemble.globalIdentifier(of: id) { outcome.globalIDs[name] = global }
+        }
+        recordBatch("sync-import", changes.inserted, operation: .insert)
+        recordBatch("sync-import", changes.updated, operation: .update)
+        recordBatch("sync-import", changes.deleted, operation: .delete)
+        for id in changes.inserted {
+            let name = ids.name(of: id)
+            if ids[name] == id { outcome.inserted[name] = ObjectRef(entity: id.entity, pk: id.primaryKey) }
+        }
+        outcome.deleted += changes.deleted.map { ids.name(of: $0) }
+        record(.refreshEnded(result))
+        if settings.notify && !(changes.inserted.isEmpty && changes.updated.isEmpty && changes.deleted.isEmpty) {
+            post(settings.notificationName)
+        }
+    }
+
+    /// The ensemble, made once: a directory transfer with the run's latency on the simulated clock.
+    private func currentEnsemble() throws -> SyncEnsemble {
+        if let ensemble { return ensemble }
+        let transfer = DirectoryTransfer(
+            directory: URL(fileURLWithPath: config.transferDirectory),
+            latency: Double(settings.syncLatencyNanos) / 1e9, clock: clock)
+        let made = SyncEnsemble(store: coordinator, transfer: transfer, storeName: config.process)
+        ensemble = made
+        return made
+    }
+
+    /// Binds scenario ids to the rows that carry their global identifiers in this store; a second
+    /// row of one scenario object (a duplicate) is reported as an alias.
+    private func bindImportedObjects(_ ensemble: SyncEnsemble, into outcome: inout CommandOutcome) {
+        for (name, globals) in globalIDs.sorted(by: { $0.key < $1.key }) {
+            for global in globals {
+                guard let id = try? ensemble.object(forGlobalIdentifier: global) else { continue }
+                if let bound = ids[name], !bound.isTemporary {
+                    if bound != id {
+                        ids.alias(name, to: id)
+                        outcome.aliases[name, default: []].append(ObjectRef(entity: id.entity, pk: id.primaryKey))
+                    }
+                } else {
+                    ids.bind(name, to: id)
+                }
+            }
+        }
+    }
+}
