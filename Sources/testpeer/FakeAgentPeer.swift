@@ -11,7 +11,7 @@ func runFakeAgentPeer(_ arguments: [String]) -> Never {
         process = object["process"] as? String ?? ""
     }
     if process != "hang-at-launch" {
-        FileHandle.standardOutput.write(Data(#"{"seq":0,"status":"ready","inserted":{},"deleted":[]}"#.utf8 + [0x0A]))
+        FileHandle.standardOutput.write(Data(#"{"seq":0,"status":"ready"}"#.utf8 + [0x0A]))
     }
     while true { sleep(60) }
 }

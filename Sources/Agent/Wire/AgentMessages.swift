@@ -78,3 +78,21 @@ public struct AgentReply: Sendable, Hashable, Codable {
         self.aliases = aliases
     }
 }
+
+extension AgentReply {
+    private enum CodingKeys: String, CodingKey { case seq, status, error, inserted, deleted, lock, globalIDs, aliases }
+
+    /// Decodes a reply; the collections may be left out when empty.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            seq: try container.decode(Int.self, forKey: .seq),
+            status: try container.decode(Status.self, forKey: .status),
+            error: try container.decodeIfPresent(ErrorRecord.self, forKey: .error),
+            inserted: try container.decodeIfPresent([String: ObjectRef].self, forKey: .inserted) ?? [:],
+            deleted: try container.decodeIfPresent([String].self, forKey: .deleted) ?? [],
+            lock: try container.decodeIfPresent(String.self, forKey: .lock),
+            globalIDs: try container.decodeIfPresent([String: String].self, forKey: .globalIDs) ?? [:],
+            aliases: try container.decodeIfPresent([String: [ObjectRef]].self, forKey: .aliases) ?? [:])
+    }
+}
