@@ -68,9 +68,11 @@ public enum Supervisor {
         signalSources = sources
     }
 
-    /// SIGKILLs every child not yet reaped (stopped ones too) with its process group, and reaps it.
+    /// SIGKILLs every child not yet reaped (stopped ones too) with its process group, and reaps it;
+    /// then runs the work registered with `CleanupRegistry` (removing sandboxes).
     public static func killAllChildren() {
         ChildRegistry.shared.killAll()
+        CleanupRegistry.shared.runAll()
     }
 
     /// The pids of children spawned and not yet reaped.
