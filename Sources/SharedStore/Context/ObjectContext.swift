@@ -33,7 +33,7 @@ public final class ObjectContext {
     public var automaticallyMergesChangesFromParent = false
 
     let core: StoreCore
-    var objects: [ObjectID: ManagedObject] = [:]
+    var objects: ObjectTable
     var insertedOrder: [ObjectID] = []
     var deletedOrder: [ObjectID] = []
     var deletedSet: Set<ObjectID> = []
@@ -46,6 +46,7 @@ public final class ObjectContext {
         self.core = core
         self.name = name
         self.isViewContext = isViewContext
+        objects = ObjectTable(model: core.model, storeIdentifier: core.storeIdentifier)
         core.contexts.append(WeakContext(self))
     }
 
@@ -97,7 +98,7 @@ public final class ObjectContext {
         object.isInserted = true
         objects[id] = object
         insertedOrder.append(id)
-        screen.add(id)
+        screen.addInserted(id)
         return id
     }
 
@@ -149,7 +150,7 @@ public final class ObjectContext {
     // MARK: Inspecting the context
 
     /// Every registered object.
-    public var registeredObjects: [ObjectID] { objects.keys.sorted() }
+    public var registeredObjects: [ObjectID] { objects.values.map(\.id).sorted() }
 
     /// Whether `id` is registered.
     public func isRegistered(_ id: ObjectID) -> Bool { objects[id] != nil }

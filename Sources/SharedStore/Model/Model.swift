@@ -54,13 +54,18 @@ public final class Model: Sendable {
     }
 
     func entity(named name: String) throws(StoreError) -> EntityInfo {
+        guard let i = index(ofEntity: name) else { throw StoreError.unknownEntity(name) }
+        return entities[i]
+    }
+
+    /// The index of the entity named `name` in `entities`.
+    func index(ofEntity name: String) -> Int? {
         // Models have a handful of entities: comparing short names beats hashing them on every access.
         if entities.count <= 8 {
-            for entity in entities where entity.name == name { return entity }
-            throw StoreError.unknownEntity(name)
+            for entity in entities where entity.name == name { return entity.index }
+            return nil
         }
-        guard let i = entityIndex[name] else { throw StoreError.unknownEntity(name) }
-        return entities[i]
+        return entityIndex[name]
     }
 
     static func hash(of description: ModelDescription) -> String {
@@ -158,10 +163,14 @@ final class EntityInfo: Sendable {
 
 
     func attributeSlot(_ name: String) throws(StoreError) -> Int {
-        guard let i = slotIndex[name], i < attributeCount else {
-            throw StoreError.unknownProperty(entity: self.name, property: name)
+        // Called for every value set or read by name: for a few attributes, comparing the (usually
+        // short, inline) names costs less than hashing one.
+        if attributeCount <= 16 {
+            for i in 0..<attributeCount where slots[i].name == name { return i }
+        } else if let i = slotIndex[name], i < attributeCount {
+            return i
         }
-        return i
+        throw StoreError.unknownProperty(entity: self.name, property: name)
     }
 
     func relationship(_ name: String) throws(StoreError) -> RelationshipInfo {

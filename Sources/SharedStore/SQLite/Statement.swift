@@ -31,6 +31,12 @@ public final class Statement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// Resets the statement so it can run again, keeping its bindings (for a caller that binds every
+    /// parameter again).
+    func rewind() {
+        sqlite3_reset(handle)
+    }
+
     /// Binds `value` to the 1-based parameter `index`.
     public func bind(_ value: Value, at index: Int32) throws(SQLiteError) {
         let rc: Int32
