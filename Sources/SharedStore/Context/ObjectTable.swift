@@ -41,6 +41,16 @@ struct ObjectTable {
         tables[entity].reserveCapacity(tables[entity].count + count)
     }
 
+    /// Moves `object` from its current (temporary) ID to `id`, as a save's obtainPermanentIDs does.
+    mutating func reregister(_ object: ManagedObject, as id: ObjectID, entity: Int) {
+        tables[entity].removeValue(forKey: object.id.primaryKey)
+        object.id = id
+        tables[entity][id.primaryKey] = object
+    }
+
+    /// The registered objects of the entity at `entity`.
+    func values(entity: Int) -> some Sequence<ManagedObject> { tables[entity].values }
+
     var count: Int { tables.reduce(0) { $0 + $1.count } }
 
     /// Every registered object (entity by entity, in no particular order within one).

@@ -42,7 +42,6 @@ extension ObjectContext {
             for write in transaction.writes { counts[write.entity.index] += 1 }
             for (entity, count) in counts.enumerated() where count > 0 {
                 core.rows[entity].reserveCapacity(core.rows[entity].count + count)
-                objects.reserveCapacity(count, entity: entity)
             }
         }
         var removed: Set<ObjectID> = []
@@ -55,9 +54,7 @@ extension ObjectContext {
                     // Re-registered under its permanent ID, as obtainPermanentIDs does.
                     let permanent = core.objectID(entity, write.primaryKey)
                     permanentIDs[object.id] = permanent
-                    objects[entity: entity.index, object.id.primaryKey] = nil
-                    object.id = permanent
-                    objects[entity: entity.index, write.primaryKey] = object
+                    objects.reregister(object, as: permanent, entity: entity.index)
                     object.isInserted = false
                 }
                 if operation == .delete {
@@ -116,16 +113,15 @@ extension ObjectContext {
 
     /// Other objects of this context may hold a just-saved object's temporary key in a to-one slot.
     private func remapTemporaryKeys(_ mapping: KeyTable<Int64>) {
-        guard core.model.entities.contains(where: { $0.slots.count > $0.attributeCount }) else { return }
-        for object in objects.values {
-            let entity = core.model.entities[object.entity]
-            guard entity.slots.count > entity.attributeCount, !object.isFault else { continue }
-            for slot in entity.attributeCount..<entity.slots.count {
-                if case .int(let key) = object.values[slot], key < 0, let permanent = mapping[key] {
-                    object.values[slot] = .int(permanent)
-                }
-                if case .int(let key) = object.changes[slot], key < 0, let permanent = mapping[key] {
-                    object.changes[slot] = .int(permanent)
+        for entity in core.model.entities where entity.slots.count > entity.attributeCount {
+            for object in objects.values(entity: entity.index) where !object.isFault {
+                for slot in entity.attributeCount..<entity.slots.count {
+                    if case .int(let key) = object.values[slot], key < 0, let permanent = mapping[key] {
+                        object.values[slot] = .int(permanent)
+                    }
+                    if case .int(let key) = object.changes[slot], key < 0, let permanent = mapping[key] {
+                        object.changes[slot] = .int(permanent)
+                    }
                 }
             }
         }
