@@ -96,7 +96,7 @@ public final class ObjectContext {
         let id = core.objectID(info, core.temporaryKey())
         let object = ManagedObject(id: id, entity: info.index, isFault: false, values: row, version: 0)
         object.isInserted = true
-        objects[id] = object
+        objects[entity: info.index, id.primaryKey] = object
         insertedOrder.append(id)
         screen.addInserted(id)
         return id

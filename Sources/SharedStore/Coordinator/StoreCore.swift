@@ -153,12 +153,13 @@ final class StoreCore {
 
     func snapshot(from statement: Statement, _ entity: EntityInfo, readAt: Date) -> RowSnapshot {
         var values: [Value] = []
-        values.reserveCapacity(entity.slots.count)
-        for (i, slot) in entity.slots.enumerated() {
+        values.reserveCapacity(entity.slotTypes.count)
+        for (i, type) in entity.slotTypes.enumerated() {
             let column = Int32(i + 2)
-            switch slot.kind {
-            case .attribute(let type): values.append(statement.value(at: column, as: type))
-            case .toOne: values.append(statement.isNull(at: column) ? .null : .int(statement.int64(at: column)))
+            if let type {
+                values.append(statement.value(at: column, as: type))
+            } else {
+                values.append(statement.isNull(at: column) ? .null : .int(statement.int64(at: column)))
             }
         }
         return RowSnapshot(values: values, version: statement.int64(at: 1), readAt: readAt)

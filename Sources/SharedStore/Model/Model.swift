@@ -138,6 +138,9 @@ final class EntityInfo: Sendable {
     let selectList: String
     /// A new object's values: defaults, or zero values for non-optional attributes without one.
     let initialValues: [Value]
+    /// Each slot's attribute type (`nil` for a to-one foreign key): what reading a row needs, without
+    /// copying the slots' names.
+    let slotTypes: [AttributeType?]
     /// `INSERT INTO <table> (Z_PK, Z_ENT, Z_OPT, <slots>) VALUES (?, ?, 1, ...)`.
     let insertSQL: String
     let attributeCount: Int
@@ -156,6 +159,7 @@ final class EntityInfo: Sendable {
         self.relationshipIndex = relationshipIndex
         selectList = (["Z_PK", "Z_OPT"] + slots.map(\.column)).joined(separator: ", ")
         initialValues = slots.map(\.defaultValue)
+        slotTypes = slots.map(\.attributeType)
         let marks = String(repeating: ", ?", count: slots.count)
         insertSQL = "INSERT INTO \(tableName) (Z_PK, Z_ENT, Z_OPT\(slots.map { ", " + $0.column }.joined())) VALUES (?, ?, 1\(marks))"
         attributeCount = attributes.count
