@@ -10,6 +10,8 @@ public final class Model: Sendable {
     public let versionHash: String
     let entities: [EntityInfo]
     let entityIndex: [String: Int]
+    /// Whether any relationship is stored in a join table (saves skip join-table work otherwise).
+    let hasJoinTables: Bool
 
     /// Validates and compiles `description`.
     ///
@@ -32,6 +34,9 @@ public final class Model: Sendable {
         }
         entityIndex = index
         entities = try ModelCompiler(description: description, entityIndex: index).compile()
+        hasJoinTables = entities.contains { entity in
+            entity.relationships.contains { if case .joinTable = $0.storage { true } else { false } }
+        }
         versionHash = Model.hash(of: description)
     }
 

@@ -72,7 +72,7 @@ struct SaveTransaction {
                 }
                 for (object, isDelete, row) in found { try resolve(object, row, isDelete: isDelete) }
             }
-            try writeJoinTables()
+            if core.model.hasJoinTables { try writeJoinTables() }
             if core.historyTracking {
                 historyToken = try HistoryRecorder.record(core: core, contextName: contextName, author: author,
                                                           writes: writes)
