@@ -34,6 +34,7 @@ struct StoreBenchCommand: ParsableCommand {
         case "raw-insert": print(try bench.rawInsert(100_000)); return
         case "fire": print(try bench.sharedFire(10_000)); return
         case "raw-fire": print(try bench.rawFire(10_000)); return
+        case "merge": print(try bench.historyMerge(transactions: 1000, registered: 10_000)); return
         default: break
         }
         print("SharedStore vs raw SQLite (best of \(repeats); ratio = raw time / SharedStore time, target >= 0.5x)")
