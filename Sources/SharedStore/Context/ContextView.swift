@@ -5,16 +5,28 @@ struct ContextView {
     private(set) var lists: [String: [ObjectID]] = [:]
     private(set) var listOrder: [String] = []
     private(set) var extras: [ObjectID] = []
-    private var extrasSet: Set<ObjectID> = []
+    /// The permanent IDs in `extras`, for membership. Temporary IDs (unsaved inserts) are not hashed:
+    /// each is added once, by the insert that made it (`addInserted`), and becomes permanent at the save.
+    private var savedExtras: Set<ObjectID> = []
 
     /// Replaces (or adds) the list of the fetch identified by `key`.
     mutating func setList(_ key: String, _ ids: [ObjectID]) {
         if lists.updateValue(ids, forKey: key) == nil { listOrder.append(key) }
     }
 
-    /// Adds an object outside any fetch list (inserted, reached by ID, merged insert).
+    /// Adds an object outside any fetch list (reached by ID, merged insert).
     mutating func add(_ id: ObjectID) {
-        if extrasSet.insert(id).inserted { extras.append(id) }
+        if id.isTemporary {
+            if !extras.contains(id) { extras.append(id) }
+        } else if savedExtras.insert(id).inserted {
+            extras.append(id)
+        }
+    }
+
+    /// Adds an object just inserted: its temporary ID is new, so it cannot be shown already.
+    mutating func addInserted(_ id: ObjectID) {
+        assert(id.isTemporary)
+        extras.append(id)
     }
 
     /// A fetch of `entity` takes over the objects of that entity shown outside lists, except `keeping`
@@ -22,23 +34,36 @@ struct ContextView {
     mutating func removeExtras(entity: String, keeping: Set<ObjectID>) {
         guard extras.contains(where: { $0.entity == entity && !keeping.contains($0) }) else { return }
         extras.removeAll { $0.entity == entity && !keeping.contains($0) }
-        extrasSet = Set(extras)
+        savedExtras = Set(extras.lazy.filter { !$0.isTemporary })
     }
 
     mutating func remove(_ ids: Set<ObjectID>) {
         guard !ids.isEmpty else { return }
         for key in listOrder { lists[key]!.removeAll { ids.contains($0) } }
-        if !extrasSet.isDisjoint(with: ids) {
+        if ids.contains(where: \.isTemporary) || !savedExtras.isDisjoint(with: ids) {
             extras.removeAll { ids.contains($0) }
-            extrasSet.subtract(ids)
+            savedExtras.subtract(ids)
         }
     }
 
-    mutating func remap(_ mapping: [ObjectID: ObjectID]) {
-        guard !mapping.isEmpty else { return }
-        for key in listOrder { lists[key] = lists[key]!.map { mapping[$0] ?? $0 } }
-        extras = extras.map { mapping[$0] ?? $0 }
-        extrasSet = Set(extras)
+    /// Replaces the temporary IDs of objects a save inserted by their permanent IDs.
+    /// - Parameter keys: temporary primary key -> permanent primary key.
+    mutating func remap(_ keys: KeyTable<Int64>) {
+        guard !keys.isEmpty else { return }
+        func permanent(_ id: ObjectID) -> ObjectID? {
+            guard id.isTemporary, let key = keys[id.primaryKey] else { return nil }
+            return ObjectID(entity: id.entity, primaryKey: key, storeIdentifier: id.storeIdentifier)
+        }
+        for key in listOrder where lists[key]!.contains(where: \.isTemporary) {
+            lists[key] = lists[key]!.map { permanent($0) ?? $0 }
+        }
+        savedExtras.reserveCapacity(extras.count)
+        for i in extras.indices {
+            if let id = permanent(extras[i]) {
+                extras[i] = id
+                savedExtras.insert(id)
+            }
+        }
     }
 
     mutating func clear() {
@@ -57,6 +82,6 @@ struct ContextView {
     }
 
     func contains(_ id: ObjectID) -> Bool {
-        extrasSet.contains(id) || listOrder.contains { lists[$0]!.contains(id) }
+        (id.isTemporary ? extras.contains(id) : savedExtras.contains(id)) || listOrder.contains { lists[$0]!.contains(id) }
     }
 }

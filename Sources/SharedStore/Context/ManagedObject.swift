@@ -55,6 +55,7 @@ final class ManagedObject {
     }
 
     func clearChanges() {
+        guard hasUpdates else { return }
         changes.removeAll()
         touched = false
         joinAdds.removeAll()

@@ -33,11 +33,13 @@ extension ObjectContext {
         let cache = !generation.isPinned
         var ids: [ObjectID] = []
         ids.reserveCapacity(rows.count)
+        if cache { core.rows[info.index].reserveCapacity(core.rows[info.index].count + rows.count) }
+        objects.reserveCapacity(rows.count, entity: info.index)
         for (primaryKey, snapshot) in rows {
             if cache { core.store(snapshot, info.index, primaryKey) }
             let id = core.objectID(info, primaryKey)
-            if request.includesPendingChanges && deletedSet.contains(id) { continue }
-            if let object = objects[id] {
+            if request.includesPendingChanges && !deletedSet.isEmpty && deletedSet.contains(id) { continue }
+            if let object = objects[entity: info.index, primaryKey] {
                 if object.isFault ? !request.returnsObjectsAsFaults : shouldRefreshRefetchedObjects {
                     fill(object, with: snapshot)
                 }
@@ -45,7 +47,7 @@ extension ObjectContext {
                 let object = ManagedObject(id: id, entity: info.index, isFault: request.returnsObjectsAsFaults,
                                            values: request.returnsObjectsAsFaults ? [] : snapshot.values,
                                            version: request.returnsObjectsAsFaults ? 0 : snapshot.version)
-                objects[id] = object
+                objects[entity: info.index, primaryKey] = object
             }
             ids.append(id)
         }

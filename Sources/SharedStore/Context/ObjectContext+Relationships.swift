@@ -25,7 +25,8 @@ extension ObjectContext {
             var keys = id.isTemporary ? [] : try primaryKeys(
                 "SELECT Z_PK FROM \(destination.tableName) WHERE \(destination.slots[slot].column) = ?", id.primaryKey)
             var keySet = Set(keys)
-            for (otherID, other) in objects where other.entity == rel.destination && !other.isFault {
+            for other in objects.values where other.entity == rel.destination && !other.isFault {
+                let otherID = other.id
                 let points = other.current[slot] == .int(id.primaryKey)
                 if points && !other.isDeleted && keySet.insert(otherID.primaryKey).inserted {
                     keys.append(otherID.primaryKey)

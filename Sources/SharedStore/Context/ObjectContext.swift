@@ -33,7 +33,7 @@ public final class ObjectContext {
     public var automaticallyMergesChangesFromParent = false
 
     let core: StoreCore
-    var objects: [ObjectID: ManagedObject] = [:]
+    var objects: ObjectTable
     var insertedOrder: [ObjectID] = []
     var deletedOrder: [ObjectID] = []
     var deletedSet: Set<ObjectID> = []
@@ -46,6 +46,7 @@ public final class ObjectContext {
         self.core = core
         self.name = name
         self.isViewContext = isViewContext
+        objects = ObjectTable(model: core.model, storeIdentifier: core.storeIdentifier)
         core.contexts.append(WeakContext(self))
     }
 
@@ -95,9 +96,9 @@ public final class ObjectContext {
         let id = core.objectID(info, core.temporaryKey())
         let object = ManagedObject(id: id, entity: info.index, isFault: false, values: row, version: 0)
         object.isInserted = true
-        objects[id] = object
+        objects[entity: info.index, id.primaryKey] = object
         insertedOrder.append(id)
-        screen.add(id)
+        screen.addInserted(id)
         return id
     }
 
@@ -149,7 +150,7 @@ public final class ObjectContext {
     // MARK: Inspecting the context
 
     /// Every registered object.
-    public var registeredObjects: [ObjectID] { objects.keys.sorted() }
+    public var registeredObjects: [ObjectID] { objects.values.map(\.id).sorted() }
 
     /// Whether `id` is registered.
     public func isRegistered(_ id: ObjectID) -> Bool { objects[id] != nil }

@@ -94,9 +94,9 @@ public final class StoreCoordinator {
 
     /// Drops every row snapshot of this process (as if the process had been relaunched with its contexts kept).
     public func dropRowCache() {
-        core.rows.removeAll()
+        core.dropRowCache()
     }
 
     /// How many row snapshots the cache holds.
-    public var rowCacheCount: Int { core.rows.count }
+    public var rowCacheCount: Int { core.rowCount }
 }

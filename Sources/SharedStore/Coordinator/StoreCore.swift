@@ -1,10 +1,5 @@
 import Foundation
 
-struct RowKey: Hashable {
-    let entity: Int
-    let primaryKey: Int64
-}
-
 /// A row as last read from SQL or written by this process: values by slot, `Z_OPT`, and when it was read.
 struct RowSnapshot {
     var values: [Value]
@@ -35,7 +30,8 @@ final class StoreCore {
     let historyTracking: Bool
     /// Set when this process may not write the store, with the reason.
     let readOnlyReason: String?
-    var rows: [RowKey: RowSnapshot] = [:]
+    /// The row cache: one table per entity (`model.entities` order), by primary key.
+    var rows: [KeyTable<RowSnapshot>]
     var contexts: [WeakContext] = []
     private var nextTemporaryKey: Int64 = -1
     /// The last history token this process wrote or consumed (for `own-token` purges).
@@ -51,6 +47,7 @@ final class StoreCore {
         self.options = options
         self.clock = clock
         self.eventSink = eventSink
+        rows = Array(repeating: KeyTable(), count: model.entities.count)
         let path = url.path
         do {
             writer = try SQLiteConnection(path: path, readOnly: options.readOnly, busyTimeout: options.busyTimeout)
@@ -96,15 +93,22 @@ final class StoreCore {
     // MARK: Row cache
 
     func snapshot(_ entity: Int, _ primaryKey: Int64) -> RowSnapshot? {
-        rows[RowKey(entity: entity, primaryKey: primaryKey)]
+        rows[entity][primaryKey]
     }
 
     func store(_ snapshot: RowSnapshot, _ entity: Int, _ primaryKey: Int64) {
-        rows[RowKey(entity: entity, primaryKey: primaryKey)] = snapshot
+        rows[entity][primaryKey] = snapshot
+    }
+
+    /// How many snapshots the cache holds.
+    var rowCount: Int { rows.reduce(0) { $0 + $1.count } }
+
+    func dropRowCache() {
+        for i in rows.indices { rows[i].removeAll() }
     }
 
     func dropSnapshot(_ id: ObjectID, entity: Int, reason: SnapshotDropReason) {
-        if rows.removeValue(forKey: RowKey(entity: entity, primaryKey: id.primaryKey)) != nil {
+        if rows[entity].removeValue(forKey: id.primaryKey) != nil {
             emit(.snapshotDropped(object: id, reason: reason))
         }
     }
@@ -149,12 +153,13 @@ final class StoreCore {
 
     func snapshot(from statement: Statement, _ entity: EntityInfo, readAt: Date) -> RowSnapshot {
         var values: [Value] = []
-        values.reserveCapacity(entity.slots.count)
-        for (i, slot) in entity.slots.enumerated() {
+        values.reserveCapacity(entity.slotTypes.count)
+        for (i, type) in entity.slotTypes.enumerated() {
             let column = Int32(i + 2)
-            switch slot.kind {
-            case .attribute(let type): values.append(statement.value(at: column, as: type))
-            case .toOne: values.append(statement.isNull(at: column) ? .null : .int(statement.int64(at: column)))
+            if let type {
+                values.append(statement.value(at: column, as: type))
+            } else {
+                values.append(statement.isNull(at: column) ? .null : .int(statement.int64(at: column)))
             }
         }
         return RowSnapshot(values: values, version: statement.int64(at: 1), readAt: readAt)

@@ -22,18 +22,16 @@ struct HistoryChange {
 /// Writes history rows inside the caller's write transaction.
 enum HistoryRecorder {
     /// Records a save's committed writes; returns the new transaction's token, or `nil` when nothing was written.
-    static func record(core: StoreCore, contextName: String, author: String?, writes: [SaveWrite],
-                       mapping: [Int64: Int64]) throws -> Int64?
+    static func record(core: StoreCore, contextName: String, author: String?, writes: [SaveWrite]) throws -> Int64?
     {
         var changes: [HistoryChange] = []
         changes.reserveCapacity(writes.count)
         for write in writes {
             guard case .committed(let operation) = write.kind else { continue }
             let entity = write.entity
-            let primaryKey = operation == .insert ? mapping[write.object.id.primaryKey]! : write.object.id.primaryKey
             changes.append(HistoryChange(
                 entity: entity,
-                primaryKey: primaryKey,
+                primaryKey: write.primaryKey,
                 operation: operation,
                 columns: operation == .update ? write.changedSlots.map { entity.slots[$0].name } : [],
                 tombstone: operation == .delete ? tombstone(entity, write.values) : nil))

@@ -10,6 +10,8 @@ public final class Model: Sendable {
     public let versionHash: String
     let entities: [EntityInfo]
     let entityIndex: [String: Int]
+    /// Whether any relationship is stored in a join table (saves skip join-table work otherwise).
+    let hasJoinTables: Bool
 
     /// Validates and compiles `description`.
     ///
@@ -32,6 +34,9 @@ public final class Model: Sendable {
         }
         entityIndex = index
         entities = try ModelCompiler(description: description, entityIndex: index).compile()
+        hasJoinTables = entities.contains { entity in
+            entity.relationships.contains { if case .joinTable = $0.storage { true } else { false } }
+        }
         versionHash = Model.hash(of: description)
     }
 
@@ -54,13 +59,18 @@ public final class Model: Sendable {
     }
 
     func entity(named name: String) throws(StoreError) -> EntityInfo {
+        guard let i = index(ofEntity: name) else { throw StoreError.unknownEntity(name) }
+        return entities[i]
+    }
+
+    /// The index of the entity named `name` in `entities`.
+    func index(ofEntity name: String) -> Int? {
         // Models have a handful of entities: comparing short names beats hashing them on every access.
         if entities.count <= 8 {
-            for entity in entities where entity.name == name { return entity }
-            throw StoreError.unknownEntity(name)
+            for entity in entities where entity.name == name { return entity.index }
+            return nil
         }
-        guard let i = entityIndex[name] else { throw StoreError.unknownEntity(name) }
-        return entities[i]
+        return entityIndex[name]
     }
 
     static func hash(of description: ModelDescription) -> String {
@@ -133,6 +143,9 @@ final class EntityInfo: Sendable {
     let selectList: String
     /// A new object's values: defaults, or zero values for non-optional attributes without one.
     let initialValues: [Value]
+    /// Each slot's attribute type (`nil` for a to-one foreign key): what reading a row needs, without
+    /// copying the slots' names.
+    let slotTypes: [AttributeType?]
     /// `INSERT INTO <table> (Z_PK, Z_ENT, Z_OPT, <slots>) VALUES (?, ?, 1, ...)`.
     let insertSQL: String
     let attributeCount: Int
@@ -151,6 +164,7 @@ final class EntityInfo: Sendable {
         self.relationshipIndex = relationshipIndex
         selectList = (["Z_PK", "Z_OPT"] + slots.map(\.column)).joined(separator: ", ")
         initialValues = slots.map(\.defaultValue)
+        slotTypes = slots.map(\.attributeType)
         let marks = String(repeating: ", ?", count: slots.count)
         insertSQL = "INSERT INTO \(tableName) (Z_PK, Z_ENT, Z_OPT\(slots.map { ", " + $0.column }.joined())) VALUES (?, ?, 1\(marks))"
         attributeCount = attributes.count
@@ -158,10 +172,14 @@ final class EntityInfo: Sendable {
 
 
     func attributeSlot(_ name: String) throws(StoreError) -> Int {
-        guard let i = slotIndex[name], i < attributeCount else {
-            throw StoreError.unknownProperty(entity: self.name, property: name)
+        // Called for every value set or read by name: for a few attributes, comparing the (usually
+        // short, inline) names costs less than hashing one.
+        if attributeCount <= 16 {
+            for i in 0..<attributeCount where slots[i].name == name { return i }
+        } else if let i = slotIndex[name], i < attributeCount {
+            return i
         }
-        return i
+        throw StoreError.unknownProperty(entity: self.name, property: name)
     }
 
     func relationship(_ name: String) throws(StoreError) -> RelationshipInfo {

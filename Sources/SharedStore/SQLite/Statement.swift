@@ -31,6 +31,12 @@ public final class Statement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// Resets the statement so it can run again, keeping its bindings (for a caller that binds every
+    /// parameter again).
+    func rewind() {
+        sqlite3_reset(handle)
+    }
+
     /// Binds `value` to the 1-based parameter `index`.
     public func bind(_ value: Value, at index: Int32) throws(SQLiteError) {
         let rc: Int32
@@ -40,7 +46,9 @@ public final class Statement {
         case .bool(let b): rc = sqlite3_bind_int64(handle, index, b ? 1 : 0)
         case .double(let d): rc = sqlite3_bind_double(handle, index, d)
         case .date(let d): rc = sqlite3_bind_double(handle, index, d.timeIntervalSinceReferenceDate)
-        case .string(let s): rc = sqlite3_bind_text(handle, index, s, -1, groupsim_transient())
+        case .string(let s):
+            // withCString reads a native string in place; passing `s` directly copied it to an array first.
+            rc = s.withCString { sqlite3_bind_text(handle, index, $0, -1, groupsim_transient()) }
         case .uuid(let u):
             var bytes = u.uuid
             rc = withUnsafeBytes(of: &bytes) { raw in

@@ -36,8 +36,14 @@ extension ObjectContext {
         var changes: [CommittedChange] = []
         let detailed = core.eventSink != nil || !core.didSaveObservers.isEmpty || core.contexts.count > 1
         changes.reserveCapacity(transaction.writes.count)
-        permanentIDs.reserveCapacity(transaction.mapping.count)
-        core.rows.reserveCapacity(core.rows.count + transaction.writes.count)
+        permanentIDs.reserveCapacity(transaction.insertCount)
+        if transaction.insertCount > 0 {
+            var counts = [Int](repeating: 0, count: core.model.entities.count)
+            for write in transaction.writes { counts[write.entity.index] += 1 }
+            for (entity, count) in counts.enumerated() where count > 0 {
+                core.rows[entity].reserveCapacity(core.rows[entity].count + count)
+            }
+        }
         var removed: Set<ObjectID> = []
         for write in transaction.writes {
             let object = write.object
@@ -45,11 +51,10 @@ extension ObjectContext {
             switch write.kind {
             case .committed(let operation):
                 if operation == .insert {
-                    let permanent = core.objectID(entity, transaction.mapping[object.id.primaryKey]!)
+                    // Re-registered under its permanent ID, as obtainPermanentIDs does.
+                    let permanent = core.objectID(entity, write.primaryKey)
                     permanentIDs[object.id] = permanent
-                    objects[object.id] = nil
-                    object.id = permanent
-                    objects[permanent] = object
+                    objects.reregister(object, as: permanent, entity: entity.index)
                     object.isInserted = false
                 }
                 if operation == .delete {
@@ -82,7 +87,7 @@ extension ObjectContext {
             }
         }
         if !permanentIDs.isEmpty {
-            screen.remap(permanentIDs)
+            screen.remap(transaction.mapping)
             remapTemporaryKeys(transaction.mapping)
         }
         screen.remove(removed)
@@ -107,17 +112,16 @@ extension ObjectContext {
     }
 
     /// Other objects of this context may hold a just-saved object's temporary key in a to-one slot.
-    private func remapTemporaryKeys(_ mapping: [Int64: Int64]) {
-        guard core.model.entities.contains(where: { $0.slots.count > $0.attributeCount }) else { return }
-        for object in objects.values {
-            let entity = core.model.entities[object.entity]
-            guard entity.slots.count > entity.attributeCount, !object.isFault else { continue }
-            for slot in entity.attributeCount..<entity.slots.count {
-                if case .int(let key) = object.values[slot], key < 0, let permanent = mapping[key] {
-                    object.values[slot] = .int(permanent)
-                }
-                if case .int(let key) = object.changes[slot], key < 0, let permanent = mapping[key] {
-                    object.changes[slot] = .int(permanent)
+    private func remapTemporaryKeys(_ mapping: KeyTable<Int64>) {
+        for entity in core.model.entities where entity.slots.count > entity.attributeCount {
+            for object in objects.values(entity: entity.index) where !object.isFault {
+                for slot in entity.attributeCount..<entity.slots.count {
+                    if case .int(let key) = object.values[slot], key < 0, let permanent = mapping[key] {
+                        object.values[slot] = .int(permanent)
+                    }
+                    if case .int(let key) = object.changes[slot], key < 0, let permanent = mapping[key] {
+                        object.changes[slot] = .int(permanent)
+                    }
                 }
             }
         }

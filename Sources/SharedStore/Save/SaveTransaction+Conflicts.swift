@@ -22,7 +22,7 @@ extension SaveTransaction {
         guard let row else {
             // The row was deleted elsewhere: an update has nothing to apply to, a delete is already done.
             record(conflict(object, nil, isDelete: isDelete, outcome: .deletedInStore, resolved: nil))
-            writes.append(SaveWrite(object: object, entity: entity, kind: .vanished, values: object.values,
+            writes.append(SaveWrite(object: object, entity: entity, primaryKey: object.id.primaryKey, kind: .vanished, values: object.values,
                                     version: object.version, changedSlots: []))
             return
         }
@@ -35,11 +35,11 @@ extension SaveTransaction {
                     try db.cached("DELETE FROM \(table) WHERE \(owner) = ?").run([.int(object.id.primaryKey)])
                 }
                 record(conflict(object, row, isDelete: true, outcome: .deleted, resolved: nil))
-                writes.append(SaveWrite(object: object, entity: entity, kind: .committed(.delete), values: row.values,
+                writes.append(SaveWrite(object: object, entity: entity, primaryKey: object.id.primaryKey, kind: .committed(.delete), values: row.values,
                                         version: row.version, changedSlots: []))
             case .mergeByPropertyStoreTrump, .rollback:
                 record(conflict(object, row, isDelete: true, outcome: .discarded, resolved: row.values))
-                writes.append(SaveWrite(object: object, entity: entity, kind: .tookStore(undelete: true),
+                writes.append(SaveWrite(object: object, entity: entity, primaryKey: object.id.primaryKey, kind: .tookStore(undelete: true),
                                         values: row.values, version: row.version, changedSlots: []))
             }
             return
@@ -59,7 +59,7 @@ extension SaveTransaction {
             outcome = .overwritten
         case .rollback:
             record(conflict(object, row, isDelete: false, outcome: .discarded, resolved: row.values))
-            writes.append(SaveWrite(object: object, entity: entity, kind: .tookStore(undelete: false),
+            writes.append(SaveWrite(object: object, entity: entity, primaryKey: object.id.primaryKey, kind: .tookStore(undelete: false),
                                     values: row.values, version: row.version, changedSlots: []))
             return
         }
@@ -71,7 +71,7 @@ extension SaveTransaction {
         try statement.bind(object.id.primaryKey, at: Int32(slots.count + 2))
         try statement.step()
         record(conflict(object, row, isDelete: false, outcome: outcome, resolved: final))
-        writes.append(SaveWrite(object: object, entity: entity, kind: .committed(.update), values: final,
+        writes.append(SaveWrite(object: object, entity: entity, primaryKey: object.id.primaryKey, kind: .committed(.update), values: final,
                                 version: row.version + 1, changedSlots: slots))
     }
 

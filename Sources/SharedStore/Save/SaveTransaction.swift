@@ -12,6 +12,8 @@ struct SaveWrite {
     }
     let object: ManagedObject
     let entity: EntityInfo
+    /// The row's primary key (the permanent one, for an insert).
+    let primaryKey: Int64
     let kind: Kind
     /// The row's values after the save (resolved primary keys).
     let values: [Value]
@@ -28,7 +30,10 @@ struct SaveTransaction {
     let author: String?
     let policy: MergePolicy
     var db: SQLiteConnection { core.writer }
-    var mapping: [Int64: Int64] = [:]
+    /// Temporary primary key -> permanent primary key, for the inserted objects.
+    var mapping = KeyTable<Int64>()
+    /// How many objects the save inserts.
+    private(set) var insertCount = 0
     var writes: [SaveWrite] = []
     var conflicts: [SaveConflict] = []
     var historyToken: Int64?
@@ -50,8 +55,8 @@ struct SaveTransaction {
             throw .sqlite(error)
         }
         do {
-            try allocateKeys(inserts)
-            for object in inserts { try insert(object) }
+            let keys = try allocateKeys(inserts)
+            for (object, key) in zip(inserts, keys) { try insert(object, key: key) }
             var pending: [(ManagedObject, Bool)] = []
             for object in updates where !(try update(object)) { pending.append((object, false)) }
             for object in deletes where !(try delete(object)) { pending.append((object, true)) }
@@ -67,10 +72,10 @@ struct SaveTransaction {
                 }
                 for (object, isDelete, row) in found { try resolve(object, row, isDelete: isDelete) }
             }
-            try writeJoinTables()
+            if core.model.hasJoinTables { try writeJoinTables() }
             if core.historyTracking {
                 historyToken = try HistoryRecorder.record(core: core, contextName: contextName, author: author,
-                                                          writes: writes, mapping: mapping)
+                                                          writes: writes)
             }
             if let hook = core.beforeCommit {
                 hook(BeforeCommitEvent(context: contextName, inserted: inserts.count, updated: updates.count,
@@ -98,7 +103,8 @@ struct SaveTransaction {
 
     // MARK: Statements
 
-    private mutating func allocateKeys(_ inserts: [ManagedObject]) throws {
+    /// Takes primary keys from `Z_PRIMARYKEY` for `inserts`; returns them in the same order.
+    private mutating func allocateKeys(_ inserts: [ManagedObject]) throws -> [Int64] {
         let entities = core.model.entities
         var counts = [Int64](repeating: 0, count: entities.count)
         for object in inserts { counts[object.entity] += 1 }
@@ -109,11 +115,17 @@ struct SaveTransaction {
             let max = try db.scalarInt("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(number)]) ?? 0
             next[entity] = max - count + 1
         }
+        insertCount = inserts.count
         mapping.reserveCapacity(inserts.count)
+        var keys: [Int64] = []
+        keys.reserveCapacity(inserts.count)
         for object in inserts {
-            mapping[object.id.primaryKey] = next[object.entity]
+            let key = next[object.entity]
+            mapping[object.id.primaryKey] = key
+            keys.append(key)
             next[object.entity] += 1
         }
+        return keys
     }
 
     /// Replaces temporary primary keys in to-one slots by the permanent ones.
@@ -128,23 +140,24 @@ struct SaveTransaction {
         return result
     }
 
-    private mutating func insert(_ object: ManagedObject) throws {
+    private mutating func insert(_ object: ManagedObject, key: Int64) throws {
         let entity = core.model.entities[object.entity]
         let values = resolved(object.values, entity)
         let statement: Statement
         if let cached = insertStatements[entity.index] {
             statement = cached
-            statement.reset()
+            // Every parameter is bound again below: no need to clear the bindings.
+            statement.rewind()
         } else {
             statement = try db.cached(entity.insertSQL)
             insertStatements[entity.index] = statement
         }
-        try statement.bind(mapping[object.id.primaryKey]!, at: 1)
+        try statement.bind(key, at: 1)
         try statement.bind(entity.entityNumber, at: 2)
         for (i, value) in values.enumerated() { try statement.bind(value, at: Int32(i + 3)) }
         try statement.step()
-        writes.append(SaveWrite(object: object, entity: entity, kind: .committed(.insert), values: values, version: 1,
-                                changedSlots: []))
+        writes.append(SaveWrite(object: object, entity: entity, primaryKey: key, kind: .committed(.insert),
+                                values: values, version: 1, changedSlots: []))
     }
 
     /// `false` when the optimistic-locking check failed (a conflict to resolve).
@@ -160,7 +173,8 @@ struct SaveTransaction {
         try statement.bind(object.version, at: Int32(slots.count + 2))
         try statement.step()
         guard db.changes == 1 else { return false }
-        writes.append(SaveWrite(object: object, entity: entity, kind: .committed(.update), values: values,
+        writes.append(SaveWrite(object: object, entity: entity, primaryKey: object.id.primaryKey,
+                                kind: .committed(.update), values: values,
                                 version: object.version + 1, changedSlots: slots))
         return true
     }
@@ -168,7 +182,8 @@ struct SaveTransaction {
     private mutating func delete(_ object: ManagedObject) throws -> Bool {
         let entity = core.model.entities[object.entity]
         if object.isInaccessible {
-            writes.append(SaveWrite(object: object, entity: entity, kind: .vanished, values: object.values,
+            writes.append(SaveWrite(object: object, entity: entity, primaryKey: object.id.primaryKey,
+                                    kind: .vanished, values: object.values,
                                     version: object.version, changedSlots: []))
             return true
         }
@@ -178,7 +193,8 @@ struct SaveTransaction {
         try statement.step()
         guard db.changes == 1 else { return false }
         try deleteJoinRows(entity, object.id.primaryKey)
-        writes.append(SaveWrite(object: object, entity: entity, kind: .committed(.delete), values: object.values,
+        writes.append(SaveWrite(object: object, entity: entity, primaryKey: object.id.primaryKey,
+                                kind: .committed(.delete), values: object.values,
                                 version: object.version, changedSlots: []))
         return true
     }
@@ -192,9 +208,11 @@ struct SaveTransaction {
 
     private func writeJoinTables() throws {
         for write in writes {
-            guard case .committed(let operation) = write.kind, operation != .delete else { continue }
             let object = write.object
-            let ownerKey = mapping[object.id.primaryKey] ?? object.id.primaryKey
+            guard case .committed(let operation) = write.kind, operation != .delete,
+                !object.joinRemoves.isEmpty || !object.joinAdds.isEmpty
+            else { continue }
+            let ownerKey = write.primaryKey
             for (index, keys) in object.joinRemoves {
                 guard case .joinTable(let table, let owner, let target) = write.entity.relationships[index].storage
                 else { continue }

@@ -28,9 +28,14 @@ struct StoreBenchCommand: ParsableCommand {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let bench = StoreBench(directory: directory, repeats: repeats)
-        if only == "insert" {
-            print(try bench.sharedInsert(100_000))
-            return
+        // For profilers (valgrind --tool=callgrind): one case, one run.
+        switch only {
+        case "insert": print(try bench.sharedInsert(100_000)); return
+        case "raw-insert": print(try bench.rawInsert(100_000)); return
+        case "fire": print(try bench.sharedFire(10_000)); return
+        case "raw-fire": print(try bench.rawFire(10_000)); return
+        case "merge": print(try bench.historyMerge(transactions: 1000, registered: 10_000)); return
+        default: break
         }
         print("SharedStore vs raw SQLite (best of \(repeats); ratio = raw time / SharedStore time, target >= 0.5x)")
         for count in quick ? [10_000] : [10_000, 100_000] {
@@ -157,12 +162,19 @@ struct StoreBench {
         let time = Self.seconds {
             var statement: OpaquePointer?
             sqlite3_prepare_v2(db, "SELECT Z_PK, Z_OPT, ZTITLE, ZBODY, ZPINNED, ZRANK, ZSCORE, ZCREATED, ZUID FROM ZNOTE ORDER BY Z_PK", -1, &statement, nil)
-            // The same work a fault does: every column of every row into Swift values.
-            var values: [(Int64, Int64, String, Bool, Int64, Double)] = []
+            // The same work a fault does: every column of every row into Swift values (the optional
+            // body, created and uid columns are NULL here, but a reader must still look at them).
+            var values: [RawNote] = []
             while sqlite3_step(statement) == SQLITE_ROW {
-                values.append((sqlite3_column_int64(statement, 0), sqlite3_column_int64(statement, 1),
-                               String(cString: sqlite3_column_text(statement, 2)), sqlite3_column_int64(statement, 4) != 0,
-                               sqlite3_column_int64(statement, 5), sqlite3_column_double(statement, 6)))
+                values.append(RawNote(
+                    pk: sqlite3_column_int64(statement, 0), version: sqlite3_column_int64(statement, 1),
+                    title: String(cString: sqlite3_column_text(statement, 2)),
+                    body: sqlite3_column_text(statement, 3).map { String(cString: $0) },
+                    pinned: sqlite3_column_int64(statement, 4) != 0, rank: sqlite3_column_int64(statement, 5),
+                    score: sqlite3_column_double(statement, 6),
+                    created: sqlite3_column_type(statement, 7) == SQLITE_NULL ? nil : sqlite3_column_double(statement, 7),
+                    uid: sqlite3_column_bytes(statement, 8) == 16
+                        ? UUID(uuid: sqlite3_column_blob(statement, 8)!.loadUnaligned(as: uuid_t.self)) : nil))
             }
             sqlite3_finalize(statement)
             rows = values.count
@@ -170,6 +182,19 @@ struct StoreBench {
         precondition(rows == count)
         return time
     }
+}
+
+/// One ZNOTE row read by the raw fault baseline.
+struct RawNote {
+    var pk: Int64
+    var version: Int64
+    var title: String
+    var body: String?
+    var pinned: Bool
+    var rank: Int64
+    var score: Double
+    var created: Double?
+    var uid: UUID?
 }
 
 // MARK: History

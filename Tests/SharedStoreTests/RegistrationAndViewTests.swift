@@ -1,0 +1,66 @@
+import Foundation
+import SharedStore
+import Testing
+
+/// The bookkeeping a save re-keys: registered objects and the view move from temporary to permanent IDs,
+/// unsaved inserts are shown once, and IDs of another store are never registered.
+@Suite struct RegistrationAndViewTests {
+    @Test func unsavedInsertsAreShownOnceAndReKeyedBySave() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let context = store.viewContext
+        let saved = try context.insertNote("saved")
+        let a = try context.insert("Note", values: ["title": "A"])
+        let b = try context.insert("Note", values: ["title": "B"])
+        // Reaching an unsaved insert by ID, or fetching (which appends pending inserts), adds no duplicate.
+        try context.existingObject(with: a)
+        let fetched = try context.fetch(FetchRequest(entity: "Note"))
+        #expect(fetched == [saved, a, b])
+        #expect(context.view == [saved, a, b])
+        #expect(context.viewContains(a) && context.viewContains(b))
+
+        try context.delete(b)
+        #expect(!context.viewContains(b) && !context.isRegistered(b))
+        #expect(context.view == [saved, a])
+
+        let result = try context.save()
+        let permanent = try #require(result.permanentIDs[a])
+        #expect(result.permanentIDs.count == 1)
+        #expect(context.view == [saved, permanent], "the fetch list and the extras are re-keyed")
+        #expect(!context.viewContains(a) && context.viewContains(permanent))
+        #expect(!context.isRegistered(a) && context.isRegistered(permanent) && !context.isFault(permanent))
+        #expect(context.registeredObjects == [saved, permanent])
+        #expect(try context.title(permanent) == "A")
+        // Reaching the saved object by ID again does not show it twice.
+        try context.existingObject(with: permanent)
+        #expect(context.view == [saved, permanent])
+    }
+
+    @Test func manyInsertsSurviveTableGrowthAndReKeying() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let context = store.viewContext
+        let temporary = try (0..<3_000).map { i in
+            try context.insert("Note", values: ["title": .string("n\(i)"), "rank": .int(Int64(i))])
+        }
+        let result = try context.save()
+        #expect(result.permanentIDs.count == 3_000)
+        #expect(context.registeredObjects.count == 3_000)
+        #expect(store.rowCacheCount == 3_000)
+        for (i, id) in temporary.enumerated() where i % 250 == 0 {
+            let permanent = try #require(result.permanentIDs[id])
+            #expect(try context.value("rank", of: permanent) == .int(Int64(i)))
+        }
+        #expect(context.view == temporary.map { result.permanentIDs[$0]! })
+    }
+
+    @Test func anotherStoresIDIsNeverRegistered() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let id = try store.viewContext.insertNote("A")
+        let foreign = ObjectID(entity: "Note", primaryKey: id.primaryKey, storeIdentifier: "another-store")
+        #expect(store.viewContext.isRegistered(id))
+        #expect(!store.viewContext.isRegistered(foreign))
+        #expect(throws: StoreError.self) { try store.viewContext.registerFault(foreign) }
+    }
+}
