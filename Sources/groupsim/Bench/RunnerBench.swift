@@ -57,14 +57,14 @@ struct RunnerBenchCommand: ParsableCommand {
         return RunPlan(run: scenario.runs()[0], summary: scenario.summary)
     }
 
-    /// The time from each agent step's start to its end, from the runner's own events.
+    /// The time from each agent step's start to its end (only the runner records step starts and ends).
     static func stepRoundTrips(_ trace: Trace) -> [UInt64] {
         var started: [Int: UInt64] = [:]
         var result: [UInt64] = []
         let agentSteps = Set(trace.info.steps.filter { step in
             step.process != nil && !["launch", "exit"].contains(step.text.split(separator: " ").dropFirst().first.map(String.init) ?? "")
         }.map(\.index))
-        for event in trace.events where event.process == "runner" {
+        for event in trace.events {
             guard let step = event.step, agentSteps.contains(step) else { continue }
             switch event.kind {
             case .stepStarted: started[step] = event.t
