@@ -109,8 +109,11 @@ extension AgentProcess {
     func recordFinalView() {
         let context = currentContext
         var objects: [ObjectState] = []
-        for id in context.view {
-            guard let values = try? context.values(of: id) else { continue }
+        for id in context.view where !id.isTemporary {
+            // This process's own unsaved edits are never anomalies: an unsaved insert is left out,
+            // and so is each property it changed and has not saved.
+            guard var values = try? context.values(of: id) else { continue }
+            for property in dirty[id] ?? [] { values[property] = nil }
             objects.append(ObjectState(
                 id: ids.name(of: id), entity: id.entity, version: context.version(of: id), values: values.traceValues))
         }

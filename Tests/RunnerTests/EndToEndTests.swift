@@ -1,3 +1,4 @@
+import Checkers
 import Foundation
 import Testing
 import Trace
@@ -316,5 +317,30 @@ extension EndToEndTests {
         #expect(outcome.harnessError == nil)
         #expect(outcome.checks.map(\.kind) == ["expect-error"])
         #expect(outcome.checks.first?.passed == false)
+    }
+}
+
+extension EndToEndTests {
+    @Test func unsavedEditsAtTheEndAreNotAnomalies() throws {
+        let yaml = """
+        \(Self.header)
+        processes:
+          app: { role: host }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - app: { fetch: Note }
+          - app: { update: n1, set: { title: "edited, not saved" } }
+          - app: { insert: Note, id: n2, set: { title: never saved } }
+        """
+        let outcome = try RunHarness.single(yaml)
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.anomalies.isEmpty, "\(result.anomalies.map(\.explanation))")
+        let view = outcome.trace.events.compactMap { event -> StateSnapshot? in
+            if case .finalView(let view) = event.kind { view } else { nil }
+        }.first
+        #expect(view?.objects.map(\.id) == ["n1"])
+        #expect(view?.objects.first?.values["title"] == nil)
     }
 }
