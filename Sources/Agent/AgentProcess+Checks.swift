@@ -42,7 +42,7 @@ extension AgentProcess {
             let names = try viewNames(entity, filter: filter)
             let matches = expect.map { names.count == $0 } ?? true
             let done = matches || MonotonicTime.now() >= deadline
-            record(.counted(CountObservation(entity: entity, predicate: predicate, ids: names, final: done)))
+            record(.counted(CountObservation(entity: entity, predicate: predicate, ids: names, final: done, store: openedCopyName)))
             if done {
                 if let expect {
                     record(.check(CheckRecord(
@@ -59,7 +59,7 @@ extension AgentProcess {
     func observe(_ name: String, workload: Bool) -> Observation {
         let context = currentContext
         guard let id = ids[name], context.viewContains(id) else {
-            return Observation(object: name, found: false, workload: workload)
+            return Observation(object: name, found: false, workload: workload, store: openedCopyName)
         }
         let wasFault = context.isFault(id)
         lastFaultSource = nil
@@ -68,10 +68,10 @@ extension AgentProcess {
             let source = wasFault ? (lastFaultSource ?? "cache") : "memory"
             return Observation(
                 object: name, found: true, values: values.traceValues, version: context.version(of: id),
-                dirty: (dirty[id] ?? []).sorted(), source: source, workload: workload)
+                dirty: (dirty[id] ?? []).sorted(), source: source, workload: workload, store: openedCopyName)
         } catch {
             record(.error(errorRecord(error, expected: nil)))
-            return Observation(object: name, found: true, source: "error", workload: workload)
+            return Observation(object: name, found: true, source: "error", workload: workload, store: openedCopyName)
         }
     }
 
@@ -125,7 +125,7 @@ extension AgentProcess {
             }
         }
         record(.finalView(StateSnapshot(
-            store: openedCopy == nil ? config.store.traceName : "copy", objects: objects,
+            store: openedCopyName ?? config.store.traceName, objects: objects,
             absent: absent.sorted())))
     }
 }

@@ -54,15 +54,17 @@ extension AgentProcess {
     func learn(_ refs: [String: ObjectRef]) {
         for (name, ref) in refs {
             guard ref.entity != "", let id = try? coordinator.objectID(entity: ref.entity, primaryKey: ref.pk) else { continue }
-            ids.bind(name, to: id)
+            // A name this process bound itself (its own insert of that id) stays its own.
+            if ids[name] == nil { ids.bind(name, to: id) } else { ids.alias(name, to: id) }
         }
     }
 
     /// The object `name` in the view context, registering it by id (`existingObject(with:)`) when needed.
     func resolve(_ name: String) throws -> ObjectID {
         guard let id = ids[name] else { throw AgentError.unknownID(name) }
-        if !view.isRegistered(id) { _ = try view.existingObject(with: id) }
-        return id
+        // existingObject(with:) registers it and puts it in the view, registered or not.
+        if id.isTemporary { return id }
+        return try view.existingObject(with: id)
     }
 
     func execute(_ command: AgentCommand, into outcome: inout CommandOutcome) throws {
@@ -96,7 +98,10 @@ extension AgentProcess {
         case .refreshAll:
             refreshAll(reason: "step")
         case .refreshObject(let name, let merge):
-            view.refresh(try resolve(name), mergeChanges: merge)
+            let id = try resolve(name)
+            view.refresh(id, mergeChanges: merge)
+            // Without merging, refresh(_:mergeChanges:) discards the object's unsaved changes.
+            if !merge { dirty[id] = nil }
         case .runRefresh:
             runRefresh(reason: "manual")
         case .observe:
@@ -152,6 +157,13 @@ extension AgentProcess {
         let kind: String
         if let agentError = error as? AgentError {
             kind = agentError.kind
+        } else if let syncError = error as? SyncError {
+            switch syncError {
+            case .store(let inner): kind = StoreErrorKind(inner)?.rawValue ?? "other"
+            case .historyExpired: kind = "expired-token"
+            case .alreadyLeeched: kind = "already-leeched"
+            default: kind = "sync-failed"
+            }
         } else {
             kind = StoreErrorKind(error)?.rawValue ?? "other"
         }

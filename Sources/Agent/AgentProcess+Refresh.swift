@@ -56,6 +56,8 @@ extension AgentProcess {
                 record(.error(errorRecord(error, expected: nil)))
             }
         }
+        // The setting belongs to the strategy's refetch, not to the process's later fetch steps.
+        view.shouldRefreshRefetchedObjects = false
     }
 
     // MARK: Notifications

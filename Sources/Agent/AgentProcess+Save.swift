@@ -37,7 +37,7 @@ extension AgentProcess {
             objects.append(CommittedObject(
                 id: name, entity: change.entity, operation: operation, version: change.version,
                 baseVersion: baseVersions[change.object], values: change.values.traceValues,
-                changed: (changedBefore[original] ?? []).sorted()))
+                changed: (changedBefore[original] ?? []).sorted(), pk: change.primaryKey))
             switch operation {
             case .insert: outcome.inserted[name] = ObjectRef(entity: change.entity, pk: change.primaryKey)
             case .delete: outcome.deleted.append(name)

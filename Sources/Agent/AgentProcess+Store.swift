@@ -47,8 +47,10 @@ extension AgentProcess {
         case .sqlRead(let entity, let rows, _):
             record(.sqlRead(entity: entity, rows: rows))
         case .faultFulfilled(let object, let source, _, _):
-            lastFaultSource = source.rawValue
-            record(.faultFulfilled(object: ids.name(of: object), source: source.rawValue))
+            // The trace vocabulary says `generation` for a fault read through a pinned generation.
+            let name = source.rawValue == "pinned-generation" ? "generation" : source.rawValue
+            lastFaultSource = name
+            record(.faultFulfilled(object: ids.name(of: object), source: name))
         case .snapshotDropped(let object, _):
             record(.snapshotDropped(object: ids.name(of: object)))
         default:

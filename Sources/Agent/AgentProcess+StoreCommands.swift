@@ -24,7 +24,7 @@ extension AgentProcess {
         case .batchInsert(let entity, let count, let values):
             let row = try storeValues(values, entity: entity)
             let inserted = try coordinator.batchInsert(entity, objects: Array(repeating: row, count: count), author: settings.author)
-            recordBatch("batch-insert", inserted, operation: .insert)
+            recordBatch("batch-insert", inserted, operation: .insert, committedAt: MonotonicTime.now())
         case .batchUpdate(let entity, let predicate, let values):
             let updated = try coordinator.batchUpdate(
                 entity, where: predicate, values: try storeValues(values, entity: entity), author: settings.author)
@@ -39,6 +39,7 @@ extension AgentProcess {
             try coordinator.copyStore(to: copyURL(name), includeWAL: withWAL)
         case .openCopy(let name):
             openedCopy = try AgentProcess.openStore(config: config, clock: clock, readOnlyURL: copyURL(name))
+            openedCopyName = "copy:\(name)"
         case .sync:
             try sync(leechOnly: false, into: &outcome)
         case .leech:
@@ -86,7 +87,9 @@ extension AgentProcess {
         case .olderThan(let nanos): storePolicy = .olderThan(Double(nanos) / 1e9)
         }
         let before = policy == .ownToken ? coordinator.lastOwnHistoryToken : nil
-        let deleted = try coordinator.purgeHistory(storePolicy, consumers: settings.historyConsumers)
+        // Sync reads history too (to export it): a store in an ensemble waits for it as well.
+        let consumers = settings.historyConsumers + (settings.syncEnabled ? [SyncEnsemble.historyConsumer] : [])
+        let deleted = try coordinator.purgeHistory(storePolicy, consumers: consumers)
         record(.purged(PurgeRecord(policy: storePolicy.description, beforeToken: before, deleted: deleted)))
     }
 
@@ -105,24 +108,28 @@ extension AgentProcess {
     }
 
     /// A batch operation's rows as a commit, read back for their versions and values.
-    func recordBatch(_ source: String, _ rows: [ObjectID], operation: CommittedObject.Operation) {
+    func recordBatch(_ source: String, _ rows: [ObjectID], operation: CommittedObject.Operation,
+                     committedAt: UInt64 = MonotonicTime.now()) {
         guard !rows.isEmpty else { return }
         // Read back through a coordinator of its own: this process's row cache must not learn the
         // new values, as a batch operation never tells any context.
-        let readback = try? StoreCoordinator(url: coordinator.url, model: coordinator.model, options: StoreOptions(readOnly: true))
-        guard let reader = readback?.newBackgroundContext(name: "batch-readback") else { return }
+        let readback = operation == .delete ? nil
+            : try? StoreCoordinator(url: coordinator.url, model: coordinator.model, options: StoreOptions(readOnly: true))
+        let reader = readback?.newBackgroundContext(name: "batch-readback")
         var objects: [CommittedObject] = []
         for id in rows {
             var values: TraceValues = [:]
             var version: Int64 = 0
-            if operation != .delete, let read = try? reader.values(of: id) {
+            if let reader, let read = try? reader.values(of: id) {
                 values = read.traceValues
                 version = reader.version(of: id) ?? 0
             }
             objects.append(CommittedObject(id: ids.name(of: id), entity: id.entity, operation: operation,
-                                           version: version, values: values))
+                                           version: version, values: values, pk: id.primaryKey))
         }
         let token = try? coordinator.latestHistoryToken()
-        record(.saveCommitted(SaveCommit(store: config.store.traceName, source: source, token: token ?? nil, objects: objects)))
+        // Stamped when the store call returned, not after the read-back.
+        trace.record(.saveCommitted(SaveCommit(store: config.store.traceName, source: source, token: token ?? nil, objects: objects)),
+                     step: currentStep, at: committedAt)
     }
 }

@@ -39,6 +39,8 @@ public final class AgentProcess {
     var nextPoll: UInt64 = 0
     /// The copy opened by `open-copy`, which later fetches and checks use.
     var openedCopy: StoreCoordinator?
+    /// The trace's name for the opened copy (`copy:<name>`), nil while reading the store itself.
+    var openedCopyName: String?
     /// This store's membership of the ensemble, made at the first `sync` or `leech`.
     var ensemble: SyncEnsemble?
     /// The runner's scenario id -> global identifiers, as of the last `sync`/`leech` request.
@@ -61,6 +63,8 @@ public final class AgentProcess {
     /// Runs until the runner says `exit` or closes stdin; returns the exit status.
     public func run() -> Int32 {
         if settings.observe == "launch" { startObserving() }
+        // An app becomes active when it launches: the activation trigger runs then too.
+        if settings.trigger == "activation" { runRefresh(reason: "activation") }
         reply(AgentReply(seq: 0, status: .ready))
         nextPoll = MonotonicTime.now() + settings.pollIntervalNanos
         while true {

@@ -29,8 +29,8 @@ struct FinalStateChecker {
         case "copy": subject = "The copy \(record.store)"
         default: subject = "At the end, \(record.store)"
         }
-        for missing in record.missing {
-            let object = missing.split(separator: " ").first.map(String.init)
+        for (index, missing) in record.missing.enumerated() {
+            let object = index < record.objects.count ? record.objects[index] : nil
             if let object { verifiedMissing[record.store, default: []].insert(object) }
             anomalies.append(context.anomaly(
                 .dataLoss, process: context.store(of: process) == nil ? record.store : process, step: step, t: t,
@@ -59,7 +59,9 @@ struct FinalStateChecker {
             checkCommitted(final, committed: committedByStore[store] ?? [], into: &anomalies)
         }
         for view in views {
-            guard let store = context.store(of: view.process), let final = stores[store] else { continue }
+            // A view read from a copy (`open-copy`) shows the copy, not the live store.
+            guard !view.snapshot.store.hasPrefix("copy"),
+                  let store = context.store(of: view.process), let final = stores[store] else { continue }
             checkConvergence(view, against: final, into: &anomalies)
         }
     }
@@ -79,12 +81,13 @@ struct FinalStateChecker {
 
     private func checkCommitted(_ final: Snapshot, committed: [ObjectHistory], into anomalies: inout [Anomaly]) {
         let store = final.snapshot.store
-        var present: [String: ObjectState] = [:]
-        for object in final.snapshot.objects where present[object.id] == nil { present[object.id] = object }
+        // One id may name several rows (a duplicate): a committed value is lost only if no row holds it.
+        var present: [String: [ObjectState]] = [:]
+        for object in final.snapshot.objects { present[object.id, default: []].append(object) }
         let reported = verifiedMissing[store] ?? []
         for history in committed.sorted(by: { $0.id < $1.id }) where !reported.contains(history.id) {
             guard let latest = history.latest, latest.operation != .delete else { continue }
-            guard let state = present[history.id] else {
+            guard let rows = present[history.id] else {
                 anomalies.append(context.anomaly(
                     .dataLoss, process: store, step: nil, t: final.t, object: history.id, seen: "missing",
                     expected: "\(history.id) version \(latest.version)", cause: latest.reference,
@@ -92,8 +95,9 @@ struct FinalStateChecker {
                 continue
             }
             for property in history.properties.keys.sorted() {
-                guard let newest = history.property(property)?.entries.last, let value = state.values[property],
-                      !value.matches(newest.value) else { continue }
+                guard let newest = history.property(property)?.entries.last,
+                      !rows.contains(where: { $0.values[property].map { $0.matches(newest.value) } ?? true }),
+                      let value = rows.first?.values[property] else { continue }
                 anomalies.append(context.anomaly(
                     .dataLoss, process: store, step: nil, t: final.t, object: history.id, property: property,
                     seen: "\(value)", expected: "\(newest.value) (version \(newest.version))", cause: newest.reference,
@@ -104,32 +108,37 @@ struct FinalStateChecker {
 
     private func checkConvergence(_ view: Snapshot, against final: Snapshot, into anomalies: inout [Anomaly]) {
         let process = view.process, store = final.snapshot.store
-        var inStore: [String: ObjectState] = [:]
-        for object in final.snapshot.objects where inStore[object.id] == nil { inStore[object.id] = object }
+        // One id may name several rows (a duplicate): the view's object is compared with the closest.
+        var rows: [String: [ObjectState]] = [:]
+        for object in final.snapshot.objects { rows[object.id, default: []].append(object) }
         var inView: [String: ObjectState] = [:]
         for object in view.snapshot.objects where inView[object.id] == nil { inView[object.id] = object }
-        // A view holds what its fetches returned: only entities it shows at all are expected complete.
-        let entities = Set(view.snapshot.objects.map(\.entity))
+        // A view holds what its fetches returned: the objects it lacks are those its own fetches would
+        // return now (`absent`, recorded by the process itself after its final refresh).
         func add(_ object: String, _ property: String?, seen: String, expected: String, _ explanation: String) {
             anomalies.append(context.anomaly(
                 .notConverged, process: process, step: nil, t: view.t, object: object, property: property,
                 seen: seen, expected: expected, explanation: explanation))
         }
-        for id in inStore.keys.sorted() where inView[id] == nil && entities.contains(inStore[id]!.entity) {
+        for id in Set(view.snapshot.absent).sorted() where inView[id] == nil {
             add(id, nil, seen: "no \(id)", expected: "\(id) in the view",
-                "At the end, \(process)'s view has no \(id), which is in the store \(store).")
+                "At the end, \(process)'s view has no \(id), which its own fetch returns from the store \(store).")
         }
         for id in inView.keys.sorted() {
             let shown = inView[id]!
-            guard let stored = inStore[id] else {
+            guard let candidates = rows[id] else {
                 add(id, nil, seen: "\(id) in the view", expected: "no \(id)",
                     "At the end, \(process)'s view still shows \(id), which is not in the store \(store).")
                 continue
             }
-            let differing = shown.values.keys.sorted().filter { key in
-                guard let a = shown.values[key], let b = stored.values[key] else { return false }
-                return !a.matches(b)
+            func differences(_ stored: ObjectState) -> [String] {
+                shown.values.keys.sorted().filter { key in
+                    guard let a = shown.values[key], let b = stored.values[key] else { return false }
+                    return !a.matches(b)
+                }
             }
+            let stored = candidates.min { differences($0).count < differences($1).count }!
+            let differing = differences(stored)
             guard let first = differing.first else { continue }
             let list = differing.prefix(3).map { "\(id).\($0) = \(shown.values[$0]!) but the store has \(stored.values[$0]!)" }
             add(id, first, seen: "\(shown.values[first]!)", expected: "\(stored.values[first]!)",

@@ -32,11 +32,14 @@ public struct CommittedObject: Sendable, Hashable, Codable {
     public var values: TraceValues
     /// The properties this process itself set since its base version.
     public var changed: [String]
+    /// The row's primary key in its store (two rows may share a scenario id: a duplicate).
+    public var pk: Int64?
 
     public init(
         id: String, entity: String, operation: Operation, version: Int64, baseVersion: Int64? = nil,
-        values: TraceValues = [:], changed: [String] = []
+        values: TraceValues = [:], changed: [String] = [], pk: Int64? = nil
     ) {
+        self.pk = pk
         self.id = id
         self.entity = entity
         self.operation = operation
@@ -121,8 +124,11 @@ public struct Observation: Sendable, Hashable, Codable {
     public var final: Bool
     /// True for a workload read (judged with `stale-tolerance`).
     public var workload: Bool
+    /// Set when the read came from an opened copy (`copy:<name>`) rather than the process's store.
+    public var store: String?
 
-    public init(object: String, found: Bool, values: TraceValues = [:], version: Int64? = nil, dirty: [String] = [], source: String = "memory", final: Bool = true, workload: Bool = false) {
+    public init(object: String, found: Bool, values: TraceValues = [:], version: Int64? = nil, dirty: [String] = [], source: String = "memory", final: Bool = true, workload: Bool = false, store: String? = nil) {
+        self.store = store
         self.object = object
         self.found = found
         self.values = values
@@ -141,8 +147,11 @@ public struct CountObservation: Sendable, Hashable, Codable {
     /// The ids of the objects counted.
     public var ids: [String]
     public var final: Bool
+    /// Set when the count came from an opened copy (`copy:<name>`) rather than the process's store.
+    public var store: String?
 
-    public init(entity: String, predicate: String? = nil, ids: [String], final: Bool = true) {
+    public init(entity: String, predicate: String? = nil, ids: [String], final: Bool = true, store: String? = nil) {
+        self.store = store
         self.entity = entity
         self.predicate = predicate
         self.ids = ids
@@ -281,13 +290,26 @@ public struct VerificationRecord: Sendable, Hashable, Codable {
     /// Why it was verified: `crash`, `copy`, `restart`, `final`.
     public var reason: String
     public var checked: Int
-    /// One line per missing piece, e.g. `n3 version 2 (title "B")`.
+    /// One line per missing piece, e.g. `row n3 is at v1, expected v2`.
     public var missing: [String]
+    /// The object each line of `missing` is about (scenario id or `Entity#pk`), in the same order.
+    public var objects: [String]
 
-    public init(store: String, reason: String, checked: Int, missing: [String]) {
+    public init(store: String, reason: String, checked: Int, missing: [String], objects: [String] = []) {
         self.store = store
         self.reason = reason
         self.checked = checked
         self.missing = missing
+        self.objects = objects
+    }
+
+    private enum CodingKeys: String, CodingKey { case store, reason, checked, missing, objects }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            store: try c.decode(String.self, forKey: .store), reason: try c.decode(String.self, forKey: .reason),
+            checked: try c.decode(Int.self, forKey: .checked), missing: try c.decode([String].self, forKey: .missing),
+            objects: try c.decodeIfPresent([String].self, forKey: .objects) ?? [])
     }
 }

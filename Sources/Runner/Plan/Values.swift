@@ -59,3 +59,15 @@ extension AttributeValue {
         }
     }
 }
+
+extension AttributeValue {
+    /// A default value in SharedStore's model syntax (`= "text"`, `= 3`, `= 2024-05-01T00:00:00Z`).
+    var defaultLiteral: String {
+        switch self {
+        case .string(let text): return "\"\(text)\""
+        case .date(let date): return date.ISO8601Format()
+        case .uuid(let uuid): return uuid.uuidString
+        default: return predicateLiteral
+        }
+    }
+}

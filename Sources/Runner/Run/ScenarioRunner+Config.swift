@@ -19,7 +19,7 @@ extension ScenarioRunner {
             model: Self.entitySpecs(run.store.model), settings: Self.agentSettings(settings, process: slot.name, all: run.processes),
             hubSocket: sandbox.hubSocket, tracePath: sandbox.trace(of: slot.name).path,
             copiesDirectory: sandbox.copies.path, transferDirectory: sandbox.transfer.path,
-            clockOffsetNanos: 0, seed: slot.process.seed)
+            clockOffsetNanos: clockOffset, seed: slot.process.seed)
     }
 
     /// The model in the scenario's own attribute syntax, which SharedStore parses.
@@ -27,7 +27,7 @@ extension ScenarioRunner {
         model.entities.map { entity in
             var properties = entity.attributes.map { attribute in
                 var syntax = attribute.type.rawValue + (attribute.isOptional ? "?" : "")
-                if let value = attribute.defaultValue { syntax += " = \(value.predicateLiteral)" }
+                if let value = attribute.defaultValue { syntax += " = \(value.defaultLiteral)" }
                 return PropertySpec(name: attribute.name, syntax: syntax)
             }
             properties += entity.relationships.map { relationship in

@@ -35,13 +35,19 @@ extension ScenarioRunner {
         }
     }
 
-    /// Every event of the run, merged by time.
-    func collectTrace() -> Trace {
+    /// Every event of the run, merged by time, and the first trace file that could not be read
+    /// (a run judged without part of its trace is no verdict).
+    func collectTrace() -> (Trace, RunError?) {
         var streams: [[TraceEvent]] = []
+        var failure: RunError?
         for file in sandbox.traceFiles {
-            if let events = try? TraceFile.readEvents(from: file) { streams.append(events) }
+            do {
+                streams.append(try TraceFile.readEvents(from: file))
+            } catch {
+                failure = failure ?? RunError(message: "cannot read the trace: \(error)")
+            }
         }
-        return Trace(info: plan.info, events: Trace.merge(streams))
+        return (Trace(info: plan.info, events: Trace.merge(streams)), failure)
     }
 
     /// Each process's stderr, for the report.

@@ -76,8 +76,6 @@ extension ScenarioRunner {
             throw failure("the agent did not start: \(line)", process: slot.name)
         }
         record(.lifecycle(LifecycleChange(state: "launched", pid: slot.child?.pid)), as: slot.name)
-        // The scenario's clock may have moved before this launch.
-        if clockOffset > 0 { _ = try write(.advanceClock(nanos: clockOffset), to: slot, expectError: nil) }
     }
 
     private func deliver(_ signal: ProcessSignal, to slot: ProcessSlot) throws(RunError) {

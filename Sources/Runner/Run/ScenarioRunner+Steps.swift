@@ -59,8 +59,6 @@ extension ScenarioRunner {
         var pending: [(RunPlan.PlannedStep, ProcessSlot, Int)] = []
         var busy: Set<String> = []
         for child in children {
-            currentStep = child
-            record(.stepStarted)
             guard let process = child.step.process, !busy.contains(process),
                   let slot = slots[process], slot.canTakeCommands,
                   let command = command(for: child.step.step, on: slot)
@@ -70,6 +68,8 @@ extension ScenarioRunner {
                 try execute(child)
                 continue
             }
+            currentStep = child
+            record(.stepStarted)
             busy.insert(process)
             let seq = try write(command, to: slot, expectError: child.step.expectError?.rawValue)
             pending.append((child, slot, seq))
@@ -151,7 +151,13 @@ extension ScenarioRunner {
     /// Records what a save committed so other agents can name the same rows.
     private func learn(_ reply: AgentReply, from slot: ProcessSlot) {
         for (name, ref) in reply.inserted {
-            registry[slot.store, default: [:]][name] = ref
+            // The same scenario id inserted again in one store is a second row (a duplicate):
+            // the first keeps the name for every agent, the others are named in the final dump.
+            if let first = registry[slot.store]?[name], first != ref {
+                aliases[slot.store, default: [:]][ref] = name
+            } else {
+                registry[slot.store, default: [:]][name] = ref
+            }
             live[slot.store, default: []].insert(name)
         }
         for name in reply.deleted { live[slot.store]?.remove(name) }

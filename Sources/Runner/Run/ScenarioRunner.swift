@@ -108,7 +108,8 @@ public final class ScenarioRunner {
         }
         runner.stopAll()
         runner.hub.close()
-        let trace = runner.collectTrace()
+        let (trace, unreadable) = runner.collectTrace()
+        harnessError = harnessError ?? unreadable
         let stderr = runner.collectStderr()
         runner.sandbox.finish()
         return RunOutcome(

@@ -16,10 +16,12 @@ extension ScenarioRunner {
     /// `store` before `before`, and records what is missing: the data-loss check.
     func verify(_ url: URL, label: String, reason: String, store: String, before: UInt64) {
         guard FileManager.default.fileExists(atPath: url.path) else {
-            record(.verified(VerificationRecord(store: label, reason: reason, checked: 0, missing: ["the file \(url.lastPathComponent) does not exist"])))
+            record(.verified(VerificationRecord(
+                store: label, reason: reason, checked: 0, missing: ["the file \(url.lastPathComponent) does not exist"],
+                objects: [label])))
             return
         }
-        var names: [ObjectRef: String] = [:]
+        var names: [ObjectRef: String] = aliases[store] ?? [:]
         for (name, ref) in registry[store] ?? [:] { names[ref] = name }
         var expected: [ExpectedCommit] = []
         do {
@@ -28,7 +30,8 @@ extension ScenarioRunner {
                 for event in (try? TraceFile.readEvents(from: file)) ?? [] where event.t < before {
                     guard case .saveCommitted(let commit) = event.kind, commit.store == store else { continue }
                     for object in commit.objects {
-                        guard let ref = objectRef(object.id, entity: object.entity, store: store) else { continue }
+                        let known = object.pk.map { ObjectRef(entity: object.entity, pk: $0) }
+                        guard let ref = known ?? objectRef(object.id, entity: object.entity, store: store) else { continue }
                         var values: [String: Value] = [:]
                         for (key, value) in object.values {
                             guard let type = model.attributes(of: object.entity)?.first(where: { $0.name == key })?.type else { continue }
@@ -41,12 +44,13 @@ extension ScenarioRunner {
                 }
             }
             let missing = try StoreFiles.verify(url, model: model, committed: expected)
+            let objects = missing.map { item in
+                let ref = ObjectRef(entity: item.expected.entity, pk: item.expected.primaryKey)
+                return names[ref] ?? ref.description
+            }
             record(.verified(VerificationRecord(
                 store: label, reason: reason, checked: expected.count,
-                missing: missing.map { item in
-                    let ref = ObjectRef(entity: item.expected.entity, pk: item.expected.primaryKey)
-                    return "\(names[ref] ?? ref.description): \(item.reason)"
-                })))
+                missing: zip(objects, missing).map { "\($0): \($1.reason)" }, objects: objects)))
         } catch {
             record(.error(ErrorRecord(kind: "other", message: "cannot verify \(label): \(error)")))
         }

@@ -25,9 +25,11 @@ extension ScenarioDecoder {
 
     /// Checks a process name: a plain name that no control step or variant key uses.
     private func checkProcessName(_ name: String, at node: YAMLNode) -> Bool {
-        if ScenarioDecoder.controlKeywords.contains(name) || ScenarioDecoder.variantKeys.contains(name) {
-            let reason = ScenarioDecoder.controlKeywords.contains(name)
-                ? "it starts a control step" : "variants use it as a key"
+        if ScenarioDecoder.controlKeywords.contains(name) || ScenarioDecoder.variantKeys.contains(name)
+            || ScenarioDecoder.harnessNames.contains(name) {
+            let reason = ScenarioDecoder.controlKeywords.contains(name) ? "it starts a control step"
+                : ScenarioDecoder.harnessNames.contains(name) ? "the harness records its own events under it"
+                : "variants use it as a key"
             decoder.error("'\(name)' cannot name a process because \(reason); choose another name, like \(name)-app.",
                           at: node)
             return false

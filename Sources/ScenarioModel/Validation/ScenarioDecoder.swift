@@ -35,6 +35,8 @@ final class ScenarioDecoder {
     static let controlKeywords = ["sleep", "parallel", "clock", "workload", "fault"]
     /// The keys a variant uses beside process names, which cannot name a process either.
     static let variantKeys = ["expect", "latency", "stale-tolerance"]
+    /// Names the harness records its own trace events under.
+    static let harnessNames = ["runner", "hub"]
     /// The top-level keys.
     static let topLevelKeys = [
         "name", "summary", "source", "seed", "tags", "store", "processes", "steps", "variants", "expect",

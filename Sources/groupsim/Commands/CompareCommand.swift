@@ -102,7 +102,7 @@ struct CompareCommand: ParsableCommand {
             guard let mode = RefetchMode(rawValue: mode) else { return nil }
             return [.refresh(.refetch), .refetch(mode)]
         case ("staleness", let seconds?):
-            guard let value = Double(seconds) else { return nil }
+            guard let value = Double(seconds), value.isFinite, value < 1e9 else { return nil }
             if value < 0 { return [.refresh(.staleness), .staleness(.infinite)] }
             return [.refresh(.staleness), .staleness(.interval(.microseconds(Int64((value * 1_000_000).rounded()))))]
         default: return nil
