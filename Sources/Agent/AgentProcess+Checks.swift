@@ -42,7 +42,9 @@ extension AgentProcess {
             let names = try viewNames(entity, filter: filter)
             let matches = expect.map { names.count == $0 } ?? true
             let done = matches || MonotonicTime.now() >= deadline
-            record(.counted(CountObservation(entity: entity, predicate: predicate, ids: names, final: done, store: openedCopyName)))
+            let deleted = currentContext.deletedObjects.filter { $0.entity == entity }.map { ids.name(of: $0) }
+            record(.counted(CountObservation(entity: entity, predicate: predicate, ids: names, final: done,
+                                             store: openedCopyName, deletedUnsaved: deleted.isEmpty ? nil : deleted.sorted())))
             if done {
                 if let expect {
                     record(.check(CheckRecord(
@@ -59,7 +61,9 @@ extension AgentProcess {
     func observe(_ name: String, workload: Bool) -> Observation {
         let context = currentContext
         guard let id = ids[name], context.viewContains(id) else {
-            return Observation(object: name, found: false, workload: workload, store: openedCopyName)
+            let deleted = ids[name].map { context.isDeleted($0) } ?? false
+            return Observation(object: name, found: false, workload: workload, store: openedCopyName,
+                               deletedUnsaved: deleted ? true : nil)
         }
         let wasFault = context.isFault(id)
         lastFaultSource = nil

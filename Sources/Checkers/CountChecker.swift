@@ -51,7 +51,8 @@ struct CountChecker {
         let slack = context.options.raceSlackNanos
         let cutoff = t > slack ? t - slack : 0
         let horizon = t &+ slack
-        let counted = Set(count.ids)
+        // The reader's own unsaved deletes are its own edits: counted as if still there.
+        let counted = Set(count.ids).union(count.deletedUnsaved ?? [])
         let before = anomalies.count
         let alive = live[EntityKey(store: store, entity: count.entity)] ?? []
         let missing = alive.count > counted.count || !alive.isSubset(of: counted) ? alive.subtracting(counted) : []

@@ -28,6 +28,8 @@ struct ReadChecker {
         let before = anomalies.count
         let history = oracle.history(store: store, object: read.object)
         if !read.found {
+            // Gone because the reader deleted it and has not saved: its own edit.
+            if read.deletedUnsaved == true { return }
             if let history {
                 checkAbsent(read, history: history, process: process, step: step, window: window, into: &anomalies)
             } else if let (other, history) = oracle.elsewhere(object: read.object, notIn: store) {

@@ -126,9 +126,13 @@ public struct Observation: Sendable, Hashable, Codable {
     public var workload: Bool
     /// Set when the read came from an opened copy (`copy:<name>`) rather than the process's store.
     public var store: String?
+    /// True when the object is missing from the view because this process deleted it and has not
+    /// saved: its own unsaved edit, never an anomaly.
+    public var deletedUnsaved: Bool?
 
-    public init(object: String, found: Bool, values: TraceValues = [:], version: Int64? = nil, dirty: [String] = [], source: String = "memory", final: Bool = true, workload: Bool = false, store: String? = nil) {
+    public init(object: String, found: Bool, values: TraceValues = [:], version: Int64? = nil, dirty: [String] = [], source: String = "memory", final: Bool = true, workload: Bool = false, store: String? = nil, deletedUnsaved: Bool? = nil) {
         self.store = store
+        self.deletedUnsaved = deletedUnsaved
         self.object = object
         self.found = found
         self.values = values
@@ -149,9 +153,12 @@ public struct CountObservation: Sendable, Hashable, Codable {
     public var final: Bool
     /// Set when the count came from an opened copy (`copy:<name>`) rather than the process's store.
     public var store: String?
+    /// Objects of the entity this process deleted and has not saved (left out of `ids`, never anomalies).
+    public var deletedUnsaved: [String]?
 
-    public init(entity: String, predicate: String? = nil, ids: [String], final: Bool = true, store: String? = nil) {
+    public init(entity: String, predicate: String? = nil, ids: [String], final: Bool = true, store: String? = nil, deletedUnsaved: [String]? = nil) {
         self.store = store
+        self.deletedUnsaved = deletedUnsaved
         self.entity = entity
         self.predicate = predicate
         self.ids = ids

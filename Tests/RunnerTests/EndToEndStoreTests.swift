@@ -154,3 +154,26 @@ import Trace
         #expect(anomalies(outcome).contains { $0.kind == .missedDelete })
     }
 }
+
+extension EndToEndStoreTests {
+    @Test func anUnsavedDeleteIsTheProcesssOwnEditNotAMissedInsert() throws {
+        let yaml = """
+        \(Self.header)
+        processes:
+          app: { role: host }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: { insert: Note, id: n2, set: { title: B } }
+          - app: save
+          - app: { fetch: Note }
+          - app: { delete: n1 }
+          - app: { count: Note, expect: 1, now: true }
+          - app: { read: n1, expect: absent, now: true }
+          - app: rollback
+        """
+        let outcome = try RunHarness.single(yaml)
+        #expect(outcome.checks.allSatisfy { $0.passed })
+        #expect(anomalies(outcome).isEmpty, "\(anomalies(outcome).map(\.explanation))")
+    }
+}
