@@ -19,10 +19,6 @@ struct AgentError: Error, CustomStringConvertible {
     static func unknownID(_ name: String) -> AgentError {
         AgentError(kind: "not-found", description: "no object '\(name)' is known to this process yet")
     }
-
-    static func missing(_ feature: String) -> AgentError {
-        AgentError(kind: "other", description: "\(feature) is not built yet")
-    }
 }
 
 extension AgentProcess {
@@ -107,14 +103,14 @@ extension AgentProcess {
         case .observe:
             startObserving()
             // Registering late, an app with history catches up from its persisted token.
-            if settings.refresh == "history" { runRefresh(reason: "observe") }
+            if settings.refresh == .history { runRefresh(reason: "observe") }
         case .post(let name):
             post(name)
         case .becomeActive:
-            isActive = true
-            if settings.trigger == "activation" { runRefresh(reason: "activation") }
+            if settings.trigger == .activation { runRefresh(reason: "activation") }
         case .enterBackground:
-            isActive = false
+            // A backgrounded app keeps running and receiving notifications: nothing changes here.
+            break
         case .armCrashDuringSave:
             crashArmed = true
         case .advanceClock(let nanos):

@@ -12,19 +12,19 @@ extension AgentProcess {
     ///   fetched values (`shouldRefreshRefetchedObjects`), or after `reset()`.
     /// - `none`: nothing; automatic merging never covers another process's saves.
     func runRefresh(reason: String) {
-        var result = RefreshRecord(strategy: settings.refresh, reason: reason)
+        var result = RefreshRecord(strategy: settings.refresh.rawValue, reason: reason)
         record(.refreshStarted(result))
         switch settings.refresh {
-        case "staleness":
+        case .staleness:
             view.refreshAllObjects()
-        case "history":
+        case .history:
             let counts = mergeHistoryForRefresh()
             result.inserted = counts.inserted
             result.updated = counts.updated
             result.deleted = counts.deleted
-        case "refetch":
+        case .refetch:
             refetch()
-        default:
+        case .none:
             break
         }
         record(.refreshEnded(result))
@@ -40,13 +40,13 @@ extension AgentProcess {
 
     private func refetch() {
         switch settings.refetch {
-        case "reset":
+        case .reset:
             view.reset()
             forgetUnsaved()
             view.shouldRefreshRefetchedObjects = false
-        case "refresh-refetched":
+        case .refreshRefetched:
             view.shouldRefreshRefetchedObjects = true
-        default:
+        case .keepRegistered:
             view.shouldRefreshRefetchedObjects = false
         }
         for request in fetches {
@@ -89,7 +89,7 @@ extension AgentProcess {
             trace.record(.notificationReceived(NotificationRecord(
                 name: delivery.name, from: delivery.poster, postedAt: delivery.postedAt)),
                 step: currentStep, at: delivery.receivedAt)
-            if !delivery.isOwnPost && settings.trigger == "darwin" && delivery.name == settings.notificationName {
+            if !delivery.isOwnPost && settings.trigger == .darwin && delivery.name == settings.notificationName {
                 runRefresh(reason: "darwin")
             }
         }
@@ -97,14 +97,14 @@ extension AgentProcess {
 
     /// How long the loop may sleep before the next poll-triggered refresh.
     func pollTimeout() -> UInt64? {
-        guard settings.trigger == "poll" else { return nil }
+        guard settings.trigger == .poll else { return nil }
         let now = MonotonicTime.now()
         return nextPoll > now ? nextPoll - now : 0
     }
 
     /// Runs the refresh when `trigger: poll` and its interval has passed.
     func pollIfDue() {
-        guard settings.trigger == "poll" else { return }
+        guard settings.trigger == .poll else { return }
         let now = MonotonicTime.now()
         guard now >= nextPoll else { return }
         runRefresh(reason: "poll")

@@ -18,7 +18,13 @@ extension AgentProcess {
             holdsBeginWrite = false
             try coordinator.endWrite()
         case .mergeHistory:
-            try mergeHistory(reason: "step")
+            var result = RefreshRecord(strategy: "merge-history", reason: "step")
+            record(.refreshStarted(result))
+            defer { record(.refreshEnded(result)) }
+            let changes = try mergeHistory()
+            result.inserted = changes.inserted.count
+            result.updated = changes.updated.count
+            result.deleted = changes.deleted.count
         case .purgeHistory(let policy):
             try purgeHistory(policy ?? settings.purge)
         case .batchInsert(let entity, let count, let values):
@@ -59,7 +65,7 @@ extension AgentProcess {
     /// Fetches history after this process's token and merges it into the view context.
     /// - Returns: what was merged. An expired token is recorded and rethrown.
     @discardableResult
-    func mergeHistory(reason: String) throws -> RemoteChanges {
+    func mergeHistory() throws -> RemoteChanges {
         let filter: HistoryAuthorFilter = settings.historyAuthors.map { .authors($0) } ?? .allButOwn
         let before = coordinator.historyToken(for: config.process)
         do {
@@ -98,7 +104,7 @@ extension AgentProcess {
     /// nothing is merged.
     func mergeHistoryForRefresh() -> (inserted: Int, updated: Int, deleted: Int) {
         do {
-            let changes = try mergeHistory(reason: "refresh")
+            let changes = try mergeHistory()
             if settings.purge != .none { try purgeHistory(settings.purge) }
             return (changes.inserted.count, changes.updated.count, changes.deleted.count)
         } catch {

@@ -33,7 +33,6 @@ public final class AgentProcess {
     let inbox = Inbox<NotificationDelivery>()
     var center: (any DarwinNotificationCenter)?
     var observer: NotificationObserver?
-    var isActive = true
     var crashArmed = false
     var holdsBeginWrite = false
     var nextPoll: UInt64 = 0
@@ -54,17 +53,17 @@ public final class AgentProcess {
         coordinator = try AgentProcess.openStore(config: config, clock: clock)
         center = try HubNotificationCenter(hubSocketPath: config.hubSocket, process: config.process)
         wireStoreEvents()
-        if settings.refresh == "history" && settings.historyTracking {
+        if settings.refresh == .history && settings.historyTracking {
             try coordinator.registerHistoryConsumer(config.process)
         }
-        if settings.queryGeneration == "pinned" { try view.pinQueryGeneration() }
+        if settings.pinGeneration { try view.pinQueryGeneration() }
     }
 
     /// Runs until the runner says `exit` or closes stdin; returns the exit status.
     public func run() -> Int32 {
-        if settings.observe == "launch" { startObserving() }
+        if settings.observe == .launch { startObserving() }
         // An app becomes active when it launches: the activation trigger runs then too.
-        if settings.trigger == "activation" { runRefresh(reason: "activation") }
+        if settings.trigger == .activation { runRefresh(reason: "activation") }
         reply(AgentReply(seq: 0, status: .ready))
         nextPoll = MonotonicTime.now() + settings.pollIntervalNanos
         while true {

@@ -87,15 +87,23 @@ public struct PropertySpec: Sendable, Hashable, Codable {
 
 /// The process settings an agent acts on (the scenario's settings table, resolved for one run).
 public struct AgentSettings: Sendable, Hashable, Codable {
-    /// `none`, `staleness`, `history`, `refetch`.
-    public var refresh: String = "none"
+    /// How the view context catches up with other processes' saves.
+    public enum Refresh: String, Sendable, Hashable, Codable { case none, staleness, history, refetch }
+    /// When the refresh strategy runs.
+    public enum Trigger: String, Sendable, Hashable, Codable { case darwin, activation, poll, manual }
+    /// When the process registers for notifications.
+    public enum Observe: String, Sendable, Hashable, Codable { case launch, lazy }
+    /// How `refresh: refetch` re-runs the process's fetches.
+    public enum Refetch: String, Sendable, Hashable, Codable {
+        case keepRegistered = "keep-registered", refreshRefetched = "refresh-refetched", reset
+    }
+
+    public var refresh: Refresh = .none
     /// The view context's stalenessInterval in seconds (-1: never expire).
     public var staleness: Double = -1
-    /// `darwin`, `activation`, `poll`, `manual`.
-    public var trigger: String = "darwin"
+    public var trigger: Trigger = .darwin
     public var pollIntervalNanos: UInt64 = 100_000_000
-    /// `launch` or `lazy`.
-    public var observe: String = "launch"
+    public var observe: Observe = .launch
     /// `error`, `object-trump`, `store-trump`, `overwrite`, `rollback`.
     public var mergePolicy: String = "error"
     public var historyTracking: Bool = true
@@ -104,23 +112,18 @@ public struct AgentSettings: Sendable, Hashable, Codable {
     /// Authors merged by `refresh: history`; nil means every author but its own.
     public var historyAuthors: [String]?
     public var purge: PurgeSetting = .none
-    /// `keep-registered`, `refresh-refetched`, `reset`.
-    public var refetch: String = "keep-registered"
+    public var refetch: Refetch = .keepRegistered
     public var notify: Bool = true
-    /// `unpinned`, `pinned`.
-    public var queryGeneration: String = "unpinned"
+    /// Pin the view context to a query generation at launch.
+    public var pinGeneration: Bool = false
     public var busyTimeoutNanos: UInt64 = 5_000_000_000
-    /// `group` or `own`.
-    public var storage: String = "group"
-    /// `none` or `transfer`.
-    public var sync: String = "none"
+    /// The processes with `refresh: history`: whose tokens `consumed-by-all` waits for.
+    public var historyConsumers: [String] = []
     /// Whether this process's store takes part in an ensemble: an own store with `sync: transfer`,
     /// or the group store when some process syncs with it.
     public var syncEnabled: Bool = false
     /// How long a change-set file takes to become visible to the other side.
     public var syncLatencyNanos: UInt64 = 0
-    /// The processes with `refresh: history`: whose tokens `consumed-by-all` waits for.
-    public var historyConsumers: [String] = []
     /// The name of the cross-process save notification.
     public var notificationName: String = "store-did-save"
 

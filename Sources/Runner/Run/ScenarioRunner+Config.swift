@@ -42,11 +42,11 @@ extension ScenarioRunner {
     /// The settings an agent acts on, from the scenario's resolved settings.
     static func agentSettings(_ settings: ProcessSettings, process: String, all: [RunProcess]) -> AgentSettings {
         var result = AgentSettings()
-        result.refresh = settings.refresh.rawValue
+        result.refresh = AgentSettings.Refresh(rawValue: settings.refresh.rawValue) ?? .none
         result.staleness = settings.staleness.timeInterval
-        result.trigger = settings.trigger.rawValue
+        result.trigger = AgentSettings.Trigger(rawValue: settings.trigger.rawValue) ?? .darwin
         result.pollIntervalNanos = settings.pollInterval.nanos
-        result.observe = settings.observe.rawValue
+        result.observe = AgentSettings.Observe(rawValue: settings.observe.rawValue) ?? .launch
         result.mergePolicy = settings.mergePolicy.rawValue
         result.historyTracking = settings.historyTracking
         result.author = settings.author.resolved(processName: process)
@@ -55,24 +55,18 @@ extension ScenarioRunner {
         case .only(let names): result.historyAuthors = names
         }
         result.purge = purgeSetting(settings.purge)
-        result.refetch = settings.refetch.rawValue
+        result.refetch = AgentSettings.Refetch(rawValue: settings.refetch.rawValue) ?? .keepRegistered
         result.notify = settings.notify
-        result.queryGeneration = settings.queryGeneration.rawValue
+        result.pinGeneration = settings.queryGeneration == .pinned
         result.busyTimeoutNanos = settings.busyTimeout.nanos
-        result.storage = settings.storage.rawValue
-        switch settings.sync {
-        case .none: result.sync = "none"
-        case .transfer(let latency):
-            result.sync = "transfer"
-            result.syncLatencyNanos = latency.nanos
-        }
         result.historyConsumers = all.filter { $0.settings.refresh == .history }.map(\.name)
         // One ensemble per run: the group store and every own store with `sync: transfer`.
         let latencies = all.compactMap { process -> UInt64? in
             if case .transfer(let latency) = process.settings.sync { return latency.nanos }
             return nil
         }
-        result.syncEnabled = settings.storage == .own ? result.sync == "transfer" : !latencies.isEmpty
+        let ownTransfer: Bool = if case .transfer = settings.sync { true } else { false }
+        result.syncEnabled = settings.storage == .own ? ownTransfer : !latencies.isEmpty
         result.syncLatencyNanos = latencies.max() ?? 0
         return result
     }
