@@ -344,3 +344,30 @@ extension EndToEndTests {
         #expect(view?.objects.first?.values["title"] == nil)
     }
 }
+
+extension EndToEndTests {
+    @Test func aCrashInsideASaveRunningInParallelDoesNotStallTheOtherSave() throws {
+        let yaml = """
+        \(Self.header)
+        processes:
+          app: { role: host, busy-timeout: 3s }
+          share: { role: share }
+        steps:
+          - app: launch
+          - share: launch
+          - app: { insert: Note, id: a, set: { title: A } }
+          - share: { insert: Note, id: s, set: { title: S } }
+          - fault: { crash: share, during: save }
+          - parallel: [ { app: save }, { share: save } ]
+        """
+        let start = ContinuousClock.now
+        let outcome = try RunHarness.single(yaml)
+        #expect(outcome.harnessError == nil)
+        let errors = outcome.trace.events.compactMap { event -> ErrorRecord? in
+            if case .stepEnded(let error?) = event.kind { error } else { nil }
+        }
+        #expect(errors.isEmpty, "the app's save waited on the killed save's lock: \(errors)")
+        #expect(ContinuousClock.now - start < .seconds(3))
+        #expect(outcome.leftNoProcess)
+    }
+}

@@ -77,13 +77,23 @@ extension ScenarioRunner {
         try finishPending(&pending)
     }
 
+    /// Collects the replies of steps running together, in whatever order they come: a step that
+    /// blocks on another's lock must not wait for the runner to read that other reply first (an
+    /// armed crash inside a save holds the write lock until the runner kills it).
     private func finishPending(_ pending: inout [(RunPlan.PlannedStep, ProcessSlot, Int)]) throws(RunError) {
-        for (child, slot, seq) in pending {
-            currentStep = child
-            let reply = try awaitReply(seq, from: slot, timeout: timeout(for: child.step.step, slot))
-            record(.stepEnded(reply.error))
+        let start = ContinuousClock.now
+        while !pending.isEmpty {
+            for index in pending.indices.reversed() {
+                let (child, slot, seq) = pending[index]
+                currentStep = child
+                if let reply = try readReply(seq, from: slot, timeout: .milliseconds(1)) {
+                    record(.stepEnded(reply.error))
+                    pending.remove(at: index)
+                } else if ContinuousClock.now - start > timeout(for: child.step.step, slot) {
+                    throw failure("timed out waiting for the reply to step \(currentStepText)", process: slot.name)
+                }
+            }
         }
-        pending.removeAll()
     }
 
     // MARK: Talking to agents
@@ -124,11 +134,22 @@ extension ScenarioRunner {
 
     /// Reads replies until the one numbered `seq` (earlier fire-and-forget replies are skipped).
     func awaitReply(_ seq: Int, from slot: ProcessSlot, timeout: Swift.Duration) throws(RunError) -> AgentReply {
+        guard let reply = try readReply(seq, from: slot, timeout: timeout) else {
+            throw failure("timed out after \(timeout) waiting for the reply to step \(currentStepText)\(stderrTail(of: slot))",
+                          process: slot.name)
+        }
+        return reply
+    }
+
+    /// The reply numbered `seq`, or nil when none came within `timeout`.
+    func readReply(_ seq: Int, from slot: ProcessSlot, timeout: Swift.Duration) throws(RunError) -> AgentReply? {
         guard let child = slot.child else { throw failure("it exited before replying", process: slot.name) }
         while true {
             let line: String
             do {
                 line = try child.readLine(timeout: timeout, awaiting: "the reply to step \(currentStepText)")
+            } catch SupervisorError.timedOut {
+                return nil
             } catch {
                 throw failure("\(error)\(stderrTail(of: slot))", process: slot.name)
             }
