@@ -371,3 +371,25 @@ extension EndToEndTests {
         #expect(outcome.leftNoProcess)
     }
 }
+
+extension EndToEndTests {
+    @Test func droppedNotificationsNeverRefreshAndDelayedOnesArriveLate() throws {
+        let dropped = try RunHarness.single(Self.staleTitle(
+            app: "refresh: staleness, staleness: 0",
+            finalRead: "{ read: n1, expect: { title: B }, within: 200ms }")
+            .replacingOccurrences(of: "  - share: launch\n", with: "  - fault: { drop-notifications: app, for: 5s }\n  - share: launch\n"))
+        #expect(dropped.reads(of: "n1", by: "app").last?.values["title"] == .string("A"))
+        let routed = dropped.events(of: "hub").compactMap { event -> String? in
+            if case .notificationRouted(let record, let decision) = event.kind, record.to == "app", record.from == "share" { decision } else { nil }
+        }
+        #expect(routed == ["dropped-by-fault"])
+
+        let delayed = try RunHarness.single(Self.staleTitle(
+            app: "refresh: staleness, staleness: 0",
+            finalRead: "{ read: n1, expect: { title: B }, within: 40ms }")
+            .replacingOccurrences(of: "  - share: launch\n", with: "  - fault: { delay-notifications: app, by: 300ms }\n  - share: launch\n")
+            + "\n  - app: { read: n1, expect: { title: B }, within: 1s }")
+        let titles = delayed.reads(of: "n1", by: "app").map { $0.values["title"] }
+        #expect(titles == [.string("A"), .string("A"), .string("B")])
+    }
+}
