@@ -45,10 +45,7 @@ extension ScenarioRunner {
             let start = MonotonicTime.now()
             let reply = try send(command, to: slot, expectError: step.expectError?.rawValue,
                                  timeout: timeout(for: step.step, slot))
-            if case .copyStore(let name, _) = step.step, reply.error == nil {
-                let url = sandbox.copies.appendingPathComponent(name).appendingPathComponent("\(plan.run.store.name).sqlite")
-                verify(url, label: "copy:\(name)", reason: "copy", store: slot.store, before: start)
-            }
+            afterReply(reply, to: step.step, from: slot, sentAt: start)
             return reply.error
         }
         return nil
@@ -56,7 +53,7 @@ extension ScenarioRunner {
 
     /// Sends every child's command first, then waits for every reply: the steps run together.
     func executeParallel(_ children: [RunPlan.PlannedStep]) throws(RunError) {
-        var pending: [(RunPlan.PlannedStep, ProcessSlot, Int)] = []
+        var pending: [(RunPlan.PlannedStep, ProcessSlot, Int, UInt64)] = []
         var busy: Set<String> = []
         for child in children {
             guard let process = child.step.process, !busy.contains(process),
@@ -71,8 +68,9 @@ extension ScenarioRunner {
             currentStep = child
             record(.stepStarted)
             busy.insert(process)
+            let sentAt = MonotonicTime.now()
             let seq = try write(command, to: slot, expectError: child.step.expectError?.rawValue)
-            pending.append((child, slot, seq))
+            pending.append((child, slot, seq, sentAt))
         }
         try finishPending(&pending)
     }
@@ -80,13 +78,14 @@ extension ScenarioRunner {
     /// Collects the replies of steps running together, in whatever order they come: a step that
     /// blocks on another's lock must not wait for the runner to read that other reply first (an
     /// armed crash inside a save holds the write lock until the runner kills it).
-    private func finishPending(_ pending: inout [(RunPlan.PlannedStep, ProcessSlot, Int)]) throws(RunError) {
+    private func finishPending(_ pending: inout [(RunPlan.PlannedStep, ProcessSlot, Int, UInt64)]) throws(RunError) {
         let start = ContinuousClock.now
         while !pending.isEmpty {
             for index in pending.indices.reversed() {
-                let (child, slot, seq) = pending[index]
+                let (child, slot, seq, sentAt) = pending[index]
                 currentStep = child
                 if let reply = try readReply(seq, from: slot, timeout: .milliseconds(1)) {
+                    afterReply(reply, to: child.step.step, from: slot, sentAt: sentAt)
                     record(.stepEnded(reply.error))
                     pending.remove(at: index)
                 } else if ContinuousClock.now - start > timeout(for: child.step.step, slot) {
@@ -210,5 +209,14 @@ extension ScenarioRunner {
         default: break
         }
         return options.stepTimeout + .nanoseconds(Int64(extra))
+    }
+
+    /// What the runner does once a step's reply is in: a copy is verified against what was
+    /// committed before the step was sent.
+    func afterReply(_ reply: AgentReply, to step: Step, from slot: ProcessSlot, sentAt: UInt64) {
+        if case .copyStore(let name, _) = step, reply.error == nil {
+            let url = sandbox.copies.appendingPathComponent(name).appendingPathComponent("\(plan.run.store.name).sqlite")
+            verify(url, label: "copy:\(name)", reason: "copy", store: slot.store, before: sentAt)
+        }
     }
 }
