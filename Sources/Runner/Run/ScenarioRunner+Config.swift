@@ -60,6 +60,9 @@ extension ScenarioRunner {
         result.pinGeneration = settings.queryGeneration == .pinned
         result.busyTimeoutNanos = settings.busyTimeout.nanos
         result.historyConsumers = all.filter { $0.settings.refresh == .history }.map(\.name)
+        // Darwin notifications never leave a device: a process with its own store (a watch app on
+        // its own device) observes and posts a name no process on the phone uses.
+        if settings.storage == .own { result.notificationName = "\(process).store-did-save" }
         // One ensemble per run: the group store and every own store with `sync: transfer`.
         let latencies = all.compactMap { process -> UInt64? in
             if case .transfer(let latency) = process.settings.sync { return latency.nanos }
