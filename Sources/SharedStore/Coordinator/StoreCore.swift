@@ -13,14 +13,17 @@ final class WeakContext {
 }
 
 /// The per-process state shared by the coordinator and its contexts: connections, row cache, clock, hooks.
+///
+/// Confined to the thread that owns the store, like its contexts: its mutable stored properties skip the
+/// dynamic exclusivity check, for the reasons given on `ObjectContext`.
 final class StoreCore {
     let model: Model
     let url: URL
     let options: StoreOptions
     let clock: any StoreClock
-    var eventSink: StoreEventSink?
-    var beforeCommit: ((BeforeCommitEvent) -> Void)?
-    var didSaveObservers: [(DidSaveEvent) -> Void] = []
+    @exclusivity(unchecked) var eventSink: StoreEventSink?
+    @exclusivity(unchecked) var beforeCommit: ((BeforeCommitEvent) -> Void)?
+    @exclusivity(unchecked) var didSaveObservers: [(DidSaveEvent) -> Void] = []
     /// The view context's connection (holds a pinned generation's read transaction).
     let reader: SQLiteConnection
     /// Saves, batch operations, history, and background contexts' reads.
@@ -31,13 +34,13 @@ final class StoreCore {
     /// Set when this process may not write the store, with the reason.
     let readOnlyReason: String?
     /// The row cache: one table per entity (`model.entities` order), by primary key.
-    var rows: [KeyTable<RowSnapshot>]
-    var contexts: [WeakContext] = []
-    private var nextTemporaryKey: Int64 = -1
+    @exclusivity(unchecked) var rows: [KeyTable<RowSnapshot>]
+    @exclusivity(unchecked) var contexts: [WeakContext] = []
+    @exclusivity(unchecked) private var nextTemporaryKey: Int64 = -1
     /// The last history token this process wrote or consumed (for `own-token` purges).
-    var lastOwnToken: Int64?
+    @exclusivity(unchecked) var lastOwnToken: Int64?
     /// A write transaction held open across calls (`beginWrite`).
-    var heldWrite = false
+    @exclusivity(unchecked) var heldWrite = false
 
     init(url: URL, model: Model, options: StoreOptions, clock: any StoreClock, eventSink: StoreEventSink?)
         throws(StoreError)
