@@ -1,14 +1,20 @@
-/// A context's registered objects by ID: one `KeyTable` per entity, keyed by primary key (a temporary ID's
-/// negative key included). IDs of another store or of an entity the model lacks are never registered.
+/// A context's registered objects by ID: per entity, one `KeyTable` of saved objects keyed by primary key and
+/// one of unsaved inserts keyed by their temporary (negative) key. IDs of another store or of an entity the
+/// model lacks are never registered.
+///
+/// Unsaved inserts are kept apart because a save re-registers all of them under permanent keys at once
+/// (`obtainPermanentIDs`): their table is then emptied in one step instead of by one removal per object.
 struct ObjectTable {
     private let model: Model
     private let storeIdentifier: String
     private var tables: [KeyTable<ManagedObject>]
+    private var temporaries: [KeyTable<ManagedObject>]
 
     init(model: Model, storeIdentifier: String) {
         self.model = model
         self.storeIdentifier = storeIdentifier
         tables = Array(repeating: KeyTable(), count: model.entities.count)
+        temporaries = tables
     }
 
     private func entity(of id: ObjectID) -> Int? {
@@ -19,44 +25,65 @@ struct ObjectTable {
     subscript(id: ObjectID) -> ManagedObject? {
         get {
             guard let entity = entity(of: id) else { return nil }
-            return tables[entity][id.primaryKey]
+            return self[entity: entity, id.primaryKey]
         }
         set {
             guard let entity = entity(of: id) else {
                 precondition(newValue == nil, "registering \(id), which is not of this store's model")
                 return
             }
-            tables[entity][id.primaryKey] = newValue
+            self[entity: entity, id.primaryKey] = newValue
         }
     }
 
     /// The object registered for `primaryKey` of the entity at `entity` (an index into `model.entities`).
     subscript(entity entity: Int, primaryKey: Int64) -> ManagedObject? {
-        get { tables[entity][primaryKey] }
-        set { tables[entity][primaryKey] = newValue }
+        get { primaryKey < 0 ? temporaries[entity][primaryKey] : tables[entity][primaryKey] }
+        set {
+            if primaryKey < 0 {
+                temporaries[entity][primaryKey] = newValue
+            } else {
+                tables[entity][primaryKey] = newValue
+            }
+        }
     }
 
-    /// Makes room for `count` more objects of `entity` (before registering a large fetch or save).
+    /// Makes room for `count` more saved objects of `entity` (before registering a large fetch or save).
     mutating func reserveCapacity(_ count: Int, entity: Int) {
         tables[entity].reserveCapacity(tables[entity].count + count)
     }
 
-    /// Moves `object` from its current (temporary) ID to `id`, as a save's obtainPermanentIDs does.
+    /// Registers `object`, an unsaved insert, under its permanent `id`, as a save's obtainPermanentIDs does.
+    /// Its temporary registration stays until `removeTemporaries` (a save moves all its inserts, then drops
+    /// their temporary keys together).
     mutating func reregister(_ object: ManagedObject, as id: ObjectID, entity: Int) {
-        tables[entity].removeValue(forKey: object.id.primaryKey)
         object.id = id
         tables[entity][id.primaryKey] = object
     }
 
-    /// The registered objects of the entity at `entity`.
-    func values(entity: Int) -> some Sequence<ManagedObject> { tables[entity].values }
+    /// Forgets the temporary keys `keys` of `entity`'s objects, re-registered by `reregister`.
+    mutating func removeTemporaries(_ keys: [Int64], entity: Int) {
+        if keys.count == temporaries[entity].count {
+            temporaries[entity].removeAll()
+        } else {
+            for key in keys { temporaries[entity].removeValue(forKey: key) }
+        }
+    }
 
-    var count: Int { tables.reduce(0) { $0 + $1.count } }
+    /// The registered objects of the entity at `entity`.
+    func values(entity: Int) -> some Sequence<ManagedObject> {
+        [tables[entity].values, temporaries[entity].values].joined()
+    }
+
+    var count: Int { tables.reduce(0) { $0 + $1.count } + temporaries.reduce(0) { $0 + $1.count } }
 
     /// Every registered object (entity by entity, in no particular order within one).
-    var values: some Sequence<ManagedObject> { tables.lazy.flatMap(\.values) }
+    var values: some Sequence<ManagedObject> { model.entities.indices.lazy.flatMap { values(entity: $0) } }
 
     mutating func removeAll() {
-        for i in tables.indices { tables[i].removeAll() }
+        for i in tables.indices {
+            tables[i].removeAll()
+            temporaries[i].removeAll()
+        }
     }
 }

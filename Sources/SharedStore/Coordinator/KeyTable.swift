@@ -102,18 +102,27 @@ struct KeyTable<Element> {
         if size > keys.count { grow(to: size) }
     }
 
+    /// Rehashes into `size` buckets, moving the elements (no retain or release per element).
     private mutating func grow(to size: Int) {
-        let oldKeys = keys
-        let oldElements = elements
-        keys = [Int64](repeating: Self.free, count: size)
-        elements = [Element?](repeating: nil, count: size)
+        var oldKeys = [Int64](repeating: Self.free, count: size)
+        var oldElements = [Element?](repeating: nil, count: size)
+        swap(&oldKeys, &keys)
+        swap(&oldElements, &elements)
         bits = size.trailingZeroBitCount
+        let shift = UInt64(64 - bits)
         let mask = size - 1
-        for (k, key) in oldKeys.enumerated() where key != Self.free {
-            var i = bucket(key)
-            while keys[i] != Self.free { i = (i + 1) & mask }
-            keys[i] = key
-            elements[i] = oldElements[k]
+        keys.withUnsafeMutableBufferPointer { keys in
+            elements.withUnsafeMutableBufferPointer { elements in
+                oldElements.withUnsafeMutableBufferPointer { old in
+                    for (k, key) in oldKeys.enumerated() where key != Self.free {
+                        var i = Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+                        while keys[i] != Self.free { i = (i + 1) & mask }
+                        keys[i] = key
+                        // Both slots hold nil (no payload): swapping moves the element without copying it.
+                        swap(&elements[i], &old[k])
+                    }
+                }
+            }
         }
     }
 

@@ -37,11 +37,17 @@ extension ObjectContext {
         let detailed = core.eventSink != nil || !core.didSaveObservers.isEmpty || core.contexts.count > 1
         changes.reserveCapacity(transaction.writes.count)
         permanentIDs.reserveCapacity(transaction.insertCount)
+        // The temporary keys of the saved inserts, by entity (dropped together once all are re-registered).
+        var temporaryKeys = [[Int64]](repeating: [], count: core.model.entities.count)
         if transaction.insertCount > 0 {
             var counts = [Int](repeating: 0, count: core.model.entities.count)
-            for write in transaction.writes { counts[write.entity.index] += 1 }
+            for write in transaction.writes {
+                if case .committed(.insert) = write.kind { counts[write.entity.index] += 1 }
+            }
             for (entity, count) in counts.enumerated() where count > 0 {
                 core.rows[entity].reserveCapacity(core.rows[entity].count + count)
+                objects.reserveCapacity(count, entity: entity)
+                temporaryKeys[entity].reserveCapacity(count)
             }
         }
         var removed: Set<ObjectID> = []
@@ -54,6 +60,7 @@ extension ObjectContext {
                     // Re-registered under its permanent ID, as obtainPermanentIDs does.
                     let permanent = core.objectID(entity, write.primaryKey)
                     permanentIDs[object.id] = permanent
+                    temporaryKeys[entity.index].append(object.id.primaryKey)
                     objects.reregister(object, as: permanent, entity: entity.index)
                     object.isInserted = false
                 }
@@ -85,6 +92,9 @@ extension ObjectContext {
                 removed.insert(object.id)
                 core.dropSnapshot(object.id, entity: entity.index, reason: .rowGone)
             }
+        }
+        for (entity, keys) in temporaryKeys.enumerated() where !keys.isEmpty {
+            objects.removeTemporaries(keys, entity: entity)
         }
         if !permanentIDs.isEmpty {
             screen.remap(transaction.mapping)
