@@ -61,12 +61,15 @@ struct ObjectTable {
         tables[entity][id.primaryKey] = object
     }
 
-    /// Forgets the temporary keys `keys` of `entity`'s objects, re-registered by `reregister`.
-    mutating func removeTemporaries(_ keys: [Int64], entity: Int) {
-        if keys.count == temporaries[entity].count {
-            temporaries[entity].removeAll()
-        } else {
-            for key in keys { temporaries[entity].removeValue(forKey: key) }
+    /// Forgets the temporary keys `keys` of objects re-registered by `reregister`, `counts[e]` of them of
+    /// the entity at `e` (temporary keys are unique across entities).
+    mutating func removeTemporaries(_ keys: [Int64], counts: [Int]) {
+        for (entity, count) in counts.enumerated() where count > 0 {
+            if count == temporaries[entity].count {
+                temporaries[entity].removeAll()
+            } else {
+                for key in keys { temporaries[entity].removeValue(forKey: key) }
+            }
         }
     }
 

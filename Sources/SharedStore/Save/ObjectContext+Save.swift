@@ -32,22 +32,20 @@ extension ObjectContext {
 
     private func apply(_ transaction: SaveTransaction) -> SaveResult {
         let now = core.clock.now
-        var permanentIDs: [ObjectID: ObjectID] = [:]
         var changes: [CommittedChange] = []
         let detailed = core.eventSink != nil || !core.didSaveObservers.isEmpty || core.contexts.count > 1
         changes.reserveCapacity(transaction.writes.count)
-        permanentIDs.reserveCapacity(transaction.insertCount)
-        // The temporary keys of the saved inserts, by entity (dropped together once all are re-registered).
-        var temporaryKeys = [[Int64]](repeating: [], count: core.model.entities.count)
+        // The saved inserts' temporary keys, in order (their registrations are dropped together at the end).
+        var temporaryKeys: [Int64] = []
+        temporaryKeys.reserveCapacity(transaction.insertCount)
+        var counts = [Int](repeating: 0, count: core.model.entities.count)
         if transaction.insertCount > 0 {
-            var counts = [Int](repeating: 0, count: core.model.entities.count)
             for write in transaction.writes {
                 if case .committed(.insert) = write.kind { counts[write.entity.index] += 1 }
             }
             for (entity, count) in counts.enumerated() where count > 0 {
                 core.rows[entity].reserveCapacity(core.rows[entity].count + count)
                 objects.reserveCapacity(count, entity: entity)
-                temporaryKeys[entity].reserveCapacity(count)
             }
         }
         var removed: Set<ObjectID> = []
@@ -59,8 +57,7 @@ extension ObjectContext {
                 if operation == .insert {
                     // Re-registered under its permanent ID, as obtainPermanentIDs does.
                     let permanent = core.objectID(entity, write.primaryKey)
-                    permanentIDs[object.id] = permanent
-                    temporaryKeys[entity.index].append(object.id.primaryKey)
+                    temporaryKeys.append(object.id.primaryKey)
                     objects.reregister(object, as: permanent, entity: entity.index)
                     object.isInserted = false
                 }
@@ -93,10 +90,8 @@ extension ObjectContext {
                 core.dropSnapshot(object.id, entity: entity.index, reason: .rowGone)
             }
         }
-        for (entity, keys) in temporaryKeys.enumerated() where !keys.isEmpty {
-            objects.removeTemporaries(keys, entity: entity)
-        }
-        if !permanentIDs.isEmpty {
+        if !temporaryKeys.isEmpty {
+            objects.removeTemporaries(temporaryKeys, counts: counts)
             screen.remap(transaction.mapping)
             remapTemporaryKeys(transaction.mapping)
         }
@@ -109,7 +104,8 @@ extension ObjectContext {
         advanceGeneration()
         for conflict in transaction.conflicts { core.emit(.conflict(context: name, conflict)) }
         core.emit(.saveCommitted(context: name, changes: changes, historyToken: transaction.historyToken))
-        let result = SaveResult(context: name, changes: changes, permanentIDs: permanentIDs,
+        let result = SaveResult(context: name, changes: changes,
+                                permanentIDMap: PermanentIDMap(temporaryKeys: temporaryKeys, changes: changes),
                                 conflicts: transaction.conflicts, historyToken: transaction.historyToken)
         if detailed && !changes.isEmpty {
             let event = DidSaveEvent(context: name, changes: changes)
