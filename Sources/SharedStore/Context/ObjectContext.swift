@@ -97,7 +97,7 @@ public final class ObjectContext {
     @discardableResult
     public func insert(_ entity: String, values: [String: Value] = [:]) throws(StoreError) -> ObjectID {
         let info = try core.model.entity(named: entity)
-        var row = info.initialValues
+        var row = info.initialValues.fresh()
         for (key, value) in values {
             let slot = try info.attributeSlot(key)
             row[slot] = try checked(value, info, slot)
@@ -148,10 +148,9 @@ public final class ObjectContext {
     }
 
     func checked(_ value: Value, _ info: EntityInfo, _ slot: Int) throws(StoreError) -> Value {
-        let s = info.slots[slot]
-        guard let type = s.attributeType else { return value }
+        guard let type = info.slotTypes[slot] else { return value }
         guard let converted = value.converted(to: type) else {
-            throw .typeMismatch(entity: info.name, property: s.name, value: value, expected: type)
+            throw .typeMismatch(entity: info.name, property: info.slots[slot].name, value: value, expected: type)
         }
         return converted
     }

@@ -149,6 +149,8 @@ final class EntityInfo: Sendable {
     /// `INSERT INTO <table> (Z_PK, Z_ENT, Z_OPT, <slots>) VALUES (?, ?, 1, ...)`.
     let insertSQL: String
     let attributeCount: Int
+    /// The attributes' names, by slot (what `attributeSlot` compares, without copying whole slots).
+    let attributeNames: [String]
 
     init(index: Int, entityNumber: Int64, name: String, tableName: String, attributes: [AttributeDescription],
          slots: [Slot], slotIndex: [String: Int], relationships: [RelationshipInfo], relationshipIndex: [String: Int])
@@ -168,6 +170,7 @@ final class EntityInfo: Sendable {
         let marks = String(repeating: ", ?", count: slots.count)
         insertSQL = "INSERT INTO \(tableName) (Z_PK, Z_ENT, Z_OPT\(slots.map { ", " + $0.column }.joined())) VALUES (?, ?, 1\(marks))"
         attributeCount = attributes.count
+        attributeNames = slots.prefix(attributes.count).map(\.name)
     }
 
 
@@ -175,7 +178,11 @@ final class EntityInfo: Sendable {
         // Called for every value set or read by name: for a few attributes, comparing the (usually
         // short, inline) names costs less than hashing one.
         if attributeCount <= 16 {
-            for i in 0..<attributeCount where slots[i].name == name { return i }
+            let found = attributeNames.withUnsafeBufferPointer { names -> Int? in
+                for i in names.indices where names[i] == name { return i }
+                return nil
+            }
+            if let found { return found }
         } else if let i = slotIndex[name], i < attributeCount {
             return i
         }

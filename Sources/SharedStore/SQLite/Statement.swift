@@ -58,6 +58,13 @@ public final class Statement {
         guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql) }
     }
 
+    /// Binds `values` to the parameters `first`, `first + 1`... (keeping the other bindings).
+    public func bind(_ values: [Value], from first: Int32) throws(SQLiteError) {
+        try values.withUnsafeBufferPointer { values throws(SQLiteError) in
+            for i in values.indices { try bind(values[i], at: first + Int32(i)) }
+        }
+    }
+
     /// Binds an integer to the 1-based parameter `index`.
     public func bind(_ value: Int64, at index: Int32) throws(SQLiteError) {
         let rc = sqlite3_bind_int64(handle, index, value)

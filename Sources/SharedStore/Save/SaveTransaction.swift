@@ -38,13 +38,14 @@ struct SaveTransaction {
     var conflicts: [SaveConflict] = []
     var historyToken: Int64?
     /// Each entity's INSERT, looked up once per save rather than once per object.
-    private var insertStatements: [Int: Statement] = [:]
+    private var insertStatements: [Statement?]
 
     init(core: StoreCore, contextName: String, author: String?, policy: MergePolicy) {
         self.core = core
         self.contextName = contextName
         self.author = author
         self.policy = policy
+        insertStatements = Array(repeating: nil, count: core.model.entities.count)
     }
 
     mutating func run(inserts: [ManagedObject], updates: [ManagedObject], deletes: [ManagedObject]) throws(SaveError) {
@@ -56,6 +57,7 @@ struct SaveTransaction {
         }
         do {
             let keys = try allocateKeys(inserts)
+            writes.reserveCapacity(inserts.count + updates.count + deletes.count)
             for (object, key) in zip(inserts, keys) { try insert(object, key: key) }
             var pending: [(ManagedObject, Bool)] = []
             for object in updates where !(try update(object)) { pending.append((object, false)) }
@@ -154,7 +156,7 @@ struct SaveTransaction {
         }
         try statement.bind(key, at: 1)
         try statement.bind(entity.entityNumber, at: 2)
-        for (i, value) in values.enumerated() { try statement.bind(value, at: Int32(i + 3)) }
+        try statement.bind(values, from: 3)
         try statement.step()
         writes.append(SaveWrite(object: object, entity: entity, primaryKey: key, kind: .committed(.insert),
                                 values: values, version: 1, changedSlots: []))
