@@ -63,7 +63,7 @@ struct ContextView {
         guard !keys.isEmpty else { return }
         func permanent(_ id: ObjectID) -> ObjectID? {
             guard id.isTemporary, let key = keys[id.primaryKey] else { return nil }
-            return ObjectID(entity: id.entity, primaryKey: key, storeIdentifier: id.storeIdentifier)
+            return ObjectID(entity: id.entity, primaryKey: key, store: id.store)
         }
         for key in listOrder where lists[key]!.contains(where: \.isTemporary) {
             lists[key] = lists[key]!.map { permanent($0) ?? $0 }

@@ -55,7 +55,7 @@ public final class ObjectContext {
         self.core = core
         self.name = name
         self.isViewContext = isViewContext
-        objects = ObjectTable(model: core.model, storeIdentifier: core.storeIdentifier)
+        objects = ObjectTable(model: core.model, store: core.store)
         core.contexts.append(WeakContext(self))
     }
 
@@ -72,7 +72,7 @@ public final class ObjectContext {
     }
 
     func entityInfo(of id: ObjectID) throws(StoreError) -> EntityInfo {
-        guard id.storeIdentifier == core.storeIdentifier else {
+        guard id.store == core.store else {
             throw .invalidObjectID(id, reason: "it belongs to store \(id.storeIdentifier), not \(core.storeIdentifier)")
         }
         return try core.model.entity(named: id.entity)

@@ -6,19 +6,19 @@
 /// (`obtainPermanentIDs`): their table is then emptied in one step instead of by one removal per object.
 struct ObjectTable {
     private let model: Model
-    private let storeIdentifier: String
+    private let store: StoreIdentity
     private var tables: [KeyTable<ManagedObject>]
     private var temporaries: [KeyTable<ManagedObject>]
 
-    init(model: Model, storeIdentifier: String) {
+    init(model: Model, store: StoreIdentity) {
         self.model = model
-        self.storeIdentifier = storeIdentifier
+        self.store = store
         tables = Array(repeating: KeyTable(), count: model.entities.count)
         temporaries = tables
     }
 
     private func entity(of id: ObjectID) -> Int? {
-        guard id.storeIdentifier == storeIdentifier else { return nil }
+        guard id.store == store else { return nil }
         return model.index(ofEntity: id.entity)
     }
 

@@ -29,6 +29,8 @@ final class StoreCore {
     /// Saves, batch operations, history, and background contexts' reads.
     let writer: SQLiteConnection
     let storeIdentifier: String
+    /// `storeIdentifier`, interned (what `ObjectID`s hold).
+    let store: StoreIdentity
     /// Whether the store records history (this process opened it with tracking).
     let historyTracking: Bool
     /// Set when this process may not write the store, with the reason.
@@ -65,6 +67,7 @@ final class StoreCore {
             metadata = try StoreSchema.prepare(writer, model: model, historyTracking: options.historyTracking)
         }
         storeIdentifier = metadata.storeIdentifier
+        store = StoreIdentity(metadata.storeIdentifier)
         historyTracking = options.historyTracking && !options.readOnly
         if options.readOnly {
             readOnlyReason = "the store was opened read-only"
@@ -85,7 +88,7 @@ final class StoreCore {
     }
 
     func objectID(_ entity: EntityInfo, _ primaryKey: Int64) -> ObjectID {
-        ObjectID(entity: entity.name, primaryKey: primaryKey, storeIdentifier: storeIdentifier)
+        ObjectID(entity: entity.name, primaryKey: primaryKey, store: store)
     }
 
     func liveContexts() -> [ObjectContext] {

@@ -53,7 +53,7 @@ final class PermanentIDMap: @unchecked Sendable {
             for (key, change) in zip(temporaryKeys, changes) {
                 assert(change.operation == .insert)
                 let id = change.object
-                result[ObjectID(entity: id.entity, primaryKey: key, storeIdentifier: id.storeIdentifier)] = id
+                result[ObjectID(entity: id.entity, primaryKey: key, store: id.store)] = id
             }
             built = result
             return result
