@@ -43,7 +43,6 @@ public final class ObjectContext {
 
     let core: StoreCore
     @exclusivity(unchecked) var objects: ObjectTable
-    @exclusivity(unchecked) var insertedOrder: [ObjectID] = []
     @exclusivity(unchecked) var deletedOrder: [ObjectID] = []
     @exclusivity(unchecked) var deletedSet: Set<ObjectID> = []
     @exclusivity(unchecked) var updatedSet: Set<ObjectID> = []
@@ -105,8 +104,7 @@ public final class ObjectContext {
         let id = core.objectID(info, core.temporaryKey())
         let object = ManagedObject(id: id, entity: info.index, isFault: false, values: row, version: 0)
         object.isInserted = true
-        objects[entity: info.index, id.primaryKey] = object
-        insertedOrder.append(id)
+        objects.appendInserted(object)
         screen.addInserted(id)
         return id
     }
@@ -136,7 +134,6 @@ public final class ObjectContext {
         let object = try object(for: id)
         if object.isInserted {
             objects[id] = nil
-            insertedOrder.removeAll { $0 == id }
             screen.remove([id])
             return
         }
@@ -174,11 +171,11 @@ public final class ObjectContext {
 
     /// Whether a save would write anything.
     public var hasChanges: Bool {
-        !insertedOrder.isEmpty || !deletedOrder.isEmpty || updatedSet.contains { objects[$0]?.hasUpdates == true }
+        !objects.inserted.isEmpty || !deletedOrder.isEmpty || updatedSet.contains { objects[$0]?.hasUpdates == true }
     }
 
     /// Objects inserted and not saved yet.
-    public var insertedObjects: [ObjectID] { insertedOrder }
+    public var insertedObjects: [ObjectID] { objects.inserted.map(\.id) }
     /// Objects with pending changes.
     public var updatedObjects: [ObjectID] { updatedSet.filter { objects[$0]?.hasUpdates == true }.sorted() }
     /// Objects pending deletion.

@@ -1,25 +1,46 @@
-/// A context's registered objects by ID: per entity, one `KeyTable` of saved objects keyed by primary key and
-/// one of unsaved inserts keyed by their temporary (negative) key. IDs of another store or of an entity the
-/// model lacks are never registered.
+/// A context's registered objects by ID: unsaved inserts in a list, every other object in one `KeyTable`
+/// per entity keyed by primary key. IDs of another store or of an entity the model lacks are never
+/// registered.
 ///
-/// Unsaved inserts are kept apart because a save re-registers all of them under permanent keys at once
-/// (`obtainPermanentIDs`): their table is then emptied in one step instead of by one removal per object.
+/// The store hands temporary keys out from -1 down, so along the list of unsaved inserts (in insertion
+/// order) the keys decrease: finding one is a binary search, and a save takes them all, in order, without
+/// a lookup, then re-registers each under its permanent key (`obtainPermanentIDs`) and empties the list.
+/// (A hash table of the unsaved inserts cost a large share of an insert: growing it, then dropping it at
+/// the save.)
 struct ObjectTable {
     private let model: Model
     private let store: StoreIdentity
     private var tables: [KeyTable<ManagedObject>]
-    private var temporaries: [KeyTable<ManagedObject>]
+    /// Unsaved inserts (`isInserted`), in insertion order.
+    private(set) var inserted: [ManagedObject] = []
+    /// `inserted`'s temporary primary keys, decreasing: searched without touching the objects.
+    private var insertedKeys: [Int64] = []
 
     init(model: Model, store: StoreIdentity) {
         self.model = model
         self.store = store
         tables = Array(repeating: KeyTable(), count: model.entities.count)
-        temporaries = tables
     }
 
     private func entity(of id: ObjectID) -> Int? {
         guard id.store == store else { return nil }
         return model.index(ofEntity: id.entity)
+    }
+
+    /// The position of the unsaved insert of `entity` with temporary key `key` in `inserted`.
+    private func insertedIndex(_ key: Int64, entity: Int) -> Int? {
+        guard key < 0 else { return nil }
+        let index = insertedKeys.withUnsafeBufferPointer { keys -> Int? in
+            var low = 0
+            var high = keys.count
+            while low < high {
+                let middle = (low + high) / 2
+                if keys[middle] > key { low = middle + 1 } else { high = middle }
+            }
+            return low < keys.count && keys[low] == key ? low : nil
+        }
+        guard let index, inserted[index].entity == entity else { return nil }
+        return index
     }
 
     subscript(id: ObjectID) -> ManagedObject? {
@@ -37,15 +58,33 @@ struct ObjectTable {
     }
 
     /// The object registered for `primaryKey` of the entity at `entity` (an index into `model.entities`).
+    /// Setting registers an object that is not an unsaved insert (those go through `appendInserted`);
+    /// setting `nil` unregisters either kind.
     subscript(entity entity: Int, primaryKey: Int64) -> ManagedObject? {
-        get { primaryKey < 0 ? temporaries[entity][primaryKey] : tables[entity][primaryKey] }
+        get {
+            if let index = insertedIndex(primaryKey, entity: entity) { return inserted[index] }
+            return tables[entity][primaryKey]
+        }
         set {
-            if primaryKey < 0 {
-                temporaries[entity][primaryKey] = newValue
+            if let index = insertedIndex(primaryKey, entity: entity) {
+                if let newValue {
+                    inserted[index] = newValue
+                } else {
+                    inserted.remove(at: index)
+                    insertedKeys.remove(at: index)
+                }
             } else {
                 tables[entity][primaryKey] = newValue
             }
         }
+    }
+
+    /// Registers `object`, just inserted: its temporary key is the newest (lowest) one.
+    mutating func appendInserted(_ object: ManagedObject) {
+        let key = object.id.primaryKey
+        precondition(key < 0 && (insertedKeys.last ?? 0) > key, "an insert's temporary key must be the newest")
+        inserted.append(object)
+        insertedKeys.append(key)
     }
 
     /// Makes room for `count` more saved objects of `entity` (before registering a large fetch or save).
@@ -54,39 +93,54 @@ struct ObjectTable {
     }
 
     /// Registers `object`, an unsaved insert, under its permanent `id`, as a save's obtainPermanentIDs does.
-    /// Its temporary registration stays until `removeTemporaries` (a save moves all its inserts, then drops
-    /// their temporary keys together).
+    /// It stays in `inserted` until `removeAllInserted()` (a save moves all its inserts, then empties it).
     mutating func reregister(_ object: ManagedObject, as id: ObjectID, entity: Int) {
         object.id = id
         tables[entity][id.primaryKey] = object
     }
 
-    /// Forgets the temporary keys `keys` of objects re-registered by `reregister`, `counts[e]` of them of
-    /// the entity at `e` (temporary keys are unique across entities).
-    mutating func removeTemporaries(_ keys: [Int64], counts: [Int]) {
-        for (entity, count) in counts.enumerated() where count > 0 {
-            if count == temporaries[entity].count {
-                temporaries[entity].removeAll()
-            } else {
-                for key in keys { temporaries[entity].removeValue(forKey: key) }
-            }
-        }
+    /// Forgets every unsaved insert (after a save re-registered them, or to roll them back).
+    mutating func removeAllInserted() {
+        inserted = []
+        insertedKeys = []
     }
 
     /// The registered objects of the entity at `entity`.
     func values(entity: Int) -> some Sequence<ManagedObject> {
-        [tables[entity].values, temporaries[entity].values].joined()
+        Chain(first: tables[entity].values, second: inserted.lazy.filter { $0.entity == entity })
     }
 
-    var count: Int { tables.reduce(0) { $0 + $1.count } + temporaries.reduce(0) { $0 + $1.count } }
+    var count: Int { tables.reduce(0) { $0 + $1.count } + inserted.count }
 
     /// Every registered object (entity by entity, in no particular order within one).
     var values: some Sequence<ManagedObject> { model.entities.indices.lazy.flatMap { values(entity: $0) } }
 
     mutating func removeAll() {
-        for i in tables.indices {
-            tables[i].removeAll()
-            temporaries[i].removeAll()
+        for i in tables.indices { tables[i].removeAll() }
+        removeAllInserted()
+    }
+}
+
+/// The elements of `first`, then those of `second`.
+struct Chain<First: Sequence, Second: Sequence>: Sequence where First.Element == Second.Element {
+    let first: First
+    let second: Second
+
+    struct Iterator: IteratorProtocol {
+        var first: First.Iterator
+        var second: Second.Iterator
+        var inFirst = true
+
+        mutating func next() -> First.Element? {
+            if inFirst {
+                if let element = first.next() { return element }
+                inFirst = false
+            }
+            return second.next()
         }
+    }
+
+    func makeIterator() -> Iterator {
+        Iterator(first: first.makeIterator(), second: second.makeIterator())
     }
 }

@@ -149,6 +149,8 @@ final class EntityInfo: Sendable {
     /// `INSERT INTO <table> (Z_PK, Z_ENT, Z_OPT, <slots>) VALUES (?, ?, 1, ...)`.
     let insertSQL: String
     let attributeCount: Int
+    /// Whether the entity has to-one relationships (slots after its attributes).
+    var hasToOneSlots: Bool { slots.count > attributeCount }
     /// The attributes' names, by slot (what `attributeSlot` compares, without copying whole slots).
     let attributeNames: [String]
 

@@ -13,7 +13,7 @@ extension ObjectContext {
     public func save() throws(SaveError) -> SaveResult {
         guard hasChanges else { return .empty(name) }
         if let reason = core.readOnlyReason { throw .readOnly(reason: reason) }
-        let inserts = insertedOrder.compactMap { objects[$0] }
+        let inserts = objects.inserted
         let updates = updatedSet.sorted().compactMap { objects[$0] }
             .filter { $0.hasUpdates && !$0.isInserted && !$0.isDeleted }
         let deletes = deletedOrder.compactMap { objects[$0] }
@@ -25,9 +25,13 @@ extension ObjectContext {
         } catch {
             throw .store(error)
         }
-        var transaction = SaveTransaction(core: core, contextName: name, author: transactionAuthor, policy: mergePolicy)
-        try transaction.run(inserts: inserts, updates: updates, deletes: deletes)
-        return apply(transaction)
+        // The transaction's writes do not retain their objects: these arrays do, until they are applied.
+        return try withExtendedLifetime((inserts, updates, deletes)) { () throws(SaveError) -> SaveResult in
+            var transaction = SaveTransaction(core: core, contextName: name, author: transactionAuthor,
+                                              policy: mergePolicy)
+            try transaction.run(inserts: inserts, updates: updates, deletes: deletes)
+            return apply(transaction)
+        }
     }
 
     private func apply(_ transaction: SaveTransaction) -> SaveResult {
@@ -66,7 +70,8 @@ extension ObjectContext {
                     removed.insert(object.id)
                     core.dropSnapshot(object.id, entity: entity.index, reason: .deleted)
                 } else {
-                    object.values = write.values
+                    // An insert's values are the object's own unless the save resolved a temporary key.
+                    if operation != .insert || entity.hasToOneSlots { object.values = write.values }
                     object.version = write.version
                     object.isFault = false
                     object.clearChanges()
@@ -91,12 +96,11 @@ extension ObjectContext {
             }
         }
         if !temporaryKeys.isEmpty {
-            objects.removeTemporaries(temporaryKeys, counts: counts)
+            objects.removeAllInserted()
             screen.remap(transaction.mapping)
             remapTemporaryKeys(transaction.mapping)
         }
         screen.remove(removed)
-        insertedOrder.removeAll()
         deletedOrder.removeAll()
         deletedSet.removeAll()
         updatedSet.removeAll()

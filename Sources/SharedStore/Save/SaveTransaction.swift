@@ -1,6 +1,10 @@
 import Foundation
 
 /// What happened to one object in a save, applied to the context after COMMIT.
+///
+/// The object and entity are not retained: a save touches each write several times, and every retain and
+/// release is an atomic operation on the object's header. `ObjectContext.save()` keeps the saved objects
+/// alive until it has applied the writes; entities live as long as the model.
 struct SaveWrite {
     enum Kind {
         /// Inserted, updated or deleted in the store.
@@ -10,8 +14,8 @@ struct SaveWrite {
         /// The row had been deleted in the store: the object leaves the context.
         case vanished
     }
-    let object: ManagedObject
-    let entity: EntityInfo
+    unowned(unsafe) let object: ManagedObject
+    unowned(unsafe) let entity: EntityInfo
     /// The row's primary key (the permanent one, for an insert).
     let primaryKey: Int64
     let kind: Kind
