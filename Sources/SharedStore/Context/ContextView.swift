@@ -59,10 +59,12 @@ struct ContextView {
 
     /// Replaces the temporary IDs of objects a save inserted by their permanent IDs.
     /// - Parameter keys: temporary primary key -> permanent primary key.
-    mutating func remap(_ keys: KeyTable<Int64>) {
+    mutating func remap(_ keys: TemporaryKeyMap) {
         guard !keys.isEmpty else { return }
+        // Lists and extras hold inserts in insertion order, as `keys` does: walk it along.
+        var hint = 0
         func permanent(_ id: ObjectID) -> ObjectID? {
-            guard id.isTemporary, let key = keys[id.primaryKey] else { return nil }
+            guard id.isTemporary, let key = keys.permanentKey(id.primaryKey, hint: &hint) else { return nil }
             return ObjectID(entity: id.entity, primaryKey: key, store: id.store)
         }
         for key in listOrder where lists[key]!.contains(where: \.isTemporary) {

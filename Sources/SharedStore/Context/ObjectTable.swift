@@ -14,7 +14,9 @@ struct ObjectTable {
     /// Unsaved inserts (`isInserted`), in insertion order.
     private(set) var inserted: [ManagedObject] = []
     /// `inserted`'s temporary primary keys, decreasing: searched without touching the objects.
-    private var insertedKeys: [Int64] = []
+    private(set) var insertedKeys: [Int64] = []
+    /// `inserted`'s entities (indices into `model.entities`), for a save to number them without touching them.
+    private(set) var insertedEntities: [Int] = []
 
     init(model: Model, store: StoreIdentity) {
         self.model = model
@@ -29,17 +31,9 @@ struct ObjectTable {
 
     /// The position of the unsaved insert of `entity` with temporary key `key` in `inserted`.
     private func insertedIndex(_ key: Int64, entity: Int) -> Int? {
-        guard key < 0 else { return nil }
-        let index = insertedKeys.withUnsafeBufferPointer { keys -> Int? in
-            var low = 0
-            var high = keys.count
-            while low < high {
-                let middle = (low + high) / 2
-                if keys[middle] > key { low = middle + 1 } else { high = middle }
-            }
-            return low < keys.count && keys[low] == key ? low : nil
-        }
-        guard let index, inserted[index].entity == entity else { return nil }
+        guard key < 0, let index = TemporaryKeyMap.index(of: key, in: insertedKeys),
+            insertedEntities[index] == entity
+        else { return nil }
         return index
     }
 
@@ -72,6 +66,7 @@ struct ObjectTable {
                 } else {
                     inserted.remove(at: index)
                     insertedKeys.remove(at: index)
+                    insertedEntities.remove(at: index)
                 }
             } else {
                 tables[entity][primaryKey] = newValue
@@ -85,6 +80,7 @@ struct ObjectTable {
         precondition(key < 0 && (insertedKeys.last ?? 0) > key, "an insert's temporary key must be the newest")
         inserted.append(object)
         insertedKeys.append(key)
+        insertedEntities.append(object.entity)
     }
 
     /// Makes room for `count` more saved objects of `entity` (before registering a large fetch or save).
@@ -103,6 +99,7 @@ struct ObjectTable {
     mutating func removeAllInserted() {
         inserted = []
         insertedKeys = []
+        insertedEntities = []
     }
 
     /// The registered objects of the entity at `entity`.
@@ -142,5 +139,57 @@ struct Chain<First: Sequence, Second: Sequence>: Sequence where First.Element ==
 
     func makeIterator() -> Iterator {
         Iterator(first: first.makeIterator(), second: second.makeIterator())
+    }
+}
+
+/// The temporary primary keys of a save's inserts mapped to their permanent keys. The inserts come in a
+/// context's insertion order, along which temporary keys decrease: a lookup is a binary search (no hash
+/// table to build for a save of many objects).
+struct TemporaryKeyMap {
+    /// Decreasing.
+    let temporary: [Int64]
+    /// `permanent[i]` is the key of the insert whose temporary key is `temporary[i]`.
+    let permanent: [Int64]
+
+    init(temporary: [Int64] = [], permanent: [Int64] = []) {
+        precondition(temporary.count == permanent.count)
+        self.temporary = temporary
+        self.permanent = permanent
+    }
+
+    var isEmpty: Bool { temporary.isEmpty }
+
+    subscript(key: Int64) -> Int64? {
+        guard key < 0, let index = Self.index(of: key, in: temporary) else { return nil }
+        return permanent[index]
+    }
+
+    /// The permanent key of `key`, trying the position `hint` first and leaving `hint` after the key found:
+    /// looking up the temporary keys of a list in insertion order is then a walk, not a search per key.
+    func permanentKey(_ key: Int64, hint: inout Int) -> Int64? {
+        guard key < 0 else { return nil }
+        let index: Int
+        if hint < temporary.count && temporary[hint] == key {
+            index = hint
+        } else if let found = Self.index(of: key, in: temporary) {
+            index = found
+        } else {
+            return nil
+        }
+        hint = index + 1
+        return permanent[index]
+    }
+
+    /// The position of `key` in `keys` (decreasing), by bisection.
+    static func index(of key: Int64, in keys: [Int64]) -> Int? {
+        keys.withUnsafeBufferPointer { keys -> Int? in
+            var low = 0
+            var high = keys.count
+            while low < high {
+                let middle = (low + high) / 2
+                if keys[middle] > key { low = middle + 1 } else { high = middle }
+            }
+            return low < keys.count && keys[low] == key ? low : nil
+        }
     }
 }

@@ -29,7 +29,8 @@ extension ObjectContext {
         return try withExtendedLifetime((inserts, updates, deletes)) { () throws(SaveError) -> SaveResult in
             var transaction = SaveTransaction(core: core, contextName: name, author: transactionAuthor,
                                               policy: mergePolicy)
-            try transaction.run(inserts: inserts, updates: updates, deletes: deletes)
+            try transaction.run(inserts: inserts, temporaryKeys: objects.insertedKeys,
+                                entities: objects.insertedEntities, updates: updates, deletes: deletes)
             return apply(transaction)
         }
     }
@@ -39,9 +40,6 @@ extension ObjectContext {
         var changes: [CommittedChange] = []
         let detailed = core.eventSink != nil || !core.didSaveObservers.isEmpty || core.contexts.count > 1
         changes.reserveCapacity(transaction.writes.count)
-        // The saved inserts' temporary keys, in order (their registrations are dropped together at the end).
-        var temporaryKeys: [Int64] = []
-        temporaryKeys.reserveCapacity(transaction.insertCount)
         var counts = [Int](repeating: 0, count: core.model.entities.count)
         if transaction.insertCount > 0 {
             for write in transaction.writes {
@@ -61,7 +59,6 @@ extension ObjectContext {
                 if operation == .insert {
                     // Re-registered under its permanent ID, as obtainPermanentIDs does.
                     let permanent = core.objectID(entity, write.primaryKey)
-                    temporaryKeys.append(object.id.primaryKey)
                     objects.reregister(object, as: permanent, entity: entity.index)
                     object.isInserted = false
                 }
@@ -95,7 +92,7 @@ extension ObjectContext {
                 core.dropSnapshot(object.id, entity: entity.index, reason: .rowGone)
             }
         }
-        if !temporaryKeys.isEmpty {
+        if !transaction.mapping.isEmpty {
             objects.removeAllInserted()
             screen.remap(transaction.mapping)
             remapTemporaryKeys(transaction.mapping)
@@ -109,7 +106,8 @@ extension ObjectContext {
         for conflict in transaction.conflicts { core.emit(.conflict(context: name, conflict)) }
         core.emit(.saveCommitted(context: name, changes: changes, historyToken: transaction.historyToken))
         let result = SaveResult(context: name, changes: changes,
-                                permanentIDMap: PermanentIDMap(temporaryKeys: temporaryKeys, changes: changes),
+                                permanentIDMap: PermanentIDMap(temporaryKeys: transaction.mapping.temporary,
+                                                              changes: changes),
                                 conflicts: transaction.conflicts, historyToken: transaction.historyToken)
         if detailed && !changes.isEmpty {
             let event = DidSaveEvent(context: name, changes: changes)
@@ -122,7 +120,7 @@ extension ObjectContext {
     }
 
     /// Other objects of this context may hold a just-saved object's temporary key in a to-one slot.
-    private func remapTemporaryKeys(_ mapping: KeyTable<Int64>) {
+    private func remapTemporaryKeys(_ mapping: TemporaryKeyMap) {
         for entity in core.model.entities where entity.slots.count > entity.attributeCount {
             for object in objects.values(entity: entity.index) where !object.isFault {
                 for slot in entity.attributeCount..<entity.slots.count {

@@ -35,7 +35,7 @@ struct SaveTransaction {
     let policy: MergePolicy
     var db: SQLiteConnection { core.writer }
     /// Temporary primary key -> permanent primary key, for the inserted objects.
-    var mapping = KeyTable<Int64>()
+    private(set) var mapping = TemporaryKeyMap()
     /// How many objects the save inserts.
     private(set) var insertCount = 0
     var writes: [SaveWrite] = []
@@ -52,7 +52,11 @@ struct SaveTransaction {
         insertStatements = Array(repeating: nil, count: core.model.entities.count)
     }
 
-    mutating func run(inserts: [ManagedObject], updates: [ManagedObject], deletes: [ManagedObject]) throws(SaveError) {
+    /// - Parameters:
+    ///   - inserts: the context's unsaved inserts, in insertion order (`ObjectTable.inserted`), with their
+    ///     temporary keys (decreasing) and entities.
+    mutating func run(inserts: [ManagedObject], temporaryKeys: [Int64], entities: [Int], updates: [ManagedObject],
+                      deletes: [ManagedObject]) throws(SaveError) {
         let nested = core.heldWrite
         do {
             try db.execute(nested ? "SAVEPOINT save" : "BEGIN IMMEDIATE")
@@ -60,7 +64,7 @@ struct SaveTransaction {
             throw .sqlite(error)
         }
         do {
-            let keys = try allocateKeys(inserts)
+            let keys = try allocateKeys(temporaryKeys: temporaryKeys, entities: entities)
             writes.reserveCapacity(inserts.count + updates.count + deletes.count)
             for (object, key) in zip(inserts, keys) { try insert(object, key: key) }
             var pending: [(ManagedObject, Bool)] = []
@@ -109,28 +113,27 @@ struct SaveTransaction {
 
     // MARK: Statements
 
-    /// Takes primary keys from `Z_PRIMARYKEY` for `inserts`; returns them in the same order.
-    private mutating func allocateKeys(_ inserts: [ManagedObject]) throws -> [Int64] {
-        let entities = core.model.entities
-        var counts = [Int64](repeating: 0, count: entities.count)
-        for object in inserts { counts[object.entity] += 1 }
-        var next = [Int64](repeating: 0, count: entities.count)
+    /// Takes primary keys from `Z_PRIMARYKEY` for the inserts of `entities` (one entity index per insert);
+    /// returns them in the same order.
+    private mutating func allocateKeys(temporaryKeys: [Int64], entities: [Int]) throws -> [Int64] {
+        let models = core.model.entities
+        var counts = [Int64](repeating: 0, count: models.count)
+        for entity in entities { counts[entity] += 1 }
+        var next = [Int64](repeating: 0, count: models.count)
         for (entity, count) in counts.enumerated() where count > 0 {
-            let number = entities[entity].entityNumber
+            let number = models[entity].entityNumber
             try db.cached("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?").run([.int(count), .int(number)])
             let max = try db.scalarInt("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(number)]) ?? 0
             next[entity] = max - count + 1
         }
-        insertCount = inserts.count
-        mapping.reserveCapacity(inserts.count)
+        insertCount = entities.count
         var keys: [Int64] = []
-        keys.reserveCapacity(inserts.count)
-        for object in inserts {
-            let key = next[object.entity]
-            mapping[object.id.primaryKey] = key
-            keys.append(key)
-            next[object.entity] += 1
+        keys.reserveCapacity(entities.count)
+        for entity in entities {
+            keys.append(next[entity])
+            next[entity] += 1
         }
+        mapping = TemporaryKeyMap(temporary: temporaryKeys, permanent: keys)
         return keys
     }
 
