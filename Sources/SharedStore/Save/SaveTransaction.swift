@@ -19,8 +19,8 @@ struct SaveWrite {
     /// The row's primary key (the permanent one, for an insert).
     let primaryKey: Int64
     let kind: Kind
-    /// The row's values after the save (resolved primary keys).
-    let values: [Value]
+    /// The row's values after the save (resolved primary keys). Applying the write moves them out.
+    var values: [Value]
     let version: Int64
     /// The slots an update wrote, for history's updated columns (empty for inserts and deletes).
     let changedSlots: [Int]
