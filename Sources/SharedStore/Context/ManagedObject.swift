@@ -13,7 +13,7 @@ final class ManagedObject {
     /// The `Z_OPT` those values came from (0 for an unsaved insert).
     @exclusivity(unchecked) var version: Int64
     /// Pending changes by slot; kept through `refresh(mergeChanges: true)` and applied over fresh values.
-    @exclusivity(unchecked) var changes: [Int: Value] = [:]
+    @exclusivity(unchecked) var changes: [Int: Value] = .init()
     /// A relationship changed without a slot of this object changing (its version still moves on save).
     @exclusivity(unchecked) var touched = false
     @exclusivity(unchecked) var isInserted = false
@@ -22,8 +22,8 @@ final class ManagedObject {
     /// A fault whose row was gone when it fired (`shouldDeleteInaccessibleFaults`).
     @exclusivity(unchecked) var isInaccessible = false
     /// Pending join-table changes: relationship index -> destination primary keys (temporary keys allowed).
-    @exclusivity(unchecked) var joinAdds: [Int: [Int64]] = [:]
-    @exclusivity(unchecked) var joinRemoves: [Int: [Int64]] = [:]
+    @exclusivity(unchecked) var joinAdds: [Int: [Int64]] = .init()
+    @exclusivity(unchecked) var joinRemoves: [Int: [Int64]] = .init()
 
     init(id: ObjectID, entity: Int, isFault: Bool, values: [Value], version: Int64) {
         self.id = id

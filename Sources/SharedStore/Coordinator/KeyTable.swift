@@ -42,12 +42,15 @@ struct KeyTable<Element> {
     /// The bucket holding `key`, or the free bucket where it would go.
     private func find(_ key: Int64) -> (index: Int, found: Bool) {
         let mask = keys.count - 1
-        var i = bucket(key)
-        while true {
-            let k = keys[i]
-            if k == key { return (i, true) }
-            if k == Self.free { return (i, false) }
-            i = (i + 1) & mask
+        let start = bucket(key)
+        return keys.withUnsafeBufferPointer { keys in
+            var i = start
+            while true {
+                let k = keys[i]
+                if k == key { return (i, true) }
+                if k == Self.free { return (i, false) }
+                i = (i + 1) & mask
+            }
         }
     }
 
@@ -73,8 +76,8 @@ struct KeyTable<Element> {
             elements[i] = element
             return old
         }
-        keys[i] = key
-        elements[i] = element
+        keys.withUnsafeMutableBufferPointer { $0[i] = key }
+        elements.withUnsafeMutableBufferPointer { $0[i] = element }
         count += 1
         return nil
     }

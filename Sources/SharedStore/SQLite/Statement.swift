@@ -39,6 +39,13 @@ public final class Statement {
 
     /// Binds `value` to the 1-based parameter `index`.
     public func bind(_ value: Value, at index: Int32) throws(SQLiteError) {
+        let rc = bindResult(value, at: index)
+        guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql) }
+    }
+
+    /// Binds `value`; returns SQLite's result code.
+    @inline(__always)
+    private func bindResult(_ value: Value, at index: Int32) -> Int32 {
         let rc: Int32
         switch value {
         case .null: rc = sqlite3_bind_null(handle, index)
@@ -55,14 +62,19 @@ public final class Statement {
                 sqlite3_bind_blob(handle, index, raw.baseAddress, 16, groupsim_transient())
             }
         }
-        guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql) }
+        return rc
     }
 
     /// Binds `values` to the parameters `first`, `first + 1`... (keeping the other bindings).
     public func bind(_ values: [Value], from first: Int32) throws(SQLiteError) {
-        try values.withUnsafeBufferPointer { values throws(SQLiteError) in
-            for i in values.indices { try bind(values[i], at: first + Int32(i)) }
+        let rc = values.withUnsafeBufferPointer { values -> Int32 in
+            for i in values.indices {
+                let rc = bindResult(values[i], at: first + Int32(i))
+                if rc != SQLITE_OK { return rc }
+            }
+            return SQLITE_OK
         }
+        guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql) }
     }
 
     /// Binds an integer to the 1-based parameter `index`.

@@ -70,7 +70,7 @@ extension ObjectContext {
                         object.isInserted = false
                     }
                     changes.append(CommittedChange(object: object.id, operation: operation, version: version,
-                                                   values: operation == .delete || !detailed ? [:]
+                                                   values: operation == .delete || !detailed ? .init()
                                                        : core.namedValues(entity, values)))
                     if operation == .delete {
                         objects[object.id] = nil
