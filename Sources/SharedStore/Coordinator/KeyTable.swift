@@ -67,7 +67,7 @@ struct KeyTable<Element> {
 
     /// Stores `element` for `key`; returns the element it replaced.
     @discardableResult
-    mutating func updateValue(_ element: Element, forKey key: Int64) -> Element? {
+    mutating func updateValue(_ element: consuming Element, forKey key: Int64) -> Element? {
         precondition(key != Self.free, "Int64.min is not a valid key")
         if (count + 1) * 2 > keys.count { grow(to: Swift.max(16, keys.count * 2)) }
         let (i, found) = find(key)
@@ -77,7 +77,7 @@ struct KeyTable<Element> {
             return old
         }
         keys.withUnsafeMutableBufferPointer { $0[i] = key }
-        elements.withUnsafeMutableBufferPointer { $0[i] = element }
+        elements[i] = element  // consumed: stored without a retain
         count += 1
         return nil
     }

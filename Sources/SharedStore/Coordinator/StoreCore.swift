@@ -102,8 +102,8 @@ final class StoreCore {
         rows[entity][primaryKey]
     }
 
-    func store(_ snapshot: RowSnapshot, _ entity: Int, _ primaryKey: Int64) {
-        rows[entity][primaryKey] = snapshot
+    func store(_ snapshot: consuming RowSnapshot, _ entity: Int, _ primaryKey: Int64) {
+        rows[entity].updateValue(snapshot, forKey: primaryKey)
     }
 
     /// How many snapshots the cache holds.

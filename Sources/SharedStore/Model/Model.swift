@@ -148,6 +148,9 @@ final class EntityInfo: Sendable {
     let slotTypes: [AttributeType?]
     /// `INSERT INTO <table> (Z_PK, Z_ENT, Z_OPT, <slots>) VALUES (?, ?, 1, ...)`.
     let insertSQL: String
+    /// The same with the entity number written in (`VALUES (?, <Z_ENT>, 1, ...)`): the primary key is
+    /// parameter 1, the slots' values parameters 2... (a save binds one parameter less per row).
+    let saveInsertSQL: String
     let attributeCount: Int
     /// Whether the entity has to-one relationships (slots after its attributes).
     var hasToOneSlots: Bool { slots.count > attributeCount }
@@ -171,6 +174,7 @@ final class EntityInfo: Sendable {
         slotTypes = slots.map(\.attributeType)
         let marks = String(repeating: ", ?", count: slots.count)
         insertSQL = "INSERT INTO \(tableName) (Z_PK, Z_ENT, Z_OPT\(slots.map { ", " + $0.column }.joined())) VALUES (?, ?, 1\(marks))"
+        saveInsertSQL = "INSERT INTO \(tableName) (Z_PK, Z_ENT, Z_OPT\(slots.map { ", " + $0.column }.joined())) VALUES (?, \(entityNumber), 1\(marks))"
         attributeCount = attributes.count
         attributeNames = slots.prefix(attributes.count).map(\.name)
     }

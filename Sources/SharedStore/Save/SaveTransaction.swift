@@ -158,12 +158,11 @@ struct SaveTransaction {
             // Every parameter is bound again below: no need to clear the bindings.
             statement.rewind()
         } else {
-            statement = try db.cached(entity.insertSQL)
+            statement = try db.cached(entity.saveInsertSQL)
             insertStatements[entity.index] = statement
         }
         try statement.bind(key, at: 1)
-        try statement.bind(entity.entityNumber, at: 2)
-        try statement.bind(values, from: 3)
+        try statement.bind(values, from: 2)
         try statement.step()
         writes.append(SaveWrite(object: object, entity: entity, primaryKey: key, kind: .committed(.insert),
                                 values: values, version: 1, changedSlots: []))
