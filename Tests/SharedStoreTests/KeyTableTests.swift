@@ -26,6 +26,33 @@ import Testing
         #expect(table.values.sorted() == reference.values.sorted())
     }
 
+    /// Runs of consecutive keys share runs of buckets (the hash keeps groups of keys together): dense runs
+    /// far apart, of both signs, overlapping in their low bits, with removals, still behave.
+    @Test func denseRunsFarApartBehaveLikeADictionary() {
+        var generator = SplitMix(seed: 7)
+        var table = KeyTable<Int64>()
+        var reference: [Int64: Int64] = [:]
+        let starts: [Int64] = [1, 1 << 12, 1 << 20, (1 << 40) + 3, -5_000, -(1 << 33)]
+        for round in 0..<4 {
+            for start in starts {
+                for k in start..<(start + 700) {
+                    let value = k &* Int64(round + 1)
+                    #expect(table.updateValue(value, forKey: k) == reference.updateValue(value, forKey: k))
+                }
+            }
+            for _ in 0..<1_500 {
+                let start = starts[Int(generator.next() % UInt64(starts.count))]
+                let key = start + Int64(generator.next() % 700)
+                #expect(table.removeValue(forKey: key) == reference.removeValue(forKey: key))
+            }
+            #expect(table.count == reference.count)
+            for start in starts {
+                for k in (start - 10)..<(start + 710) { #expect(table[k] == reference[k]) }
+            }
+        }
+        #expect(Dictionary(uniqueKeysWithValues: table.entries.map { ($0.key, $0.element) }) == reference)
+    }
+
     @Test func sequentialKeysGrowAndEmpty() {
         var table = KeyTable<String>()
         #expect(table[5] == nil)

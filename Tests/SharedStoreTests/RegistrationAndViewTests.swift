@@ -54,6 +54,45 @@ import Testing
         #expect(context.view == temporary.map { result.permanentIDs[$0]! })
     }
 
+    /// Two contexts inserting in turn share the store's temporary keys: each finds its own unsaved inserts
+    /// (of either entity), forgets deleted and rolled-back ones, and never treats the other's as its own.
+    @Test func interleavedInsertsOfTwoContextsStayApart() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let view = store.viewContext
+        let background = store.newBackgroundContext(name: "other")
+        var mine: [ObjectID] = []
+        var theirs: [ObjectID] = []
+        for i in 0..<40 {
+            mine.append(try view.insert(i % 3 == 0 ? "Tag" : "Note",
+                                        values: i % 3 == 0 ? ["name": .string("t\(i)")] : ["title": .string("m\(i)")]))
+            theirs.append(try background.insert("Note", values: ["title": .string("o\(i)")]))
+        }
+        #expect(view.insertedObjects == mine && background.insertedObjects == theirs)
+        #expect(mine.allSatisfy { view.isRegistered($0) } && !theirs.contains { view.isRegistered($0) })
+        // The same temporary key under the other entity's name is not an object of this context.
+        let notATag = ObjectID(entity: "Tag", primaryKey: mine[1].primaryKey, storeIdentifier: store.storeIdentifier)
+        #expect(!view.isRegistered(notATag))
+
+        try view.delete(mine[5])
+        try view.setValues(["title": "edited"], for: mine[7])
+        #expect(!view.isRegistered(mine[5]) && view.insertedObjects.count == 39)
+        #expect(try view.title(mine[7]) == "edited")
+        let fetched = try view.fetch(FetchRequest(entity: "Note", predicate: "title == 'edited'"))
+        #expect(fetched == [mine[7]])
+
+        background.rollback()
+        #expect(background.insertedObjects.isEmpty && !background.isRegistered(theirs[0]))
+        #expect(!background.hasChanges)
+
+        let result = try view.save()
+        #expect(result.permanentIDs.count == 39)
+        #expect(view.insertedObjects.isEmpty && !view.isRegistered(mine[7]))
+        let edited = try #require(result.permanentIDs[mine[7]])
+        #expect(try view.title(edited) == "edited" && view.registeredObjects.count == 39)
+        #expect(try view.value("name", of: result.permanentIDs[mine[3]]!) == .string("t3"))
+    }
+
     @Test func anotherStoresIDIsNeverRegistered() throws {
         let fixture = try StoreFixture()
         let store = try fixture.open()

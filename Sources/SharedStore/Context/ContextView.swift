@@ -5,9 +5,19 @@ struct ContextView {
     private(set) var lists: [String: [ObjectID]] = [:]
     private(set) var listOrder: [String] = []
     private(set) var extras: [ObjectID] = []
-    /// The permanent IDs in `extras`, for membership. Temporary IDs (unsaved inserts) are not hashed:
-    /// each is added once, by the insert that made it (`addInserted`), and becomes permanent at the save.
-    private var savedExtras: Set<ObjectID> = []
+    /// The permanent IDs in `extras`, for membership; `nil` when stale (rebuilt on the next membership
+    /// question: a save of many inserts makes them all permanent, and hashing each there would cost more
+    /// than the rest of re-keying it). Temporary IDs (unsaved inserts) are never hashed: each is added
+    /// once, by the insert that made it (`addInserted`), and becomes permanent at the save.
+    private var savedExtrasIndex: Set<ObjectID>? = []
+
+    /// `savedExtrasIndex`, rebuilt first when stale.
+    private var savedExtras: Set<ObjectID> {
+        mutating get {
+            if savedExtrasIndex == nil { savedExtrasIndex = Set(extras.lazy.filter { !$0.isTemporary }) }
+            return savedExtrasIndex!
+        }
+    }
 
     /// Replaces (or adds) the list of the fetch identified by `key`.
     mutating func setList(_ key: String, _ ids: [ObjectID]) {
@@ -18,8 +28,9 @@ struct ContextView {
     mutating func add(_ id: ObjectID) {
         if id.isTemporary {
             if !extras.contains(id) { extras.append(id) }
-        } else if savedExtras.insert(id).inserted {
-            extras.append(id)
+        } else {
+            _ = savedExtras  // rebuilds a stale index
+            if savedExtrasIndex!.insert(id).inserted { extras.append(id) }
         }
     }
 
@@ -34,7 +45,7 @@ struct ContextView {
     mutating func removeExtras(entity: String, keeping: Set<ObjectID>) {
         guard extras.contains(where: { $0.entity == entity && !keeping.contains($0) }) else { return }
         extras.removeAll { $0.entity == entity && !keeping.contains($0) }
-        savedExtras = Set(extras.lazy.filter { !$0.isTemporary })
+        savedExtrasIndex = nil
     }
 
     mutating func remove(_ ids: Set<ObjectID>) {
@@ -42,26 +53,27 @@ struct ContextView {
         for key in listOrder { lists[key]!.removeAll { ids.contains($0) } }
         if ids.contains(where: \.isTemporary) || !savedExtras.isDisjoint(with: ids) {
             extras.removeAll { ids.contains($0) }
-            savedExtras.subtract(ids)
+            savedExtrasIndex?.subtract(ids)
         }
     }
 
     /// Replaces the temporary IDs of objects a save inserted by their permanent IDs.
     /// - Parameter keys: temporary primary key -> permanent primary key.
-    mutating func remap(_ keys: KeyTable<Int64>) {
+    mutating func remap(_ keys: TemporaryKeyMap) {
         guard !keys.isEmpty else { return }
+        // Lists and extras hold inserts in insertion order, as `keys` does: walk it along.
+        var hint = 0
         func permanent(_ id: ObjectID) -> ObjectID? {
-            guard id.isTemporary, let key = keys[id.primaryKey] else { return nil }
-            return ObjectID(entity: id.entity, primaryKey: key, storeIdentifier: id.storeIdentifier)
+            guard id.isTemporary, let key = keys.permanentKey(id.primaryKey, hint: &hint) else { return nil }
+            return ObjectID(entity: id.entity, primaryKey: key, store: id.store)
         }
         for key in listOrder where lists[key]!.contains(where: \.isTemporary) {
             lists[key] = lists[key]!.map { permanent($0) ?? $0 }
         }
-        savedExtras.reserveCapacity(extras.count)
         for i in extras.indices {
             if let id = permanent(extras[i]) {
                 extras[i] = id
-                savedExtras.insert(id)
+                savedExtrasIndex = nil
             }
         }
     }
@@ -81,7 +93,7 @@ struct ContextView {
         return result
     }
 
-    func contains(_ id: ObjectID) -> Bool {
+    mutating func contains(_ id: ObjectID) -> Bool {
         (id.isTemporary ? extras.contains(id) : savedExtras.contains(id)) || listOrder.contains { lists[$0]!.contains(id) }
     }
 }

@@ -1,26 +1,29 @@
 /// One object registered in a context: its values as last read (or a fault with none), the version they
 /// came from, and its pending changes.
+///
+/// Owned by one context and used only on its thread: its stored properties skip the dynamic exclusivity
+/// check, for the reasons given on `ObjectContext`.
 final class ManagedObject {
-    var id: ObjectID
+    @exclusivity(unchecked) var id: ObjectID
     let entity: Int
     /// No values in memory: the next access fires the fault.
-    var isFault: Bool
+    @exclusivity(unchecked) var isFault: Bool
     /// The values as last read or committed (meaningful when not a fault), by slot.
-    var values: [Value]
+    @exclusivity(unchecked) var values: [Value]
     /// The `Z_OPT` those values came from (0 for an unsaved insert).
-    var version: Int64
+    @exclusivity(unchecked) var version: Int64
     /// Pending changes by slot; kept through `refresh(mergeChanges: true)` and applied over fresh values.
-    var changes: [Int: Value] = [:]
+    @exclusivity(unchecked) var changes: [Int: Value] = .init()
     /// A relationship changed without a slot of this object changing (its version still moves on save).
-    var touched = false
-    var isInserted = false
+    @exclusivity(unchecked) var touched = false
+    @exclusivity(unchecked) var isInserted = false
     /// Pending deletion.
-    var isDeleted = false
+    @exclusivity(unchecked) var isDeleted = false
     /// A fault whose row was gone when it fired (`shouldDeleteInaccessibleFaults`).
-    var isInaccessible = false
+    @exclusivity(unchecked) var isInaccessible = false
     /// Pending join-table changes: relationship index -> destination primary keys (temporary keys allowed).
-    var joinAdds: [Int: [Int64]] = [:]
-    var joinRemoves: [Int: [Int64]] = [:]
+    @exclusivity(unchecked) var joinAdds: [Int: [Int64]] = .init()
+    @exclusivity(unchecked) var joinRemoves: [Int: [Int64]] = .init()
 
     init(id: ObjectID, entity: Int, isFault: Bool, values: [Value], version: Int64) {
         self.id = id

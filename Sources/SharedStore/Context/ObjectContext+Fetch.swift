@@ -52,14 +52,14 @@ extension ObjectContext {
             ids.append(id)
         }
         if request.includesPendingChanges {
-            for id in insertedOrder where id.entity == info.name {
-                guard let object = objects[id] else { continue }
+            for object in objects.inserted where object.entity == info.index {
+                let id = object.id
                 if let predicate, !predicate.evaluate(core.namedValues(info, object.values)) { continue }
                 ids.append(id)
             }
         }
         screen.setList(request.viewKey, ids)
-        screen.removeExtras(entity: info.name, keeping: Set(insertedOrder))
+        screen.removeExtras(entity: info.name, keeping: Set(objects.inserted.lazy.map(\.id)))
         return ids
     }
 

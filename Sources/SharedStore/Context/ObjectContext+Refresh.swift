@@ -22,7 +22,6 @@ extension ObjectContext {
     /// nothing until it fetches again. Advances a pinned query generation.
     public func reset() {
         objects.removeAll()
-        insertedOrder.removeAll()
         deletedOrder.removeAll()
         deletedSet.removeAll()
         updatedSet.removeAll()
@@ -33,11 +32,11 @@ extension ObjectContext {
     /// Discards pending changes: inserts are forgotten (and leave the view), deletes undone, updated
     /// objects return to the values they last read.
     public func rollback() {
-        for id in insertedOrder { objects[id] = nil }
-        screen.remove(Set(insertedOrder))
+        let inserted = objects.inserted.map(\.id)
+        objects.removeAllInserted()
+        screen.remove(Set(inserted))
         for id in deletedOrder { objects[id]?.isDeleted = false }
         for object in objects.values { object.clearChanges() }
-        insertedOrder.removeAll()
         deletedOrder.removeAll()
         deletedSet.removeAll()
         updatedSet.removeAll()

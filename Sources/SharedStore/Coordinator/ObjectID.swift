@@ -1,3 +1,5 @@
+import Foundation
+
 /// The identity of one object in one store: entity, primary key and store identifier
 /// (Core Data's `NSManagedObjectID`).
 ///
@@ -8,14 +10,22 @@ public struct ObjectID: Hashable, Sendable, Comparable, CustomStringConvertible 
     public let entity: String
     /// The row's `Z_PK` (positive), or a negative number for a temporary ID.
     public let primaryKey: Int64
+    /// The store's identifier, interned: IDs are copied into every list, set and event, and copying a
+    /// 36-character string is an atomic retain (short entity names are stored inline and cost nothing).
+    let store: StoreIdentity
+
     /// The store's identifier (`Z_METADATA.Z_UUID`).
-    public let storeIdentifier: String
+    public var storeIdentifier: String { store.name }
 
     /// Creates an ID; the runner and tests build them from keys they know.
     public init(entity: String, primaryKey: Int64, storeIdentifier: String) {
+        self.init(entity: entity, primaryKey: primaryKey, store: StoreIdentity(storeIdentifier))
+    }
+
+    init(entity: String, primaryKey: Int64, store: StoreIdentity) {
         self.entity = entity
         self.primaryKey = primaryKey
-        self.storeIdentifier = storeIdentifier
+        self.store = store
     }
 
     /// Whether this is the temporary ID of an object not saved yet.
@@ -39,6 +49,48 @@ public struct ObjectID: Hashable, Sendable, Comparable, CustomStringConvertible 
     }
 
     public static func == (lhs: ObjectID, rhs: ObjectID) -> Bool {
-        lhs.primaryKey == rhs.primaryKey && lhs.entity == rhs.entity && lhs.storeIdentifier == rhs.storeIdentifier
+        lhs.primaryKey == rhs.primaryKey && lhs.store == rhs.store && lhs.entity == rhs.entity
+    }
+}
+
+extension ObjectID: CustomReflectable {
+    /// The entity, primary key and store identifier (what `dump` and `debugPrint` show).
+    public var customMirror: Mirror {
+        Mirror(self, children: ["entity": entity, "primaryKey": primaryKey, "storeIdentifier": storeIdentifier],
+               displayStyle: .struct)
+    }
+}
+
+/// A store identifier interned as a small number: equal identifiers, equal numbers (process-wide).
+struct StoreIdentity: Hashable, Sendable {
+    let index: UInt32
+
+    init(_ name: String) {
+        index = StoreIdentityTable.shared.intern(name)
+    }
+
+    var name: String { StoreIdentityTable.shared.name(index) }
+}
+
+/// Every store identifier this process has seen (a few per store opened: never worth forgetting).
+private final class StoreIdentityTable: @unchecked Sendable {
+    static let shared = StoreIdentityTable()
+    /// Guards the tables: IDs are `Sendable` and may be made or read on any thread.
+    private let lock = NSLock()
+    private var names: [String] = []
+    private var indices: [String: UInt32] = [:]
+
+    func intern(_ name: String) -> UInt32 {
+        lock.withLock {
+            if let index = indices[name] { return index }
+            let index = UInt32(names.count)
+            names.append(name)
+            indices[name] = index
+            return index
+        }
+    }
+
+    func name(_ index: UInt32) -> String {
+        lock.withLock { names[Int(index)] }
     }
 }

@@ -13,31 +13,36 @@ final class WeakContext {
 }
 
 /// The per-process state shared by the coordinator and its contexts: connections, row cache, clock, hooks.
+///
+/// Confined to the thread that owns the store, like its contexts: its mutable stored properties skip the
+/// dynamic exclusivity check, for the reasons given on `ObjectContext`.
 final class StoreCore {
     let model: Model
     let url: URL
     let options: StoreOptions
     let clock: any StoreClock
-    var eventSink: StoreEventSink?
-    var beforeCommit: ((BeforeCommitEvent) -> Void)?
-    var didSaveObservers: [(DidSaveEvent) -> Void] = []
+    @exclusivity(unchecked) var eventSink: StoreEventSink?
+    @exclusivity(unchecked) var beforeCommit: ((BeforeCommitEvent) -> Void)?
+    @exclusivity(unchecked) var didSaveObservers: [(DidSaveEvent) -> Void] = []
     /// The view context's connection (holds a pinned generation's read transaction).
     let reader: SQLiteConnection
     /// Saves, batch operations, history, and background contexts' reads.
     let writer: SQLiteConnection
     let storeIdentifier: String
+    /// `storeIdentifier`, interned (what `ObjectID`s hold).
+    let store: StoreIdentity
     /// Whether the store records history (this process opened it with tracking).
     let historyTracking: Bool
     /// Set when this process may not write the store, with the reason.
     let readOnlyReason: String?
     /// The row cache: one table per entity (`model.entities` order), by primary key.
-    var rows: [KeyTable<RowSnapshot>]
-    var contexts: [WeakContext] = []
-    private var nextTemporaryKey: Int64 = -1
+    @exclusivity(unchecked) var rows: [KeyTable<RowSnapshot>]
+    @exclusivity(unchecked) var contexts: [WeakContext] = []
+    @exclusivity(unchecked) private var nextTemporaryKey: Int64 = -1
     /// The last history token this process wrote or consumed (for `own-token` purges).
-    var lastOwnToken: Int64?
+    @exclusivity(unchecked) var lastOwnToken: Int64?
     /// A write transaction held open across calls (`beginWrite`).
-    var heldWrite = false
+    @exclusivity(unchecked) var heldWrite = false
 
     init(url: URL, model: Model, options: StoreOptions, clock: any StoreClock, eventSink: StoreEventSink?)
         throws(StoreError)
@@ -62,6 +67,7 @@ final class StoreCore {
             metadata = try StoreSchema.prepare(writer, model: model, historyTracking: options.historyTracking)
         }
         storeIdentifier = metadata.storeIdentifier
+        store = StoreIdentity(metadata.storeIdentifier)
         historyTracking = options.historyTracking && !options.readOnly
         if options.readOnly {
             readOnlyReason = "the store was opened read-only"
@@ -82,7 +88,7 @@ final class StoreCore {
     }
 
     func objectID(_ entity: EntityInfo, _ primaryKey: Int64) -> ObjectID {
-        ObjectID(entity: entity.name, primaryKey: primaryKey, storeIdentifier: storeIdentifier)
+        ObjectID(entity: entity.name, primaryKey: primaryKey, store: store)
     }
 
     func liveContexts() -> [ObjectContext] {
@@ -96,8 +102,8 @@ final class StoreCore {
         rows[entity][primaryKey]
     }
 
-    func store(_ snapshot: RowSnapshot, _ entity: Int, _ primaryKey: Int64) {
-        rows[entity][primaryKey] = snapshot
+    func store(_ snapshot: consuming RowSnapshot, _ entity: Int, _ primaryKey: Int64) {
+        rows[entity].updateValue(snapshot, forKey: primaryKey)
     }
 
     /// How many snapshots the cache holds.

@@ -148,7 +148,14 @@ final class EntityInfo: Sendable {
     let slotTypes: [AttributeType?]
     /// `INSERT INTO <table> (Z_PK, Z_ENT, Z_OPT, <slots>) VALUES (?, ?, 1, ...)`.
     let insertSQL: String
+    /// The same with the entity number written in (`VALUES (?, <Z_ENT>, 1, ...)`): the primary key is
+    /// parameter 1, the slots' values parameters 2... (a save binds one parameter less per row).
+    let saveInsertSQL: String
     let attributeCount: Int
+    /// Whether the entity has to-one relationships (slots after its attributes).
+    var hasToOneSlots: Bool { slots.count > attributeCount }
+    /// The attributes' names, by slot (what `attributeSlot` compares, without copying whole slots).
+    let attributeNames: [String]
 
     init(index: Int, entityNumber: Int64, name: String, tableName: String, attributes: [AttributeDescription],
          slots: [Slot], slotIndex: [String: Int], relationships: [RelationshipInfo], relationshipIndex: [String: Int])
@@ -167,7 +174,9 @@ final class EntityInfo: Sendable {
         slotTypes = slots.map(\.attributeType)
         let marks = String(repeating: ", ?", count: slots.count)
         insertSQL = "INSERT INTO \(tableName) (Z_PK, Z_ENT, Z_OPT\(slots.map { ", " + $0.column }.joined())) VALUES (?, ?, 1\(marks))"
+        saveInsertSQL = "INSERT INTO \(tableName) (Z_PK, Z_ENT, Z_OPT\(slots.map { ", " + $0.column }.joined())) VALUES (?, \(entityNumber), 1\(marks))"
         attributeCount = attributes.count
+        attributeNames = slots.prefix(attributes.count).map(\.name)
     }
 
 
@@ -175,7 +184,11 @@ final class EntityInfo: Sendable {
         // Called for every value set or read by name: for a few attributes, comparing the (usually
         // short, inline) names costs less than hashing one.
         if attributeCount <= 16 {
-            for i in 0..<attributeCount where slots[i].name == name { return i }
+            let found = attributeNames.withUnsafeBufferPointer { names -> Int? in
+                for i in names.indices where names[i] == name { return i }
+                return nil
+            }
+            if let found { return found }
         } else if let i = slotIndex[name], i < attributeCount {
             return i
         }

@@ -38,6 +38,15 @@ extension Value {
     /// Converts a value to `type` when the conversion loses nothing (`.int(1)` to `.double(1.0)`,
     /// `.string("3")` to `.int(3)`); `nil` otherwise. `.null` converts to every type.
     public func converted(to type: AttributeType) -> Value? {
+        // The common case first: the value already has the attribute's type.
+        switch (self, type) {
+        case (.string, .string), (.int, .int), (.double, .double), (.null, _): return self
+        default: break
+        }
+        return convertedSlowly(to: type)
+    }
+
+    private func convertedSlowly(to type: AttributeType) -> Value? {
         switch (self, type) {
         case (.null, _): return .null
         case (.string, .string), (.int, .int), (.double, .double), (.bool, .bool), (.date, .date), (.uuid, .uuid):

@@ -16,7 +16,8 @@ public final class SQLiteConnection {
     /// Whether the connection was opened read-only.
     public let isReadOnly: Bool
     let handle: OpaquePointer
-    private var cache: [String: Statement] = [:]
+    /// Unchecked exclusivity: a connection is confined to one thread and never calls out while using it.
+    @exclusivity(unchecked) private var cache: [String: Statement] = [:]
 
     /// Opens (and, unless read-only, creates) the database at `path`.
     ///

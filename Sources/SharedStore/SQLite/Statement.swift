@@ -11,6 +11,10 @@ public final class Statement {
     public let sql: String
     let handle: OpaquePointer
     unowned let connection: SQLiteConnection
+    /// Parameters 1...64 known to hold NULL (bit `i - 1`): binding NULL to one again is skipped (a reset
+    /// keeps the bindings; a new or cleared statement has all NULL). Unchecked exclusivity: a statement is
+    /// confined to its connection's thread.
+    @exclusivity(unchecked) private var nullParameters: UInt64 = ~0
 
     init(connection: SQLiteConnection, sql: String) throws(SQLiteError) {
         self.sql = sql
@@ -29,6 +33,7 @@ public final class Statement {
     public func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        nullParameters = ~0
     }
 
     /// Resets the statement so it can run again, keeping its bindings (for a caller that binds every
@@ -39,6 +44,21 @@ public final class Statement {
 
     /// Binds `value` to the 1-based parameter `index`.
     public func bind(_ value: Value, at index: Int32) throws(SQLiteError) {
+        let rc = bindResult(value, at: index)
+        guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql) }
+    }
+
+    /// Binds `value`; returns SQLite's result code.
+    @inline(__always)
+    private func bindResult(_ value: Value, at index: Int32) -> Int32 {
+        let bit: UInt64 = index >= 1 && index <= 64 ? 1 << UInt64(index - 1) : 0
+        if case .null = value {
+            if nullParameters & bit != 0 { return SQLITE_OK }
+            let rc = sqlite3_bind_null(handle, index)
+            if rc == SQLITE_OK { nullParameters |= bit }
+            return rc
+        }
+        nullParameters &= ~bit
         let rc: Int32
         switch value {
         case .null: rc = sqlite3_bind_null(handle, index)
@@ -55,11 +75,24 @@ public final class Statement {
                 sqlite3_bind_blob(handle, index, raw.baseAddress, 16, groupsim_transient())
             }
         }
+        return rc
+    }
+
+    /// Binds `values` to the parameters `first`, `first + 1`... (keeping the other bindings).
+    public func bind(_ values: [Value], from first: Int32) throws(SQLiteError) {
+        let rc = values.withUnsafeBufferPointer { values -> Int32 in
+            for i in values.indices {
+                let rc = bindResult(values[i], at: first + Int32(i))
+                if rc != SQLITE_OK { return rc }
+            }
+            return SQLITE_OK
+        }
         guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql) }
     }
 
     /// Binds an integer to the 1-based parameter `index`.
     public func bind(_ value: Int64, at index: Int32) throws(SQLiteError) {
+        if index >= 1 && index <= 64 { nullParameters &= ~(1 << UInt64(index - 1)) }
         let rc = sqlite3_bind_int64(handle, index, value)
         guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql) }
     }

@@ -13,7 +13,7 @@ extension ObjectContext {
     public func save() throws(SaveError) -> SaveResult {
         guard hasChanges else { return .empty(name) }
         if let reason = core.readOnlyReason { throw .readOnly(reason: reason) }
-        let inserts = insertedOrder.compactMap { objects[$0] }
+        let inserts = objects.inserted
         let updates = updatedSet.sorted().compactMap { objects[$0] }
             .filter { $0.hasUpdates && !$0.isInserted && !$0.isDeleted }
         let deletes = deletedOrder.compactMap { objects[$0] }
@@ -25,73 +25,87 @@ extension ObjectContext {
         } catch {
             throw .store(error)
         }
-        var transaction = SaveTransaction(core: core, contextName: name, author: transactionAuthor, policy: mergePolicy)
-        try transaction.run(inserts: inserts, updates: updates, deletes: deletes)
-        return apply(transaction)
+        // The transaction's writes do not retain their objects: these arrays do, until they are applied.
+        return try withExtendedLifetime((inserts, updates, deletes)) { () throws(SaveError) -> SaveResult in
+            var transaction = SaveTransaction(core: core, contextName: name, author: transactionAuthor,
+                                              policy: mergePolicy)
+            try transaction.run(inserts: inserts, temporaryKeys: objects.insertedKeys,
+                                entities: objects.insertedEntities, updates: updates, deletes: deletes)
+            return apply(&transaction)
+        }
     }
 
-    private func apply(_ transaction: SaveTransaction) -> SaveResult {
+    private func apply(_ transaction: inout SaveTransaction) -> SaveResult {
         let now = core.clock.now
-        var permanentIDs: [ObjectID: ObjectID] = [:]
         var changes: [CommittedChange] = []
         let detailed = core.eventSink != nil || !core.didSaveObservers.isEmpty || core.contexts.count > 1
         changes.reserveCapacity(transaction.writes.count)
-        permanentIDs.reserveCapacity(transaction.insertCount)
+        var counts = [Int](repeating: 0, count: core.model.entities.count)
         if transaction.insertCount > 0 {
-            var counts = [Int](repeating: 0, count: core.model.entities.count)
-            for write in transaction.writes { counts[write.entity.index] += 1 }
+            // Every unsaved insert was saved.
+            for entity in objects.insertedEntities { counts[entity] += 1 }
             for (entity, count) in counts.enumerated() where count > 0 {
                 core.rows[entity].reserveCapacity(core.rows[entity].count + count)
+                objects.reserveCapacity(count, entity: entity)
             }
         }
         var removed: Set<ObjectID> = []
-        for write in transaction.writes {
-            let object = write.object
-            let entity = write.entity
-            switch write.kind {
-            case .committed(let operation):
-                if operation == .insert {
-                    // Re-registered under its permanent ID, as obtainPermanentIDs does.
-                    let permanent = core.objectID(entity, write.primaryKey)
-                    permanentIDs[object.id] = permanent
-                    objects.reregister(object, as: permanent, entity: entity.index)
-                    object.isInserted = false
-                }
-                if operation == .delete {
-                    objects[object.id] = nil
-                    removed.insert(object.id)
-                    core.dropSnapshot(object.id, entity: entity.index, reason: .deleted)
-                } else {
-                    object.values = write.values
-                    object.version = write.version
+        // The writes are read in place and their values moved out (into the row cache): copying each write
+        // would retain and release its values, whose header is no longer in the cache after a large save.
+        var writes: [SaveWrite] = []
+        swap(&writes, &transaction.writes)
+        writes.withUnsafeMutableBufferPointer { writes in
+            for i in writes.indices {
+                unowned(unsafe) let object = writes[i].object
+                unowned(unsafe) let entity = writes[i].entity
+                let version = writes[i].version
+                var values: [Value] = []
+                swap(&values, &writes[i].values)
+                switch writes[i].kind {
+                case .committed(let operation):
+                    if operation == .insert {
+                        // Re-registered under its permanent ID, as obtainPermanentIDs does.
+                        let permanent = core.objectID(entity, writes[i].primaryKey)
+                        objects.reregister(object, as: permanent, entity: entity.index)
+                        object.isInserted = false
+                    }
+                    changes.append(CommittedChange(object: object.id, operation: operation, version: version,
+                                                   values: operation == .delete || !detailed ? .init()
+                                                       : core.namedValues(entity, values)))
+                    if operation == .delete {
+                        objects[object.id] = nil
+                        removed.insert(object.id)
+                        core.dropSnapshot(object.id, entity: entity.index, reason: .deleted)
+                    } else {
+                        // An insert's values are the object's own unless the save resolved a temporary key.
+                        if operation != .insert || entity.hasToOneSlots { object.values = values }
+                        object.version = version
+                        object.isFault = false
+                        object.clearChanges()
+                        core.store(RowSnapshot(values: values, version: version, readAt: now),
+                                   entity.index, object.id.primaryKey)
+                    }
+                case .tookStore(let undelete):
+                    if undelete { object.isDeleted = false }
+                    object.values = values
+                    object.version = version
                     object.isFault = false
                     object.clearChanges()
-                    core.store(RowSnapshot(values: write.values, version: write.version, readAt: now),
+                    core.store(RowSnapshot(values: values, version: version, readAt: now),
                                entity.index, object.id.primaryKey)
+                case .vanished:
+                    objects[object.id] = nil
+                    removed.insert(object.id)
+                    core.dropSnapshot(object.id, entity: entity.index, reason: .rowGone)
                 }
-                changes.append(CommittedChange(object: object.id, operation: operation, version: write.version,
-                                               values: operation == .delete || !detailed ? [:]
-                                                   : core.namedValues(entity, write.values)))
-            case .tookStore(let undelete):
-                if undelete { object.isDeleted = false }
-                object.values = write.values
-                object.version = write.version
-                object.isFault = false
-                object.clearChanges()
-                core.store(RowSnapshot(values: write.values, version: write.version, readAt: now),
-                           entity.index, object.id.primaryKey)
-            case .vanished:
-                objects[object.id] = nil
-                removed.insert(object.id)
-                core.dropSnapshot(object.id, entity: entity.index, reason: .rowGone)
             }
         }
-        if !permanentIDs.isEmpty {
+        if !transaction.mapping.isEmpty {
+            objects.removeAllInserted()
             screen.remap(transaction.mapping)
             remapTemporaryKeys(transaction.mapping)
         }
         screen.remove(removed)
-        insertedOrder.removeAll()
         deletedOrder.removeAll()
         deletedSet.removeAll()
         updatedSet.removeAll()
@@ -99,7 +113,9 @@ extension ObjectContext {
         advanceGeneration()
         for conflict in transaction.conflicts { core.emit(.conflict(context: name, conflict)) }
         core.emit(.saveCommitted(context: name, changes: changes, historyToken: transaction.historyToken))
-        let result = SaveResult(context: name, changes: changes, permanentIDs: permanentIDs,
+        let result = SaveResult(context: name, changes: changes,
+                                permanentIDMap: PermanentIDMap(temporaryKeys: transaction.mapping.temporary,
+                                                              changes: changes),
                                 conflicts: transaction.conflicts, historyToken: transaction.historyToken)
         if detailed && !changes.isEmpty {
             let event = DidSaveEvent(context: name, changes: changes)
@@ -112,7 +128,7 @@ extension ObjectContext {
     }
 
     /// Other objects of this context may hold a just-saved object's temporary key in a to-one slot.
-    private func remapTemporaryKeys(_ mapping: KeyTable<Int64>) {
+    private func remapTemporaryKeys(_ mapping: TemporaryKeyMap) {
         for entity in core.model.entities where entity.slots.count > entity.attributeCount {
             for object in objects.values(entity: entity.index) where !object.isFault {
                 for slot in entity.attributeCount..<entity.slots.count {

@@ -1,6 +1,10 @@
 import Foundation
 
 /// What happened to one object in a save, applied to the context after COMMIT.
+///
+/// The object and entity are not retained: a save touches each write several times, and every retain and
+/// release is an atomic operation on the object's header. `ObjectContext.save()` keeps the saved objects
+/// alive until it has applied the writes; entities live as long as the model.
 struct SaveWrite {
     enum Kind {
         /// Inserted, updated or deleted in the store.
@@ -10,13 +14,13 @@ struct SaveWrite {
         /// The row had been deleted in the store: the object leaves the context.
         case vanished
     }
-    let object: ManagedObject
-    let entity: EntityInfo
+    unowned(unsafe) let object: ManagedObject
+    unowned(unsafe) let entity: EntityInfo
     /// The row's primary key (the permanent one, for an insert).
     let primaryKey: Int64
     let kind: Kind
-    /// The row's values after the save (resolved primary keys).
-    let values: [Value]
+    /// The row's values after the save (resolved primary keys). Applying the write moves them out.
+    var values: [Value]
     let version: Int64
     /// The slots an update wrote, for history's updated columns (empty for inserts and deletes).
     let changedSlots: [Int]
@@ -31,23 +35,28 @@ struct SaveTransaction {
     let policy: MergePolicy
     var db: SQLiteConnection { core.writer }
     /// Temporary primary key -> permanent primary key, for the inserted objects.
-    var mapping = KeyTable<Int64>()
+    private(set) var mapping = TemporaryKeyMap()
     /// How many objects the save inserts.
     private(set) var insertCount = 0
     var writes: [SaveWrite] = []
     var conflicts: [SaveConflict] = []
     var historyToken: Int64?
     /// Each entity's INSERT, looked up once per save rather than once per object.
-    private var insertStatements: [Int: Statement] = [:]
+    private var insertStatements: [Statement?]
 
     init(core: StoreCore, contextName: String, author: String?, policy: MergePolicy) {
         self.core = core
         self.contextName = contextName
         self.author = author
         self.policy = policy
+        insertStatements = Array(repeating: nil, count: core.model.entities.count)
     }
 
-    mutating func run(inserts: [ManagedObject], updates: [ManagedObject], deletes: [ManagedObject]) throws(SaveError) {
+    /// - Parameters:
+    ///   - inserts: the context's unsaved inserts, in insertion order (`ObjectTable.inserted`), with their
+    ///     temporary keys (decreasing) and entities.
+    mutating func run(inserts: [ManagedObject], temporaryKeys: [Int64], entities: [Int], updates: [ManagedObject],
+                      deletes: [ManagedObject]) throws(SaveError) {
         let nested = core.heldWrite
         do {
             try db.execute(nested ? "SAVEPOINT save" : "BEGIN IMMEDIATE")
@@ -55,7 +64,8 @@ struct SaveTransaction {
             throw .sqlite(error)
         }
         do {
-            let keys = try allocateKeys(inserts)
+            let keys = try allocateKeys(temporaryKeys: temporaryKeys, entities: entities)
+            writes.reserveCapacity(inserts.count + updates.count + deletes.count)
             for (object, key) in zip(inserts, keys) { try insert(object, key: key) }
             var pending: [(ManagedObject, Bool)] = []
             for object in updates where !(try update(object)) { pending.append((object, false)) }
@@ -103,28 +113,27 @@ struct SaveTransaction {
 
     // MARK: Statements
 
-    /// Takes primary keys from `Z_PRIMARYKEY` for `inserts`; returns them in the same order.
-    private mutating func allocateKeys(_ inserts: [ManagedObject]) throws -> [Int64] {
-        let entities = core.model.entities
-        var counts = [Int64](repeating: 0, count: entities.count)
-        for object in inserts { counts[object.entity] += 1 }
-        var next = [Int64](repeating: 0, count: entities.count)
+    /// Takes primary keys from `Z_PRIMARYKEY` for the inserts of `entities` (one entity index per insert);
+    /// returns them in the same order.
+    private mutating func allocateKeys(temporaryKeys: [Int64], entities: [Int]) throws -> [Int64] {
+        let models = core.model.entities
+        var counts = [Int64](repeating: 0, count: models.count)
+        for entity in entities { counts[entity] += 1 }
+        var next = [Int64](repeating: 0, count: models.count)
         for (entity, count) in counts.enumerated() where count > 0 {
-            let number = entities[entity].entityNumber
+            let number = models[entity].entityNumber
             try db.cached("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?").run([.int(count), .int(number)])
             let max = try db.scalarInt("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(number)]) ?? 0
             next[entity] = max - count + 1
         }
-        insertCount = inserts.count
-        mapping.reserveCapacity(inserts.count)
+        insertCount = entities.count
         var keys: [Int64] = []
-        keys.reserveCapacity(inserts.count)
-        for object in inserts {
-            let key = next[object.entity]
-            mapping[object.id.primaryKey] = key
-            keys.append(key)
-            next[object.entity] += 1
+        keys.reserveCapacity(entities.count)
+        for entity in entities {
+            keys.append(next[entity])
+            next[entity] += 1
         }
+        mapping = TemporaryKeyMap(temporary: temporaryKeys, permanent: keys)
         return keys
     }
 
@@ -149,12 +158,11 @@ struct SaveTransaction {
             // Every parameter is bound again below: no need to clear the bindings.
             statement.rewind()
         } else {
-            statement = try db.cached(entity.insertSQL)
+            statement = try db.cached(entity.saveInsertSQL)
             insertStatements[entity.index] = statement
         }
         try statement.bind(key, at: 1)
-        try statement.bind(entity.entityNumber, at: 2)
-        for (i, value) in values.enumerated() { try statement.bind(value, at: Int32(i + 3)) }
+        try statement.bind(values, from: 2)
         try statement.step()
         writes.append(SaveWrite(object: object, entity: entity, primaryKey: key, kind: .committed(.insert),
                                 values: values, version: 1, changedSlots: []))
