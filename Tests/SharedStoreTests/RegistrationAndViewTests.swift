@@ -93,6 +93,31 @@ import Testing
         #expect(try view.value("name", of: result.permanentIDs[mine[3]]!) == .string("t3"))
     }
 
+    /// A save nobody observes keeps its changes compact until read: they read the same as an observed one's.
+    @Test func anUnobservedSavesResultReadsLikeAnObservedOne() throws {
+        let fixture = try StoreFixture()
+        let model = try Model(.notesExample)
+        let store = try StoreCoordinator(url: fixture.url, model: model)  // no event sink, no observer
+        let context = store.viewContext
+        let kept = try context.insert("Note", values: ["title": "kept", "rank": 1])
+        let gone = try context.insert("Note", values: ["title": "gone"])
+        let first = try context.save()
+        #expect(first.changes.map(\.operation) == [.insert, .insert])
+        #expect(first.changes.map(\.version) == [1, 1])
+        #expect(first.inserted == [first.permanentIDs[kept]!, first.permanentIDs[gone]!])
+        #expect(first.changes.allSatisfy { $0.values.isEmpty && $0.object.storeIdentifier == store.storeIdentifier })
+
+        let tag = try context.insert("Tag", values: ["name": "t"])
+        try context.setValues(["title": "edited"], for: first.permanentIDs[kept]!)
+        try context.delete(first.permanentIDs[gone]!)
+        let second = try context.save()
+        let tagID = try #require(second.permanentIDs[tag])
+        #expect(tagID.entity == "Tag" && !tagID.isTemporary)
+        #expect(second.inserted == [tagID])
+        #expect(second.updated == [first.permanentIDs[kept]!] && second.deleted == [first.permanentIDs[gone]!])
+        #expect(second.changes.first { $0.operation == .update }?.version == 2)
+    }
+
     @Test func anotherStoresIDIsNeverRegistered() throws {
         let fixture = try StoreFixture()
         let store = try fixture.open()

@@ -27,7 +27,7 @@ extension ObjectContext {
             throw .invalidPredicate(error)
         }
         try ensurePinned()
-        let rows = try core.readRows(info, where: whereClause, arguments: arguments, orderBy: orderBy,
+        var rows = try core.readRows(info, where: whereClause, arguments: arguments, orderBy: orderBy,
                                      limit: request.fetchLimit, on: connection)
         core.emit(.sqlRead(entity: info.name, rowCount: rows.count, context: name))
         let cache = !generation.isPinned
@@ -35,21 +35,28 @@ extension ObjectContext {
         ids.reserveCapacity(rows.count)
         if cache { core.rows[info.index].reserveCapacity(core.rows[info.index].count + rows.count) }
         objects.reserveCapacity(rows.count, entity: info.index)
-        for (primaryKey, snapshot) in rows {
-            if cache { core.store(snapshot, info.index, primaryKey) }
-            let id = core.objectID(info, primaryKey)
-            if request.includesPendingChanges && !deletedSet.isEmpty && deletedSet.contains(id) { continue }
-            if let object = objects[entity: info.index, primaryKey] {
-                if object.isFault ? !request.returnsObjectsAsFaults : shouldRefreshRefetchedObjects {
-                    fill(object, with: snapshot)
+        // Each row's snapshot is moved out of the array into the row cache (no copy to retain and release).
+        rows.withUnsafeMutableBufferPointer { rows in
+            for i in rows.indices {
+                let primaryKey = rows[i].primaryKey
+                var snapshot = RowSnapshot(values: [], version: 0, readAt: .distantPast)
+                swap(&snapshot, &rows[i].snapshot)
+                let id = core.objectID(info, primaryKey)
+                if !(request.includesPendingChanges && !deletedSet.isEmpty && deletedSet.contains(id)) {
+                    if let object = objects[entity: info.index, primaryKey] {
+                        if object.isFault ? !request.returnsObjectsAsFaults : shouldRefreshRefetchedObjects {
+                            fill(object, with: snapshot)
+                        }
+                    } else {
+                        let object = ManagedObject(id: id, entity: info.index, isFault: request.returnsObjectsAsFaults,
+                                                   values: request.returnsObjectsAsFaults ? [] : snapshot.values,
+                                                   version: request.returnsObjectsAsFaults ? 0 : snapshot.version)
+                        objects[entity: info.index, primaryKey] = object
+                    }
+                    ids.append(id)
                 }
-            } else {
-                let object = ManagedObject(id: id, entity: info.index, isFault: request.returnsObjectsAsFaults,
-                                           values: request.returnsObjectsAsFaults ? [] : snapshot.values,
-                                           version: request.returnsObjectsAsFaults ? 0 : snapshot.version)
-                objects[entity: info.index, primaryKey] = object
+                if cache { core.store(snapshot, info.index, primaryKey) }
             }
-            ids.append(id)
         }
         if request.includesPendingChanges {
             for object in objects.inserted where object.entity == info.index {

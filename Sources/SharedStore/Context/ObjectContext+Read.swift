@@ -19,7 +19,8 @@ extension ObjectContext {
     public func value(_ key: String, of id: ObjectID) throws(StoreError) -> Value {
         let info = try entityInfo(of: id)
         let slot = try info.attributeSlot(key)
-        return try fired(id, info).current[slot]
+        let object = try fired(id, info)
+        return object.changes.isEmpty ? object.values[slot] : object.current[slot]
     }
 
     /// The object registered for `id`, reading its row when it is not registered (Core Data's
@@ -50,7 +51,8 @@ extension ObjectContext {
 
     /// The registered object with its values in memory: fires the fault when it is one.
     func fired(_ id: ObjectID, _ info: EntityInfo) throws(StoreError) -> ManagedObject {
-        let object = objects[id] ?? register(id, entity: info.index)
+        assert(id.store == core.store && id.entity == info.name)
+        let object = objects[entity: info.index, id.primaryKey] ?? register(id, entity: info.index)
         guard object.isFault else { return object }
         let source: FaultSource
         let snapshot: RowSnapshot?
@@ -75,8 +77,9 @@ extension ObjectContext {
             object.isInaccessible = true
             return object
         }
+        let version = snapshot.version
         fill(object, with: snapshot)
-        core.emit(.faultFulfilled(object: id, source: source, version: snapshot.version, context: name))
+        core.emit(.faultFulfilled(object: id, source: source, version: version, context: name))
         return object
     }
 
@@ -86,7 +89,7 @@ extension ObjectContext {
         return core.clock.now.timeIntervalSince(snapshot.readAt) <= stalenessInterval
     }
 
-    func fill(_ object: ManagedObject, with snapshot: RowSnapshot) {
+    func fill(_ object: ManagedObject, with snapshot: consuming RowSnapshot) {
         object.values = snapshot.values
         object.version = snapshot.version
         object.isFault = false

@@ -136,7 +136,8 @@ final class StoreCore {
 
     /// Reads the rows of `entity` matching `whereClause`, in `orderBy` order.
     func readRows(_ entity: EntityInfo, where whereClause: String?, arguments: [Value], orderBy: String?,
-                  limit: Int?, on db: SQLiteConnection) throws(StoreError) -> [(Int64, RowSnapshot)]
+                  limit: Int?, on db: SQLiteConnection) throws(StoreError)
+        -> [(primaryKey: Int64, snapshot: RowSnapshot)]
     {
         var sql = "SELECT \(entity.selectList) FROM \(entity.tableName)"
         if let whereClause { sql += " WHERE \(whereClause)" }
@@ -147,7 +148,7 @@ final class StoreCore {
             try statement.bind(arguments)
             defer { statement.reset() }
             let now = clock.now
-            var result: [(Int64, RowSnapshot)] = []
+            var result: [(primaryKey: Int64, snapshot: RowSnapshot)] = []
             while try statement.step() {
                 result.append((statement.int64(at: 0), snapshot(from: statement, entity, readAt: now)))
             }

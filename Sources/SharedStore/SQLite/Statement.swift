@@ -160,6 +160,12 @@ public final class Statement {
 
     /// The column's value read as an attribute of `type` (dates from REAL, booleans from INTEGER...).
     public func value(at index: Int32, as type: AttributeType) -> Value {
+        switch type {
+        // NULL reads as a nil text pointer or an empty blob: no need to ask for the column's type first.
+        case .string: return string(at: index).map(Value.string) ?? .null
+        case .uuid: return uuid(at: index).map(Value.uuid) ?? .null
+        default: break
+        }
         switch sqlite3_column_type(handle, index) {
         case SQLITE_NULL: return .null
         default: break

@@ -37,9 +37,15 @@ extension ObjectContext {
 
     private func apply(_ transaction: inout SaveTransaction) -> SaveResult {
         let now = core.clock.now
-        var changes: [CommittedChange] = []
         let detailed = core.eventSink != nil || !core.didSaveObservers.isEmpty || core.contexts.count > 1
-        changes.reserveCapacity(transaction.writes.count)
+        // Observed saves build their changes now (events carry them); others keep compact records.
+        var changes: [CommittedChange] = []
+        var compact: [SaveRecord.Compact] = []
+        if detailed {
+            changes.reserveCapacity(transaction.writes.count)
+        } else {
+            compact.reserveCapacity(transaction.writes.count)
+        }
         var counts = [Int](repeating: 0, count: core.model.entities.count)
         if transaction.insertCount > 0 {
             // Every unsaved insert was saved.
@@ -69,9 +75,14 @@ extension ObjectContext {
                         objects.reregister(object, as: permanent, entity: entity.index)
                         object.isInserted = false
                     }
-                    changes.append(CommittedChange(object: object.id, operation: operation, version: version,
-                                                   values: operation == .delete || !detailed ? .init()
-                                                       : core.namedValues(entity, values)))
+                    if detailed {
+                        changes.append(CommittedChange(object: object.id, operation: operation, version: version,
+                                                       values: operation == .delete ? .init()
+                                                           : core.namedValues(entity, values)))
+                    } else {
+                        compact.append(SaveRecord.Compact(entity: entity.index, operation: operation,
+                                                          primaryKey: object.id.primaryKey, version: version))
+                    }
                     if operation == .delete {
                         objects[object.id] = nil
                         removed.insert(object.id)
@@ -113,10 +124,12 @@ extension ObjectContext {
         advanceGeneration()
         for conflict in transaction.conflicts { core.emit(.conflict(context: name, conflict)) }
         core.emit(.saveCommitted(context: name, changes: changes, historyToken: transaction.historyToken))
-        let result = SaveResult(context: name, changes: changes,
-                                permanentIDMap: PermanentIDMap(temporaryKeys: transaction.mapping.temporary,
-                                                              changes: changes),
-                                conflicts: transaction.conflicts, historyToken: transaction.historyToken)
+        let record = detailed
+            ? SaveRecord(changes: changes, temporaryKeys: transaction.mapping.temporary)
+            : SaveRecord(compact: compact, model: core.model, store: core.store,
+                         temporaryKeys: transaction.mapping.temporary)
+        let result = SaveResult(context: name, record: record, conflicts: transaction.conflicts,
+                                historyToken: transaction.historyToken)
         if detailed && !changes.isEmpty {
             let event = DidSaveEvent(context: name, changes: changes)
             for context in core.liveContexts() where context !== self && context.automaticallyMergesChangesFromParent {

@@ -5,11 +5,11 @@ public struct SaveResult: Sendable {
     /// The saving context's name.
     public let context: String
     /// Every committed change (permanent IDs), with versions and the values written.
-    public let changes: [CommittedChange]
+    public var changes: [CommittedChange] { record.changes }
     /// Temporary IDs of inserted objects mapped to their permanent IDs (built on first use: a save of
     /// many objects whose caller never asks does not pay for it).
-    public var permanentIDs: [ObjectID: ObjectID] { permanentIDMap.dictionary }
-    let permanentIDMap: PermanentIDMap
+    public var permanentIDs: [ObjectID: ObjectID] { record.permanentIDs }
+    let record: SaveRecord
     /// Conflicts met and resolved by the merge policy.
     public let conflicts: [SaveConflict]
     /// The history transaction's token, when history tracking is on and something was written.
@@ -23,39 +23,80 @@ public struct SaveResult: Sendable {
     public var deleted: [ObjectID] { changes.filter { $0.operation == .delete }.map(\.object) }
 
     static func empty(_ context: String) -> SaveResult {
-        SaveResult(context: context, changes: [], permanentIDMap: PermanentIDMap(temporaryKeys: [], changes: []),
-                   conflicts: [], historyToken: nil)
+        SaveResult(context: context, record: SaveRecord(changes: [], temporaryKeys: []), conflicts: [],
+                   historyToken: nil)
     }
 }
 
-/// A save's temporary -> permanent IDs, kept as the inserts' temporary keys next to the committed changes
-/// (whose first entries are the inserts, in the same order) and made a dictionary the first time it is read.
-final class PermanentIDMap: @unchecked Sendable {
-    private let temporaryKeys: [Int64]
-    private let changes: [CommittedChange]
-    /// Guards `built` (a `SaveResult` is `Sendable`: it may be read from several threads).
-    private let lock = NSLock()
-    private var built: [ObjectID: ObjectID]?
-
-    /// - Parameters:
-    ///   - temporaryKeys: the inserted objects' temporary primary keys.
-    ///   - changes: the save's changes, starting with those inserts in the same order.
-    init(temporaryKeys: [Int64], changes: [CommittedChange]) {
-        self.temporaryKeys = temporaryKeys
-        self.changes = changes
+/// A save's committed changes and its temporary -> permanent IDs, made into `CommittedChange`s and a
+/// dictionary the first time they are read.
+///
+/// A save that nobody observes (no event sink, did-save observer or other context: the changes' values
+/// are then not filled either) keeps its changes as compact records of plain numbers; a large save whose
+/// result is dropped then neither builds nor destroys an object ID per row. The inserts come first, in
+/// the same order as `temporaryKeys`.
+final class SaveRecord: @unchecked Sendable {
+    /// One change without its object ID built.
+    struct Compact {
+        let entity: Int
+        let operation: CommittedChange.Operation
+        let primaryKey: Int64
+        let version: Int64
     }
 
-    var dictionary: [ObjectID: ObjectID] {
+    private let compact: [Compact]
+    private let model: Model?
+    private let store: StoreIdentity?
+    private let temporaryKeys: [Int64]
+    /// Guards the built forms (a `SaveResult` is `Sendable`: it may be read from several threads).
+    private let lock = NSLock()
+    private var builtChanges: [CommittedChange]?
+    private var builtPermanentIDs: [ObjectID: ObjectID]?
+
+    /// A record of changes already built (an observed save).
+    init(changes: [CommittedChange], temporaryKeys: [Int64]) {
+        builtChanges = changes
+        compact = []
+        model = nil
+        store = nil
+        self.temporaryKeys = temporaryKeys
+    }
+
+    /// A record of compact changes, built into `CommittedChange`s (with empty values) when read.
+    init(compact: [Compact], model: Model, store: StoreIdentity, temporaryKeys: [Int64]) {
+        self.compact = compact
+        self.model = model
+        self.store = store
+        self.temporaryKeys = temporaryKeys
+    }
+
+    var changes: [CommittedChange] {
+        lock.withLock { changesLocked() }
+    }
+
+    private func changesLocked() -> [CommittedChange] {
+        if let builtChanges { return builtChanges }
+        let entities = model!.entities
+        let built = compact.map { change in
+            CommittedChange(object: ObjectID(entity: entities[change.entity].name, primaryKey: change.primaryKey,
+                                             store: store!),
+                            operation: change.operation, version: change.version, values: [:])
+        }
+        builtChanges = built
+        return built
+    }
+
+    var permanentIDs: [ObjectID: ObjectID] {
         lock.withLock {
-            if let built { return built }
+            if let builtPermanentIDs { return builtPermanentIDs }
             var result: [ObjectID: ObjectID] = [:]
             result.reserveCapacity(temporaryKeys.count)
-            for (key, change) in zip(temporaryKeys, changes) {
+            for (key, change) in zip(temporaryKeys, changesLocked()) {
                 assert(change.operation == .insert)
                 let id = change.object
                 result[ObjectID(entity: id.entity, primaryKey: key, store: id.store)] = id
             }
-            built = result
+            builtPermanentIDs = result
             return result
         }
     }
