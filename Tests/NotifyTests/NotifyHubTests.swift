@@ -100,9 +100,10 @@ import TestSupport
         let collector = Collector()
         _ = try app.addObserver("didSave", handler: collector.handler)
         Thread.sleep(forTimeInterval: 0.02)
-        hub.dropNotifications(to: "app", for: .milliseconds(30))
+        // A window long enough that a descheduled test thread still posts inside it.
+        hub.dropNotifications(to: "app", for: .milliseconds(400))
         hub.post("didSave", from: "share")
-        #expect(collector.settle(.milliseconds(40)).isEmpty)
+        #expect(collector.settle(.milliseconds(450)).isEmpty)
         hub.post("didSave", from: "share")
         #expect(collector.wait(for: 1).count == 1)
         #expect(log.kinds(for: "app") == [.observed, .droppedByFault, .delivered])
