@@ -18,7 +18,7 @@ import Trace
     """
 
     /// App shows n1 (title A); share sets B and saves; app then reads n1.
-    static func staleTitle(app: String, finalRead: String = "{ read: n1, expect: { title: B }, within: 200ms }") -> String {
+    static func staleTitle(app: String, finalRead: String = "{ read: n1, expect: { title: B }, within: 1s }") -> String {
         """
         \(header)
         processes:
@@ -78,7 +78,7 @@ import Trace
     @Test func pollTriggerRefreshesWithoutNotifications() throws {
         let outcome = try RunHarness.single(Self.staleTitle(
             app: "refresh: staleness, staleness: 0, trigger: poll, poll-interval: 20ms, observe: lazy",
-            finalRead: "{ read: n1, expect: { title: B }, within: 500ms }"))
+            finalRead: "{ read: n1, expect: { title: B }, within: 2s }"))
         #expect(outcome.reads(of: "n1", by: "app").last?.values["title"] == .string("B"))
         let reasons = outcome.events(of: "app").compactMap { event -> String? in
             if case .refreshStarted(let refresh) = event.kind { refresh.reason } else { nil }
@@ -119,8 +119,7 @@ import Trace
           - share: save
           - share: exit
           - app: resume
-          - sleep: 50ms
-          - app: { read: n1, expect: { title: C }, now: true }
+          - app: { read: n1, expect: { title: C }, within: 1s }
         """
     }
 
@@ -387,8 +386,8 @@ extension EndToEndTests {
         let delayed = try RunHarness.single(Self.staleTitle(
             app: "refresh: staleness, staleness: 0",
             finalRead: "{ read: n1, expect: { title: B }, within: 40ms }")
-            .replacingOccurrences(of: "  - share: launch\n", with: "  - fault: { delay-notifications: app, by: 300ms }\n  - share: launch\n")
-            + "\n  - app: { read: n1, expect: { title: B }, within: 1s }")
+            .replacingOccurrences(of: "  - share: launch\n", with: "  - fault: { delay-notifications: app, by: 1500ms }\n  - share: launch\n")
+            + "\n  - app: { read: n1, expect: { title: B }, within: 5s }")
         let titles = delayed.reads(of: "n1", by: "app").map { $0.values["title"] }
         #expect(titles == [.string("A"), .string("A"), .string("B")])
     }
