@@ -1,6 +1,7 @@
 import Agent
 import Foundation
 import ScenarioModel
+import SharedStore
 import Trace
 
 extension ScenarioRunner {
@@ -8,18 +9,28 @@ extension ScenarioRunner {
     func agentConfig(for slot: ProcessSlot) -> AgentConfig {
         let run = plan.run
         let settings = slot.process.settings
-        let own = settings.storage == .own
-        let store = StoreLocation(
-            containersRoot: own ? sandbox.ownContainers(of: slot.name).path : sandbox.containers.path,
-            group: own ? "own.\(slot.name)" : run.store.group,
-            name: run.store.name,
-            traceName: slot.store)
         return AgentConfig(
-            process: slot.name, role: settings.role.rawValue, launchCount: slot.launches, store: store,
+            process: slot.name, role: settings.role.rawValue, launchCount: slot.launches, store: storeLocation(of: slot),
             model: Self.entitySpecs(run.store.model), settings: Self.agentSettings(settings, process: slot.name, all: run.processes),
             hubSocket: sandbox.hubSocket, tracePath: sandbox.trace(of: slot.name).path,
             copiesDirectory: sandbox.copies.path, transferDirectory: sandbox.transfer.path,
             clockOffsetNanos: clockOffset, seed: slot.process.seed)
+    }
+
+    /// Where a process's store lives: the group's container, or (`storage: own`) a container of its own.
+    func storeLocation(of slot: ProcessSlot) -> StoreLocation {
+        let own = slot.process.settings.storage == .own
+        return StoreLocation(
+            containersRoot: own ? sandbox.ownContainers(of: slot.name).path : sandbox.containers.path,
+            group: own ? "own.\(slot.name)" : plan.run.store.group,
+            name: plan.run.store.name,
+            traceName: slot.store)
+    }
+
+    /// The store file at `location`, resolved as the agent resolves it (`AppGroupContainers`).
+    func storeFile(_ location: StoreLocation) throws -> URL {
+        let containers = AppGroupContainers(root: URL(fileURLWithPath: location.containersRoot), groups: [location.group])
+        return try containers.storeURL(group: location.group, name: location.name)
     }
 
     /// The model in the scenario's own attribute syntax, which SharedStore parses.

@@ -39,7 +39,7 @@ extension ScenarioRunner {
     private func writeIgnoringState(_ command: AgentCommand, to slot: ProcessSlot) throws {
         guard let child = slot.child else { return }
         let request = AgentRequest(seq: slot.takeSeq(), command: command)
-        try child.writeLine(String(decoding: try JSONEncoder().encode(request), as: UTF8.self))
+        try Self.send(request, to: child)
     }
 
     func sleep(nanos: UInt64) {

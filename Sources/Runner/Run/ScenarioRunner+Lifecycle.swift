@@ -99,7 +99,7 @@ extension ScenarioRunner {
         defer { slot.child = nil }
         do {
             let request = AgentRequest(seq: slot.takeSeq(), command: .exit)
-            try child.writeLine(String(decoding: try JSONEncoder().encode(request), as: UTF8.self))
+            try Self.send(request, to: child)
             _ = try child.wait(timeout: options.stepTimeout)
         } catch {
             child.kill()
@@ -115,7 +115,8 @@ extension ScenarioRunner {
 
     /// After a crash: is every transaction committed before it still in the store?
     func verifyAfterCrash(_ slot: ProcessSlot) {
-        verify(storeURL(of: slot), label: slot.store, reason: "crash", store: slot.store, before: MonotonicTime.now())
+        guard let url = try? storeFile(storeLocation(of: slot)) else { return }
+        verify(url, label: slot.store, reason: "crash", store: slot.store, before: MonotonicTime.now())
     }
 
     static func hubState(_ state: LifecycleState) -> HubProcessState {

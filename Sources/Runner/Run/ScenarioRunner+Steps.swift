@@ -123,8 +123,7 @@ extension ScenarioRunner {
         default: break
         }
         do {
-            let data = try JSONEncoder().encode(request)
-            try child.writeLine(String(decoding: data, as: UTF8.self))
+            try Self.send(request, to: child)
         } catch {
             throw failure("cannot send the step: \(error)", process: slot.name)
         }
@@ -218,5 +217,10 @@ extension ScenarioRunner {
             let url = sandbox.copies.appendingPathComponent(name).appendingPathComponent("\(plan.run.store.name).sqlite")
             verify(url, label: "copy:\(name)", reason: "copy", store: slot.store, before: sentAt)
         }
+    }
+
+    /// Writes one request line to an agent.
+    static func send(_ request: AgentRequest, to child: any SupervisedProcess) throws {
+        try child.writeLine(String(decoding: try JSONEncoder().encode(request), as: UTF8.self))
     }
 }

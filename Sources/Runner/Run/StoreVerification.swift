@@ -4,14 +4,6 @@ import SharedStore
 import Trace
 
 extension ScenarioRunner {
-    /// The store file a slot's process uses.
-    func storeURL(of slot: ProcessSlot) -> URL {
-        let config = agentConfig(for: slot)
-        return URL(fileURLWithPath: config.store.containersRoot)
-            .appendingPathComponent(config.store.group)
-            .appendingPathComponent("\(config.store.name).sqlite")
-    }
-
     /// Compares a store file (a copy, or the store after a crash) with every transaction committed to
     /// `store` before `before`, and records what is missing: the data-loss check.
     func verify(_ url: URL, label: String, reason: String, store: String, before: UInt64) {
