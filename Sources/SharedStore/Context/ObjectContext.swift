@@ -101,6 +101,11 @@ public final class ObjectContext {
             let slot = try info.attributeSlot(key)
             row[slot] = try checked(value, info, slot)
         }
+        return insertObject(info, row)
+    }
+
+    /// Registers a new object of `info` with `row` (checked values) and shows it in the view.
+    func insertObject(_ info: EntityInfo, _ row: [Value]) -> ObjectID {
         let id = core.objectID(info, core.temporaryKey())
         let object = ManagedObject(id: id, entity: info.index, isFault: false, values: row, version: 0)
         object.isInserted = true
@@ -113,14 +118,22 @@ public final class ObjectContext {
     /// - Throws: `StoreError.notFound` when the object's row is gone; `.unknownProperty`, `.typeMismatch`.
     public func setValues(_ values: [String: Value], for id: ObjectID) throws(StoreError) {
         let info = try entityInfo(of: id)
+        let object = try editable(id)
+        for (key, value) in values { try set(value, slot: try info.attributeSlot(key), of: object, info) }
+        markUpdated(object)
+    }
+
+    /// The registered object for `id`, to change: not pending deletion.
+    func editable(_ id: ObjectID) throws(StoreError) -> ManagedObject {
         let object = try object(for: id)
         guard !object.isDeleted else { throw .notFound(id) }
-        for (key, value) in values {
-            let slot = try info.attributeSlot(key)
-            let value = try checked(value, info, slot)
-            if object.isInserted { object.values[slot] = value } else { object.changes[slot] = value }
-        }
-        markUpdated(object)
+        return object
+    }
+
+    /// Sets the attribute in `slot` of `object` (of `info`): an insert's value, or a pending change.
+    func set(_ value: Value, slot: Int, of object: ManagedObject, _ info: EntityInfo) throws(StoreError) {
+        let value = try checked(value, info, slot)
+        if object.isInserted { object.values[slot] = value } else { object.changes[slot] = value }
     }
 
     /// Sets one attribute of an object.

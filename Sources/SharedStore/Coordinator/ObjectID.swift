@@ -63,34 +63,9 @@ extension ObjectID: CustomReflectable {
 
 /// A store identifier interned as a small number: equal identifiers, equal numbers (process-wide).
 struct StoreIdentity: Hashable, Sendable {
-    let index: UInt32
+    let interned: InternedString
 
-    init(_ name: String) {
-        index = StoreIdentityTable.shared.intern(name)
-    }
+    init(_ name: String) { interned = InternedString(name) }
 
-    var name: String { StoreIdentityTable.shared.name(index) }
-}
-
-/// Every store identifier this process has seen (a few per store opened: never worth forgetting).
-private final class StoreIdentityTable: @unchecked Sendable {
-    static let shared = StoreIdentityTable()
-    /// Guards the tables: IDs are `Sendable` and may be made or read on any thread.
-    private let lock = NSLock()
-    private var names: [String] = []
-    private var indices: [String: UInt32] = [:]
-
-    func intern(_ name: String) -> UInt32 {
-        lock.withLock {
-            if let index = indices[name] { return index }
-            let index = UInt32(names.count)
-            names.append(name)
-            indices[name] = index
-            return index
-        }
-    }
-
-    func name(_ index: UInt32) -> String {
-        lock.withLock { names[Int(index)] }
-    }
+    var name: String { interned.string }
 }
