@@ -8,10 +8,10 @@ struct StoreBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
         abstract: "Measure SharedStore's saves, fault firing and history against raw SQLite.",
-        discussion: "Build in release: swift run -c release groupsim bench store. Each case runs --repeats times; the best time is kept.")
+        discussion: "Build in release: swift run -c release groupsim bench store. Each case runs --repeats times, SharedStore and raw SQLite in turn; the best times and the median ratio of the pairs are printed.")
 
     @Option(help: "How many times each case runs (the best time is reported).")
-    var repeats = 5
+    var repeats = 7
 
     @Flag(help: "Skip the 100k-object case.")
     var quick = false
@@ -38,7 +38,7 @@ struct StoreBenchCommand: ParsableCommand {
         case "merge": print(try bench.historyMerge(transactions: 1000, registered: 10_000)); return
         default: break
         }
-        print("SharedStore vs raw SQLite (best of \(repeats), alternating; ratio = raw time / SharedStore time, target >= 0.5x)")
+        print("SharedStore vs raw SQLite (\(repeats) alternating runs each: best times; ratio = raw / SharedStore time, median of the runs' pairs (lowest-highest); target >= 0.5x)")
         for count in quick ? [10_000] : [10_000, 100_000] {
             try bench.report("insert+save \(count)", shared: { try bench.sharedInsert(count) }, raw: { try bench.rawInsert(count) })
         }
@@ -69,16 +69,23 @@ struct StoreBench {
         return times.min()!
     }
 
-    /// Runs the two cases in turn, `repeats` times each, and prints their best times: alternating them
-    /// spreads a change in the machine's load over both, where running one then the other charged it to one.
+    /// Runs the two cases in turn, `repeats` times each, and prints their best times and the median of the
+    /// ratios of each back-to-back pair (with the lowest and highest): alternating spreads a change in the
+    /// machine's load over both sides, and a pair's ratio is what one moment of load leaves comparable.
     func report(_ name: String, shared: () throws -> Double, raw: () throws -> Double) throws {
-        var s = Double.infinity
-        var r = Double.infinity
-        for _ in 0..<repeats {
-            s = min(s, try shared())
-            r = min(r, try raw())
-        }
-        print(String(format: "  %-22@ SharedStore %8.1f ms   raw %8.1f ms   ratio %.2fx", name as NSString, s * 1000, r * 1000, r / s))
+        var pairs: [(shared: Double, raw: Double)] = []
+        for _ in 0..<repeats { pairs.append((try shared(), try raw())) }
+        let ratios = pairs.map { $0.raw / $0.shared }.sorted()
+        let s = pairs.map(\.shared).min()!
+        let r = pairs.map(\.raw).min()!
+        print(String(format: "  %-22@ SharedStore %8.1f ms   raw %8.1f ms   ratio %.2fx (%.2f-%.2f)", name as NSString,
+                     s * 1000, r * 1000, Self.median(ratios), ratios.first!, ratios.last!))
+    }
+
+    /// The middle of `sorted` (the mean of the two middle values for an even count).
+    static func median(_ sorted: [Double]) -> Double {
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     func freshURL(_ name: String) -> URL {
