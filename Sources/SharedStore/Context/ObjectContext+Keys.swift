@@ -26,10 +26,26 @@ extension ObjectContext {
     /// - Throws: `StoreError.notFound` when the row is gone and `shouldDeleteInaccessibleFaults` is false;
     ///   `.unknownProperty` for a key of another entity.
     public func value(_ key: AttributeKey, of id: ObjectID) throws(StoreError) -> Value {
-        let info = try entityInfo(of: id)
-        let slot = try core.model.slot(key, in: info)
+        let info = try entityInfo(of: id, key: key)
+        let slot = Int(key.slot)
         let object = try fired(id, info)
         return object.changes.isEmpty ? object.values[slot] : object.current[slot]
+    }
+
+    /// The entity of `id`, which `key` must be an attribute of: `entityInfo(of:)` without finding the
+    /// entity by name.
+    private func entityInfo(of id: ObjectID, key: AttributeKey) throws(StoreError) -> EntityInfo {
+        guard id.store == core.store else { return try entityInfo(of: id) }  // throws the ID's error
+        let model = core.model
+        guard key.model == ObjectIdentifier(model), Int(key.entityIndex) < model.entities.count else {
+            throw .invalidState("attribute key \(key) belongs to another model than the store's")
+        }
+        let info = model.entities[Int(key.entityIndex)]
+        guard info.name == id.entity else {
+            _ = try entityInfo(of: id)  // throws for an entity the model lacks
+            throw .unknownProperty(entity: id.entity, property: key.description)
+        }
+        return info
     }
 
     /// Sets one attribute of an object (`setValue(_:forKey:of:)` without the name lookup).
