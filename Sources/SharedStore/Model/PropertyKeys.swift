@@ -19,10 +19,10 @@ public struct EntityKey: Hashable, Sendable, CustomStringConvertible {
 /// An attribute of an entity, looked up by name once (Core Data's `NSAttributeDescription`, which a
 /// generated `@NSManaged` accessor reaches without a name lookup).
 ///
-/// Setting or reading a value through a key skips finding the attribute by name; a key-value list of
-/// them costs no hashing, where a `[String: Value]` dictionary hashes every name twice (building it and
-/// reading it). Get one from `Model.attributeKey(_:of:)`; it fits only that model's entity. Plain data (no
-/// strings inside): copying one into a list costs nothing.
+/// Setting or reading a value through a key skips finding the attribute by name, where a
+/// `[String: Value]` dictionary hashes every name twice (building it and reading it). Get one from
+/// `Model.attributeKey(_:of:)`; it fits only that model's entity. Plain data (no strings inside): copying
+/// one costs nothing.
 public struct AttributeKey: Hashable, Sendable, CustomStringConvertible {
     /// The model the key was made from.
     let model: ObjectIdentifier
