@@ -98,7 +98,8 @@ extension TraceValue {
         switch self {
         case .null: value = .null
         case .string(let text): value = try Value.from(scalar: text, as: type)
-        case .int(let number): value = .int(number)
+        // A date travels as seconds since 1970, which JSON gives back as an integer when it is whole.
+        case .int(let number): value = type == .date ? .date(Date(timeIntervalSince1970: Double(number))) : .int(number)
         case .double(let number):
             value = type == .date ? .date(Date(timeIntervalSince1970: number)) : .double(number)
         case .bool(let flag): value = .bool(flag)

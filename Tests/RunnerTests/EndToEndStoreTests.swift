@@ -39,6 +39,46 @@ import Trace
         #expect(anomalies(outcome).isEmpty)
     }
 
+    /// Every form the validator accepts in `where:` runs in fetches, counts and batch operations: constants,
+    /// the text operators, `YES`/`NO`, `&&`/`NOT`, and a date compared with an ISO 8601 string (a date set
+    /// as a whole number of seconds once came back from JSON as an integer and was refused).
+    @Test func everyPredicateFormRunsInFetchesCountsAndBatches() throws {
+        let yaml = """
+        summary: Predicate forms.
+        store:
+          group: group.test
+          name: Notes
+          model:
+            Note:
+              title: string
+              rank: int = 0
+              pinned: bool = false
+              due: date?
+        processes:
+          app: { role: host, refresh: none }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: a, set: { title: Groceries, rank: 1, pinned: true, due: "2024-05-01T12:00:00Z" } }
+          - app: { insert: Note, id: b, set: { title: Taxes, rank: 5 } }
+          - app: save
+          - app: { fetch: Note, where: "TRUEPREDICATE" }
+          - app: { count: Note, where: "TRUEPREDICATE", expect: 2, now: true }
+          - app: { count: Note, where: "FALSEPREDICATE OR rank > 4", expect: 1, now: true }
+          - app: { count: Note, where: "title CONTAINS 'roc'", expect: 1, now: true }
+          - app: { count: Note, where: "title BEGINSWITH 'Tax' OR pinned == YES", expect: 2, now: true }
+          - app: { count: Note, where: "due < '2025-01-01T00:00:00Z'", expect: 1, now: true }
+          - app: { read: a, expect: { due: "2024-05-01T12:00:00Z" }, now: true }
+          - app: { batch-update: Note, where: "NOT (rank <= 2) && title ENDSWITH 'es'", set: { rank: 9 } }
+          - app: { batch-delete: Note, where: "FALSEPREDICATE" }
+          - app: reset
+          - app: { fetch: Note, where: "title ENDSWITH 'es' AND TRUEPREDICATE" }
+          - app: { count: Note, where: "rank == 9", expect: 1, now: true }
+        """
+        let outcome = try RunHarness.single(yaml)
+        #expect(outcome.harnessError == nil, "\(outcome.harnessError.map { "\($0)" } ?? "")")
+        #expect(anomalies(outcome).isEmpty, "\(anomalies(outcome))")
+    }
+
     @Test func oneIdInsertedTwiceInOneStoreIsADuplicate() throws {
         let yaml = """
         \(Self.header)

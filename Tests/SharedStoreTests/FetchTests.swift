@@ -60,6 +60,40 @@ import Testing
         #expect(none.isEmpty)
     }
 
+    /// `CONTAINS`, `BEGINSWITH`, `ENDSWITH` and the constants select the same rows in SQL (a fetch) as in
+    /// memory (`evaluate`, what a count of the view uses), NULL matching no text operator.
+    @Test func textOperatorsAndConstantsAgreeInSQLAndInMemory() throws {
+        let fixture = try StoreFixture()
+        let context = try fixture.open().viewContext
+        for (title, body) in [("Groceries", "milk"), ("Taxes", nil), ("Grüße", "ß"), ("", "x")] as [(String, String?)] {
+            try context.insert("Note", values: ["title": .string(title), "body": body.map(Value.string) ?? .null])
+        }
+        try context.save()
+        let cases: [(String, [String])] = [
+            ("title CONTAINS 'e'", ["Groceries", "Taxes", "Grüße"]),
+            ("title contains 'ü'", ["Grüße"]),
+            ("title BEGINSWITH 'Gr'", ["Groceries", "Grüße"]),
+            ("title ENDSWITH 'es'", ["Groceries", "Taxes"]),
+            ("title ENDSWITH ''", ["Groceries", "Taxes", "Grüße", ""]),
+            ("body BEGINSWITH ''", ["Groceries", "Grüße", ""]),
+            ("title CONTAINS 'g'", []),
+            ("TRUEPREDICATE", ["Groceries", "Taxes", "Grüße", ""]),
+            ("FALSEPREDICATE or title == 'Taxes'", ["Taxes"]),
+            ("not FALSEPREDICATE and body ENDSWITH 'ß'", ["Grüße"]),
+        ]
+        for (text, expected) in cases {
+            let predicate = try FetchPredicate(text)
+            let fetched = try context.fetch(FetchRequest(entity: "Note", predicate: text, sort: "title"))
+            let titles = try fetched.map { try context.title($0) ?? "?" }
+            #expect(Set(titles) == Set(expected), "SQL: \(text)")
+            let evaluated = try fetched.isEmpty ? [] : context.fetch(FetchRequest(entity: "Note"))
+                .filter { predicate.evaluate(try context.values(of: $0)) }.map { try context.title($0) ?? "?" }
+            #expect(Set(evaluated) == Set(expected), "in memory: \(text)")
+        }
+        #expect(throws: FetchPredicateError.self) { try FetchPredicate("title CONTAINS 3") }
+        #expect(throws: StoreError.self) { try context.fetch(FetchRequest(entity: "Note", predicate: "rank CONTAINS '3'")) }
+    }
+
     @Test func predicateErrorsGiveTheColumn() throws {
         #expect(throws: FetchPredicateError.self) { try FetchPredicate("rank >") }
         do {

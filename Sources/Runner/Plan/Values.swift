@@ -33,13 +33,13 @@ extension FetchPredicate {
         case .comparison(let attribute, let op, let value):
             return "\(attribute) \(op.rawValue) \(value.predicateLiteral)"
         case .and(let operands):
-            return operands.isEmpty ? "" : "(" + operands.map(\.storeText).joined(separator: " and ") + ")"
+            return operands.isEmpty ? "TRUEPREDICATE" : "(" + operands.map(\.storeText).joined(separator: " and ") + ")"
         case .or(let operands):
-            return operands.isEmpty ? "" : "(" + operands.map(\.storeText).joined(separator: " or ") + ")"
+            return operands.isEmpty ? "FALSEPREDICATE" : "(" + operands.map(\.storeText).joined(separator: " or ") + ")"
         case .not(let operand):
             return "not (\(operand.storeText))"
         case .constant(let flag):
-            return flag ? "" : "not ()"
+            return flag ? "TRUEPREDICATE" : "FALSEPREDICATE"
         }
     }
 }

@@ -34,6 +34,10 @@ struct FetchPredicateParser {
         }
     }
 
+    /// Words that cannot name an attribute or stand for a string.
+    static let reserved: Set<String> = ["and", "or", "not", "in", "contains", "beginswith", "endswith",
+                                        "truepredicate", "falsepredicate"]
+
     private func isKeyword(_ word: String) -> Bool {
         if case .word(let w) = current, w.lowercased() == word { return true }
         return false
@@ -69,11 +73,15 @@ struct FetchPredicateParser {
             position += 1
             return node
         }
+        if isKeyword("truepredicate") || isKeyword("falsepredicate") {
+            defer { position += 1 }
+            return .constant(isKeyword("truepredicate"))
+        }
         return try parseComparison()
     }
 
     private mutating func parseComparison() throws(FetchPredicateError) -> FetchPredicate.Node {
-        guard case .word(let key) = current, !["and", "or", "not", "in"].contains(key.lowercased()) else {
+        guard case .word(let key) = current, !Self.reserved.contains(key.lowercased()) else {
             throw error("expected an attribute name, found \(describe(current))")
         }
         let keyColumn = column
@@ -94,8 +102,17 @@ struct FetchPredicateParser {
             position += 1
             return .inList(key: key, keyColumn: keyColumn, values: values)
         }
+        for op in [FetchPredicate.Operator.contains, .beginsWith, .endsWith] where isKeyword(op.rawValue.lowercased()) {
+            position += 1
+            let literalColumn = column
+            let literal = try parseLiteral()
+            guard case .string = literal else {
+                throw error("\(op.rawValue) needs a string, found `\(literal)`", at: literalColumn)
+            }
+            return .comparison(key: key, keyColumn: keyColumn, op: op, value: literal)
+        }
         guard case .symbol(let symbol) = current else {
-            throw error("expected a comparison (== != < <= > >=) or `in` after `\(key)`, found \(describe(current))")
+            throw error("expected a comparison (== != < <= > >= CONTAINS BEGINSWITH ENDSWITH) or `in` after `\(key)`, found \(describe(current))")
         }
         let op: FetchPredicate.Operator
         switch symbol {
@@ -124,7 +141,7 @@ struct FetchPredicateParser {
             case "true", "yes": return .bool(true)
             case "false", "no": return .bool(false)
             case "nil", "null": return .null
-            case "and", "or", "not", "in": throw error("expected a value, found `\(w)`")
+            case let word where Self.reserved.contains(word): throw error("expected a value, found `\(w)`")
             default: return .string(w)
             }
         default:

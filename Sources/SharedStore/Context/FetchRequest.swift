@@ -56,12 +56,31 @@ enum PredicateSQL {
             return "(\(try translate(a, entity, text, &arguments)) OR \(try translate(b, entity, text, &arguments)))"
         case .not(let a):
             return "(NOT \(try translate(a, entity, text, &arguments)))"
+        case .constant(let flag):
+            return flag ? "1" : "0"
         case .inList(let key, let column, let values):
             let (name, type) = try attribute(key, column, entity, text)
             for value in values { arguments.append(try convert(value, type, key, column, text)) }
             return "\(name) IN (\(values.map { _ in "?" }.joined(separator: ", ")))"
         case .comparison(let key, let column, let op, let value):
             let (name, type) = try attribute(key, column, entity, text)
+            if op.isTextual {
+                guard type == .string else {
+                    throw FetchPredicateError(text: text, column: column, message: "\(op.rawValue) needs a string attribute; `\(key)` is a \(type)")
+                }
+                // Byte-wise, case-sensitive; NULL matches nothing.
+                switch op {
+                case .contains:
+                    arguments.append(value)
+                    return "instr(\(name), ?) > 0"
+                case .beginsWith:
+                    arguments += [value, value]
+                    return "substr(\(name), 1, length(?)) = ?"
+                default:
+                    arguments += [value, value, value]
+                    return "(length(?) = 0 AND \(name) IS NOT NULL OR substr(\(name), -length(?)) = ?)"
+                }
+            }
             if value.isNull {
                 switch op {
                 case .equal: return "\(name) IS NULL"
