@@ -90,6 +90,41 @@ import Testing
         #expect(try fixture.open().viewContext.relatedObjects(of: ids[note]!, via: "tags") == [ids[tag]!])
     }
 
+    /// A relationship change is a pending change of its object (kept out of line until made): it is saved,
+    /// then cleared; `refresh(mergeChanges: false)` and `rollback()` discard one.
+    @Test func relationshipChangesArePendingUntilSavedOrDiscarded() throws {
+        let model = try Model(ModelDescription.parse([
+            ("Note", [("title", "string"), ("tags", "[Tag]")]),
+            ("Tag", [("name", "string"), ("notes", "[Note]")]),
+        ]))
+        let fixture = try StoreFixture(model: model)
+        let context = try fixture.open().viewContext
+        let temporaryNote = try context.insert("Note", values: ["title": "A"])
+        let temporaryTag = try context.insert("Tag", values: ["name": "t"])
+        let saved = try context.save().permanentIDs
+        let note = try #require(saved[temporaryNote]), tag = try #require(saved[temporaryTag])
+        #expect(!context.hasChanges)
+
+        try context.relate(note, to: tag, via: "tags")
+        #expect(context.hasChanges && context.updatedObjects.contains(note))
+        context.refresh(note, mergeChanges: false)
+        context.refresh(tag, mergeChanges: false)
+        #expect(!context.hasChanges, "a refresh without merging drops the join-table change")
+        #expect(try context.relatedObjects(of: note, via: "tags").isEmpty)
+
+        try context.relate(note, to: tag, via: "tags")
+        context.rollback()
+        #expect(!context.hasChanges)
+        #expect(try context.relatedObjects(of: note, via: "tags").isEmpty)
+
+        try context.relate(note, to: tag, via: "tags")
+        let version = try #require(context.version(of: note))
+        try context.save()
+        #expect(!context.hasChanges, "a save clears the pending change")
+        #expect(context.version(of: note) == version + 1, "the object's version moves though no attribute changed")
+        #expect(try fixture.open().viewContext.relatedObjects(of: note, via: "tags") == [tag])
+    }
+
     @Test func valuesConvertFromScenarioScalars() throws {
         #expect(try Value.from(scalar: "3", as: .int) == 3)
         #expect(try Value.from(scalar: "yes", as: .bool) == true)

@@ -78,6 +78,38 @@ import Testing
         #expect(throws: StoreError.self) { try context.value(tagName, of: id) }
     }
 
+    @Test func keyedCallsRefuseDeletedObjectsAndIDsOfAnotherStore() throws {
+        let fixture = try StoreFixture()
+        let context = try fixture.open().viewContext
+        let title = try fixture.model.attributeKey("title", of: "Note")
+        let id = try context.insertNote("A")
+        try context.delete(id)
+        let deleted = #expect(throws: StoreError.self) { try context.setValue("B", for: title, of: id) }
+        guard case .notFound = deleted else { Issue.record("expected notFound, got \(String(describing: deleted))"); return }
+        let foreign = ObjectID(entity: "Note", primaryKey: 1, storeIdentifier: "another-store")
+        let error = #expect(throws: StoreError.self) { try context.value(title, of: foreign) }
+        guard case .invalidObjectID = error else { Issue.record("expected invalidObjectID, got \(String(describing: error))"); return }
+    }
+
+    /// A model freed and another made (possibly at the same address) does not take the old model's keys.
+    @Test func aKeyOutlivingItsModelFitsNoOtherModel() throws {
+        var title: AttributeKey?
+        var note: EntityKey?
+        do {
+            let old = try Model(ModelDescription.parse([("Tag", [("name", "string")]), ("Note", [("title", "string")])]))
+            title = try old.attributeKey("title", of: "Note")
+            note = try old.entityKey("Note")
+        }
+        for _ in 0..<20 {
+            let fixture = try StoreFixture()
+            let context = try fixture.open().viewContext
+            #expect(throws: StoreError.self) { try context.insert(note!) }
+            let id = try context.insert("Note", values: ["title": "A"])
+            #expect(throws: StoreError.self) { try context.value(title!, of: id) }
+            #expect(throws: StoreError.self) { try context.setValue("B", for: title!, of: id) }
+        }
+    }
+
     @Test func aKeyOfAnotherModelIsAnError() throws {
         let fixture = try StoreFixture()
         let context = try fixture.open().viewContext

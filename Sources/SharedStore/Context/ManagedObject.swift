@@ -60,6 +60,12 @@ final class ManagedObject {
         _modify { yield &pendingBox.joinRemoves }
     }
 
+    /// Whether any attribute or to-one slot has a pending change (without copying `changes`).
+    var hasValueChanges: Bool {
+        guard let pending else { return false }
+        return !pending.changes.isEmpty
+    }
+
     /// Whether the object has changes a save would write as an update.
     var hasUpdates: Bool {
         guard let pending else { return false }

@@ -9,8 +9,9 @@ extension ObjectContext {
     /// ```
     /// Nothing is inserted when `body` throws or sets a value that does not fit.
     /// - Returns: its temporary ID (permanent after `save()`).
-    /// - Throws: `StoreError.unknownProperty` (a key of another entity), `.typeMismatch`, `.invalidState`
-    ///   (a key of another model), or what `body` throws.
+    /// - Throws: `StoreError.unknownProperty` for a key of another entity (its property named
+    ///   `Entity.attribute`), `.typeMismatch`, `.invalidState` for a key of another model (keys fit the
+    ///   `Model` instance they came from), or what `body` throws.
     @discardableResult
     public func insert(_ entity: EntityKey, _ body: (inout NewObjectValues) throws(StoreError) -> Void = { _ in })
         throws(StoreError) -> ObjectID
@@ -22,14 +23,15 @@ extension ObjectContext {
         return insertObject(info, values.row)
     }
 
-    /// One attribute of the object, firing its fault if needed (`value(_:of:)` without the name lookup).
+    /// One attribute of the object, firing its fault if needed (`value(_:of:)` without the name lookups).
     /// - Throws: `StoreError.notFound` when the row is gone and `shouldDeleteInaccessibleFaults` is false;
-    ///   `.unknownProperty` for a key of another entity.
+    ///   `.unknownProperty` for a key of another entity; `.invalidState` for a key of another model;
+    ///   `.invalidObjectID` for an ID of another store.
     public func value(_ key: AttributeKey, of id: ObjectID) throws(StoreError) -> Value {
         let info = try entityInfo(of: id, key: key)
         let slot = Int(key.slot)
         let object = try fired(id, info)
-        return object.changes.isEmpty ? object.values[slot] : object.current[slot]
+        return object.hasValueChanges ? object.current[slot] : object.values[slot]
     }
 
     /// The entity of `id`, which `key` must be an attribute of: `entityInfo(of:)` without finding the
@@ -37,7 +39,7 @@ extension ObjectContext {
     private func entityInfo(of id: ObjectID, key: AttributeKey) throws(StoreError) -> EntityInfo {
         guard id.store == core.store else { return try entityInfo(of: id) }  // throws the ID's error
         let model = core.model
-        guard key.model == ObjectIdentifier(model), Int(key.entityIndex) < model.entities.count else {
+        guard key.model == model.serial, Int(key.entityIndex) < model.entities.count else {
             throw .invalidState("attribute key \(key) belongs to another model than the store's")
         }
         let info = model.entities[Int(key.entityIndex)]
@@ -48,11 +50,12 @@ extension ObjectContext {
         return info
     }
 
-    /// Sets one attribute of an object (`setValue(_:forKey:of:)` without the name lookup).
-    /// - Throws: `StoreError.notFound` when the object's row is gone; `.unknownProperty`, `.typeMismatch`.
+    /// Sets one attribute of an object (`setValue(_:forKey:of:)` without the name lookups).
+    /// - Throws: `StoreError.notFound` when the object's row is gone or it is pending deletion;
+    ///   `.unknownProperty`, `.typeMismatch`, `.invalidState`, `.invalidObjectID` as `value(_:of:)`.
     public func setValue(_ value: Value, for key: AttributeKey, of id: ObjectID) throws(StoreError) {
-        let info = try entityInfo(of: id)
-        let slot = try core.model.slot(key, in: info)
+        let info = try entityInfo(of: id, key: key)
+        let slot = Int(key.slot)
         let object = try editable(id)
         try set(value, slot: slot, of: object, info)
         markUpdated(object)
@@ -62,7 +65,8 @@ extension ObjectContext {
 /// The values of an object being inserted (`ObjectContext.insert(_:_:)`), by attribute key.
 public struct NewObjectValues {
     let entity: EntityInfo
-    let model: ObjectIdentifier
+    /// The serial of the store's model.
+    let model: UInt64
     var row: [Value]
     /// The first value that did not fit: the insert throws it.
     var error: StoreError?

@@ -20,7 +20,7 @@ extension ObjectContext {
         let info = try entityInfo(of: id)
         let slot = try info.attributeSlot(key)
         let object = try fired(id, info)
-        return object.changes.isEmpty ? object.values[slot] : object.current[slot]
+        return object.hasValueChanges ? object.current[slot] : object.values[slot]
     }
 
     /// The object registered for `id`, reading its row when it is not registered (Core Data's

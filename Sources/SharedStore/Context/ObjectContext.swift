@@ -3,7 +3,8 @@ import Foundation
 /// A managed object context (Core Data's `NSManagedObjectContext`): registered objects, faults, pending
 /// changes, a view of what a screen shows, and saves.
 ///
-/// Objects are reached by `ObjectID`; values are `[String: Value]` by attribute name.
+/// Objects are reached by `ObjectID`; values are `[String: Value]` by attribute name, or one at a time by
+/// `AttributeKey` (names looked up once, for bulk work: `insert(_:_:)`, `value(_:of:)`).
 /// ```swift
 /// let context = store.viewContext
 /// let ids = try context.fetch(FetchRequest(entity: "Note", predicate: "rank > 2", sort: "-rank"))
@@ -118,8 +119,14 @@ public final class ObjectContext {
     /// - Throws: `StoreError.notFound` when the object's row is gone; `.unknownProperty`, `.typeMismatch`.
     public func setValues(_ values: [String: Value], for id: ObjectID) throws(StoreError) {
         let info = try entityInfo(of: id)
+        // Every name and value is checked before any is set: a failing one leaves the object unchanged.
+        var checkedValues: [(slot: Int, value: Value)] = []
+        for (key, value) in values {
+            let slot = try info.attributeSlot(key)
+            checkedValues.append((slot, try checked(value, info, slot)))
+        }
         let object = try editable(id)
-        for (key, value) in values { try set(value, slot: try info.attributeSlot(key), of: object, info) }
+        for (slot, value) in checkedValues { try set(value, slot: slot, of: object, info) }
         markUpdated(object)
     }
 

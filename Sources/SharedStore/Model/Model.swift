@@ -12,6 +12,9 @@ public final class Model: Sendable {
     let entityIndex: [String: Int]
     /// Whether any relationship is stored in a join table (saves skip join-table work otherwise).
     let hasJoinTables: Bool
+    /// This model among every model made in the process (keys remember it: a freed model's address can
+    /// be reused, a serial cannot).
+    let serial = ModelSerial.next()
 
     /// Validates and compiles `description`.
     ///
@@ -200,5 +203,25 @@ final class EntityInfo: Sendable {
             throw StoreError.unknownProperty(entity: self.name, property: name)
         }
         return relationships[i]
+    }
+}
+
+/// Hands out `Model.serial`s.
+enum ModelSerial {
+    private static let counter = Counter()
+
+    static func next() -> UInt64 { counter.next() }
+
+    private final class Counter: @unchecked Sendable {
+        /// Guards `value`: models are made on any thread.
+        private let lock = NSLock()
+        private var value: UInt64 = 0
+
+        func next() -> UInt64 {
+            lock.withLock {
+                value += 1
+                return value
+            }
+        }
     }
 }

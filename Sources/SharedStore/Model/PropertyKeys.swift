@@ -4,8 +4,8 @@
 /// `entity()` does for `init(context:)`. Get one from `Model.entityKey(_:)`; it fits only that model.
 /// Plain data (no strings inside): copying one costs nothing.
 public struct EntityKey: Hashable, Sendable, CustomStringConvertible {
-    /// The model the key was made from.
-    let model: ObjectIdentifier
+    /// The serial of the model the key was made from.
+    let model: UInt64
     /// The entity's position in the model.
     let index: Int
     let interned: InternedString
@@ -19,13 +19,13 @@ public struct EntityKey: Hashable, Sendable, CustomStringConvertible {
 /// An attribute of an entity, looked up by name once (Core Data's `NSAttributeDescription`, which a
 /// generated `@NSManaged` accessor reaches without a name lookup).
 ///
-/// Setting or reading a value through a key skips finding the attribute by name, where a
-/// `[String: Value]` dictionary hashes every name twice (building it and reading it). Get one from
+/// Setting or reading a value through a key skips finding the attribute by name, and spares the caller
+/// building (and hashing) a `[String: Value]` dictionary. Get one from
 /// `Model.attributeKey(_:of:)`; it fits only that model's entity. Plain data (no strings inside): copying
 /// one costs nothing.
 public struct AttributeKey: Hashable, Sendable, CustomStringConvertible {
-    /// The model the key was made from.
-    let model: ObjectIdentifier
+    /// The serial of the model the key was made from.
+    let model: UInt64
     /// The entity's position in the model.
     let entityIndex: Int32
     /// The attribute's slot in its entity's values.
@@ -49,7 +49,7 @@ extension Model {
     /// - Throws: `StoreError.unknownEntity`.
     public func entityKey(_ name: String) throws(StoreError) -> EntityKey {
         let info = try entity(named: name)
-        return EntityKey(model: ObjectIdentifier(self), index: info.index, interned: InternedString(info.name))
+        return EntityKey(model: serial, index: info.index, interned: InternedString(info.name))
     }
 
     /// The key of the attribute `name` of the entity `entity` (relationships have no keys).
@@ -57,14 +57,14 @@ extension Model {
     public func attributeKey(_ name: String, of entity: String) throws(StoreError) -> AttributeKey {
         let info = try self.entity(named: entity)
         let slot = try info.attributeSlot(name)
-        return AttributeKey(model: ObjectIdentifier(self), entityIndex: Int32(info.index), slot: Int32(slot),
+        return AttributeKey(model: serial, entityIndex: Int32(info.index), slot: Int32(slot),
                             entityName: InternedString(info.name), attributeName: InternedString(info.slots[slot].name),
                             type: info.slotTypes[slot]!)
     }
 
     /// The entity `key` stands for, when it was made from this model.
     func entity(_ key: EntityKey) throws(StoreError) -> EntityInfo {
-        guard key.model == ObjectIdentifier(self) else {
+        guard key.model == serial, entities.indices.contains(key.index) else {
             throw .invalidState("entity key \(key) belongs to another model than the store's")
         }
         return entities[key.index]
@@ -72,11 +72,11 @@ extension Model {
 
     /// The slot `key` stands for in `entity`, when it was made from this model for that entity.
     func slot(_ key: AttributeKey, in entity: EntityInfo) throws(StoreError) -> Int {
-        try Model.slot(key, in: entity, model: ObjectIdentifier(self))
+        try Model.slot(key, in: entity, model: serial)
     }
 
     /// The slot `key` stands for in `entity` of the model identified by `model`.
-    static func slot(_ key: AttributeKey, in entity: EntityInfo, model: ObjectIdentifier) throws(StoreError) -> Int {
+    static func slot(_ key: AttributeKey, in entity: EntityInfo, model: UInt64) throws(StoreError) -> Int {
         guard key.model == model else {
             throw .invalidState("attribute key \(key) belongs to another model than the store's")
         }
