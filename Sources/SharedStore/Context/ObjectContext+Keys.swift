@@ -56,8 +56,9 @@ extension ObjectContext {
     public func setValue(_ value: Value, for key: AttributeKey, of id: ObjectID) throws(StoreError) {
         let info = try entityInfo(of: id, key: key)
         let slot = Int(key.slot)
+        let value = try checked(value, info, slot)
         let object = try editable(id)
-        try set(value, slot: slot, of: object, info)
+        store(value, slot: slot, of: object)
         markUpdated(object)
     }
 }

@@ -108,7 +108,7 @@ extension ObjectContext {
     }
 
     private func set(_ object: ManagedObject, _ slot: Int, _ value: Value) {
-        if object.isInserted { object.values[slot] = value } else { object.changes[slot] = value }
+        store(value, slot: slot, of: object)
         markUpdated(object)
     }
 }

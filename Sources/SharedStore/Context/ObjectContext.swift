@@ -126,7 +126,7 @@ public final class ObjectContext {
             checkedValues.append((slot, try checked(value, info, slot)))
         }
         let object = try editable(id)
-        for (slot, value) in checkedValues { try set(value, slot: slot, of: object, info) }
+        for (slot, value) in checkedValues { store(value, slot: slot, of: object) }
         markUpdated(object)
     }
 
@@ -137,9 +137,9 @@ public final class ObjectContext {
         return object
     }
 
-    /// Sets the attribute in `slot` of `object` (of `info`): an insert's value, or a pending change.
-    func set(_ value: Value, slot: Int, of object: ManagedObject, _ info: EntityInfo) throws(StoreError) {
-        let value = try checked(value, info, slot)
+    /// Stores `value` (already checked) in `slot` of `object`: an insert's value, or a pending change.
+    /// The caller marks the object updated.
+    func store(_ value: Value, slot: Int, of object: ManagedObject) {
         if object.isInserted { object.values[slot] = value } else { object.changes[slot] = value }
     }
 
