@@ -38,11 +38,7 @@ extension ObjectContext {
     /// entity by name.
     private func entityInfo(of id: ObjectID, key: AttributeKey) throws(StoreError) -> EntityInfo {
         guard id.store == core.store else { return try entityInfo(of: id) }  // throws the ID's error
-        let model = core.model
-        guard key.model == model.serial, Int(key.entityIndex) < model.entities.count else {
-            throw .invalidState("attribute key \(key) belongs to another model than the store's")
-        }
-        let info = model.entities[Int(key.entityIndex)]
+        let info = try core.model.entity(of: key)
         guard info.name == id.entity else {
             _ = try entityInfo(of: id)  // throws for an entity the model lacks
             throw .unknownProperty(entity: id.entity, property: key.description)

@@ -70,9 +70,12 @@ extension Model {
         return entities[key.index]
     }
 
-    /// The slot `key` stands for in `entity`, when it was made from this model for that entity.
-    func slot(_ key: AttributeKey, in entity: EntityInfo) throws(StoreError) -> Int {
-        try Model.slot(key, in: entity, model: serial)
+    /// The entity of the attribute `key` stands for, when it was made from this model.
+    func entity(of key: AttributeKey) throws(StoreError) -> EntityInfo {
+        guard key.model == serial, entities.indices.contains(Int(key.entityIndex)) else {
+            throw .invalidState("attribute key \(key) belongs to another model than the store's")
+        }
+        return entities[Int(key.entityIndex)]
     }
 
     /// The slot `key` stands for in `entity` of the model identified by `model`.
