@@ -17,11 +17,12 @@ extension AgentProcess {
         let checked = expected != nil || absent
         let deadline = MonotonicTime.now() + withinNanos
         while true {
+            let started = MonotonicTime.now()
             var observation = observe(name, workload: workload)
             let matches = absent ? !observation.found : expected.map { matchesExpectation(observation, $0) } ?? true
-            let done = matches || MonotonicTime.now() >= deadline
+            let done = matches || started >= deadline
             observation.final = done
-            record(.observed(observation))
+            record(.observed(observation), start: started)
             if done {
                 if checked {
                     record(.check(CheckRecord(
@@ -39,12 +40,22 @@ extension AgentProcess {
         let filter = try predicate.map { try FetchPredicate($0) }
         let deadline = MonotonicTime.now() + withinNanos
         while true {
-            let names = try viewNames(entity, filter: filter)
+            let started = MonotonicTime.now()
+            let (names, hidden) = try viewNames(entity, filter: filter)
             let matches = expect.map { names.count == $0 } ?? true
-            let done = matches || MonotonicTime.now() >= deadline
+            let done = matches || started >= deadline
             let deleted = currentContext.deletedObjects.filter { $0.entity == entity }.map { ids.name(of: $0) }
-            record(.counted(CountObservation(entity: entity, predicate: predicate, ids: names, final: done,
-                                             store: openedCopyName, deletedUnsaved: deleted.isEmpty ? nil : deleted.sorted())))
+            var observation = CountObservation(
+                entity: entity, predicate: predicate, ids: names, final: done, store: openedCopyName,
+                deletedUnsaved: deleted.isEmpty ? nil : deleted.sorted())
+            if done && openedCopy == nil {
+                // What the list should hold, read from the store inside this count's interval.
+                let list = listed(entity, filter: filter)
+                observation.listed = list.ids
+                observation.fetchedAll = list.unfiltered
+                observation.hidden = filter == nil ? nil : hidden
+            }
+            record(.counted(observation), start: started)
             if done {
                 if let expect {
                     record(.check(CheckRecord(
@@ -79,15 +90,38 @@ extension AgentProcess {
         }
     }
 
-    /// The scenario names of the view's objects of `entity` that match `filter`, sorted.
-    func viewNames(_ entity: String, filter: FetchPredicate?) throws -> [String] {
+    /// The scenario names of the view's objects of `entity` that match `filter`, sorted; and those the
+    /// filter left out by the values the view shows.
+    func viewNames(_ entity: String, filter: FetchPredicate?) throws -> (shown: [String], hidden: [String]) {
         let context = currentContext
         var names: [String] = []
+        var hidden: [String] = []
         for id in context.viewObjects(entity: entity) {
-            if let filter, !filter.evaluate((try? context.values(of: id)) ?? [:]) { continue }
+            if let filter, !filter.evaluate((try? context.values(of: id)) ?? [:]) {
+                hidden.append(ids.name(of: id))
+                continue
+            }
             names.append(ids.name(of: id))
         }
-        return names.sorted()
+        return (names.sorted(), hidden.sorted())
+    }
+
+    /// The committed objects of `entity` that this process's own fetches of it return from the store
+    /// now (through a fresh context, so no cache and no pinned generation), matching `filter`: the
+    /// list a screen built from those fetches should show. `unfiltered` when one fetch has no predicate.
+    func listed(_ entity: String, filter: FetchPredicate?) -> (ids: [String], unfiltered: Bool) {
+        let requests = fetches.filter { $0.entity == entity }
+        guard !requests.isEmpty, let fresh = inspectorContext("list-check") else { return ([], false) }
+        var names: Set<String> = []
+        for request in requests {
+            var unlimited = request
+            unlimited.fetchLimit = nil
+            for id in (try? fresh.fetch(unlimited)) ?? [] {
+                if let filter, !filter.evaluate((try? fresh.values(of: id)) ?? [:]) { continue }
+                names.insert(ids.name(of: id))
+            }
+        }
+        return (names.sorted(), requests.contains { $0.predicate == nil })
     }
 
     /// The expected values converted through the model's types, so they compare like read values.
@@ -124,7 +158,8 @@ extension AgentProcess {
         var absent: Set<String> = []
         let fresh = (openedCopy ?? coordinator).newBackgroundContext(name: "final-check")
         for request in fetches {
-            for id in (try? fresh.fetch(request)) ?? [] where !context.viewContains(id) {
+            // An object this process deleted and has not saved is its own edit, not a missing one.
+            for id in (try? fresh.fetch(request)) ?? [] where !context.viewContains(id) && !context.isDeleted(id) {
                 absent.insert(ids.name(of: id))
             }
         }

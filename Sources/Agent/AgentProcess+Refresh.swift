@@ -84,12 +84,15 @@ extension AgentProcess {
     }
 
     /// Handles every notification that arrived: record it, and refresh when the trigger is `darwin`.
+    ///
+    /// A Darwin notification carries no sender, so an app cannot tell its own save's notification from
+    /// another process's: its own triggers the refresh like any other (the hub's records keep the
+    /// poster for the report; the agent never reads it).
     func handleNotifications() {
         for delivery in inbox.take() {
-            trace.record(.notificationReceived(NotificationRecord(
-                name: delivery.name, from: delivery.poster, postedAt: delivery.postedAt)),
-                step: currentStep, at: delivery.receivedAt)
-            if !delivery.isOwnPost && settings.trigger == .darwin && delivery.name == settings.notificationName {
+            trace.record(.notificationReceived(NotificationRecord(name: delivery.name, postedAt: delivery.postedAt)),
+                         step: currentStep, at: delivery.receivedAt)
+            if settings.trigger == .darwin && delivery.name == settings.notificationName {
                 runRefresh(reason: "darwin")
             }
         }

@@ -2,8 +2,11 @@ import SharedStore
 import Trace
 
 extension AgentProcess {
-    /// Saves the view context, records the commit (or the failure) with versions, and posts the
-    /// cross-process notification when the process is configured to.
+    /// Saves the view context, records the commit (or the failure) with versions and the interval of
+    /// its COMMIT, and posts the cross-process notification when the process is configured to.
+    ///
+    /// Inside `begin-write` the save is a savepoint: nothing is committed, recorded or posted until
+    /// `end-write` commits the held transaction (`commitHeldWrite`).
     func performSave(into outcome: inout CommandOutcome) throws {
         let touched = view.updatedObjects + view.deletedObjects
         var baseVersions: [ObjectID: Int64] = [:]
@@ -14,6 +17,7 @@ extension AgentProcess {
         }
         let changedBefore = dirty
         let result: SaveResult
+        commitTimes.reset()
         do {
             result = try view.save()
         } catch {
@@ -30,6 +34,7 @@ extension AgentProcess {
         guard !result.changes.isEmpty else { return }
 
         var objects: [CommittedObject] = []
+        var made = CommandOutcome()
         for change in result.changes {
             let name = ids.name(of: change.object)
             let original = temporaryOf[change.object] ?? change.object
@@ -39,15 +44,53 @@ extension AgentProcess {
                 baseVersion: baseVersions[change.object], values: change.values.traceValues,
                 changed: (changedBefore[original] ?? []).sorted(), pk: change.primaryKey))
             switch operation {
-            case .insert: outcome.inserted[name] = ObjectRef(entity: change.entity, pk: change.primaryKey)
-            case .delete: outcome.deleted.append(name)
+            case .insert: made.inserted[name] = ObjectRef(entity: change.entity, pk: change.primaryKey)
+            case .delete: made.deleted.append(name)
             case .update: break
             }
         }
-        record(.saveCommitted(SaveCommit(
+        let commit = SaveCommit(
             store: config.store.traceName, source: "save", token: result.historyToken,
-            objects: objects, conflictResolved: !result.conflicts.isEmpty)))
+            objects: objects, conflictResolved: !result.conflicts.isEmpty,
+            conflicted: result.conflicts.map { ids.name(of: $0.object) }.sorted())
+        if heldWrite != nil {
+            hold(commit, made, notifies: settings.notify)
+            return
+        }
+        outcome.inserted.merge(made.inserted) { $1 }
+        outcome.deleted += made.deleted
+        recordCommit(commit)
         if settings.notify { post(settings.notificationName) }
+    }
+
+    /// Records a commit with the interval of the COMMIT that made it (now, when none was observed).
+    func recordCommit(_ commit: SaveCommit) {
+        let interval = commitTimes.interval
+        record(.saveCommitted(commit), start: interval?.start, at: interval?.end)
+    }
+
+    /// Keeps what a savepoint inside `begin-write` wrote until `end-write` commits it.
+    func hold(_ commit: SaveCommit, _ made: CommandOutcome, notifies: Bool) {
+        heldWrite?.commits.append(commit)
+        heldWrite?.outcome.inserted.merge(made.inserted) { $1 }
+        heldWrite?.outcome.deleted += made.deleted
+        if notifies { heldWrite?.notifies = true }
+    }
+
+    /// `end-write`: commits the held transaction; only now do its saves become commits that other
+    /// processes can see, and only now is their notification posted.
+    func commitHeldWrite(into outcome: inout CommandOutcome) throws {
+        let held = heldWrite ?? HeldWrite()
+        heldWrite = nil
+        commitTimes.reset()
+        try coordinator.endWrite()
+        let interval = commitTimes.interval
+        for commit in held.commits {
+            record(.saveCommitted(commit), start: interval?.start, at: interval?.end)
+        }
+        outcome.inserted.merge(held.outcome.inserted) { $1 }
+        outcome.deleted += held.outcome.deleted
+        if held.notifies { post(settings.notificationName) }
     }
 
     func recordConflict(_ conflict: SaveConflict) {

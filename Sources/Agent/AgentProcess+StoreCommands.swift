@@ -13,10 +13,9 @@ extension AgentProcess {
             view.unpinQueryGeneration()
         case .beginWrite:
             try coordinator.beginWrite()
-            holdsBeginWrite = true
+            heldWrite = HeldWrite()
         case .endWrite:
-            holdsBeginWrite = false
-            try coordinator.endWrite()
+            try commitHeldWrite(into: &outcome)
         case .mergeHistory:
             var result = RefreshRecord(strategy: "merge-history", reason: "step")
             record(.refreshStarted(result))
@@ -29,16 +28,20 @@ extension AgentProcess {
             try purgeHistory(policy ?? settings.purge)
         case .batchInsert(let entity, let count, let values):
             let row = try storeValues(values, entity: entity)
+            commitTimes.reset()
             let inserted = try coordinator.batchInsert(entity, objects: Array(repeating: row, count: count), author: settings.author)
-            recordBatch("batch-insert", inserted, operation: .insert, committedAt: MonotonicTime.now())
+            recordBatch("batch-insert", inserted, operation: .insert)
         case .batchUpdate(let entity, let predicate, let values):
-            let updated = try coordinator.batchUpdate(
-                entity, where: predicate, values: try storeValues(values, entity: entity), author: settings.author)
+            let converted = try storeValues(values, entity: entity)
+            commitTimes.reset()
+            let updated = try coordinator.batchUpdate(entity, where: predicate, values: converted, author: settings.author)
             recordBatch("batch-update", updated, operation: .update)
         case .batchDelete(let entity, let predicate):
+            commitTimes.reset()
             let deleted = try coordinator.batchDelete(entity, where: predicate, author: settings.author)
+            let names = deleted.map { ids.name(of: $0) }
             recordBatch("batch-delete", deleted, operation: .delete)
-            outcome.deleted = deleted.map { ids.name(of: $0) }
+            if heldWrite != nil { heldWrite?.outcome.deleted += names } else { outcome.deleted = names }
         case .checkpoint:
             try coordinator.checkpoint()
         case .copyStore(let name, let withWAL):
@@ -113,15 +116,13 @@ extension AgentProcess {
         }
     }
 
-    /// A batch operation's rows as a commit, read back for their versions and values.
-    func recordBatch(_ source: String, _ rows: [ObjectID], operation: CommittedObject.Operation,
-                     committedAt: UInt64 = MonotonicTime.now()) {
+    /// A batch operation's rows as a commit, read back for their versions and values, stamped with the
+    /// interval of the COMMIT that made it (`commitTimes`); held until `end-write` inside `begin-write`.
+    func recordBatch(_ source: String, _ rows: [ObjectID], operation: CommittedObject.Operation) {
         guard !rows.isEmpty else { return }
         // Read back through a coordinator of its own: this process's row cache must not learn the
         // new values, as a batch operation never tells any context.
-        let readback = operation == .delete ? nil
-            : try? StoreCoordinator(url: coordinator.url, model: coordinator.model, options: StoreOptions(readOnly: true))
-        let reader = readback?.newBackgroundContext(name: "batch-readback")
+        let reader = operation == .delete ? nil : inspectorContext("batch-readback")
         var objects: [CommittedObject] = []
         for id in rows {
             var values: TraceValues = [:]
@@ -134,8 +135,31 @@ extension AgentProcess {
                                            version: version, values: values, pk: id.primaryKey))
         }
         let token = try? coordinator.latestHistoryToken()
-        // Stamped when the store call returned, not after the read-back.
-        trace.record(.saveCommitted(SaveCommit(store: config.store.traceName, source: source, token: token ?? nil, objects: objects)),
-                     step: currentStep, at: committedAt)
+        let commit = SaveCommit(store: config.store.traceName, source: source, token: token ?? nil, objects: objects)
+        if heldWrite != nil {
+            // A batch operation posts no notification.
+            hold(commit, CommandOutcome(), notifies: false)
+        } else {
+            recordCommit(commit)
+        }
+    }
+}
+
+extension AgentProcess {
+    /// A read-only coordinator of this process's store with a row cache of its own, opened on first
+    /// use: the harness reads the store through it (batch read-backs, what a list should hold) without
+    /// teaching the process's own row cache anything, which would change what the process shows.
+    func inspector() -> StoreCoordinator? {
+        if inspectorStore == nil {
+            inspectorStore = try? StoreCoordinator(url: coordinator.url, model: coordinator.model, options: StoreOptions(readOnly: true))
+        }
+        return inspectorStore
+    }
+
+    /// A new context of the inspector whose faults always read SQL (staleness 0).
+    func inspectorContext(_ name: String) -> ObjectContext? {
+        guard let context = inspector()?.newBackgroundContext(name: name) else { return nil }
+        context.stalenessInterval = 0
+        return context
     }
 }

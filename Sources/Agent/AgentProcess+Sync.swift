@@ -15,8 +15,8 @@ extension AgentProcess {
         let ensemble = try currentEnsemble()
         var result = RefreshRecord(strategy: "sync", reason: leechOnly ? "leech" : "step")
         record(.refreshStarted(result))
+        commitTimes.reset()
         let synced = leechOnly ? try ensemble.leech() : try ensemble.sync(mergingInto: view)
-        let committedAt = MonotonicTime.now()
         let changes = synced.changes
         result.inserted = changes.inserted.count
         result.updated = changes.updated.count
@@ -25,9 +25,9 @@ extension AgentProcess {
         for (name, id) in ids.byName where !id.isTemporary {
             if let global = try? ensemble.globalIdentifier(of: id) { outcome.globalIDs[name] = global }
         }
-        recordBatch("sync-import", changes.inserted, operation: .insert, committedAt: committedAt)
-        recordBatch("sync-import", changes.updated, operation: .update, committedAt: committedAt)
-        recordBatch("sync-import", changes.deleted, operation: .delete, committedAt: committedAt)
+        recordBatch("sync-import", changes.inserted, operation: .insert)
+        recordBatch("sync-import", changes.updated, operation: .update)
+        recordBatch("sync-import", changes.deleted, operation: .delete)
         for id in changes.inserted {
             let name = ids.name(of: id)
             if ids[name] == id { outcome.inserted[name] = ObjectRef(entity: id.entity, pk: id.primaryKey) }

@@ -34,7 +34,13 @@ public final class AgentProcess {
     var center: (any DarwinNotificationCenter)?
     var observer: NotificationObserver?
     var crashArmed = false
-    var holdsBeginWrite = false
+    /// Set while `begin-write` holds the store's write lock: what its savepoints will commit.
+    var heldWrite: HeldWrite?
+    var holdsBeginWrite: Bool { heldWrite != nil }
+    /// The harness's own read-only view of the store (see `inspector()`).
+    var inspectorStore: StoreCoordinator?
+    /// The moments of the COMMITs the current operation made.
+    var commitTimes = CommitTimes()
     var nextPoll: UInt64 = 0
     /// The copy opened by `open-copy`, which later fetches and checks use.
     var openedCopy: StoreCoordinator?
@@ -92,8 +98,8 @@ public final class AgentProcess {
         output.write(String(decoding: data, as: UTF8.self))
     }
 
-    /// Records a trace event stamped with the current step.
-    func record(_ kind: TraceEventKind) {
-        trace.record(kind, step: currentStep)
+    /// Records a trace event stamped with the current step; `start` (and `t`) for an operation with a duration.
+    func record(_ kind: TraceEventKind, start: UInt64? = nil, at t: UInt64? = nil) {
+        trace.record(kind, step: currentStep, at: t, start: start)
     }
 }

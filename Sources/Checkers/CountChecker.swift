@@ -1,22 +1,24 @@
 import Trace
 
-/// Judges every final count (`counted` with `final`) against the objects of its entity committed to
-/// the reader's store: a committed id missing from the view is a `missed-insert`, a deleted id still in
-/// it a `missed-delete`. Counts with a `where:` predicate cannot be judged by id (the predicate is not
-/// evaluated here); their failed checks fall back to comparing the numbers (see `ExpectationChecker`).
+/// Judges every final count (`counted` with `final`) by id, against the list the counting process
+/// shows: the objects its own fetches of the entity return from the store (`listed`, read by the
+/// process inside the count's interval, with the count's `where:`), not every object of the entity.
+///
+/// For a count invoked at `a` and completed at `b`:
+///   - `missed-insert`: a listed object absent from the view, which settled into the store before `a`
+///     and which no commit may have changed between `a` and `b` (so it belonged in the list at `a`);
+///   - `stale-read`: a listed object the view holds but whose values, as the view shows them, leave it
+///     out of the count's `where:` (the same guard);
+///   - `missed-delete`: an object counted whose delete settled before `a`, with no insert after it
+///     that the count may have seen;
+///   - across stores, when the process fetches every object of the entity: an object alive in another
+///     store that never reached this one (a watch with its own store) is a `missed-insert`.
+/// A trace without `listed` (older traces, hand-written ones) is judged against every object of the
+/// entity alive in the store, and its counts with a `where:` are left to `ExpectationChecker`.
 struct CountChecker {
-    private struct EntityKey: Hashable {
-        var store: String
-        var entity: String
-    }
-
     let context: RunContext
     let oracle: CommitOracle
-    /// The ids of each entity alive in each store, as of the events scanned so far.
-    private var live: [EntityKey: Set<String>] = [:]
-    /// Per entity, in how many stores each id is alive (for objects that never reached a reader's store).
-    private var liveAnywhere: [String: [String: Int]] = [:]
-    /// Steps whose count had a predicate.
+    /// Steps whose count had a predicate and no `listed`: not judged by id.
     private(set) var predicateSteps: Set<StepKey> = []
     /// Where a count anomaly was found: a failed check of that step is explained by it.
     private(set) var explainedSteps: Set<StepKey> = []
@@ -26,57 +28,49 @@ struct CountChecker {
         self.oracle = oracle
     }
 
-    /// Keeps the live sets current; call for every commit, in time order.
-    mutating func didCommit(_ commit: SaveCommit) {
-        for object in commit.objects {
-            let key = EntityKey(store: commit.store, entity: object.entity)
-            if object.operation == .delete {
-                if live[key]?.remove(object.id) != nil {
-                    liveAnywhere[object.entity, default: [:]][object.id, default: 1] -= 1
-                    if liveAnywhere[object.entity]?[object.id] == 0 { liveAnywhere[object.entity]?[object.id] = nil }
-                }
-            } else if live[key, default: []].insert(object.id).inserted {
-                liveAnywhere[object.entity, default: [:]][object.id, default: 0] += 1
-            }
-        }
-    }
-
-    mutating func observe(_ count: CountObservation, process: String, step: Int?, t: UInt64, into anomalies: inout [Anomaly]) {
+    mutating func observe(_ count: CountObservation, process: String, step: Int?, invoked: UInt64, t: UInt64, into anomalies: inout [Anomaly]) {
         guard count.final, let store = context.store(of: process) else { return }
         let stepKey = StepKey(process: process, step: step)
-        guard count.predicate == nil else {
+        if count.predicate != nil && count.listed == nil {
             predicateSteps.insert(stepKey)
             return
         }
-        let slack = context.options.raceSlackNanos
-        let cutoff = t > slack ? t - slack : 0
-        let horizon = t &+ slack
+        let before = anomalies.count
         // The reader's own unsaved deletes are its own edits: counted as if still there.
         let counted = Set(count.ids).union(count.deletedUnsaved ?? [])
-        let before = anomalies.count
-        let alive = live[EntityKey(store: store, entity: count.entity)] ?? []
-        let missing = alive.count > counted.count || !alive.isSubset(of: counted) ? alive.subtracting(counted) : []
-        for id in missing.sorted() {
-            guard let history = oracle.history(store: store, object: id), history.exists(at: cutoff),
-                  !history.hasDelete(after: cutoff, upTo: horizon) else { continue }
-            let insert = history.lastInsert(atOrBefore: cutoff) ?? history.operation(atOrBefore: cutoff)!
-            anomalies.append(context.anomaly(
-                .missedInsert, process: process, step: step, t: t, object: id,
-                seen: "\(count.ids.count) \(count.entity) without \(id)", expected: "\(id) counted",
-                cause: insert.reference,
-                explanation: "\(process) counted \(count.ids.count) \(count.entity) at \(context.at(t)) without \(id), which \(insert.writer) inserted at \(context.at(insert.t)) (version \(insert.version)) and nobody deleted."))
+        let hidden = Set(count.hidden ?? [])
+        let listed = count.listed.map(Set.init) ?? Set(oracle.ids(of: count.entity, in: store).filter {
+            oracle.history(store: store, object: $0)?.exists(before: invoked) ?? false
+        })
+        let subject = count.predicate.map { "\(count.entity) where \($0)" } ?? count.entity
+        for id in listed.subtracting(counted).sorted() {
+            guard let history = oracle.history(store: store, object: id), history.exists(before: invoked),
+                  !history.mayChange(between: invoked, and: t) else { continue }
+            let insert = history.lastInsert(before: invoked) ?? history.settled(before: invoked)!
+            if hidden.contains(id) {
+                anomalies.append(context.anomaly(
+                    .staleRead, process: process, step: step, t: t, object: id,
+                    seen: "\(id) left out of \(subject)", expected: "\(id) counted", cause: history.settled(before: invoked)?.reference,
+                    explanation: "\(process) counted \(count.ids.count) \(subject) at \(context.at(t)) without \(id): the values its view shows for \(id) do not match, but the committed ones do."))
+            } else {
+                anomalies.append(context.anomaly(
+                    .missedInsert, process: process, step: step, t: t, object: id,
+                    seen: "\(count.ids.count) \(subject) without \(id)", expected: "\(id) counted",
+                    cause: insert.reference,
+                    explanation: "\(process) counted \(count.ids.count) \(subject) at \(context.at(t)) without \(id), which \(insert.writer) inserted at \(context.at(insert.end)) (version \(insert.version)) and nobody deleted\(count.listed == nil ? "" : "; \(process)'s own fetch of \(count.entity) returns it")."))
+            }
         }
-        if oracle.stores.count > 1 {
-            checkNeverReached(count, store: store, alive: alive, counted: counted, process: process, step: step, t: t, into: &anomalies)
+        if oracle.stores.count > 1, count.fetchedAll ?? (count.listed == nil) {
+            checkNeverReached(count, store: store, counted: counted, process: process, step: step, invoked: invoked, t: t, into: &anomalies)
         }
-        for id in counted.subtracting(alive).sorted() {
+        for id in counted.sorted() {
             guard let history = oracle.history(store: store, object: id),
-                  let state = history.operation(atOrBefore: cutoff), state.operation == .delete,
-                  !history.hasInsert(after: cutoff, upTo: horizon) else { continue }
+                  let state = history.settled(before: invoked), state.operation == .delete,
+                  !history.mayChange(between: invoked, and: t, where: { $0 == .insert }) else { continue }
             anomalies.append(context.anomaly(
                 .missedDelete, process: process, step: step, t: t, object: id,
                 seen: "\(id) counted", expected: "\(id) deleted", cause: state.reference,
-                explanation: "\(process) counted \(id) among \(count.ids.count) \(count.entity) at \(context.at(t)), but \(state.writer) deleted it at \(context.at(state.t))."))
+                explanation: "\(process) counted \(id) among \(count.ids.count) \(subject) at \(context.at(t)), but \(state.writer) deleted it at \(context.at(state.end))."))
         }
         if anomalies.count > before { explainedSteps.insert(stepKey) }
     }
@@ -84,22 +78,24 @@ struct CountChecker {
     /// Ids alive in another store that never reached the reader's store (no history there at all):
     /// a watch with its own store counting objects the phone inserted.
     private func checkNeverReached(
-        _ count: CountObservation, store: String, alive: Set<String>, counted: Set<String>, process: String,
-        step: Int?, t: UInt64, into anomalies: inout [Anomaly]
+        _ count: CountObservation, store: String, counted: Set<String>, process: String,
+        step: Int?, invoked: UInt64, t: UInt64, into anomalies: inout [Anomaly]
     ) {
-        let slack = context.options.raceSlackNanos
-        let cutoff = t > slack ? t - slack : 0
-        let candidates = (liveAnywhere[count.entity] ?? [:]).keys.filter {
-            !alive.contains($0) && !counted.contains($0) && oracle.history(store: store, object: $0) == nil
+        var candidates: Set<String> = []
+        for other in oracle.stores where other != store {
+            for id in oracle.ids(of: count.entity, in: other)
+            where !counted.contains(id) && oracle.history(store: store, object: id) == nil {
+                candidates.insert(id)
+            }
         }
         for id in candidates.sorted() {
-            guard let (other, history) = oracle.elsewhere(object: id, notIn: store), history.exists(at: cutoff),
-                  !history.hasDelete(after: cutoff, upTo: t &+ slack),
-                  let insert = history.lastInsert(atOrBefore: cutoff) else { continue }
+            guard let (other, history) = oracle.elsewhere(object: id, notIn: store), history.exists(before: invoked),
+                  !history.mayChange(between: invoked, and: t, where: { $0 == .delete }),
+                  let insert = history.lastInsert(before: invoked) else { continue }
             anomalies.append(context.anomaly(
                 .missedInsert, process: process, step: step, t: t, object: id,
                 seen: "\(count.ids.count) \(count.entity) without \(id)", expected: "\(id) counted", cause: insert.reference,
-                explanation: "\(process) counted \(count.ids.count) \(count.entity) at \(context.at(t)) without \(id): \(insert.writer) inserted it into \(other) at \(context.at(insert.t)), and it never reached \(store)."))
+                explanation: "\(process) counted \(count.ids.count) \(count.entity) at \(context.at(t)) without \(id): \(insert.writer) inserted it into \(other) at \(context.at(insert.end)), and it never reached \(store)."))
         }
     }
 }

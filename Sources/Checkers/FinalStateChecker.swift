@@ -72,7 +72,7 @@ struct FinalStateChecker {
         for object in final.snapshot.objects { counts[object.id, default: 0] += 1 }
         for (id, count) in counts.sorted(by: { $0.key < $1.key }) where count > 1 {
             let inserts = oracle.history(store: store, object: id)?.operations.filter { $0.operation == .insert } ?? []
-            let by = inserts.isEmpty ? "" : " (inserted by " + inserts.map { "\($0.writer) at \(context.at($0.t))" }.joined(separator: " and ") + ")"
+            let by = inserts.isEmpty ? "" : " (inserted by " + inserts.map { "\($0.writer) at \(context.at($0.end))" }.joined(separator: " and ") + ")"
             anomalies.append(context.anomaly(
                 .duplicate, process: store, step: nil, t: final.t, object: id, seen: "\(count) copies", expected: "1",
                 explanation: "\(id) exists \(count) times in the final store \(store)\(by)."))
@@ -91,7 +91,7 @@ struct FinalStateChecker {
                 anomalies.append(context.anomaly(
                     .dataLoss, process: store, step: nil, t: final.t, object: history.id, seen: "missing",
                     expected: "\(history.id) version \(latest.version)", cause: latest.reference,
-                    explanation: "The final store \(store) has no \(history.id), though \(latest.writer) committed it at \(context.at(latest.t)) (version \(latest.version)) and nobody deleted it."))
+                    explanation: "The final store \(store) has no \(history.id), though \(latest.writer) committed it at \(context.at(latest.end)) (version \(latest.version)) and nobody deleted it."))
                 continue
             }
             for property in history.properties.keys.sorted() {
@@ -101,7 +101,7 @@ struct FinalStateChecker {
                 anomalies.append(context.anomaly(
                     .dataLoss, process: store, step: nil, t: final.t, object: history.id, property: property,
                     seen: "\(value)", expected: "\(newest.value) (version \(newest.version))", cause: newest.reference,
-                    explanation: "The final store \(store) has \(history.id).\(property) = \(value), but the latest committed value is \(newest.value), by \(newest.writer) at \(context.at(newest.t)) (version \(newest.version))."))
+                    explanation: "The final store \(store) has \(history.id).\(property) = \(value), but the latest committed value is \(newest.value), by \(newest.writer) at \(context.at(newest.end)) (version \(newest.version))."))
             }
         }
     }

@@ -11,33 +11,24 @@ import Trace
 ///   - not a lost update when a conflict was detected and resolved (object-trump keeping this
 ///     process's value for a property it set is the policy working as documented).
 ///
-/// Runs while the oracle is built: call `willCommit` before the commit is applied to the oracle.
+/// Runs while the oracle is built, in commit order: call `willCommit` before the commit is applied.
 struct LostUpdateChecker {
     let context: RunContext
-    /// Objects with a conflict detected by each process's save in progress.
-    private var pendingConflicts: [String: Set<String>] = [:]
 
     init(context: RunContext) {
         self.context = context
     }
 
-    mutating func conflictDetected(_ record: ConflictRecord, process: String) {
-        pendingConflicts[process, default: []].insert(record.object)
-    }
-
-    mutating func saveFailed(process: String) {
-        pendingConflicts[process] = nil
-    }
-
-    mutating func willCommit(
-        _ commit: SaveCommit, process: String, step: Int?, t: UInt64, oracle: CommitOracle, into anomalies: inout [Anomaly]
-    ) {
-        let conflicts = pendingConflicts.removeValue(forKey: process) ?? []
+    /// Judges `event` against the commits before it in its store; call before `oracle.apply(event)`.
+    func willCommit(_ event: CommitEvent, oracle: CommitOracle, into anomalies: inout [Anomaly]) {
+        let commit = event.commit, process = event.writer, t = event.end
+        let conflicted = commit.conflicted.map(Set.init)
         for object in commit.objects where object.operation == .update {
             guard let base = object.baseVersion,
                   let history = oracle.history(store: commit.store, object: object.id),
                   let latest = history.latest, latest.operation != .delete, latest.version > base else { continue }
-            let detected = conflicts.contains(object.id) || (commit.conflictResolved && conflicts.isEmpty)
+            // Traces that predate `conflicted` say only that some conflict was resolved.
+            let detected = conflicted?.contains(object.id) ?? commit.conflictResolved
             let changed = Set(object.changed)
             for property in object.values.keys.sorted() {
                 guard let value = object.values[property], let newest = history.property(property)?.entries.last,
@@ -45,14 +36,14 @@ struct LostUpdateChecker {
                 let name = "\(object.id).\(property)"
                 let explanation: String
                 if !changed.contains(property) {
-                    explanation = "\(process) saved \(name) = \(value) at \(context.at(t)), reverting \(newest.value) that \(newest.writer) committed at \(context.at(newest.t)) (version \(newest.version)): \(process) never set \(property); its change was based on version \(base)."
+                    explanation = "\(process) saved \(name) = \(value) at \(context.at(t)), reverting \(newest.value) that \(newest.writer) committed at \(context.at(newest.end)) (version \(newest.version)): \(process) never set \(property); its change was based on version \(base)."
                 } else if !detected {
-                    explanation = "\(process) saved \(name) = \(value) at \(context.at(t)) over \(newest.value) that \(newest.writer) committed at \(context.at(newest.t)) (version \(newest.version)), though its change was based on version \(base) and no conflict was detected."
+                    explanation = "\(process) saved \(name) = \(value) at \(context.at(t)) over \(newest.value) that \(newest.writer) committed at \(context.at(newest.end)) (version \(newest.version)), though its change was based on version \(base) and no conflict was detected."
                 } else {
                     continue
                 }
                 anomalies.append(context.anomaly(
-                    .lostUpdate, process: process, step: step, t: t, object: object.id, property: property,
+                    .lostUpdate, process: process, step: event.step, t: t, object: object.id, property: property,
                     seen: "\(value)", expected: "\(newest.value) (version \(newest.version))", cause: newest.reference,
                     explanation: explanation))
             }

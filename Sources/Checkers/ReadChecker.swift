@@ -3,10 +3,11 @@ import Trace
 /// Judges every judged read (`observed` with `final` or `workload`) against the committed history of
 /// the store the reader reads: `stale-read`, `phantom-read`, `missed-insert`, `missed-delete`.
 ///
-/// A read at `t` with tolerance `tol` may show any value committed from the latest one at or before
-/// `t - tol` up to `t` (both widened by the race slack); an older committed value is stale, a value
-/// never committed is a phantom. Each property is judged alone; `dirty` properties (own unsaved
-/// edits) are never judged. Non-final reads of a `within` loop are never judged.
+/// Order comes from intervals, never from a tolerance: a read invoked at `a` and completed at `b` must
+/// show at least the newest commit that completed before `a` (before `a - stale-tolerance` for a
+/// workload read, the user's setting), and may show any commit that started by `b`. An older committed
+/// value is stale; a value never committed is a phantom. Each property is judged alone; `dirty`
+/// properties (own unsaved edits) are never judged. Non-final reads of a `within` loop are never judged.
 struct ReadChecker {
     let context: RunContext
     let oracle: CommitOracle
@@ -18,13 +19,9 @@ struct ReadChecker {
         self.oracle = oracle
     }
 
-    mutating func observe(_ read: Observation, process: String, step: Int?, t: UInt64, into anomalies: inout [Anomaly]) {
+    mutating func observe(_ read: Observation, process: String, step: Int?, invoked: UInt64, t: UInt64, into anomalies: inout [Anomaly]) {
         guard read.final || read.workload, let store = context.store(of: process) else { return }
-        let tolerance = read.workload ? context.info.staleToleranceNanos : 0
-        let slack = context.options.raceSlackNanos
-        let window = ReadWindow(
-            t: t, cutoff: t > tolerance + slack ? t - tolerance - slack : 0, horizon: t &+ slack,
-            tolerance: tolerance)
+        let window = ReadWindow(invoked: invoked, t: t, tolerance: read.workload ? context.info.staleToleranceNanos : 0)
         let before = anomalies.count
         let history = oracle.history(store: store, object: read.object)
         if !read.found {
@@ -37,7 +34,7 @@ struct ReadChecker {
                 checkAbsent(read, history: history, process: process, step: step, window: window,
                             neverReached: (from: other, to: store), into: &anomalies)
             }
-        } else if let history, history.operation(atOrBefore: window.horizon) != nil {
+        } else if let history, history.anyStarted(atOrBefore: window.t) {
             checkPresent(read, history: history, store: store, process: process, step: step, window: window, into: &anomalies)
         } else if !isOwnInsert(read, history: history, process: process) {
             anomalies.append(context.anomaly(
@@ -58,27 +55,27 @@ struct ReadChecker {
         _ read: Observation, history: ObjectHistory, process: String, step: Int?, window: ReadWindow,
         neverReached: (from: String, to: String)? = nil, into anomalies: inout [Anomaly]
     ) {
-        guard let state = history.operation(atOrBefore: window.cutoff), state.operation != .delete,
-              !history.hasDelete(after: window.cutoff, upTo: window.horizon) else { return }
-        let insert = history.lastInsert(atOrBefore: window.cutoff) ?? state
+        guard let state = history.settled(before: window.cutoff), state.operation != .delete,
+              !history.mayChange(between: window.cutoff, and: window.t, where: { $0 == .delete }) else { return }
+        let insert = history.lastInsert(before: window.cutoff) ?? state
         anomalies.append(context.anomaly(
             .missedInsert, process: process, step: step, t: window.t, object: read.object,
             seen: "no \(read.object)", expected: "\(read.object) version \(state.version)", cause: insert.reference,
             explanation: neverReached.map {
-                "\(process)'s view has no \(read.object) at \(context.at(window.t)): \(insert.writer) inserted it into \($0.from) at \(context.at(insert.t))\(window.toleranceClause), and it never reached \($0.to)."
-            } ?? "\(process)'s view has no \(read.object) at \(context.at(window.t)), but \(insert.writer) inserted it at \(context.at(insert.t)) (version \(insert.version))\(window.toleranceClause) and nobody deleted it."))
+                "\(process)'s view has no \(read.object) at \(context.at(window.t)): \(insert.writer) inserted it into \($0.from) at \(context.at(insert.end))\(window.toleranceClause), and it never reached \($0.to)."
+            } ?? "\(process)'s view has no \(read.object) at \(context.at(window.t)), but \(insert.writer) inserted it at \(context.at(insert.end)) (version \(insert.version))\(window.toleranceClause) and nobody deleted it."))
     }
 
     private func checkPresent(
         _ read: Observation, history: ObjectHistory, store: String, process: String, step: Int?,
         window: ReadWindow, into anomalies: inout [Anomaly]
     ) {
-        if let state = history.operation(atOrBefore: window.cutoff), state.operation == .delete,
-           !history.hasInsert(after: window.cutoff, upTo: window.horizon) {
+        if let state = history.settled(before: window.cutoff), state.operation == .delete,
+           !history.mayChange(between: window.cutoff, and: window.t, where: { $0 == .insert }) {
             anomalies.append(context.anomaly(
                 .missedDelete, process: process, step: step, t: window.t, object: read.object,
                 seen: "\(read.object) in the view", expected: "\(read.object) deleted", cause: state.reference,
-                explanation: "\(process) still found \(read.object) in its view at \(context.at(window.t)), but \(state.writer) deleted it at \(context.at(state.t))\(window.toleranceClause)."))
+                explanation: "\(process) still found \(read.object) in its view at \(context.at(window.t)), but \(state.writer) deleted it at \(context.at(state.end))\(window.toleranceClause)."))
             return
         }
         // The hot path of a checker run: no allocation unless something is found.
@@ -98,8 +95,8 @@ struct ReadChecker {
         process: String, step: Int?, window: ReadWindow
     ) -> Anomaly? {
         let entries = history.entries
-        guard let last = history.lastIndex(atOrBefore: window.horizon) else { return nil }
-        let reference = history.lastIndex(atOrBefore: window.cutoff)
+        guard let last = entries.lastStarted(atOrBefore: window.t) else { return nil }
+        let reference = entries.lastCompleted(before: window.cutoff)
         let first = reference ?? 0
         if first <= last, entries[first...last].contains(where: { $0.value.matches(value) }) { return nil }
         let name = "\(read.object).\(property)"
@@ -111,14 +108,14 @@ struct ReadChecker {
                 .staleRead, process: process, step: step, t: window.t, object: read.object, property: property,
                 seen: "\(value) (version \(seen.version))", expected: "\(newer.value) (version \(newer.version))",
                 cause: newer.reference,
-                explanation: "\(process) read \(name) = \(value) (version \(seen.version)) at \(context.at(window.t)), but \(newer.writer) committed \(newer.value) at \(context.at(newer.t)) (version \(newer.version))\(window.toleranceClause); \(Self.reason(read))."
+                explanation: "\(process) read \(name) = \(value) (version \(seen.version)) at \(context.at(window.t)), but \(newer.writer) committed \(newer.value) at \(context.at(newer.end)) (version \(newer.version))\(window.toleranceClause); \(Self.reason(read))."
             )
         }
         let latest = entries[last]
         return context.anomaly(
             .phantomRead, process: process, step: step, t: window.t, object: read.object, property: property,
             seen: "\(value)", expected: "\(latest.value) (version \(latest.version))", cause: latest.reference,
-            explanation: "\(process) read \(name) = \(value) at \(context.at(window.t)), a value no process committed to \(store) (the latest committed is \(latest.value), by \(latest.writer) at \(context.at(latest.t)))."
+            explanation: "\(process) read \(name) = \(value) at \(context.at(window.t)), a value no process committed to \(store) (the latest committed is \(latest.value), by \(latest.writer) at \(context.at(latest.end)))."
         )
     }
 
@@ -134,37 +131,20 @@ struct ReadChecker {
     }
 }
 
-/// The time span a read is judged against.
-private struct ReadWindow {
-    /// When the read was recorded.
+/// The span a read is judged over: it must show what settled before `cutoff` and may show what
+/// started by `t`.
+struct ReadWindow {
+    /// When the read was invoked.
+    var invoked: UInt64
+    /// When the read completed.
     var t: UInt64
-    /// Values committed at or before this are what the read must at least show.
-    var cutoff: UInt64
-    /// Values committed up to this are values the read may show.
-    var horizon: UInt64
+    /// The user's `stale-tolerance` for workload reads, 0 otherwise.
     var tolerance: UInt64
+
+    /// Commits that completed before this must be shown.
+    var cutoff: UInt64 { invoked > tolerance ? invoked - tolerance : 0 }
 
     var toleranceClause: String {
         tolerance == 0 ? "" : ", more than the \(DurationText.format(tolerance)) stale tolerance before the read"
-    }
-}
-
-extension ObjectHistory {
-    func hasDelete(after: UInt64, upTo: UInt64) -> Bool { hasOperation(after: after, upTo: upTo) { $0 == .delete } }
-    func hasInsert(after: UInt64, upTo: UInt64) -> Bool { hasOperation(after: after, upTo: upTo) { $0 == .insert } }
-
-    /// The last insert committed at or before `t`.
-    func lastInsert(atOrBefore t: UInt64) -> OperationEntry? {
-        guard let end = operations.lastIndex(atOrBefore: t, time: \.t) else { return nil }
-        return operations[...end].last { $0.operation == .insert }
-    }
-
-    private func hasOperation(after: UInt64, upTo: UInt64, where match: (CommittedObject.Operation) -> Bool) -> Bool {
-        var index = (operations.lastIndex(atOrBefore: after, time: \.t) ?? -1) + 1
-        while index < operations.count, operations[index].t <= upTo {
-            if match(operations[index].operation) { return true }
-            index += 1
-        }
-        return false
     }
 }

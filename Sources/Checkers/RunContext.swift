@@ -4,15 +4,13 @@ import Trace
 /// the clock's origin, and how to render a time for a sentence.
 struct RunContext {
     let info: RunInfo
-    let options: CheckOptions
     /// The `t` of the first event: times in explanations are relative to it.
     let origin: UInt64
     private let storeOfProcess: [String: String]
     private let steps: [Int: StepInfo]
 
-    init(info: RunInfo, options: CheckOptions, origin: UInt64) {
+    init(info: RunInfo, origin: UInt64) {
         self.info = info
-        self.options = options
         self.origin = origin
         var stores: [String: String] = [:]
         for process in info.processes { stores[process.name] = process.store }

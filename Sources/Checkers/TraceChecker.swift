@@ -14,28 +14,27 @@ import Trace
 /// judges every read, count, error and lifecycle change against that history (binary searches by
 /// time), follows each save to its readers, and the end states are judged last.
 public enum TraceChecker {
-    public static func check(_ trace: Trace, options: CheckOptions = CheckOptions()) -> CheckResult {
+    public static func check(_ trace: Trace) -> CheckResult {
         let origin = trace.events.first?.t ?? 0
-        let context = RunContext(info: trace.info, options: options, origin: origin)
+        let context = RunContext(info: trace.info, origin: origin)
         var anomalies: [Anomaly] = []
 
-        // Pass 1: the oracle, lost updates, and when each process was last heard from.
-        var oracle = CommitOracle()
-        var lostUpdates = LostUpdateChecker(context: context)
+        // Pass 1: the oracle, in each store's commit order, judging lost updates as it grows; and when
+        // each process was last heard from.
+        var commits: [CommitEvent] = []
         var lastEvent: [String: UInt64] = [:]
-        for event in trace.events {
+        for (index, event) in trace.events.enumerated() {
             lastEvent[event.process] = event.t
-            switch event.kind {
-            case .conflict(let record):
-                lostUpdates.conflictDetected(record, process: event.process)
-            case .saveFailed:
-                lostUpdates.saveFailed(process: event.process)
-            case .saveCommitted(let commit):
-                lostUpdates.willCommit(commit, process: event.process, step: event.step, t: event.t, oracle: oracle, into: &anomalies)
-                oracle.apply(commit, t: event.t, writer: event.process, step: event.step)
-            default:
-                break
+            if case .saveCommitted(let commit) = event.kind {
+                commits.append(CommitEvent(
+                    commit: commit, writer: event.process, step: event.step, start: event.invokedAt, end: event.t, index: index))
             }
+        }
+        var oracle = CommitOracle()
+        let lostUpdates = LostUpdateChecker(context: context)
+        for commit in CommitOracle.order(commits) {
+            lostUpdates.willCommit(commit, oracle: oracle, into: &anomalies)
+            oracle.apply(commit)
         }
 
         // Pass 2: everything judged against the oracle.
@@ -50,14 +49,13 @@ public enum TraceChecker {
             let process = event.process, step = event.step, t = event.t
             switch event.kind {
             case .saveCommitted(let commit):
-                counts.didCommit(commit)
                 latency.commit(commit, writer: process, step: step, t: t)
             case .observed(let read) where read.store == nil:
-                reads.observe(read, process: process, step: step, t: t, into: &anomalies)
-                latency.observed(read, by: process, t: t)
+                reads.observe(read, process: process, step: step, invoked: event.invokedAt, t: t, into: &anomalies)
+                latency.observed(read, by: process, invoked: event.invokedAt, t: t)
             case .counted(let count) where count.store == nil:
-                counts.observe(count, process: process, step: step, t: t, into: &anomalies)
-                latency.counted(count, by: process, t: t)
+                counts.observe(count, process: process, step: step, invoked: event.invokedAt, t: t, into: &anomalies)
+                latency.counted(count, by: process, invoked: event.invokedAt, t: t)
             case .observed, .counted:
                 // Read from an opened copy: the copy is checked by its verification, not against
                 // the live store's history; a failed check there is still an unmet expectation.
@@ -69,8 +67,8 @@ public enum TraceChecker {
             case .refreshStarted:
                 latency.refreshStarted(by: process, t: t)
                 refreshes.started(process, t: t)
-            case .refreshEnded:
-                latency.refreshEnded(by: process, t: t)
+            case .refreshEnded(let refresh):
+                latency.refreshEnded(refresh, by: process, t: t)
                 refreshes.ended(process, t: t)
             case .conflict(let record):
                 errors.conflict(record, process: process)

@@ -4,8 +4,8 @@ import Trace
 /// The lines the CLI prints while and after it runs scenarios (pure: the CLI prints them).
 ///
 /// ```
-/// refresh-with-infinite-staleness / stale-cache: matched  stale-read ×1  propagation p99 12.3 ms
-/// refresh-with-infinite-staleness / fresh-cache: NOT MATCHED  stale-read ×1 (expected pass)  propagation p99 4.1 ms
+/// refresh-with-infinite-staleness / stale-cache: matched  stale-read ×1  first shown p99 12.3 ms
+/// refresh-with-infinite-staleness / fresh-cache: NOT MATCHED  stale-read ×1 (expected pass)  refreshed p99 0.9 ms, first shown p99 4.1 ms
 ///   replay: swift run groupsim run Scenarios/refresh.yaml --variant fresh-cache --seed 7
 /// Summary: 1 of 2 runs matched
 /// ```
@@ -20,10 +20,17 @@ public enum ConsoleReport {
                 ? " (expected \(result.info.expected.text))"
                 : " (missing \(verdict.missing.joined(separator: ", ")))"
         }
-        if let p99 = result.latency.overall?.p99 {
-            line += "  propagation p99 \(DurationText.format(p99))"
-        }
+        line += latencyText(result.latency)
         return line
+    }
+
+    /// `  refreshed p99 X, first shown p99 Y`: the headline (commit to the refresh that brought the save
+    /// into the reader's context), then when a read first showed it; either left out when nothing measured it.
+    static func latencyText(_ latency: LatencyReport) -> String {
+        var parts: [String] = []
+        if let refreshed = latency.refreshed { parts.append("refreshed p99 \(DurationText.format(refreshed.p99))") }
+        if let shown = latency.shown { parts.append("first shown p99 \(DurationText.format(shown.p99))") }
+        return parts.isEmpty ? "" : "  " + parts.joined(separator: ", ")
     }
 
     /// The lines for a run: its line, and for an unmatched run what to run to replay it.

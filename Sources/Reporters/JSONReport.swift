@@ -2,12 +2,12 @@ import Checkers
 import Foundation
 import Trace
 
-/// `report.json`: one run in a stable, versioned schema (`schemaVersion: 1`), documented in
+/// `report.json`: one run in a stable, versioned schema (`schemaVersion: 2`), documented in
 /// `Docs/Reports.md` and `Docs/report.schema.json`. Times are nanoseconds relative to the run's first
 /// event; keys are sorted so the same run always writes the same bytes.
 public enum JSONReport {
     /// The schema version this code writes. Additive changes keep it; anything else bumps it.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     public static func render(_ run: ReportedRun, options: ReportOptions = ReportOptions()) throws -> Data {
         let encoder = JSONEncoder()
@@ -57,14 +57,18 @@ public enum JSONReport {
                     cause: a.cause.map { CauseDoc(process: $0.process, atNs: result.offset($0.t), version: $0.version, step: $0.step) },
                     explanation: a.explanation)
             }
+            func buckets(_ list: [LatencyBucket]) -> [BucketDoc] {
+                list.map { BucketDoc(lowerNs: $0.lower, upperNs: $0.upper, count: $0.count) }
+            }
             latency = LatencyDoc(
-                overall: result.latency.overall.map(SummaryDoc.init),
+                refreshed: result.latency.refreshed.map(SummaryDoc.init),
+                shown: result.latency.shown.map(SummaryDoc.init),
                 pairs: result.latency.pairs.map { pair in
                     PairDoc(
-                        writer: pair.writer, reader: pair.reader, visible: pair.visible.map(SummaryDoc.init),
-                        notified: pair.notified.map(SummaryDoc.init), refreshed: pair.refreshed.map(SummaryDoc.init),
-                        unseen: pair.unseen,
-                        buckets: pair.buckets.map { BucketDoc(lowerNs: $0.lower, upperNs: $0.upper, count: $0.count) })
+                        writer: pair.writer, reader: pair.reader, refreshed: pair.refreshed.map(SummaryDoc.init),
+                        shown: pair.shown.map(SummaryDoc.init), notified: pair.notified.map(SummaryDoc.init),
+                        unrefreshed: pair.unrefreshed, unseen: pair.unseen,
+                        refreshedBuckets: buckets(pair.refreshedBuckets), shownBuckets: buckets(pair.shownBuckets))
                 },
                 propagations: result.latency.propagations.count)
             refresh = result.refreshCosts.map { RefreshDoc(process: $0.process, count: $0.count, totalNs: $0.totalNanos) }
@@ -163,18 +167,25 @@ public enum JSONReport {
         public var count: Int
     }
 
+    /// One writer → reader pair. `refreshed` (commit to the refresh that brought the save) is the
+    /// headline; `shown` (commit to the first read showing it) is the contract's latency.
     public struct PairDoc: Codable, Sendable, Equatable {
         public var writer: String
         public var reader: String
-        public var visible: SummaryDoc?
-        public var notified: SummaryDoc?
         public var refreshed: SummaryDoc?
+        public var shown: SummaryDoc?
+        public var notified: SummaryDoc?
+        public var unrefreshed: Int
         public var unseen: Int
-        public var buckets: [BucketDoc]
+        public var refreshedBuckets: [BucketDoc]
+        public var shownBuckets: [BucketDoc]
     }
 
     public struct LatencyDoc: Codable, Sendable, Equatable {
-        public var overall: SummaryDoc?
+        /// Every pair's `refreshed` samples together: the headline.
+        public var refreshed: SummaryDoc?
+        /// Every pair's `shown` samples together.
+        public var shown: SummaryDoc?
         public var pairs: [PairDoc]
         /// How many (save, live reader) propagations were followed.
         public var propagations: Int

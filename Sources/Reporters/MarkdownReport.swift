@@ -40,11 +40,11 @@ public enum MarkdownReport {
         let results = runs.map(\.result)
         var md = "# GroupSim reports\n\n\(ConsoleReport.summary(results)).\n"
         if let generatedAt = options.generatedAt { md += "Generated: \(inline(generatedAt))\n" }
-        md += "\n| scenario | variant | verdict | expected | found | propagation p99 |\n|---|---|---|---|---|---:|\n"
+        md += "\n| scenario | variant | verdict | expected | found | refreshed p99 | first shown p99 |\n|---|---|---|---|---|---:|---:|\n"
         for run in runs {
             let result = run.result
             let name = link(run).map { "[\(cell(result.info.variant))](\($0))" } ?? cell(result.info.variant)
-            md += "| \(cell(result.info.scenario)) | \(name) | \(result.verdict.matched ? "matched" : "**NOT MATCHED**") | \(cell(result.info.expected.text)) | \(cell(result.verdict.foundText.isEmpty ? "none" : result.verdict.foundText)) | \(result.latency.overall.map { DurationText.format($0.p99) } ?? "–") |\n"
+            md += "| \(cell(result.info.scenario)) | \(name) | \(result.verdict.matched ? "matched" : "**NOT MATCHED**") | \(cell(result.info.expected.text)) | \(cell(result.verdict.foundText.isEmpty ? "none" : result.verdict.foundText)) | \(result.latency.refreshed.map { DurationText.format($0.p99) } ?? "–") | \(result.latency.shown.map { DurationText.format($0.p99) } ?? "–") |\n"
         }
         for run in runs where !run.result.verdict.matched {
             md += "\n## \(inline(run.info.scenario)) / \(inline(run.info.variant))\n\n"
@@ -67,12 +67,12 @@ public enum MarkdownReport {
     static func latency(_ result: CheckResult) -> String {
         var md = "## Propagation latency\n\n"
         guard !result.latency.pairs.isEmpty else { return md + "No save had another live reader.\n" }
-        md += "Commit to the first read showing it, per writer → reader.\n\n"
-        md += "| writer → reader | shown | p50 | p90 | p99 | max | never shown | notified p50 | refreshed p50 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+        md += "Per writer → reader: commit to the end of the refresh that brought the save into the reader's context (the headline), and commit to the first read showing it.\n\n"
+        md += "| writer → reader | refreshed | p50 | p90 | p99 | max | not refreshed | first shown p50 | p99 | never shown | notified p50 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
         for pair in result.latency.pairs {
-            let v = pair.visible
+            let r = pair.refreshed
             func d(_ value: UInt64?) -> String { value.map(DurationText.format) ?? "–" }
-            md += "| \(cell(pair.writer)) → \(cell(pair.reader)) | \(v?.count ?? 0) | \(d(v?.p50)) | \(d(v?.p90)) | \(d(v?.p99)) | \(d(v?.max)) | \(pair.unseen) | \(d(pair.notified?.p50)) | \(d(pair.refreshed?.p50)) |\n"
+            md += "| \(cell(pair.writer)) → \(cell(pair.reader)) | \(r?.count ?? 0) | \(d(r?.p50)) | \(d(r?.p90)) | \(d(r?.p99)) | \(d(r?.max)) | \(pair.unrefreshed) | \(d(pair.shown?.p50)) | \(d(pair.shown?.p99)) | \(pair.unseen) | \(d(pair.notified?.p50)) |\n"
         }
         return md
     }

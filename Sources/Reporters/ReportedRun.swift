@@ -16,8 +16,8 @@ public struct ReportedRun: Sendable {
     }
 
     /// Checks `trace` and wraps the outcome.
-    public init(checking trace: Trace, label: String? = nil, options: CheckOptions = CheckOptions()) {
-        self.init(trace: trace, result: TraceChecker.check(trace, options: options), label: label)
+    public init(checking trace: Trace, label: String? = nil) {
+        self.init(trace: trace, result: TraceChecker.check(trace), label: label)
     }
 
     public var info: RunInfo { result.info }

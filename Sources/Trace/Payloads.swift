@@ -61,13 +61,17 @@ public struct SaveCommit: Sendable, Hashable, Codable {
     public var objects: [CommittedObject]
     /// Whether a save conflict was detected and resolved by a merge policy in this save.
     public var conflictResolved: Bool
+    /// The objects whose conflict this save detected and resolved (nil in traces that predate it).
+    public var conflicted: [String]?
 
-    public init(store: String, source: String = "save", token: Int64? = nil, objects: [CommittedObject], conflictResolved: Bool = false) {
+    public init(store: String, source: String = "save", token: Int64? = nil, objects: [CommittedObject],
+                conflictResolved: Bool = false, conflicted: [String]? = nil) {
         self.store = store
         self.source = source
         self.token = token
         self.objects = objects
         self.conflictResolved = conflictResolved
+        self.conflicted = conflicted
     }
 }
 
@@ -155,10 +159,23 @@ public struct CountObservation: Sendable, Hashable, Codable {
     public var store: String?
     /// Objects of the entity this process deleted and has not saved (left out of `ids`, never anomalies).
     public var deletedUnsaved: [String]?
+    /// For a final count: the committed objects that this process's own fetches of the entity return
+    /// from the store (matching the count's predicate), read inside the count's interval. The list a
+    /// screen built from those fetches should hold; nil when not read (a copy, an older trace).
+    public var listed: [String]?
+    /// Whether one of this process's fetches of the entity has no predicate (its list is every object).
+    public var fetchedAll: Bool?
+    /// For a count with a predicate: objects in the view that the predicate left out by the values the
+    /// view shows (stale values can hide an object that belongs in the filtered list).
+    public var hidden: [String]?
 
-    public init(entity: String, predicate: String? = nil, ids: [String], final: Bool = true, store: String? = nil, deletedUnsaved: [String]? = nil) {
+    public init(entity: String, predicate: String? = nil, ids: [String], final: Bool = true, store: String? = nil,
+                deletedUnsaved: [String]? = nil, listed: [String]? = nil, fetchedAll: Bool? = nil, hidden: [String]? = nil) {
         self.store = store
         self.deletedUnsaved = deletedUnsaved
+        self.listed = listed
+        self.fetchedAll = fetchedAll
+        self.hidden = hidden
         self.entity = entity
         self.predicate = predicate
         self.ids = ids

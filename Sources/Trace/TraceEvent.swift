@@ -3,26 +3,36 @@
 /// Agents and the runner record events; the runner merges them in time order into `trace.jsonl`,
 /// one JSON object per line: `{"t":…,"process":"app","step":4,"type":"observed","data":{…}}`.
 public struct TraceEvent: Sendable, Hashable, Codable {
-    /// CLOCK_MONOTONIC nanoseconds: comparable across processes on one machine.
+    /// CLOCK_MONOTONIC nanoseconds: comparable across processes on one machine. For an operation
+    /// with a duration (a read, a count, a commit), when it completed.
     public var t: UInt64
+    /// For an operation with a duration, when it was invoked: the operation took effect somewhere in
+    /// `start...t`. For a commit, `start` is taken just before COMMIT while the write lock is held, so
+    /// commits to one store are in the order of their `start`. Nil for an instant (`start == t`).
+    public var start: UInt64?
     /// The process that recorded it (`runner` and `hub` for the harness itself).
     public var process: String
     /// The index of the step in progress (see `RunInfo.steps`), when there is one.
     public var step: Int?
     public var kind: TraceEventKind
 
-    public init(t: UInt64, process: String, step: Int? = nil, kind: TraceEventKind) {
+    public init(t: UInt64, start: UInt64? = nil, process: String, step: Int? = nil, kind: TraceEventKind) {
         self.t = t
+        self.start = start
         self.process = process
         self.step = step
         self.kind = kind
     }
 
-    private enum CodingKeys: String, CodingKey { case t, process, step, type, data }
+    private enum CodingKeys: String, CodingKey { case t, start, process, step, type, data }
+
+    /// When the operation was invoked: `start`, or `t` for an instant.
+    public var invokedAt: UInt64 { start ?? t }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         t = try container.decode(UInt64.self, forKey: .t)
+        start = try container.decodeIfPresent(UInt64.self, forKey: .start)
         process = try container.decode(String.self, forKey: .process)
         step = try container.decodeIfPresent(Int.self, forKey: .step)
         let type = try container.decode(String.self, forKey: .type)
@@ -32,6 +42,7 @@ public struct TraceEvent: Sendable, Hashable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(t, forKey: .t)
+        try container.encodeIfPresent(start, forKey: .start)
         try container.encode(process, forKey: .process)
         try container.encodeIfPresent(step, forKey: .step)
         try container.encode(kind.type, forKey: .type)

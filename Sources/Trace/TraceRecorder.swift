@@ -30,8 +30,9 @@ public final class TraceRecorder {
 
     /// Records an event now (CLOCK_MONOTONIC) or at `t`, on behalf of `subject` (the runner
     /// records a process's lifecycle and steps under that process's name) or of its own process.
-    public func record(_ kind: TraceEventKind, step: Int? = nil, at t: UInt64? = nil, as subject: String? = nil) {
-        let event = TraceEvent(t: t ?? MonotonicTime.now(), process: subject ?? process, step: step, kind: kind)
+    /// `start` is when an operation with a duration was invoked (see `TraceEvent.start`).
+    public func record(_ kind: TraceEventKind, step: Int? = nil, at t: UInt64? = nil, start: UInt64? = nil, as subject: String? = nil) {
+        let event = TraceEvent(t: t ?? MonotonicTime.now(), start: start, process: subject ?? process, step: step, kind: kind)
         guard var data = try? encoder.encode(event) else { return }
         data.append(0x0A)
         data.withUnsafeBytes { buffer in

@@ -27,7 +27,7 @@ struct LatencyTests {
     @Test func percentilesOfAKnownTrace() throws {
         let result = check(tenSaves())
         let pair = try #require(result.latency.pairs.first { $0.writer == "share" && $0.reader == "app" })
-        let visible = try #require(pair.visible)
+        let visible = try #require(pair.shown)
         #expect(visible.count == 10)
         #expect(visible.min == 1_000_000)
         #expect(visible.max == 10_000_000)
@@ -40,7 +40,10 @@ struct LatencyTests {
         let refreshed = try #require(pair.refreshed)
         #expect(abs(Double(refreshed.max) - 750_000) <= 750)
         #expect(pair.unseen == 0)
-        #expect(pair.buckets.reduce(0) { $0 + $1.count } == 10)
+        #expect(pair.shownBuckets.reduce(0) { $0 + $1.count } == 10)
+        #expect(pair.refreshedBuckets.reduce(0) { $0 + $1.count } == 10)
+        #expect(pair.unrefreshed == 0)
+        #expect(result.latency.refreshed?.count == 10)
         #expect(result.refreshCosts == [RefreshCost(process: "app", count: 10, totalNanos: 2_500_000)])
     }
 
@@ -78,7 +81,7 @@ struct LatencyTests {
         script.read("app", "n1", ["title": .string("A")], version: 1, final: false)
         let pair = try #require(check(script).latency.pairs.first { $0.writer == "share" })
         #expect(pair.unseen == 1)
-        #expect(pair.visible == nil)
+        #expect(pair.shown == nil)
     }
 
     @Test func budgetExceededIsLatencyBudget() throws {
@@ -103,8 +106,50 @@ struct LatencyTests {
         script.read("watch", "n1", ["title": .string("A")], version: 1)
         let result = check(script)
         let pair = try #require(result.latency.pairs.first { $0.writer == "app" && $0.reader == "watch" })
-        #expect(pair.visible?.count == 1)
-        #expect(abs(Double(pair.visible?.p50 ?? 0) - 60_000_000) <= 60_000)
+        #expect(pair.shown?.count == 1)
+        #expect(abs(Double(pair.shown?.p50 ?? 0) - 60_000_000) <= 60_000)
         #expect(!result.latency.pairs.contains { $0.writer == "watch" && $0.reader == "app" })
+    }
+
+    @Test func aRefreshAfterWhichAReadIsStillStaleDidNotBringTheSave() throws {
+        // staleness -1: the darwin refresh runs 1 ms after the commit, but the read after it still shows
+        // the old value; only the refresh after that one (a history merge, say) brings it.
+        var script = hostShowingN1()
+        script.at(ms: 100)
+        script.update("share", "n1", ["title": .string("B")], version: 2)
+        script.at(ms: 101)
+        script.refreshStarted("app")
+        script.at(ms: 102)
+        script.refreshEnded("app")
+        script.at(ms: 150)
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: "cache", final: false)
+        script.at(ms: 200)
+        script.refreshStarted("app", strategy: "history")
+        script.at(ms: 203)
+        script.refreshEnded("app", strategy: "history")
+        script.at(ms: 260)
+        script.read("app", "n1", ["title": .string("B")], version: 2, final: false)
+        let result = check(script)
+        let propagation = try #require(result.latency.propagations.first { $0.writer == "share" })
+        #expect(propagation.refreshedAt == script.start + 203_000_000)
+        #expect(propagation.seenAt == script.start + 260_000_000)
+        let pair = try #require(result.latency.pairs.first { $0.writer == "share" })
+        #expect(pair.refreshed?.max == 103_000_000)
+        #expect(pair.unrefreshed == 0)
+    }
+
+    @Test func theHarnesssFinalRefreshBringsNothing() throws {
+        var script = hostShowingN1()
+        script.at(ms: 100)
+        script.update("share", "n1", ["title": .string("B")], version: 2)
+        script.at(ms: 300)
+        script.refreshStarted("app", reason: "final")
+        script.at(ms: 301)
+        script.refreshEnded("app", reason: "final")
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: "cache", final: false)
+        let pair = try #require(check(script).latency.pairs.first { $0.writer == "share" })
+        #expect(pair.refreshed == nil)
+        #expect(pair.unrefreshed == 1)
+        #expect(pair.unseen == 1)
     }
 }

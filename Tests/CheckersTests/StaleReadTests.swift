@@ -86,13 +86,39 @@ struct StaleReadTests {
         #expect(explanation.hasSuffix("the object kept the values it already held in memory."))
     }
 
-    @Test func readRacingACommitRecordedJustBeforeItIsNotStale() {
+    @Test func readInvokedBeforeACommitCompletedMayShowTheOldValue() {
+        // share's COMMIT ran from 100 ms to 100.3 ms; app's read began at 100.1 ms, inside it.
         var script = hostShowingN1()
-        script.at(ms: 100)
-        script.update("share", "n1", ["title": .string("B")], version: 2)
-        script.advance(nanos: 200_000)  // 0.2 ms: within the race slack
-        script.read("app", "n1", ["title": .string("A")], version: 1, source: "sql")
+        script.at(ms: 100.3)
+        script.update("share", "n1", ["title": .string("B")], version: 2, sinceMs: 100)
+        script.at(ms: 100.4)
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: "sql", sinceMs: 100.1)
         #expect(check(script).anomalies.isEmpty)
+    }
+
+    @Test func readInvokedANanosecondAfterACommitCompletedMustShowIt() {
+        // No slack: the commit completed at 100.3 ms, the read began 1 ns later.
+        var script = hostShowingN1()
+        script.at(ms: 100.3)
+        script.update("share", "n1", ["title": .string("B")], version: 2, sinceMs: 100)
+        script.at(ms: 100.4)
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: "sql", sinceMs: 100.300001)
+        #expect(kinds(check(script)) == [.staleRead])
+    }
+
+    @Test func commitsAreOrderedByWhenTheyHeldTheLockNotByWhenTheyWereRecorded() throws {
+        // share committed B (lock held at 100 ms) but recorded it only at 130 ms, after app's commit of C
+        // (lock held at 110 ms, recorded at 115 ms): C is the newer value, and a read after both must show it.
+        var script = hostShowingN1()
+        script.at(ms: 115)
+        script.update("app", "n1", ["title": .string("C")], version: 3, baseVersion: 2, sinceMs: 110)
+        script.at(ms: 130)
+        script.update("share", "n1", ["title": .string("B")], version: 2, sinceMs: 100)
+        script.at(ms: 140)
+        script.read("app", "n1", ["title": .string("B")], version: 2, source: "sql", sinceMs: 135)
+        let result = check(script)
+        #expect(kinds(result) == [.staleRead])
+        #expect(result.anomalies.first?.expected == "\"C\" (version 3)")
     }
 
     @Test func valueCommittedAgainLaterIsCurrentNotStale() {

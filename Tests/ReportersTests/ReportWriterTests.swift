@@ -56,7 +56,7 @@ struct ReportWriterTests {
     @Test func jsonDeclaresItsSchemaVersion() throws {
         let run = SampleTraces.refreshWithInfiniteStalenessRuns()[0]
         let object = try JSONSerialization.jsonObject(with: JSONReport.render(run)) as? [String: Any]
-        #expect(object?["schemaVersion"] as? Int == 1)
+        #expect(object?["schemaVersion"] as? Int == 2)
     }
 }
 

@@ -137,8 +137,14 @@ import Trace
     @Test func notificationsPostedWhileSuspendedAreCoalescedIntoOne() throws {
         let outcome = try RunHarness.single(Self.suspended(delivery: "coalesce"))
         #expect(outcome.reads(of: "n1", by: "app").last?.values["title"] == .string("C"))
-        let received = outcome.events(of: "app").filter { event in
-            if case .notificationReceived(let record) = event.kind { record.from == "share" } else { false }
+        // Notifications carry no sender: count what app received after it was suspended (share's two
+        // saves, coalesced into one delivery on resume).
+        let events = outcome.events(of: "app")
+        let suspendedAt = try #require(events.first { event in
+            if case .lifecycle(let change) = event.kind { change.state == "suspended" } else { false }
+        }?.t)
+        let received = events.filter { event in
+            if case .notificationReceived = event.kind { event.t > suspendedAt } else { false }
         }
         #expect(received.count == 1)
     }

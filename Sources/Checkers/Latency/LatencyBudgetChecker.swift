@@ -1,14 +1,15 @@
 import Trace
 
 /// Turns the scenario's `latency:` budget into `latency-budget` anomalies: every writer -> reader pair
-/// whose propagation percentile exceeds the budget's, one anomaly per exceeded percentile.
+/// whose propagation percentile (commit to first shown, as the contract defines latency) exceeds the
+/// budget's, one anomaly per exceeded percentile.
 enum LatencyBudgetChecker {
     static func check(_ report: LatencyReport, budget: LatencyBudget?, t: UInt64, context: RunContext) -> [Anomaly] {
         guard let budget else { return [] }
         let limits: [(String, UInt64?)] = [("p50", budget.p50), ("p90", budget.p90), ("p99", budget.p99), ("max", budget.max)]
         var anomalies: [Anomaly] = []
         for pair in report.pairs {
-            guard let visible = pair.visible else { continue }
+            guard let visible = pair.shown else { continue }
             for case let (name, limit?) in limits {
                 guard let value = visible.value(name), value > limit else { continue }
                 anomalies.append(context.anomaly(

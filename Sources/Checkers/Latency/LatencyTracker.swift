@@ -3,15 +3,22 @@ import Trace
 
 /// Follows every committed save to every other process reading the same store, and to the
 /// processes of other stores (a watch with its own store, reached through sync), in one pass:
-/// commit, then the first notification received, then the first refresh covering it, then the first
-/// read (final or not) or count showing it. Across stores, versions mean nothing (each store counts
-/// its own), so a read there shows a save by its values; a sync import is not followed again.
+/// commit, then the first notification received, then the first refresh that brought it into the
+/// reader's context, then the first read (final or not) or count showing it. Across stores, versions
+/// mean nothing (each store counts its own), so a read there shows a save by its values; a sync
+/// import is not followed again.
+///
+/// "Refreshed" is the end of the first refresh that began after the commit completed (the harness's
+/// own final refresh aside), unless a read or count begun after that refresh still did not show the
+/// save: such a refresh did not bring the data (`refreshAllObjects()` at staleness -1 refills from the
+/// row cache), and the next refresh is tried. It is the headline latency: how fast a strategy gets the
+/// data into the reader's context, whenever the reader happens to look.
 ///
 /// A read shows an update when its version is at least the committed one, or when every written
 /// property it read matches the committed value; it shows an insert when it finds the object (or a
 /// count includes it) and a delete when it does not. Showing a later save of an object shows the
 /// earlier ones too. A save a reader never looked for (never read the object or counted its entity
-/// after the commit) is left out: nothing could have shown it.
+/// after the commit) is left out of "first shown": nothing could have shown it.
 struct LatencyTracker {
     private struct Pending {
         var record: Int
@@ -49,7 +56,8 @@ struct LatencyTracker {
     private var records: [Propagation] = []
     private var readersByStore: [String: [String]] = [:]
     private var awaitingNotification: [String: Queue] = [:]
-    private var awaitingRefresh: [String: Queue] = [:]
+    /// Per reader: records no refresh has brought yet (in no particular order).
+    private var awaitingRefresh: [String: [Int]] = [:]
     private var refreshStart: [String: UInt64] = [:]
     /// Per (reader, object): saves not shown yet, and how many of them (from the front) the reader has
     /// looked at, reading the object without showing them. A save the reader never looked for is not
@@ -84,7 +92,7 @@ struct LatencyTracker {
             records.append(Propagation(writer: writer, reader: reader, store: commit.store, step: step, object: first.id, committedAt: t))
             looked.append(false)
             awaitingNotification[reader, default: Queue()].append(record)
-            awaitingRefresh[reader, default: Queue()].append(record)
+            awaitingRefresh[reader, default: []].append(record)
             for object in commit.objects {
                 let pending = Pending(record: record, version: object.version, operation: object.operation,
                                       values: object.values, crossStore: crossStore)
@@ -110,17 +118,31 @@ struct LatencyTracker {
         refreshStart[reader] = t
     }
 
-    mutating func refreshEnded(by reader: String, t: UInt64) {
+    /// A refresh ended: every save that completed before it began is brought (until a later read
+    /// says otherwise). The harness's final refresh is not the strategy's and brings nothing here.
+    mutating func refreshEnded(_ refresh: RefreshRecord, by reader: String, t: UInt64) {
         let start = refreshStart.removeValue(forKey: reader) ?? t
-        guard var queue = awaitingRefresh.removeValue(forKey: reader) else { return }
-        while let record = queue.first, records[record].committedAt <= start {
-            records[record].refreshedAt = t
-            queue.removeFirst()
+        guard refresh.reason != "final", let waiting = awaitingRefresh[reader], !waiting.isEmpty else { return }
+        var still: [Int] = []
+        for record in waiting {
+            if records[record].committedAt < start {
+                records[record].refreshedAt = t
+            } else {
+                still.append(record)
+            }
         }
-        awaitingRefresh[reader] = queue
+        awaitingRefresh[reader] = still
     }
 
-    mutating func observed(_ read: Observation, by reader: String, t: UInt64) {
+    /// A read or count begun at `invoked` did not show `record`: a refresh that ended before it did
+    /// not bring the save after all.
+    private mutating func notBrought(_ record: Int, by reader: String, invoked: UInt64) {
+        guard let refreshed = records[record].refreshedAt, refreshed < invoked else { return }
+        records[record].refreshedAt = nil
+        awaitingRefresh[reader, default: []].append(record)
+    }
+
+    mutating func observed(_ read: Observation, by reader: String, invoked: UInt64, t: UInt64) {
         let key = ReaderKey(reader: reader, name: read.object)
         guard var list = pendingObjects[key], !list.entries.isEmpty else { return }
         let pending = list.entries
@@ -136,11 +158,12 @@ struct LatencyTracker {
             for entry in pending[...shown] where records[entry.record].seenAt == nil { records[entry.record].seenAt = t }
             list.entries = shown + 1 == pending.count ? [] : Array(pending[(shown + 1)...])
         }
+        for entry in list.entries { notBrought(entry.record, by: reader, invoked: invoked) }
         list.looked = list.entries.count
         pendingObjects[key] = list
     }
 
-    mutating func counted(_ count: CountObservation, by reader: String, t: UInt64) {
+    mutating func counted(_ count: CountObservation, by reader: String, invoked: UInt64, t: UInt64) {
         let key = ReaderKey(reader: reader, name: count.entity)
         guard let members = pendingMembers[key], !members.isEmpty else { return }
         let ids = Set(count.ids)
@@ -153,6 +176,8 @@ struct LatencyTracker {
             } else {
                 remaining[id] = entry
                 looked[entry.record] = true
+                // A count without a predicate that lacks an insert (or keeps a delete) did not get it.
+                if count.predicate == nil && count.final { notBrought(entry.record, by: reader, invoked: invoked) }
             }
         }
         pendingMembers[key] = remaining
@@ -177,14 +202,22 @@ struct LatencyTracker {
             for entry in list.entries.prefix(list.looked) { looked[entry.record] = true }
         }
         struct Pair: Hashable { var writer: String; var reader: String }
-        struct Stats { var visible = Histogram<UInt64>.latency(); var notified = Histogram<UInt64>.latency(); var refreshed = Histogram<UInt64>.latency(); var unseen = 0 }
+        struct Stats {
+            var shown = Histogram<UInt64>.latency()
+            var notified = Histogram<UInt64>.latency()
+            var refreshed = Histogram<UInt64>.latency()
+            var unseen = 0
+            var unrefreshed = 0
+        }
         var index: [Pair: Int] = [:]
         var stats: [Stats] = []
-        var overall = Histogram<UInt64>.latency()
+        var overallShown = Histogram<UInt64>.latency()
+        var overallRefreshed = Histogram<UInt64>.latency()
         var kept: [Propagation] = []
         kept.reserveCapacity(records.count)
-        for (i, record) in records.enumerated()
-        where (lastEvent[record.reader] ?? 0) > record.committedAt && (record.seenAt != nil || looked[i]) {
+        for (i, record) in records.enumerated() where (lastEvent[record.reader] ?? 0) > record.committedAt {
+            let counted = record.seenAt != nil || looked[i]
+            guard counted || record.refreshedAt != nil else { continue }
             kept.append(record)
             let pair = Pair(writer: record.writer, reader: record.reader)
             let i: Int
@@ -197,21 +230,29 @@ struct LatencyTracker {
             }
             // Histograms are large: record in place, never copy one per sample.
             if let seen = record.seenAt {
-                stats[i].visible.record(seen - record.committedAt)
-                overall.record(seen - record.committedAt)
-            } else {
+                stats[i].shown.record(seen - record.committedAt)
+                overallShown.record(seen - record.committedAt)
+            } else if counted {
                 stats[i].unseen += 1
             }
+            if let refreshed = record.refreshedAt {
+                stats[i].refreshed.record(refreshed - record.committedAt)
+                overallRefreshed.record(refreshed - record.committedAt)
+            } else {
+                stats[i].unrefreshed += 1
+            }
             if let notified = record.notifiedAt { stats[i].notified.record(notified - record.committedAt) }
-            if let refreshed = record.refreshedAt { stats[i].refreshed.record(refreshed - record.committedAt) }
         }
         let pairs = index.keys.sorted { ($0.writer, $0.reader) < ($1.writer, $1.reader) }.map { pair in
             let s = stats[index[pair]!]
             return PairLatency(
-                writer: pair.writer, reader: pair.reader, visible: LatencySummary(s.visible),
-                notified: LatencySummary(s.notified), refreshed: LatencySummary(s.refreshed), unseen: s.unseen,
-                buckets: s.visible.displayBuckets())
+                writer: pair.writer, reader: pair.reader, refreshed: LatencySummary(s.refreshed),
+                shown: LatencySummary(s.shown), notified: LatencySummary(s.notified), unrefreshed: s.unrefreshed,
+                unseen: s.unseen, refreshedBuckets: s.refreshed.displayBuckets(), shownBuckets: s.shown.displayBuckets())
         }
-        return LatencyReport(pairs: pairs, overall: LatencySummary(overall), overallBuckets: overall.displayBuckets(), propagations: kept)
+        return LatencyReport(
+            pairs: pairs, refreshed: LatencySummary(overallRefreshed), shown: LatencySummary(overallShown),
+            refreshedBuckets: overallRefreshed.displayBuckets(), shownBuckets: overallShown.displayBuckets(),
+            propagations: kept)
     }
 }

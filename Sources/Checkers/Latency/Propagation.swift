@@ -11,7 +11,7 @@ public struct Propagation: Sendable, Hashable, Codable {
     public var committedAt: UInt64
     /// The first notification the reader received after the commit.
     public var notifiedAt: UInt64?
-    /// The end of the reader's first refresh that started after the commit.
+    /// The end of the reader's first refresh that began after the commit and brought it (see `LatencyTracker`).
     public var refreshedAt: UInt64?
     /// The reader's first read (or count) showing the save; nil if it never did.
     public var seenAt: UInt64?
@@ -35,32 +35,38 @@ public struct Propagation: Sendable, Hashable, Codable {
     public var latency: UInt64? { seenAt.map { $0 - committedAt } }
 }
 
-/// Change-propagation latency from one writer to one reader.
+/// Change-propagation latency from one writer to one reader, by stage.
 public struct PairLatency: Sendable, Hashable, Codable {
     public var writer: String
     public var reader: String
-    /// Commit to the first read showing the save.
-    public var visible: LatencySummary?
+    /// Commit to the end of the refresh that brought the save into the reader's context: the headline.
+    public var refreshed: LatencySummary?
+    /// Commit to the first read (or count) showing the save; the contract's latency, which budgets judge.
+    public var shown: LatencySummary?
     /// Commit to the first notification received (when the reader received any).
     public var notified: LatencySummary?
-    /// Commit to the end of the first refresh that covered it (when the reader refreshed).
-    public var refreshed: LatencySummary?
+    /// Saves no refresh of the reader brought (it has no strategy that refreshes, or every refresh missed them).
+    public var unrefreshed: Int
     /// Saves the reader looked for (read the object or counted its entity after the commit) but never showed.
     public var unseen: Int
-    /// Bars of the `visible` histogram.
-    public var buckets: [LatencyBucket]
+    /// Bars of the `refreshed` histogram.
+    public var refreshedBuckets: [LatencyBucket]
+    /// Bars of the `shown` histogram.
+    public var shownBuckets: [LatencyBucket]
 
     public init(
-        writer: String, reader: String, visible: LatencySummary?, notified: LatencySummary?,
-        refreshed: LatencySummary?, unseen: Int, buckets: [LatencyBucket]
+        writer: String, reader: String, refreshed: LatencySummary?, shown: LatencySummary?, notified: LatencySummary?,
+        unrefreshed: Int, unseen: Int, refreshedBuckets: [LatencyBucket], shownBuckets: [LatencyBucket]
     ) {
         self.writer = writer
         self.reader = reader
-        self.visible = visible
-        self.notified = notified
         self.refreshed = refreshed
+        self.shown = shown
+        self.notified = notified
+        self.unrefreshed = unrefreshed
         self.unseen = unseen
-        self.buckets = buckets
+        self.refreshedBuckets = refreshedBuckets
+        self.shownBuckets = shownBuckets
     }
 }
 
@@ -68,16 +74,24 @@ public struct PairLatency: Sendable, Hashable, Codable {
 public struct LatencyReport: Sendable, Hashable, Codable {
     /// Ordered by writer, then reader.
     public var pairs: [PairLatency]
-    /// Every pair's `visible` samples together.
-    public var overall: LatencySummary?
-    public var overallBuckets: [LatencyBucket]
-    /// Each save to each reader that showed it or looked for it, in commit order.
+    /// Every pair's `refreshed` samples together: the headline.
+    public var refreshed: LatencySummary?
+    /// Every pair's `shown` samples together.
+    public var shown: LatencySummary?
+    public var refreshedBuckets: [LatencyBucket]
+    public var shownBuckets: [LatencyBucket]
+    /// Each save to each reader that showed it, looked for it or was refreshed with it, in commit order.
     public var propagations: [Propagation]
 
-    public init(pairs: [PairLatency] = [], overall: LatencySummary? = nil, overallBuckets: [LatencyBucket] = [], propagations: [Propagation] = []) {
+    public init(
+        pairs: [PairLatency] = [], refreshed: LatencySummary? = nil, shown: LatencySummary? = nil,
+        refreshedBuckets: [LatencyBucket] = [], shownBuckets: [LatencyBucket] = [], propagations: [Propagation] = []
+    ) {
         self.pairs = pairs
-        self.overall = overall
-        self.overallBuckets = overallBuckets
+        self.refreshed = refreshed
+        self.shown = shown
+        self.refreshedBuckets = refreshedBuckets
+        self.shownBuckets = shownBuckets
         self.propagations = propagations
     }
 }

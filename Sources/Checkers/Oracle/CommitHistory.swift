@@ -1,25 +1,57 @@
 import Trace
 
+/// Something committed to a store, with the interval that contains its commit point.
+///
+/// `start` is taken while the writer holds the store's write lock, just before COMMIT, so within one
+/// store `start` orders commits exactly; `end` is when COMMIT returned. A reader that began after
+/// `end` must see the commit; one that ended before `start` cannot have.
+protocol CommitInterval {
+    var start: UInt64 { get }
+    var end: UInt64 { get }
+}
+
+extension Array where Element: CommitInterval {
+    /// The last index, in commit order, of a commit that started at or before `instant`: the newest
+    /// commit an operation that completed at `instant` may have seen.
+    func lastStarted(atOrBefore instant: UInt64) -> Int? {
+        lastIndex(atOrBefore: instant, time: \.start)
+    }
+
+    /// The last index, in commit order, of a commit that completed strictly before `instant`: the
+    /// newest commit an operation invoked at `instant` must see (everything before it in commit order
+    /// is overwritten by then, whenever its writer got round to returning).
+    func lastCompleted(before instant: UInt64) -> Int? {
+        guard instant > 0, var index = lastStarted(atOrBefore: instant - 1) else { return nil }
+        while self[index].end >= instant {
+            guard index > 0 else { return nil }
+            index -= 1
+        }
+        return index
+    }
+}
+
 /// One committed value of one property: the oracle's unit of truth.
-struct ValueEntry {
-    var t: UInt64
+struct ValueEntry: CommitInterval {
+    var start: UInt64
+    var end: UInt64
     var version: Int64
     var value: TraceValue
     var writer: String
     var step: Int?
 
-    var reference: CommitReference { CommitReference(process: writer, t: t, version: version, step: step) }
+    var reference: CommitReference { CommitReference(process: writer, t: end, version: version, step: step) }
 }
 
 /// One committed operation on an object (insert, update or delete).
-struct OperationEntry {
-    var t: UInt64
+struct OperationEntry: CommitInterval {
+    var start: UInt64
+    var end: UInt64
     var operation: CommittedObject.Operation
     var version: Int64
     var writer: String
     var step: Int?
 
-    var reference: CommitReference { CommitReference(process: writer, t: t, version: version, step: step) }
+    var reference: CommitReference { CommitReference(process: writer, t: end, version: version, step: step) }
 }
 
 /// A value in a form where `int` and `double` that `matches` also hash alike.
@@ -41,14 +73,9 @@ struct PropertyHistory {
         entries.append(entry)
         everCommitted.insert(ValueKey(entry.value))
     }
-
-    /// The index of the last entry committed at or before `t`, if any.
-    func lastIndex(atOrBefore t: UInt64) -> Int? {
-        entries.lastIndex(atOrBefore: t, time: \.t)
-    }
 }
 
-/// The committed history of one object in one store.
+/// The committed history of one object in one store, in commit order.
 final class ObjectHistory {
     let id: String
     let entity: String
@@ -60,36 +87,51 @@ final class ObjectHistory {
         self.entity = entity
     }
 
-    /// The latest operation committed so far (while scanning in time order: the current state).
+    /// The latest operation committed so far (while applying in commit order: the current state).
     var latest: OperationEntry? { operations.last }
 
-    func record(_ object: CommittedObject, t: UInt64, writer: String, step: Int?) {
-        operations.append(OperationEntry(t: t, operation: object.operation, version: object.version, writer: writer, step: step))
+    func record(_ object: CommittedObject, start: UInt64, end: UInt64, writer: String, step: Int?) {
+        operations.append(OperationEntry(
+            start: start, end: end, operation: object.operation, version: object.version, writer: writer, step: step))
         guard object.operation != .delete else { return }
         for (property, value) in object.values {
             properties[property, default: PropertyHistory()].append(
-                ValueEntry(t: t, version: object.version, value: value, writer: writer, step: step))
+                ValueEntry(start: start, end: end, version: object.version, value: value, writer: writer, step: step))
         }
     }
 
     func property(_ name: String) -> PropertyHistory? { properties[name] }
 
-    /// The operation in effect at `t` (the last committed at or before it).
-    func operation(atOrBefore t: UInt64) -> OperationEntry? {
-        operations.lastIndex(atOrBefore: t, time: \.t).map { operations[$0] }
+    /// The operation an operation invoked at `instant` must see (the newest completed before it).
+    func settled(before instant: UInt64) -> OperationEntry? {
+        operations.lastCompleted(before: instant).map { operations[$0] }
     }
 
-    /// The first operation committed in `(after, upTo]`, if any.
-    func firstOperation(after: UInt64, upTo: UInt64) -> OperationEntry? {
-        let start = (operations.lastIndex(atOrBefore: after, time: \.t) ?? -1) + 1
-        guard start < operations.count, operations[start].t <= upTo else { return nil }
-        return operations[start]
-    }
-
-    /// Whether the object existed (inserted or updated, not deleted) at `t`.
-    func exists(at t: UInt64) -> Bool {
-        guard let op = operation(atOrBefore: t) else { return false }
+    /// Whether the object existed (inserted or updated, not deleted) for certain at `instant`.
+    func exists(before instant: UInt64) -> Bool {
+        guard let op = settled(before: instant) else { return false }
         return op.operation != .delete
+    }
+
+    /// Whether any operation matching `match` may have taken effect after the one settled before
+    /// `invoked` and before `completed`: an operation overlapping `invoked...completed` that could
+    /// have changed what was seen.
+    func mayChange(between invoked: UInt64, and completed: UInt64, where match: (CommittedObject.Operation) -> Bool = { _ in true }) -> Bool {
+        guard let last = operations.lastStarted(atOrBefore: completed) else { return false }
+        let first = (operations.lastCompleted(before: invoked) ?? -1) + 1
+        guard first <= last else { return false }
+        return operations[first...last].contains { match($0.operation) }
+    }
+
+    /// Whether any operation was committed at all by the time an operation completing at `instant` ran.
+    func anyStarted(atOrBefore instant: UInt64) -> Bool {
+        operations.lastStarted(atOrBefore: instant) != nil
+    }
+
+    /// The last insert settled before `instant`.
+    func lastInsert(before instant: UInt64) -> OperationEntry? {
+        guard let end = operations.lastCompleted(before: instant) else { return nil }
+        return operations[...end].last { $0.operation == .insert }
     }
 
     /// The first insert of the object.

@@ -6,16 +6,66 @@ struct ObjectKey: Hashable {
     var object: String
 }
 
-/// The sequence of committed versions per store, object and property, built from the trace's
-/// `saveCommitted` events in time order. Every read is judged against it.
+/// One `saveCommitted` event, as the oracle orders it.
+struct CommitEvent {
+    var commit: SaveCommit
+    var writer: String
+    var step: Int?
+    /// Taken just before COMMIT with the write lock held (the event's `start`).
+    var start: UInt64
+    /// When COMMIT returned (the event's `t`), tightened by the next commit to the same store.
+    var end: UInt64
+    /// Position in the trace, the last tie-break.
+    var index: Int
+}
+
+/// The sequence of committed versions per store, object and property. Every read is judged against it.
+///
+/// Commits are ordered per store by their `start`, which each writer takes while it holds the store's
+/// write lock: that is the order SQLite committed them in, whatever order the processes got round to
+/// recording them in. A commit is known to be complete by the next commit's `start` to the same store
+/// (that writer could only take the lock once the previous COMMIT released it), so its `end` becomes
+/// the earlier of the two; a sync import, which may span several COMMITs, is not tightened.
 struct CommitOracle {
     private(set) var objects: [ObjectKey: ObjectHistory] = [:]
     /// Every store written, in the order first written.
     private(set) var stores: [String] = []
+    /// Per store and entity, the ids committed there, in the order first committed.
+    private(set) var idsByEntity: [String: [String: [String]]] = [:]
+    /// Every commit, per store in commit order, stores in the order first written.
+    private(set) var ordered: [CommitEvent] = []
+
+    /// Orders `commits` (in trace order) per store; `apply` then adds them one at a time.
+    static func order(_ commits: [CommitEvent]) -> [CommitEvent] {
+        var byStore: [String: [CommitEvent]] = [:]
+        var storeOrder: [String] = []
+        for commit in commits {
+            if byStore[commit.commit.store] == nil { storeOrder.append(commit.commit.store) }
+            byStore[commit.commit.store, default: []].append(commit)
+        }
+        var result: [CommitEvent] = []
+        for store in storeOrder {
+            var list = byStore[store]!.sorted { a, b in
+                if a.start != b.start { return a.start < b.start }
+                if a.end != b.end { return a.end < b.end }
+                return a.index < b.index
+            }
+            for i in list.indices.dropLast() where list[i].commit.source != "sync-import" {
+                list[i].end = min(list[i].end, Swift.max(list[i].start, list[i + 1].start))
+            }
+            result += list
+        }
+        return result
+    }
 
     /// The history of `object` in `store`, if anything of it was ever committed there.
     func history(store: String, object: String) -> ObjectHistory? {
         objects[ObjectKey(store: store, object: object)]
+    }
+
+    /// The ids of `entity` ever committed to `store`.
+    func ids(of entity: String, in store: String) -> [String] {
+        idsByEntity[store]?[entity] ?? []
     }
 
     /// The same scenario object committed to another store than `store` (the first such store), for
@@ -27,9 +77,11 @@ struct CommitOracle {
         return nil
     }
 
-    /// Adds a committed save (call in time order).
-    mutating func apply(_ commit: SaveCommit, t: UInt64, writer: String, step: Int?) {
+    /// Adds a committed save (call in the order `order` gives).
+    mutating func apply(_ event: CommitEvent) {
+        let commit = event.commit
         if !stores.contains(commit.store) { stores.append(commit.store) }
+        ordered.append(event)
         for object in commit.objects {
             let key = ObjectKey(store: commit.store, object: object.id)
             let history: ObjectHistory
@@ -38,8 +90,9 @@ struct CommitOracle {
             } else {
                 history = ObjectHistory(id: object.id, entity: object.entity)
                 objects[key] = history
+                idsByEntity[commit.store, default: [:]][object.entity, default: []].append(object.id)
             }
-            history.record(object, t: t, writer: writer, step: step)
+            history.record(object, start: event.start, end: event.end, writer: event.writer, step: event.step)
         }
     }
 }

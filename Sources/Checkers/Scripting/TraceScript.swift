@@ -81,9 +81,11 @@ public struct TraceScript: Sendable {
     /// Makes `step` the current step of `process` without recording a start (a workload's reads).
     public mutating func use(step: Int, for process: String) { currentStep[process] = step }
 
-    /// Records any event for `process` at the current time, stamped with its current step.
-    public mutating func record(_ process: String, _ kind: TraceEventKind) {
-        events.append(TraceEvent(t: now, process: process, step: currentStep[process], kind: kind))
+    /// Records any event for `process` at the current time, stamped with its current step; an operation
+    /// with a duration gives when it was invoked, `sinceMs` milliseconds after the start (at most now).
+    public mutating func record(_ process: String, _ kind: TraceEventKind, sinceMs: Double? = nil) {
+        let start = sinceMs.map { Swift.min(now, self.start + UInt64(($0 * 1_000_000).rounded())) }
+        events.append(TraceEvent(t: now, start: start, process: process, step: currentStep[process], kind: kind))
     }
 
     /// The store `process` reads.
@@ -97,10 +99,10 @@ public struct TraceScript: Sendable {
         record(process, .lifecycle(LifecycleChange(state: state, holdsLock: holdsLock, lock: lock)))
     }
 
-    /// A committed save to `process`'s store (or `store`).
-    public mutating func commit(_ process: String, _ objects: [CommittedObject], store: String? = nil, conflictResolved: Bool = false) {
+    /// A committed save to `process`'s store (or `store`); `sinceMs` is when its COMMIT began.
+    public mutating func commit(_ process: String, _ objects: [CommittedObject], store: String? = nil, conflictResolved: Bool = false, sinceMs: Double? = nil) {
         record(process, .saveCommitted(SaveCommit(
-            store: store ?? self.store(of: process), objects: objects, conflictResolved: conflictResolved)))
+            store: store ?? self.store(of: process), objects: objects, conflictResolved: conflictResolved)), sinceMs: sinceMs)
     }
 
     /// A committed insert of one object.
@@ -111,11 +113,11 @@ public struct TraceScript: Sendable {
     /// A committed update of one object, based on `version - 1` unless told.
     public mutating func update(
         _ process: String, _ id: String, entity: String = "Note", _ values: TraceValues, version: Int64,
-        baseVersion: Int64? = nil, changed: [String]? = nil, conflictResolved: Bool = false
+        baseVersion: Int64? = nil, changed: [String]? = nil, conflictResolved: Bool = false, sinceMs: Double? = nil
     ) {
         commit(process, [CommittedObject(
             id: id, entity: entity, operation: .update, version: version, baseVersion: baseVersion ?? version - 1,
-            values: values, changed: changed ?? values.keys.sorted())], conflictResolved: conflictResolved)
+            values: values, changed: changed ?? values.keys.sorted())], conflictResolved: conflictResolved, sinceMs: sinceMs)
     }
 
     /// A committed delete of one object.
@@ -123,19 +125,25 @@ public struct TraceScript: Sendable {
         commit(process, [CommittedObject(id: id, entity: entity, operation: .delete, version: version, baseVersion: version - 1)])
     }
 
-    /// A read of `object` from `process`'s view.
+    /// A read of `object` from `process`'s view; `sinceMs` is when it was invoked (now when nil).
     public mutating func read(
         _ process: String, _ object: String, _ values: TraceValues = [:], found: Bool = true, version: Int64? = nil,
-        dirty: [String] = [], source: String = "memory", final: Bool = true, workload: Bool = false
+        dirty: [String] = [], source: String = "memory", final: Bool = true, workload: Bool = false, sinceMs: Double? = nil
     ) {
         record(process, .observed(Observation(
             object: object, found: found, values: values, version: version, dirty: dirty, source: source,
-            final: final, workload: workload)))
+            final: final, workload: workload)), sinceMs: sinceMs)
     }
 
-    /// A count of `entity` in `process`'s view.
-    public mutating func count(_ process: String, _ entity: String = "Note", ids: [String], predicate: String? = nil, final: Bool = true) {
-        record(process, .counted(CountObservation(entity: entity, predicate: predicate, ids: ids, final: final)))
+    /// A count of `entity` in `process`'s view; `listed` is what the process's own fetches return from
+    /// the store (nil: judged against every object of the entity), `hidden` what the view's values filter out.
+    public mutating func count(
+        _ process: String, _ entity: String = "Note", ids: [String], predicate: String? = nil, final: Bool = true,
+        listed: [String]? = nil, fetchedAll: Bool? = nil, hidden: [String]? = nil, sinceMs: Double? = nil
+    ) {
+        record(process, .counted(CountObservation(
+            entity: entity, predicate: predicate, ids: ids, final: final, listed: listed, fetchedAll: fetchedAll,
+            hidden: hidden)), sinceMs: sinceMs)
     }
 
     /// The outcome of a read check.

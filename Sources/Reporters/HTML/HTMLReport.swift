@@ -39,8 +39,11 @@ public enum HTMLReport {
         html += "<dt>expected</dt><dd>\(Escape.html(info.expected.text))</dd>"
         html += "<dt>found</dt><dd>\(Escape.html(verdict.found.isEmpty ? "no anomalies" : verdict.foundText))</dd>"
         if !verdict.missing.isEmpty { html += "<dt>missing</dt><dd>\(Escape.html(verdict.missing.joined(separator: ", ")))</dd>" }
-        if let overall = result.latency.overall {
-            html += "<dt>propagation</dt><dd>p50 \(DurationText.format(overall.p50)) · p99 \(DurationText.format(overall.p99)) · max \(DurationText.format(overall.max)) over \(overall.count) save → reader pair\(overall.count == 1 ? "" : "s")</dd>"
+        if let refreshed = result.latency.refreshed {
+            html += "<dt>refreshed</dt><dd>p50 \(DurationText.format(refreshed.p50)) · p99 \(DurationText.format(refreshed.p99)) · max \(DurationText.format(refreshed.max)) from commit to the refresh that brought it, over \(refreshed.count) save → reader pair\(refreshed.count == 1 ? "" : "s")</dd>"
+        }
+        if let shown = result.latency.shown {
+            html += "<dt>first shown</dt><dd>p50 \(DurationText.format(shown.p50)) · p99 \(DurationText.format(shown.p99)) · max \(DurationText.format(shown.max)) from commit to the first read showing it, over \(shown.count) save → reader pair\(shown.count == 1 ? "" : "s")</dd>"
         }
         html += "<dt>run</dt><dd><code>\(Escape.html(info.file))</code> · seed \(info.seed) · \(result.eventCount) events over \(DurationText.format(result.end - result.origin))</dd>"
         html += "<dt>replay</dt><dd><code>\(Escape.html(options.replayCommand(info)))</code></dd></dl>\n"
@@ -117,19 +120,20 @@ public enum HTMLReport {
     private static func latency(_ result: CheckResult) -> String {
         var html = "<h2 id=\"latency\">Propagation latency</h2>\n"
         guard !result.latency.pairs.isEmpty else { return html + "<p>No save had another live reader.</p>\n" }
-        html += "<p>From each commit to the first read in another process showing it; notified and refreshed are the stages on the way, where they happened.</p>\n"
-        html += "<table><thead><tr><th>writer → reader</th><th class=\"num\">shown</th><th class=\"num\">p50</th><th class=\"num\">p90</th><th class=\"num\">p99</th><th class=\"num\">max</th><th class=\"num\">never shown</th><th class=\"num\">notified p50</th><th class=\"num\">refreshed p50</th></tr></thead><tbody>\n"
+        html += "<p>Refreshed: from each commit to the end of the refresh that brought it into another process's context (a refresh after which a read still did not show it does not count). First shown: from the commit to the first read there showing it.</p>\n"
+        html += "<table><thead><tr><th>writer → reader</th><th class=\"num\">refreshed</th><th class=\"num\">p50</th><th class=\"num\">p90</th><th class=\"num\">p99</th><th class=\"num\">max</th><th class=\"num\">not refreshed</th><th class=\"num\">first shown p50</th><th class=\"num\">p99</th><th class=\"num\">never shown</th><th class=\"num\">notified p50</th></tr></thead><tbody>\n"
         func d(_ value: UInt64?) -> String { value.map(DurationText.format) ?? "–" }
         for pair in result.latency.pairs {
-            let v = pair.visible
-            html += "<tr\(pair.unseen > 0 ? " class=\"flagged\"" : "")><td>\(Escape.html(pair.writer)) → \(Escape.html(pair.reader))</td><td class=\"num\">\(v?.count ?? 0)</td><td class=\"num\">\(d(v?.p50))</td><td class=\"num\">\(d(v?.p90))</td><td class=\"num\">\(d(v?.p99))</td><td class=\"num\">\(d(v?.max))</td><td class=\"num\">\(pair.unseen)</td><td class=\"num\">\(d(pair.notified?.p50))</td><td class=\"num\">\(d(pair.refreshed?.p50))</td></tr>\n"
+            let r = pair.refreshed
+            html += "<tr\(pair.unseen > 0 || pair.unrefreshed > 0 ? " class=\"flagged\"" : "")><td>\(Escape.html(pair.writer)) → \(Escape.html(pair.reader))</td><td class=\"num\">\(r?.count ?? 0)</td><td class=\"num\">\(d(r?.p50))</td><td class=\"num\">\(d(r?.p90))</td><td class=\"num\">\(d(r?.p99))</td><td class=\"num\">\(d(r?.max))</td><td class=\"num\">\(pair.unrefreshed)</td><td class=\"num\">\(d(pair.shown?.p50))</td><td class=\"num\">\(d(pair.shown?.p99))</td><td class=\"num\">\(pair.unseen)</td><td class=\"num\">\(d(pair.notified?.p50))</td></tr>\n"
         }
         html += "</tbody></table>\n<div class=\"hists\">\n"
         if result.latency.pairs.count > 1 {
-            html += HistogramSVG.render(title: "all pairs", summary: result.latency.overall, buckets: result.latency.overallBuckets, unseen: result.latency.pairs.reduce(0) { $0 + $1.unseen }) + "\n"
+            html += HistogramSVG.render(title: "all pairs, refreshed", summary: result.latency.refreshed, buckets: result.latency.refreshedBuckets, unseen: result.latency.pairs.reduce(0) { $0 + $1.unrefreshed }) + "\n"
         }
         for pair in result.latency.pairs {
-            html += HistogramSVG.render(title: "\(pair.writer) → \(pair.reader)", summary: pair.visible, buckets: pair.buckets, unseen: pair.unseen) + "\n"
+            html += HistogramSVG.render(title: "\(pair.writer) → \(pair.reader), refreshed", summary: pair.refreshed, buckets: pair.refreshedBuckets, unseen: pair.unrefreshed) + "\n"
+            html += HistogramSVG.render(title: "\(pair.writer) → \(pair.reader), first shown", summary: pair.shown, buckets: pair.shownBuckets, unseen: pair.unseen) + "\n"
         }
         return html + "</div>\n"
     }

@@ -10,7 +10,7 @@ public enum IndexPage {
         let matched = results.allSatisfy(\.verdict.matched)
         var html = HTMLPage.open(title: "GroupSim: \(ConsoleReport.summary(results))")
         html += "<header><div class=\"headline\"><h1>GroupSim reports</h1><span class=\"badge \(matched ? "ok" : "bad")\">\(Escape.html(ConsoleReport.summary(results)))</span></div></header>\n"
-        html += "<table><thead><tr><th>scenario</th><th>variant</th><th>verdict</th><th>expected</th><th>found</th><th class=\"num\">propagation p99</th></tr></thead><tbody>\n"
+        html += "<table><thead><tr><th>scenario</th><th>variant</th><th>verdict</th><th>expected</th><th>found</th><th class=\"num\">refreshed p99</th><th class=\"num\">first shown p99</th></tr></thead><tbody>\n"
         var previous: String?
         for run in runs {
             let result = run.result, info = result.info
@@ -20,7 +20,8 @@ public enum IndexPage {
             html += "<tr\(result.verdict.matched ? "" : " class=\"flagged\"")><td>\(scenario)</td><td>\(variant)</td>"
             html += "<td><span class=\"badge \(result.verdict.matched ? "ok" : "bad")\">\(result.verdict.matched ? "matched" : "NOT MATCHED")</span></td>"
             html += "<td>\(Escape.html(info.expected.text))</td><td>\(Escape.html(result.verdict.found.isEmpty ? "none" : result.verdict.foundText))</td>"
-            html += "<td class=\"num\">\(result.latency.overall.map { DurationText.format($0.p99) } ?? "–")</td></tr>\n"
+            html += "<td class=\"num\">\(result.latency.refreshed.map { DurationText.format($0.p99) } ?? "–")</td>"
+            html += "<td class=\"num\">\(result.latency.shown.map { DurationText.format($0.p99) } ?? "–")</td></tr>\n"
         }
         html += "</tbody></table>\n"
         let unmatched = runs.filter { !$0.result.verdict.matched }

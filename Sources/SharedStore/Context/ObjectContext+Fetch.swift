@@ -6,7 +6,10 @@ extension ObjectContext {
     ///
     /// Every fetched row refreshes the row cache. Objects already registered keep their in-memory values
     /// unless `shouldRefreshRefetchedObjects` is true (Core Data's behavior); new ones are registered as
-    /// faults (or filled, with `returnsObjectsAsFaults` false).
+    /// faults (or filled, with `returnsObjectsAsFaults` false). With `includesPendingChanges` (the
+    /// default) the predicate sees this context's unsaved edits, as Core Data's does: an edited object is
+    /// matched by its in-memory values, not its row's; unsaved inserts that match are appended and
+    /// pending deletes are left out.
     /// - Returns: the objects, in sort order (unsaved inserts appended).
     /// - Throws: `StoreError.unknownEntity`, `.invalidPredicate` (with the column), `.sqlite`.
     @discardableResult
@@ -58,6 +61,9 @@ extension ObjectContext {
                 if cache { core.store(snapshot, info.index, primaryKey) }
             }
         }
+        if request.includesPendingChanges, let predicate {
+            ids = matchingUnsavedEdits(ids, info, predicate)
+        }
         if request.includesPendingChanges {
             for object in objects.inserted where object.entity == info.index {
                 let id = object.id
@@ -68,6 +74,22 @@ extension ObjectContext {
         screen.setList(request.viewKey, ids)
         screen.removeExtras(entity: info.name, keeping: Set(objects.inserted.lazy.map(\.id)))
         return ids
+    }
+
+    /// Core Data evaluates a fetch's predicate against an edited object's unsaved values: an object
+    /// whose unsaved edits match joins the results even when its stored row does not, and one whose
+    /// edits no longer match leaves them even when its row does.
+    private func matchingUnsavedEdits(_ ids: [ObjectID], _ info: EntityInfo, _ predicate: FetchPredicate) -> [ObjectID] {
+        let edited = updatedSet.filter { $0.entity == info.name && objects[$0]?.hasUpdates == true }
+        guard !edited.isEmpty else { return ids }
+        func matches(_ id: ObjectID) -> Bool {
+            guard let values = try? values(of: id) else { return false }
+            return predicate.evaluate(values)
+        }
+        var result = ids.filter { !edited.contains($0) || matches($0) }
+        let fetched = Set(ids)
+        for id in edited.sorted() where !fetched.contains(id) && !isDeleted(id) && matches(id) { result.append(id) }
+        return result
     }
 
     /// How many objects of the view `where` matches (all when `nil`); evaluating a predicate fires faults.

@@ -73,6 +73,14 @@ public final class StoreCoordinator {
         set { core.beforeCommit = newValue }
     }
 
+    /// Told just before and just after every COMMIT that publishes this process's writes (saves, batch
+    /// operations, purges, sync imports, `endWrite`); a savepoint inside a held write is not a commit.
+    /// A tracer stamps the two moments to give each commit an interval that contains its commit point.
+    public var commitObserver: ((CommitPhase) -> Void)? {
+        get { core.commitObserver }
+        set { core.commitObserver = newValue }
+    }
+
     /// Whether saves fail with read-only (opened read-only, or the history-tracking trap), and why.
     public var readOnlyReason: String? { core.readOnlyReason }
 

@@ -23,6 +23,7 @@ final class StoreCore {
     let clock: any StoreClock
     @exclusivity(unchecked) var eventSink: StoreEventSink?
     @exclusivity(unchecked) var beforeCommit: ((BeforeCommitEvent) -> Void)?
+    @exclusivity(unchecked) var commitObserver: ((CommitPhase) -> Void)?
     @exclusivity(unchecked) var didSaveObservers: [(DidSaveEvent) -> Void] = []
     /// The view context's connection (holds a pinned generation's read transaction).
     let reader: SQLiteConnection
@@ -179,3 +180,14 @@ final class StoreCore {
         return result
     }
 }
+
+extension StoreCore {
+    /// Runs the COMMIT that publishes this process's writes to other connections, telling
+    /// `commitObserver` just before (while the write lock is still held) and just after it.
+    func commitOutermost(_ db: SQLiteConnection) throws(SQLiteError) {
+        commitObserver?(.willCommit)
+        try db.execute("COMMIT")
+        commitObserver?(.didCommit)
+    }
+}
+

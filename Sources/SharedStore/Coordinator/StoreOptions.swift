@@ -33,3 +33,16 @@ public struct BeforeCommitEvent: Sendable {
     /// How many objects the save inserts, updates and deletes.
     public let inserted: Int, updated: Int, deleted: Int
 }
+
+/// Where a write transaction is in its COMMIT, as `StoreCoordinator.commitObserver` is told.
+///
+/// Every commit that makes writes visible to other processes (a save, a batch operation, a purge, a
+/// sync import, `endWrite`) happens between the two: `willCommit` is told while the write lock is still
+/// held, so the `willCommit` moments of two commits to one store are in commit order.
+public enum CommitPhase: Sendable, Hashable {
+    /// All statements ran; COMMIT is about to run (the write lock is held).
+    case willCommit
+    /// COMMIT returned successfully: the writes are visible to other connections.
+    case didCommit
+}
+

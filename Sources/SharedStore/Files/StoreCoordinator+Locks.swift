@@ -14,7 +14,7 @@ extension StoreCoordinator {
     public func endWrite() throws(StoreError) {
         guard core.heldWrite else { throw .invalidState("no write transaction is held (call beginWrite first)") }
         core.heldWrite = false
-        do { try core.writer.execute("COMMIT") } catch {
+        do { try core.commitOutermost(core.writer) } catch {
             if core.writer.isInTransaction { try? core.writer.execute("ROLLBACK") }
             throw .sqlite(error)
         }
@@ -40,7 +40,7 @@ extension StoreCoordinator {
         try db.execute(nested ? "SAVEPOINT work" : "BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try db.execute(nested ? "RELEASE work" : "COMMIT")
+            if nested { try db.execute("RELEASE work") } else { try core.commitOutermost(db) }
             return result
         } catch {
             if nested {

@@ -91,7 +91,7 @@ struct SaveTransaction {
                 hook(BeforeCommitEvent(context: contextName, inserted: inserts.count, updated: updates.count,
                                        deleted: deletes.count))
             }
-            try db.execute(nested ? "RELEASE save" : "COMMIT")
+            if nested { try db.execute("RELEASE save") } else { try core.commitOutermost(db) }
         } catch {
             if nested {
                 try? db.execute("ROLLBACK TO save")
