@@ -14,7 +14,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // Layer 0: the SQLite C API, from the system (apt: libsqlite3-dev).
@@ -34,7 +33,7 @@ let package = Package(
         .target(name: "Supervisor"),
         // Layer 4: the runner, the checkers and the reports.
         .target(name: "Runner", dependencies: ["Agent", "SharedStore", "Supervisor", "Notify", "ScenarioModel", "Trace"]),
-        .target(name: "Checkers", dependencies: ["Trace", .product(name: "Histogram", package: "hdrhistogram-swift")]),
+        .target(name: "Checkers", dependencies: ["Trace"]),
         .target(name: "Reporters", dependencies: ["Checkers", "Trace"]),
         // Layer 5: the command line.
         .executableTarget(

@@ -125,3 +125,47 @@ struct OwnStoreMissedInsertTests {
         #expect(check(script).anomalies.isEmpty)
     }
 }
+
+extension MissedInsertDeleteTests {
+    @Test func aCountIsJudgedAgainstWhatTheProcessesOwnFetchesList() {
+        // app's fetch has `where: rank > 2`: m1 (rank 1) is not in its list, so a count without it is fine.
+        var script = hostShowingN1()
+        script.at(ms: 100)
+        script.insert("share", "m1", ["title": .string("M"), "rank": .int(1)])
+        script.at(ms: 300)
+        script.count("app", ids: ["n1"], listed: ["n1"], fetchedAll: false, sinceMs: 299)
+        #expect(check(script).anomalies.isEmpty)
+    }
+
+    @Test func aListedObjectMissingFromTheCountIsAMissedInsert() throws {
+        var script = hostShowingN1()
+        script.at(ms: 100)
+        script.insert("share", "m1", ["title": .string("M"), "rank": .int(5)])
+        script.at(ms: 300)
+        script.count("app", ids: ["n1"], listed: ["m1", "n1"], fetchedAll: false, sinceMs: 299)
+        let result = check(script)
+        #expect(kinds(result) == [.missedInsert])
+        #expect(result.anomalies.first?.object == "m1")
+    }
+
+    @Test func aListedObjectWhoseInsertOverlapsTheCountIsNotMissed() {
+        // m1's COMMIT ran from 299.5 ms to 300.2 ms, inside the count (299 ms to 301 ms): either is fine.
+        var script = hostShowingN1()
+        script.at(ms: 300.2)
+        script.insert("share", "m1", ["title": .string("M"), "rank": .int(5)], sinceMs: 299.5)
+        script.at(ms: 301)
+        script.count("app", ids: ["n1"], listed: ["m1", "n1"], sinceMs: 299)
+        #expect(check(script).anomalies.isEmpty)
+    }
+
+    @Test func aListedObjectHiddenByStaleValuesIsAStaleRead() throws {
+        var script = hostShowingN1()
+        script.at(ms: 100)
+        script.update("share", "n1", ["rank": .int(7)], version: 2)
+        script.at(ms: 300)
+        script.count("app", ids: [], predicate: "rank > 2", listed: ["n1"], hidden: ["n1"], sinceMs: 299)
+        let result = check(script)
+        #expect(kinds(result) == [.staleRead])
+        #expect(result.anomalies.first?.object == "n1")
+    }
+}

@@ -62,10 +62,13 @@ struct ReportWriterTests {
 
 /// `GROUPSIM_SAMPLE_REPORTS=<dir> swift test --filter sampleReports` writes the bug-1 sample's
 /// reports into `<dir>` (to look at, screenshot, or validate against Docs/report.schema.json).
+/// A tool rather than a test: skipped (and shown as skipped) unless the variable is set.
 @Suite("sample reports")
 struct SampleReportTests {
-    @Test func sampleReports() throws {
-        guard let path = ProcessInfo.processInfo.environment["GROUPSIM_SAMPLE_REPORTS"] else { return }
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["GROUPSIM_SAMPLE_REPORTS"] != nil,
+                   "set GROUPSIM_SAMPLE_REPORTS=<dir> to write the sample reports"))
+    func sampleReports() throws {
+        let path = try #require(ProcessInfo.processInfo.environment["GROUPSIM_SAMPLE_REPORTS"])
         try ReportWriter.writeAll(SampleTraces.refreshWithInfiniteStalenessRuns(), to: URL(fileURLWithPath: path))
         try ReportWriter.writeAll([EscapingTests.hostileRun()], to: URL(fileURLWithPath: path).appendingPathComponent("hostile"))
         let load = ReportedRun(checking: SyntheticTrace.generate(events: 20_000, seed: 5, staleEvery: 400))

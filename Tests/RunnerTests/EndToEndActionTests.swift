@@ -3,11 +3,12 @@ import Foundation
 import Testing
 import Trace
 @testable import Runner
+import TestSupport
 
 /// The actions not covered elsewhere, each run once by a real agent: relationships, rollback and
 /// reset, refresh without merging, batch insert and update, query generations, posts, leech and
 /// terminate.
-@Suite(.serialized) struct EndToEndActionTests {
+@Suite(.serialized, .spawnsProcesses) struct EndToEndActionTests {
     static let header = """
     summary: Every remaining action.
     store:

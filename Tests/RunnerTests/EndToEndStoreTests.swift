@@ -3,10 +3,11 @@ import Foundation
 import Testing
 import Trace
 @testable import Runner
+import TestSupport
 
 /// Runs that exercise the store-level actions end to end: the simulated clock, history purges by
 /// age, copies, batch operations, `where:` fetches and one id inserted twice in one store.
-@Suite(.serialized) struct EndToEndStoreTests {
+@Suite(.serialized, .spawnsProcesses) struct EndToEndStoreTests {
     static let header = EndToEndTests.header
 
     func anomalies(_ outcome: RunOutcome) -> [Anomaly] { TraceChecker.check(outcome.trace).anomalies }

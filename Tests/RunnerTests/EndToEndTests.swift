@@ -3,9 +3,10 @@ import Foundation
 import Testing
 import Trace
 @testable import Runner
+import TestSupport
 
 /// Scenarios run by the real runner, one real agent process per scenario process.
-@Suite(.serialized) struct EndToEndTests {
+@Suite(.serialized, .spawnsProcesses) struct EndToEndTests {
     static let header = """
     summary: A test scenario.
     store:

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The runner interrupted in the middle of a run leaves neither a process nor a sandbox behind.
-@Suite(.serialized) struct InterruptTests {
+@Suite(.serialized, .spawnsProcesses) struct InterruptTests {
     static let slowScenario = """
     summary: Sleeps long enough to be interrupted.
     store:

@@ -4,10 +4,11 @@ import Runner
 import ScenarioModel
 import Testing
 import Trace
+import TestSupport
 
 /// Every scenario under `Scenarios/` runs end to end with real processes, and every run must match
 /// its variant's expectation: the buggy variants keep showing their bug, the fixed ones keep passing.
-@Suite(.serialized) struct ScenarioLibraryTests {
+@Suite(.serialized, .spawnsProcesses) struct ScenarioLibraryTests {
     static let folder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Scenarios")

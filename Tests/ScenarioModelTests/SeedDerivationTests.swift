@@ -30,7 +30,10 @@ import Testing
               - parallel: [ { workload: { processes: [share], entity: Note, duration: 1s } }, { app: save } ]
             """
         let scenario = try Fixture.scenario(Fixture.yaml(steps: steps, after: "seed: 7\nvariants:\n  a: {}\n  b: {}"))
-        guard case let .workload(parsed) = scenario.steps[0].step else { return }
+        guard case let .workload(parsed) = scenario.steps[0].step else {
+            Issue.record("the first step is not a workload: \(scenario.steps[0].step)")
+            return
+        }
         #expect(parsed.seed == nil)
 
         for run in scenario.runs() {

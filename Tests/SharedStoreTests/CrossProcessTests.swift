@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Two real OS processes on one store file: this test process and `testpeer store`.
-@Suite struct CrossProcessTests {
+@Suite(.serialized, .spawnsProcesses) struct CrossProcessTests {
     struct PeerRun {
         let status: Int32
         let reason: Process.TerminationReason

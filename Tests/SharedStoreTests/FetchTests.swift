@@ -156,3 +156,22 @@ import Testing
         #expect(try context.countInView(entity: "Note", where: "title == 'gone'") == 1)
     }
 }
+
+extension FetchTests {
+    /// Core Data evaluates a fetch's predicate against an edited object's in-memory state: an unsaved
+    /// edit brings an object into a filtered fetch, or takes it out, whatever its row holds.
+    @Test func aFetchMatchesEditedObjectsByTheirUnsavedValues() throws {
+        let fixture = try StoreFixture()
+        let app = try fixture.open()
+        let context = app.viewContext
+        let lowID = try context.insertNote("low", rank: 1)
+        let highID = try context.insertNote("high", rank: 5)
+        try context.setValues(["rank": .int(9)], for: lowID)
+        try context.setValues(["rank": .int(0)], for: highID)
+        let request = FetchRequest(entity: "Note", predicate: "rank > 2")
+        #expect(try context.fetch(request) == [lowID], "the edits decide, not the rows")
+        var storeOnly = request
+        storeOnly.includesPendingChanges = false
+        #expect(try context.fetch(storeOnly) == [highID], "without pending changes the rows decide")
+    }
+}

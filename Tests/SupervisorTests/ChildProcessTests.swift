@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// Real children (`testpeer supervisor ...`), real signals; every test leaves no child behind.
-@Suite struct ChildProcessTests {
+@Suite(.serialized, .spawnsProcesses) struct ChildProcessTests {
     private func spawnPeer(_ arguments: String..., process: String = "share", in dir: TemporaryDirectory) throws -> ChildProcess {
         try ChildProcess.spawn(LaunchSpec(
             process: process,

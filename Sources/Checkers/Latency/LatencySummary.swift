@@ -1,4 +1,3 @@
-import Histogram
 
 /// The percentiles of a latency histogram, in nanoseconds.
 public struct LatencySummary: Sendable, Hashable, Codable {
@@ -18,13 +17,16 @@ public struct LatencySummary: Sendable, Hashable, Codable {
         self.max = max
     }
 
-    /// The summary of a histogram, or nil when it recorded nothing.
-    init?(_ histogram: Histogram<UInt64>) {
-        guard histogram.totalCount > 0 else { return nil }
-        self.init(
-            count: Int(histogram.totalCount), min: histogram.min,
-            p50: histogram.valueAtPercentile(50), p90: histogram.valueAtPercentile(90),
-            p99: histogram.valueAtPercentile(99), max: histogram.maxRecorded)
+    /// The summary of `samples`, or nil when there are none: exact percentiles by nearest rank (the
+    /// smallest sample with at least p% of the samples at or below it).
+    init?(_ samples: LatencySamples) {
+        let sorted = samples.values.sorted()
+        guard let first = sorted.first, let last = sorted.last else { return nil }
+        func percentile(_ p: Int) -> UInt64 {
+            let rank = (sorted.count * p + 99) / 100
+            return sorted[Swift.max(0, Swift.min(sorted.count - 1, rank - 1))]
+        }
+        self.init(count: sorted.count, min: first, p50: percentile(50), p90: percentile(90), p99: percentile(99), max: last)
     }
 
     /// The value of a named percentile (`p50`, `p90`, `p99`, `max`).
@@ -52,32 +54,34 @@ public struct LatencyBucket: Sendable, Hashable, Codable {
     }
 }
 
-extension Histogram<UInt64> {
-    /// A histogram of latencies in nanoseconds, tracking up to an hour at three significant digits.
-    static func latency() -> Histogram<UInt64> {
-        Histogram(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000_000, numberOfSignificantValueDigits: .three)
-    }
+/// The latencies of one stage, in nanoseconds, kept whole: a run has at most a few million of them,
+/// and exact percentiles cost one sort. (A fixed-range histogram costs hundreds of kilobytes per pair
+/// to allocate and scan, which dominated checking a small run.)
+struct LatencySamples {
+    private(set) var values: [UInt64] = []
+
+    mutating func record(_ value: UInt64) { values.append(value) }
 
     /// Bars on a 1-2-5 scale from 10 µs (everything below in the first bar) up to the largest sample.
     func displayBuckets() -> [LatencyBucket] {
-        guard totalCount > 0 else { return [] }
+        guard let top = values.max() else { return [] }
         var bounds: [UInt64] = [0]
         var step: UInt64 = 10_000
-        var multipliers = [1, 2, 5].makeIterator()
-        let top = maxRecorded
-        while bounds.last! <= top {
-            guard let m = multipliers.next() else {
-                multipliers = [1, 2, 5].makeIterator()
-                step *= 10
-                continue
+        outer: while bounds.last! <= top {
+            for m: UInt64 in [1, 2, 5] {
+                let (bound, overflow) = step.multipliedReportingOverflow(by: m)
+                if overflow { bounds.append(.max); break outer }
+                if bound > bounds.last! { bounds.append(bound) }
+                if bounds.last! > top { break outer }
             }
-            let bound = step * UInt64(m)
-            if bound > bounds.last! { bounds.append(bound) }
+            let (next, overflow) = step.multipliedReportingOverflow(by: 10)
+            if overflow { bounds.append(.max); break }
+            step = next
         }
         var buckets = (0..<(bounds.count - 1)).map { LatencyBucket(lower: bounds[$0], upper: bounds[$0 + 1], count: 0) }
-        for recorded in recordedValues() {
-            let index = (bounds.lastIndex(atOrBefore: recorded.value) ?? 0).clamped(to: buckets.count - 1)
-            buckets[index].count += Int(recorded.count)
+        for value in values {
+            let index = (bounds.lastIndex(atOrBefore: value) ?? 0).clamped(to: buckets.count - 1)
+            buckets[index].count += 1
         }
         return buckets
     }

@@ -1,4 +1,3 @@
-import Histogram
 import Trace
 
 /// Follows every committed save to every other process reading the same store, and to the
@@ -203,16 +202,16 @@ struct LatencyTracker {
         }
         struct Pair: Hashable { var writer: String; var reader: String }
         struct Stats {
-            var shown = Histogram<UInt64>.latency()
-            var notified = Histogram<UInt64>.latency()
-            var refreshed = Histogram<UInt64>.latency()
+            var shown = LatencySamples()
+            var notified = LatencySamples()
+            var refreshed = LatencySamples()
             var unseen = 0
             var unrefreshed = 0
         }
         var index: [Pair: Int] = [:]
         var stats: [Stats] = []
-        var overallShown = Histogram<UInt64>.latency()
-        var overallRefreshed = Histogram<UInt64>.latency()
+        var overallShown = LatencySamples()
+        var overallRefreshed = LatencySamples()
         var kept: [Propagation] = []
         kept.reserveCapacity(records.count)
         for (i, record) in records.enumerated() where (lastEvent[record.reader] ?? 0) > record.committedAt {
@@ -228,7 +227,6 @@ struct LatencyTracker {
                 index[pair] = i
                 stats.append(Stats())
             }
-            // Histograms are large: record in place, never copy one per sample.
             if let seen = record.seenAt {
                 stats[i].shown.record(seen - record.committedAt)
                 overallShown.record(seen - record.committedAt)

@@ -106,8 +106,8 @@ public struct TraceScript: Sendable {
     }
 
     /// A committed insert of one object.
-    public mutating func insert(_ process: String, _ id: String, entity: String = "Note", _ values: TraceValues, version: Int64 = 1) {
-        commit(process, [CommittedObject(id: id, entity: entity, operation: .insert, version: version, values: values, changed: values.keys.sorted())])
+    public mutating func insert(_ process: String, _ id: String, entity: String = "Note", _ values: TraceValues, version: Int64 = 1, sinceMs: Double? = nil) {
+        commit(process, [CommittedObject(id: id, entity: entity, operation: .insert, version: version, values: values, changed: values.keys.sorted())], sinceMs: sinceMs)
     }
 
     /// A committed update of one object, based on `version - 1` unless told.
@@ -121,8 +121,8 @@ public struct TraceScript: Sendable {
     }
 
     /// A committed delete of one object.
-    public mutating func delete(_ process: String, _ id: String, entity: String = "Note", version: Int64) {
-        commit(process, [CommittedObject(id: id, entity: entity, operation: .delete, version: version, baseVersion: version - 1)])
+    public mutating func delete(_ process: String, _ id: String, entity: String = "Note", version: Int64, sinceMs: Double? = nil) {
+        commit(process, [CommittedObject(id: id, entity: entity, operation: .delete, version: version, baseVersion: version - 1)], sinceMs: sinceMs)
     }
 
     /// A read of `object` from `process`'s view; `sinceMs` is when it was invoked (now when nil).

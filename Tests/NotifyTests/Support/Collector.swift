@@ -45,4 +45,26 @@ final class RecordLog: Sendable {
     func kinds(for process: String) -> [HubRecord.Kind] {
         records.withLock { $0.filter { $0.process == process && $0.kind != .posted }.map(\.kind) }
     }
+
+    /// Waits until `condition` holds for `process`'s records (the hub records on its own thread), or
+    /// `timeout` passes; returns whether it held.
+    func wait(for process: String = "app", timeout: Duration = .seconds(10), _ condition: ([HubRecord.Kind]) -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(kinds(for: process)) { return true }
+            usleep(1_000)
+        }
+        return condition(kinds(for: process))
+    }
+}
+
+/// A monotonic clock a test moves by hand.
+final class ManualClock: Sendable {
+    private let now: Mutex<UInt64>
+
+    init(start: UInt64) { now = Mutex(start) }
+
+    var read: @Sendable () -> UInt64 { { [self] in now.withLock { $0 } } }
+
+    func advance(by nanos: UInt64) { now.withLock { $0 += nanos } }
 }
