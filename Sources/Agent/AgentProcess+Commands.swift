@@ -117,6 +117,8 @@ extension AgentProcess {
             clock.advance(byNanos: nanos)
         case .lockState:
             outcome.lock = currentLock()
+        case .settle(let deliveries):
+            settle(deliveries: deliveries)
         case .read(let name, let expect, let absent, let within, let workload):
             try checkRead(name, expect: expect, absent: absent, withinNanos: within, workload: workload)
         case .count(let entity, let predicate, let expect, let within):

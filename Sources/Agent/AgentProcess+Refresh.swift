@@ -90,6 +90,7 @@ extension AgentProcess {
     /// poster for the report; the agent never reads it).
     func handleNotifications() {
         for delivery in inbox.take() {
+            receivedNotifications += 1
             trace.record(.notificationReceived(NotificationRecord(name: delivery.name, postedAt: delivery.postedAt)),
                          step: currentStep, at: delivery.receivedAt)
             if settings.trigger == .darwin && delivery.name == settings.notificationName {
@@ -112,6 +113,22 @@ extension AgentProcess {
         guard now >= nextPoll else { return }
         runRefresh(reason: "poll")
         nextPoll = now + settings.pollIntervalNanos
+    }
+
+    /// Handles notifications until `count` have arrived since launch, or `timeoutNanos` passed.
+    func settle(deliveries count: Int, timeoutNanos: UInt64 = 10_000_000_000) {
+        let deadline = MonotonicTime.now() + timeoutNanos
+        handleNotifications()
+        while receivedNotifications < count {
+            let now = MonotonicTime.now()
+            guard now < deadline else {
+                record(.note("\(config.process) received \(receivedNotifications) of the \(count) notifications the hub sent it"))
+                return
+            }
+            let ready = waitReadable([inbox.readDescriptor], timeoutNanos: min(deadline - now, pollTimeout() ?? .max))
+            if !ready.isEmpty { handleNotifications() }
+            pollIfDue()
+        }
     }
 
     /// Waits up to `nanos`, handling notifications and polls meanwhile (never reading new requests).

@@ -34,6 +34,8 @@ public final class AgentProcess {
     var center: (any DarwinNotificationCenter)?
     var observer: NotificationObserver?
     var crashArmed = false
+    /// Notifications received since launch.
+    var receivedNotifications = 0
     /// Set while `begin-write` holds the store's write lock: what its savepoints will commit.
     var heldWrite: HeldWrite?
     var holdsBeginWrite: Bool { heldWrite != nil }

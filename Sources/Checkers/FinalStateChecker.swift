@@ -1,8 +1,13 @@
 import Trace
 
-/// Judges the end of the run: `duplicate` and `data-loss` in each final store, `data-loss` from
-/// verifications (crash, copy, restart), and `not-converged` for each live process's final view
-/// against the final state of the store that process reads.
+/// Judges the stores and views the run read back: `data-loss` in every store file read (after a crash,
+/// a copy just taken, the final store), `duplicate` in each final store, and `not-converged` for each
+/// live process's final view against the final state of the store that process reads.
+///
+/// A file is judged row by row (by primary key) against the operations committed to its store, in
+/// commit order: it must hold every row's state as of the last operation that completed before its
+/// contents were fixed, unless an operation that may have run meanwhile changed that row. A row at a
+/// later version than expected is fine (a process killed after COMMIT and before recording it).
 struct FinalStateChecker {
     private struct Snapshot {
         var snapshot: StateSnapshot
@@ -11,29 +16,47 @@ struct FinalStateChecker {
     }
 
     let context: RunContext
+    let rows: RowOracle
     private var stores: [String: Snapshot] = [:]
     private var storeOrder: [String] = []
     private var views: [Snapshot] = []
     /// Objects a verification already reported missing, per store (not reported twice).
-    private var verifiedMissing: [String: Set<String>] = [:]
+    private var reported: [String: Set<String>] = [:]
 
-    init(context: RunContext) {
+    init(context: RunContext, oracle: CommitOracle) {
         self.context = context
+        self.rows = RowOracle(oracle)
     }
 
-    mutating func verified(_ record: VerificationRecord, process: String, step: Int?, t: UInt64, into anomalies: inout [Anomaly]) {
+    mutating func verified(_ record: VerificationRecord, process: String, step: Int?, invoked: UInt64, t: UInt64, into anomalies: inout [Anomaly]) {
         let subject: String
         switch record.reason {
         case "crash": subject = "After a crash, \(record.store)"
+        case "killed": subject = "After a process was killed, \(record.store)"
         case "restart": subject = "After a restart, \(record.store)"
         case "copy": subject = "The copy \(record.store)"
         default: subject = "At the end, \(record.store)"
         }
+        let who = context.store(of: process) == nil ? record.store : process
+        if let unreadable = record.unreadable {
+            anomalies.append(context.anomaly(
+                .dataLoss, process: who, step: step, t: t, object: record.store, seen: "unreadable", expected: "every committed change",
+                explanation: "\(subject) is missing every committed change: \(unreadable)."))
+            return
+        }
+        if let contents = record.contents {
+            let found = judge(contents, source: record.source ?? record.store, invoked: invoked, completed: t,
+                              subject: subject, process: who, step: step)
+            for anomaly in found { if let object = anomaly.object { reported[record.store, default: []].insert(object) } }
+            anomalies += found
+            return
+        }
+        // Traces that predate `contents`: the runner listed what was missing.
         for (index, missing) in record.missing.enumerated() {
             let object = index < record.objects.count ? record.objects[index] : nil
-            if let object { verifiedMissing[record.store, default: []].insert(object) }
+            if let object { reported[record.store, default: []].insert(object) }
             anomalies.append(context.anomaly(
-                .dataLoss, process: context.store(of: process) == nil ? record.store : process, step: step, t: t,
+                .dataLoss, process: who, step: step, t: t,
                 object: object, seen: "missing", expected: missing,
                 explanation: "\(subject) is missing a committed change: \(missing)."))
         }
@@ -49,14 +72,13 @@ struct FinalStateChecker {
     }
 
     func finish(oracle: CommitOracle, into anomalies: inout [Anomaly]) {
-        var committedByStore: [String: [ObjectHistory]] = [:]
-        for (key, history) in oracle.objects where stores[key.store] != nil {
-            committedByStore[key.store, default: []].append(history)
-        }
         for store in storeOrder {
             let final = stores[store]!
             checkDuplicates(final, oracle: oracle, into: &anomalies)
-            checkCommitted(final, committed: committedByStore[store] ?? [], into: &anomalies)
+            let already = reported[store] ?? []
+            anomalies += judge(final.snapshot, source: store, invoked: final.t, completed: final.t,
+                               subject: "The final store \(store)", process: store, step: nil)
+                .filter { !already.contains($0.object ?? "") }
         }
         for view in views {
             // A view read from a copy (`open-copy`) shows the copy, not the live store.
@@ -64,6 +86,56 @@ struct FinalStateChecker {
                   let store = context.store(of: view.process), let final = stores[store] else { continue }
             checkConvergence(view, against: final, into: &anomalies)
         }
+    }
+
+    /// The data-loss anomalies of a file fixed during `invoked...completed` that must hold `source`'s commits.
+    private func judge(
+        _ contents: StateSnapshot, source: String, invoked: UInt64, completed: UInt64, subject: String,
+        process: String, step: Int?
+    ) -> [Anomaly] {
+        var present: [RowKey: [ObjectState]] = [:]
+        for object in contents.objects {
+            present[RowKey(store: source, entity: object.entity, pk: object.pk, id: object.id), default: []].append(object)
+        }
+        var anomalies: [Anomaly] = []
+        func add(_ expectation: RowExpectation, property: String? = nil, seen: String, expected: String,
+                 cause: RowOperation, _ sentence: String) {
+            anomalies.append(context.anomaly(
+                .dataLoss, process: process, step: step, t: completed, object: expectation.last.id, property: property,
+                seen: seen, expected: expected, cause: cause.reference, explanation: "\(subject) \(sentence)."))
+        }
+        for expectation in rows.expectations(for: source, invoked: invoked, completed: completed) {
+            let last = expectation.last, id = last.id, found = present[expectation.key] ?? []
+            if last.operation == .delete {
+                if let row = found.first {
+                    add(expectation, seen: "\(id) version \(row.version.map(String.init) ?? "?")", expected: "\(id) deleted", cause: last,
+                        "still has \(id), though \(last.writer) deleted it at \(context.at(last.end))")
+                }
+                continue
+            }
+            guard !found.isEmpty else {
+                add(expectation, seen: "missing", expected: "\(id) version \(last.version)", cause: last,
+                    "has no \(id), though \(last.writer) committed it at \(context.at(last.end)) (version \(last.version)) and nobody deleted it")
+                continue
+            }
+            // A row at a later version than the trace knows holds a commit the trace never recorded.
+            guard !found.contains(where: { ($0.version ?? 0) > last.version }) else { continue }
+            var differing = false
+            for property in expectation.latest.keys.sorted() {
+                let newest = expectation.latest[property]!
+                guard let value = newest.values[property],
+                      !found.contains(where: { $0.values[property].map { $0.matches(value) } ?? true }),
+                      let shown = found.first?.values[property] else { continue }
+                differing = true
+                add(expectation, property: property, seen: "\(shown)", expected: "\(value) (version \(newest.version))", cause: newest,
+                    "has \(id).\(property) = \(shown), but the latest committed value is \(value), by \(newest.writer) at \(context.at(newest.end)) (version \(newest.version))")
+            }
+            if !differing, let version = found.compactMap(\.version).max(), version < last.version {
+                add(expectation, seen: "\(id) version \(version)", expected: "\(id) version \(last.version)", cause: last,
+                    "has \(id) at version \(version), though \(last.writer) committed version \(last.version) at \(context.at(last.end))")
+            }
+        }
+        return anomalies
     }
 
     private func checkDuplicates(_ final: Snapshot, oracle: CommitOracle, into anomalies: inout [Anomaly]) {
@@ -76,33 +148,6 @@ struct FinalStateChecker {
             anomalies.append(context.anomaly(
                 .duplicate, process: store, step: nil, t: final.t, object: id, seen: "\(count) copies", expected: "1",
                 explanation: "\(id) exists \(count) times in the final store \(store)\(by)."))
-        }
-    }
-
-    private func checkCommitted(_ final: Snapshot, committed: [ObjectHistory], into anomalies: inout [Anomaly]) {
-        let store = final.snapshot.store
-        // One id may name several rows (a duplicate): a committed value is lost only if no row holds it.
-        var present: [String: [ObjectState]] = [:]
-        for object in final.snapshot.objects { present[object.id, default: []].append(object) }
-        let reported = verifiedMissing[store] ?? []
-        for history in committed.sorted(by: { $0.id < $1.id }) where !reported.contains(history.id) {
-            guard let latest = history.latest, latest.operation != .delete else { continue }
-            guard let rows = present[history.id] else {
-                anomalies.append(context.anomaly(
-                    .dataLoss, process: store, step: nil, t: final.t, object: history.id, seen: "missing",
-                    expected: "\(history.id) version \(latest.version)", cause: latest.reference,
-                    explanation: "The final store \(store) has no \(history.id), though \(latest.writer) committed it at \(context.at(latest.end)) (version \(latest.version)) and nobody deleted it."))
-                continue
-            }
-            for property in history.properties.keys.sorted() {
-                guard let newest = history.property(property)?.entries.last,
-                      !rows.contains(where: { $0.values[property].map { $0.matches(newest.value) } ?? true }),
-                      let value = rows.first?.values[property] else { continue }
-                anomalies.append(context.anomaly(
-                    .dataLoss, process: store, step: nil, t: final.t, object: history.id, property: property,
-                    seen: "\(value)", expected: "\(newest.value) (version \(newest.version))", cause: newest.reference,
-                    explanation: "The final store \(store) has \(history.id).\(property) = \(value), but the latest committed value is \(newest.value), by \(newest.writer) at \(context.at(newest.end)) (version \(newest.version))."))
-            }
         }
     }
 

@@ -42,7 +42,7 @@ public enum TraceChecker {
         var counts = CountChecker(context: context, oracle: oracle)
         var errors = ErrorChecker(context: context)
         var expectations = ExpectationChecker(context: context)
-        var finals = FinalStateChecker(context: context)
+        var finals = FinalStateChecker(context: context, oracle: oracle)
         var latency = LatencyTracker(context: context)
         var refreshes = RefreshCostMeter()
         for event in trace.events {
@@ -85,7 +85,7 @@ public enum TraceChecker {
                     anomalies.append(anomaly)
                 }
             case .verified(let record):
-                finals.verified(record, process: process, step: step, t: t, into: &anomalies)
+                finals.verified(record, process: process, step: step, invoked: event.invokedAt, t: t, into: &anomalies)
             case .finalStore(let snapshot):
                 finals.finalStore(snapshot, process: process, t: t)
             case .finalView(let snapshot):

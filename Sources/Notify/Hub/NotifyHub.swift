@@ -26,6 +26,8 @@ public final class NotifyHub: Sendable {
         var addresses: [String: String] = [:]
         /// Deliveries waiting because a receiver's queue was full, in order, per process.
         var outbox: [String: [[UInt8]]] = [:]
+        /// How many deliveries were sent (or queued to be sent) to each process's current socket.
+        var delivered: [String: Int] = [:]
     }
 
     /// The path agents send to.
@@ -102,6 +104,13 @@ public final class NotifyHub: Sendable {
         handle(.post(from: process, name: name, postedAt: clock()))
     }
 
+    /// How many deliveries the hub has sent to `process` since it last (re)started: what an agent must
+    /// have received before the runner may treat everything delivered so far as handled.
+    public func deliveredCount(to process: String) -> Int {
+        handle(.tick)
+        return core.withLock { $0.delivered[process] ?? 0 }
+    }
+
     /// The machine's current state, for inspection.
     public var snapshot: HubStateMachine {
         core.withLock { $0.machine }
@@ -154,6 +163,7 @@ public final class NotifyHub: Sendable {
         }
         if case let .lifecycle(process, .notRunning) = input {
             core.outbox[process] = nil
+            core.delivered[process] = nil
         }
         var records: [HubRecord] = []
         var index = 0
@@ -162,7 +172,9 @@ public final class NotifyHub: Sendable {
             guard record.kind == .delivered else { continue }
             let delivery = output.deliveries[index]
             index += 1
-            if !send(delivery, with: &core) {
+            if send(delivery, with: &core) {
+                core.delivered[delivery.process, default: 0] += 1
+            } else {
                 records.append(HubRecord(
                     kind: .undeliverable, process: delivery.process, name: delivery.name,
                     poster: delivery.poster, postedAt: delivery.postedAt, at: now))

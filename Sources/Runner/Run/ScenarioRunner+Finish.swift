@@ -7,12 +7,12 @@ extension ScenarioRunner {
     /// The end of a run: every live process gets a last, quiescent refresh and records its view;
     /// then each store's contents are recorded, for convergence, duplicates and data loss.
     func finish() throws(RunError) {
-        // Let notifications in flight land before the final refresh.
-        sleep(nanos: 20_000_000)
         for slot in orderedSlots where slot.lifecycle.state == .suspended {
             try lifecycle(.resume, slot)
         }
+        // Every notification delivered is handled (with the refreshes it triggers) before the final one.
         for slot in orderedSlots where slot.canTakeCommands {
+            try settle(slot)
             try send(.finalRefresh, to: slot)
         }
         for slot in orderedSlots where slot.canTakeCommands {

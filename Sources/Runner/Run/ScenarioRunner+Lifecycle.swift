@@ -20,6 +20,9 @@ extension ScenarioRunner {
     func suspend(_ slot: ProcessSlot) throws(RunError) {
         var lock: String?
         if slot.canTakeCommands {
+            // What was delivered while it ran is handled before it stops, as an app's run loop handles
+            // its callbacks before iOS suspends it: the suspension never races a delivery.
+            try settle(slot)
             lock = try send(.lockState, to: slot).lock
         }
         try lifecycle(.suspend, slot)
@@ -107,6 +110,11 @@ extension ScenarioRunner {
         }
     }
 
+    /// Waits until the agent has handled every notification the hub has sent it.
+    func settle(_ slot: ProcessSlot) throws(RunError) {
+        try send(.settle(deliveries: hub.deliveredCount(to: slot.name)), to: slot)
+    }
+
     /// The armed `crash ... during: save` point was reached: kill the process there.
     func crashInsideSave(_ slot: ProcessSlot) throws(RunError) {
         try lifecycle(.crash, slot)
@@ -116,7 +124,7 @@ extension ScenarioRunner {
     /// After a crash: is every transaction committed before it still in the store?
     func verifyAfterCrash(_ slot: ProcessSlot) {
         guard let url = try? storeFile(storeLocation(of: slot)) else { return }
-        verify(url, label: slot.store, reason: "crash", store: slot.store, before: MonotonicTime.now())
+        verify(url, label: slot.store, reason: "crash", store: slot.store)
     }
 
     static func hubState(_ state: LifecycleState) -> HubProcessState {

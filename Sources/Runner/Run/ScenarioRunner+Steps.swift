@@ -215,7 +215,7 @@ extension ScenarioRunner {
     func afterReply(_ reply: AgentReply, to step: Step, from slot: ProcessSlot, sentAt: UInt64) {
         if case .copyStore(let name, _) = step, reply.error == nil {
             let url = sandbox.copies.appendingPathComponent(name).appendingPathComponent("\(plan.run.store.name).sqlite")
-            verify(url, label: "copy:\(name)", reason: "copy", store: slot.store, before: sentAt)
+            verify(url, label: "copy:\(name)", reason: "copy", store: slot.store, since: sentAt)
         }
     }
 

@@ -119,8 +119,8 @@ public final class ScenarioRunner {
 
     /// Records a runner event, stamped with the step in progress and attributed to the process
     /// the event is about (`as`), else to the current step's process, else to the runner.
-    func record(_ kind: TraceEventKind, step: Int? = nil, as subject: String? = nil) {
-        recorder.record(kind, step: step ?? currentStep?.index, as: subject ?? currentStep?.step.process)
+    func record(_ kind: TraceEventKind, step: Int? = nil, start: UInt64? = nil, as subject: String? = nil) {
+        recorder.record(kind, step: step ?? currentStep?.index, start: start, as: subject ?? currentStep?.step.process)
     }
 
     /// A harness error at the current step.

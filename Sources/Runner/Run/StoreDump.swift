@@ -15,32 +15,36 @@ extension ScenarioRunner {
         try Self.entitySpecs(plan.run.store.model).compiledModel()
     }
 
-    /// Every row of a store, named by scenario id where the run knows one.
+    /// Every row of a store at the end of the run, named by scenario id where the run knows one.
     func dump(_ store: StoreLocation) throws(RunError) -> StateSnapshot {
-        let specs = Self.entitySpecs(plan.run.store.model)
         do {
             let url = try storeFile(store)
             guard FileManager.default.fileExists(atPath: url.path) else { return StateSnapshot(store: store.traceName, objects: []) }
-            let coordinator = try StoreCoordinator(
-                url: url, model: try storeModel(), options: StoreOptions(readOnly: true))
-            let context = coordinator.newBackgroundContext(name: "final-dump")
-            var names: [ObjectRef: [String]] = [:]
-            for (name, ref) in registry[store.traceName] ?? [:] { names[ref, default: []].append(name) }
-            for (ref, name) in aliases[store.traceName] ?? [:] { names[ref, default: []].append(name) }
-            var objects: [ObjectState] = []
-            for entity in specs.map(\.name) {
-                for id in try context.fetch(FetchRequest(entity: entity)) {
-                    let values = try context.values(of: id)
-                    let ref = ObjectRef(entity: id.entity, pk: id.primaryKey)
-                    let name = names[ref]?.sorted().first ?? ref.description
-                    objects.append(ObjectState(
-                        id: name, entity: entity, version: context.version(of: id),
-                        values: values.traceValues))
-                }
-            }
-            return StateSnapshot(store: store.traceName, objects: objects)
+            return try contents(of: url, as: store.traceName, namedAfter: store.traceName)
         } catch {
             throw failure("cannot read the final state of \(store.traceName): \(error)")
         }
+    }
+
+    /// Every row of the store file at `url` (read-only, never written), as the snapshot `name`; rows
+    /// are named by the scenario ids the run knows for the store `source` (a copy is named after the
+    /// store it copies), else `Entity#pk`, and carry their primary keys.
+    func contents(of url: URL, as name: String, namedAfter source: String) throws -> StateSnapshot {
+        let coordinator = try StoreCoordinator(url: url, model: try storeModel(), options: StoreOptions(readOnly: true))
+        let context = coordinator.newBackgroundContext(name: "harness-read")
+        var names: [ObjectRef: [String]] = [:]
+        for (name, ref) in registry[source] ?? [:] { names[ref, default: []].append(name) }
+        for (ref, name) in aliases[source] ?? [:] { names[ref, default: []].append(name) }
+        var objects: [ObjectState] = []
+        for entity in plan.run.store.model.entities.map(\.name) {
+            for id in try context.fetch(FetchRequest(entity: entity)) {
+                let values = try context.values(of: id)
+                let ref = ObjectRef(entity: id.entity, pk: id.primaryKey)
+                objects.append(ObjectState(
+                    id: names[ref]?.sorted().first ?? ref.description, entity: entity, version: context.version(of: id),
+                    values: values.traceValues, pk: id.primaryKey))
+            }
+        }
+        return StateSnapshot(store: name, objects: objects)
     }
 }
