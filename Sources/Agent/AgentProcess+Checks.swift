@@ -44,7 +44,7 @@ extension AgentProcess {
             let (names, hidden) = try viewNames(entity, filter: filter)
             let matches = expect.map { names.count == $0 } ?? true
             let done = matches || started >= deadline
-            let deleted = currentContext.deletedObjects.filter { $0.entity == entity }.map { ids.name(of: $0) }
+            let deleted = (currentContext.deletedObjects + heldDeletes).filter { $0.entity == entity }.map { ids.name(of: $0) }
             var observation = CountObservation(
                 entity: entity, predicate: predicate, ids: names, final: done, store: openedCopyName,
                 deletedUnsaved: deleted.isEmpty ? nil : deleted.sorted())
@@ -54,6 +54,8 @@ extension AgentProcess {
                 observation.listed = list.ids
                 observation.fetchedAll = list.unfiltered
                 observation.hidden = filter == nil ? nil : hidden
+                let edited = ownEditedObjects.filter { $0.entity == entity }.map { ids.name(of: $0) }
+                observation.edited = edited.isEmpty ? nil : edited.sorted()
             }
             record(.counted(observation), start: started)
             if done {
@@ -72,7 +74,7 @@ extension AgentProcess {
     func observe(_ name: String, workload: Bool) -> Observation {
         let context = currentContext
         guard let id = ids[name], context.viewContains(id) else {
-            let deleted = ids[name].map { context.isDeleted($0) } ?? false
+            let deleted = ids[name].map { context.isDeleted($0) || heldDeletes.contains($0) } ?? false
             return Observation(object: name, found: false, workload: workload, store: openedCopyName,
                                deletedUnsaved: deleted ? true : nil)
         }
@@ -83,7 +85,7 @@ extension AgentProcess {
             let source = wasFault ? (lastFaultSource ?? "cache") : "memory"
             return Observation(
                 object: name, found: true, values: values.traceValues, version: context.version(of: id),
-                dirty: (dirty[id] ?? []).sorted(), source: source, workload: workload, store: openedCopyName)
+                dirty: ownEdits(of: id).sorted(), source: source, workload: workload, store: openedCopyName)
         } catch {
             record(.error(errorRecord(error, expected: nil)))
             return Observation(object: name, found: true, source: "error", workload: workload, store: openedCopyName)
@@ -124,6 +126,22 @@ extension AgentProcess {
         return (names.sorted(), requests.contains { $0.predicate == nil })
     }
 
+    /// The properties of `id` holding this process's own edits: unsaved, or saved inside a held write
+    /// that has not committed yet.
+    func ownEdits(of id: ObjectID) -> Set<String> {
+        (dirty[id] ?? []).union(heldWrite?.edits[id] ?? [])
+    }
+
+    /// Objects with own edits (see `ownEdits(of:)`).
+    var ownEditedObjects: Set<ObjectID> {
+        var result = Set(dirty.keys)
+        if let held = heldWrite { result.formUnion(held.edits.keys) }
+        return result
+    }
+
+    /// Objects deleted by a save inside a held write that has not committed yet.
+    var heldDeletes: [ObjectID] { heldWrite.map { Array($0.deleted) } ?? [] }
+
     /// The expected values converted through the model's types, so they compare like read values.
     private func normalized(_ values: TraceValues, for name: String) throws -> TraceValues {
         guard let entity = ids[name]?.entity else { return values }
@@ -151,7 +169,7 @@ extension AgentProcess {
             // This process's own unsaved edits are never anomalies: an unsaved insert is left out,
             // and so is each property it changed and has not saved.
             guard var values = try? context.values(of: id) else { continue }
-            for property in dirty[id] ?? [] { values[property] = nil }
+            for property in ownEdits(of: id) { values[property] = nil }
             objects.append(ObjectState(
                 id: ids.name(of: id), entity: id.entity, version: context.version(of: id), values: values.traceValues))
         }

@@ -29,6 +29,10 @@ extension AgentProcess {
         }
         let temporaryOf = Dictionary(uniqueKeysWithValues: result.permanentIDs.map { ($1, $0) })
         ids.makePermanent(result.permanentIDs)
+        if heldWrite != nil {
+            for (id, properties) in dirty { heldWrite?.edits[result.permanentIDs[id] ?? id, default: []].formUnion(properties) }
+            for change in result.changes where change.operation == .delete { heldWrite?.deleted.insert(change.object) }
+        }
         dirty.removeAll()
         for conflict in result.conflicts { recordConflict(conflict) }
         guard !result.changes.isEmpty else { return }

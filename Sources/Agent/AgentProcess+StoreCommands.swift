@@ -116,18 +116,22 @@ extension AgentProcess {
         }
     }
 
-    /// A batch operation's rows as a commit, read back for their versions and values, stamped with the
-    /// interval of the COMMIT that made it (`commitTimes`); held until `end-write` inside `begin-write`.
+    /// A batch operation's rows as a commit, with the versions and values the store read inside the
+    /// operation's transaction (`lastBatchChanges`), stamped with the interval of its COMMIT
+    /// (`commitTimes`); held until `end-write` inside `begin-write`. Rows the store did not report (a
+    /// sync import) are read back through the inspector, after the fact.
     func recordBatch(_ source: String, _ rows: [ObjectID], operation: CommittedObject.Operation) {
+        defer { lastBatchChanges = [:] }
         guard !rows.isEmpty else { return }
-        // Read back through a coordinator of its own: this process's row cache must not learn the
-        // new values, as a batch operation never tells any context.
         let reader = operation == .delete ? nil : inspectorContext("batch-readback")
         var objects: [CommittedObject] = []
         for id in rows {
             var values: TraceValues = [:]
             var version: Int64 = 0
-            if let reader, let read = try? reader.values(of: id) {
+            if let change = lastBatchChanges[id] {
+                values = change.values.traceValues
+                version = change.version
+            } else if let reader, let read = try? reader.values(of: id) {
                 values = read.traceValues
                 version = reader.version(of: id) ?? 0
             }

@@ -15,6 +15,9 @@ extension AgentProcess {
         let ensemble = try currentEnsemble()
         var result = RefreshRecord(strategy: "sync", reason: leechOnly ? "leech" : "step")
         record(.refreshStarted(result))
+        // The first sync leeches first, in a COMMIT of its own (a baseline export, no import): the
+        // import's interval starts after it.
+        if !leechOnly && !ensemble.isLeeched { _ = try ensemble.leech() }
         commitTimes.reset()
         let synced = leechOnly ? try ensemble.leech() : try ensemble.sync(mergingInto: view)
         let changes = synced.changes

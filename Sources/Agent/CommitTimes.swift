@@ -36,4 +36,8 @@ struct HeldWrite {
     var outcome = CommandOutcome()
     /// Whether one of them was a save that posts the save notification.
     var notifies = false
+    /// What the savepoints changed: until `end-write` commits them, still this process's own edits
+    /// (properties per object, and the objects deleted), never judged as what others committed.
+    var edits: [ObjectID: Set<String>] = [:]
+    var deleted: Set<ObjectID> = []
 }

@@ -36,14 +36,15 @@ struct CountChecker {
             return
         }
         let before = anomalies.count
-        // The reader's own unsaved deletes are its own edits: counted as if still there.
-        let counted = Set(count.ids).union(count.deletedUnsaved ?? [])
+        // The reader's own unsaved deletes and edits are its own doing: never held against the list.
+        let own = Set(count.deletedUnsaved ?? []).union(count.edited ?? [])
+        let counted = Set(count.ids)
         let hidden = Set(count.hidden ?? [])
         let listed = count.listed.map(Set.init) ?? Set(oracle.ids(of: count.entity, in: store).filter {
             oracle.history(store: store, object: $0)?.exists(before: invoked) ?? false
         })
         let subject = count.predicate.map { "\(count.entity) where \($0)" } ?? count.entity
-        for id in listed.subtracting(counted).sorted() {
+        for id in listed.subtracting(counted).subtracting(own).sorted() {
             guard let history = oracle.history(store: store, object: id), history.exists(before: invoked),
                   !history.mayChange(between: invoked, and: t) else { continue }
             let insert = history.lastInsert(before: invoked) ?? history.settled(before: invoked)!
@@ -61,7 +62,7 @@ struct CountChecker {
             }
         }
         if oracle.stores.count > 1, count.fetchedAll ?? (count.listed == nil) {
-            checkNeverReached(count, store: store, counted: counted, process: process, step: step, invoked: invoked, t: t, into: &anomalies)
+            checkNeverReached(count, store: store, counted: counted.union(own), process: process, step: step, invoked: invoked, t: t, into: &anomalies)
         }
         for id in counted.sorted() {
             guard let history = oracle.history(store: store, object: id),

@@ -168,9 +168,14 @@ public struct CountObservation: Sendable, Hashable, Codable {
     /// For a count with a predicate: objects in the view that the predicate left out by the values the
     /// view shows (stale values can hide an object that belongs in the filtered list).
     public var hidden: [String]?
+    /// Objects of the entity holding this process's own edits (unsaved, or inside a held write): their
+    /// membership is the process's own doing, never judged against the list.
+    public var edited: [String]?
 
     public init(entity: String, predicate: String? = nil, ids: [String], final: Bool = true, store: String? = nil,
-                deletedUnsaved: [String]? = nil, listed: [String]? = nil, fetchedAll: Bool? = nil, hidden: [String]? = nil) {
+                deletedUnsaved: [String]? = nil, listed: [String]? = nil, fetchedAll: Bool? = nil, hidden: [String]? = nil,
+                edited: [String]? = nil) {
+        self.edited = edited
         self.store = store
         self.deletedUnsaved = deletedUnsaved
         self.listed = listed

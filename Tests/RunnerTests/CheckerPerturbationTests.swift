@@ -83,13 +83,18 @@ import Trace
     /// A trace equivalent to `trace` for every "completed before it began" relation: in the sorted list
     /// of every event's start and end, a run of consecutive ends (or of consecutive starts) can come in
     /// any order without changing any end-against-start comparison; the runs are shuffled, and the
-    /// instants then spread out anew with random gaps (from 1 ns to 20 ms).
+    /// instants then spread out anew with random gaps (from 1 ns to 20 ms). A commit's start, taken
+    /// under the store's write lock, is a fact of commit order and stays where it is.
     static func perturb(_ trace: Trace, random: inout SplitMix64) -> Trace {
         enum Kind { case start, end, instant }
         struct Point { var time: UInt64; var kind: Kind; var event: Int }
         var points: [Point] = []
         for (index, event) in trace.events.enumerated() {
-            if let start = event.start, start < event.t {
+            if case .saveCommitted = event.kind, let start = event.start, start < event.t {
+                // A commit's start is taken under the write lock: commit order is a fact, never shuffled.
+                points.append(Point(time: start, kind: .instant, event: -1 - index))
+                points.append(Point(time: event.t, kind: .end, event: index))
+            } else if let start = event.start, start < event.t {
                 points.append(Point(time: start, kind: .start, event: index))
                 points.append(Point(time: event.t, kind: .end, event: index))
             } else {
@@ -122,6 +127,7 @@ import Trace
             for point in slot {
                 switch point.kind {
                 case .start: starts[point.event] = time
+                case .instant where point.event < 0: starts[-1 - point.event] = time
                 case .end, .instant: ends[point.event] = time
                 }
             }

@@ -55,6 +55,40 @@ import TestSupport
         #expect(post.0.step == 9)
     }
 
+    /// What a process saved inside its held write is still its own edit until `end-write`: its own reads
+    /// and counts of it are never judged against commits nobody has made yet.
+    @Test func aProcesssOwnHeldSavesAreItsOwnEditsUntilEndWrite() throws {
+        let yaml = """
+        \(Self.header)
+        processes:
+          app: { role: host }
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: { insert: Note, id: n2, set: { title: B } }
+          - app: save
+          - app: exit
+          - share: launch
+          - share: { fetch: Note }
+          - share: { begin-write: true }
+          - share: { update: n1, set: { title: held } }
+          - share: { delete: n2 }
+          - share: { insert: Note, id: m1, set: { title: M } }
+          - share: save
+          - share: { read: n1, expect: { title: held }, now: true }
+          - share: { read: n2, expect: absent, now: true }
+          - share: { count: Note, expect: 2, now: true }
+          - share: end-write
+          - share: { read: n1, expect: { title: held }, now: true }
+          - share: { count: Note, expect: 2, now: true }
+        """
+        let outcome = try RunHarness.single(yaml)
+        #expect(outcome.harnessError == nil, "\(outcome.harnessError.map { "\($0)" } ?? "")")
+        #expect(outcome.checks.map(\.passed) == [true, true, true, true, true])
+        #expect(anomalies(outcome).isEmpty, "\(anomalies(outcome).map(\.explanation))")
+    }
+
     /// The list on screen is what the fetch returned: a filtered list lacks the objects its `where:`
     /// leaves out, and a count of it is no missed insert.
     @Test func aCountIsJudgedAgainstTheFilteredListTheProcessFetched() throws {

@@ -95,7 +95,12 @@ struct LatencyTracker {
             for object in commit.objects {
                 let pending = Pending(record: record, version: object.version, operation: object.operation,
                                       values: object.values, crossStore: crossStore)
-                pendingObjects[ReaderKey(reader: reader, name: object.id), default: PendingList()].entries.append(pending)
+                // Kept in version order: a writer may record its commit after a later one's.
+                var list = pendingObjects[ReaderKey(reader: reader, name: object.id), default: PendingList()]
+                var at = list.entries.count
+                while !crossStore, at > 0, list.entries[at - 1].version > pending.version { at -= 1 }
+                list.entries.insert(pending, at: at)
+                pendingObjects[ReaderKey(reader: reader, name: object.id)] = list
                 if crossStore { pendingObjects[ReaderKey(reader: reader, name: object.id)]?.crossStore = true }
                 if object.operation != .update {
                     pendingMembers[ReaderKey(reader: reader, name: object.entity), default: [:]][object.id] = pending

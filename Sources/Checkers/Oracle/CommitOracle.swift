@@ -25,7 +25,8 @@ struct CommitEvent {
 /// write lock: that is the order SQLite committed them in, whatever order the processes got round to
 /// recording them in. A commit is known to be complete by the next commit's `start` to the same store
 /// (that writer could only take the lock once the previous COMMIT released it), so its `end` becomes
-/// the earlier of the two; a sync import, which may span several COMMITs, is not tightened.
+/// the earlier of the two; commits with equal starts are one COMMIT, and a sync import, which may span
+/// several COMMITs, is not tightened.
 struct CommitOracle {
     private(set) var objects: [ObjectKey: ObjectHistory] = [:]
     /// Every store written, in the order first written.
@@ -50,8 +51,13 @@ struct CommitOracle {
                 if a.end != b.end { return a.end < b.end }
                 return a.index < b.index
             }
-            for i in list.indices.dropLast() where list[i].commit.source != "sync-import" {
-                list[i].end = min(list[i].end, Swift.max(list[i].start, list[i + 1].start))
+            // Commits sharing a start share one COMMIT (the saves an `end-write` committed): each is
+            // complete by the next strictly later start, not by its sibling's.
+            var next = list.count
+            for i in list.indices.reversed() {
+                if i + 1 < list.count, list[i + 1].start > list[i].start { next = i + 1 }
+                guard next < list.count, list[i].commit.source != "sync-import" else { continue }
+                list[i].end = min(list[i].end, list[next].start)
             }
             result += list
         }

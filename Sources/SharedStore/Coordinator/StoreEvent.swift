@@ -57,8 +57,11 @@ public enum StoreEvent: Sendable {
     case historyFetched(consumer: String, tokenBefore: Int64?, tokenAfter: Int64?, merged: Int, skipped: Int)
     /// History was purged: transactions with tokens up to `throughToken` deleted.
     case historyPurged(policy: String, throughToken: Int64?, deleted: Int)
-    /// A batch operation wrote straight to the store.
-    case batch(operation: CommittedChange.Operation, entity: String, rowCount: Int, historyToken: Int64?)
+    /// A batch operation wrote straight to the store. `changes` holds each inserted or updated row's
+    /// version and attribute values as read inside the operation's transaction, before COMMIT (a delete's
+    /// rows carry version 0 and no values).
+    case batch(operation: CommittedChange.Operation, entity: String, rowCount: Int, historyToken: Int64?,
+               changes: [CommittedChange])
     /// The view context pinned a query generation (`token` is the store's latest transaction token seen).
     case generationPinned(token: Int64?)
     /// The view context's query generation was released.

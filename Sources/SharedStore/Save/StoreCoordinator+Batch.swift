@@ -84,6 +84,19 @@ extension StoreCoordinator {
         }
     }
 
+    /// The rows `keys` of `info` as the writer connection sees them now (attributes only).
+    private func readBack(_ keys: [Int64], _ info: EntityInfo, _ operation: CommittedChange.Operation) throws -> [CommittedChange] {
+        try keys.map { key in
+            let id = core.objectID(info, key)
+            guard operation != .delete, let row = try core.readRow(info, key, on: core.writer) else {
+                return CommittedChange(object: id, operation: operation, version: 0, values: [:])
+            }
+            var values: [String: Value] = [:]
+            for i in 0..<info.attributeCount { values[info.slots[i].name] = row.values[i] }
+            return CommittedChange(object: id, operation: operation, version: row.version, values: values)
+        }
+    }
+
     private func filter(_ predicate: String?, _ info: EntityInfo) throws(StoreError) -> (String, [Value]) {
         guard let predicate, !predicate.isEmpty else { return ("1", []) }
         do {
@@ -111,8 +124,12 @@ extension StoreCoordinator {
     {
         if let reason = core.readOnlyReason { throw .readOnly(reason: reason) }
         do {
+            var written: [CommittedChange] = []
             let (keys, token) = try inWriteTransaction { () throws -> ([Int64], Int64?) in
                 let (keys, columns) = try body(core.writer)
+                // Someone traces this store: what each row now holds, read before COMMIT so no other
+                // writer's change can come in between.
+                if core.eventSink != nil { written = try readBack(keys, info, operation) }
                 guard core.historyTracking, !keys.isEmpty else { return (keys, nil) }
                 let changes = keys.map { key in
                     HistoryChange(entity: info, primaryKey: key, operation: operation, columns: columns,
@@ -121,7 +138,7 @@ extension StoreCoordinator {
                 return (keys, try HistoryRecorder.record(core: core, contextName: "batch", author: author, changes: changes))
             }
             if let token { core.lastOwnToken = token }
-            core.emit(.batch(operation: operation, entity: info.name, rowCount: keys.count, historyToken: token))
+            core.emit(.batch(operation: operation, entity: info.name, rowCount: keys.count, historyToken: token, changes: written))
             return keys.map { core.objectID(info, $0) }
         } catch {
             throw StoreError.wrap(error)
