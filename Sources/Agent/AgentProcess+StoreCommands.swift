@@ -45,6 +45,10 @@ extension AgentProcess {
         case .checkpoint:
             try coordinator.checkpoint()
         case .copyStore(let name, let withWAL):
+            // Names are plain (validation refuses `.`, `..` and separators); never copy onto the store itself.
+            guard copyURL(name).standardizedFileURL.path != coordinator.url.standardizedFileURL.path else {
+                throw AgentError(kind: "other", description: "the copy '\(name)' would overwrite the live store")
+            }
             try coordinator.copyStore(to: copyURL(name), includeWAL: withWAL)
         case .openCopy(let name):
             openedCopy = try AgentProcess.openStore(config: config, clock: clock, readOnlyURL: copyURL(name))

@@ -10,7 +10,8 @@ extension ScenarioRunner {
         case .sleep(let duration):
             sleep(nanos: duration.nanos)
         case .advanceClock(let duration):
-            clockOffset += duration.nanos
+            let (offset, overflow) = clockOffset.addingReportingOverflow(duration.nanos)
+            clockOffset = overflow ? .max : offset
             // No reply is awaited: a suspended agent applies it when it runs again, before anything else.
             for slot in slots.values where slot.child != nil && slot.lifecycle.state.isRunning {
                 _ = try? writeIgnoringState(.advanceClock(nanos: duration.nanos), to: slot)

@@ -16,6 +16,10 @@ public enum ScenarioLoader {
     public static func load(contentsOf url: URL) throws(ScenarioErrors) -> Scenario {
         let file = displayPath(of: url)
         let text: String
+        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > Limits.fileBytes {
+            throw ScenarioErrors([ScenarioError(file: file, line: 1, column: 1,
+                message: "the file is \(size) bytes, more than the \(Limits.fileBytes) a scenario may have; split it, or generate the load with a workload step.")])
+        }
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {

@@ -37,8 +37,12 @@ public struct Duration: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// The length in (fractional) seconds, for APIs such as `stalenessInterval`.
     public var seconds: Double { Double(microseconds) / 1_000_000 }
 
-    /// The length in nanoseconds, for `CLOCK_MONOTONIC` arithmetic.
-    public var nanoseconds: Int64 { microseconds * 1_000 }
+    /// The length in nanoseconds, for `CLOCK_MONOTONIC` arithmetic (saturating: a parsed duration is
+    /// bounded far below the limit, see `Limits`).
+    public var nanoseconds: Int64 {
+        let (product, overflow) = microseconds.multipliedReportingOverflow(by: 1_000)
+        return overflow ? (microseconds < 0 ? .min : .max) : product
+    }
 
     /// The same length as the standard library's `Duration`, for `Task.sleep(for:)` and clocks.
     public var swiftDuration: Swift.Duration { .microseconds(microseconds) }

@@ -161,8 +161,8 @@ extension PredicateParser {
         let raw: AttributeValue
         switch literal {
         case let .number(text):
-            if let int = Int64(text) { raw = .int(int) } else if let double = Double(text) { raw = .double(double) } else {
-                throw Failure(message: "'\(text)' is not a number.", offset: offset)
+            if let int = Int64(text) { raw = .int(int) } else if let double = Double(text), double.isFinite { raw = .double(double) } else {
+                throw Failure(message: "'\(text)' is not a number a 64-bit integer or double can hold.", offset: offset)
             }
         case let .text(text): raw = .string(text)
         case let .word(word):

@@ -7,24 +7,35 @@ final class NodeDecoder {
     let file: String
     /// The errors found so far, in the order they were found.
     private(set) var errors: [ScenarioError] = []
+    /// libyaml's positions to the editor's (see `LineMap`); set once the text is known.
+    var lines = LineMap("")
 
     init(file: String) {
         self.file = file
     }
 
-    /// The location of a node in this file.
+    /// The location of a node in this file, as an editor shows it.
     func location(of node: YAMLNode) -> SourceLocation {
-        SourceLocation(file: file, line: node.line, column: node.column)
+        let position = lines.position(line: node.line, column: node.column)
+        return SourceLocation(file: file, line: position.line, column: position.column)
     }
 
     /// Records an error at a node.
     func error(_ message: String, at node: YAMLNode) {
-        error(message, line: node.line, column: node.column)
+        let position = lines.position(line: node.line, column: node.column)
+        error(message, line: position.line, column: position.column)
     }
 
-    /// Records an error at a position.
+    /// Records an error at libyaml's position (a syntax error's mark).
+    func error(_ message: String, yamlLine line: Int, column: Int) {
+        let position = lines.position(line: line, column: column)
+        error(message, line: position.line, column: position.column)
+    }
+
+    /// Records an error at an editor's position. Control characters a message echoes from the file are
+    /// written as escapes, so every error stays on one `file:line:column:` line.
     func error(_ message: String, line: Int, column: Int) {
-        errors.append(ScenarioError(file: file, line: line, column: column, message: message))
+        errors.append(ScenarioError(file: file, line: line, column: column, message: Self.printable(message, limit: .max)))
     }
 
     // MARK: Typed reads
@@ -38,14 +49,35 @@ final class NodeDecoder {
         return text
     }
 
-    /// A name: a non-empty scalar of letters, digits, `-`, `_` and `.`.
+    /// A name: a non-empty scalar of letters, digits, `-`, `_` and `.`, not starting with `.`, at most 100
+    /// bytes. Names become file and directory names (app groups, stores, copies), so none may be `.`,
+    /// `..` or hidden, and none holds a separator or a control character.
     func name(_ node: YAMLNode, _ what: String) -> String? {
         guard let text = string(node, what) else { return nil }
         guard !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
-            error("expected \(what), but found '\(text)'; use only letters, digits, '-', '_' and '.'.", at: node)
+            error("expected \(what), but found '\(Self.printable(text))'; use only letters, digits, '-', '_' and '.'.", at: node)
+            return nil
+        }
+        guard !text.hasPrefix("."), text.utf8.count <= 100 else {
+            error("expected \(what), but found '\(Self.printable(text))'; a name may not start with '.' or be longer than 100 bytes.", at: node)
             return nil
         }
         return text
+    }
+
+    /// `text` as an error message may echo it: control characters (newlines, U+0085, escapes) written as
+    /// `\u{..}`, so the message stays on its line, and at most 80 characters.
+    static func printable(_ text: String, limit: Int = 80) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars.prefix(limit) {
+            if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
+                || scalar == "\u{2028}" || scalar == "\u{2029}" {
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return text.unicodeScalars.count > limit ? result + "..." : result
     }
 
     /// `true` or `false`.
@@ -85,14 +117,20 @@ final class NodeDecoder {
         return value
     }
 
-    /// A duration like `200ms`.
-    func duration(_ node: YAMLNode, _ what: String) -> Duration? {
+    /// A duration like `200ms`, at most `limit` (`Limits.realTime` unless the clock is simulated).
+    func duration(_ node: YAMLNode, _ what: String, limit: Duration = Limits.realTime) -> Duration? {
         guard let text = node.scalar, !node.isNull else {
             error("expected a duration like 200ms for \(what), but found \(node.shortDescription).", at: node)
             return nil
         }
         do {
-            return try Duration(parsing: text)
+            let duration = try Duration(parsing: text)
+            guard duration <= limit else {
+                let clock = limit == Limits.realTime ? "the longest a run waits on the real clock" : "the longest the simulated clock moves at once"
+                error("the duration '\(text)' for \(what) is longer than \(limit), \(clock); use a shorter one.", at: node)
+                return nil
+            }
+            return duration
         } catch {
             switch error {
             case .missingUnit:

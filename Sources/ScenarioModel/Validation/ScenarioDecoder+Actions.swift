@@ -113,7 +113,7 @@ extension ScenarioDecoder {
         switch action {
         case "batch-insert":
             let count = map.required("count", in: "the batch-insert step", example: "{ batch-insert: Note, count: 1000 }")
-                .flatMap { decoder.int($0, "count", in: 1...Int.max) }
+                .flatMap { decoder.int($0, "count", in: 1...Limits.objects) }
             let values = map["set"].map { attributeValues($0, entity: entity?.model, "the values to set") } ?? [:]
             guard let entity, let count else { return nil }
             return .batchInsert(entity: entity.name, count: count, values: values)

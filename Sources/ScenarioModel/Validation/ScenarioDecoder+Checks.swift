@@ -20,7 +20,7 @@ extension ScenarioDecoder {
         }
         let entity = entityReference(argument)
         let expected = map.required("expect", in: "the count step", example: "{ count: Note, expect: 3 }")
-            .flatMap { decoder.int($0, "the expected count", in: 0...Int.max) }
+            .flatMap { decoder.int($0, "the expected count", in: 0...Limits.objects) }
         let predicate = map["where"].flatMap { decodePredicate($0, entity: entity?.model) }
         guard let entity, let expected, let timing else { return nil }
         return .count(entity: entity.name, expected: expected, predicate: predicate, timing: timing)

@@ -42,7 +42,7 @@ extension ScenarioDecoder {
         guard let map = MappingReader(node, "the clock step, like clock: { advance: 8d }", decoder) else { return nil }
         map.rejectUnknownKeys(["advance"], in: "the clock step")
         return map.required("advance", in: "the clock step", example: "clock: { advance: 8d }")
-            .flatMap { decoder.duration($0, "advance") }
+            .flatMap { decoder.duration($0, "advance", limit: Limits.simulatedTime) }
             .map { Step.advanceClock(by: $0) }
     }
 
@@ -64,8 +64,14 @@ extension ScenarioDecoder {
         let rate = map["rate"].flatMap(decodeRate) ?? 100
         let duration = map.required("duration", in: what, example: "duration: 2s")
             .flatMap { positiveDuration($0, "the workload's duration") }
-        let keys = map["keys"].flatMap { decoder.int($0, "keys", in: 1...Int.max) } ?? 100
+        let keys = map["keys"].flatMap { decoder.int($0, "keys", in: 1...Limits.objects) } ?? 100
         guard let processes, !processes.isEmpty, let entity, let duration else { return nil }
+        let operations = rate * duration.seconds
+        guard operations <= Double(Limits.workloadOperations) else {
+            decoder.error("the workload would run \(Int(operations.rounded())) operations (rate × duration), more than "
+                + "\(Limits.workloadOperations); lower its rate or its duration.", at: node)
+            return nil
+        }
         return .workload(Workload(processes: processes, entity: entity.name, mix: mix, rate: rate,
                                   duration: duration, keys: keys))
     }
@@ -74,7 +80,7 @@ extension ScenarioDecoder {
         guard let map = MappingReader(node, "the workload's mix, like { insert: 1, update: 3, delete: 1, read: 5 }",
                                       decoder) else { return nil }
         map.rejectUnknownKeys(["insert", "update", "delete", "read"], in: "the mix")
-        func weight(_ key: String) -> Int { map[key].flatMap { decoder.int($0, "the \(key) weight", in: 0...Int.max) } ?? 0 }
+        func weight(_ key: String) -> Int { map[key].flatMap { decoder.int($0, "the \(key) weight", in: 0...Limits.mixWeight) } ?? 0 }
         let mix = WorkloadMix(insert: weight("insert"), update: weight("update"), delete: weight("delete"), read: weight("read"))
         if mix.total == 0 {
             decoder.error("the mix gives every operation weight 0; give at least one a positive weight.", at: node)
@@ -88,12 +94,21 @@ extension ScenarioDecoder {
         if let text = node.scalar, !node.isNull {
             let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() }
             if let count = Double(parts[0]), count > 0, count.isFinite {
-                if parts.count == 1 { return count }
+                var rate: Double?
+                if parts.count == 1 { rate = count }
                 if parts.count == 2 {
                     let period = parts[1].first?.isNumber == true ? parts[1] : "1" + parts[1]
                     if let duration = try? Duration(parsing: period), duration > .zero {
-                        return count / duration.seconds
+                        rate = count / duration.seconds
                     }
+                }
+                if let rate {
+                    guard rate <= Limits.rate else {
+                        decoder.error("the rate \(text) is more than \(Int(Limits.rate)) operations a second, the most "
+                            + "a workload runs; lower it.", at: node)
+                        return nil
+                    }
+                    return rate
                 }
             }
         }

@@ -51,14 +51,14 @@ extension ScenarioDecoder {
 
     /// Seconds (`-1`, `0`, `2.5`; any negative number never expires) or a duration (`500ms`).
     private func decodeStaleness(_ node: YAMLNode) -> Staleness? {
-        if let text = node.scalar, !node.isQuoted, let seconds = Double(text) {
+        if let text = node.scalar, !node.isQuoted, let seconds = Double(text), seconds.isFinite {
             if seconds < 0 { return .infinite }
-            if let duration = try? Duration(parsing: text + "s") { return .interval(duration) }
-        } else if let text = node.scalar, !node.isNull, let duration = try? Duration(parsing: text) {
+            if let duration = try? Duration(parsing: text + "s"), duration <= Limits.simulatedTime { return .interval(duration) }
+        } else if let text = node.scalar, !node.isNull, let duration = try? Duration(parsing: text), duration <= Limits.simulatedTime {
             return .interval(duration)
         }
         decoder.error("expected staleness in seconds, like -1 (never expire), 0 (always re-read) or 2.5, or a "
-            + "duration like 500ms, but found \(node.shortDescription).", at: node)
+            + "duration like 500ms (at most \(Limits.simulatedTime)), but found \(node.shortDescription).", at: node)
         return nil
     }
 
@@ -121,7 +121,7 @@ extension ScenarioDecoder {
         guard let map = MappingReader(node, "a purge policy like { older-than: 7d }", decoder) else { return nil }
         map.rejectUnknownKeys(["older-than"], in: "the purge policy")
         guard let duration = map.required("older-than", in: "the purge policy", example: "{ older-than: 7d }")
-            .flatMap({ decoder.duration($0, "older-than") }) else { return nil }
+            .flatMap({ decoder.duration($0, "older-than", limit: Limits.simulatedTime) }) else { return nil }
         return .olderThan(duration)
     }
 

@@ -52,6 +52,16 @@ final class ScenarioDecoder {
     /// Decodes the text, returning the scenario or every error found.
     func decode(yaml: String) -> Result<Scenario, ScenarioErrors> {
         let root: YAMLNode
+        guard yaml.utf8.count <= Limits.fileBytes else {
+            decoder.error("the file is \(yaml.utf8.count) bytes, more than the \(Limits.fileBytes) a scenario may have; "
+                + "split it, or generate the load with a workload step.", line: 1, column: 1)
+            return .failure(ScenarioErrors(decoder.errors))
+        }
+        decoder.lines = LineMap(yaml)
+        if let refusal = YAMLGuard.check(yaml) {
+            decoder.error(refusal.message, yamlLine: refusal.line, column: refusal.column)
+            return .failure(ScenarioErrors(decoder.errors))
+        }
         do {
             guard let node = try Yams.compose(yaml: yaml) else {
                 decoder.error("the file is empty; a scenario needs at least summary:, store:, processes: and steps:.",
@@ -164,11 +174,11 @@ final class ScenarioDecoder {
                 message += " (\(context.text) at line \(context.mark.line), column \(context.mark.column))"
             }
             decoder.error(message + "; check the indentation, quoting and brackets here.",
-                          line: mark.line, column: mark.column)
+                          yamlLine: mark.line, column: mark.column)
         case let .duplicatedKeysInMapping(duplicates, context):
             let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
             decoder.error("the key \(keys) appears more than once in one mapping; keep only one of them.",
-                          line: context.mark.line, column: context.mark.column)
+                          yamlLine: context.mark.line, column: context.mark.column)
         case let .reader(problem, offset, _, _):
             let (line, column) = ScenarioDecoder.position(ofUTF8Offset: offset ?? 0, in: yaml)
             decoder.error("the file is not readable text: \(problem); save it as UTF-8.", line: line, column: column)

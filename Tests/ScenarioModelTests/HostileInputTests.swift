@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+@testable import ScenarioModel
+
+/// Inputs that once passed validation and then crashed the runner, hung the validator or printed an
+/// error without its position: each is now refused at validation, with `file:line:column`.
+@Suite struct HostileInputTests {
+    let line = Fixture.firstStepLine
+
+    @Test func aMixWeightBeyondTheLimitIsRefused() {
+        let steps = "  - workload: { processes: [app], entity: Note, duration: 1s, mix: { insert: 9223372036854775807 } }"
+        let errors = Fixture.errors(Fixture.yaml(steps: steps))
+        #expect(errors.contains { $0.line == line && $0.message.contains("between 0 and 1000000") }, "\(errors)")
+    }
+
+    @Test(arguments: [
+        "  - app: { read: n1, within: 106752d }",
+        "  - sleep: 106752d",
+        "  - fault: { drop-notifications: app, for: 2h }",
+        "  - fault: { delay-notifications: app, by: 999999999d }",
+        "  - workload: { processes: [app], entity: Note, duration: 2h }",
+    ])
+    func aRealTimeWaitLongerThanAnHourIsRefused(step: String) {
+        let errors = Fixture.errors(Fixture.yaml(steps: "  - app: { insert: Note, id: n1 }\n" + step))
+        #expect(errors.contains { $0.line == line + 1 && ($0.message.contains("is longer than 1h") || $0.message.contains("too long")) }, "\(errors)")
+    }
+
+    @Test(arguments: ["busy-timeout: 106752d", "poll-interval: 200d", "sync: { transfer: { latency: 106752d } }"])
+    func aSettingLongerThanAnHourIsRefused(setting: String) {
+        let yaml = Fixture.yaml(steps: "  - app: launch").replacingOccurrences(of: "    role: host\n", with: "    role: host\n    \(setting)\n")
+        let errors = Fixture.errors(yaml)
+        #expect(errors.contains { $0.message.contains("is longer than 1h") }, "\(errors)")
+    }
+
+    @Test(arguments: ["stale-tolerance: 106752d", "latency: { p99: 106752d }"])
+    func aTopLevelDurationLongerThanAnHourIsRefused(key: String) {
+        let errors = Fixture.errors(Fixture.yaml(steps: "  - app: launch", after: key))
+        #expect(errors.contains { $0.message.contains("is longer than 1h") }, "\(errors)")
+    }
+
+    @Test func theSimulatedClockMovesUpToACentury() throws {
+        _ = try Fixture.scenario(Fixture.yaml(steps: "  - clock: { advance: 36500d }"))
+        let errors = Fixture.errors(Fixture.yaml(steps: "  - clock: { advance: 36501d }"))
+        #expect(errors.first?.message.contains("longer than 36500d") == true, "\(errors)")
+    }
+
+    @Test(arguments: ["1e300/s", "100001/s", "1/1us"])
+    func aRateBeyondTheLimitIsRefused(rate: String) {
+        let steps = "  - workload: { processes: [app], entity: Note, duration: 1s, rate: \(rate) }"
+        let errors = Fixture.errors(Fixture.yaml(steps: steps))
+        #expect(errors.contains { $0.line == line && $0.message.contains("more than 100000 operations a second") }, "\(errors)")
+    }
+
+    @Test func aWorkloadOfMoreThanAMillionOperationsIsRefused() {
+        let steps = "  - workload: { processes: [app], entity: Note, duration: 1h, rate: 1000/s }"
+        let errors = Fixture.errors(Fixture.yaml(steps: steps))
+        #expect(errors.contains { $0.message.contains("3600000 operations") }, "\(errors)")
+    }
+
+    @Test func aBatchOrCountBeyondAMillionIsRefused() {
+        let errors = Fixture.errors(Fixture.yaml(steps: "  - app: { batch-insert: Note, count: 1000001 }\n  - app: { count: Note, expect: 9223372036854775807 }"))
+        #expect(errors.count == 2, "\(errors)")
+    }
+
+    @Test func aPredicateLiteralNoNumberCanHoldIsRefused() {
+        let errors = Fixture.errors(Fixture.yaml(steps: "  - app: { fetch: Note, where: \"rank > 1e309\" }"))
+        #expect(errors.contains { $0.line == line && $0.message.contains("1e309") }, "\(errors)")
+    }
+
+    /// 400 bytes that expand to 10^8 nodes, as values or as mapping keys: refused in milliseconds.
+    @Test(arguments: [false, true])
+    func anAliasBombIsRefusedBeforeItExpands(asKeys: Bool) {
+        var lines = ["summary: x", "a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+        for level in 1..<8 {
+            lines.append("a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]")
+        }
+        lines.append(asKeys ? "k: { ? *a7 : 1 }" : "k: *a7")
+        let start = ContinuousClock.now
+        let errors = Fixture.errors(lines.joined(separator: "\n"))
+        #expect(ContinuousClock.now - start < .seconds(5), "refused without expanding")
+        #expect(errors.count == 1 && errors[0].message.contains("aliases"), "\(errors)")
+    }
+
+    @Test func aValueLongerThan64KiBIsRefused() {
+        let errors = Fixture.errors("summary: \"" + String(repeating: "x", count: 70_000) + "\"\n")
+        #expect(errors.map(\.line) == [1] && errors[0].message.contains("70000 bytes"), "\(errors)")
+    }
+
+    @Test func aFileLargerThanAMebibyteIsRefused() {
+        let errors = Fixture.errors(String(repeating: "# padding\n", count: 110_000))
+        #expect(errors.count == 1 && errors[0].message.contains("more than the 1048576"), "\(errors)")
+    }
+
+    @Test(arguments: ["group: ..", "group: .hidden", "name: ..", "name: \"a/b\""])
+    func aStoreNameThatIsNoPlainNameIsRefused(field: String) {
+        let key = field.split(separator: ":")[0]
+        let yaml = Fixture.yaml(steps: "  - app: launch").replacingOccurrences(
+            of: key == "group" ? "  group: group.example.notes" : "  name: Notes", with: "  \(field)")
+        let errors = Fixture.errors(yaml)
+        #expect(errors.count == 1, "\(errors)")
+    }
+
+    @Test func aCopyNamedDotDotIsRefused() {
+        let errors = Fixture.errors(Fixture.yaml(steps: "  - app: { copy-store: \"..\" }"))
+        #expect(errors.first?.line == line, "\(errors)")
+    }
+
+    /// An echoed value with a line break stays on the error's one line, and a U+0085 (a line break to
+    /// libyaml, not to an editor) does not shift the reported lines.
+    @Test func echoedControlCharactersAreEscapedAndNELShiftsNoLine() {
+        let errors = Fixture.errors(Fixture.yaml(steps: "  - app: { post: \"a\\u0085b\\nc\" }\n  - app: { reed: n1 }"))
+        #expect(errors.count == 2, "\(errors)")
+        #expect(errors.allSatisfy { !$0.description.contains("\n") && !$0.description.contains("\u{85}") }, "\(errors)")
+        #expect(errors.map(\.line) == [line, line + 1])
+        let nel = Fixture.errors("summary: \"x\u{85}y\"\nbogus: 1\n")
+        #expect(nel.contains { $0.line == 2 && $0.column == 1 && $0.message.contains("bogus") }, "\(nel)")
+    }
+}
