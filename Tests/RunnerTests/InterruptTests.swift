@@ -79,6 +79,62 @@ import TestSupport
         #expect(Self.sandboxes(in: tmp).isEmpty)
     }
 
+    /// One signal ends the whole invocation: the run in progress stops, no other starts, what finished
+    /// is reported (index and JUnit), and the runner exits 130 without leaving anything behind.
+    @Test func oneInterruptEndsTheWholeInvocationAndReportsWhatFinished() throws {
+        let tmp = try TemporaryDirectory()
+        let folder = tmp.url.appendingPathComponent("scenarios")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let fast = Self.slowScenario.replacingOccurrences(of: "  - share: { begin-write: true }\n  - share: suspend\n  - sleep: 20s", with: "")
+        #expect(fast != Self.slowScenario)
+        try ("name: a-fast\n" + fast).write(to: folder.appendingPathComponent("a-fast.yaml"), atomically: true, encoding: .utf8)
+        try ("name: b-slow\n" + Self.slowScenario + "\nvariants:\n  one: {}\n  two: {}\n")
+            .write(to: folder.appendingPathComponent("b-slow.yaml"), atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: RunHarness.groupsim)
+        process.arguments = ["run", folder.path, "--report-dir", tmp.path("reports")]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmp.url.path]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        let errors = tmp.url.appendingPathComponent("stderr.txt")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        let start = Date()
+        try process.run()
+        var agents: [Int32] = []
+        let deadline = Date().addingTimeInterval(30)
+        // The slow run's two agents (the fast run's have exited by then, or are among them: wait for
+        // the suspended writer, which only the slow scenario has).
+        while Date() < deadline {
+            agents = Self.agents(under: tmp.url.path)
+            if agents.count == 2, agents.contains(where: Self.isStopped) { break }
+            usleep(20_000)
+        }
+        #expect(agents.count == 2, "\((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
+        kill(process.processIdentifier, SIGINT)
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130, "\(text)")
+        #expect(Date().timeIntervalSince(start) < 15, "the 20 s sleep was cut short")
+        #expect(text.contains("a-fast / default: matched"), "\(text)")
+        #expect(text.contains("b-slow / one: interrupted"), "\(text)")
+        #expect(!text.contains("b-slow / two"), "no run starts after the signal: \(text)")
+        #expect(!text.contains("HARNESS ERROR"), "\(text)")
+        let index = try String(contentsOf: tmp.url.appendingPathComponent("reports/index.html"), encoding: .utf8)
+        #expect(index.contains("a-fast") && !index.contains("b-slow"))
+        #expect(FileManager.default.fileExists(atPath: tmp.path("reports/junit.xml")))
+        #expect(Self.waitUntilGone(agents))
+        #expect(Self.sandboxes(in: tmp).isEmpty)
+    }
+
+    /// Whether `pid` is stopped (SIGSTOP), from /proc.
+    static func isStopped(_ pid: Int32) -> Bool {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/stat") else { return false }
+        let stat = String(decoding: data, as: UTF8.self)
+        guard let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(close, offsetBy: 2)] == "T"
+    }
+
     @Test func aKilledRunnerTakesItsAgentsAlongAndTheNextRunSweepsItsSandbox() throws {
         let tmp = try TemporaryDirectory()
         let (runner, agents) = try startRunner(in: tmp)

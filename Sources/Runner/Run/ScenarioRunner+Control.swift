@@ -1,6 +1,7 @@
 import Agent
 import Foundation
 import ScenarioModel
+import Supervisor
 import Trace
 
 extension ScenarioRunner {
@@ -43,11 +44,17 @@ extension ScenarioRunner {
         try Self.send(request, to: child)
     }
 
+    /// Sleeps `nanos`, in slices of at most 20 ms so that an interrupted invocation stops at once.
     func sleep(nanos: UInt64) {
-        guard nanos > 0 else { return }
-        var request = timespec(tv_sec: Int(nanos / 1_000_000_000), tv_nsec: Int(nanos % 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+        let deadline = MonotonicTime.now() &+ nanos
+        while Supervisor.interruption == nil {
+            let now = MonotonicTime.now()
+            guard now < deadline else { return }
+            let slice = min(deadline - now, 20_000_000)
+            var request = timespec(tv_sec: 0, tv_nsec: Int(slice))
+            var remaining = timespec()
+            while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+        }
     }
 
     /// Random operations from the workload's seed, at its rate; each write saves at once and every

@@ -45,6 +45,8 @@ public struct RunOutcome: Sendable {
     public var sandbox: String?
     /// Wall time of the run on the monotonic clock.
     public var durationNanos: UInt64
+    /// Set when a signal interrupted the invocation during this run: no verdict, and no harness error.
+    public var interrupted = false
 }
 
 /// Executes one planned run: a sandbox, a notification hub, one agent process per scenario process,
@@ -99,13 +101,18 @@ public final class ScenarioRunner {
                 durationNanos: MonotonicTime.now() - start)
         }
         var harnessError: RunError?
-        do {
-            for step in plan.steps { try runner.execute(step) }
+        do throws(RunError) {
+            for step in plan.steps {
+                if Supervisor.interruption != nil { throw RunError(message: "interrupted") }
+                try runner.execute(step)
+            }
             runner.currentStep = nil
             try runner.finish()
         } catch {
             harnessError = error
         }
+        // A signal kills every agent: whatever failed after it is the interruption, not the harness.
+        let interrupted = Supervisor.interruption != nil && harnessError != nil
         runner.stopAll()
         runner.hub.close()
         let (trace, unreadable) = runner.collectTrace()
@@ -113,8 +120,9 @@ public final class ScenarioRunner {
         let stderr = runner.collectStderr()
         runner.sandbox.finish()
         return RunOutcome(
-            plan: plan, trace: trace, harnessError: harnessError, stderr: stderr,
-            sandbox: options.keep ? runner.sandbox.root.path : nil, durationNanos: MonotonicTime.now() - start)
+            plan: plan, trace: trace, harnessError: interrupted ? nil : harnessError, stderr: stderr,
+            sandbox: options.keep ? runner.sandbox.root.path : nil, durationNanos: MonotonicTime.now() - start,
+            interrupted: interrupted)
     }
 
     /// Records a runner event, stamped with the step in progress and attributed to the process

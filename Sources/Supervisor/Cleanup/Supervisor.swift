@@ -48,25 +48,47 @@ public enum Supervisor {
         #endif
     }
 
-    /// In the runner: on normal exit (`atexit`) and on SIGINT, SIGTERM and SIGHUP, SIGKILL every
-    /// child's process group and reap it; a signal then ends the runner as it would have.
-    /// Calling it again does nothing.
-    public static func installCleanupHandlers() {
+    /// In the runner: on normal exit (`atexit`) every child's process group is killed and reaped. The
+    /// first SIGINT, SIGTERM or SIGHUP interrupts the whole invocation: it is remembered
+    /// (`interruption`), every child is killed so the runs in progress end at once, and the caller is
+    /// expected to start nothing new, report what finished and exit with `128 + signal`; if it has not
+    /// within `grace`, the process exits anyway. A second signal exits at once. Either way no child
+    /// and no registered sandbox is left behind. Calling it again does nothing.
+    public static func installCleanupHandlers(grace: Swift.Duration = .seconds(10)) {
         guard !installed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         atexit { Supervisor.killAllChildren() }
         let sources = [SIGINT, SIGTERM, SIGHUP].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
+                let (first, _) = interruptedBy.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing)
                 Supervisor.killAllChildren()
-                signal(number, SIG_DFL)
-                raise(number)
+                guard first else {
+                    // A second signal: the user means it. (raise() would not do: this dispatch thread
+                    // blocks signals, so the default action would never run.)
+                    _exit(128 + number)
+                }
+                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(grace.components.seconds * 1_000_000_000))) {
+                    Supervisor.killAllChildren()
+                    _exit(128 + number)
+                }
             }
             source.resume()
             return source
         }
         signalSources = sources
     }
+
+    private static let interruptedBy = Atomic<Int32>(0)
+
+    /// The signal that interrupted the invocation (SIGINT, SIGTERM, SIGHUP), or nil.
+    public static var interruption: Int32? {
+        let number = interruptedBy.load(ordering: .acquiring)
+        return number == 0 ? nil : number
+    }
+
+    /// The exit status an interrupted invocation ends with: 128 plus the signal's number (130 for SIGINT).
+    public static var interruptedExitStatus: Int32? { interruption.map { 128 + $0 } }
 
     /// SIGKILLs every child not yet reaped (stopped ones too) with its process group, and reaps it;
     /// then runs the work registered with `CleanupRegistry` (removing sandboxes).

@@ -13,6 +13,8 @@ struct ReportSession {
     func finish() throws -> Int32 {
         var runs: [ReportedRun] = []
         var statuses: [ExitStatus] = []
+        let interrupted = outcomes.filter(\.interrupted)
+        let outcomes = outcomes.filter { !$0.interrupted }
         for outcome in outcomes {
             var run = ReportedRun(checking: outcome.trace)
             if let error = outcome.harnessError {
@@ -40,7 +42,10 @@ struct ReportSession {
             }
             if let sandbox = outcome.sandbox { print("  sandbox kept at \(sandbox)") }
         }
-        print(ConsoleReport.summary(runs.map(\.result)))
+        for outcome in interrupted {
+            print("\(outcome.plan.info.scenario) / \(outcome.plan.info.variant): interrupted (no verdict; not reported)")
+        }
+        print(ConsoleReport.summary(runs.map(\.result)) + (interrupted.isEmpty ? "" : "; \(interrupted.count) interrupted"))
         print("Reports: \(reportDirectory.path)/index.html")
         return ExitStatus.combine(statuses).rawValue
     }

@@ -55,6 +55,7 @@ struct RunCommand: ParsableCommand {
         let outcomes = Self.execute(plans, options: options, jobs: jobs)
         let session = ReportSession(outcomes: outcomes, reportDirectory: URL(fileURLWithPath: reportDir))
         let status = try session.finish()
+        if let interrupted = Supervisor.interruptedExitStatus { throw ExitCode(interrupted) }
         if status != 0 { throw ExitCode(status) }
     }
 
@@ -67,7 +68,8 @@ struct RunCommand: ParsableCommand {
         DispatchQueue.concurrentPerform(iterations: min(jobs, plans.count)) { _ in
             while true {
                 let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < plans.count else { return }
+                // After a signal no new run starts.
+                guard index < plans.count, Supervisor.interruption == nil else { return }
                 progress.started(plans[index].info)
                 let outcome = ScenarioRunner.execute(plans[index], options: options)
                 results.withLock { $0[index] = outcome }
