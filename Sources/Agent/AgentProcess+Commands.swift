@@ -50,8 +50,14 @@ extension AgentProcess {
     func learn(_ refs: [String: ObjectRef]) {
         for (name, ref) in refs {
             guard ref.entity != "", let id = try? coordinator.objectID(entity: ref.entity, primaryKey: ref.pk) else { continue }
-            // A name this process bound itself (its own insert of that id) stays its own.
-            if ids[name] == nil { ids.bind(name, to: id) } else { ids.alias(name, to: id) }
+            // A name this process bound itself (its own insert of that id) stays its own; a name it
+            // learned follows the runner (an id inserted again after its row was deleted names the new row).
+            if ids[name] == nil || ids[name] == learnedIDs[name] {
+                ids.bind(name, to: id)
+                learnedIDs[name] = id
+            } else {
+                ids.alias(name, to: id)
+            }
         }
     }
 

@@ -18,6 +18,8 @@ public final class AgentProcess {
 
     /// Scenario id <-> object ID in this process's store (temporary IDs until the insert is saved).
     var ids = ObjectIdentities()
+    /// The bindings learned from the runner (not this process's own inserts).
+    var learnedIDs: [String: ObjectID] = [:]
     /// Properties this process set since its last save, per object (its own unsaved edits).
     var dirty: [ObjectID: Set<String>] = [:]
     /// The fetches this process ran, re-run by `refresh: refetch`.

@@ -70,7 +70,14 @@ extension ScenarioRunner {
             attribute: attribute.map { ($0.name, $0.type.rawValue) }, seed: seed)
         let start = MonotonicTime.now()
         let store = slots[workload.processes.first ?? ""]?.store ?? "group:\(plan.run.store.group)"
-        while let op = generator.next(committed: (live[store] ?? []).sorted()) {
+        // A workload touches only its own entity's objects with its own ids (k1...k<keys>), whatever
+        // else lives in the store.
+        func isOwn(_ id: String) -> Bool {
+            guard id.hasPrefix("k"), let number = Int(id.dropFirst()) else { return false }
+            return number >= 1 && number <= workload.keys && registry[store]?[id]?.entity == workload.entity
+        }
+        func committed() -> [String] { (live[store] ?? []).filter(isOwn).sorted() }
+        while let op = generator.next(committed: committed()) {
             let due = start + op.offsetNanos
             let now = MonotonicTime.now()
             if due > now { sleep(nanos: due - now) }

@@ -170,11 +170,13 @@ extension ScenarioRunner {
     /// Records what a save committed so other agents can name the same rows.
     private func learn(_ reply: AgentReply, from slot: ProcessSlot) {
         for (name, ref) in reply.inserted {
-            // The same scenario id inserted again in one store is a second row (a duplicate):
-            // the first keeps the name for every agent, the others are named in the final dump.
-            if let first = registry[slot.store]?[name], first != ref {
+            // The same scenario id inserted again in one store while its first row lives is a second
+            // row (a duplicate): the first keeps the name for every agent, the others are named in the
+            // final dump. Inserted again after its row was deleted, the new row takes the name.
+            if let first = registry[slot.store]?[name], first != ref, live[slot.store]?.contains(name) == true {
                 aliases[slot.store, default: [:]][ref] = name
             } else {
+                if let first = registry[slot.store]?[name], first != ref { aliases[slot.store, default: [:]][first] = name }
                 registry[slot.store, default: [:]][name] = ref
             }
             live[slot.store, default: []].insert(name)

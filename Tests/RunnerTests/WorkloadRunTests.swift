@@ -1,0 +1,53 @@
+import Checkers
+import Foundation
+import ScenarioModel
+import Testing
+import TestSupport
+import Trace
+@testable import Runner
+
+/// A workload touches only its own entity's objects and ids, and a key deleted and inserted again is
+/// judged by its last committed state.
+@Suite(.serialized, .spawnsProcesses) struct WorkloadRunTests {
+    static let yaml = """
+    summary: A workload beside objects that are not its own.
+    store:
+      group: group.test
+      name: Notes
+      model:
+        Note:
+          title: string
+        Tag:
+          name: string
+    processes:
+      app: { role: host, refresh: history }
+      share: { role: share, refresh: history }
+    steps:
+      - app: launch
+      - share: launch
+      - app: { insert: Tag, id: t1, set: { name: x } }
+      - app: { insert: Note, id: n1, set: { title: mine } }
+      - app: save
+      - workload: { processes: [app, share], entity: Note, mix: { insert: 2, update: 2, delete: 2, read: 1 }, rate: 400/s, duration: 300ms, keys: 3 }
+    """
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func aWorkloadLeavesOtherObjectsAloneAndReinsertedKeysConverge(seed: UInt64) throws {
+        let scenario = try ScenarioLoader.parse(yaml: Self.yaml, file: "test.yaml")
+        let run = try #require(scenario.runs(seed: seed).first)
+        let outcome = ScenarioRunner.execute(RunPlan(run: run, summary: scenario.summary),
+                                             options: RunnerOptions(agentExecutable: RunHarness.groupsim))
+        #expect(outcome.harnessError == nil, "\(outcome.harnessError.map { "\($0)" } ?? "")")
+        let commits = outcome.trace.events.compactMap { event -> SaveCommit? in
+            if case .saveCommitted(let commit) = event.kind { commit } else { nil }
+        }
+        let touched = commits.dropFirst().flatMap(\.objects)
+        #expect(!touched.contains { $0.id == "t1" || $0.id == "n1" }, "the workload wrote an object not its own")
+        #expect(touched.allSatisfy { $0.entity == "Note" && $0.id.hasPrefix("k") })
+        var inserts: [String: Int] = [:]
+        for object in touched where object.operation == .insert { inserts[object.id, default: 0] += 1 }
+        #expect(inserts.values.contains { $0 > 1 }, "three keys and many deletes insert some key again: \(inserts)")
+        let anomalies = TraceChecker.check(outcome.trace).anomalies
+        #expect(anomalies.isEmpty, "\(anomalies.map(\.explanation))")
+    }
+}
