@@ -122,7 +122,7 @@ extension AgentProcess {
         while receivedNotifications < count {
             let now = MonotonicTime.now()
             guard now < deadline else {
-                record(.note("\(config.process) received \(receivedNotifications) of the \(count) notifications the hub sent it"))
+                record(.warning("received \(receivedNotifications) of the \(count) notifications the hub sent it within 10 s"))
                 return
             }
             let ready = waitReadable([inbox.readDescriptor], timeoutNanos: min(deadline - now, pollTimeout() ?? .max))

@@ -16,6 +16,8 @@ public struct CheckResult: Sendable {
     /// Errors that are no anomaly and were not expected (`not-found`, `timeout`, `other`).
     public var unexpectedErrors: [UnexpectedError]
     public var eventCount: Int
+    /// What the harness could not do as asked (`warning` events), in time order.
+    public var warnings: [String] = []
 
     public init(
         info: RunInfo, origin: UInt64, end: UInt64, anomalies: [Anomaly], latency: LatencyReport,

@@ -45,6 +45,7 @@ public enum TraceChecker {
         var finals = FinalStateChecker(context: context, oracle: oracle)
         var latency = LatencyTracker(context: context)
         var refreshes = RefreshCostMeter()
+        var warnings: [String] = []
         for event in trace.events {
             let process = event.process, step = event.step, t = event.t
             switch event.kind {
@@ -90,6 +91,8 @@ public enum TraceChecker {
                 finals.finalStore(snapshot, process: process, t: t)
             case .finalView(let snapshot):
                 finals.finalView(snapshot, process: process, t: t)
+            case .warning(let text):
+                warnings.append("\(process): \(text)")
             case .runStarted, .stepStarted, .notificationPosted, .notificationRouted, .purged, .sqlRead,
                  .faultFulfilled, .snapshotDropped, .note:
                 break
@@ -106,9 +109,11 @@ public enum TraceChecker {
         let report = latency.finish(lastEvent: lastEvent)
         anomalies += LatencyBudgetChecker.check(report, budget: trace.info.latencyBudget, t: end, context: context)
 
-        return CheckResult(
+        var result = CheckResult(
             info: trace.info, origin: origin, end: end, anomalies: ordered(anomalies), latency: report,
             refreshCosts: refreshes.result, unexpectedErrors: errors.unexpected, eventCount: trace.events.count)
+        result.warnings = warnings
+        return result
     }
 
     /// Time order; ties by kind, process, object, property, so reports are deterministic.

@@ -13,6 +13,9 @@ public struct Verdict: Sendable, Hashable {
     /// Kinds found that the variant did not name (for `pass`: every kind found).
     public var unexpected: [AnomalyKind]
     public var matched: Bool
+    /// Set when the harness could not decide the run: then it has no verdict (`matched` is false and
+    /// the exit status is `undecided`), whatever the anomalies found before it stopped.
+    public var harnessFailure: HarnessFailure?
 
     public init(expected: ExpectedOutcome, anomalies: [Anomaly]) {
         self.expected = expected
@@ -62,11 +65,11 @@ public enum ExitStatus: Int32, Sendable, Hashable, Codable, Comparable {
 
     /// The status of one run: `undecided` when the harness failed it, else by its verdict.
     public init(verdict: Verdict?, harnessFailed: Bool = false) {
-        if harnessFailed || verdict == nil {
+        guard let verdict, !harnessFailed, verdict.harnessFailure == nil else {
             self = .undecided
-        } else {
-            self = verdict!.matched ? .matched : .notMatched
+            return
         }
+        self = verdict.matched ? .matched : .notMatched
     }
 
     /// The status of several runs: the worst of them (`undecided` over `notMatched` over `matched`);
@@ -75,5 +78,31 @@ public enum ExitStatus: Int32, Sendable, Hashable, Codable, Comparable {
         var worst: ExitStatus?
         for status in statuses { worst = Swift.max(worst ?? status, status) }
         return worst ?? .undecided
+    }
+}
+
+/// Why the harness could not decide a run: a process that did not start or answer, a timeout, a step
+/// it could not carry out. The step's `file:line` and the process, when known.
+public struct HarnessFailure: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var location: String?
+    public var process: String?
+    public var message: String
+
+    public init(location: String? = nil, process: String? = nil, message: String) {
+        self.location = location
+        self.process = process
+        self.message = message
+    }
+
+    public var description: String {
+        (location.map { "\($0): " } ?? "") + (process.map { "process '\($0)': " } ?? "") + message
+    }
+}
+
+extension CheckResult {
+    /// Marks the run undecided: the harness failed it, so what its trace shows is no verdict.
+    public mutating func undecided(by failure: HarnessFailure) {
+        verdict.matched = false
+        verdict.harnessFailure = failure
     }
 }

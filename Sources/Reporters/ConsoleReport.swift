@@ -13,7 +13,11 @@ public enum ConsoleReport {
     /// One line per run: `scenario / variant: matched | NOT MATCHED`, anomaly names with counts, p99.
     public static func line(_ result: CheckResult) -> String {
         let verdict = result.verdict
-        var line = "\(result.info.scenario) / \(result.info.variant): \(verdict.matched ? "matched" : "NOT MATCHED")"
+        let name = "\(Escape.oneLine(result.info.scenario, limit: 200)) / \(Escape.oneLine(result.info.variant, limit: 200))"
+        if let failure = verdict.harnessFailure {
+            return "\(name): HARNESS ERROR: \(Escape.oneLine(failure.description))"
+        }
+        var line = "\(name): \(verdict.matched ? "matched" : "NOT MATCHED")"
         line += "  " + (verdict.found.isEmpty ? "no anomalies" : verdict.foundText)
         if !verdict.matched {
             line += verdict.missing.isEmpty
@@ -36,13 +40,14 @@ public enum ConsoleReport {
     /// The lines for a run: its line, and for an unmatched run what to run to replay it.
     public static func lines(_ result: CheckResult, replay: (RunInfo) -> String = replayCommand) -> [String] {
         var lines = [line(result)]
-        if !result.verdict.matched {
+        for warning in result.warnings { lines.append("  warning: \(Escape.oneLine(warning))") }
+        if !result.verdict.matched && result.verdict.harnessFailure == nil {
             for anomaly in result.anomalies.prefix(3) {
-                lines.append("  \(anomaly.location.map { "\($0): " } ?? "")\(anomaly.kind.rawValue): \(anomaly.explanation)")
+                lines.append("  \(anomaly.location.map { "\(Escape.oneLine($0)): " } ?? "")\(anomaly.kind.rawValue): \(Escape.oneLine(anomaly.explanation))")
             }
             if result.anomalies.count > 3 { lines.append("  … and \(result.anomalies.count - 3) more anomalies") }
-            lines.append("  replay: \(replay(result.info))")
         }
+        if !result.verdict.matched { lines.append("  replay: \(Escape.oneLine(replay(result.info)))") }
         return lines
     }
 

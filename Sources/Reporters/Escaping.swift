@@ -42,7 +42,8 @@ public enum Escape {
         return out
     }
 
-    /// Text safe in a Markdown table cell: pipes escaped, line breaks folded, HTML left inert.
+    /// Text safe in a Markdown table cell: pipes escaped, line breaks folded, HTML left inert, terminal
+    /// escapes and other control characters written as `\u{..}` (a summary is often read with `cat`).
     public static func markdownCell(_ text: String) -> String {
         var out = ""
         for character in text {
@@ -52,8 +53,29 @@ public enum Escape {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "&": out += "&amp;"
-            default: out.append(character)
+            default: out += oneLine(String(character), limit: .max)
             }
+        }
+        return out
+    }
+
+    /// Text safe on one terminal or log line: terminal escape sequences and other control characters
+    /// (newlines, U+0085, U+2028, bidirectional overrides) written as `\u{..}`, and at most `limit`
+    /// characters (the rest counted, not printed).
+    public static func oneLine(_ text: String, limit: Int = 2_000) -> String {
+        var out = ""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            guard count < limit else {
+                return out + "… (\(text.unicodeScalars.count - limit) more characters)"
+            }
+            let category = scalar.properties.generalCategory
+            if category == .control || category == .format || category == .lineSeparator || category == .paragraphSeparator {
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+            count += 1
         }
         return out
     }

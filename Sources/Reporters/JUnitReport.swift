@@ -3,7 +3,8 @@ import Trace
 
 /// `junit.xml`: a `<testsuite>` per scenario and a `<testcase>` per variant, so CI systems show each
 /// variant as a test. An unmatched run is a `<failure>` naming the missing (or unexpected) anomalies
-/// and, for each anomaly, its step and explanation.
+/// and, for each anomaly, its step and explanation; a run the harness could not decide is an `<error>`
+/// (counted in `errors`), with the harness's message.
 public enum JUnitReport {
     public static func render(_ runs: [ReportedRun], options: ReportOptions = ReportOptions()) -> String {
         var scenarios: [String] = []
@@ -12,13 +13,14 @@ public enum JUnitReport {
             if byScenario[run.info.scenario] == nil { scenarios.append(run.info.scenario) }
             byScenario[run.info.scenario, default: []].append(run)
         }
-        let failures = runs.count { !$0.result.verdict.matched }
+        func isError(_ run: ReportedRun) -> Bool { run.result.verdict.harnessFailure != nil }
+        func isFailure(_ run: ReportedRun) -> Bool { !run.result.verdict.matched && !isError(run) }
+        let failures = runs.count(where: isFailure), errors = runs.count(where: isError)
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"groupsim\" tests=\"\(runs.count)\" failures=\"\(failures)\" errors=\"0\" time=\"\(seconds(runs.map(\.result)))\"\(options.generatedAt.map { " timestamp=\"\(Escape.xml($0))\"" } ?? "")>\n"
+        xml += "<testsuites name=\"groupsim\" tests=\"\(runs.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(runs.map(\.result)))\"\(options.generatedAt.map { " timestamp=\"\(Escape.xml($0))\"" } ?? "")>\n"
         for scenario in scenarios {
             let suite = byScenario[scenario]!
-            let suiteFailures = suite.count { !$0.result.verdict.matched }
-            xml += "  <testsuite name=\"\(Escape.xml(scenario))\" tests=\"\(suite.count)\" failures=\"\(suiteFailures)\" errors=\"0\" skipped=\"0\" time=\"\(seconds(suite.map(\.result)))\">\n"
+            xml += "  <testsuite name=\"\(Escape.xml(scenario))\" tests=\"\(suite.count)\" failures=\"\(suite.count(where: isFailure))\" errors=\"\(suite.count(where: isError))\" skipped=\"0\" time=\"\(seconds(suite.map(\.result)))\">\n"
             for run in suite { xml += testcase(run, options: options) }
             xml += "  </testsuite>\n"
         }
@@ -36,6 +38,10 @@ public enum JUnitReport {
         let body = Escape.xml(details.joined(separator: "\n"))
         if result.verdict.matched {
             return xml + ">\n      <system-out>\(body)</system-out>\n    </testcase>\n"
+        }
+        if let failure = result.verdict.harnessFailure {
+            // The harness could not decide: an error, not a failure of the code under test.
+            return xml + ">\n      <error message=\"\(Escape.xml(Escape.oneLine(failure.description, limit: 300)))\" type=\"harness-error\">\(body)</error>\n    </testcase>\n"
         }
         let message: String
         if !result.verdict.missing.isEmpty {

@@ -7,8 +7,13 @@ public enum MarkdownReport {
     /// The summary of one run; `variants` (every run of its scenario, this one included) adds the comparison.
     public static func render(_ run: ReportedRun, variants: [ReportedRun] = [], options: ReportOptions = ReportOptions()) -> String {
         let result = run.result, info = result.info
-        var md = "# \(inline(info.scenario)) / \(inline(info.variant)): \(result.verdict.matched ? "matched" : "NOT MATCHED")\n\n"
+        let headline = result.verdict.harnessFailure != nil ? "HARNESS ERROR" : result.verdict.matched ? "matched" : "NOT MATCHED"
+        var md = "# \(inline(info.scenario)) / \(inline(info.variant)): \(headline)\n\n"
         if !info.summary.isEmpty { md += "> \(inline(info.summary))\n\n" }
+        if let failure = result.verdict.harnessFailure {
+            md += "**The harness could not decide this run** (no verdict): \(inline(failure.description))\n\n"
+        }
+        for warning in result.warnings { md += "**Warning:** \(inline(warning))\n\n" }
         md += "- Expected: \(inline(info.expected.text))\n"
         md += "- Found: \(result.verdict.found.isEmpty ? "no anomalies" : inline(result.verdict.foundText))\n"
         if !result.verdict.missing.isEmpty { md += "- Missing: \(inline(result.verdict.missing.joined(separator: ", ")))\n" }
@@ -81,5 +86,5 @@ public enum MarkdownReport {
     static func inline(_ text: String) -> String { Escape.markdownCell(text) }
     static func cell(_ text: String) -> String { Escape.markdownCell(text) }
     /// Text inside a code span: backticks would end it.
-    static func code(_ text: String) -> String { String(text.map { $0 == "`" ? "'" : $0 }) }
+    static func code(_ text: String) -> String { Escape.oneLine(String(text.map { $0 == "`" ? "'" : $0 }), limit: .max) }
 }

@@ -82,4 +82,7 @@ public enum TraceEventKind: Sendable, Hashable {
     case finalView(StateSnapshot)
     /// Free text for the report (stderr lines of a process, harness notes).
     case note(String)
+    /// Something the harness could not do as the scenario asked (a workload's rate not reached, a
+    /// notification that never arrived): the verdict stands, but the report says so.
+    case warning(String)
 }

@@ -27,6 +27,7 @@ extension TraceEventKind {
         case .finalStore: "finalStore"
         case .finalView: "finalView"
         case .note: "note"
+        case .warning: "warning"
         }
     }
 
@@ -64,6 +65,7 @@ extension TraceEventKind {
         case .finalStore(let v): try container.encode(v, forKey: key)
         case .finalView(let v): try container.encode(v, forKey: key)
         case .note(let v): try container.encode(v, forKey: key)
+        case .warning(let v): try container.encode(v, forKey: key)
         }
     }
 
@@ -100,6 +102,7 @@ extension TraceEventKind {
         case "finalStore": return .finalStore(try c.decode(StateSnapshot.self, forKey: key))
         case "finalView": return .finalView(try c.decode(StateSnapshot.self, forKey: key))
         case "note": return .note(try c.decode(String.self, forKey: key))
+        case "warning": return .warning(try c.decode(String.self, forKey: key))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: c, debugDescription: "unknown trace event type '\(type)'")

@@ -39,7 +39,9 @@ public enum TraceValue: Sendable, Hashable, Codable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .null: "nil"
-        case .string(let value): "\"\(value)\""
+        case .string(let value):
+            // Reports print values in sentences: a long one is cut, saying how much was left out.
+            value.count > 200 ? "\"\(value.prefix(200))…\" (\(value.count) characters)" : "\"\(value)\""
         case .int(let value): String(value)
         case .double(let value): String(value)
         case .bool(let value): String(value)

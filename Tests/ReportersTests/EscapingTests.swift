@@ -103,3 +103,49 @@ private final class TextCollector: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
 }
+
+/// What reaches a terminal or a CI log: no escape sequence from a scenario, one line per message, and a
+/// harness error reported as an error (not a failure) in JUnit.
+@Suite("console, markdown and junit hygiene")
+struct ReportHygieneTests {
+    static func run(value: String) -> ReportedRun {
+        var s = TraceScript(processes: [("app", "host"), ("share", "share")], scenario: "s\u{1B}[31m", expected: .pass)
+        s.at(ms: 1)
+        s.insert("app", "n1", ["title": .string("A")])
+        s.at(ms: 2)
+        s.update("share", "n1", ["title": .string(value)], version: 2)
+        s.at(ms: 3)
+        s.read("app", "n1", ["title": .string("A")], version: 1, source: "cache")
+        s.record("runner", .warning("the workload ran\nslower"))
+        return ReportedRun(checking: s.trace)
+    }
+
+    @Test func consoleAndMarkdownCarryNoTerminalEscapes() {
+        let run = Self.run(value: "\u{1B}]0;pwned\u{07}B\u{85}C")
+        let console = ConsoleReport.lines(run.result)
+        #expect(!console.joined().contains("\u{1B}"))
+        #expect(console.allSatisfy { !$0.contains("\n") && !$0.contains("\u{85}") })
+        #expect(console.contains { $0.hasPrefix("  warning: runner: the workload ran\\u{a}slower") })
+        let markdown = MarkdownReport.render(run)
+        #expect(!markdown.contains("\u{1B}") && !markdown.contains("\u{85}"))
+    }
+
+    @Test func aLongValueIsCutInSentences() throws {
+        let run = Self.run(value: String(repeating: "x", count: 5_000))
+        let explanation = try #require(run.result.anomalies.first?.explanation)
+        #expect(explanation.count < 600)
+        #expect(explanation.contains("(5000 characters)"))
+    }
+
+    @Test func aHarnessErrorIsAJUnitErrorNotAFailure() {
+        var undecided = Self.run(value: "B")
+        undecided.result.undecided(by: HarnessFailure(location: "s.yaml:9", process: "app", message: "timed out"))
+        let matched = ReportedRun(checking: TraceScript(processes: [("app", "host")]).trace)
+        let xml = JUnitReport.render([undecided, matched])
+        #expect(xml.contains("tests=\"2\" failures=\"0\" errors=\"1\""))
+        #expect(xml.contains("<error message=\"s.yaml:9: process &apos;app&apos;: timed out\" type=\"harness-error\">"))
+        #expect(!xml.contains("<failure"))
+        #expect(ExitStatus(verdict: undecided.result.verdict) == .undecided)
+        #expect(ConsoleReport.line(undecided.result).contains("HARNESS ERROR: s.yaml:9: process 'app': timed out"))
+    }
+}

@@ -32,8 +32,13 @@ public enum HTMLReport {
     private static func header(_ run: ReportedRun, options: ReportOptions) -> String {
         let result = run.result, info = result.info, verdict = result.verdict
         var html = "<header><div class=\"headline\"><h1>\(Escape.html(info.scenario)) / \(Escape.html(info.variant))</h1>"
-        html += "<span class=\"badge \(verdict.matched ? "ok" : "bad")\">\(verdict.matched ? "matched" : "NOT MATCHED")</span></div>\n"
+        let badge = verdict.harnessFailure != nil ? "HARNESS ERROR" : verdict.matched ? "matched" : "NOT MATCHED"
+        html += "<span class=\"badge \(verdict.matched ? "ok" : "bad")\">\(badge)</span></div>\n"
         if !info.summary.isEmpty { html += "<p class=\"summary\">\(Escape.html(info.summary))</p>\n" }
+        if let failure = verdict.harnessFailure {
+            html += "<p class=\"callout\"><strong>The harness could not decide this run</strong> (no verdict): \(Escape.html(failure.description))</p>\n"
+        }
+        for warning in result.warnings { html += "<p class=\"callout\"><strong>Warning</strong>: \(Escape.html(warning))</p>\n" }
         html += "<dl class=\"facts\">"
         html += "<dt>verdict</dt><dd>\(Escape.html(verdictSentence(result)))</dd>"
         html += "<dt>expected</dt><dd>\(Escape.html(info.expected.text))</dd>"

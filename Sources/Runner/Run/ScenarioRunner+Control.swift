@@ -77,6 +77,15 @@ extension ScenarioRunner {
             return number >= 1 && number <= workload.keys && registry[store]?[id]?.entity == workload.entity
         }
         func committed() -> [String] { (live[store] ?? []).filter(isOwn).sorted() }
+        defer {
+            let took = MonotonicTime.now() - start
+            let asked = workload.duration.nanos
+            // A loaded or slow machine cannot keep every rate: say so rather than stretch silently.
+            if took > asked + asked / 10 + 100_000_000 {
+                let achieved = Int((Double(generator.count) / (Double(took) / 1e9)).rounded())
+                record(.warning("the workload at \(Int(workload.rate.rounded()))/s for \(workload.duration) took \(took / 1_000_000) ms: its \(generator.count) operations ran at \(achieved)/s on this machine"))
+            }
+        }
         while let op = generator.next(committed: committed()) {
             let due = start + op.offsetNanos
             let now = MonotonicTime.now()

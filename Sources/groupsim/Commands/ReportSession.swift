@@ -19,13 +19,10 @@ struct ReportSession {
             var run = ReportedRun(checking: outcome.trace)
             if let error = outcome.harnessError {
                 // The trace stops where the harness failed: what it shows is no verdict.
-                run.result.verdict.matched = false
-                run.result.unexpectedErrors.append(UnexpectedError(
-                    process: error.process ?? "runner", step: nil, location: error.location, kind: "harness",
-                    message: error.message, t: outcome.trace.events.last?.t ?? 0))
+                run.result.undecided(by: HarnessFailure(location: error.location, process: error.process, message: error.message))
             }
             runs.append(run)
-            statuses.append(ExitStatus(verdict: run.result.verdict, harnessFailed: outcome.harnessError != nil))
+            statuses.append(ExitStatus(verdict: run.result.verdict))
         }
         try ReportWriter.writeAll(runs, to: reportDirectory)
         for (outcome, run) in zip(outcomes, runs) {
@@ -34,12 +31,7 @@ struct ReportSession {
             for (process, text) in outcome.stderr {
                 try Data(text.utf8).write(to: directory.appendingPathComponent("\(process).stderr.txt"))
             }
-            if let error = outcome.harnessError {
-                print("\(run.info.scenario) / \(run.info.variant): HARNESS ERROR: \(error)")
-                print("  replay: \(ConsoleReport.replayCommand(run.info))")
-            } else {
-                for line in ConsoleReport.lines(run.result) { print(line) }
-            }
+            for line in ConsoleReport.lines(run.result) { print(line) }
             if let sandbox = outcome.sandbox { print("  sandbox kept at \(sandbox)") }
         }
         for outcome in interrupted {
