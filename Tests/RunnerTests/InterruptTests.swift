@@ -150,4 +150,63 @@ import TestSupport
         #expect(Self.waitUntilGone(nextAgents))
         #expect(Self.sandboxes(in: tmp).isEmpty)
     }
+
+    /// An agent killed from outside the run (not by a step) is reported as such, and its store is still
+    /// checked for lost commits.
+    @Test func anAgentKilledFromOutsideIsReportedAndItsStoreChecked() throws {
+        let tmp = try TemporaryDirectory()
+        let file = tmp.url.appendingPathComponent("victim.yaml")
+        try """
+        summary: share is killed by someone else while app waits for a title that never comes.
+        store:
+          group: group.test
+          name: Notes
+          model:
+            Note:
+              title: string
+        processes:
+          app: { role: host }
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - share: launch
+          - share: { read: n1, expect: { title: never }, within: 30s }
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: RunHarness.groupsim)
+        process.arguments = ["run", file.path, "--report-dir", tmp.path("reports")]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmp.url.path]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var share: Int32?
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, share == nil {
+            share = Self.agents(under: tmp.url.path).first { pid in
+                let line = (FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                return line.contains("share-0.json")
+            }
+            usleep(20_000)
+        }
+        let victim = try #require(share)
+        // Kill it once the runner has recorded it launched (it is then running steps, not starting).
+        while Date() < deadline {
+            let sandbox = Self.sandboxes(in: tmp).first.map { tmp.url.appendingPathComponent($0) }
+            let runnerTrace = sandbox.flatMap { try? String(contentsOf: $0.appendingPathComponent("trace/runner.jsonl"), encoding: .utf8) } ?? ""
+            if runnerTrace.split(separator: "\n").contains(where: { $0.contains("\"process\":\"share\"") && $0.contains("launched") }) { break }
+            usleep(10_000)
+        }
+        kill(victim, SIGKILL)
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2, "\(text)")
+        #expect(text.contains("HARNESS ERROR") && text.contains("killed by SIGKILL from outside the run"), "\(text)")
+        let trace = try String(contentsOf: tmp.url.appendingPathComponent("reports/victim/default/trace.jsonl"), encoding: .utf8)
+        #expect(trace.contains("\"reason\":\"killed\""), "the data-loss check ran")
+        #expect(trace.contains("\"state\":\"killed\""))
+        #expect(Self.sandboxes(in: tmp).isEmpty)
+    }
 }

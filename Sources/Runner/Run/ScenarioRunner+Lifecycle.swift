@@ -121,6 +121,30 @@ extension ScenarioRunner {
         verifyAfterCrash(slot)
     }
 
+    /// An agent that died while the runner talked to it, though no step killed it (killed from outside
+    /// the run, or exited on its own): recorded as such, its store checked for lost commits like after a
+    /// crash, and the run ended with a harness error that says what happened. Nil when it still runs, or
+    /// when the invocation was interrupted (which killed it).
+    func unexpectedDeath(of slot: ProcessSlot) -> RunError? {
+        guard Supervisor.interruption == nil, let child = slot.child,
+              let status = try? child.wait(timeout: .milliseconds(500)) else { return nil }
+        slot.child = nil
+        hub.setLifecycle(.notRunning, for: slot.name)
+        let what: String
+        switch status {
+        case .killed:
+            record(.lifecycle(LifecycleChange(state: "killed", pid: child.pid)), as: slot.name)
+            what = "was \(status) from outside the run (no step killed it)"
+        case .exited(let code):
+            record(.lifecycle(LifecycleChange(state: "exited", pid: child.pid)), as: slot.name)
+            what = "exited on its own with code \(code) (no step asked it to)"
+        }
+        if let url = try? storeFile(storeLocation(of: slot)) {
+            verify(url, label: slot.store, reason: "killed", store: slot.store)
+        }
+        return failure("it \(what); its store was checked for lost commits\(stderrTail(of: slot))", process: slot.name)
+    }
+
     /// After a crash: is every transaction committed before it still in the store?
     func verifyAfterCrash(_ slot: ProcessSlot) {
         guard let url = try? storeFile(storeLocation(of: slot)) else { return }

@@ -125,6 +125,7 @@ extension ScenarioRunner {
         do {
             try Self.send(request, to: child)
         } catch {
+            if let death = unexpectedDeath(of: slot) { throw death }
             throw failure("cannot send the step: \(error)", process: slot.name)
         }
         return seq
@@ -149,6 +150,7 @@ extension ScenarioRunner {
             } catch SupervisorError.timedOut {
                 return nil
             } catch {
+                if let death = unexpectedDeath(of: slot) { throw death }
                 throw failure("\(error)\(stderrTail(of: slot))", process: slot.name)
             }
             guard let reply = try? JSONDecoder().decode(AgentReply.self, from: Data(line.utf8)) else {
