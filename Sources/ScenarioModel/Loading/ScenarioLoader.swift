@@ -65,29 +65,34 @@ public enum ScenarioLoader {
     ///
     /// - Throws: ``ScenarioErrors`` with the problems of every file, and every name used twice.
     public static func loadAll(in urls: [URL]) throws(ScenarioErrors) -> [Scenario] {
+        let (scenarios, errors) = loadEach(in: urls)
+        if let errors { throw errors }
+        return scenarios
+    }
+
+    /// Loads every scenario under `urls`, keeping the valid ones beside the errors of the others (a
+    /// file whose name another valid file already uses is an error too): for commands that report on
+    /// every file, such as `validate` and `list`.
+    public static func loadEach(in urls: [URL]) -> (scenarios: [Scenario], errors: ScenarioErrors?) {
         var scenarios: [Scenario] = []
-        var loadedURLs: [URL] = []
         var errors: [ScenarioError] = []
+        var firstFile: [String: String] = [:]
         for url in discover(in: urls) {
             do {
-                scenarios.append(try load(contentsOf: url))
-                loadedURLs.append(url)
+                let scenario = try load(contentsOf: url)
+                if let other = firstFile[scenario.name] {
+                    let (line, column) = positionOfName(in: url)
+                    errors.append(ScenarioError(file: scenario.file, line: line, column: column,
+                        message: "the scenario name '\(scenario.name)' is also used by \(other); give one of them another name."))
+                    continue
+                }
+                firstFile[scenario.name] = scenario.file
+                scenarios.append(scenario)
             } catch {
                 errors += error.errors
             }
         }
-        var firstFile: [String: String] = [:]
-        for (scenario, url) in zip(scenarios, loadedURLs) {
-            if let other = firstFile[scenario.name] {
-                let (line, column) = positionOfName(in: url)
-                errors.append(ScenarioError(file: scenario.file, line: line, column: column,
-                    message: "the scenario name '\(scenario.name)' is also used by \(other); give one of them another name."))
-            } else {
-                firstFile[scenario.name] = scenario.file
-            }
-        }
-        guard errors.isEmpty else { throw ScenarioErrors(errors) }
-        return scenarios
+        return (scenarios, errors.isEmpty ? nil : ScenarioErrors(errors))
     }
 
     /// The summaries `groupsim list` shows, for every scenario under `urls`.

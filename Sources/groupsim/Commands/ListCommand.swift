@@ -11,7 +11,14 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var scenarios: ScenarioPaths
 
     func run() throws {
-        for scenario in try scenarios.load() {
+        let (loaded, errors) = try scenarios.loadEach()
+        defer {
+            if let errors {
+                printError(errors.description)
+                printError("\(errors.errors.count) error(s); the files with errors are not listed.")
+            }
+        }
+        for scenario in loaded {
             let summary = scenario.summaryLine
             print(summary.name)
             if !summary.summary.isEmpty { print("  \(summary.summary)") }
@@ -20,5 +27,6 @@ struct ListCommand: ParsableCommand {
             if !summary.tags.isEmpty { print("  tags: \(summary.tags.joined(separator: ", "))") }
             print("  file: \(summary.file)")
         }
+        if errors != nil { throw ExitCode(2) }
     }
 }

@@ -14,16 +14,7 @@ struct ScenarioPaths: ParsableArguments {
 
     /// Loads the scenarios in `paths` (files or folders), or prints every error and exits with code 2.
     static func load(_ paths: [String]) throws -> [Scenario] {
-        let urls = paths.map { URL(fileURLWithPath: $0) }
-        for (path, url) in zip(paths, urls) where !FileManager.default.fileExists(atPath: url.path) {
-            printError("\(path): no such file or folder; give a scenario file or a folder of them.")
-            throw ExitCode(2)
-        }
-        let found = ScenarioLoader.discover(in: urls)
-        guard !found.isEmpty else {
-            printError("\(paths.joined(separator: ", ")): no scenario files (*.yaml) found.")
-            throw ExitCode(2)
-        }
+        let urls = try existing(paths)
         do {
             return try ScenarioLoader.loadAll(in: urls)
         } catch {
@@ -31,6 +22,26 @@ struct ScenarioPaths: ParsableArguments {
             printError("\(error.errors.count) error(s); nothing was run.")
             throw ExitCode(2)
         }
+    }
+
+    /// The valid scenarios in the paths, and the errors of the invalid files (for commands that go on
+    /// with the good files and report the bad ones).
+    func loadEach() throws -> (scenarios: [Scenario], errors: ScenarioErrors?) {
+        ScenarioLoader.loadEach(in: try Self.existing(paths))
+    }
+
+    /// The paths as URLs, or an error (exit code 2) for one that does not exist or holds no scenario.
+    static func existing(_ paths: [String]) throws -> [URL] {
+        let urls = paths.map { URL(fileURLWithPath: $0) }
+        for (path, url) in zip(paths, urls) where !FileManager.default.fileExists(atPath: url.path) {
+            printError("\(path): no such file or folder; give a scenario file or a folder of them.")
+            throw ExitCode(2)
+        }
+        guard !ScenarioLoader.discover(in: urls).isEmpty else {
+            printError("\(paths.joined(separator: ", ")): no scenario files (*.yaml) found.")
+            throw ExitCode(2)
+        }
+        return urls
     }
 }
 
