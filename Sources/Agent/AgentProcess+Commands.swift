@@ -50,15 +50,22 @@ extension AgentProcess {
     func learn(_ refs: [String: ObjectRef]) {
         for (name, ref) in refs {
             guard ref.entity != "", let id = try? coordinator.objectID(entity: ref.entity, primaryKey: ref.pk) else { continue }
-            // A name this process bound itself (its own insert of that id) stays its own; a name it
-            // learned follows the runner (an id inserted again after its row was deleted names the new row).
-            if ids[name] == nil || ids[name] == learnedIDs[name] {
+            // A name this process bound itself (its own insert of that id) stays its own while its row
+            // lives (a second row is a duplicate); a name it learned, or whose row was deleted, follows the
+            // runner: an id inserted again after its row was deleted names the new row.
+            if ids[name] == nil || ids[name] == learnedIDs[name] || !rowExists(ids[name]!) {
                 ids.bind(name, to: id)
                 learnedIDs[name] = id
             } else {
                 ids.alias(name, to: id)
             }
         }
+    }
+
+    /// Whether `id`'s row is in the store now (read through the inspector, teaching the view nothing).
+    func rowExists(_ id: ObjectID) -> Bool {
+        guard !id.isTemporary, let context = inspectorContext("exists") else { return true }
+        return (try? context.existingObject(with: id)) != nil
     }
 
     /// The object `name` in the view context, registering it by id (`existingObject(with:)`) when needed.
