@@ -24,6 +24,8 @@ struct AgentError: Error, CustomStringConvertible {
 extension AgentProcess {
     /// Executes one request and replies; an error the step expected is a success.
     func handle(_ request: AgentRequest) {
+        // What the hub delivered before this step was sent is handled first, between steps.
+        if let deliveries = request.deliveries { settle(deliveries: deliveries) }
         currentSeq = request.seq
         currentStep = request.step
         defer { currentStep = nil }
@@ -130,8 +132,6 @@ extension AgentProcess {
             clock.advance(byNanos: nanos)
         case .lockState:
             outcome.lock = currentLock()
-        case .settle(let deliveries):
-            settle(deliveries: deliveries)
         case .read(let name, let expect, let absent, let within, let workload):
             try checkRead(name, expect: expect, absent: absent, withinNanos: within, workload: workload)
         case .count(let entity, let predicate, let expect, let within):

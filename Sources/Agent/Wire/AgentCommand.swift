@@ -52,9 +52,6 @@ public enum AgentCommand: Sendable, Hashable, Codable {
     case advanceClock(nanos: UInt64)
     /// Whether the process holds a transaction open on a shared store (asked before SIGSTOP).
     case lockState
-    /// Handles notifications until `deliveries` have arrived since launch (what the hub says it sent),
-    /// so that everything delivered while the process ran is handled before it is stopped or judged.
-    case settle(deliveries: Int)
     /// Runs the refresh strategy one last time (reason `final`) and records the view.
     case finalRefresh
     /// Closes the store and exits with status 0.

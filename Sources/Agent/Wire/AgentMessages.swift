@@ -13,10 +13,15 @@ public struct AgentRequest: Sendable, Hashable, Codable {
     /// For `sync` and `leech`: every scenario id's ensemble-wide global identifiers (more than one
     /// when the same scenario object was inserted in two stores without a `uuid`).
     public var globalIDs: [String: [String]]
+    /// How many notifications the hub has delivered to this process so far: the agent handles them all
+    /// (with the refreshes they trigger) before it executes the command, so a notification posted by
+    /// one step is handled before the next step, never racing it. Nil: do not wait.
+    public var deliveries: Int?
     public var command: AgentCommand
 
     public init(seq: Int, step: Int? = nil, expectError: String? = nil, ids: [String: ObjectRef] = [:],
-                globalIDs: [String: [String]] = [:], command: AgentCommand) {
+                globalIDs: [String: [String]] = [:], deliveries: Int? = nil, command: AgentCommand) {
+        self.deliveries = deliveries
         self.seq = seq
         self.step = step
         self.expectError = expectError

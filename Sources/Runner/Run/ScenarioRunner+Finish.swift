@@ -10,9 +10,9 @@ extension ScenarioRunner {
         for slot in orderedSlots where slot.lifecycle.state == .suspended {
             try lifecycle(.resume, slot)
         }
-        // Every notification delivered is handled (with the refreshes it triggers) before the final one.
+        // Every notification delivered is handled (with the refreshes it triggers) before the final one:
+        // the request waits for them.
         for slot in orderedSlots where slot.canTakeCommands {
-            try settle(slot)
             try send(.finalRefresh, to: slot)
         }
         for slot in orderedSlots where slot.canTakeCommands {

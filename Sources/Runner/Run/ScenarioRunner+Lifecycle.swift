@@ -20,9 +20,8 @@ extension ScenarioRunner {
     func suspend(_ slot: ProcessSlot) throws(RunError) {
         var lock: String?
         if slot.canTakeCommands {
-            // What was delivered while it ran is handled before it stops, as an app's run loop handles
-            // its callbacks before iOS suspends it: the suspension never races a delivery.
-            try settle(slot)
+            // What was delivered while it ran is handled before it stops (the request waits for it), as
+            // an app's run loop handles its callbacks before iOS suspends it.
             lock = try send(.lockState, to: slot).lock
         }
         try lifecycle(.suspend, slot)
@@ -108,11 +107,6 @@ extension ScenarioRunner {
             child.kill()
             throw failure("it did not exit cleanly: \(error)", process: slot.name)
         }
-    }
-
-    /// Waits until the agent has handled every notification the hub has sent it.
-    func settle(_ slot: ProcessSlot) throws(RunError) {
-        try send(.settle(deliveries: hub.deliveredCount(to: slot.name)), to: slot)
     }
 
     /// The armed `crash ... during: save` point was reached: kill the process there.

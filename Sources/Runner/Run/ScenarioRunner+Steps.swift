@@ -117,7 +117,8 @@ extension ScenarioRunner {
         let known = registry[slot.store] ?? [:]
         let delta = known.filter { slot.sentIDs[$0.key] != $0.value }
         slot.sentIDs.merge(delta) { $1 }
-        var request = AgentRequest(seq: seq, step: currentStep?.index, expectError: expectError, ids: delta, command: command)
+        var request = AgentRequest(seq: seq, step: currentStep?.index, expectError: expectError, ids: delta,
+                                   deliveries: hub.deliveredCount(to: slot.name), command: command)
         switch command {
         case .sync, .leech: request.globalIDs = globalIDs
         default: break
