@@ -22,39 +22,43 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // Layer 0 too: the vocabulary every layer shares (each concept that crosses a layer, defined once),
+        // the value and model types, the predicate language, the monotonic clock and a few system calls.
+        .target(name: "Basics"),
         // Layer 1: Core Data's multi-process behavior on SQLite, and Darwin-style notifications.
-        .target(name: "SharedStore", dependencies: ["CSQLite"]),
-        .target(name: "Notify"),
+        .target(name: "SharedStore", dependencies: ["Basics", "CSQLite"]),
+        .target(name: "Notify", dependencies: ["Basics"]),
         // Layer 2: the scenario language and the trace vocabulary (value types, no I/O in the model).
-        .target(name: "ScenarioModel", dependencies: [.product(name: "Yams", package: "Yams")]),
-        .target(name: "Trace"),
+        .target(name: "ScenarioModel", dependencies: ["Basics", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Trace", dependencies: ["Basics"]),
         // Layer 3: one simulated app or extension; child processes and their lifecycles.
-        .target(name: "Agent", dependencies: ["SharedStore", "Notify", "ScenarioModel", "Trace"]),
-        .target(name: "Supervisor"),
+        .target(name: "Agent", dependencies: ["Basics", "SharedStore", "Notify", "ScenarioModel", "Trace"]),
+        .target(name: "Supervisor", dependencies: ["Basics"]),
         // Layer 4: the runner, the checkers and the reports.
-        .target(name: "Runner", dependencies: ["Agent", "SharedStore", "Supervisor", "Notify", "ScenarioModel", "Trace"]),
-        .target(name: "Checkers", dependencies: ["Trace"]),
-        .target(name: "Reporters", dependencies: ["Checkers", "Trace"]),
+        .target(name: "Runner", dependencies: ["Basics", "Agent", "SharedStore", "Supervisor", "Notify", "ScenarioModel", "Trace"]),
+        .target(name: "Checkers", dependencies: ["Basics", "Trace"]),
+        .target(name: "Reporters", dependencies: ["Basics", "Checkers", "Trace"]),
         // Layer 5: the command line.
         .executableTarget(
             name: "groupsim",
             dependencies: [
-                "SharedStore", "Notify", "ScenarioModel", "Trace", "Agent", "Supervisor", "Runner",
+                "Basics", "SharedStore", "Notify", "ScenarioModel", "Trace", "Agent", "Supervisor", "Runner",
                 "Checkers", "Reporters", "CSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // A small child process the library tests drive across a real process boundary.
-        .executableTarget(name: "testpeer", dependencies: ["SharedStore", "Notify"]),
+        .executableTarget(name: "testpeer", dependencies: ["Basics", "SharedStore", "Notify"]),
         // Fixtures shared by every test target: temporary directories, locating built executables.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore", "CSQLite", "TestSupport"]),
-        .testTarget(name: "NotifyTests", dependencies: ["Notify", "TestSupport"]),
-        .testTarget(name: "SupervisorTests", dependencies: ["Supervisor", "TestSupport"]),
-        .testTarget(name: "ScenarioModelTests", dependencies: ["ScenarioModel", "TestSupport"]),
-        .testTarget(name: "CheckersTests", dependencies: ["Checkers", "Trace", "TestSupport"]),
-        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "Checkers", "Trace", "TestSupport"]),
-        .testTarget(name: "RunnerTests", dependencies: ["Runner", "Agent", "ScenarioModel", "Trace", "Checkers", "TestSupport"]),
+        .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
+        .testTarget(name: "SharedStoreTests", dependencies: ["Basics", "SharedStore", "CSQLite", "TestSupport"]),
+        .testTarget(name: "NotifyTests", dependencies: ["Basics", "Notify", "TestSupport"]),
+        .testTarget(name: "SupervisorTests", dependencies: ["Basics", "Supervisor", "TestSupport"]),
+        .testTarget(name: "ScenarioModelTests", dependencies: ["Basics", "ScenarioModel", "TestSupport"]),
+        .testTarget(name: "CheckersTests", dependencies: ["Basics", "Checkers", "Trace", "TestSupport"]),
+        .testTarget(name: "ReportersTests", dependencies: ["Basics", "Reporters", "Checkers", "Trace", "TestSupport"]),
+        .testTarget(name: "RunnerTests", dependencies: ["Basics", "Runner", "Agent", "ScenarioModel", "Trace", "Checkers", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import Basics
 import SharedStore
 import Trace
 
@@ -6,7 +7,7 @@ private let recheckNanos: UInt64 = 2_000_000
 
 /// Nanoseconds from now until `deadline`, or 0 once it has passed.
 func nanosLeft(until deadline: UInt64) -> UInt64 {
-    let now = MonotonicTime.now()
+    let now = MonotonicClock.now()
     return deadline > now ? deadline - now : 0
 }
 
@@ -15,9 +16,9 @@ extension AgentProcess {
     func checkRead(_ name: String, expect: TraceValues?, absent: Bool, withinNanos: UInt64, workload: Bool) throws {
         let expected = try expect.map { try normalized($0, for: name) }
         let checked = expected != nil || absent
-        let deadline = MonotonicTime.now() + withinNanos
+        let deadline = MonotonicClock.now() + withinNanos
         while true {
-            let started = MonotonicTime.now()
+            let started = MonotonicClock.now()
             var observation = observe(name, workload: workload)
             let matches = absent ? !observation.found : expected.map { matchesExpectation(observation, $0) } ?? true
             let done = matches || started >= deadline
@@ -26,7 +27,7 @@ extension AgentProcess {
             if done {
                 if checked {
                     record(.check(CheckRecord(
-                        kind: absent ? "read-absent" : "read", subject: name, expected: expected ?? [:],
+                        kind: absent ? .readAbsent : .read, subject: name, expected: expected ?? [:],
                         actual: observation.values, passed: matches, withinNanos: withinNanos)))
                 }
                 return
@@ -36,17 +37,16 @@ extension AgentProcess {
     }
 
     /// `count`: the objects of `entity` in the view (matching `predicate`), until the count is right.
-    func checkCount(_ entity: String, predicate: String?, expect: Int?, withinNanos: UInt64) throws {
-        let filter = try predicate.map { try FetchPredicate($0) }
-        let deadline = MonotonicTime.now() + withinNanos
+    func checkCount(_ entity: String, predicate filter: FetchPredicate?, expect: Int?, withinNanos: UInt64) throws {
+        let deadline = MonotonicClock.now() + withinNanos
         while true {
-            let started = MonotonicTime.now()
+            let started = MonotonicClock.now()
             let (names, hidden) = try viewNames(entity, filter: filter)
             let matches = expect.map { names.count == $0 } ?? true
             let done = matches || started >= deadline
             let deleted = (currentContext.deletedObjects + heldDeletes).filter { $0.entity == entity }.map { ids.name(of: $0) }
             var observation = CountObservation(
-                entity: entity, predicate: predicate, ids: names, final: done, store: openedCopyName,
+                entity: entity, predicate: filter?.description, ids: names, final: done, store: openedCopyName,
                 deletedUnsaved: deleted.isEmpty ? nil : deleted.sorted())
             if done && openedCopy == nil {
                 // What the list should hold, read from the store inside this count's interval.
@@ -61,7 +61,7 @@ extension AgentProcess {
             if done {
                 if let expect {
                     record(.check(CheckRecord(
-                        kind: "count", subject: entity, expectedCount: expect, actualCount: names.count,
+                        kind: .count, subject: entity, expectedCount: expect, actualCount: names.count,
                         passed: matches, withinNanos: withinNanos)))
                 }
                 return
@@ -82,13 +82,13 @@ extension AgentProcess {
         lastFaultSource = nil
         do {
             let values = try context.values(of: id)
-            let source = wasFault ? (lastFaultSource ?? "cache") : "memory"
+            let source: ReadSource = wasFault ? (lastFaultSource ?? .cache) : .memory
             return Observation(
                 object: name, found: true, values: values.traceValues, version: context.version(of: id),
                 dirty: ownEdits(of: id).sorted(), source: source, workload: workload, store: openedCopyName)
         } catch {
             record(.error(errorRecord(error, expected: nil)))
-            return Observation(object: name, found: true, source: "error", workload: workload, store: openedCopyName)
+            return Observation(object: name, found: true, source: .error, workload: workload, store: openedCopyName)
         }
     }
 

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import SharedStore
 import Trace
@@ -6,18 +7,18 @@ import Trace
 struct CommandOutcome {
     var inserted: [String: ObjectRef] = [:]
     var deleted: [String] = []
-    var lock: String?
+    var lock: LockKind?
     var globalIDs: [String: String] = [:]
     var aliases: [String: [ObjectRef]] = [:]
 }
 
 /// A command the agent cannot carry out for a reason of its own (not the store's).
 struct AgentError: Error, CustomStringConvertible {
-    var kind: String
+    var kind: ErrorKind
     var description: String
 
     static func unknownID(_ name: String) -> AgentError {
-        AgentError(kind: "not-found", description: "no object '\(name)' is known to this process yet")
+        AgentError(kind: .notFound, description: "no object '\(name)' is known to this process yet")
     }
 }
 
@@ -36,7 +37,7 @@ extension AgentProcess {
             try execute(request.command, into: &outcome)
             if let expected = request.expectError {
                 // The step said it would fail; that it succeeded is what the check records.
-                record(.check(CheckRecord(kind: "expect-error", subject: expected, passed: false, withinNanos: 0)))
+                record(.check(CheckRecord(kind: .expectError, subject: expected.rawValue, passed: false, withinNanos: 0)))
             }
             reply(AgentReply(seq: request.seq, status: .ok, inserted: outcome.inserted,
                              deleted: outcome.deleted, lock: outcome.lock, globalIDs: outcome.globalIDs,
@@ -103,26 +104,26 @@ extension AgentProcess {
             view.reset()
             forgetUnsaved()
         case .fetch(let entity, let predicate, let sort):
-            let request = FetchRequest(entity: entity, predicate: predicate, sort: sort)
+            let request = FetchRequest(entity: entity, filter: predicate, sortKeys: sort.isEmpty ? nil : sort)
             _ = try currentContext.fetch(request)
             if !fetches.contains(request) { fetches.append(request) }
         case .refreshAll:
-            refreshAll(reason: "step")
+            refreshAll(reason: .step)
         case .refreshObject(let name, let merge):
             let id = try resolve(name)
             view.refresh(id, mergeChanges: merge)
             // Without merging, refresh(_:mergeChanges:) discards the object's unsaved changes.
             if !merge { dirty[id] = nil }
         case .runRefresh:
-            runRefresh(reason: "manual")
+            runRefresh(reason: .manual)
         case .observe:
             startObserving()
             // Registering late, an app with history catches up from its persisted token.
-            if settings.refresh == .history { runRefresh(reason: "observe") }
+            if settings.refresh == .history { runRefresh(reason: .observe) }
         case .post(let name):
             post(name)
         case .becomeActive:
-            if settings.trigger == .activation { runRefresh(reason: "activation") }
+            if settings.trigger == .activation { runRefresh(reason: .activation) }
         case .enterBackground:
             // A backgrounded app keeps running and receiving notifications: nothing changes here.
             break
@@ -137,7 +138,7 @@ extension AgentProcess {
         case .count(let entity, let predicate, let expect, let within):
             try checkCount(entity, predicate: predicate, expect: expect, withinNanos: within)
         case .finalRefresh:
-            runRefresh(reason: "final")
+            runRefresh(reason: .final)
             recordFinalView()
         case .exit:
             break
@@ -155,28 +156,26 @@ extension AgentProcess {
     }
 
     /// What this process holds open on a shared store, for the runner's suspend check.
-    func currentLock() -> String? {
+    func currentLock() -> LockKind? {
+        if holdsBeginWrite { return .beginWrite }
         let open = coordinator.openTransactions
-        if holdsBeginWrite { return "begin-write" }
-        if open.contains("write") { return "write" }
-        if open.contains("pinned-generation") { return "pinned-read" }
-        return nil
+        return open.contains(.write) ? .write : open.first
     }
 
     /// The trace's record of `error`, with its kind, and whether the step expected it.
-    func errorRecord(_ error: any Error, expected: String?) -> ErrorRecord {
-        let kind: String
+    func errorRecord(_ error: any Error, expected: ErrorKind?) -> ErrorRecord {
+        let kind: ErrorKind
         if let agentError = error as? AgentError {
             kind = agentError.kind
         } else if let syncError = error as? SyncError {
             switch syncError {
-            case .store(let inner): kind = StoreErrorKind(inner)?.rawValue ?? "other"
-            case .historyExpired: kind = "expired-token"
-            case .alreadyLeeched: kind = "already-leeched"
-            default: kind = "sync-failed"
+            case .store(let inner): kind = ErrorKind(inner) ?? .other
+            case .historyExpired: kind = .expiredToken
+            case .alreadyLeeched: kind = .alreadyLeeched
+            default: kind = .syncFailed
             }
         } else {
-            kind = StoreErrorKind(error)?.rawValue ?? "other"
+            kind = ErrorKind(error) ?? .other
         }
         return ErrorRecord(kind: kind, message: "\(error)", expected: expected == kind)
     }

@@ -1,3 +1,4 @@
+import Basics
 import Notify
 import SharedStore
 import Trace
@@ -11,8 +12,8 @@ extension AgentProcess {
     /// - `refetch`: re-run this process's fetches, keeping registered objects as they are, taking the
     ///   fetched values (`shouldRefreshRefetchedObjects`), or after `reset()`.
     /// - `none`: nothing; automatic merging never covers another process's saves.
-    func runRefresh(reason: String) {
-        var result = RefreshRecord(strategy: settings.refresh.rawValue, reason: reason)
+    func runRefresh(reason: RefreshReason) {
+        var result = RefreshRecord(strategy: RefreshKind(settings.refresh), reason: reason)
         record(.refreshStarted(result))
         switch settings.refresh {
         case .staleness:
@@ -31,8 +32,8 @@ extension AgentProcess {
     }
 
     /// A `refresh` step: `refreshAllObjects()` whatever the strategy.
-    func refreshAll(reason: String) {
-        let result = RefreshRecord(strategy: "refresh-all", reason: reason)
+    func refreshAll(reason: RefreshReason) {
+        let result = RefreshRecord(strategy: .refreshAll, reason: reason)
         record(.refreshStarted(result))
         view.refreshAllObjects()
         record(.refreshEnded(result))
@@ -69,7 +70,7 @@ extension AgentProcess {
         do {
             observer = try center.addObserver(settings.notificationName) { inbox.post($0) }
         } catch {
-            record(.error(ErrorRecord(kind: "other", message: "cannot observe notifications: \(error)")))
+            record(.error(ErrorRecord(kind: .other, message: "cannot observe notifications: \(error)")))
         }
     }
 
@@ -79,7 +80,7 @@ extension AgentProcess {
             try center?.post(name)
             record(.notificationPosted(NotificationRecord(name: name, from: config.process)))
         } catch {
-            record(.error(ErrorRecord(kind: "other", message: "cannot post \(name): \(error)")))
+            record(.error(ErrorRecord(kind: .other, message: "cannot post \(name): \(error)")))
         }
     }
 
@@ -94,7 +95,7 @@ extension AgentProcess {
             trace.record(.notificationReceived(NotificationRecord(name: delivery.name, postedAt: delivery.postedAt)),
                          step: currentStep, at: delivery.receivedAt)
             if settings.trigger == .darwin && delivery.name == settings.notificationName {
-                runRefresh(reason: "darwin")
+                runRefresh(reason: .darwin)
             }
         }
     }
@@ -102,25 +103,25 @@ extension AgentProcess {
     /// How long the loop may sleep before the next poll-triggered refresh.
     func pollTimeout() -> UInt64? {
         guard settings.trigger == .poll else { return nil }
-        let now = MonotonicTime.now()
+        let now = MonotonicClock.now()
         return nextPoll > now ? nextPoll - now : 0
     }
 
     /// Runs the refresh when `trigger: poll` and its interval has passed.
     func pollIfDue() {
         guard settings.trigger == .poll else { return }
-        let now = MonotonicTime.now()
+        let now = MonotonicClock.now()
         guard now >= nextPoll else { return }
-        runRefresh(reason: "poll")
+        runRefresh(reason: .poll)
         nextPoll = now + settings.pollIntervalNanos
     }
 
     /// Handles notifications until `count` have arrived since launch, or `timeoutNanos` passed.
     func settle(deliveries count: Int, timeoutNanos: UInt64 = 10_000_000_000) {
-        let deadline = MonotonicTime.now() + timeoutNanos
+        let deadline = MonotonicClock.now() + timeoutNanos
         handleNotifications()
         while receivedNotifications < count {
-            let now = MonotonicTime.now()
+            let now = MonotonicClock.now()
             guard now < deadline else {
                 record(.warning("received \(receivedNotifications) of the \(count) notifications the hub sent it within 10 s"))
                 return
@@ -133,9 +134,9 @@ extension AgentProcess {
 
     /// Waits up to `nanos`, handling notifications and polls meanwhile (never reading new requests).
     func idle(forNanos nanos: UInt64) {
-        let deadline = MonotonicTime.now() + nanos
+        let deadline = MonotonicClock.now() + nanos
         while true {
-            let now = MonotonicTime.now()
+            let now = MonotonicClock.now()
             guard now < deadline else { return }
             var timeout = deadline - now
             if let poll = pollTimeout() { timeout = min(timeout, poll) }

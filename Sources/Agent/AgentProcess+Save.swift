@@ -1,3 +1,4 @@
+import Basics
 import SharedStore
 import Trace
 
@@ -54,7 +55,7 @@ extension AgentProcess {
             }
         }
         let commit = SaveCommit(
-            store: config.store.traceName, source: "save", token: result.historyToken,
+            store: config.store.traceName, source: .save, token: result.historyToken,
             objects: objects, conflictResolved: !result.conflicts.isEmpty,
             conflicted: result.conflicts.map { ids.name(of: $0.object) }.sorted())
         if heldWrite != nil {
@@ -100,8 +101,8 @@ extension AgentProcess {
     func recordConflict(_ conflict: SaveConflict) {
         record(.conflict(ConflictRecord(
             object: ids.name(of: conflict.object), cachedVersion: conflict.cachedVersion,
-            storeVersion: conflict.storeVersion ?? -1, policy: conflict.policy.rawValue,
-            outcome: conflict.outcome.rawValue, cachedValues: conflict.cachedValues.traceValues,
+            storeVersion: conflict.storeVersion ?? -1, policy: conflict.policy,
+            outcome: conflict.outcome, cachedValues: conflict.cachedValues.traceValues,
             storeValues: conflict.storeValues.traceValues)))
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import SharedStore
 import Trace
@@ -5,13 +6,13 @@ import Trace
 extension AgentProcess {
     /// Compiles the model and opens the store in the process's container with its settings.
     static func openStore(config: AgentConfig, clock: AgentClock, readOnlyURL: URL? = nil) throws -> StoreCoordinator {
-        let model = try config.model.compiledModel()
+        let model = try Model(config.model)
         let settings = config.settings
         let options = StoreOptions(
             historyTracking: settings.historyTracking,
             busyTimeout: .nanoseconds(Int64(settings.busyTimeoutNanos)),
             readOnly: readOnlyURL != nil,
-            bundleIdentifier: config.role)
+            bundleIdentifier: config.role.rawValue)
         let coordinator: StoreCoordinator
         if let readOnlyURL {
             coordinator = try StoreCoordinator(url: readOnlyURL, model: model, options: options, clock: clock)
@@ -24,7 +25,7 @@ extension AgentProcess {
         }
         let view = coordinator.viewContext
         view.stalenessInterval = settings.staleness
-        view.mergePolicy = MergePolicy(scenarioName: settings.mergePolicy) ?? .error
+        view.mergePolicy = settings.mergePolicy
         view.transactionAuthor = settings.author
         return coordinator
     }
@@ -34,7 +35,7 @@ extension AgentProcess {
         // Store events arrive synchronously on this (the only) thread.
         nonisolated(unsafe) let agent = self
         coordinator.eventSink = { event in agent.recordStoreEvent(event) }
-        coordinator.commitObserver = { phase in agent.commitTimes.observe(phase, at: MonotonicTime.now()) }
+        coordinator.commitObserver = { phase in agent.commitTimes.observe(phase, at: MonotonicClock.now()) }
         coordinator.beforeCommit = { [unowned self] _ in
             guard self.crashArmed else { return }
             // The kill point of `crash ... during: save`: statements done, COMMIT not yet.
@@ -48,10 +49,13 @@ extension AgentProcess {
         case .sqlRead(let entity, let rows, _):
             record(.sqlRead(entity: entity, rows: rows))
         case .faultFulfilled(let object, let source, _, _):
-            // The trace vocabulary says `generation` for a fault read through a pinned generation.
-            let name = source.rawValue == "pinned-generation" ? "generation" : source.rawValue
-            lastFaultSource = name
-            record(.faultFulfilled(object: ids.name(of: object), source: name))
+            let read: ReadSource = switch source {
+            case .cache: .cache
+            case .sql: .sql
+            case .pinnedGeneration: .generation
+            }
+            lastFaultSource = read
+            record(.faultFulfilled(object: ids.name(of: object), source: read))
         case .snapshotDropped(let object, _):
             record(.snapshotDropped(object: ids.name(of: object)))
         case .batch(_, _, _, _, let changes):
@@ -80,20 +84,6 @@ extension AgentProcess {
     }
 }
 
-extension MergePolicy {
-    /// The policy named by the scenario's `merge-policy` setting.
-    init?(scenarioName: String) {
-        switch scenarioName {
-        case "error": self = .error
-        case "object-trump": self = .mergeByPropertyObjectTrump
-        case "store-trump": self = .mergeByPropertyStoreTrump
-        case "overwrite": self = .overwrite
-        case "rollback": self = .rollback
-        default: return nil
-        }
-    }
-}
-
 extension TraceValue {
     /// This value as the store holds an attribute of `type`.
     public func storeValue(as type: AttributeType, entity: String, property: String) throws -> Value {
@@ -112,24 +102,4 @@ extension TraceValue {
         }
         return converted
     }
-}
-
-extension Value {
-    /// The value as the trace records it (dates as seconds since 1970, UUIDs as strings).
-    public var traceValue: TraceValue {
-        switch self {
-        case .null: .null
-        case .string(let text): .string(text)
-        case .int(let number): .int(number)
-        case .double(let number): .double(number)
-        case .bool(let flag): .bool(flag)
-        case .date(let date): .double(date.timeIntervalSince1970)
-        case .uuid(let uuid): .string(uuid.uuidString)
-        }
-    }
-}
-
-extension Dictionary where Key == String, Value == SharedStore.Value {
-    /// The values as the trace records them.
-    public var traceValues: TraceValues { mapValues(\.traceValue) }
 }

@@ -1,4 +1,6 @@
+import Basics
 import Foundation
+import ScenarioModel
 import SharedStore
 import Trace
 
@@ -17,7 +19,7 @@ extension AgentProcess {
         case .endWrite:
             try commitHeldWrite(into: &outcome)
         case .mergeHistory:
-            var result = RefreshRecord(strategy: "merge-history", reason: "step")
+            var result = RefreshRecord(strategy: .mergeHistory, reason: .step)
             record(.refreshStarted(result))
             defer { record(.refreshEnded(result)) }
             let changes = try mergeHistory()
@@ -30,24 +32,24 @@ extension AgentProcess {
             let row = try storeValues(values, entity: entity)
             commitTimes.reset()
             let inserted = try coordinator.batchInsert(entity, objects: Array(repeating: row, count: count), author: settings.author)
-            recordBatch("batch-insert", inserted, operation: .insert)
+            recordBatch(.batchInsert, inserted, operation: .insert)
         case .batchUpdate(let entity, let predicate, let values):
             let converted = try storeValues(values, entity: entity)
             commitTimes.reset()
-            let updated = try coordinator.batchUpdate(entity, where: predicate, values: converted, author: settings.author)
-            recordBatch("batch-update", updated, operation: .update)
+            let updated = try coordinator.batchUpdate(entity, matching: predicate, values: converted, author: settings.author)
+            recordBatch(.batchUpdate, updated, operation: .update)
         case .batchDelete(let entity, let predicate):
             commitTimes.reset()
-            let deleted = try coordinator.batchDelete(entity, where: predicate, author: settings.author)
+            let deleted = try coordinator.batchDelete(entity, matching: predicate, author: settings.author)
             let names = deleted.map { ids.name(of: $0) }
-            recordBatch("batch-delete", deleted, operation: .delete)
+            recordBatch(.batchDelete, deleted, operation: .delete)
             if heldWrite != nil { heldWrite?.outcome.deleted += names } else { outcome.deleted = names }
         case .checkpoint:
             try coordinator.checkpoint()
         case .copyStore(let name, let withWAL):
             // Names are plain (validation refuses `.`, `..` and separators); never copy onto the store itself.
             guard copyURL(name).standardizedFileURL.path != coordinator.url.standardizedFileURL.path else {
-                throw AgentError(kind: "other", description: "the copy '\(name)' would overwrite the live store")
+                throw AgentError(kind: .other, description: "the copy '\(name)' would overwrite the live store")
             }
             try coordinator.copyStore(to: copyURL(name), includeWAL: withWAL)
         case .openCopy(let name):
@@ -58,7 +60,7 @@ extension AgentProcess {
         case .leech:
             try sync(leechOnly: true, into: &outcome)
         default:
-            throw AgentError(kind: "other", description: "the agent does not know the command \(command)")
+            throw AgentError(kind: .other, description: "the agent does not know the command \(command)")
         }
     }
 
@@ -91,13 +93,13 @@ extension AgentProcess {
     }
 
     /// Purges history by `policy`; `consumed-by-all` counts the processes with `refresh: history`.
-    func purgeHistory(_ policy: PurgeSetting) throws {
+    func purgeHistory(_ policy: PurgePolicy) throws {
         let storePolicy: HistoryPurgePolicy
         switch policy {
         case .none: return
         case .consumedByAll: storePolicy = .consumedByAll
         case .ownToken: storePolicy = .ownToken
-        case .olderThan(let nanos): storePolicy = .olderThan(Double(nanos) / 1e9)
+        case .olderThan(let age): storePolicy = .olderThan(age.seconds)
         }
         let before = policy == .ownToken ? coordinator.lastOwnHistoryToken : nil
         // Sync reads history too (to export it): a store in an ensemble waits for it as well.
@@ -124,7 +126,7 @@ extension AgentProcess {
     /// operation's transaction (`lastBatchChanges`), stamped with the interval of its COMMIT
     /// (`commitTimes`); held until `end-write` inside `begin-write`. Rows the store did not report (a
     /// sync import) are read back through the inspector, after the fact.
-    func recordBatch(_ source: String, _ rows: [ObjectID], operation: CommittedObject.Operation) {
+    func recordBatch(_ source: CommitSource, _ rows: [ObjectID], operation: CommittedObject.Operation) {
         defer { lastBatchChanges = [:] }
         guard !rows.isEmpty else { return }
         let reader = operation == .delete ? nil : inspectorContext("batch-readback")

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import SharedStore
 import Trace
@@ -13,7 +14,7 @@ extension AgentProcess {
             return
         }
         let ensemble = try currentEnsemble()
-        var result = RefreshRecord(strategy: "sync", reason: leechOnly ? "leech" : "step")
+        var result = RefreshRecord(strategy: .sync, reason: leechOnly ? .leech : .step)
         record(.refreshStarted(result))
         // The first sync leeches first, in a COMMIT of its own (a baseline export, no import): the
         // import's interval starts after it.
@@ -28,9 +29,9 @@ extension AgentProcess {
         for (name, id) in ids.byName where !id.isTemporary {
             if let global = try? ensemble.globalIdentifier(of: id) { outcome.globalIDs[name] = global }
         }
-        recordBatch("sync-import", changes.inserted, operation: .insert)
-        recordBatch("sync-import", changes.updated, operation: .update)
-        recordBatch("sync-import", changes.deleted, operation: .delete)
+        recordBatch(.syncImport, changes.inserted, operation: .insert)
+        recordBatch(.syncImport, changes.updated, operation: .update)
+        recordBatch(.syncImport, changes.deleted, operation: .delete)
         for id in changes.inserted {
             let name = ids.name(of: id)
             if ids[name] == id { outcome.inserted[name] = ObjectRef(entity: id.entity, pk: id.primaryKey) }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Notify
 import SharedStore
@@ -28,7 +29,7 @@ public final class AgentProcess {
     var currentStep: Int?
     var currentSeq = 0
     /// Where the last fault fired from (`cache`, `sql`, `generation`), from the store's events.
-    var lastFaultSource: String?
+    var lastFaultSource: ReadSource?
 
     let input = LineReader(fd: 0)
     let output = LineWriter(fd: 1)
@@ -68,16 +69,16 @@ public final class AgentProcess {
         if settings.refresh == .history && settings.historyTracking {
             try coordinator.registerHistoryConsumer(config.process)
         }
-        if settings.pinGeneration { try view.pinQueryGeneration() }
+        if settings.queryGeneration == .pinned { try view.pinQueryGeneration() }
     }
 
     /// Runs until the runner says `exit` or closes stdin; returns the exit status.
     public func run() -> Int32 {
         if settings.observe == .launch { startObserving() }
         // An app becomes active when it launches: the activation trigger runs then too.
-        if settings.trigger == .activation { runRefresh(reason: "activation") }
+        if settings.trigger == .activation { runRefresh(reason: .activation) }
         reply(AgentReply(seq: 0, status: .ready))
-        nextPoll = MonotonicTime.now() + settings.pollIntervalNanos
+        nextPoll = MonotonicClock.now() + settings.pollIntervalNanos
         while true {
             let ready = waitReadable([input.fd, inbox.readDescriptor], timeoutNanos: pollTimeout())
             if ready.contains(inbox.readDescriptor) { handleNotifications() }
@@ -85,7 +86,7 @@ public final class AgentProcess {
             guard ready.contains(input.fd) else { continue }
             for line in input.drain() where !line.isEmpty {
                 guard let request = try? JSONDecoder().decode(AgentRequest.self, from: Data(line.utf8)) else {
-                    trace.record(.error(ErrorRecord(kind: "other", message: "unreadable request: \(line)")))
+                    trace.record(.error(ErrorRecord(kind: .other, message: "unreadable request: \(line)")))
                     continue
                 }
                 if case .exit = request.command {

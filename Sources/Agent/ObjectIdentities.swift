@@ -1,3 +1,4 @@
+import Basics
 import SharedStore
 
 /// Which object each scenario id names in this process's store, both ways.

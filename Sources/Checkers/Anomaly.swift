@@ -1,31 +1,5 @@
+import Basics
 import Trace
-
-/// The contract's anomaly vocabulary: the names a variant's `expect` lists (SCENARIOS.md,
-/// "Expectations and verdicts").
-public enum AnomalyKind: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
-    case staleRead = "stale-read"
-    case missedInsert = "missed-insert"
-    case missedDelete = "missed-delete"
-    case phantomRead = "phantom-read"
-    case lostUpdate = "lost-update"
-    case conflict
-    case duplicate
-    case expiredToken = "expired-token"
-    case busy
-    case lockHeldWhileSuspended = "lock-held-while-suspended"
-    case readOnly = "read-only"
-    case dataLoss = "data-loss"
-    case notConverged = "not-converged"
-    case latencyBudget = "latency-budget"
-    case unmetExpectation = "unmet-expectation"
-
-    /// Orders kinds as the contract's table lists them, so reports group them the same way.
-    public static func < (lhs: AnomalyKind, rhs: AnomalyKind) -> Bool {
-        lhs.order < rhs.order
-    }
-
-    private var order: Int { Self.allCases.firstIndex(of: self)! }
-}
 
 /// A committed write an anomaly refers to: who committed what, when.
 public struct CommitReference: Sendable, Hashable, Codable {

@@ -1,3 +1,4 @@
+import Basics
 import Trace
 
 /// Everything the checkers concluded about one run.

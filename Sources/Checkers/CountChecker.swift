@@ -1,3 +1,4 @@
+import Basics
 import Trace
 
 /// Judges every final count (`counted` with `final`) by id, against the list the counting process

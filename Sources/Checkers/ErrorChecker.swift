@@ -1,3 +1,4 @@
+import Basics
 import Trace
 
 /// An error a step ended with that no anomaly class covers (`not-found`, `timeout`, `other`) and no
@@ -6,11 +7,11 @@ public struct UnexpectedError: Sendable, Hashable, Codable {
     public var process: String
     public var step: Int?
     public var location: String?
-    public var kind: String
+    public var kind: ErrorKind
     public var message: String
     public var t: UInt64
 
-    public init(process: String, step: Int?, location: String?, kind: String, message: String, t: UInt64) {
+    public init(process: String, step: Int?, location: String?, kind: ErrorKind, message: String, t: UInt64) {
         self.process = process
         self.step = step
         self.location = location
@@ -65,7 +66,7 @@ struct ErrorChecker {
 
     mutating func historyFetched(_ fetch: HistoryFetch, process: String, step: Int?, t: UInt64) {
         guard fetch.expired else { return }
-        let record = ErrorRecord(kind: "expired-token", message: "history after token \(fetch.tokenBefore.map(String.init) ?? "nil") was purged")
+        let record = ErrorRecord(kind: .expiredToken, message: "history after token \(fetch.tokenBefore.map(String.init) ?? "nil") was purged")
         add(Candidate(source: .history, record: record, t: t, history: fetch), process: process, step: step)
     }
 
@@ -91,8 +92,8 @@ struct ErrorChecker {
 
     private mutating func flush(_ candidates: [Candidate], key: StepKey, into anomalies: inout [Anomaly]) {
         let expectedKinds = Set(candidates.filter(\.record.expected).map(\.record.kind))
-        var byKind: [String: [Candidate]] = [:]
-        var kinds: [String] = []
+        var byKind: [ErrorKind: [Candidate]] = [:]
+        var kinds: [ErrorKind] = []
         for candidate in candidates where !expectedKinds.contains(candidate.record.kind) {
             if byKind[candidate.record.kind] == nil { kinds.append(candidate.record.kind) }
             byKind[candidate.record.kind, default: []].append(candidate)
@@ -118,7 +119,7 @@ struct ErrorChecker {
         let operation = candidate.source == .saveFailed ? "save" : "step"
         let when = context.at(t)
         switch record.kind {
-        case "conflict":
+        case .conflict:
             let conflict = candidate.conflict
             let explanation = conflict.map {
                 "\(process)'s save failed at \(when) on an optimistic-locking conflict on \($0.object): it had version \($0.cachedVersion), the store version \($0.storeVersion) (merge policy \($0.policy))."
@@ -127,15 +128,15 @@ struct ErrorChecker {
                 .conflict, process: process, step: step, t: t, object: conflict?.object,
                 seen: conflict.map { "version \($0.cachedVersion)" } ?? record.message,
                 expected: conflict.map { "version \($0.storeVersion)" }, explanation: explanation))
-        case "busy":
+        case .busy:
             anomalies.append(context.anomaly(
                 .busy, process: process, step: step, t: t, seen: record.message,
                 explanation: "\(process)'s \(operation) failed at \(when) with SQLITE_BUSY after its busy timeout\(detail)."))
-        case "read-only":
+        case .readOnly:
             anomalies.append(context.anomaly(
                 .readOnly, process: process, step: step, t: t, seen: record.message,
                 explanation: "\(process)'s \(operation) failed at \(when) because the store is read-only to this process\(detail)."))
-        case "expired-token":
+        case .expiredToken:
             let explanation = candidate.history.map {
                 "\(process) fetched history at \(when) after the transactions it needed were purged (its token: \($0.tokenBefore.map(String.init) ?? "none")); it merged nothing."
             } ?? "\(process)'s history fetch failed at \(when) because its token had expired\(detail)."

@@ -1,3 +1,4 @@
+import Basics
 import Trace
 
 /// Classifies each failed `read`/`count` check: a check failed because of a stale, missed or phantom
@@ -27,7 +28,7 @@ struct ExpectationChecker {
         for check in failed where !explained.contains(check.key) {
             let record = check.record, process = check.key.process, step = check.key.step, t = check.t
             let within = record.withinNanos == 0 ? "" : " within \(DurationText.format(record.withinNanos))"
-            if record.kind == "count", let want = record.expectedCount, let got = record.actualCount {
+            if record.kind == .count, let want = record.expectedCount, let got = record.actualCount {
                 if predicateSteps.contains(check.key), want != got {
                     let short = got < want
                     anomalies.append(context.anomaly(
@@ -42,14 +43,14 @@ struct ExpectationChecker {
                     explanation: "\(process) counted \(got) \(record.subject) at \(context.at(t)) where \(want) were expected\(within), and no missed insert or delete explains it."))
                 continue
             }
-            if record.kind == "expect-error" {
+            if record.kind == .expectError {
                 anomalies.append(context.anomaly(
                     .unmetExpectation, process: process, step: step, t: t,
                     seen: "no error", expected: record.subject,
                     explanation: "\(process)'s step at \(context.at(t)) was expected to fail with \(record.subject), but it succeeded."))
                 continue
             }
-            if record.kind == "read-absent" {
+            if record.kind == .readAbsent {
                 anomalies.append(context.anomaly(
                     .unmetExpectation, process: process, step: step, t: t, object: record.subject,
                     seen: Self.render(record.actual), expected: "absent",

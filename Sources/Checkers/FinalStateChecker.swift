@@ -1,3 +1,4 @@
+import Basics
 import Trace
 
 /// Judges the stores and views the run read back: `data-loss` in every store file read (after a crash,
@@ -31,11 +32,10 @@ struct FinalStateChecker {
     mutating func verified(_ record: VerificationRecord, process: String, step: Int?, invoked: UInt64, t: UInt64, into anomalies: inout [Anomaly]) {
         let subject: String
         switch record.reason {
-        case "crash": subject = "After a crash, \(record.store)"
-        case "killed": subject = "After a process was killed, \(record.store)"
-        case "restart": subject = "After a restart, \(record.store)"
-        case "copy": subject = "The copy \(record.store)"
-        default: subject = "At the end, \(record.store)"
+        case .crash: subject = "After a crash, \(record.store)"
+        case .killed: subject = "After a process was killed, \(record.store)"
+        case .restart: subject = "After a restart, \(record.store)"
+        case .copy: subject = "The copy \(record.store)"
         }
         let who = context.store(of: process) == nil ? record.store : process
         if let unreadable = record.unreadable {

@@ -1,3 +1,4 @@
+import Basics
 import Trace
 
 /// Finds `lock-held-while-suspended`: a process suspended with a transaction open on a shared store,
@@ -5,8 +6,8 @@ import Trace
 /// connection's standing WAL locks are not recorded as held and never count.
 enum LifecycleChecker {
     static func check(_ change: LifecycleChange, process: String, step: Int?, t: UInt64, context: RunContext) -> Anomaly? {
-        guard change.state == "suspended", change.holdsLock == true else { return nil }
-        let lock = change.lock ?? "transaction"
+        guard change.state == .suspended, change.holdsLock == true else { return nil }
+        let lock = change.lock?.rawValue ?? "transaction"
         let store = context.store(of: process).map { " on \($0)" } ?? ""
         return context.anomaly(
             .lockHeldWhileSuspended, process: process, step: step, t: t, seen: "suspended holding \(lock)",

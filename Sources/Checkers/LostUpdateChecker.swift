@@ -1,3 +1,4 @@
+import Basics
 import Trace
 
 /// Finds `lost-update`: a save that replaced a newer committed value of a property.

@@ -1,3 +1,4 @@
+import Basics
 import Trace
 
 /// Judges every judged read (`observed` with `final` or `workload`) against the committed history of
@@ -122,11 +123,11 @@ struct ReadChecker {
     /// Why a view shows an old value, from where the read's values came.
     static func reason(_ read: Observation) -> String {
         switch read.source {
-        case "cache": "the view kept the old row snapshot"
-        case "memory": "the object kept the values it already held in memory"
-        case "generation": "the view is pinned to an older query generation"
-        case "sql": "the SQL read returned an older row"
-        default: "the view did not catch up"
+        case .cache: "the view kept the old row snapshot"
+        case .memory: "the object kept the values it already held in memory"
+        case .generation: "the view is pinned to an older query generation"
+        case .sql: "the SQL read returned an older row"
+        case .error: "the view did not catch up"
         }
     }
 }

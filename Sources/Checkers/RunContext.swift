@@ -1,3 +1,4 @@
+import Basics
 import Trace
 
 /// What every checker needs to know about the run besides the events: processes, stores, steps,
@@ -31,7 +32,7 @@ struct RunContext {
     func step(_ index: Int?) -> StepInfo? { index.flatMap { steps[$0] } }
 
     /// `file:line` of a step.
-    func location(_ index: Int?) -> String? { step(index)?.location.description }
+    func location(_ index: Int?) -> String? { step(index)?.location.fileAndLine }
 
     /// A time as explanations print it, relative to the run's first event: `412 ms`.
     func at(_ t: UInt64) -> String { DurationText.format(t >= origin ? t - origin : 0) }

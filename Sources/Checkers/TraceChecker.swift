@@ -1,3 +1,4 @@
+import Basics
 import Trace
 
 /// Checks a run's trace against the contract: every anomaly, the verdict, change-propagation latency.

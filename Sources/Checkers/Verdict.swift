@@ -1,3 +1,4 @@
+import Basics
 import Trace
 
 /// Whether a run showed what its variant expected.
@@ -5,11 +6,11 @@ import Trace
 /// A run matches when every anomaly named was found (others found beside them are reported, not
 /// failed); an `expect: pass` run matches only when none was found.
 public struct Verdict: Sendable, Hashable {
-    public var expected: ExpectedOutcome
+    public var expected: Expectation
     /// How many of each anomaly kind were found.
     public var found: [AnomalyKind: Int]
-    /// Names the variant expected that were not found (names outside the vocabulary included).
-    public var missing: [String]
+    /// Kinds the variant expected that were not found, in the order it named them.
+    public var missing: [AnomalyKind]
     /// Kinds found that the variant did not name (for `pass`: every kind found).
     public var unexpected: [AnomalyKind]
     public var matched: Bool
@@ -17,24 +18,26 @@ public struct Verdict: Sendable, Hashable {
     /// the exit status is `undecided`), whatever the anomalies found before it stopped.
     public var harnessFailure: HarnessFailure?
 
-    public init(expected: ExpectedOutcome, anomalies: [Anomaly]) {
+    public init(expected: Expectation, anomalies: [Anomaly]) {
         self.expected = expected
         var found: [AnomalyKind: Int] = [:]
         for anomaly in anomalies { found[anomaly.kind, default: 0] += 1 }
         self.found = found
-        let foundNames = Set(found.keys.map(\.rawValue))
         switch expected {
         case .pass:
             missing = []
             unexpected = found.keys.sorted()
             matched = found.isEmpty
-        case .anomalies(let names):
-            var seen: Set<String> = []
-            missing = names.filter { !foundNames.contains($0) && seen.insert($0).inserted }
-            unexpected = found.keys.filter { !names.contains($0.rawValue) }.sorted()
+        case .anomalies(let kinds):
+            var seen: Set<AnomalyKind> = []
+            missing = kinds.filter { found[$0] == nil && seen.insert($0).inserted }
+            unexpected = found.keys.filter { !kinds.contains($0) }.sorted()
             matched = missing.isEmpty
         }
     }
+
+    /// The missing kinds, comma-separated.
+    public var missingText: String { missing.map(\.rawValue).joined(separator: ", ") }
 
     /// `stale-read ×2, busy` style list of the kinds found, in the contract's order.
     public var foundText: String {
@@ -42,16 +45,6 @@ public struct Verdict: Sendable, Hashable {
             let count = found[kind]!
             return count == 1 ? kind.rawValue : "\(kind.rawValue) ×\(count)"
         }.joined(separator: ", ")
-    }
-}
-
-extension ExpectedOutcome {
-    /// `pass`, or the names joined: `stale-read, busy`.
-    public var text: String {
-        switch self {
-        case .pass: "pass"
-        case .anomalies(let names): names.joined(separator: ", ")
-        }
     }
 }
 

@@ -1,3 +1,5 @@
+import Basics
+
 /// One notification as an observer sees it: a name and no payload.
 ///
 /// Besides the name, the transport carries metadata for the trace, never for the app's logic:

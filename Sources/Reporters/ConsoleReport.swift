@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Trace
 
@@ -22,7 +23,7 @@ public enum ConsoleReport {
         if !verdict.matched {
             line += verdict.missing.isEmpty
                 ? " (expected \(result.info.expected.text))"
-                : " (missing \(verdict.missing.joined(separator: ", ")))"
+                : " (missing \(verdict.missingText))"
         }
         line += latencyText(result.latency)
         return line

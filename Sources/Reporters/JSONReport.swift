@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Foundation
 import Trace
@@ -47,9 +48,9 @@ public enum JSONReport {
             verdict = VerdictDoc(
                 matched: result.verdict.matched,
                 found: Dictionary(uniqueKeysWithValues: result.verdict.found.map { ($0.key.rawValue, $0.value) }),
-                missing: result.verdict.missing, unexpected: result.verdict.unexpected.map(\.rawValue))
-            processes = info.processes.map { ProcessDoc(name: $0.name, role: $0.role, store: $0.store, settings: $0.settings) }
-            steps = info.steps.map { StepDoc(index: $0.index, process: $0.process, location: $0.location.description, text: $0.text) }
+                missing: result.verdict.missing.map(\.rawValue), unexpected: result.verdict.unexpected.map(\.rawValue))
+            processes = info.processes.map { ProcessDoc(name: $0.name, role: $0.role.rawValue, store: $0.store, settings: $0.settings) }
+            steps = info.steps.map { StepDoc(index: $0.index, process: $0.process, location: $0.location.fileAndLine, text: $0.text) }
             anomalies = result.anomalies.map { a in
                 AnomalyDoc(
                     kind: a.kind.rawValue, process: a.process, step: a.step, location: a.location, object: a.object,
@@ -73,7 +74,7 @@ public enum JSONReport {
                 propagations: result.latency.propagations.count)
             refresh = result.refreshCosts.map { RefreshDoc(process: $0.process, count: $0.count, totalNs: $0.totalNanos) }
             unexpectedErrors = result.unexpectedErrors.map {
-                ErrorDoc(process: $0.process, step: $0.step, location: $0.location, kind: $0.kind, message: $0.message, atNs: result.offset($0.t))
+                ErrorDoc(process: $0.process, step: $0.step, location: $0.location, kind: $0.kind.rawValue, message: $0.message, atNs: result.offset($0.t))
             }
         }
     }
@@ -204,15 +205,5 @@ public enum JSONReport {
         public var kind: String
         public var message: String
         public var atNs: UInt64
-    }
-}
-
-extension ExpectedOutcome {
-    /// `[]` for `pass`, else the names.
-    var names: [String] {
-        switch self {
-        case .pass: []
-        case .anomalies(let names): names
-        }
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Trace
 
@@ -45,7 +46,7 @@ public enum JUnitReport {
         }
         let message: String
         if !result.verdict.missing.isEmpty {
-            message = "expected \(result.verdict.missing.joined(separator: ", ")) but found \(result.verdict.found.isEmpty ? "none" : result.verdict.foundText)"
+            message = "expected \(result.verdict.missingText) but found \(result.verdict.found.isEmpty ? "none" : result.verdict.foundText)"
         } else {
             let first = result.anomalies.first
             message = "expected pass but found \(result.verdict.foundText)\(first.flatMap(\.location).map { " (first at \($0))" } ?? "")"

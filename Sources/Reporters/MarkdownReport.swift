@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Trace
 
@@ -16,7 +17,7 @@ public enum MarkdownReport {
         for warning in result.warnings { md += "**Warning:** \(inline(warning))\n\n" }
         md += "- Expected: \(inline(info.expected.text))\n"
         md += "- Found: \(result.verdict.found.isEmpty ? "no anomalies" : inline(result.verdict.foundText))\n"
-        if !result.verdict.missing.isEmpty { md += "- Missing: \(inline(result.verdict.missing.joined(separator: ", ")))\n" }
+        if !result.verdict.missing.isEmpty { md += "- Missing: \(inline(result.verdict.missingText))\n" }
         md += "- Scenario: `\(code(info.file))`, seed \(info.seed), \(result.eventCount) events over \(DurationText.format(result.end - result.origin))\n"
         md += "- Replay: `\(code(options.replayCommand(info)))`\n"
         if let generatedAt = options.generatedAt { md += "- Generated: \(inline(generatedAt))\n" }
@@ -31,7 +32,7 @@ public enum MarkdownReport {
         if !result.unexpectedErrors.isEmpty {
             md += "\n## Other errors\n\n| process | step | at | error |\n|---|---|---:|---|\n"
             for error in result.unexpectedErrors {
-                md += "| \(cell(error.process)) | \(cell(error.location ?? "")) | \(DurationText.format(result.offset(error.t))) | \(cell(error.kind)): \(cell(error.message)) |\n"
+                md += "| \(cell(error.process)) | \(cell(error.location ?? "")) | \(DurationText.format(result.offset(error.t))) | \(cell(error.kind.rawValue)): \(cell(error.message)) |\n"
             }
         }
         if variants.count > 1 {

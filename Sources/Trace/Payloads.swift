@@ -1,14 +1,15 @@
+import Basics
+
 /// A change of a process's lifecycle, recorded by the runner.
 public struct LifecycleChange: Sendable, Hashable, Codable {
-    /// `launched`, `active`, `background`, `suspended`, `resumed`, `exited`, `crashed`, `terminated`.
-    public var state: String
+    public var state: LifecycleState
     public var pid: Int32?
     /// For `suspended`: whether the process held a transaction open on a shared store when stopped.
     public var holdsLock: Bool?
-    /// What it held: `write`, `begin-write`, `pinned-read`.
-    public var lock: String?
+    /// What it held.
+    public var lock: LockKind?
 
-    public init(state: String, pid: Int32? = nil, holdsLock: Bool? = nil, lock: String? = nil) {
+    public init(state: LifecycleState, pid: Int32? = nil, holdsLock: Bool? = nil, lock: LockKind? = nil) {
         self.state = state
         self.pid = pid
         self.holdsLock = holdsLock
@@ -54,8 +55,8 @@ public struct CommittedObject: Sendable, Hashable, Codable {
 public struct SaveCommit: Sendable, Hashable, Codable {
     /// The store written: `group:<identifier>` or `own:<process>`.
     public var store: String
-    /// `save`, `batch-insert`, `batch-update`, `batch-delete`, `sync-import`.
-    public var source: String
+    /// What made it.
+    public var source: CommitSource
     /// The history token of the transaction, when history is tracked.
     public var token: Int64?
     public var objects: [CommittedObject]
@@ -64,7 +65,7 @@ public struct SaveCommit: Sendable, Hashable, Codable {
     /// The objects whose conflict this save detected and resolved (nil in traces that predate it).
     public var conflicted: [String]?
 
-    public init(store: String, source: String = "save", token: Int64? = nil, objects: [CommittedObject],
+    public init(store: String, source: CommitSource = .save, token: Int64? = nil, objects: [CommittedObject],
                 conflictResolved: Bool = false, conflicted: [String]? = nil) {
         self.store = store
         self.source = source
@@ -80,13 +81,12 @@ public struct ConflictRecord: Sendable, Hashable, Codable {
     public var object: String
     public var cachedVersion: Int64
     public var storeVersion: Int64
-    public var policy: String
-    /// `failed` (error policy), `memory-wins`, `store-wins`, `merged`, `overwritten`, `rolled-back`.
-    public var outcome: String
+    public var policy: MergePolicy
+    public var outcome: ConflictOutcome
     public var cachedValues: TraceValues
     public var storeValues: TraceValues
 
-    public init(object: String, cachedVersion: Int64, storeVersion: Int64, policy: String, outcome: String, cachedValues: TraceValues = [:], storeValues: TraceValues = [:]) {
+    public init(object: String, cachedVersion: Int64, storeVersion: Int64, policy: MergePolicy, outcome: ConflictOutcome, cachedValues: TraceValues = [:], storeValues: TraceValues = [:]) {
         self.object = object
         self.cachedVersion = cachedVersion
         self.storeVersion = storeVersion
@@ -99,13 +99,12 @@ public struct ConflictRecord: Sendable, Hashable, Codable {
 
 /// An error an operation ended with.
 public struct ErrorRecord: Sendable, Hashable, Codable {
-    /// `conflict`, `busy`, `read-only`, `expired-token`, `not-found`, `timeout`, `other`.
-    public var kind: String
+    public var kind: ErrorKind
     public var message: String
     /// True when the step said `expect-error` with this kind: then it is not an anomaly.
     public var expected: Bool
 
-    public init(kind: String, message: String, expected: Bool = false) {
+    public init(kind: ErrorKind, message: String, expected: Bool = false) {
         self.kind = kind
         self.message = message
         self.expected = expected
@@ -122,8 +121,8 @@ public struct Observation: Sendable, Hashable, Codable {
     public var version: Int64?
     /// Properties holding this process's own unsaved edits (never anomalies).
     public var dirty: [String]
-    /// `cache`, `sql`, `generation`, `memory` (no fault fired).
-    public var source: String
+    /// Where the values came from.
+    public var source: ReadSource
     /// True for the read whose value the step is judged on (the last one of a `within` loop).
     public var final: Bool
     /// True for a workload read (judged with `stale-tolerance`).
@@ -134,7 +133,7 @@ public struct Observation: Sendable, Hashable, Codable {
     /// saved: its own unsaved edit, never an anomaly.
     public var deletedUnsaved: Bool?
 
-    public init(object: String, found: Bool, values: TraceValues = [:], version: Int64? = nil, dirty: [String] = [], source: String = "memory", final: Bool = true, workload: Bool = false, store: String? = nil, deletedUnsaved: Bool? = nil) {
+    public init(object: String, found: Bool, values: TraceValues = [:], version: Int64? = nil, dirty: [String] = [], source: ReadSource = .memory, final: Bool = true, workload: Bool = false, store: String? = nil, deletedUnsaved: Bool? = nil) {
         self.store = store
         self.deletedUnsaved = deletedUnsaved
         self.object = object
@@ -190,8 +189,7 @@ public struct CountObservation: Sendable, Hashable, Codable {
 
 /// The outcome of a `read` or `count` step that had an `expect`.
 public struct CheckRecord: Sendable, Hashable, Codable {
-    /// `read` or `count`.
-    public var kind: String
+    public var kind: CheckKind
     /// The object read, or the entity counted.
     public var subject: String
     public var expected: TraceValues
@@ -202,7 +200,7 @@ public struct CheckRecord: Sendable, Hashable, Codable {
     /// The `within` deadline in nanoseconds (0 for `now: true`).
     public var withinNanos: UInt64
 
-    public init(kind: String, subject: String, expected: TraceValues = [:], actual: TraceValues = [:], expectedCount: Int? = nil, actualCount: Int? = nil, passed: Bool, withinNanos: UInt64) {
+    public init(kind: CheckKind, subject: String, expected: TraceValues = [:], actual: TraceValues = [:], expectedCount: Int? = nil, actualCount: Int? = nil, passed: Bool, withinNanos: UInt64) {
         self.kind = kind
         self.subject = subject
         self.expected = expected
@@ -216,15 +214,14 @@ public struct CheckRecord: Sendable, Hashable, Codable {
 
 /// A refresh strategy run (or a `refresh` step) and what it did.
 public struct RefreshRecord: Sendable, Hashable, Codable {
-    /// `staleness`, `history`, `refetch`, `none`, `refresh-all`, `refresh-object`, `merge-history`, `sync`.
-    public var strategy: String
-    /// `darwin`, `activation`, `poll`, `manual`, `step`, `final`.
-    public var reason: String
+    /// What ran.
+    public var strategy: RefreshKind
+    public var reason: RefreshReason
     public var inserted: Int
     public var updated: Int
     public var deleted: Int
 
-    public init(strategy: String, reason: String, inserted: Int = 0, updated: Int = 0, deleted: Int = 0) {
+    public init(strategy: RefreshKind, reason: RefreshReason, inserted: Int = 0, updated: Int = 0, deleted: Int = 0) {
         self.strategy = strategy
         self.reason = reason
         self.inserted = inserted
@@ -325,8 +322,7 @@ public struct VerificationRecord: Sendable, Hashable, Codable {
     public var store: String
     /// The store whose commits it must hold (the store itself, or the store a copy was taken of).
     public var source: String?
-    /// Why it was verified: `crash`, `copy`, `restart`, `killed`.
-    public var reason: String
+    public var reason: VerificationReason
     /// Every row of the file, named as the run names them (with their primary keys).
     public var contents: StateSnapshot?
     /// Set when the file could not be read, with the reason (for example, a copy that does not exist).
@@ -337,7 +333,7 @@ public struct VerificationRecord: Sendable, Hashable, Codable {
     /// The object each line of `missing` is about (scenario id or `Entity#pk`), in the same order.
     public var objects: [String]
 
-    public init(store: String, source: String? = nil, reason: String, contents: StateSnapshot? = nil, unreadable: String? = nil,
+    public init(store: String, source: String? = nil, reason: VerificationReason, contents: StateSnapshot? = nil, unreadable: String? = nil,
                 checked: Int = 0, missing: [String] = [], objects: [String] = []) {
         self.store = store
         self.source = source
@@ -355,7 +351,7 @@ public struct VerificationRecord: Sendable, Hashable, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             store: try c.decode(String.self, forKey: .store), source: try c.decodeIfPresent(String.self, forKey: .source),
-            reason: try c.decode(String.self, forKey: .reason),
+            reason: try c.decode(VerificationReason.self, forKey: .reason),
             contents: try c.decodeIfPresent(StateSnapshot.self, forKey: .contents),
             unreadable: try c.decodeIfPresent(String.self, forKey: .unreadable),
             checked: try c.decodeIfPresent(Int.self, forKey: .checked) ?? 0,

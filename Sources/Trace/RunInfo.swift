@@ -1,18 +1,4 @@
-/// Where a step was written: `file:line:column` in its scenario.
-public struct StepLocation: Sendable, Hashable, Codable, CustomStringConvertible {
-    public var file: String
-    public var line: Int
-    public var column: Int
-
-    public init(file: String, line: Int, column: Int) {
-        self.file = file
-        self.line = line
-        self.column = column
-    }
-
-    /// `file:line`, the form reports and anomalies print.
-    public var description: String { "\(file):\(line)" }
-}
+import Basics
 
 /// One step of the run as the trace refers to it (events carry only the index).
 public struct StepInfo: Sendable, Hashable, Codable {
@@ -20,11 +6,11 @@ public struct StepInfo: Sendable, Hashable, Codable {
     public var index: Int
     /// The process the step drives, or nil for control steps (`sleep`, `clock`, `workload`, ...).
     public var process: String?
-    public var location: StepLocation
+    public var location: SourceLocation
     /// A one-line rendering of the step, e.g. `app: read n1 expect {title: B} within 200ms`.
     public var text: String
 
-    public init(index: Int, process: String?, location: StepLocation, text: String) {
+    public init(index: Int, process: String?, location: SourceLocation, text: String) {
         self.index = index
         self.process = process
         self.location = location
@@ -35,40 +21,18 @@ public struct StepInfo: Sendable, Hashable, Codable {
 /// How a process is configured, as the checkers and reports need it.
 public struct TraceProcess: Sendable, Hashable, Codable {
     public var name: String
-    /// `host`, `share`, `action` or `watch`.
-    public var role: String
+    public var role: ProcessRole
     /// The store this process reads and writes: `group:<identifier>` or `own:<process>`.
     public var store: String
     /// The resolved settings, by their scenario key (`refresh`, `staleness`, `trigger`, ...), for display.
     public var settings: [String: String]
 
-    public init(name: String, role: String, store: String, settings: [String: String]) {
+    public init(name: String, role: ProcessRole, store: String, settings: [String: String]) {
         self.name = name
         self.role = role
         self.store = store
         self.settings = settings
     }
-}
-
-/// A latency budget from the scenario's `latency:` key; every given percentile must not be exceeded.
-public struct LatencyBudget: Sendable, Hashable, Codable {
-    public var p50: UInt64?
-    public var p90: UInt64?
-    public var p99: UInt64?
-    public var max: UInt64?
-
-    public init(p50: UInt64? = nil, p90: UInt64? = nil, p99: UInt64? = nil, max: UInt64? = nil) {
-        self.p50 = p50
-        self.p90 = p90
-        self.p99 = p99
-        self.max = max
-    }
-}
-
-/// What a run must show: `pass` (no anomaly) or every named anomaly.
-public enum ExpectedOutcome: Sendable, Hashable, Codable {
-    case pass
-    case anomalies([String])
 }
 
 /// The header of a trace: which scenario and variant ran, its settings, and its steps.
@@ -78,7 +42,7 @@ public struct RunInfo: Sendable, Hashable, Codable {
     public var file: String
     public var summary: String
     public var seed: UInt64
-    public var expected: ExpectedOutcome
+    public var expected: Expectation
     /// Tolerance for workload reads, in nanoseconds (the contract's `stale-tolerance`, default 250ms).
     public var staleToleranceNanos: UInt64
     public var latencyBudget: LatencyBudget?
@@ -87,7 +51,7 @@ public struct RunInfo: Sendable, Hashable, Codable {
 
     public init(
         scenario: String, variant: String, file: String, summary: String, seed: UInt64,
-        expected: ExpectedOutcome, staleToleranceNanos: UInt64 = 250_000_000,
+        expected: Expectation, staleToleranceNanos: UInt64 = 250_000_000,
         latencyBudget: LatencyBudget? = nil, processes: [TraceProcess], steps: [StepInfo]
     ) {
         self.scenario = scenario

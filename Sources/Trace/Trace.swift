@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// A whole run's events in time order, with the run's header.

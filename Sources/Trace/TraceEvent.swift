@@ -1,3 +1,5 @@
+import Basics
+
 /// One thing that happened during a run, on the one monotonic clock every process shares.
 ///
 /// Agents and the runner record events; the runner merges them in time order into `trace.jsonl`,
@@ -62,14 +64,14 @@ public enum TraceEventKind: Sendable, Hashable {
     case conflict(ConflictRecord)
     case notificationPosted(NotificationRecord)
     case notificationReceived(NotificationRecord)
-    /// The hub's decisions: `delivered`, `dropped`, `coalesced`, `queued`, `delayed`.
-    case notificationRouted(NotificationRecord, decision: String)
+    /// The hub's decisions (delivered, dropped, coalesced, queued, delayed...).
+    case notificationRouted(NotificationRecord, decision: HubDecision)
     case refreshStarted(RefreshRecord)
     case refreshEnded(RefreshRecord)
     case historyFetched(HistoryFetch)
     case purged(PurgeRecord)
     case sqlRead(entity: String, rows: Int)
-    case faultFulfilled(object: String, source: String)
+    case faultFulfilled(object: String, source: ReadSource)
     case snapshotDropped(object: String)
     case observed(Observation)
     case counted(CountObservation)

@@ -1,3 +1,5 @@
+import Basics
+
 extension TraceEventKind {
     /// The `type` field of the event's JSON form.
     public var type: String {
@@ -31,9 +33,9 @@ extension TraceEventKind {
         }
     }
 
-    private struct Routed: Codable { var notification: NotificationRecord; var decision: String }
+    private struct Routed: Codable { var notification: NotificationRecord; var decision: HubDecision }
     private struct SQLRead: Codable { var entity: String; var rows: Int }
-    private struct Fault: Codable { var object: String; var source: String }
+    private struct Fault: Codable { var object: String; var source: ReadSource }
     private struct Dropped: Codable { var object: String }
     private struct Ended: Codable { var error: ErrorRecord? }
 

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -32,7 +33,7 @@ public final class TraceRecorder {
     /// records a process's lifecycle and steps under that process's name) or of its own process.
     /// `start` is when an operation with a duration was invoked (see `TraceEvent.start`).
     public func record(_ kind: TraceEventKind, step: Int? = nil, at t: UInt64? = nil, start: UInt64? = nil, as subject: String? = nil) {
-        let event = TraceEvent(t: t ?? MonotonicTime.now(), start: start, process: subject ?? process, step: step, kind: kind)
+        let event = TraceEvent(t: t ?? MonotonicClock.now(), start: start, process: subject ?? process, step: step, kind: kind)
         guard var data = try? encoder.encode(event) else { return }
         data.append(0x0A)
         data.withUnsafeBytes { buffer in
@@ -43,14 +44,5 @@ public final class TraceRecorder {
                 offset += n
             }
         }
-    }
-}
-
-/// CLOCK_MONOTONIC in nanoseconds: one clock for every process on the machine.
-public enum MonotonicTime {
-    public static func now() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import ArgumentParser
 
 /// The `groupsim` command line: runs scenarios, compares strategies, and benchmarks the layers.

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// `testpeer agent --config <file>`: stands in for `groupsim agent` to test the runner's timeouts.

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import SharedStore
 
@@ -110,7 +111,7 @@ enum StorePeer {
                     let result = try store.mergeHistory(into: context, consumer: consumer, filter: .allButOwn)
                     StorePeer.say("merged \(result.transactions.count) token \(result.tokenAfter.map(String.init) ?? "none")")
                 } catch {
-                    guard StoreErrorKind(error) == .expiredToken else { throw error }
+                    guard ErrorKind(error) == .expiredToken else { throw error }
                     StorePeer.say("expired-token")
                 }
             case "purge":

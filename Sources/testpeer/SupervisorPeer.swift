@@ -1,3 +1,4 @@
+import Basics
 // testpeer supervisor: children with known behavior for SupervisorTests.
 //
 //   testpeer supervisor echo                 say "ready", then answer each stdin line `L` with `echo L`;

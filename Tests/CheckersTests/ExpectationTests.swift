@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Testing
 import Trace
@@ -10,7 +11,7 @@ struct ExpectationTests {
         script.update("share", "n1", ["title": .string("B")], version: 2)
         script.at(ms: 300)
         script.step("app", "app: read n1 expect {title: B} within 200ms", line: 22)
-        script.read("app", "n1", ["title": .string("A")], version: 1, source: "cache")
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: .cache)
         script.checkRead("app", "n1", expected: ["title": .string("B")], actual: ["title": .string("A")], withinMs: 200)
         #expect(kinds(check(script)) == [.staleRead])
     }
@@ -44,7 +45,7 @@ struct ExpectationTests {
         var script = hostShowingN1()
         script.at(ms: 300)
         script.step("app", "app: save expect-error conflict", line: 25)
-        script.record("app", .check(CheckRecord(kind: "expect-error", subject: "conflict", passed: false, withinNanos: 0)))
+        script.record("app", .check(CheckRecord(kind: .expectError, subject: "conflict", passed: false, withinNanos: 0)))
         let result = check(script)
         #expect(kinds(result) == [.unmetExpectation])
         #expect(result.anomalies.first?.explanation == "app's step at 300 ms was expected to fail with conflict, but it succeeded.")
@@ -55,7 +56,7 @@ struct ExpectationTests {
         script.at(ms: 300)
         script.step("app", "app: read n1 expect absent", line: 26)
         script.read("app", "n1", ["title": .string("A")], version: 1)
-        script.record("app", .check(CheckRecord(kind: "read-absent", subject: "n1", actual: ["title": .string("A")], passed: false, withinNanos: 0)))
+        script.record("app", .check(CheckRecord(kind: .readAbsent, subject: "n1", actual: ["title": .string("A")], passed: false, withinNanos: 0)))
         let result = check(script)
         #expect(kinds(result) == [.unmetExpectation])
         #expect(result.anomalies.first?.explanation == "app expected n1 to be gone from its view at 300 ms, but it still shows {title: \"A\"}.")

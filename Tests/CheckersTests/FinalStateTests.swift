@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Testing
 import Trace
@@ -11,7 +12,7 @@ struct FinalStateTests {
     }
 
     @Test func idTwiceInAFinalStoreIsDuplicate() {
-        var script = TraceScript(processes: [("app", "host"), ("watch", "watch")])
+        var script = TraceScript(processes: [("app", .host), ("watch", .watch)])
         script.at(ms: 10)
         script.insert("app", "n1", ["title": .string("A")])
         script.at(ms: 20)
@@ -45,7 +46,7 @@ struct FinalStateTests {
         script.at(ms: 10)
         script.insert("share", "n3", ["title": .string("B")])
         script.at(ms: 50)
-        script.record("runner", .verified(VerificationRecord(store: group, reason: "crash", checked: 1, missing: ["n3 version 1 (title \"B\")"], objects: ["n3"])))
+        script.record("runner", .verified(VerificationRecord(store: group, reason: .crash, checked: 1, missing: ["n3 version 1 (title \"B\")"], objects: ["n3"])))
         script.at(ms: 90)
         script.record("runner", .finalStore(StateSnapshot(store: group, objects: [])))
         let result = check(script)
@@ -54,7 +55,7 @@ struct FinalStateTests {
     }
 
     @Test func viewDifferingFromItsStoreAtTheEndIsNotConverged() {
-        var script = TraceScript(processes: [("app", "host"), ("share", "share"), ("watch", "watch")], stores: ["watch": "own:watch"])
+        var script = TraceScript(processes: [("app", .host), ("share", .share), ("watch", .watch)], stores: ["watch": "own:watch"])
         script.at(ms: 10)
         script.insert("share", "n1", ["title": .string("B")])
         script.insert("share", "n2", ["title": .string("C")])

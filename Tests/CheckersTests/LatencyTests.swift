@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Testing
 import Trace
@@ -52,7 +53,7 @@ struct LatencyTests {
         script.at(ms: 100)
         script.update("share", "n1", ["title": .string("B")], version: 2)
         script.at(ms: 150)
-        script.read("app", "n1", ["title": .string("A")], version: 1, source: "cache", final: false)
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: .cache, final: false)
         script.at(ms: 180)
         script.read("app", "n1", ["title": .string("B")], final: false)
         let result = check(script)
@@ -94,7 +95,7 @@ struct LatencyTests {
 
     @Test func aWatchWithItsOwnStoreShowsThePhonesSaveThroughSyncByValue() throws {
         var script = TraceScript(
-            processes: [(name: "app", role: "host"), (name: "watch", role: "watch")],
+            processes: [(name: "app", role: .host), (name: "watch", role: .watch)],
             stores: ["watch": "own:watch"])
         script.at(ms: 10)
         script.insert("app", "n1", ["title": .string("A")], version: 1)
@@ -122,11 +123,11 @@ struct LatencyTests {
         script.at(ms: 102)
         script.refreshEnded("app")
         script.at(ms: 150)
-        script.read("app", "n1", ["title": .string("A")], version: 1, source: "cache", final: false)
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: .cache, final: false)
         script.at(ms: 200)
-        script.refreshStarted("app", strategy: "history")
+        script.refreshStarted("app", strategy: .history)
         script.at(ms: 203)
-        script.refreshEnded("app", strategy: "history")
+        script.refreshEnded("app", strategy: .history)
         script.at(ms: 260)
         script.read("app", "n1", ["title": .string("B")], version: 2, final: false)
         let result = check(script)
@@ -143,10 +144,10 @@ struct LatencyTests {
         script.at(ms: 100)
         script.update("share", "n1", ["title": .string("B")], version: 2)
         script.at(ms: 300)
-        script.refreshStarted("app", reason: "final")
+        script.refreshStarted("app", reason: .final)
         script.at(ms: 301)
-        script.refreshEnded("app", reason: "final")
-        script.read("app", "n1", ["title": .string("A")], version: 1, source: "cache", final: false)
+        script.refreshEnded("app", reason: .final)
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: .cache, final: false)
         let pair = try #require(check(script).latency.pairs.first { $0.writer == "share" })
         #expect(pair.refreshed == nil)
         #expect(pair.unrefreshed == 1)

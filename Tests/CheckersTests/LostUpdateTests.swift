@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Testing
 import Trace
@@ -20,7 +21,7 @@ struct LostUpdateTests {
 
     @Test func overwriteRevertingAPropertyThisProcessNeverSetIsLost() throws {
         var script = sharedEdit()
-        script.record("app", .conflict(ConflictRecord(object: "n1", cachedVersion: 1, storeVersion: 2, policy: "overwrite", outcome: "overwritten")))
+        script.record("app", .conflict(ConflictRecord(object: "n1", cachedVersion: 1, storeVersion: 2, policy: .overwrite, outcome: .overwritten)))
         script.update("app", "n1", ["title": .string("A"), "body": .string("y")], version: 3, baseVersion: 1, changed: ["body"], conflictResolved: true)
         let result = check(script)
         #expect(kinds(result) == [.lostUpdate])
@@ -31,14 +32,14 @@ struct LostUpdateTests {
 
     @Test func objectTrumpKeepingBothFieldsIsNotLost() {
         var script = sharedEdit()
-        script.record("app", .conflict(ConflictRecord(object: "n1", cachedVersion: 1, storeVersion: 2, policy: "object-trump", outcome: "merged")))
+        script.record("app", .conflict(ConflictRecord(object: "n1", cachedVersion: 1, storeVersion: 2, policy: .objectTrump, outcome: .merged)))
         script.update("app", "n1", ["title": .string("B"), "body": .string("y")], version: 3, baseVersion: 1, changed: ["body"], conflictResolved: true)
         #expect(check(script).anomalies.isEmpty)
     }
 
     @Test func objectTrumpResolutionOfTheSamePropertyIsNotLost() {
         var script = sharedEdit()
-        script.record("app", .conflict(ConflictRecord(object: "n1", cachedVersion: 1, storeVersion: 2, policy: "object-trump", outcome: "memory-wins")))
+        script.record("app", .conflict(ConflictRecord(object: "n1", cachedVersion: 1, storeVersion: 2, policy: .objectTrump, outcome: .merged)))
         script.update("app", "n1", ["title": .string("C")], version: 3, baseVersion: 1, changed: ["title"], conflictResolved: true)
         #expect(check(script).anomalies.isEmpty)
     }
@@ -59,8 +60,8 @@ struct LostUpdateTests {
 
     @Test func conflictOfAFailedSaveDoesNotExcuseALaterBlindSave() {
         var script = sharedEdit()
-        script.record("app", .conflict(ConflictRecord(object: "n1", cachedVersion: 1, storeVersion: 2, policy: "error", outcome: "failed")))
-        script.record("app", .saveFailed(ErrorRecord(kind: "conflict", message: "n1 changed", expected: true)))
+        script.record("app", .conflict(ConflictRecord(object: "n1", cachedVersion: 1, storeVersion: 2, policy: .error, outcome: .failed)))
+        script.record("app", .saveFailed(ErrorRecord(kind: .conflict, message: "n1 changed", expected: true)))
         script.at(ms: 300)
         script.update("app", "n1", ["title": .string("C")], version: 3, baseVersion: 1, changed: ["title"])
         #expect(kinds(check(script)) == [.lostUpdate])

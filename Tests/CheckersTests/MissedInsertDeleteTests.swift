@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Testing
 import Trace
@@ -37,7 +38,7 @@ struct MissedInsertDeleteTests {
         script.at(ms: 100)
         script.delete("share", "n1", version: 2)
         script.at(ms: 200)
-        script.read("app", "n1", ["title": .string("A")], version: 1, source: "cache")
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: .cache)
         let result = check(script)
         #expect(kinds(result) == [.missedDelete])
         #expect(result.anomalies.first?.explanation == "app still found n1 in its view at 200 ms, but share deleted it at 100 ms.")
@@ -95,7 +96,7 @@ struct MissedInsertDeleteTests {
 @Suite("missed-insert across stores")
 struct OwnStoreMissedInsertTests {
     func phoneInsertsWatchLooks() -> TraceScript {
-        var script = TraceScript(processes: [("app", "host"), ("watch", "watch")], stores: ["watch": "own:watch"])
+        var script = TraceScript(processes: [("app", .host), ("watch", .watch)], stores: ["watch": "own:watch"])
         script.at(ms: 10)
         script.insert("watch", "w1", ["title": .string("W")])
         script.at(ms: 20)

@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Testing
 import Trace
@@ -10,7 +11,7 @@ struct PhantomReadTests {
         script.step("share", "share: update n1 set {title: Z}; crash during save", line: 30)
         script.at(ms: 200)
         script.step("app", "app: read n1", line: 31)
-        script.read("app", "n1", ["title": .string("Z")], version: 2, source: "sql")
+        script.read("app", "n1", ["title": .string("Z")], version: 2, source: .sql)
         let result = check(script)
         #expect(kinds(result) == [.phantomRead])
         let anomaly = try #require(result.anomalies.first)
@@ -42,7 +43,7 @@ struct PhantomReadTests {
         // The read ran from 99.8 ms to 100 ms; share's COMMIT began at 99.9 ms and was recorded at 100.3 ms.
         var script = hostShowingN1()
         script.at(ms: 100)
-        script.read("app", "n1", ["title": .string("B")], version: 2, source: "sql", sinceMs: 99.8)
+        script.read("app", "n1", ["title": .string("B")], version: 2, source: .sql, sinceMs: 99.8)
         script.at(ms: 100.3)
         script.update("share", "n1", ["title": .string("B")], version: 2, sinceMs: 99.9)
         #expect(check(script).anomalies.isEmpty)
@@ -51,7 +52,7 @@ struct PhantomReadTests {
     @Test func valueWhoseCommitBeganAfterTheReadEndedIsPhantom() {
         var script = hostShowingN1()
         script.at(ms: 100)
-        script.read("app", "n1", ["title": .string("B")], version: 2, source: "sql", sinceMs: 99.8)
+        script.read("app", "n1", ["title": .string("B")], version: 2, source: .sql, sinceMs: 99.8)
         script.at(ms: 100.3)
         script.update("share", "n1", ["title": .string("B")], version: 2, sinceMs: 100.1)
         #expect(kinds(check(script)) == [.phantomRead])

@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Testing
 import Trace
@@ -11,7 +12,7 @@ struct StaleReadTests {
         script.update("share", "n1", ["title": .string("B")], version: 2)
         script.at(ms: 412)
         script.step("app", "app: read n1 expect {title: B} within 200ms", line: 22)
-        script.read("app", "n1", ["title": .string("A"), "rank": .int(1)], version: 1, source: "cache")
+        script.read("app", "n1", ["title": .string("A"), "rank": .int(1)], version: 1, source: .cache)
         let result = check(script)
         #expect(kinds(result) == [.staleRead])
         let anomaly = try #require(result.anomalies.first)
@@ -32,7 +33,7 @@ struct StaleReadTests {
         script.update("share", "n1", ["rank": .int(2)], version: 2)
         script.at(ms: 200)
         // title was never changed: "A" is still its latest value; rank is stale.
-        script.read("app", "n1", ["title": .string("A"), "rank": .int(1)], version: 1, source: "cache")
+        script.read("app", "n1", ["title": .string("A"), "rank": .int(1)], version: 1, source: .cache)
         let result = check(script)
         #expect(result.anomalies.map(\.property) == ["rank"])
     }
@@ -47,7 +48,7 @@ struct StaleReadTests {
         script.at(ms: 150)
         script.read("app", "n1", ["title": .string("A")], version: 1, final: false)
         script.at(ms: 180)
-        script.read("app", "n1", ["title": .string("B")], version: 2, source: "sql")
+        script.read("app", "n1", ["title": .string("B")], version: 2, source: .sql)
         script.checkRead("app", "n1", expected: ["title": .string("B")], actual: ["title": .string("B")], withinMs: 200)
         #expect(check(script).anomalies.isEmpty)
     }
@@ -68,7 +69,7 @@ struct StaleReadTests {
         script.at(ms: 100)
         script.update("share", "n1", ["title": .string("B")], version: 2)
         script.at(ms: 300)
-        script.read("app", "n1", ["title": .string("A")], version: 1, source: "cache", final: false, workload: true)
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: .cache, final: false, workload: true)
         #expect(check(script).anomalies.isEmpty)
     }
 
@@ -78,7 +79,7 @@ struct StaleReadTests {
         script.at(ms: 100)
         script.update("share", "n1", ["title": .string("B")], version: 2)
         script.at(ms: 400)
-        script.read("app", "n1", ["title": .string("A")], version: 1, source: "memory", final: false, workload: true)
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: .memory, final: false, workload: true)
         let result = check(script)
         #expect(kinds(result) == [.staleRead])
         let explanation = try #require(result.anomalies.first?.explanation)
@@ -92,7 +93,7 @@ struct StaleReadTests {
         script.at(ms: 100.3)
         script.update("share", "n1", ["title": .string("B")], version: 2, sinceMs: 100)
         script.at(ms: 100.4)
-        script.read("app", "n1", ["title": .string("A")], version: 1, source: "sql", sinceMs: 100.1)
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: .sql, sinceMs: 100.1)
         #expect(check(script).anomalies.isEmpty)
     }
 
@@ -102,7 +103,7 @@ struct StaleReadTests {
         script.at(ms: 100.3)
         script.update("share", "n1", ["title": .string("B")], version: 2, sinceMs: 100)
         script.at(ms: 100.4)
-        script.read("app", "n1", ["title": .string("A")], version: 1, source: "sql", sinceMs: 100.300001)
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: .sql, sinceMs: 100.300001)
         #expect(kinds(check(script)) == [.staleRead])
     }
 
@@ -115,7 +116,7 @@ struct StaleReadTests {
         script.at(ms: 130)
         script.update("share", "n1", ["title": .string("B")], version: 2, sinceMs: 100)
         script.at(ms: 140)
-        script.read("app", "n1", ["title": .string("B")], version: 2, source: "sql", sinceMs: 135)
+        script.read("app", "n1", ["title": .string("B")], version: 2, source: .sql, sinceMs: 135)
         let result = check(script)
         #expect(kinds(result) == [.staleRead])
         #expect(result.anomalies.first?.expected == "\"C\" (version 3)")
@@ -128,12 +129,12 @@ struct StaleReadTests {
         script.at(ms: 150)
         script.update("share", "n1", ["title": .string("A")], version: 3)
         script.at(ms: 200)
-        script.read("app", "n1", ["title": .string("A")], version: 1, source: "cache")
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: .cache)
         #expect(check(script).anomalies.isEmpty)
     }
 
     @Test func readerOfAnotherStoreIsJudgedAgainstItsOwnStore() {
-        var script = TraceScript(processes: [("app", "host"), ("watch", "watch")], stores: ["watch": "own:watch"])
+        var script = TraceScript(processes: [("app", .host), ("watch", .watch)], stores: ["watch": "own:watch"])
         script.at(ms: 10)
         script.insert("app", "n1", ["title": .string("A")])
         script.at(ms: 20)
@@ -162,8 +163,8 @@ struct StaleReadTests {
         script.update("share", "n1", ["title": .string("B")], version: 2, sinceMs: 100)
         script.update("share", "n2", ["title": .string("Y")], version: 2, sinceMs: 100)
         script.at(ms: 100.6)
-        script.read("app", "n1", ["title": .string("A")], version: 1, source: "sql", sinceMs: 100.2)
-        script.read("app", "n2", ["title": .string("X")], version: 1, source: "sql", sinceMs: 100.2)
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: .sql, sinceMs: 100.2)
+        script.read("app", "n2", ["title": .string("X")], version: 1, source: .sql, sinceMs: 100.2)
         #expect(check(script).anomalies.isEmpty)
     }
 }

@@ -1,20 +1,21 @@
+import Basics
 import Checkers
 import Trace
 
 /// Two processes on one group store, the shape most tests need.
-func hostAndShare(expected: ExpectedOutcome = .pass) -> TraceScript {
-    TraceScript(processes: [("app", "host"), ("share", "share")], expected: expected)
+func hostAndShare(expected: Expectation = .pass) -> TraceScript {
+    TraceScript(processes: [("app", .host), ("share", .share)], expected: expected)
 }
 
 /// Host `app` inserted n1 (title A, version 1) at 10 ms and read it back; nothing else yet.
-func hostShowingN1(expected: ExpectedOutcome = .pass) -> TraceScript {
+func hostShowingN1(expected: Expectation = .pass) -> TraceScript {
     var script = hostAndShare(expected: expected)
     script.at(ms: 10)
     script.step("app", "app: insert Note n1 set {title: A}; save", line: 10)
     script.insert("app", "n1", ["title": .string("A"), "rank": .int(1)])
     script.at(ms: 20)
     script.step("app", "app: read n1 now", line: 12)
-    script.read("app", "n1", ["title": .string("A"), "rank": .int(1)], version: 1, source: "sql")
+    script.read("app", "n1", ["title": .string("A"), "rank": .int(1)], version: 1, source: .sql)
     return script
 }
 

@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Testing
 import Trace
@@ -16,7 +17,7 @@ struct VerdictTests {
     }
 
     @Test func namedRunMatchesWhenEveryNameWasFoundWhateverElseWas() {
-        let verdict = Verdict(expected: .anomalies(["stale-read", "expired-token"]),
+        let verdict = Verdict(expected: .anomalies([.staleRead, .expiredToken]),
                               anomalies: [anomaly(.staleRead), anomaly(.expiredToken), anomaly(.staleRead), anomaly(.busy)])
         #expect(verdict.matched)
         #expect(verdict.unexpected == [.busy])
@@ -24,9 +25,9 @@ struct VerdictTests {
     }
 
     @Test func namedRunMissingANameDoesNotMatch() {
-        let verdict = Verdict(expected: .anomalies(["conflict", "lost-update"]), anomalies: [anomaly(.conflict)])
+        let verdict = Verdict(expected: .anomalies([.conflict, .lostUpdate]), anomalies: [anomaly(.conflict)])
         #expect(!verdict.matched)
-        #expect(verdict.missing == ["lost-update"])
+        #expect(verdict.missing == [.lostUpdate])
     }
 
     @Test func exitStatusIsTheWorstRun() {
@@ -39,11 +40,11 @@ struct VerdictTests {
     }
 
     @Test func checkedRunCarriesItsVerdict() {
-        var script = hostShowingN1(expected: .anomalies(["stale-read"]))
+        var script = hostShowingN1(expected: .anomalies([.staleRead]))
         script.at(ms: 100)
         script.update("share", "n1", ["title": .string("B")], version: 2)
         script.at(ms: 200)
-        script.read("app", "n1", ["title": .string("A")], version: 1, source: "cache")
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: .cache)
         #expect(check(script).verdict.matched)
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Foundation
 import Reporters
@@ -15,9 +16,9 @@ struct EscapingTests {
     /// A run whose every name and value is hostile, with a stale read so the values are printed.
     static func hostileRun() -> ReportedRun {
         var s = TraceScript(
-            processes: [("<b>app</b>", "host"), ("sh\"are", "share")],
+            processes: [("<b>app</b>", .host), ("sh\"are", .share)],
             scenario: "evil<script>", variant: "a&b\"<i>", file: "Scenarios/<x>&.yaml", summary: evil,
-            expected: .anomalies(["stale-read"]), settings: ["<b>app</b>": ["refresh": "<img src=x>"]])
+            expected: .anomalies([.staleRead]), settings: ["<b>app</b>": ["refresh": "<img src=x>"]])
         s.at(ms: 1)
         s.step("<b>app</b>", "<b>app</b>: read \(evil)", line: 3)
         s.insert("<b>app</b>", "n<1>", ["title": .string(evil)])
@@ -25,8 +26,8 @@ struct EscapingTests {
         s.step("sh\"are", "sh\"are: save", line: 4)
         s.update("sh\"are", "n<1>", ["title": .string("B&<script>")], version: 2)
         s.at(ms: 3)
-        s.read("<b>app</b>", "n<1>", ["title": .string(evil)], version: 1, source: "cache")
-        s.record("<b>app</b>", .error(ErrorRecord(kind: "other", message: "</td><script>x</script>")))
+        s.read("<b>app</b>", "n<1>", ["title": .string(evil)], version: 1, source: .cache)
+        s.record("<b>app</b>", .error(ErrorRecord(kind: .other, message: "</td><script>x</script>")))
         return ReportedRun(checking: s.trace)
     }
 
@@ -109,13 +110,13 @@ private final class TextCollector: NSObject, XMLParserDelegate {
 @Suite("console, markdown and junit hygiene")
 struct ReportHygieneTests {
     static func run(value: String) -> ReportedRun {
-        var s = TraceScript(processes: [("app", "host"), ("share", "share")], scenario: "s\u{1B}[31m", expected: .pass)
+        var s = TraceScript(processes: [("app", .host), ("share", .share)], scenario: "s\u{1B}[31m", expected: .pass)
         s.at(ms: 1)
         s.insert("app", "n1", ["title": .string("A")])
         s.at(ms: 2)
         s.update("share", "n1", ["title": .string(value)], version: 2)
         s.at(ms: 3)
-        s.read("app", "n1", ["title": .string("A")], version: 1, source: "cache")
+        s.read("app", "n1", ["title": .string("A")], version: 1, source: .cache)
         s.record("runner", .warning("the workload ran\nslower"))
         return ReportedRun(checking: s.trace)
     }
@@ -140,7 +141,7 @@ struct ReportHygieneTests {
     @Test func aHarnessErrorIsAJUnitErrorNotAFailure() {
         var undecided = Self.run(value: "B")
         undecided.result.undecided(by: HarnessFailure(location: "s.yaml:9", process: "app", message: "timed out"))
-        let matched = ReportedRun(checking: TraceScript(processes: [("app", "host")]).trace)
+        let matched = ReportedRun(checking: TraceScript(processes: [("app", .host)]).trace)
         let xml = JUnitReport.render([undecided, matched])
         #expect(xml.contains("tests=\"2\" failures=\"0\" errors=\"1\""))
         #expect(xml.contains("<error message=\"s.yaml:9: process &apos;app&apos;: timed out\" type=\"harness-error\">"))

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ enum Golden {
 
     static var recording: Bool { ProcessInfo.processInfo.environment["GROUPSIM_RECORD_GOLDEN"] == "1" }
 
-    static func verify(_ actual: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func verify(_ actual: String, named name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         let url = directory.appendingPathComponent(name)
         if recording {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

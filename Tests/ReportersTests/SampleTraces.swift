@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Reporters
 import Trace
@@ -15,11 +16,11 @@ enum SampleTraces {
     static func refreshWithInfiniteStaleness(variant: String = "stale-cache") -> Trace {
         let stale = variant == "stale-cache"
         var s = TraceScript(
-            processes: [("app", "host"), ("share", "share")],
+            processes: [("app", .host), ("share", .share)],
             scenario: "refresh-with-infinite-staleness", variant: variant,
             file: "Scenarios/refresh-with-infinite-staleness.yaml",
             summary: "The app keeps showing the old title after the share extension saved a new one.",
-            seed: 7, expected: stale ? .anomalies(["stale-read"]) : .pass,
+            seed: 7, expected: stale ? .anomalies([.staleRead]) : .pass,
             settings: [
                 "app": ["refresh": "staleness", "staleness": stale ? "-1" : "0", "trigger": "darwin", "merge-policy": "error"],
                 "share": ["notify": "true", "merge-policy": "error"],
@@ -29,9 +30,9 @@ enum SampleTraces {
 
         s.at(ms: 0.4)
         s.step("app", "app: launch", line: 26)
-        s.lifecycle("app", "launched")
+        s.lifecycle("app", .launching)
         s.at(ms: 8.2)
-        s.lifecycle("app", "active")
+        s.lifecycle("app", .active)
         s.endStep("app")
         s.at(ms: 9)
         s.step("app", "app: insert Note n1 set {title: A, rank: 1}", line: 27)
@@ -48,16 +49,16 @@ enum SampleTraces {
         s.endStep("app")
         s.at(ms: 15.4)
         s.step("app", "app: read n1 expect {title: A} now", line: 30)
-        s.record("app", .faultFulfilled(object: "n1", source: "sql"))
-        s.read("app", "n1", n1, version: 1, source: "sql")
+        s.record("app", .faultFulfilled(object: "n1", source: .sql))
+        s.read("app", "n1", n1, version: 1, source: .sql)
         s.checkRead("app", "n1", expected: ["title": .string("A")], actual: n1)
         s.endStep("app")
 
         s.at(ms: 150)
         s.step("share", "share: launch", line: 31)
-        s.lifecycle("share", "launched")
+        s.lifecycle("share", .launching)
         s.at(ms: 158)
-        s.lifecycle("share", "active")
+        s.lifecycle("share", .active)
         s.endStep("share")
         s.at(ms: 160)
         s.step("share", "share: update n1 set {title: B}", line: 32)
@@ -69,16 +70,16 @@ enum SampleTraces {
         s.notifyPosted("share")
         let posted = s.now
         s.at(ms: 230.05)
-        s.record("hub", .notificationRouted(NotificationRecord(name: "group.example.notes.didSave", from: "share", to: "app", postedAt: posted), decision: "delivered"))
+        s.record("hub", .notificationRouted(NotificationRecord(name: "group.example.notes.didSave", from: "share", to: "app", postedAt: posted), decision: .delivered))
         s.notifyReceived("app", postedAt: posted)
-        s.refreshStarted("app", strategy: "staleness", reason: "darwin")
+        s.refreshStarted("app", strategy: .staleness, reason: .darwin)
         s.at(ms: 230.4)
         if !stale { s.record("app", .snapshotDropped(object: "n1")) }
-        s.refreshEnded("app", strategy: "staleness", reason: "darwin", updated: 1)
+        s.refreshEnded("app", strategy: .staleness, reason: .darwin, updated: 1)
         s.endStep("share")
         s.at(ms: 234)
         s.step("share", "share: exit", line: 34)
-        s.lifecycle("share", "exited")
+        s.lifecycle("share", .exited)
 
         s.at(ms: 240)
         let read = "app: read n1 expect {title: B} within 200ms"
@@ -87,25 +88,25 @@ enum SampleTraces {
             var t = 240.0
             while t < 440 {
                 s.at(ms: t)
-                s.record("app", .faultFulfilled(object: "n1", source: "cache"))
-                s.read("app", "n1", n1, version: 1, source: "cache", final: false)
+                s.record("app", .faultFulfilled(object: "n1", source: .cache))
+                s.read("app", "n1", n1, version: 1, source: .cache, final: false)
                 t += 25
             }
             s.at(ms: 441.2)
-            s.read("app", "n1", n1, version: 1, source: "cache")
+            s.read("app", "n1", n1, version: 1, source: .cache)
             s.checkRead("app", "n1", expected: ["title": .string("B")], actual: n1, withinMs: 200)
         } else {
-            s.record("app", .faultFulfilled(object: "n1", source: "sql"))
-            s.read("app", "n1", ["title": .string("B"), "rank": .int(1)], version: 2, source: "sql")
+            s.record("app", .faultFulfilled(object: "n1", source: .sql))
+            s.read("app", "n1", ["title": .string("B"), "rank": .int(1)], version: 2, source: .sql)
             s.checkRead("app", "n1", expected: ["title": .string("B")], actual: ["title": .string("B"), "rank": .int(1)], withinMs: 200)
         }
         s.endStep("app")
 
         // The end: a final quiescent refresh, then the store and the live view.
         s.at(ms: stale ? 452 : 252)
-        s.refreshStarted("app", strategy: "staleness", reason: "final")
+        s.refreshStarted("app", strategy: .staleness, reason: .final)
         s.advance(nanos: 300_000)
-        s.refreshEnded("app", strategy: "staleness", reason: "final")
+        s.refreshEnded("app", strategy: .staleness, reason: .final)
         s.record("runner", .finalStore(StateSnapshot(store: group, objects: [
             ObjectState(id: "n1", entity: "Note", version: 2, values: ["title": .string("B"), "rank": .int(1)]),
         ])))
@@ -113,7 +114,7 @@ enum SampleTraces {
             ObjectState(id: "n1", entity: "Note", version: stale ? 1 : 2, values: ["title": .string(stale ? "A" : "B"), "rank": .int(1)]),
         ])))
         s.advance(nanos: 1_000_000)
-        s.lifecycle("app", "terminated")
+        s.lifecycle("app", .terminated)
         return s.trace
     }
 

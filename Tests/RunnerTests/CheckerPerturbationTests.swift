@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Foundation
 import Testing
@@ -71,7 +72,7 @@ import Trace
         let baseline = Self.signatures(outcome.trace)
         let kinds = Set(baseline.map(\.kind))
         #expect(kinds.isSuperset(of: [.staleRead, .missedInsert, .missedDelete, .lostUpdate]), "\(baseline)")
-        var random = SplitMix64(seed: 20261123)
+        var random = SeededRandom(seed: 20261123)
         for round in 0..<200 {
             let perturbed = Self.perturb(outcome.trace, random: &random)
             let found = Self.signatures(perturbed)
@@ -85,7 +86,7 @@ import Trace
     /// any order without changing any end-against-start comparison; the runs are shuffled, and the
     /// instants then spread out anew with random gaps (from 1 ns to 20 ms). A commit's start, taken
     /// under the store's write lock, is a fact of commit order and stays where it is.
-    static func perturb(_ trace: Trace, random: inout SplitMix64) -> Trace {
+    static func perturb(_ trace: Trace, random: inout SeededRandom) -> Trace {
         enum Kind { case start, end, instant }
         struct Point { var time: UInt64; var kind: Kind; var event: Int }
         var points: [Point] = []

@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Foundation
 import Testing
@@ -44,7 +45,7 @@ import Trace
         let verified = outcome.trace.events.compactMap { event -> VerificationRecord? in
             if case .verified(let record) = event.kind { record } else { nil }
         }
-        #expect(verified.map(\.reason) == ["crash"])
+        #expect(verified.map(\.reason) == [.crash])
         #expect(verified.first?.contents?.objects.isEmpty == true, "the store is rightly empty")
         let anomalies = TraceChecker.check(outcome.trace).anomalies
         #expect(anomalies.isEmpty, "\(anomalies.map(\.explanation))")

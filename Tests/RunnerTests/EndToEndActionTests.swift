@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Foundation
 import Testing
@@ -76,10 +77,10 @@ import TestSupport
         let outcome = try RunHarness.single(yaml)
         #expect(outcome.harnessError == nil, "\(outcome.harnessError.map { "\($0)" } ?? "")")
         #expect(outcome.checks.map(\.passed) == [true, true, true])
-        let sources = outcome.trace.events.compactMap { event -> String? in
+        let sources = outcome.trace.events.compactMap { event -> CommitSource? in
             if case .saveCommitted(let commit) = event.kind { commit.source } else { nil }
         }
-        #expect(sources == ["batch-insert", "batch-update"])
+        #expect(sources == [.batchInsert, .batchUpdate])
     }
 
     @Test func aPinnedGenerationKeepsTheOldValueUntilUnpinned() throws {
@@ -132,14 +133,14 @@ import TestSupport
             if case .notificationPosted(let record) = event.kind { record.name == "custom.name" } else { false }
         }
         #expect(posted)
-        let states = outcome.events(of: "app").compactMap { event -> String? in
+        let states = outcome.events(of: "app").compactMap { event -> LifecycleState? in
             if case .lifecycle(let change) = event.kind { change.state } else { nil }
         }
-        #expect(states == ["launched", "active", "background", "suspended", "terminated", "launched", "active", "exited"])
+        #expect(states == [.launching, .active, .background, .suspended, .terminated, .launching, .active, .exited])
         let leechAgain = outcome.trace.events.compactMap { event -> ErrorRecord? in
             if case .stepEnded(let error?) = event.kind { error } else { nil }
         }
-        #expect(leechAgain.map(\.kind) == ["already-leeched"], "leeching twice is an error")
+        #expect(leechAgain.map(\.kind) == [.alreadyLeeched], "leeching twice is an error")
         #expect(outcome.leftNoProcess)
     }
 }

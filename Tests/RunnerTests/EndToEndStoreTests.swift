@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Foundation
 import Testing
@@ -45,7 +46,7 @@ import TestSupport
     /// as a whole number of seconds once came back from JSON as an integer and was refused).
     @Test func everyPredicateFormRunsInFetchesCountsAndBatches() throws {
         let yaml = """
-        summary: Predicate forms.
+        summary: FetchPredicate forms.
         store:
           group: group.test
           name: Notes

@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Foundation
 import Testing
@@ -51,7 +52,7 @@ import TestSupport
         let outcome = try RunHarness.single(Self.staleTitle(app: "refresh: staleness, staleness: 0"))
         #expect(outcome.harnessError == nil)
         #expect(outcome.reads(of: "n1", by: "app").last?.values["title"] == .string("B"))
-        #expect(outcome.reads(of: "n1", by: "app").last?.source == "sql")
+        #expect(outcome.reads(of: "n1", by: "app").last?.source == .sql)
         #expect(outcome.checks.allSatisfy { $0.passed })
         #expect(outcome.leftNoProcess)
     }
@@ -81,11 +82,11 @@ import TestSupport
             app: "refresh: staleness, staleness: 0, trigger: poll, poll-interval: 20ms, observe: lazy",
             finalRead: "{ read: n1, expect: { title: B }, within: 2s }"))
         #expect(outcome.reads(of: "n1", by: "app").last?.values["title"] == .string("B"))
-        let reasons = outcome.events(of: "app").compactMap { event -> String? in
+        let reasons = outcome.events(of: "app").compactMap { event -> RefreshReason? in
             if case .refreshStarted(let refresh) = event.kind { refresh.reason } else { nil }
         }
-        #expect(reasons.contains("poll"))
-        #expect(!reasons.contains("darwin"))
+        #expect(reasons.contains(.poll))
+        #expect(!reasons.contains(.darwin))
     }
 
     @Test func activationTriggerRefreshesWhenTheAppComesBack() throws {
@@ -129,7 +130,7 @@ import TestSupport
         #expect(outcome.harnessError == nil)
         #expect(outcome.reads(of: "n1", by: "app").last?.values["title"] == .string("A"))
         let suspended = outcome.events(of: "app").contains { event in
-            if case .lifecycle(let change) = event.kind { change.state == "suspended" && change.holdsLock == false } else { false }
+            if case .lifecycle(let change) = event.kind { change.state == .suspended && change.holdsLock == false } else { false }
         }
         #expect(suspended)
         #expect(outcome.leftNoProcess)
@@ -142,7 +143,7 @@ import TestSupport
         // saves, coalesced into one delivery on resume).
         let events = outcome.events(of: "app")
         let suspendedAt = try #require(events.first { event in
-            if case .lifecycle(let change) = event.kind { change.state == "suspended" } else { false }
+            if case .lifecycle(let change) = event.kind { change.state == .suspended } else { false }
         }?.t)
         let received = events.filter { event in
             if case .notificationReceived = event.kind { event.t > suspendedAt } else { false }
@@ -171,7 +172,7 @@ import TestSupport
         #expect(outcome.harnessError == nil)
         #expect(outcome.checks.allSatisfy { $0.passed })
         let crashed = outcome.events(of: "share").contains { event in
-            if case .lifecycle(let change) = event.kind { change.state == "crashed" } else { false }
+            if case .lifecycle(let change) = event.kind { change.state == .crashed } else { false }
         }
         #expect(crashed)
         let commitsByShare = outcome.events(of: "share").filter { if case .saveCommitted = $0.kind { true } else { false } }
@@ -202,7 +203,7 @@ import TestSupport
         let ended = outcome.trace.events.compactMap { event -> ErrorRecord? in
             if case .stepEnded(let error?) = event.kind { error } else { nil }
         }
-        #expect(ended.map(\.kind) == ["conflict"])
+        #expect(ended.map(\.kind) == [.conflict])
         #expect(ended.first?.expected == true)
     }
 
@@ -321,7 +322,7 @@ extension EndToEndTests {
         """
         let outcome = try RunHarness.single(yaml)
         #expect(outcome.harnessError == nil)
-        #expect(outcome.checks.map(\.kind) == ["expect-error"])
+        #expect(outcome.checks.map(\.kind) == [.expectError])
         #expect(outcome.checks.first?.passed == false)
     }
 }
@@ -385,10 +386,10 @@ extension EndToEndTests {
             finalRead: "{ read: n1, expect: { title: B }, within: 200ms }")
             .replacingOccurrences(of: "  - share: launch\n", with: "  - fault: { drop-notifications: app, for: 5s }\n  - share: launch\n"))
         #expect(dropped.reads(of: "n1", by: "app").last?.values["title"] == .string("A"))
-        let routed = dropped.events(of: "hub").compactMap { event -> String? in
+        let routed = dropped.events(of: "hub").compactMap { event -> HubDecision? in
             if case .notificationRouted(let record, let decision) = event.kind, record.to == "app", record.from == "share" { decision } else { nil }
         }
-        #expect(routed == ["dropped-by-fault"])
+        #expect(routed == [.droppedByFault])
 
         let delayed = try RunHarness.single(Self.staleTitle(
             app: "refresh: staleness, staleness: 0",

@@ -1,12 +1,13 @@
+import Basics
 import Foundation
 import Testing
 @testable import ScenarioModel
 
 /// The runner sends steps and settings to child processes as JSON: every kind survives the trip.
 @Suite struct CodableRoundTripTests {
-    private static let at = ScenarioModel.SourceLocation(file: "Scenarios/x.yaml", line: 12, column: 5)
+    private static let at = Basics.SourceLocation(file: "Scenarios/x.yaml", line: 12, column: 5)
     private static let uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
-    private static let values: [String: AttributeValue] = [
+    private static let values: [String: Value] = [
         "title": .string("A"), "rank": .int(-3), "score": .double(2.5), "pinned": .bool(true),
         "created": .date(Date(timeIntervalSinceReferenceDate: 1_234.5)), "uid": .uuid(uuid), "body": .null,
     ]
@@ -77,7 +78,7 @@ import Testing
     }
 
     @Test func attributeValuesEncodeAsOneTypeKey() throws {
-        let data = try JSONEncoder().encode([AttributeValue.int(3), .null])
+        let data = try JSONEncoder().encode([Value.int(3), .null])
         #expect(String(decoding: data, as: UTF8.self) == #"[{"int":3},{"null":true}]"#)
     }
 

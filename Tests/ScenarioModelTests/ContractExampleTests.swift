@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Testing
 @testable import ScenarioModel
@@ -29,22 +30,22 @@ import Testing
         #expect(model.entityNames == ["Note", "Tag"])
         let note = try #require(model.entity(named: "Note"))
         #expect(note.attributes == [
-            AttributeModel(name: "title", type: .string),
-            AttributeModel(name: "body", type: .string, isOptional: true),
-            AttributeModel(name: "pinned", type: .bool, defaultValue: .bool(false)),
-            AttributeModel(name: "rank", type: .int),
-            AttributeModel(name: "score", type: .double),
-            AttributeModel(name: "created", type: .date),
-            AttributeModel(name: "uid", type: .uuid),
+            AttributeDescription(name: "title", type: .string),
+            AttributeDescription(name: "body", type: .string, isOptional: true),
+            AttributeDescription(name: "pinned", type: .bool, defaultValue: .bool(false)),
+            AttributeDescription(name: "rank", type: .int),
+            AttributeDescription(name: "score", type: .double),
+            AttributeDescription(name: "created", type: .date),
+            AttributeDescription(name: "uid", type: .uuid),
         ])
         #expect(note.relationships == [
-            RelationshipModel(name: "tags", destination: "Tag", isToMany: true, isOptional: true, inverse: "note"),
+            RelationshipDescription(name: "tags", destination: "Tag", isToMany: true, isOptional: true, inverse: "note"),
         ])
         #expect(note.globalIdentifier?.name == "uid")
         let tag = try #require(model.entity(named: "Tag"))
-        #expect(tag.attributes == [AttributeModel(name: "name", type: .string)])
+        #expect(tag.attributes == [AttributeDescription(name: "name", type: .string)])
         #expect(tag.relationships == [
-            RelationshipModel(name: "note", destination: "Note", isToMany: false, isOptional: true, inverse: "tags"),
+            RelationshipDescription(name: "note", destination: "Note", isToMany: false, isOptional: true, inverse: "tags"),
         ])
     }
 
@@ -61,7 +62,7 @@ import Testing
 
     @Test func stepsDecodeWithLocationsAndProcesses() {
         let file = "Scenarios/refresh.yaml"
-        func at(_ line: Int) -> ScenarioModel.SourceLocation { .init(file: file, line: line, column: 5) }
+        func at(_ line: Int) -> Basics.SourceLocation { .init(file: file, line: line, column: 5) }
         #expect(scenario.steps == [
             ScenarioStep(location: at(34), process: "app", step: .launch),
             ScenarioStep(location: at(35), process: "app",

@@ -1,9 +1,10 @@
+import Basics
 import Foundation
 import Testing
 @testable import ScenarioModel
 
 @Suite struct ModelTests {
-    private func model(_ entities: String) throws -> DataModel {
+    private func model(_ entities: String) throws -> ModelDescription {
         let yaml = """
             summary: Model.
             store:
@@ -31,7 +32,7 @@ import Testing
         let folder = try #require(decoded.entity(named: "Folder"))
         #expect(folder.relationship(named: "notes")?.inverse == nil)
         #expect(folder.relationship(named: "pinnedNotes")?.inverse == nil)
-        #expect(folder.relationship(named: "owner") == RelationshipModel(
+        #expect(folder.relationship(named: "owner") == RelationshipDescription(
             name: "owner", destination: "Person", isToMany: false, isOptional: false, inverse: "folders"))
         #expect(decoded.entity(named: "Note")?.relationship(named: "folder")?.inverse == nil)
         #expect(decoded.entity(named: "Person")?.relationship(named: "folders")?.inverse == "owner")
@@ -49,9 +50,9 @@ import Testing
         let note = try #require(decoded.entity(named: "Note"))
         #expect(note.attribute(named: "title")?.defaultValue == .string("Untitled"))
         #expect(note.attribute(named: "rank")?.defaultValue == .int(3))
-        #expect(note.attribute(named: "score") == AttributeModel(name: "score", type: .double, isOptional: true,
+        #expect(note.attribute(named: "score") == AttributeDescription(name: "score", type: .double, isOptional: true,
                                                                  defaultValue: .double(0.5)))
-        #expect(note.attribute(named: "when")?.defaultValue == AttributeValue.parseDate("2024-05-01").map(AttributeValue.date))
+        #expect(note.attribute(named: "when")?.defaultValue == Value.parseDate("2024-05-01").map(Value.date))
         #expect(note.attribute(named: "body")?.defaultValue == nil)
     }
 
@@ -70,16 +71,16 @@ import Testing
         #expect(values["body"] == .null)
         #expect(values["pinned"] == .bool(true))
         #expect(values["rank"] == .int(0))
-        #expect(values["uid"] == AttributeValue.derivedUUID(objectID: "n1", attribute: "uid"))
-        #expect(AttributeValue.derivedUUID(objectID: "n1", attribute: "uid") != AttributeValue.derivedUUID(objectID: "n2", attribute: "uid"))
+        #expect(values["uid"] == Value.derivedUUID(objectID: "n1", attribute: "uid"))
+        #expect(Value.derivedUUID(objectID: "n1", attribute: "uid") != Value.derivedUUID(objectID: "n2", attribute: "uid"))
     }
 
     @Test func derivedUUIDIsAFixedVersion4UUID() {
-        guard case let .uuid(uuid) = AttributeValue.derivedUUID(objectID: "n1", attribute: "uid") else {
+        guard case let .uuid(uuid) = Value.derivedUUID(objectID: "n1", attribute: "uid") else {
             Issue.record("expected a UUID")
             return
         }
         #expect(uuid.uuidString.dropFirst(14).first == "4")
-        #expect(AttributeValue.derivedUUID(objectID: "n1", attribute: "uid") == .uuid(uuid))
+        #expect(Value.derivedUUID(objectID: "n1", attribute: "uid") == .uuid(uuid))
     }
 }

@@ -1,17 +1,18 @@
+import Basics
 import Testing
 @testable import ScenarioModel
 
 /// Every setting of the contract's table decodes, with every value it lists, and roles set defaults.
 @Suite struct SettingsDecodingTests {
     /// The settings of process `app` declared with `lines` (each `key: value`).
-    private func settings(_ lines: String, role: String = "host") throws -> ProcessSettings {
+    private func settings(_ lines: String, role: ProcessRole = .host) throws -> ProcessSettings {
         let indented = lines.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
         let yaml = """
             summary: Settings.
             store: { group: group.example.notes, name: Notes, model: { Note: { title: string } } }
             processes:
               app:
-                role: \(role)
+                role: \(role.rawValue)
             \(indented)
               share:
                 role: share
@@ -33,9 +34,9 @@ import Testing
     }
 
     @Test func watchDefaultsToItsOwnStorage() throws {
-        #expect(try settings("", role: "watch").storage == .own)
-        #expect(try settings("storage: group", role: "watch").storage == .group)
-        #expect(try settings("", role: "action").storage == .group)
+        #expect(try settings("", role: .watch).storage == .own)
+        #expect(try settings("storage: group", role: .watch).storage == .group)
+        #expect(try settings("", role: .action).storage == .group)
     }
 
     @Test func everySettingDecodes() throws {
@@ -102,7 +103,7 @@ import Testing
         for value in RefreshTrigger.allCases { #expect(try settings("trigger: \(value.rawValue)").trigger == value) }
         for value in ObserveTiming.allCases { #expect(try settings("observe: \(value.rawValue)").observe == value) }
         for value in RefetchMode.allCases { #expect(try settings("refetch: \(value.rawValue)").refetch == value) }
-        for value in NotificationDelivery.allCases { #expect(try settings("delivery: \(value.rawValue)").delivery == value) }
+        for value in DeliveryPolicy.allCases { #expect(try settings("delivery: \(value.rawValue)").delivery == value) }
         for value in QueryGeneration.allCases {
             #expect(try settings("query-generation: \(value.rawValue)").queryGeneration == value)
         }

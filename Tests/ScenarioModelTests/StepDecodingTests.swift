@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Testing
 @testable import ScenarioModel
@@ -42,7 +43,7 @@ import Testing
               - app: { delete: n1 }
             """)
         let uuid = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
-        let may1 = try #require(AttributeValue.parseDate("2024-05-01"))
+        let may1 = try #require(Value.parseDate("2024-05-01"))
         #expect(decoded.map(\.step) == [
             .insert(entity: "Note", id: "n1", values: [
                 "title": .string("A"), "body": .null, "rank": .int(3), "score": .double(2.5), "pinned": .bool(true),

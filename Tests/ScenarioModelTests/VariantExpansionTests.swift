@@ -1,3 +1,4 @@
+import Basics
 import Testing
 @testable import ScenarioModel
 
@@ -18,7 +19,7 @@ import Testing
     @Test func topLevelExpectAppliesToTheDefaultRun() throws {
         let runs = try scenario(after: "expect: [missed-insert, busy]\nlatency: { p99: 50ms }\nstale-tolerance: 1s").runs()
         #expect(runs[0].expectation == .anomalies([.missedInsert, .busy]))
-        #expect(runs[0].latencyBudget == LatencyBudget(p99: .milliseconds(50)))
+        #expect(runs[0].latencyBudget == LatencyBudget(p99: 50_000_000))
         #expect(runs[0].staleTolerance == .seconds(1))
     }
 
@@ -38,8 +39,8 @@ import Testing
         let runs = scenario.runs()
         #expect(runs.map(\.variant) == ["buggy", "fixed", "empty"])
         #expect(runs.map(\.expectation) == [.anomalies([.staleRead]), .pass, .anomalies([.staleRead])])
-        #expect(runs[0].latencyBudget == LatencyBudget(p50: .milliseconds(5), p99: .milliseconds(50)))
-        #expect(runs[1].latencyBudget == LatencyBudget(p50: .milliseconds(5), p99: .milliseconds(20)))
+        #expect(runs[0].latencyBudget == LatencyBudget(p50: 5_000_000, p99: 50_000_000))
+        #expect(runs[1].latencyBudget == LatencyBudget(p50: 5_000_000, p99: 20_000_000))
         #expect(runs[1].staleTolerance == .zero)
         #expect(runs[2].staleTolerance == .milliseconds(250))
 

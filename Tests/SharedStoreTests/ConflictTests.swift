@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import SharedStore
 import Testing
@@ -48,11 +49,11 @@ import Testing
         let stored = try setup.storeValues()
         #expect(stored["rank"] == 2 && stored["body"] == .null)
         #expect(setup.app.viewContext.hasChanges, "the failed save keeps the context's changes")
-        #expect(StoreErrorKind(SaveError.conflicts([])) == .conflict)
+        #expect(ErrorKind(SaveError.conflicts([])) == .conflict)
     }
 
     @Test func objectTrumpKeepsChangedPropertiesAndTakesTheStoresOthers() throws {
-        let setup = try Setup(policy: .mergeByPropertyObjectTrump)
+        let setup = try Setup(policy: .objectTrump)
         let result = try setup.app.viewContext.save()
         #expect(result.conflicts.first?.outcome == .merged)
         let stored = try setup.storeValues()
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func storeTrumpKeepsTheStoresChangesAndOnlyOurOtherChanges() throws {
-        let setup = try Setup(policy: .mergeByPropertyStoreTrump)
+        let setup = try Setup(policy: .storeTrump)
         try setup.app.viewContext.save()
         let stored = try setup.storeValues()
         #expect(stored["title"] == "B")
@@ -92,7 +93,7 @@ import Testing
     }
 
     @Test func conflictEventsCarryVersionsPolicyAndOutcome() throws {
-        let setup = try Setup(policy: .mergeByPropertyObjectTrump)
+        let setup = try Setup(policy: .objectTrump)
         try setup.app.viewContext.save()
         let conflicts = setup.fixture.recorded.compactMap { event -> SaveConflict? in
             if case .conflict(_, let conflict) = event { return conflict }
@@ -100,7 +101,7 @@ import Testing
         }
         #expect(conflicts.count == 1)
         #expect(conflicts.first?.cachedVersion == 1 && conflicts.first?.storeVersion == 2)
-        #expect(conflicts.first?.policy == .mergeByPropertyObjectTrump)
+        #expect(conflicts.first?.policy == .objectTrump)
         #expect(conflicts.first?.resolvedValues["rank"] == 9)
     }
 
@@ -112,7 +113,7 @@ import Testing
         try share.update(id, ["title": "B"])
         try app.viewContext.delete(id)
         #expect(throws: SaveError.self) { try app.viewContext.save() }
-        app.viewContext.mergePolicy = .mergeByPropertyObjectTrump
+        app.viewContext.mergePolicy = .objectTrump
         try app.viewContext.save()
         #expect(try fixture.open().viewContext.fetch(FetchRequest(entity: "Note")).isEmpty)
     }

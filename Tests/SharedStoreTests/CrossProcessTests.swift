@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import SharedStore
 import TestSupport
@@ -76,7 +77,7 @@ import Testing
         #expect {
             try app.viewContext.save()
         } throws: { error in
-            StoreErrorKind(error) == .busy
+            ErrorKind(error) == .busy
         }
     }
 

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import SharedStore
 import Testing
@@ -82,7 +83,7 @@ import Testing
             ("not FALSEPREDICATE and body ENDSWITH 'ß'", ["Grüße"]),
         ]
         for (text, expected) in cases {
-            let predicate = try FetchPredicate(text)
+            let predicate = try FetchPredicate(parsing: text)
             let fetched = try context.fetch(FetchRequest(entity: "Note", predicate: text, sort: "title"))
             let titles = try fetched.map { try context.title($0) ?? "?" }
             #expect(Set(titles) == Set(expected), "SQL: \(text)")
@@ -90,17 +91,17 @@ import Testing
                 .filter { predicate.evaluate(try context.values(of: $0)) }.map { try context.title($0) ?? "?" }
             #expect(Set(evaluated) == Set(expected), "in memory: \(text)")
         }
-        #expect(throws: FetchPredicateError.self) { try FetchPredicate("title CONTAINS 3") }
+        #expect(throws: FetchPredicateError.self) { try FetchPredicate(parsing: "title CONTAINS 3") }
         #expect(throws: StoreError.self) { try context.fetch(FetchRequest(entity: "Note", predicate: "rank CONTAINS '3'")) }
     }
 
     @Test func predicateErrorsGiveTheColumn() throws {
-        #expect(throws: FetchPredicateError.self) { try FetchPredicate("rank >") }
+        #expect(throws: FetchPredicateError.self) { try FetchPredicate(parsing: "rank >") }
         do {
-            _ = try FetchPredicate("rank > 2 and (title == 'x'")
+            _ = try FetchPredicate(parsing: "rank > 2 and (title == 'x'")
             Issue.record("expected a parse error")
         } catch {
-            #expect(error.column == 27)
+            #expect(error.offset == 13, "the parenthesis never closed")
         }
         let context = try StoreFixture().open().viewContext
         do {
@@ -111,7 +112,7 @@ import Testing
                 Issue.record("unexpected \(error)")
                 return
             }
-            #expect(predicateError.column == 14)
+            #expect(predicateError.offset == 13)
             #expect(predicateError.message.contains("colour"))
         }
     }

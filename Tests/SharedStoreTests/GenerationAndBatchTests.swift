@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import SharedStore
 import Testing
@@ -10,7 +11,7 @@ import Testing
         let id = try context.insertNote("A")
         try context.pinQueryGeneration()
         _ = try context.fetch(FetchRequest(entity: "Note"))
-        #expect(pair.app.openTransactions == ["pinned-generation"])
+        #expect(pair.app.openTransactions == [.pinnedRead])
         #expect(try context.title(id) == "A")
 
         let share = pair.shareContext()
@@ -59,13 +60,13 @@ import Testing
         let share = try fixture.open()
         let app = try fixture.open(busyTimeout: .milliseconds(30))
         try share.beginWrite()
-        #expect(share.openTransactions == ["write"])
+        #expect(share.openTransactions == [.write])
         _ = try share.viewContext.insertNote("inside")
         try app.viewContext.insert("Note", values: ["title": "app"])
         #expect {
             try app.viewContext.save()
         } throws: { error in
-            StoreErrorKind(error) == .busy
+            ErrorKind(error) == .busy
         }
         try share.endWrite()
         #expect(!share.holdsTransaction)

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import SharedStore
 import Testing
@@ -111,7 +112,7 @@ import Testing
         #expect {
             try untracked.viewContext.save()
         } throws: { error in
-            StoreErrorKind(error) == .readOnly
+            ErrorKind(error) == .readOnly
         }
         #expect(try untracked.viewContext.fetch(FetchRequest(entity: "Note", includesPendingChanges: false)).count == 1,
                 "reads still work")

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import SharedStore
 import Testing
@@ -35,7 +36,7 @@ import Testing
         #expect {
             _ = try context.values(of: id)
         } throws: { error in
-            StoreErrorKind(error) == .notFound
+            ErrorKind(error) == .notFound
         }
     }
 

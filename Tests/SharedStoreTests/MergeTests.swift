@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import SharedStore
 import Testing
@@ -60,7 +61,7 @@ import Testing
         #expect(try context.title(id) == "A", "another process's save never merges automatically")
 
         let background = app.newBackgroundContext()
-        background.mergePolicy = .mergeByPropertyObjectTrump
+        background.mergePolicy = .objectTrump
         try background.setValues(["title": "same process"], for: id)
         try background.save()
         #expect(try context.title(id) == "same process")

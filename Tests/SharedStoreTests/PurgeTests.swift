@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import SharedStore
 import Testing
@@ -26,7 +27,7 @@ import Testing
         #expect {
             try pair.app.mergeHistory(into: pair.app.viewContext, consumer: "app")
         } throws: { error in
-            StoreErrorKind(error) == .expiredToken
+            ErrorKind(error) == .expiredToken
         }
         #expect(pair.app.historyToken(for: "app") == token, "the token is kept")
         #expect(try pair.app.viewContext.title(id) == "A", "nothing was merged: still stale")

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import SharedStore
 import TestSupport
@@ -21,7 +22,7 @@ import Testing
             #expect(error.code == .busy)
             #expect(error.sql == "BEGIN IMMEDIATE")
             #expect(SQLiteResultCode.busy ~= error)
-            #expect(StoreErrorKind(error) == .busy)
+            #expect(ErrorKind(error) == .busy)
         }
         try holder.execute("COMMIT")
         try waiter.execute("BEGIN IMMEDIATE; COMMIT")

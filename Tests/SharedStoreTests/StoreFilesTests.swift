@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import SharedStore
 import Testing
@@ -43,7 +44,7 @@ import Testing
         #expect {
             try share.checkpoint()
         } throws: { error in
-            StoreErrorKind(error) == .busy
+            ErrorKind(error) == .busy
         }
         app.viewContext.unpinQueryGeneration()
         try share.checkpoint()

@@ -1,3 +1,5 @@
+import Basics
+import ScenarioModel
 import Trace
 
 /// One thing the runner asks an agent to do: a scenario action, or a harness request.
@@ -14,20 +16,20 @@ public enum AgentCommand: Sendable, Hashable, Codable {
     case save
     case rollback
     case reset
-    case fetch(entity: String, predicate: String?, sort: String?)
+    case fetch(entity: String, predicate: FetchPredicate?, sort: [SortKey])
     case refreshAll
     case refreshObject(id: String, merge: Bool)
     case runRefresh
     case batchInsert(entity: String, count: Int, values: TraceValues)
-    case batchUpdate(entity: String, predicate: String?, values: TraceValues)
-    case batchDelete(entity: String, predicate: String?)
+    case batchUpdate(entity: String, predicate: FetchPredicate?, values: TraceValues)
+    case batchDelete(entity: String, predicate: FetchPredicate?)
     case pinGeneration
     case unpinGeneration
     case beginWrite
     case endWrite
     // History.
     case mergeHistory
-    case purgeHistory(policy: PurgeSetting?)
+    case purgeHistory(policy: PurgePolicy?)
     // Notifications.
     case post(name: String)
     case observe
@@ -41,7 +43,7 @@ public enum AgentCommand: Sendable, Hashable, Codable {
     // Checks. `withinNanos` 0 reads once.
     /// `absent`: the read expects the object not to be in the view.
     case read(id: String, expect: TraceValues?, absent: Bool, withinNanos: UInt64, workload: Bool)
-    case count(entity: String, predicate: String?, expect: Int?, withinNanos: UInt64)
+    case count(entity: String, predicate: FetchPredicate?, expect: Int?, withinNanos: UInt64)
     // Lifecycle seen from inside the process.
     case becomeActive
     case enterBackground
@@ -56,12 +58,4 @@ public enum AgentCommand: Sendable, Hashable, Codable {
     case finalRefresh
     /// Closes the store and exits with status 0.
     case exit
-}
-
-/// The `purge` setting and `purge-history` argument.
-public enum PurgeSetting: Sendable, Hashable, Codable {
-    case none
-    case consumedByAll
-    case ownToken
-    case olderThan(nanos: UInt64)
 }

@@ -1,3 +1,5 @@
+import Basics
+import ScenarioModel
 import Trace
 
 /// Everything an agent needs at launch, written by the runner as JSON into the sandbox and passed
@@ -5,14 +7,13 @@ import Trace
 public struct AgentConfig: Sendable, Hashable, Codable {
     /// The scenario's process name (`app`, `share`, ...).
     public var process: String
-    /// `host`, `share`, `action`, `watch`.
-    public var role: String
+    public var role: ProcessRole
     /// How many times this process has been launched before (0 for the first launch).
     public var launchCount: Int
     /// The store this process opens.
     public var store: StoreLocation
-    /// The model, entity by entity, in declaration order.
-    public var model: [EntitySpec]
+    /// The model, as the scenario declared it.
+    public var model: ModelDescription
     public var settings: AgentSettings
     /// The notify hub's socket path.
     public var hubSocket: String
@@ -27,7 +28,7 @@ public struct AgentConfig: Sendable, Hashable, Codable {
     /// This process's seed, derived from the run's root seed.
     public var seed: UInt64
 
-    public init(process: String, role: String, launchCount: Int, store: StoreLocation, model: [EntitySpec], settings: AgentSettings, hubSocket: String, tracePath: String, copiesDirectory: String, transferDirectory: String = "", clockOffsetNanos: UInt64, seed: UInt64) {
+    public init(process: String, role: ProcessRole, launchCount: Int, store: StoreLocation, model: ModelDescription, settings: AgentSettings, hubSocket: String, tracePath: String, copiesDirectory: String, transferDirectory: String = "", clockOffsetNanos: UInt64, seed: UInt64) {
         self.transferDirectory = transferDirectory
         self.process = process
         self.role = role
@@ -62,60 +63,25 @@ public struct StoreLocation: Sendable, Hashable, Codable {
     }
 }
 
-/// One entity of the model, with each property in the scenario's own syntax
-/// (`string?`, `bool = false`, `[Tag]`, `Note?`), in declaration order.
-public struct EntitySpec: Sendable, Hashable, Codable {
-    public var name: String
-    public var properties: [PropertySpec]
-
-    public init(name: String, properties: [PropertySpec]) {
-        self.name = name
-        self.properties = properties
-    }
-}
-
-/// One attribute or relationship: its name and its declaration.
-public struct PropertySpec: Sendable, Hashable, Codable {
-    public var name: String
-    public var syntax: String
-
-    public init(name: String, syntax: String) {
-        self.name = name
-        self.syntax = syntax
-    }
-}
-
 /// The process settings an agent acts on (the scenario's settings table, resolved for one run).
 public struct AgentSettings: Sendable, Hashable, Codable {
-    /// How the view context catches up with other processes' saves.
-    public enum Refresh: String, Sendable, Hashable, Codable { case none, staleness, history, refetch }
-    /// When the refresh strategy runs.
-    public enum Trigger: String, Sendable, Hashable, Codable { case darwin, activation, poll, manual }
-    /// When the process registers for notifications.
-    public enum Observe: String, Sendable, Hashable, Codable { case launch, lazy }
-    /// How `refresh: refetch` re-runs the process's fetches.
-    public enum Refetch: String, Sendable, Hashable, Codable {
-        case keepRegistered = "keep-registered", refreshRefetched = "refresh-refetched", reset
-    }
-
-    public var refresh: Refresh = .none
+    public var refresh: RefreshStrategy = .none
     /// The view context's stalenessInterval in seconds (-1: never expire).
     public var staleness: Double = -1
-    public var trigger: Trigger = .darwin
+    public var trigger: RefreshTrigger = .darwin
     public var pollIntervalNanos: UInt64 = 100_000_000
-    public var observe: Observe = .launch
-    /// `error`, `object-trump`, `store-trump`, `overwrite`, `rollback`.
-    public var mergePolicy: String = "error"
+    public var observe: ObserveTiming = .launch
+    public var mergePolicy: MergePolicy = .error
     public var historyTracking: Bool = true
     /// The transaction author; nil for `author: none`.
     public var author: String?
     /// Authors merged by `refresh: history`; nil means every author but its own.
     public var historyAuthors: [String]?
-    public var purge: PurgeSetting = .none
-    public var refetch: Refetch = .keepRegistered
+    public var purge: PurgePolicy = .none
+    public var refetch: RefetchMode = .keepRegistered
     public var notify: Bool = true
-    /// Pin the view context to a query generation at launch.
-    public var pinGeneration: Bool = false
+    /// Whether the view context is pinned to a query generation at launch.
+    public var queryGeneration: QueryGeneration = .unpinned
     public var busyTimeoutNanos: UInt64 = 5_000_000_000
     /// The processes with `refresh: history`: whose tokens `consumed-by-all` waits for.
     public var historyConsumers: [String] = []

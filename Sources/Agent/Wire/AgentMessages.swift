@@ -1,3 +1,4 @@
+import Basics
 import Trace
 
 /// A request line on the agent's stdin.
@@ -7,7 +8,7 @@ public struct AgentRequest: Sendable, Hashable, Codable {
     /// The step index the command belongs to (for the trace), if any.
     public var step: Int?
     /// The error kind the step expects (`expect-error`): when it happens the step succeeds.
-    public var expectError: String?
+    public var expectError: ErrorKind?
     /// Scenario ids learned since the last request: id -> object reference in this agent's store.
     public var ids: [String: ObjectRef]
     /// For `sync` and `leech`: every scenario id's ensemble-wide global identifiers (more than one
@@ -19,7 +20,7 @@ public struct AgentRequest: Sendable, Hashable, Codable {
     public var deliveries: Int?
     public var command: AgentCommand
 
-    public init(seq: Int, step: Int? = nil, expectError: String? = nil, ids: [String: ObjectRef] = [:],
+    public init(seq: Int, step: Int? = nil, expectError: ErrorKind? = nil, ids: [String: ObjectRef] = [:],
                 globalIDs: [String: [String]] = [:], deliveries: Int? = nil, command: AgentCommand) {
         self.deliveries = deliveries
         self.seq = seq
@@ -64,15 +65,15 @@ public struct AgentReply: Sendable, Hashable, Codable {
     public var inserted: [String: ObjectRef]
     /// Scenario ids whose rows this command deleted and committed.
     public var deleted: [String]
-    /// For `lockState`: what is held (`write`, `begin-write`, `pinned-read`), nil when nothing.
-    public var lock: String?
+    /// For `lockState`: what is held, nil when nothing.
+    public var lock: LockKind?
     /// After `sync`/`leech`: the global identifier of each scenario object this store holds.
     public var globalIDs: [String: String]
     /// After `sync`: further rows of a scenario object in this store (duplicates imported from a peer).
     public var aliases: [String: [ObjectRef]]
 
     public init(seq: Int, status: Status, error: ErrorRecord? = nil, inserted: [String: ObjectRef] = [:], deleted: [String] = [],
-                lock: String? = nil, globalIDs: [String: String] = [:], aliases: [String: [ObjectRef]] = [:]) {
+                lock: LockKind? = nil, globalIDs: [String: String] = [:], aliases: [String: [ObjectRef]] = [:]) {
         self.seq = seq
         self.status = status
         self.error = error
@@ -96,7 +97,7 @@ extension AgentReply {
             error: try container.decodeIfPresent(ErrorRecord.self, forKey: .error),
             inserted: try container.decodeIfPresent([String: ObjectRef].self, forKey: .inserted) ?? [:],
             deleted: try container.decodeIfPresent([String].self, forKey: .deleted) ?? [],
-            lock: try container.decodeIfPresent(String.self, forKey: .lock),
+            lock: try container.decodeIfPresent(LockKind.self, forKey: .lock),
             globalIDs: try container.decodeIfPresent([String: String].self, forKey: .globalIDs) ?? [:],
             aliases: try container.decodeIfPresent([String: [ObjectRef]].self, forKey: .aliases) ?? [:])
     }

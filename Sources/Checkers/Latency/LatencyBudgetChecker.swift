@@ -1,3 +1,4 @@
+import Basics
 import Trace
 
 /// Turns the scenario's `latency:` budget into `latency-budget` anomalies: every writer -> reader pair

@@ -1,3 +1,4 @@
+import Basics
 
 /// The percentiles of a latency histogram, in nanoseconds.
 public struct LatencySummary: Sendable, Hashable, Codable {

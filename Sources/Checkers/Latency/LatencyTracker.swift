@@ -1,3 +1,4 @@
+import Basics
 import Trace
 
 /// Follows every committed save to every other process reading the same store, and to the
@@ -83,7 +84,7 @@ struct LatencyTracker {
     mutating func commit(_ commit: SaveCommit, writer: String, step: Int?, t: UInt64) {
         guard let first = commit.objects.first else { return }
         var readers = (readersByStore[commit.store] ?? []).map { ($0, false) }
-        if commit.source != "sync-import" {
+        if commit.source != .syncImport {
             for (store, names) in readersByStore where store != commit.store { readers += names.map { ($0, true) } }
         }
         for (reader, crossStore) in readers where reader != writer {
@@ -126,7 +127,7 @@ struct LatencyTracker {
     /// says otherwise). The harness's final refresh is not the strategy's and brings nothing here.
     mutating func refreshEnded(_ refresh: RefreshRecord, by reader: String, t: UInt64) {
         let start = refreshStart.removeValue(forKey: reader) ?? t
-        guard refresh.reason != "final", let waiting = awaitingRefresh[reader], !waiting.isEmpty else { return }
+        guard refresh.reason != .final, let waiting = awaitingRefresh[reader], !waiting.isEmpty else { return }
         var still: [Int] = []
         for record in waiting {
             if records[record].committedAt < start {

@@ -1,3 +1,4 @@
+import Basics
 /// How much time a process spent inside its refreshes (`refreshStarted` .. `refreshEnded`).
 public struct RefreshCost: Sendable, Hashable, Codable {
     public var process: String

@@ -1,3 +1,4 @@
+import Basics
 import Trace
 
 /// Something committed to a store, with the interval that contains its commit point.

@@ -1,3 +1,4 @@
+import Basics
 import Trace
 
 /// Where an object lives: a store and the object's id in it.
@@ -56,7 +57,7 @@ struct CommitOracle {
             var next = list.count
             for i in list.indices.reversed() {
                 if i + 1 < list.count, list[i + 1].start > list[i].start { next = i + 1 }
-                guard next < list.count, list[i].commit.source != "sync-import" else { continue }
+                guard next < list.count, list[i].commit.source != .syncImport else { continue }
                 list[i].end = min(list[i].end, list[next].start)
             }
             result += list

@@ -1,3 +1,4 @@
+import Basics
 import Trace
 
 /// One row of one store: its primary key when the trace has it, else its scenario id.

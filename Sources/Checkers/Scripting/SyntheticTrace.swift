@@ -1,3 +1,4 @@
+import Basics
 import Trace
 
 /// A large, well-behaved trace for benchmarks and scale tests: four processes on one group store
@@ -6,10 +7,10 @@ import Trace
 public enum SyntheticTrace {
     /// About `events` events from `seed`; every `staleEvery`-th read (0: none) shows the previous value.
     public static func generate(events target: Int, seed: UInt64 = 1, keys: Int = 1_000, staleEvery: Int = 0) -> Trace {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         let processes = ["app", "share", "action", "watch"]
         var script = TraceScript(
-            processes: [("app", "host"), ("share", "share"), ("action", "action"), ("watch", "watch")],
+            processes: [("app", .host), ("share", .share), ("action", .action), ("watch", .watch)],
             scenario: "synthetic", variant: "bench", summary: "Synthetic load for the checkers' benchmark.",
             seed: seed, expected: .pass)
         let workload = script.step(nil, "workload: app, share, action, watch", line: 1)
@@ -72,27 +73,10 @@ public enum SyntheticTrace {
                 let stale = staleEvery > 0 && reads % staleEvery == 0 && row.version > 1
                 script.read(
                     process, id, ["title": .string(stale ? row.previous : row.title)], version: stale ? row.version - 1 : row.version,
-                    source: "cache", final: roll % 2 == 0, workload: roll % 2 == 1)
+                    source: .cache, final: roll % 2 == 0, workload: roll % 2 == 1)
             }
         }
         return script.trace
     }
 }
 
-/// A small, fast, seedable generator (SplitMix64), so a synthetic trace is the same on every machine.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A value in `0..<bound`.
-    public mutating func next(below bound: UInt64) -> UInt64 { next() % bound }
-}

@@ -1,3 +1,4 @@
+import Basics
 import Trace
 
 /// Writes a trace by hand, the way a scenario would have produced it: for tests, benchmarks and
@@ -29,9 +30,9 @@ public struct TraceScript: Sendable {
 
     /// A run of `processes` (name, role) reading `store` unless given as `own:` stores in `stores`.
     public init(
-        processes: [(name: String, role: String)],
+        processes: [(name: String, role: ProcessRole)],
         scenario: String = "sample", variant: String = "default", file: String = "Scenarios/sample.yaml",
-        summary: String = "A hand-written trace.", seed: UInt64 = 1, expected: ExpectedOutcome = .pass,
+        summary: String = "A hand-written trace.", seed: UInt64 = 1, expected: Expectation = .pass,
         store: String = "group:group.example.notes",
         stores: [String: String] = [:], settings: [String: [String: String]] = [:], start: UInt64 = 1_000_000_000
     ) {
@@ -66,7 +67,7 @@ public struct TraceScript: Sendable {
     public mutating func step(_ process: String?, _ text: String, line: Int, column: Int = 5) -> Int {
         let index = info.steps.count
         info.steps.append(StepInfo(
-            index: index, process: process, location: StepLocation(file: info.file, line: line, column: column), text: text))
+            index: index, process: process, location: SourceLocation(file: info.file, line: line, column: column), text: text))
         let owner = process ?? "runner"
         currentStep[owner] = index
         record(owner, .stepStarted)
@@ -95,7 +96,7 @@ public struct TraceScript: Sendable {
 
     // MARK: Conveniences for the common events
 
-    public mutating func lifecycle(_ process: String, _ state: String, holdsLock: Bool? = nil, lock: String? = nil) {
+    public mutating func lifecycle(_ process: String, _ state: LifecycleState, holdsLock: Bool? = nil, lock: LockKind? = nil) {
         record(process, .lifecycle(LifecycleChange(state: state, holdsLock: holdsLock, lock: lock)))
     }
 
@@ -128,7 +129,7 @@ public struct TraceScript: Sendable {
     /// A read of `object` from `process`'s view; `sinceMs` is when it was invoked (now when nil).
     public mutating func read(
         _ process: String, _ object: String, _ values: TraceValues = [:], found: Bool = true, version: Int64? = nil,
-        dirty: [String] = [], source: String = "memory", final: Bool = true, workload: Bool = false, sinceMs: Double? = nil
+        dirty: [String] = [], source: ReadSource = .memory, final: Bool = true, workload: Bool = false, sinceMs: Double? = nil
     ) {
         record(process, .observed(Observation(
             object: object, found: found, values: values, version: version, dirty: dirty, source: source,
@@ -150,14 +151,14 @@ public struct TraceScript: Sendable {
     public mutating func checkRead(_ process: String, _ object: String, expected: TraceValues, actual: TraceValues, withinMs: Double = 0) {
         let passed = expected.allSatisfy { key, value in actual[key].map { $0.matches(value) } ?? false }
         record(process, .check(CheckRecord(
-            kind: "read", subject: object, expected: expected, actual: actual, passed: passed,
+            kind: .read, subject: object, expected: expected, actual: actual, passed: passed,
             withinNanos: UInt64(withinMs * 1_000_000))))
     }
 
     /// The outcome of a count check.
     public mutating func checkCount(_ process: String, _ entity: String = "Note", expected: Int, actual: Int, withinMs: Double = 0) {
         record(process, .check(CheckRecord(
-            kind: "count", subject: entity, expectedCount: expected, actualCount: actual, passed: expected == actual,
+            kind: .count, subject: entity, expectedCount: expected, actualCount: actual, passed: expected == actual,
             withinNanos: UInt64(withinMs * 1_000_000))))
     }
 
@@ -169,11 +170,11 @@ public struct TraceScript: Sendable {
         record(process, .notificationReceived(NotificationRecord(name: name, to: process, postedAt: postedAt)))
     }
 
-    public mutating func refreshStarted(_ process: String, strategy: String = "staleness", reason: String = "darwin") {
+    public mutating func refreshStarted(_ process: String, strategy: RefreshKind = .staleness, reason: RefreshReason = .darwin) {
         record(process, .refreshStarted(RefreshRecord(strategy: strategy, reason: reason)))
     }
 
-    public mutating func refreshEnded(_ process: String, strategy: String = "staleness", reason: String = "darwin", updated: Int = 0) {
+    public mutating func refreshEnded(_ process: String, strategy: RefreshKind = .staleness, reason: RefreshReason = .darwin, updated: Int = 0) {
         record(process, .refreshEnded(RefreshRecord(strategy: strategy, reason: reason, updated: updated)))
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -58,8 +59,8 @@ public final class DirectNotificationCenter: DarwinNotificationCenter {
         // The longest path a post sends to: a registration link for a name key.
         try UnixSocketAddress.validate(
             "\(directory)/names/\(SocketPaths.key(for: String(repeating: "x", count: 32)))/\(entryName)")
-        try SystemCalls.makeDirectories("\(directory)/sockets")
-        try SystemCalls.makeDirectories("\(directory)/names")
+        try Self.makeDirectories("\(directory)/sockets")
+        try Self.makeDirectories("\(directory)/names")
         let socket = try DatagramSocket(bindingTo: "\(directory)/sockets/\(entryName).sock")
         let observers = observers
         let processIdentifier = processIdentifier
@@ -140,7 +141,7 @@ public final class DirectNotificationCenter: DarwinNotificationCenter {
 
     private func register(_ name: String) throws {
         let folder = nameFolder(name)
-        try SystemCalls.makeDirectories(folder)
+        try Self.makeDirectories(folder)
         let link = "\(folder)/\(entryName)"
         unlink(link)
         guard let target = socket.path, symlink(target, link) == 0 else {
@@ -156,6 +157,15 @@ public final class DirectNotificationCenter: DarwinNotificationCenter {
             guard result == .full, MonotonicClock.now() < deadline else { return result }
             usleep(pause)
             pause = min(pause * 2, 1000)
+        }
+    }
+}
+
+extension DirectNotificationCenter {
+    /// Creates `path` and its parents, or throws naming the directory that could not be made.
+    static func makeDirectories(_ path: String) throws(NotifyError) {
+        if let failure = SystemCalls.makeDirectories(path) {
+            throw .systemCall(operation: "mkdir(\(failure.path))", errno: failure.errno)
         }
     }
 }

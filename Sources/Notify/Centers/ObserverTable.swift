@@ -1,3 +1,4 @@
+import Basics
 import Synchronization
 
 /// The handlers one notification center has registered, by name, with a count per name so the

@@ -1,3 +1,5 @@
+import Basics
+
 /// The hub's decisions, as a pure state machine: `(state, input, now) -> (state, deliveries, records)`.
 ///
 /// No sockets, threads or clocks: `NotifyHub` feeds it the datagrams it receives, the runner's

@@ -1,3 +1,5 @@
+import Basics
+
 /// A process's lifecycle as the hub needs it: whether it can receive now.
 public enum HubProcessState: String, Sendable, Equatable, Hashable {
     /// Not launched, exited, crashed or terminated: receives nothing, and its observers are gone.
@@ -13,15 +15,6 @@ public enum HubProcessState: String, Sendable, Equatable, Hashable {
     public var isRunning: Bool { self == .active || self == .background }
 }
 
-/// What happens to notifications posted while an observer's process is suspended.
-public enum DeliveryPolicy: String, Sendable, Equatable, Hashable, CaseIterable {
-    /// At resume, each distinct name is delivered once (Darwin's behavior).
-    case coalesce
-    /// They are lost.
-    case drop
-    /// At resume, every one is delivered, in the order posted.
-    case queue
-}
 
 /// One input to `HubStateMachine`.
 public enum HubInput: Sendable, Equatable {
@@ -72,35 +65,7 @@ public struct HubDelivery: Sendable, Equatable, Hashable {
 /// One thing the hub did, for the run's trace.
 public struct HubRecord: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// What happened.
-    public enum Kind: String, Sendable, Equatable, Hashable {
-        /// `process` posted `name`.
-        case posted
-        /// `name` was delivered to `process`.
-        case delivered
-        /// Held for `process` while suspended, delivered at resume (policy coalesce or queue).
-        case queued
-        /// Folded into a delivery already held for suspended `process` (policy coalesce).
-        case coalesced
-        /// Lost because `process` was suspended (policy drop).
-        case droppedWhileSuspended = "dropped-while-suspended"
-        /// Lost because `process` is not running; it had observed `name` in an earlier launch,
-        /// or was holding it when it stopped running.
-        case droppedNotRunning = "dropped-not-running"
-        /// Lost to a `drop-notifications` fault.
-        case droppedByFault = "dropped-by-fault"
-        /// Held back by a `delay-notifications` fault.
-        case delayed
-        /// A delayed delivery found `process` no longer observing `name`.
-        case droppedNotObserving = "dropped-not-observing"
-        /// The transport found no socket for `process` (it died before the hub heard of it).
-        case undeliverable
-        /// `process` started observing `name`.
-        case observed
-        /// `process` stopped observing `name`.
-        case unobserved
-        /// An observe from a process the hub does not consider running, ignored.
-        case observeIgnored = "observe-ignored"
-    }
+    public typealias Kind = HubDecision
 
     /// What happened.
     public var kind: Kind

@@ -1,3 +1,4 @@
+import Basics
 import Synchronization
 
 /// The notification hub the runner owns: agents post and observe through it, and it decides every

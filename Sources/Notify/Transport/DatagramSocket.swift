@@ -1,3 +1,4 @@
+import Basics
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Trace
 
@@ -43,7 +44,7 @@ public enum HTMLReport {
         html += "<dt>verdict</dt><dd>\(Escape.html(verdictSentence(result)))</dd>"
         html += "<dt>expected</dt><dd>\(Escape.html(info.expected.text))</dd>"
         html += "<dt>found</dt><dd>\(Escape.html(verdict.found.isEmpty ? "no anomalies" : verdict.foundText))</dd>"
-        if !verdict.missing.isEmpty { html += "<dt>missing</dt><dd>\(Escape.html(verdict.missing.joined(separator: ", ")))</dd>" }
+        if !verdict.missing.isEmpty { html += "<dt>missing</dt><dd>\(Escape.html(verdict.missingText))</dd>" }
         if let refreshed = result.latency.refreshed {
             html += "<dt>refreshed</dt><dd>p50 \(DurationText.format(refreshed.p50)) · p99 \(DurationText.format(refreshed.p99)) · max \(DurationText.format(refreshed.max)) from commit to the refresh that brought it, over \(refreshed.count) save → reader pair\(refreshed.count == 1 ? "" : "s")</dd>"
         }
@@ -68,9 +69,9 @@ public enum HTMLReport {
         case (.pass, true): return "matched: expected no anomaly and found none."
         case (.pass, false): return "NOT MATCHED: expected no anomaly but found \(verdict.foundText)."
         case (.anomalies(let names), true):
-            return "matched: expected \(names.joined(separator: ", ")) and found \(names.count == 1 ? "it" : "them"); this variant reproduces the bug."
+            return "matched: expected \(names.map(\.rawValue).joined(separator: ", ")) and found \(names.count == 1 ? "it" : "them"); this variant reproduces the bug."
         case (.anomalies, false):
-            return "NOT MATCHED: expected \(verdict.missing.joined(separator: ", ")) but did not find \(verdict.missing.count == 1 ? "it" : "them")."
+            return "NOT MATCHED: expected \(verdict.missingText) but did not find \(verdict.missing.count == 1 ? "it" : "them")."
         }
     }
 
@@ -115,7 +116,7 @@ public enum HTMLReport {
         if !result.unexpectedErrors.isEmpty {
             html += "</ol>\n<h3>Other errors</h3>\n<ul>\n"
             for error in result.unexpectedErrors {
-                html += "<li>\(Escape.html(error.process)) \(Escape.html(error.location ?? "")): <code>\(Escape.html(error.kind))</code> \(Escape.html(error.message))</li>\n"
+                html += "<li>\(Escape.html(error.process)) \(Escape.html(error.location ?? "")): <code>\(Escape.html(error.kind.rawValue))</code> \(Escape.html(error.message))</li>\n"
             }
             return html + "</ul>\n"
         }
@@ -148,7 +149,7 @@ public enum HTMLReport {
         for process in info.processes {
             let settings = process.settings.keys.sorted().map { "\($0): \(process.settings[$0]!)" }.joined(separator: ", ")
             let cost = costs.first { $0.process == process.name }
-            html += "<tr><td><strong>\(Escape.html(process.name))</strong></td><td>\(Escape.html(process.role))</td><td><code>\(Escape.html(process.store))</code></td><td>\(Escape.html(settings))</td><td class=\"num\">\(cost.map { "\(DurationText.format($0.totalNanos)) in \($0.count)" } ?? "none")</td></tr>\n"
+            html += "<tr><td><strong>\(Escape.html(process.name))</strong></td><td>\(Escape.html(process.role.rawValue))</td><td><code>\(Escape.html(process.store))</code></td><td>\(Escape.html(settings))</td><td class=\"num\">\(cost.map { "\(DurationText.format($0.totalNanos)) in \($0.count)" } ?? "none")</td></tr>\n"
         }
         return html + "</tbody></table>\n"
     }
@@ -159,7 +160,7 @@ public enum HTMLReport {
         var html = "<h2 id=\"steps\">Steps</h2>\n<table><thead><tr><th class=\"num\">#</th><th>process</th><th>where</th><th>step</th><th>anomalies</th></tr></thead><tbody>\n"
         for step in result.info.steps {
             let marks = (flagged[step.index] ?? []).prefix(12).map { "<a class=\"num-dot\" href=\"#a\($0)\">\($0)</a>" }.joined()
-            html += "<tr\(marks.isEmpty ? "" : " class=\"flagged\"")><td class=\"num\">\(step.index)</td><td>\(Escape.html(step.process ?? "–"))</td><td class=\"mono\">\(Escape.html(step.location.description))</td><td><code>\(Escape.html(step.text))</code></td><td>\(marks)</td></tr>\n"
+            html += "<tr\(marks.isEmpty ? "" : " class=\"flagged\"")><td class=\"num\">\(step.index)</td><td>\(Escape.html(step.process ?? "–"))</td><td class=\"mono\">\(Escape.html(step.location.fileAndLine))</td><td><code>\(Escape.html(step.text))</code></td><td>\(marks)</td></tr>\n"
         }
         return html + "</tbody></table>\n"
     }

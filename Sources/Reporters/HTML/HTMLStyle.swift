@@ -1,3 +1,4 @@
+import Basics
 /// The report's stylesheet, inlined in every page (no network, one file).
 enum HTMLStyle {
     static let css = """

@@ -1,3 +1,4 @@
+import Basics
 /// Small helpers for writing SVG by hand: coordinates with one decimal, escaped text, tooltips.
 enum SVG {
     /// A coordinate with at most one decimal, locale-free.

@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Trace
 
@@ -51,10 +52,10 @@ struct TimelineModel {
         var laneIndex: [String: Int] = [:]
         for process in info.processes {
             laneIndex[process.name] = lanes.count
-            lanes.append(Lane(name: process.name, role: process.role, store: process.store))
+            lanes.append(Lane(name: process.name, role: process.role.rawValue, store: process.store))
         }
         // Lifecycle: the state each process entered, and when.
-        var changes: [String: [(UInt64, String)]] = [:]
+        var changes: [String: [(UInt64, LifecycleState)]] = [:]
         var firstEvent: [String: UInt64] = [:], lastEvent: [String: UInt64] = [:]
         var refreshStart: [String: (UInt64, RefreshRecord)] = [:]
         let steps = Dictionary(info.steps.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
@@ -66,12 +67,12 @@ struct TimelineModel {
             switch event.kind {
             case .lifecycle(let change):
                 changes[process, default: []].append((t, change.state))
-                if change.state == "crashed" { crashes.append(Point(process: process, t: t, label: "crashed")) }
+                if change.state == .crashed { crashes.append(Point(process: process, t: t, label: "crashed")) }
             case .stepStarted:
                 if let index = event.step, let step = steps[index] {
                     self.steps.append(StepMark(
                         process: process, t: t, index: index, label: Self.shortStep(step.text, process: process),
-                        detail: "step \(index) · \(step.location): \(step.text)"))
+                        detail: "step \(index) · \(step.location.fileAndLine): \(step.text)"))
                 }
             case .saveCommitted(let commit):
                 let objects = commit.objects.prefix(3).map { "\($0.id) v\($0.version)" }.joined(separator: ", ")
@@ -111,7 +112,7 @@ struct TimelineModel {
 
     /// Lifecycle changes to shaded spans. Without any lifecycle event a process counts as running
     /// from its first event to its last.
-    static func segments(_ changes: [(UInt64, String)], first: UInt64?, last: UInt64?, end: UInt64) -> [Segment] {
+    static func segments(_ changes: [(UInt64, LifecycleState)], first: UInt64?, last: UInt64?, end: UInt64) -> [Segment] {
         guard !changes.isEmpty else {
             guard let first, let last else { return [Segment(start: 0, end: end, state: .notRunning)] }
             return [
@@ -120,15 +121,14 @@ struct TimelineModel {
             ].filter { $0.end > $0.start }
         }
         var segments: [Segment] = []
-        var state = State.notRunning, since: UInt64 = 0, beforeSuspend = State.active
-        for (t, name) in changes {
+        var state = State.notRunning, since: UInt64 = 0
+        for (t, change) in changes {
             let next: State
-            switch name {
-            case "background": next = .background
-            case "suspended": beforeSuspend = state == .suspended ? beforeSuspend : state; next = .suspended
-            case "resumed": next = beforeSuspend == .notRunning ? .active : beforeSuspend
-            case "exited", "crashed", "terminated": next = .notRunning
-            default: next = .active
+            switch change {
+            case .launching, .active: next = .active
+            case .background: next = .background
+            case .suspended: next = .suspended
+            case .notRunning, .exited, .crashed, .terminated, .killed: next = .notRunning
             }
             if t > since { segments.append(Segment(start: since, end: t, state: state)) }
             state = next

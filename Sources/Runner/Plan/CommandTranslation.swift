@@ -1,3 +1,4 @@
+import Basics
 import Agent
 import ScenarioModel
 import Trace
@@ -23,23 +24,22 @@ extension ScenarioRunner {
         case .rollback: return .rollback
         case .reset: return .reset
         case .fetch(let entity, let predicate, let sort):
-            let sortText = sort.isEmpty ? nil : sort.map(\.description).joined(separator: ",")
-            return .fetch(entity: entity, predicate: predicate?.storeText.nilIfEmpty, sort: sortText)
+            return .fetch(entity: entity, predicate: predicate, sort: sort)
         case .refreshAll: return .refreshAll
         case .refresh(let id, let merge): return .refreshObject(id: id, merge: merge)
         case .runRefresh: return .runRefresh
         case .batchInsert(let entity, let count, let values):
             return .batchInsert(entity: entity, count: count, values: values.traceValues)
         case .batchUpdate(let entity, let predicate, let values):
-            return .batchUpdate(entity: entity, predicate: predicate?.storeText.nilIfEmpty, values: values.traceValues)
+            return .batchUpdate(entity: entity, predicate: predicate, values: values.traceValues)
         case .batchDelete(let entity, let predicate):
-            return .batchDelete(entity: entity, predicate: predicate?.storeText.nilIfEmpty)
+            return .batchDelete(entity: entity, predicate: predicate)
         case .pinGeneration: return .pinGeneration
         case .unpinGeneration: return .unpinGeneration
         case .beginWrite: return .beginWrite
         case .endWrite: return .endWrite
         case .mergeHistory: return .mergeHistory
-        case .purgeHistory(let policy): return .purgeHistory(policy: policy.map(Self.purgeSetting))
+        case .purgeHistory(let policy): return .purgeHistory(policy: policy)
         case .post(let name): return .post(name: name)
         case .checkpoint: return .checkpoint
         case .copyStore(let name, let withWAL): return .copyStore(name: name, withWAL: withWAL)
@@ -54,16 +54,7 @@ extension ScenarioRunner {
             }
             return .read(id: id, expect: expect, absent: expectation == .absent, withinNanos: timing.nanos, workload: false)
         case .count(let entity, let expected, let predicate, let timing):
-            return .count(entity: entity, predicate: predicate?.storeText.nilIfEmpty, expect: expected, withinNanos: timing.nanos)
-        }
-    }
-
-    static func purgeSetting(_ policy: PurgePolicy) -> PurgeSetting {
-        switch policy {
-        case .none: .none
-        case .consumedByAll: .consumedByAll
-        case .ownToken: .ownToken
-        case .olderThan(let duration): .olderThan(nanos: duration.nanos)
+            return .count(entity: entity, predicate: predicate, expect: expected, withinNanos: timing.nanos)
         }
     }
 }
@@ -75,8 +66,4 @@ extension CheckTiming {
         case .within(let duration): duration.nanos
         }
     }
-}
-
-extension String {
-    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

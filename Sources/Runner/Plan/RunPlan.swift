@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import ScenarioModel
 import Trace
@@ -26,7 +27,7 @@ public struct RunPlan: Sendable {
             counter += 1
             table.append(StepInfo(
                 index: index, process: step.process,
-                location: StepLocation(file: step.location.file, line: step.location.line, column: step.location.column),
+                location: step.location,
                 text: StepText.render(step)))
             var children: [PlannedStep] = []
             if case .parallel(let inner) = step.step { children = inner.map(plan) }
@@ -35,21 +36,13 @@ public struct RunPlan: Sendable {
         steps = run.steps.map(plan)
         let processes = run.processes.map { process in
             TraceProcess(
-                name: process.name, role: process.settings.role.rawValue,
+                name: process.name, role: process.settings.role,
                 store: RunPlan.storeName(of: process, group: run.store.group),
                 settings: RunPlan.displaySettings(process.settings))
         }
-        let expected: TraceExpectedOutcome
-        switch run.expectation {
-        case .pass: expected = .pass
-        case .anomalies(let names): expected = .anomalies(names.map(\.rawValue))
-        }
-        let budget = run.latencyBudget.map { budget in
-            TraceLatencyBudget(p50: budget.p50?.nanos, p90: budget.p90?.nanos, p99: budget.p99?.nanos, max: budget.max?.nanos)
-        }
         info = RunInfo(
             scenario: run.scenario, variant: run.variant, file: run.file, summary: summary, seed: run.rootSeed,
-            expected: expected, staleToleranceNanos: run.staleTolerance.nanos, latencyBudget: budget,
+            expected: run.expectation, staleToleranceNanos: run.staleTolerance.nanos, latencyBudget: run.latencyBudget,
             processes: processes, steps: table)
     }
 

@@ -1,3 +1,4 @@
+import Basics
 import ScenarioModel
 
 /// One-line renderings of steps for the trace, the reports and error messages.
@@ -30,7 +31,7 @@ enum StepText {
         case .reset: return "reset"
         case .fetch(let entity, let predicate, let sort):
             var text = "fetch \(entity)"
-            if let predicate { text += " where \(predicate.storeText)" }
+            if let predicate { text += " where \(predicate.description)" }
             if !sort.isEmpty { text += " sort \(sort.map(\.description).joined(separator: ","))" }
             return text
         case .refreshAll: return "refresh"
@@ -38,7 +39,7 @@ enum StepText {
         case .runRefresh: return "run-refresh"
         case .batchInsert(let entity, let count, _): return "batch-insert \(count) \(entity)"
         case .batchUpdate(let entity, _, let values): return "batch-update \(entity) \(render(values))"
-        case .batchDelete(let entity, let predicate): return "batch-delete \(entity)" + (predicate.map { " where \($0.storeText)" } ?? "")
+        case .batchDelete(let entity, let predicate): return "batch-delete \(entity)" + (predicate.map { " where \($0.description)" } ?? "")
         case .pinGeneration: return "pin-generation"
         case .unpinGeneration: return "unpin-generation"
         case .beginWrite: return "begin-write"
@@ -60,7 +61,7 @@ enum StepText {
             }
             return text + render(timing)
         case .count(let entity, let expected, let predicate, let timing):
-            return "count \(entity)" + (predicate.map { " where \($0.storeText)" } ?? "") + " expect \(expected)" + render(timing)
+            return "count \(entity)" + (predicate.map { " where \($0.description)" } ?? "") + " expect \(expected)" + render(timing)
         case .sleep(let duration): return "sleep \(duration)"
         case .parallel(let steps): return "parallel (\(steps.count) steps)"
         case .advanceClock(let duration): return "clock advance \(duration)"
@@ -75,7 +76,7 @@ enum StepText {
         }
     }
 
-    private static func render(_ values: [String: AttributeValue]) -> String {
+    private static func render(_ values: [String: Value]) -> String {
         "{" + values.keys.sorted().map { "\($0): \(values[$0]!)" }.joined(separator: ", ") + "}"
     }
 

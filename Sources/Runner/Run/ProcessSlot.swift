@@ -1,3 +1,4 @@
+import Basics
 import Agent
 import ScenarioModel
 import Supervisor
@@ -19,8 +20,7 @@ final class ProcessSlot {
     init(process: RunProcess, store: String) {
         self.process = process
         self.store = store
-        let role = LifecycleRole(rawValue: process.settings.role.rawValue) ?? .host
-        lifecycle = ProcessLifecycle(process: process.name, role: role)
+        lifecycle = ProcessLifecycle(process: process.name, role: process.settings.role)
     }
 
     var name: String { process.name }

@@ -1,3 +1,4 @@
+import Basics
 import Agent
 import Foundation
 import ScenarioModel
@@ -10,8 +11,8 @@ extension ScenarioRunner {
         let run = plan.run
         let settings = slot.process.settings
         return AgentConfig(
-            process: slot.name, role: settings.role.rawValue, launchCount: slot.launches, store: storeLocation(of: slot),
-            model: Self.entitySpecs(run.store.model), settings: Self.agentSettings(settings, process: slot.name, all: run.processes),
+            process: slot.name, role: settings.role, launchCount: slot.launches, store: storeLocation(of: slot),
+            model: run.store.model, settings: Self.agentSettings(settings, process: slot.name, all: run.processes),
             hubSocket: sandbox.hubSocket, tracePath: sandbox.trace(of: slot.name).path,
             copiesDirectory: sandbox.copies.path, transferDirectory: sandbox.transfer.path,
             clockOffsetNanos: clockOffset, seed: slot.process.seed)
@@ -33,42 +34,25 @@ extension ScenarioRunner {
         return try containers.storeURL(group: location.group, name: location.name)
     }
 
-    /// The model in the scenario's own attribute syntax, which SharedStore parses.
-    static func entitySpecs(_ model: DataModel) -> [EntitySpec] {
-        model.entities.map { entity in
-            var properties = entity.attributes.map { attribute in
-                var syntax = attribute.type.rawValue + (attribute.isOptional ? "?" : "")
-                if let value = attribute.defaultValue { syntax += " = \(value.defaultLiteral)" }
-                return PropertySpec(name: attribute.name, syntax: syntax)
-            }
-            properties += entity.relationships.map { relationship in
-                PropertySpec(
-                    name: relationship.name,
-                    syntax: relationship.isToMany ? "[\(relationship.destination)]" : "\(relationship.destination)?")
-            }
-            return EntitySpec(name: entity.name, properties: properties)
-        }
-    }
-
     /// The settings an agent acts on, from the scenario's resolved settings.
     static func agentSettings(_ settings: ProcessSettings, process: String, all: [RunProcess]) -> AgentSettings {
         var result = AgentSettings()
-        result.refresh = AgentSettings.Refresh(rawValue: settings.refresh.rawValue) ?? .none
+        result.refresh = settings.refresh
         result.staleness = settings.staleness.timeInterval
-        result.trigger = AgentSettings.Trigger(rawValue: settings.trigger.rawValue) ?? .darwin
+        result.trigger = settings.trigger
         result.pollIntervalNanos = settings.pollInterval.nanos
-        result.observe = AgentSettings.Observe(rawValue: settings.observe.rawValue) ?? .launch
-        result.mergePolicy = settings.mergePolicy.rawValue
+        result.observe = settings.observe
+        result.mergePolicy = settings.mergePolicy
         result.historyTracking = settings.historyTracking
         result.author = settings.author.resolved(processName: process)
         switch settings.historyAuthors {
         case .allButOwn: result.historyAuthors = nil
         case .only(let names): result.historyAuthors = names
         }
-        result.purge = purgeSetting(settings.purge)
-        result.refetch = AgentSettings.Refetch(rawValue: settings.refetch.rawValue) ?? .keepRegistered
+        result.purge = settings.purge
+        result.refetch = settings.refetch
         result.notify = settings.notify
-        result.pinGeneration = settings.queryGeneration == .pinned
+        result.queryGeneration = settings.queryGeneration
         result.busyTimeoutNanos = settings.busyTimeout.nanos
         result.historyConsumers = all.filter { $0.settings.refresh == .history }.map(\.name)
         // Darwin notifications never leave a device: a process with its own store (a watch app on

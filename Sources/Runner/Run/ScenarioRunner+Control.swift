@@ -1,3 +1,4 @@
+import Basics
 import Agent
 import Foundation
 import ScenarioModel
@@ -46,9 +47,9 @@ extension ScenarioRunner {
 
     /// Sleeps `nanos`, in slices of at most 20 ms so that an interrupted invocation stops at once.
     func sleep(nanos: UInt64) {
-        let deadline = MonotonicTime.now() &+ nanos
+        let deadline = MonotonicClock.now() &+ nanos
         while Supervisor.interruption == nil {
-            let now = MonotonicTime.now()
+            let now = MonotonicClock.now()
             guard now < deadline else { return }
             let slice = min(deadline - now, 20_000_000)
             var request = timespec(tv_sec: 0, tv_nsec: Int(slice))
@@ -68,7 +69,7 @@ extension ScenarioRunner {
             mix: .init(insert: workload.mix.insert, update: workload.mix.update, delete: workload.mix.delete, read: workload.mix.read),
             rate: workload.rate, durationNanos: workload.duration.nanos, keys: workload.keys,
             attribute: attribute.map { ($0.name, $0.type.rawValue) }, seed: seed)
-        let start = MonotonicTime.now()
+        let start = MonotonicClock.now()
         let store = slots[workload.processes.first ?? ""]?.store ?? "group:\(plan.run.store.group)"
         // A workload touches only its own entity's objects with its own ids (k1...k<keys>), whatever
         // else lives in the store.
@@ -78,7 +79,7 @@ extension ScenarioRunner {
         }
         func committed() -> [String] { (live[store] ?? []).filter(isOwn).sorted() }
         defer {
-            let took = MonotonicTime.now() - start
+            let took = MonotonicClock.now() - start
             let asked = workload.duration.nanos
             // A loaded or slow machine cannot keep every rate: say so rather than stretch silently.
             if took > asked + asked / 10 + 100_000_000 {
@@ -88,7 +89,7 @@ extension ScenarioRunner {
         }
         while let op = generator.next(committed: committed()) {
             let due = start + op.offsetNanos
-            let now = MonotonicTime.now()
+            let now = MonotonicClock.now()
             if due > now { sleep(nanos: due - now) }
             let slot = try slot(op.process)
             switch op.kind {

@@ -1,3 +1,4 @@
+import Basics
 import Agent
 import Foundation
 import Supervisor

@@ -1,3 +1,4 @@
+import Basics
 import Agent
 import Foundation
 import Notify
@@ -18,7 +19,7 @@ extension ScenarioRunner {
 
     /// `suspend`: ask what the process holds open, then stop it (iOS would answer a held lock with 0xdead10cc).
     func suspend(_ slot: ProcessSlot) throws(RunError) {
-        var lock: String?
+        var lock: LockKind?
         if slot.canTakeCommands {
             // What was delivered while it ran is handled before it stops (the request waits for it), as
             // an app's run loop handles its callbacks before iOS suspends it.
@@ -26,7 +27,7 @@ extension ScenarioRunner {
         }
         try lifecycle(.suspend, slot)
         record(.lifecycle(LifecycleChange(
-            state: "suspended", pid: slot.child?.pid, holdsLock: lock != nil, lock: lock)), as: slot.name)
+            state: .suspended, pid: slot.child?.pid, holdsLock: lock != nil, lock: lock)), as: slot.name)
     }
 
     private func perform(_ action: LifecycleAction, _ slot: ProcessSlot) throws(RunError) {
@@ -37,7 +38,7 @@ extension ScenarioRunner {
         case .notifyHub(let state):
             hub.setLifecycle(Self.hubState(state), for: slot.name)
             if state != .suspended && state != .launching {
-                record(.lifecycle(LifecycleChange(state: Self.traceState(state), pid: slot.child?.pid)), as: slot.name)
+                record(.lifecycle(LifecycleChange(state: state, pid: slot.child?.pid)), as: slot.name)
             }
             if state == .background, slot.canTakeCommands { try send(.enterBackground, to: slot) }
         case .sendSignal(let signal):
@@ -77,7 +78,7 @@ extension ScenarioRunner {
         guard let reply = try? JSONDecoder().decode(AgentReply.self, from: Data(line.utf8)), reply.status == .ready else {
             throw failure("the agent did not start: \(line)", process: slot.name)
         }
-        record(.lifecycle(LifecycleChange(state: "launched", pid: slot.child?.pid)), as: slot.name)
+        record(.lifecycle(LifecycleChange(state: .launching, pid: slot.child?.pid)), as: slot.name)
     }
 
     private func deliver(_ signal: ProcessSignal, to slot: ProcessSlot) throws(RunError) {
@@ -127,14 +128,14 @@ extension ScenarioRunner {
         let what: String
         switch status {
         case .killed:
-            record(.lifecycle(LifecycleChange(state: "killed", pid: child.pid)), as: slot.name)
+            record(.lifecycle(LifecycleChange(state: .killed, pid: child.pid)), as: slot.name)
             what = "was \(status) from outside the run (no step killed it)"
         case .exited(let code):
-            record(.lifecycle(LifecycleChange(state: "exited", pid: child.pid)), as: slot.name)
+            record(.lifecycle(LifecycleChange(state: .exited, pid: child.pid)), as: slot.name)
             what = "exited on its own with code \(code) (no step asked it to)"
         }
         if let url = try? storeFile(storeLocation(of: slot)) {
-            verify(url, label: slot.store, reason: "killed", store: slot.store)
+            verify(url, label: slot.store, reason: .killed, store: slot.store)
         }
         return failure("it \(what); its store was checked for lost commits\(stderrTail(of: slot))", process: slot.name)
     }
@@ -142,7 +143,7 @@ extension ScenarioRunner {
     /// After a crash: is every transaction committed before it still in the store?
     func verifyAfterCrash(_ slot: ProcessSlot) {
         guard let url = try? storeFile(storeLocation(of: slot)) else { return }
-        verify(url, label: slot.store, reason: "crash", store: slot.store)
+        verify(url, label: slot.store, reason: .crash, store: slot.store)
     }
 
     static func hubState(_ state: LifecycleState) -> HubProcessState {
@@ -150,20 +151,7 @@ extension ScenarioRunner {
         case .launching, .active: .active
         case .background: .background
         case .suspended: .suspended
-        case .notRunning, .exited, .crashed, .terminated: .notRunning
-        }
-    }
-
-    static func traceState(_ state: LifecycleState) -> String {
-        switch state {
-        case .notRunning: "not-running"
-        case .launching: "launched"
-        case .active: "active"
-        case .background: "background"
-        case .suspended: "suspended"
-        case .exited: "exited"
-        case .crashed: "crashed"
-        case .terminated: "terminated"
+        case .notRunning, .exited, .crashed, .terminated, .killed: .notRunning
         }
     }
 }

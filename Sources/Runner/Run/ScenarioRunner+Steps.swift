@@ -1,3 +1,4 @@
+import Basics
 import Agent
 import Foundation
 import ScenarioModel
@@ -42,8 +43,8 @@ extension ScenarioRunner {
             guard let command = command(for: step.step, on: slot) else {
                 throw failure("step cannot be sent to an agent", process: slot.name)
             }
-            let start = MonotonicTime.now()
-            let reply = try send(command, to: slot, expectError: step.expectError?.rawValue,
+            let start = MonotonicClock.now()
+            let reply = try send(command, to: slot, expectError: step.expectError?.kind,
                                  timeout: timeout(for: step.step, slot))
             afterReply(reply, to: step.step, from: slot, sentAt: start)
             return reply.error
@@ -68,8 +69,8 @@ extension ScenarioRunner {
             currentStep = child
             record(.stepStarted)
             busy.insert(process)
-            let sentAt = MonotonicTime.now()
-            let seq = try write(command, to: slot, expectError: child.step.expectError?.rawValue)
+            let sentAt = MonotonicClock.now()
+            let seq = try write(command, to: slot, expectError: child.step.expectError?.kind)
             pending.append((child, slot, seq, sentAt))
         }
         try finishPending(&pending)
@@ -99,14 +100,14 @@ extension ScenarioRunner {
 
     /// Sends `command` and waits for its reply; a harness failure when the agent cannot take it.
     @discardableResult
-    func send(_ command: AgentCommand, to slot: ProcessSlot, expectError: String? = nil,
+    func send(_ command: AgentCommand, to slot: ProcessSlot, expectError: ErrorKind? = nil,
               timeout: Swift.Duration? = nil) throws(RunError) -> AgentReply {
         let seq = try write(command, to: slot, expectError: expectError)
         return try awaitReply(seq, from: slot, timeout: timeout ?? options.stepTimeout)
     }
 
     /// Writes one request line; returns its sequence number.
-    func write(_ command: AgentCommand, to slot: ProcessSlot, expectError: String?) throws(RunError) -> Int {
+    func write(_ command: AgentCommand, to slot: ProcessSlot, expectError: ErrorKind?) throws(RunError) -> Int {
         guard let child = slot.child else {
             throw failure("it is not running (\(slot.lifecycle.state)); launch it first", process: slot.name)
         }
@@ -163,7 +164,7 @@ extension ScenarioRunner {
             }
             guard reply.seq == seq else { continue }
             learn(reply, from: slot)
-            if reply.status == .failed, let error = reply.error, error.kind == "other" || error.kind == "timeout" {
+            if reply.status == .failed, let error = reply.error, error.kind == .other || error.kind == .timeout {
                 throw failure(error.message, process: slot.name)
             }
             return reply
@@ -220,7 +221,7 @@ extension ScenarioRunner {
     func afterReply(_ reply: AgentReply, to step: Step, from slot: ProcessSlot, sentAt: UInt64) {
         if case .copyStore(let name, _) = step, reply.error == nil {
             let url = sandbox.copies.appendingPathComponent(name).appendingPathComponent("\(plan.run.store.name).sqlite")
-            verify(url, label: "copy:\(name)", reason: "copy", store: slot.store, since: sentAt)
+            verify(url, label: "copy:\(name)", reason: .copy, store: slot.store, since: sentAt)
         }
     }
 

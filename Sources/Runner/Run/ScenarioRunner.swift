@@ -1,3 +1,4 @@
+import Basics
 import Agent
 import Foundation
 import Notify
@@ -82,7 +83,7 @@ public final class ScenarioRunner {
         for process in plan.run.processes {
             let store = RunPlan.storeName(of: process, group: plan.run.store.group)
             slots[process.name] = ProcessSlot(process: process, store: store)
-            let policy = DeliveryPolicy(rawValue: process.settings.delivery.rawValue) ?? .coalesce
+            let policy = process.settings.delivery
             hub.setPolicy(policy, for: process.name)
             hub.setLifecycle(.notRunning, for: process.name)
         }
@@ -90,7 +91,7 @@ public final class ScenarioRunner {
 
     /// Runs `plan` to the end and returns its trace; never throws: a harness failure is in the outcome.
     public static func execute(_ plan: RunPlan, options: RunnerOptions) -> RunOutcome {
-        let start = MonotonicTime.now()
+        let start = MonotonicClock.now()
         let runner: ScenarioRunner
         do {
             runner = try ScenarioRunner(plan: plan, options: options)
@@ -98,7 +99,7 @@ public final class ScenarioRunner {
             return RunOutcome(
                 plan: plan, trace: Trace(info: plan.info, events: []),
                 harnessError: RunError(message: "cannot prepare the run: \(error)"), stderr: [:], sandbox: nil,
-                durationNanos: MonotonicTime.now() - start)
+                durationNanos: MonotonicClock.now() - start)
         }
         var harnessError: RunError?
         do throws(RunError) {
@@ -121,7 +122,7 @@ public final class ScenarioRunner {
         runner.sandbox.finish()
         return RunOutcome(
             plan: plan, trace: trace, harnessError: interrupted ? nil : harnessError, stderr: stderr,
-            sandbox: options.keep ? runner.sandbox.root.path : nil, durationNanos: MonotonicTime.now() - start,
+            sandbox: options.keep ? runner.sandbox.root.path : nil, durationNanos: MonotonicClock.now() - start,
             interrupted: interrupted)
     }
 
@@ -148,7 +149,7 @@ public final class ScenarioRunner {
         default:
             return .notificationRouted(
                 NotificationRecord(name: record.name, from: record.poster, to: record.process, postedAt: record.postedAt),
-                decision: record.kind.rawValue)
+                decision: record.kind)
         }
     }
 }

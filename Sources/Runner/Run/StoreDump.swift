@@ -1,3 +1,4 @@
+import Basics
 import Agent
 import Foundation
 import SharedStore
@@ -12,7 +13,7 @@ extension ScenarioRunner {
 
     /// The scenario's model, compiled for SharedStore.
     func storeModel() throws -> Model {
-        try Self.entitySpecs(plan.run.store.model).compiledModel()
+        try Model(plan.run.store.model)
     }
 
     /// Every row of a store at the end of the run, named by scenario id where the run knows one.

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Trace
 
@@ -7,8 +8,8 @@ extension ScenarioRunner {
     /// when this read began) to the end of this read. The checkers then expect in it every transaction
     /// committed to `store` before that interval began: the data-loss check, judged in commit order
     /// from the trace, never here.
-    func verify(_ url: URL, label: String, reason: String, store: String, since: UInt64? = nil) {
-        let start = since ?? MonotonicTime.now()
+    func verify(_ url: URL, label: String, reason: VerificationReason, store: String, since: UInt64? = nil) {
+        let start = since ?? MonotonicClock.now()
         guard FileManager.default.fileExists(atPath: url.path) else {
             record(.verified(VerificationRecord(
                 store: label, source: store, reason: reason, unreadable: "the file \(url.lastPathComponent) does not exist")),

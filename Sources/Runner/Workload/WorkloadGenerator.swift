@@ -1,3 +1,4 @@
+import Basics
 import Trace
 
 /// One random operation of a `workload` step.

@@ -1,3 +1,5 @@
+import Basics
+
 /// Every setting of one process, fully resolved: the role's defaults, then the process's own settings,
 /// then a variant's overrides.
 ///
@@ -30,7 +32,7 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
     /// `notify`: whether each save posts the cross-process save notification.
     public var notify: Bool = true
     /// `delivery`: what happens to notifications posted while suspended.
-    public var delivery: NotificationDelivery = .coalesce
+    public var delivery: DeliveryPolicy = .coalesce
     /// `query-generation`: whether the view context is pinned.
     public var queryGeneration: QueryGeneration = .unpinned
     /// `busy-timeout`: how long an operation waits on a lock before failing with `busy`.
@@ -93,7 +95,7 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     case purge(PurgePolicy)
     case refetch(RefetchMode)
     case notify(Bool)
-    case delivery(NotificationDelivery)
+    case delivery(DeliveryPolicy)
     case queryGeneration(QueryGeneration)
     case busyTimeout(Duration)
     case storage(StorageLocation)

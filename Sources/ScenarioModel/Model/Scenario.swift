@@ -1,3 +1,5 @@
+import Basics
+
 /// A validated scenario file: everything it declares, in file order.
 ///
 /// Produced by ``ScenarioLoader``; expanded into runs by ``runs(seed:)``.

@@ -1,97 +1,4 @@
-/// The part a process plays; it decides lifecycle defaults (and `storage` for the watch), not what the
-/// process may do.
-public enum ProcessRole: String, Sendable, Hashable, Codable, CaseIterable, ScenarioKeyword {
-    /// The containing app: long-lived; foreground, background, suspended, terminated, launched again.
-    case host
-    /// A share extension: short-lived, launched, does its work, exits (or is killed).
-    case share
-    /// An action extension: short-lived like a share extension.
-    case action
-    /// A watch app: long-lived on its own device, with its own storage by default.
-    case watch
-}
-
-/// How the view context catches up with other processes' saves (`refresh`).
-public enum RefreshStrategy: String, Sendable, Hashable, Codable, CaseIterable, ScenarioKeyword {
-    /// Rely on automatic merging, which never covers another process.
-    case none
-    /// `refreshAllObjects()`; a fault then re-reads SQL only when the snapshot is older than `staleness`.
-    case staleness
-    /// Fetch persistent history after the saved token and merge it.
-    case history
-    /// Re-run this process's fetches, as the `refetch` setting says.
-    case refetch
-}
-
-/// When the refresh strategy runs (`trigger`).
-public enum RefreshTrigger: String, Sendable, Hashable, Codable, CaseIterable, ScenarioKeyword {
-    /// On the cross-process (Darwin) save notification.
-    case darwin
-    /// When the process becomes active (`foreground`).
-    case activation
-    /// Every `poll-interval`.
-    case poll
-    /// Only at `run-refresh` steps.
-    case manual
-}
-
-/// When the process registers for notifications (`observe`).
-public enum ObserveTiming: String, Sendable, Hashable, Codable, CaseIterable, ScenarioKeyword {
-    /// At launch.
-    case launch
-    /// Only at an `observe` step; earlier notifications are never replayed.
-    case lazy
-}
-
-/// How save conflicts resolve (`merge-policy`), as Core Data's merge policies.
-public enum MergePolicy: String, Sendable, Hashable, Codable, CaseIterable, ScenarioKeyword {
-    /// `NSErrorMergePolicy`: the save fails with a conflict.
-    case error
-    /// `NSMergeByPropertyObjectTrumpMergePolicy`: this context's changed properties win.
-    case objectTrump = "object-trump"
-    /// `NSMergeByPropertyStoreTrumpMergePolicy`: the store's values win.
-    case storeTrump = "store-trump"
-    /// `NSOverwriteMergePolicy`: this context's whole objects overwrite the store's.
-    case overwrite
-    /// `NSRollbackMergePolicy`: this context's conflicting changes are discarded.
-    case rollback
-}
-
-/// How `refresh: refetch` re-runs fetches (`refetch`).
-public enum RefetchMode: String, Sendable, Hashable, Codable, CaseIterable, ScenarioKeyword {
-    /// Re-run the fetches as they are: registered objects keep their values.
-    case keepRegistered = "keep-registered"
-    /// With `shouldRefreshRefetchedObjects`: results take the fetched values.
-    case refreshRefetched = "refresh-refetched"
-    /// Reset the context, then re-run the fetches.
-    case reset
-}
-
-/// What happens to notifications posted while the process is suspended (`delivery`).
-public enum NotificationDelivery: String, Sendable, Hashable, Codable, CaseIterable, ScenarioKeyword {
-    /// Delivered once on resume, however many were posted (as Darwin notifications are).
-    case coalesce
-    /// Lost.
-    case drop
-    /// Every one delivered on resume, in order.
-    case queue
-}
-
-/// Whether the view context is pinned to a query generation (`query-generation`).
-public enum QueryGeneration: String, Sendable, Hashable, Codable, CaseIterable, ScenarioKeyword {
-    /// Reads see the latest committed data.
-    case unpinned
-    /// Reads see the generation current when the context was pinned, until it is advanced.
-    case pinned
-}
-
-/// Where the process's store lives (`storage`).
-public enum StorageLocation: String, Sendable, Hashable, Codable, CaseIterable, ScenarioKeyword {
-    /// The shared store in the app group's container.
-    case group
-    /// A store of its own (a watch app on watchOS 2 and later).
-    case own
-}
+import Basics
 
 /// How an `own`-storage process exchanges changes with the group store (`sync`).
 public enum SyncMode: Sendable, Hashable, Codable {
@@ -163,3 +70,15 @@ public enum Staleness: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 }
+
+// The settings' keywords, defined in Basics, as scenario files spell them.
+extension ProcessRole: ScenarioKeyword {}
+extension RefreshStrategy: ScenarioKeyword {}
+extension RefreshTrigger: ScenarioKeyword {}
+extension ObserveTiming: ScenarioKeyword {}
+extension MergePolicy: ScenarioKeyword {}
+extension RefetchMode: ScenarioKeyword {}
+extension DeliveryPolicy: ScenarioKeyword {}
+extension QueryGeneration: ScenarioKeyword {}
+extension StorageLocation: ScenarioKeyword {}
+extension AttributeType: ScenarioKeyword {}

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// Deterministic hashing and mixing, identical in every process and on every run.
@@ -17,7 +18,7 @@ public enum StableHash {
         return hash
     }
 
-    /// The SplitMix64 finalizer of `state + golden gamma`: one step of Steele, Lea and Flood's
+    /// The SeededRandom finalizer of `state + golden gamma`: one step of Steele, Lea and Flood's
     /// generator, which turns nearby inputs into unrelated outputs.
     public static func splitMix64(_ state: UInt64) -> UInt64 {
         var z = state &+ 0x9e37_79b9_7f4a_7c15
@@ -27,10 +28,10 @@ public enum StableHash {
     }
 }
 
-extension AttributeValue {
+extension Value {
     /// A UUID derived from a scenario object id and an attribute name (version 4 bits set, but
     /// deterministic): the same id gives the same UUID in every process and on every run.
-    public static func derivedUUID(objectID: String, attribute: String) -> AttributeValue {
+    public static func derivedUUID(objectID: String, attribute: String) -> Value {
         let high = StableHash.splitMix64(StableHash.fnv1a64("uuid:\(attribute):\(objectID)"))
         let low = StableHash.splitMix64(high)
         var bytes = [UInt8](repeating: 0, count: 16)

@@ -1,3 +1,5 @@
+import Basics
+
 /// One step of a scenario: what to do, which process does it, where the file says so, and the error it
 /// expects, if any.
 ///

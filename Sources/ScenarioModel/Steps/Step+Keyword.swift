@@ -1,3 +1,4 @@
+import Basics
 extension Step {
     /// The word the scenario language uses for this step (`insert`, `refresh`, `batch-update`, `sleep`,
     /// `clock`, ...), for traces and reports.

@@ -1,3 +1,5 @@
+import Basics
+
 /// What a step does: a process's action, or a control step.
 ///
 /// Process actions are written `- <process>: <action>` (`- app: save`,
@@ -27,9 +29,9 @@ public enum Step: Sendable, Hashable, Codable {
     // MARK: Objects and contexts
 
     /// Insert an object of `entity` known to the scenario as `id`, with attribute `values`.
-    case insert(entity: String, id: String, values: [String: AttributeValue])
+    case insert(entity: String, id: String, values: [String: Value])
     /// Change attribute values of the object `id` (reached by id when it is not in the view).
-    case update(id: String, values: [String: AttributeValue])
+    case update(id: String, values: [String: Value])
     /// Delete the object `id`.
     case delete(id: String)
     /// Add `to` to the relationship `via` of `id`.
@@ -51,9 +53,9 @@ public enum Step: Sendable, Hashable, Codable {
     /// Run this process's refresh strategy now.
     case runRefresh
     /// Insert `count` objects straight into the store, bypassing every context.
-    case batchInsert(entity: String, count: Int, values: [String: AttributeValue])
+    case batchInsert(entity: String, count: Int, values: [String: Value])
     /// Update the matching objects straight in the store.
-    case batchUpdate(entity: String, predicate: FetchPredicate?, values: [String: AttributeValue])
+    case batchUpdate(entity: String, predicate: FetchPredicate?, values: [String: Value])
     /// Delete the matching objects straight from the store.
     case batchDelete(entity: String, predicate: FetchPredicate?)
     /// Pin the view context to the current query generation.
@@ -119,7 +121,7 @@ public enum CheckTiming: Sendable, Hashable, Codable {
 /// What a `read` expects to see.
 public enum ReadExpectation: Sendable, Hashable, Codable {
     /// The object is in the view with these attribute values (others are not checked).
-    case values([String: AttributeValue])
+    case values([String: Value])
     /// The object is not in the view (`expect: absent`).
     case absent
 }

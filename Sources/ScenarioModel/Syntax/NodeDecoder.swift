@@ -1,3 +1,5 @@
+import Basics
+
 /// Collects the errors of one file while its nodes are decoded, and reads typed scalars from nodes.
 ///
 /// Every read that fails records an error at the node and returns nil, so decoding goes on and one

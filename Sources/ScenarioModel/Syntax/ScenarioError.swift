@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// One problem in a scenario file, with the position it is about and a sentence that says how to fix it.

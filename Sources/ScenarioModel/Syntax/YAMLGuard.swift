@@ -1,3 +1,4 @@
+import Basics
 // CYaml is libyaml as Yams builds it: Yams's own dependency, imported here to read the event stream
 // that Yams's composer reads, before composing (Yams has no public event API).
 import CYaml

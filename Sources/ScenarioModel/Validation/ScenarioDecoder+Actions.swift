@@ -1,3 +1,5 @@
+import Basics
+
 /// Decoding the actions that take an argument, and checking the objects, entities and copies they name.
 extension ScenarioDecoder {
     func decodeArgumentAction(_ action: String, _ argument: YAMLNode, _ map: MappingReader) -> Step? {
@@ -128,7 +130,7 @@ extension ScenarioDecoder {
     }
 
     /// An object id inserted by an earlier step, with its entity when known.
-    func objectReference(_ node: YAMLNode) -> (id: String, entity: EntityModel?)? {
+    func objectReference(_ node: YAMLNode) -> (id: String, entity: EntityDescription?)? {
         guard let id = decoder.name(node, "an object id like n1") else { return nil }
         guard let entry = objects[id] else {
             var message = "no earlier step inserts an object with id '\(id)'"
@@ -147,7 +149,7 @@ extension ScenarioDecoder {
     }
 
     /// An entity of the model (nil and no error when the model itself could not be read).
-    func entityReference(_ node: YAMLNode) -> (name: String, model: EntityModel?)? {
+    func entityReference(_ node: YAMLNode) -> (name: String, model: EntityDescription?)? {
         guard let name = decoder.string(node, "an entity name like Note") else { return nil }
         guard let model else { return (name, nil) }
         if let entity = model.entity(named: name) { return (name, entity) }

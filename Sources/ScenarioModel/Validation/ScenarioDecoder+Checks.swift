@@ -1,3 +1,5 @@
+import Basics
+
 /// Decoding checks (`read`, `count`), `where:` predicates and `sort:` keys.
 extension ScenarioDecoder {
     func decodeCheck(_ action: String, _ argument: YAMLNode, _ map: MappingReader) -> Step? {
@@ -41,21 +43,20 @@ extension ScenarioDecoder {
     }
 
     /// Parses a `where:` string, reporting errors at the column inside the string they are about.
-    func decodePredicate(_ node: YAMLNode, entity: EntityModel?) -> FetchPredicate? {
+    func decodePredicate(_ node: YAMLNode, entity: EntityDescription?) -> FetchPredicate? {
         guard let text = decoder.string(node, "a predicate like \"rank > 2\"") else { return nil }
         do {
-            var parser = try PredicateParser(text, entity: entity)
-            return try parser.parse()
+            return try FetchPredicate(parsing: text, entity: entity)
         } catch {
             let singleLine = !text.contains("\n")
             let column = singleLine ? node.column + (node.isQuoted ? 1 : 0) + error.offset : node.column
-            decoder.error("the predicate '\(text)' does not parse: \(error.message)", line: node.line, column: column)
+            decoder.error("the predicate '\(text)' does not parse: \(error.message)", yamlLine: node.line, column: column)
             return nil
         }
     }
 
     /// `"-rank"`, `"rank, -title"` or `[-rank, title]`: attributes, `-` for descending.
-    func decodeSort(_ node: YAMLNode, entity: EntityModel?) -> [SortKey] {
+    func decodeSort(_ node: YAMLNode, entity: EntityDescription?) -> [SortKey] {
         var parts: [(String, YAMLNode)] = []
         if let text = node.scalar, !node.isNull {
             parts = text.split(separator: ",").map { (String($0).trimmingWhitespace(), node) }

@@ -1,3 +1,5 @@
+import Basics
+
 /// Decoding control steps: `sleep`, `parallel`, `clock`, `workload`, `fault`.
 extension ScenarioDecoder {
     func decodeControlStep(_ keyword: String, _ node: YAMLNode, at location: SourceLocation) -> ScenarioStep? {

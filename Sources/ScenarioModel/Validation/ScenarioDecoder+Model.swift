@@ -1,3 +1,5 @@
+import Basics
+
 /// Decoding `store:` and its model.
 extension ScenarioDecoder {
     func decodeStore(_ node: YAMLNode) -> StoreDescription? {
@@ -16,7 +18,7 @@ extension ScenarioDecoder {
 
     /// Decodes the entities, then infers inverses. Entities whose properties have errors are kept (with
     /// the properties that decoded), so steps naming them are not reported a second time.
-    private func decodeModel(_ node: YAMLNode) -> DataModel? {
+    private func decodeModel(_ node: YAMLNode) -> ModelDescription? {
         guard let map = MappingReader(node, "the model (entity names mapped to their properties)", decoder) else {
             return nil
         }
@@ -25,7 +27,7 @@ extension ScenarioDecoder {
             return nil
         }
         let entityNames = map.keys
-        var entities: [EntityModel] = []
+        var entities: [EntityDescription] = []
         for pair in map.pairs {
             guard let name = pair.key.scalar else { continue }
             if !ScenarioDecoder.isTypeName(name) {
@@ -35,11 +37,11 @@ extension ScenarioDecoder {
             }
             entities.append(decodeEntity(name, pair.value, entityNames: entityNames))
         }
-        return DataModel(entities: ScenarioDecoder.inferringInverses(entities))
+        return ModelDescription(entities: ScenarioDecoder.inferringInverses(entities))
     }
 
-    private func decodeEntity(_ name: String, _ node: YAMLNode, entityNames: [String]) -> EntityModel {
-        var entity = EntityModel(name: name, attributes: [])
+    private func decodeEntity(_ name: String, _ node: YAMLNode, entityNames: [String]) -> EntityDescription {
+        var entity = EntityDescription(name: name, attributes: [])
         guard let map = MappingReader(node, "the properties of \(name) (name: type)", decoder) else { return entity }
         for pair in map.pairs {
             guard let property = pair.key.scalar else { continue }
@@ -50,13 +52,13 @@ extension ScenarioDecoder {
             guard let declaration = propertyDeclarationText(pair.value) else { continue }
             switch PropertyDeclaration.parse(declaration, entityNames: entityNames) {
             case let .success(.attribute(type, optional, defaultText)):
-                var attribute = AttributeModel(name: property, type: type, isOptional: optional)
+                var attribute = AttributeDescription(name: property, type: type, isOptional: optional)
                 if let defaultText {
                     attribute.defaultValue = defaultValue(defaultText, for: attribute, at: pair.value)
                 }
                 entity.attributes.append(attribute)
             case let .success(.relationship(destination, toMany, optional)):
-                entity.relationships.append(RelationshipModel(
+                entity.relationships.append(RelationshipDescription(
                     name: property, destination: destination, isToMany: toMany, isOptional: optional))
             case let .failure(failure):
                 decoder.error(failure.message, at: pair.value)
@@ -78,7 +80,7 @@ extension ScenarioDecoder {
         return decoder.string(node, "a type like string, int?, bool = false or [Tag]")
     }
 
-    private func defaultValue(_ text: String, for attribute: AttributeModel, at node: YAMLNode) -> AttributeValue? {
+    private func defaultValue(_ text: String, for attribute: AttributeDescription, at node: YAMLNode) -> Value? {
         var unquoted = text, quoted = false
         if text.count >= 2, let first = text.first, first == "'" || first == "\"", text.last == first {
             unquoted = String(text.dropFirst().dropLast())
@@ -90,7 +92,7 @@ extension ScenarioDecoder {
     }
 
     /// Pairs each relationship with its inverse when exactly one relationship leads each way.
-    static func inferringInverses(_ entities: [EntityModel]) -> [EntityModel] {
+    static func inferringInverses(_ entities: [EntityDescription]) -> [EntityDescription] {
         entities.map { entity in
             var entity = entity
             for index in entity.relationships.indices {

@@ -1,3 +1,5 @@
+import Basics
+
 /// Decoding `processes:`.
 extension ScenarioDecoder {
     func decodeProcesses(_ node: YAMLNode) {

@@ -1,3 +1,5 @@
+import Basics
+
 /// Decoding the settings of a process (in `processes:` and in a variant's override of it).
 extension ScenarioDecoder {
     /// Decodes every setting in `map` in file order; `role` is read by the caller when allowed.
@@ -39,7 +41,7 @@ extension ScenarioDecoder {
         case "purge": decodePurgePolicy(node, "purge").map(ProcessSetting.purge)
         case "refetch": decoder.keyword(node, RefetchMode.self, "refetch mode").map(ProcessSetting.refetch)
         case "notify": decoder.bool(node, "notify").map(ProcessSetting.notify)
-        case "delivery": decoder.keyword(node, NotificationDelivery.self, "delivery").map(ProcessSetting.delivery)
+        case "delivery": decoder.keyword(node, DeliveryPolicy.self, "delivery").map(ProcessSetting.delivery)
         case "query-generation":
             decoder.keyword(node, QueryGeneration.self, "query generation").map(ProcessSetting.queryGeneration)
         case "busy-timeout": decoder.duration(node, "busy-timeout").map(ProcessSetting.busyTimeout)

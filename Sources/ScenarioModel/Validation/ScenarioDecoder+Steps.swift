@@ -1,3 +1,4 @@
+import Basics
 /// Decoding `steps:`: each item is `<process>: <action>` or a control step.
 extension ScenarioDecoder {
     /// Actions that take no argument: written bare (`- app: save`) or with `true` (`{ save: true }`).

@@ -1,16 +1,17 @@
+import Basics
 import Foundation
 
 /// Decoding attribute values (`set:`, a read's `expect:`, defaults) against the model's types.
 extension ScenarioDecoder {
     /// Decodes `{ attribute: value }` for an entity. With `entity` nil (unknown, already reported) the
     /// values are kept as text without checks.
-    func attributeValues(_ node: YAMLNode, entity: EntityModel?, _ what: String) -> [String: AttributeValue] {
+    func attributeValues(_ node: YAMLNode, entity: EntityDescription?, _ what: String) -> [String: Value] {
         guard let map = MappingReader(node, what, decoder) else { return [:] }
-        var values: [String: AttributeValue] = [:]
+        var values: [String: Value] = [:]
         for pair in map.pairs {
             guard let name = pair.key.scalar else { continue }
             guard let entity else {
-                values[name] = pair.value.scalar.map(AttributeValue.string) ?? .null
+                values[name] = pair.value.scalar.map(Value.string) ?? .null
                 continue
             }
             guard let attribute = entity.attribute(named: name) else {
@@ -31,7 +32,7 @@ extension ScenarioDecoder {
     }
 
     /// One value checked against an attribute's type.
-    func attributeValue(_ node: YAMLNode, for attribute: AttributeModel, entity: EntityModel?) -> AttributeValue? {
+    func attributeValue(_ node: YAMLNode, for attribute: AttributeDescription, entity: EntityDescription?) -> Value? {
         let owner = entity.map { "\($0.name)." } ?? ""
         let described = "'\(owner)\(attribute.name)' is \(attribute.isOptional ? "an optional " : "")\(attribute.type.rawValue)"
         if node.isNull {
@@ -59,7 +60,7 @@ extension ScenarioDecoder {
             if !quoted, ["false", "False", "FALSE"].contains(text) { return .bool(false) }
             decoder.error("\(described), so expected true or false, but found '\(text)'.", at: node)
         case .date:
-            if let date = AttributeValue.parseDate(text) { return .date(date) }
+            if let date = Value.parseDate(text) { return .date(date) }
             decoder.error("\(described), so expected an ISO 8601 date like 2024-05-01T12:00:00Z or 2024-05-01, "
                 + "but found '\(text)'.", at: node)
         case .uuid:

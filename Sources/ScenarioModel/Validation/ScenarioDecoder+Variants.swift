@@ -1,3 +1,5 @@
+import Basics
+
 /// Decoding `variants:`, `expect:` and `latency:`.
 extension ScenarioDecoder {
     func decodeVariants(_ node: YAMLNode) -> [Variant] {
@@ -58,7 +60,7 @@ extension ScenarioDecoder {
     func decodeExpectation(_ node: YAMLNode) -> Expectation? {
         if let word = node.scalar, !node.isNull {
             if word == "pass" { return .pass }
-            return decoder.keyword(node, AnomalyName.self, "anomaly").map { .anomalies([$0]) }
+            return decoder.keyword(node, AnomalyKind.self, "anomaly").map { .anomalies([$0]) }
         }
         guard let items = node.items else {
             decoder.error("expected expect: pass, or a list of anomalies like [stale-read], but found "
@@ -69,14 +71,14 @@ extension ScenarioDecoder {
             decoder.error("an empty expect list would match any run; write expect: pass to expect no anomaly.", at: node)
             return nil
         }
-        var names: [AnomalyName] = []
+        var names: [AnomalyKind] = []
         var valid = true
         for item in items {
             if item.scalar == "pass" {
                 decoder.error("pass means no anomaly, so it cannot be listed with anomalies; write expect: pass "
                     + "on its own, or list only anomalies.", at: item)
                 valid = false
-            } else if let name = decoder.keyword(item, AnomalyName.self, "anomaly") {
+            } else if let name = decoder.keyword(item, AnomalyKind.self, "anomaly") {
                 if !names.contains(name) { names.append(name) }
             } else {
                 valid = false
@@ -93,7 +95,7 @@ extension ScenarioDecoder {
             decoder.error("the latency budget sets no limit; add one, like { p99: 50ms }.", at: node)
             return nil
         }
-        func limit(_ key: String) -> Duration? { map[key].flatMap { decoder.duration($0, "the \(key) limit") } }
+        func limit(_ key: String) -> UInt64? { map[key].flatMap { decoder.duration($0, "the \(key) limit") }.map(\.nanoseconds).map { UInt64(max(0, $0)) } }
         return LatencyBudget(p50: limit("p50"), p90: limit("p90"), p99: limit("p99"), max: limit("max"))
     }
 }

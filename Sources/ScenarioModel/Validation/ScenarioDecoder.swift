@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Yams
 
@@ -13,7 +14,7 @@ final class ScenarioDecoder {
     let baseName: String
 
     /// The model, once decoded; nil when the store is missing or broken (entity checks are then skipped).
-    var model: DataModel?
+    var model: ModelDescription?
     /// The declared processes, in order.
     var processes: [ProcessDeclaration] = []
     /// Whether the `processes` section could be read (step checks of process names are skipped otherwise).

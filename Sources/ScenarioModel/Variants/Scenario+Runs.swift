@@ -1,3 +1,5 @@
+import Basics
+
 /// Expanding a scenario into its runs.
 extension Scenario {
     /// One run per variant, in order, or one run named `default` when there are none.

@@ -1,3 +1,5 @@
+import Basics
+
 /// One run of a scenario: a variant (or the default run) with every setting resolved and every seed derived.
 ///
 /// The runner executes runs; it never needs to look at variants or defaults again.

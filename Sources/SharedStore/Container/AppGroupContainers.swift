@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// The app-group containers of one simulated device: each registered group identifier resolves to its

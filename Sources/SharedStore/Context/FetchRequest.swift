@@ -1,18 +1,26 @@
+import Basics
 import Foundation
 
 /// A fetch: an entity, an optional predicate and sort (Core Data's `NSFetchRequest`).
 ///
 /// ```swift
 /// FetchRequest(entity: "Note", predicate: "rank > 2", sort: "-rank, title")
+/// FetchRequest(entity: "Note", filter: try FetchPredicate(parsing: "rank > 2"), sortKeys: [SortKey(attribute: "rank")])
 /// ```
+/// The text forms are parsed, with the entity's types, when the fetch runs; the parsed forms (`filter`,
+/// `sortKeys`) win when given, as a scenario's validated `where:` arrives.
 public struct FetchRequest: Sendable, Hashable {
     /// The entity to fetch.
     public var entity: String
-    /// A `FetchPredicate` text (`rank > 2 and pinned == true`), or `nil` for every object.
+    /// A predicate's text (`rank > 2 and pinned == true`), or `nil` for every object.
     public var predicate: String?
+    /// The predicate, parsed (wins over `predicate`).
+    public var filter: FetchPredicate?
     /// Comma-separated attribute names; a leading `-` sorts descending (`"-rank, title"`).
     /// Rows with equal keys come in primary-key order.
     public var sort: String?
+    /// The sort, parsed (wins over `sort`).
+    public var sortKeys: [SortKey]?
     /// Whether objects not registered yet come back as faults (Core Data's default: `true`). Either way the
     /// fetched rows fill the row cache.
     public var returnsObjectsAsFaults: Bool
@@ -23,50 +31,83 @@ public struct FetchRequest: Sendable, Hashable {
     public var includesPendingChanges: Bool
 
     /// Creates a fetch request.
-    public init(entity: String, predicate: String? = nil, sort: String? = nil, returnsObjectsAsFaults: Bool = true,
-                fetchLimit: Int? = nil, includesPendingChanges: Bool = true)
+    public init(entity: String, predicate: String? = nil, filter: FetchPredicate? = nil, sort: String? = nil,
+                sortKeys: [SortKey]? = nil, returnsObjectsAsFaults: Bool = true, fetchLimit: Int? = nil,
+                includesPendingChanges: Bool = true)
     {
         self.entity = entity
         self.predicate = predicate
+        self.filter = filter
         self.sort = sort
+        self.sortKeys = sortKeys
         self.returnsObjectsAsFaults = returnsObjectsAsFaults
         self.fetchLimit = fetchLimit
         self.includesPendingChanges = includesPendingChanges
     }
 
     /// Identifies the fetch's list in the view: re-running the same fetch replaces its list.
-    var viewKey: String { "\(entity)|\(predicate ?? "")|\(sort ?? "")" }
+    var viewKey: String {
+        "\(entity)|\(filter?.description ?? predicate ?? "")|\(sortKeys.map { $0.map(\.description).joined(separator: ",") } ?? sort ?? "")"
+    }
+
+    /// The predicate to run: `filter`, or `predicate` parsed against `entity`'s attributes.
+    func resolvedPredicate(_ entity: EntityInfo) throws(FetchPredicateError) -> FetchPredicate? {
+        if let filter { return filter }
+        guard let text = predicate, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        return try FetchPredicate(parsing: text, entity: entity)
+    }
+
+    /// The sort to run: `sortKeys`, or `sort` parsed.
+    func resolvedSort(_ entity: EntityInfo) throws(FetchPredicateError) -> [(slot: Int, ascending: Bool)] {
+        if let sortKeys {
+            var keys: [(slot: Int, ascending: Bool)] = []
+            for key in sortKeys {
+                guard let slot = entity.slotIndex[key.attribute], entity.slots[slot].attributeType != nil else {
+                    throw FetchPredicateError(message: "\(entity.name) has no attribute `\(key.attribute)` to sort by", offset: 0)
+                }
+                keys.append((slot, key.ascending))
+            }
+            return keys
+        }
+        return try PredicateSQL.sortKeys(sort, entity)
+    }
 }
 
-/// Translating predicates and sort keys to SQL for one entity.
+/// Translating predicates and sort keys to SQL for one entity. The SQL selects exactly the rows
+/// `FetchPredicate.evaluate` matches.
 enum PredicateSQL {
     static func whereClause(_ predicate: FetchPredicate, _ entity: EntityInfo) throws(FetchPredicateError) -> (String, [Value]) {
         var arguments: [Value] = []
-        let sql = try translate(predicate.root, entity, predicate.text, &arguments)
+        let sql = try translate(predicate, entity, &arguments)
         return (sql, arguments)
     }
 
-    private static func translate(_ node: FetchPredicate.Node, _ entity: EntityInfo, _ text: String,
-                                  _ arguments: inout [Value]) throws(FetchPredicateError) -> String
-    {
+    private static func translate(_ node: FetchPredicate, _ entity: EntityInfo, _ arguments: inout [Value]) throws(FetchPredicateError) -> String {
         switch node {
-        case .and(let a, let b):
-            return "(\(try translate(a, entity, text, &arguments)) AND \(try translate(b, entity, text, &arguments)))"
-        case .or(let a, let b):
-            return "(\(try translate(a, entity, text, &arguments)) OR \(try translate(b, entity, text, &arguments)))"
-        case .not(let a):
-            return "(NOT \(try translate(a, entity, text, &arguments)))"
+        case .and(let operands):
+            guard !operands.isEmpty else { return "1" }
+            var parts: [String] = []
+            for operand in operands { parts.append(try translate(operand, entity, &arguments)) }
+            return "(" + parts.joined(separator: " AND ") + ")"
+        case .or(let operands):
+            guard !operands.isEmpty else { return "0" }
+            var parts: [String] = []
+            for operand in operands { parts.append(try translate(operand, entity, &arguments)) }
+            return "(" + parts.joined(separator: " OR ") + ")"
+        case .not(let operand):
+            return "(NOT \(try translate(operand, entity, &arguments)))"
         case .constant(let flag):
             return flag ? "1" : "0"
-        case .inList(let key, let column, let values):
-            let (name, type) = try attribute(key, column, entity, text)
-            for value in values { arguments.append(try convert(value, type, key, column, text)) }
+        case .inList(let key, let values):
+            let (name, type) = try attribute(key, entity)
+            guard !values.isEmpty else { return "0" }
+            for value in values { arguments.append(try convert(value, type, key)) }
             return "\(name) IN (\(values.map { _ in "?" }.joined(separator: ", ")))"
-        case .comparison(let key, let column, let op, let value):
-            let (name, type) = try attribute(key, column, entity, text)
+        case .comparison(let key, let op, let value):
+            let (name, type) = try attribute(key, entity)
             if op.isTextual {
                 guard type == .string else {
-                    throw FetchPredicateError(text: text, column: column, message: "\(op.rawValue) needs a string attribute; `\(key)` is a \(type)")
+                    throw FetchPredicateError(message: "\(op.rawValue) needs a string attribute; `\(key)` is a \(type)", offset: 0)
                 }
                 // Byte-wise, case-sensitive; NULL matches nothing.
                 switch op {
@@ -85,42 +126,39 @@ enum PredicateSQL {
                 switch op {
                 case .equal: return "\(name) IS NULL"
                 case .notEqual: return "\(name) IS NOT NULL"
-                default: throw FetchPredicateError(text: text, column: column, message: "`nil` only compares with == or !=")
+                default: throw FetchPredicateError(message: "`nil` only compares with == or !=", offset: 0)
                 }
             }
-            arguments.append(try convert(value, type, key, column, text))
+            // An int attribute compared with a fraction compares as numbers, as in memory.
+            let converted = type == .int && value.type == .double ? value : try convert(value, type, key)
+            arguments.append(converted)
             return op == .notEqual ? "(\(name) != ? OR \(name) IS NULL)" : "\(name) \(op == .equal ? "=" : op.rawValue) ?"
         }
     }
 
-    private static func attribute(_ key: String, _ column: Int, _ entity: EntityInfo, _ text: String)
-        throws(FetchPredicateError) -> (String, AttributeType)
-    {
+    private static func attribute(_ key: String, _ entity: EntityInfo) throws(FetchPredicateError) -> (String, AttributeType) {
         guard let slot = entity.slotIndex[key], let type = entity.slots[slot].attributeType else {
-            throw FetchPredicateError(text: text, column: column, message: "\(entity.name) has no attribute `\(key)`")
+            throw FetchPredicateError(message: "\(entity.name) has no attribute `\(key)`", offset: 0)
         }
         return (entity.slots[slot].column, type)
     }
 
-    private static func convert(_ value: Value, _ type: AttributeType, _ key: String, _ column: Int, _ text: String)
-        throws(FetchPredicateError) -> Value
-    {
+    private static func convert(_ value: Value, _ type: AttributeType, _ key: String) throws(FetchPredicateError) -> Value {
         guard let converted = value.converted(to: type) else {
-            throw FetchPredicateError(text: text, column: column, message: "`\(value)` is not a \(type) (attribute `\(key)`)")
+            throw FetchPredicateError(message: "`\(value)` is not a \(type) (attribute `\(key)`)", offset: 0)
         }
         return converted
     }
 
     /// `"-rank, title"` -> `ZRANK DESC, ZTITLE ASC, Z_PK`.
-    static func orderBy(_ sort: String?, _ entity: EntityInfo) throws(FetchPredicateError) -> String {
-        try sortKeys(sort, entity).map { "\(entity.slots[$0.slot].column) \($0.ascending ? "ASC" : "DESC")" }
-            .appending("Z_PK").joined(separator: ", ")
+    static func orderBy(_ keys: [(slot: Int, ascending: Bool)], _ entity: EntityInfo) -> String {
+        (keys.map { "\(entity.slots[$0.slot].column) \($0.ascending ? "ASC" : "DESC")" } + ["Z_PK"]).joined(separator: ", ")
     }
 
     static func sortKeys(_ sort: String?, _ entity: EntityInfo) throws(FetchPredicateError) -> [(slot: Int, ascending: Bool)] {
         guard let sort, !sort.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
         var keys: [(slot: Int, ascending: Bool)] = []
-        var column = 1
+        var column = 0
         for part in sort.split(separator: ",", omittingEmptySubsequences: false) {
             var key = part.trimmingCharacters(in: .whitespaces)
             let keyColumn = column + (part.count - part.drop { $0 == " " }.count)
@@ -128,7 +166,7 @@ enum PredicateSQL {
             var ascending = true
             if key.hasPrefix("-") { ascending = false; key.removeFirst() } else if key.hasPrefix("+") { key.removeFirst() }
             guard let slot = entity.slotIndex[key], entity.slots[slot].attributeType != nil else {
-                throw FetchPredicateError(text: sort, column: keyColumn, message: "\(entity.name) has no attribute `\(key)` to sort by")
+                throw FetchPredicateError(message: "\(entity.name) has no attribute `\(key)` to sort by", offset: keyColumn)
             }
             keys.append((slot, ascending))
         }
@@ -136,6 +174,13 @@ enum PredicateSQL {
     }
 }
 
-extension Array {
-    fileprivate func appending(_ element: Element) -> [Element] { self + [element] }
+extension EntityInfo: PredicateSchema {
+    var predicateEntityName: String { name }
+
+    func predicateAttribute(_ key: String) -> PredicateAttribute {
+        guard let slot = slotIndex[key] else { return .unknown }
+        return slots[slot].attributeType.map(PredicateAttribute.attribute) ?? .relationship
+    }
+
+    var predicateAttributeNames: [String] { slots.compactMap { $0.attributeType == nil ? nil : $0.name } }
 }

@@ -1,3 +1,5 @@
+import Basics
+
 /// One object registered in a context: its values as last read (or a fault with none), the version they
 /// came from, and its pending changes.
 ///

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 extension ObjectContext {
@@ -20,12 +21,9 @@ extension ObjectContext {
         var arguments: [Value] = []
         let orderBy: String
         do {
-            if let text = request.predicate, !text.trimmingCharacters(in: .whitespaces).isEmpty {
-                let parsed = try FetchPredicate(text)
-                (whereClause, arguments) = try PredicateSQL.whereClause(parsed, info)
-                predicate = parsed
-            }
-            orderBy = try PredicateSQL.orderBy(request.sort, info)
+            predicate = try request.resolvedPredicate(info)
+            if let predicate { (whereClause, arguments) = try PredicateSQL.whereClause(predicate, info) }
+            orderBy = PredicateSQL.orderBy(try request.resolvedSort(info), info)
         } catch {
             throw .invalidPredicate(error)
         }
@@ -96,8 +94,9 @@ extension ObjectContext {
     public func countInView(entity: String, where predicate: String? = nil) throws(StoreError) -> Int {
         let ids = viewObjects(entity: entity)
         guard let predicate else { return ids.count }
+        let info = try core.model.entity(named: entity)
         let parsed: FetchPredicate
-        do { parsed = try FetchPredicate(predicate) } catch { throw .invalidPredicate(error) }
+        do { parsed = try FetchPredicate(parsing: predicate, entity: info) } catch { throw .invalidPredicate(error) }
         var count = 0
         for id in ids where parsed.evaluate(try values(of: id)) { count += 1 }
         return count

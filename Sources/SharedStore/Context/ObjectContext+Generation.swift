@@ -1,3 +1,5 @@
+import Basics
+
 /// The view context's query generation: a read transaction held open on its connection.
 enum QueryGeneration: Equatable {
     case unpinned

@@ -1,3 +1,5 @@
+import Basics
+
 extension ObjectContext {
     /// Inserts a new object of `entity`, with the values `body` sets over its defaults, and shows it in the
     /// view: `insert(_:values:)` without looking names up, hashing them or building a dictionary (for bulk

@@ -1,3 +1,4 @@
+import Basics
 /// Object IDs changed by another process (what its did-save notification or a history transaction carries).
 public struct RemoteChanges: Sendable, Hashable {
     /// Objects inserted elsewhere.

@@ -1,3 +1,4 @@
+import Basics
 extension ObjectContext {
     /// Turns a registered object into a fault (Core Data's `refresh(_:mergeChanges:)`).
     ///

@@ -1,3 +1,5 @@
+import Basics
+
 extension ObjectContext {
     /// Adds `other` to the relationship `relationship` of `id` (sets it, for a to-one), maintaining the inverse.
     /// - Throws: `StoreError.unknownProperty` for a relationship the entity lacks, `.invalidObjectID` when

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// A managed object context (Core Data's `NSManagedObjectContext`): registered objects, faults, pending

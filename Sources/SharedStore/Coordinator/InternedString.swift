@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// A string interned process-wide as a small number: equal strings, equal numbers.

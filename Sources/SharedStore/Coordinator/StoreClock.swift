@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// The simulated wall clock the store reads: history timestamps, purges by age, and positive

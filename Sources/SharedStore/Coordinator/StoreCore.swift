@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// A row as last read from SQL or written by this process: values by slot, `Z_OPT`, and when it was read.

@@ -1,3 +1,5 @@
+import Basics
+
 /// An error from the store other than a save's (see `SaveError`).
 public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// The model has no entity with this name.
@@ -58,11 +60,9 @@ extension StoreError {
     }
 }
 
-/// The kinds of failure a scenario can expect (`expect-error:`), derived from any store error.
-public enum StoreErrorKind: String, Sendable, CaseIterable {
-    case conflict, busy, readOnly = "read-only", expiredToken = "expired-token", notFound = "not-found"
-
-    /// The kind of `error`, or `nil` when it is none of these.
+extension ErrorKind {
+    /// The kind of a store error (a save's, a fetch's, SQLite's), or `nil` when it is none a scenario
+    /// can name (`conflict`, `busy`, `read-only`, `expired-token`, `not-found`).
     public init?(_ error: any Error) {
         switch error {
         case let error as SaveError:

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// Where a firing fault found its values.

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// How a process opens a store.

@@ -1,3 +1,4 @@
+import Basics
 extension StoreCoordinator {
     /// Takes the store's write lock and keeps it across calls (`BEGIN IMMEDIATE` held open) until
     /// `endWrite()`. Saves and batch operations in between run inside it (as savepoints) and become visible
@@ -25,11 +26,12 @@ extension StoreCoordinator {
     /// (with their standing WAL locks) do not count. iOS kills a suspended app that holds one (0xdead10cc).
     public var holdsTransaction: Bool { !openTransactions.isEmpty }
 
-    /// The transactions this process holds open on the store file: `write` and/or `pinned-generation`.
-    public var openTransactions: [String] {
-        var result: [String] = []
-        if core.heldWrite || core.writer.isInTransaction { result.append("write") }
-        if viewContext.holdsGenerationTransaction { result.append("pinned-generation") }
+    /// The transactions this process holds open on the store file: a write (held or in progress)
+    /// and/or the view context's pinned read.
+    public var openTransactions: [LockKind] {
+        var result: [LockKind] = []
+        if core.heldWrite || core.writer.isInTransaction { result.append(.write) }
+        if viewContext.holdsGenerationTransaction { result.append(.pinnedRead) }
         return result
     }
 

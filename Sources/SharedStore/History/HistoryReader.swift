@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// Reads history rows on the writer connection (never through a pinned generation).

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// One change row to record in history.

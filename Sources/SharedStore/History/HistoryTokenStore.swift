@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// Each history consumer's last token, kept in the group container beside the store (the app-group

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// Which transactions a history fetch keeps (the rest still advance the token).

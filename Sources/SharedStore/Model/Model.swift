@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// A validated, compiled model: entity numbers, table and column names, relationship storage.

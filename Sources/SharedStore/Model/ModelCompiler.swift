@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// Validates a `ModelDescription` and computes its storage: slots, inverses, join tables.

@@ -1,3 +1,5 @@
+import Basics
+
 extension ModelDescription {
     /// The example model of SCENARIOS.md (`Note` with `tags`, `Tag` with `note`), used by tests, the
     /// `testpeer store` child process and the benchmark.

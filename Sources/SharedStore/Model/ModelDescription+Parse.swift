@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// Parsing the attribute type syntax of SCENARIOS.md:

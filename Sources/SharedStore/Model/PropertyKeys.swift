@@ -1,3 +1,5 @@
+import Basics
+
 /// An entity of a model, looked up by name once.
 ///
 /// Inserting through a key skips finding the entity by name on every call, as a Core Data subclass's

@@ -1,3 +1,4 @@
+import Basics
 import CSQLite
 
 /// A primary SQLite result code, matchable in `catch` clauses and `switch` statements.

@@ -1,34 +1,4 @@
-/// How a save resolves optimistic-locking conflicts (Core Data's `NSMergePolicy`).
-public enum MergePolicy: String, Sendable, CaseIterable {
-    /// `NSErrorMergePolicy` (the default): the save fails and writes nothing.
-    case error
-    /// `NSMergeByPropertyObjectTrumpMergePolicy`: properties this context changed win; the others take
-    /// the store's values.
-    case mergeByPropertyObjectTrump = "object-trump"
-    /// `NSMergeByPropertyStoreTrumpMergePolicy`: properties the store changed keep the store's values;
-    /// properties only this context changed are kept.
-    case mergeByPropertyStoreTrump = "store-trump"
-    /// `NSOverwriteMergePolicy`: this context's whole object is written over the store's.
-    case overwrite
-    /// `NSRollbackMergePolicy`: this context's changes to conflicting objects are discarded; the store wins.
-    case rollback
-}
-
-/// What a conflict's resolution kept.
-public enum ConflictOutcome: String, Sendable {
-    /// The save failed (merge policy `error`).
-    case failed
-    /// Properties were merged (object-trump or store-trump) and written.
-    case merged
-    /// This context's object was written whole over the store's (overwrite).
-    case overwritten
-    /// This context's changes were discarded; the store's values kept (rollback, or store-trump on a delete).
-    case discarded
-    /// The row had been deleted in the store: this context's update was dropped and the object deleted.
-    case deletedInStore = "deleted-in-store"
-    /// This context deleted an object the store had changed, and the delete went through.
-    case deleted
-}
+import Basics
 
 /// One optimistic-locking conflict: what this context had and what the store had.
 public struct SaveConflict: Sendable, CustomStringConvertible {

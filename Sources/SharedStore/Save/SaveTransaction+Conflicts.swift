@@ -1,3 +1,5 @@
+import Basics
+
 /// Resolving optimistic-locking conflicts by merge policy, as Core Data's `NSMergePolicy` documents.
 extension SaveTransaction {
     func conflict(_ object: ManagedObject, _ row: RowSnapshot?, isDelete: Bool, outcome: ConflictOutcome,
@@ -28,7 +30,7 @@ extension SaveTransaction {
         }
         if isDelete {
             switch policy {
-            case .mergeByPropertyObjectTrump, .overwrite, .error:
+            case .objectTrump, .overwrite, .error:
                 try db.cached("DELETE FROM \(entity.tableName) WHERE Z_PK = ?").run([.int(object.id.primaryKey)])
                 for relationship in entity.relationships {
                     guard case .joinTable(let table, let owner, _) = relationship.storage else { continue }
@@ -37,7 +39,7 @@ extension SaveTransaction {
                 record(conflict(object, row, isDelete: true, outcome: .deleted, resolved: nil))
                 writes.append(SaveWrite(object: object, entity: entity, primaryKey: object.id.primaryKey, kind: .committed(.delete), values: row.values,
                                         version: row.version, changedSlots: []))
-            case .mergeByPropertyStoreTrump, .rollback:
+            case .storeTrump, .rollback:
                 record(conflict(object, row, isDelete: true, outcome: .discarded, resolved: row.values))
                 writes.append(SaveWrite(object: object, entity: entity, primaryKey: object.id.primaryKey, kind: .tookStore(undelete: true),
                                         values: row.values, version: row.version, changedSlots: []))
@@ -50,9 +52,9 @@ extension SaveTransaction {
         var final = row.values
         var outcome = ConflictOutcome.merged
         switch policy {
-        case .mergeByPropertyObjectTrump, .error:
+        case .objectTrump, .error:
             for slot in changed { final[slot] = mine[slot] }
-        case .mergeByPropertyStoreTrump:
+        case .storeTrump:
             for slot in changed where row.values[slot] == base[slot] { final[slot] = mine[slot] }
         case .overwrite:
             final = mine

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// What happened to one object in a save, applied to the context after COMMIT.

@@ -1,3 +1,5 @@
+import Basics
+
 /// Batch operations (Core Data's `NSBatchInsertRequest`, `NSBatchUpdateRequest`, `NSBatchDeleteRequest`):
 /// straight to the store in one transaction, bypassing every context. No did-save event; registered
 /// objects, the row cache and every view stay as they were; history records them (context name `batch`).
@@ -43,6 +45,15 @@ extension StoreCoordinator {
     public func batchUpdate(_ entity: String, where predicate: String? = nil, values: [String: Value],
                             author: String? = nil) throws(StoreError) -> [ObjectID]
     {
+        try batchUpdate(entity, matching: try parse(predicate, entity), values: values, author: author)
+    }
+
+    /// Sets `values` on every row of `entity` matching `filter` (all when `nil`), bumping their versions.
+    /// - Returns: the updated objects' IDs.
+    @discardableResult
+    public func batchUpdate(_ entity: String, matching filter: FetchPredicate?, values: [String: Value],
+                            author: String? = nil) throws(StoreError) -> [ObjectID]
+    {
         let info = try core.model.entity(named: entity)
         var slots: [(Int, Value)] = []
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
@@ -52,7 +63,7 @@ extension StoreCoordinator {
             }
             slots.append((slot, converted))
         }
-        let (whereClause, arguments) = try filter(predicate, info)
+        let (whereClause, arguments) = try sql(filter, info)
         return try batch(.update, info, author: author) { db in
             let keys = try primaryKeys(db, info, whereClause, arguments)
             let sets = slots.map { ", \(info.slots[$0.0].column) = ?" }.joined()
@@ -68,8 +79,17 @@ extension StoreCoordinator {
     public func batchDelete(_ entity: String, where predicate: String? = nil, author: String? = nil)
         throws(StoreError) -> [ObjectID]
     {
+        try batchDelete(entity, matching: try parse(predicate, entity), author: author)
+    }
+
+    /// Deletes every row of `entity` matching `filter` (all when `nil`).
+    /// - Returns: the deleted objects' IDs.
+    @discardableResult
+    public func batchDelete(_ entity: String, matching filter: FetchPredicate?, author: String? = nil)
+        throws(StoreError) -> [ObjectID]
+    {
         let info = try core.model.entity(named: entity)
-        let (whereClause, arguments) = try filter(predicate, info)
+        let (whereClause, arguments) = try sql(filter, info)
         var tombstones: [Int64: [String: Value]] = [:]
         return try batch(.delete, info, author: author, tombstones: { tombstones[$0] }) { db in
             let rows = try core.readRows(info, where: whereClause, arguments: arguments, orderBy: "Z_PK", limit: nil, on: db)
@@ -97,10 +117,21 @@ extension StoreCoordinator {
         }
     }
 
-    private func filter(_ predicate: String?, _ info: EntityInfo) throws(StoreError) -> (String, [Value]) {
-        guard let predicate, !predicate.isEmpty else { return ("1", []) }
+    /// A predicate's text parsed against `entity` (nil for none).
+    private func parse(_ predicate: String?, _ entity: String) throws(StoreError) -> FetchPredicate? {
+        guard let predicate, !predicate.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        let info = try core.model.entity(named: entity)
         do {
-            return try PredicateSQL.whereClause(FetchPredicate(predicate), info)
+            return try FetchPredicate(parsing: predicate, entity: info)
+        } catch {
+            throw .invalidPredicate(error)
+        }
+    }
+
+    private func sql(_ filter: FetchPredicate?, _ info: EntityInfo) throws(StoreError) -> (String, [Value]) {
+        guard let filter else { return ("1", []) }
+        do {
+            return try PredicateSQL.whereClause(filter, info)
         } catch {
             throw .invalidPredicate(error)
         }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// Creates a store's tables in Core Data's layout, or checks an existing store against the model.

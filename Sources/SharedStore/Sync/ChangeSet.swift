@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// One change-set file: the changes one store exported in one sync (or its baseline at leech).

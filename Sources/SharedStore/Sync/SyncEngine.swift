@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// A property value's stamp: when it was set and by which store. Stamps order lexicographically; the

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// One store's membership in a sync ensemble (the Ensembles model, `CDEPersistentStoreEnsemble`): the

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// What one store wrote locally since its last export, per object (gathered from persistent history).

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// What one sync transaction did to this store's rows, in order: becomes the history transaction

@@ -1,3 +1,5 @@
+import Basics
+
 /// The sync engine's side tables, kept in the store file itself so they commit with the data they describe.
 ///
 /// - `ZSYNCOBJECT`: (entity, `Z_PK`) <-> global identifier, for every object exported or imported once.

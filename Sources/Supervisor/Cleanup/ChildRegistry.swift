@@ -1,3 +1,4 @@
+import Basics
 import Synchronization
 
 /// Every child spawned and not yet reaped, so exit paths can kill and reap them all.

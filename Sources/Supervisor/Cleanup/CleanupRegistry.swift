@@ -1,3 +1,4 @@
+import Basics
 import Synchronization
 
 /// Work to do when the runner ends abnormally, after its children are killed: removing the

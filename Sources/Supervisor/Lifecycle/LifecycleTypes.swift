@@ -1,58 +1,4 @@
-/// What a scenario process plays; roles decide lifecycle defaults, not what a process may do.
-public enum ProcessRole: String, Sendable, Equatable, Hashable, CaseIterable {
-    /// The app: long-lived; foreground, background, suspended, terminated, launched again.
-    case host
-    /// A share extension: short-lived; launched, does its work, exits; may be launched again.
-    case share
-    /// An action extension: short-lived, like share.
-    case action
-    /// A watch app: long-lived on its own device.
-    case watch
-
-    /// True for extensions that normally exit after their work.
-    public var isShortLived: Bool { self == .share || self == .action }
-}
-
-/// Where a process is in its life, as the runner tracks it.
-public enum LifecycleState: Sendable, Equatable, Hashable, CustomStringConvertible {
-    /// Never launched in this run.
-    case notRunning
-    /// Spawned; not yet ready.
-    case launching
-    /// In the foreground.
-    case active
-    /// Running in the background (still receives notifications).
-    case background
-    /// SIGSTOPped: runs nothing.
-    case suspended
-    /// Exited cleanly (on request, or on its own with code 0).
-    case exited
-    /// Killed by a crash (SIGKILL), or ended on its own with a failure.
-    case crashed
-    /// Terminated by the system (SIGKILL).
-    case terminated
-
-    /// True while there is an OS process: launching, active, background or suspended.
-    public var isRunning: Bool {
-        switch self {
-        case .launching, .active, .background, .suspended: return true
-        case .notRunning, .exited, .crashed, .terminated: return false
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .notRunning: return "not running"
-        case .launching: return "launching"
-        case .active: return "active"
-        case .background: return "in the background"
-        case .suspended: return "suspended"
-        case .exited: return "exited"
-        case .crashed: return "crashed"
-        case .terminated: return "terminated"
-        }
-    }
-}
+import Basics
 
 /// Something that happens to a process: a scenario's lifecycle action, or what the child did.
 public enum LifecycleInput: Sendable, Equatable, Hashable, CustomStringConvertible {
@@ -148,4 +94,9 @@ public struct LifecycleError: Error, Sendable, Equatable, CustomStringConvertibl
         default: return "it is not running (\(state)); launch it first"
         }
     }
+}
+
+extension ProcessRole {
+    /// True for extensions that normally exit after their work.
+    public var isShortLived: Bool { self == .share || self == .action }
 }

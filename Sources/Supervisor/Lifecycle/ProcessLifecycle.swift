@@ -1,3 +1,5 @@
+import Basics
+
 /// One process's lifecycle as a pure state machine: `(state, input) -> (state, actions)`.
 ///
 /// No processes, signals or clocks: the runner feeds it scenario actions and what the child did,

@@ -1,3 +1,4 @@
+import Basics
 /// How to start one child process: argv only, never a shell.
 ///
 /// ```swift

@@ -1,3 +1,4 @@
+import Basics
 import ArgumentParser
 
 /// `groupsim bench <area>`: benchmarks that print their numbers (never timed unit tests).

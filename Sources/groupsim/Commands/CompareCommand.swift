@@ -1,3 +1,4 @@
+import Basics
 import ArgumentParser
 import Checkers
 import Foundation

@@ -1,3 +1,4 @@
+import Basics
 /// The example from SCENARIOS.md ("Shape"), verbatim: the contract says it must validate unchanged.
 enum ContractExample {
     static let yaml = #"""

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// Looks at a pid from outside, through `kill(pid, 0)` and `/proc`.

@@ -1,10 +1,11 @@
 import Foundation
 
-/// One attribute value, as stored in a row and held by an object.
+/// One attribute value: what a row stores and an object holds, what a scenario's `set:`, `expect:`,
+/// defaults and `where:` literals hold once checked against the model's types.
 ///
-/// Dates are stored the way Core Data stores them (seconds since 2001-01-01, `REAL`); UUIDs as a
+/// SharedStore stores dates the way Core Data does (seconds since 2001-01-01, `REAL`); UUIDs as a
 /// 16-byte `BLOB`; booleans as `0`/`1`.
-public enum Value: Hashable, Sendable, CustomStringConvertible {
+public enum Value: Hashable, Sendable, Codable, CustomStringConvertible {
     /// No value (SQL `NULL`).
     case null
     /// A string.
@@ -98,15 +99,4 @@ extension Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Expres
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     /// `nil` is `.null`.
     public init(nilLiteral: ()) { self = .null }
-}
-
-extension Array where Element == Value {
-    /// A copy in a new buffer of exactly this size (cheaper than the copy-on-write of the first mutation of
-    /// a shared array, and than `init(unsafeUninitializedCapacity:)`, which is not specialized).
-    func fresh() -> [Value] {
-        var copy: [Value] = []
-        copy.reserveCapacity(count)
-        for value in self { copy.append(value) }
-        return copy
-    }
 }

@@ -1,12 +1,12 @@
 /// "Did you mean" suggestions for misspelled keys, values and names, by edit distance.
-enum Suggestion {
+public enum Suggestion {
     /// The candidate nearest to `word`, if it is near enough to be a plausible misspelling.
     ///
     /// Words are compared after folding case and turning camelCase and snake_case into kebab-case, so
     /// `pollInterval` and `poll_interval` both suggest `poll-interval`. A candidate is near enough when
     /// the (optimal string alignment) edit distance is at most a third of the word's length, and at
     /// least 1.
-    static func nearest(to word: String, in candidates: [String]) -> String? {
+    public static func nearest(to word: String, in candidates: [String]) -> String? {
         let folded = fold(word)
         let limit = max(1, (folded.count + 2) / 3)
         var best: (candidate: String, distance: Int)?
@@ -21,7 +21,7 @@ enum Suggestion {
 
     /// `"; did you mean 'x'?"` when a candidate is near, otherwise `"; expected one of a, b, c."`
     /// (or nothing when there are no candidates).
-    static func hint(for word: String, in candidates: [String], listing: Bool = true) -> String {
+    public static func hint(for word: String, in candidates: [String], listing: Bool = true) -> String {
         if let near = nearest(to: word, in: candidates) {
             return "; did you mean '\(near)'?"
         }
@@ -30,7 +30,7 @@ enum Suggestion {
     }
 
     /// `"; did you mean 'x'?"` when a candidate is near, otherwise `"; "` followed by `advice`.
-    static func hint(for word: String, in candidates: [String], otherwise advice: String) -> String {
+    public static func hint(for word: String, in candidates: [String], otherwise advice: String) -> String {
         if let near = nearest(to: word, in: candidates) {
             return "; did you mean '\(near)'?"
         }
@@ -38,13 +38,13 @@ enum Suggestion {
     }
 
     /// `a, b or c`.
-    static func list(_ words: [String]) -> String {
+    public static func list(_ words: [String]) -> String {
         guard words.count > 1 else { return words.first ?? "" }
         return words.dropLast().joined(separator: ", ") + " or " + words[words.count - 1]
     }
 
     /// Lowercased kebab-case: `pollInterval` and `poll_interval` become `poll-interval`.
-    static func fold(_ word: String) -> String {
+    public static func fold(_ word: String) -> String {
         var result = ""
         var previousWasLower = false
         for character in word {
@@ -59,7 +59,7 @@ enum Suggestion {
 
     /// Optimal string alignment distance: insertions, deletions, substitutions and adjacent
     /// transpositions each cost 1.
-    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
+    public static func editDistance(_ lhs: String, _ rhs: String) -> Int {
         let a = Array(lhs), b = Array(rhs)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }

@@ -1,5 +1,5 @@
-/// The type of an attribute in the scenario's model, as Core Data's attribute types.
-public enum AttributeType: String, Sendable, Hashable, Codable, CaseIterable {
+/// The type of an attribute, as a scenario declares it and a store holds it.
+public enum AttributeType: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// Text (`NSString`).
     case string
     /// A 64-bit integer (`Integer 64`).
@@ -12,6 +12,6 @@ public enum AttributeType: String, Sendable, Hashable, Codable, CaseIterable {
     case date
     /// A UUID; an entity's first `uuid` attribute is its global identifier across synced stores.
     case uuid
-}
 
-extension AttributeType: ScenarioKeyword {}
+    public var description: String { rawValue }
+}

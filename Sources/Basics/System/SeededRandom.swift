@@ -1,5 +1,5 @@
-/// SplitMix64: a small, fast, seedable generator. The same seed gives the same sequence on every
-/// machine and every run, so a failing workload can be replayed from its seed.
+/// SeededRandom: a small, fast, seedable generator. The same seed gives the same sequence on every
+/// machine and every run, so a workload, a synthetic trace or a schedule can be replayed from its seed.
 public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
@@ -13,5 +13,10 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+
+    /// A value in `0..<bound` (0 when `bound` is 0).
+    public mutating func next(below bound: UInt64) -> UInt64 {
+        bound == 0 ? 0 : next() % bound
     }
 }

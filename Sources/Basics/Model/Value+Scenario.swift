@@ -1,23 +1,6 @@
 import Foundation
 
-/// A value of an attribute: what `set:`, `expect:`, defaults and `where:` literals hold after they have
-/// been checked against the model's types.
-public enum AttributeValue: Sendable, Hashable {
-    /// Text.
-    case string(String)
-    /// A whole number.
-    case int(Int64)
-    /// A number with a fraction.
-    case double(Double)
-    /// true or false.
-    case bool(Bool)
-    /// A point in time.
-    case date(Date)
-    /// A UUID.
-    case uuid(UUID)
-    /// No value (only for optional attributes).
-    case null
-
+extension Value {
     /// The type of the value, or nil for ``null``.
     public var type: AttributeType? {
         switch self {
@@ -32,7 +15,7 @@ public enum AttributeValue: Sendable, Hashable {
     }
 
     /// The zero value of a type: `""`, `0`, `0.0`, `false`, the reference date, the nil UUID.
-    public static func zero(of type: AttributeType) -> AttributeValue {
+    public static func zero(of type: AttributeType) -> Value {
         switch type {
         case .string: .string("")
         case .int: .int(0)
@@ -42,24 +25,18 @@ public enum AttributeValue: Sendable, Hashable {
         case .uuid: .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
         }
     }
-}
 
-extension AttributeValue: CustomStringConvertible {
-    /// The value as a scenario would write it.
-    public var description: String {
+    /// The value as a scenario writes it: `A`, `3`, `true`, ISO 8601 dates in UTC, `null`.
+    public var scenarioText: String {
         switch self {
-        case let .string(value): value
-        case let .int(value): String(value)
-        case let .double(value): String(value)
-        case let .bool(value): String(value)
-        case let .date(value): AttributeValue.formatDate(value)
-        case let .uuid(value): value.uuidString
+        case let .date(value): Value.formatDate(value)
         case .null: "null"
+        default: description
         }
     }
 
     /// ISO 8601 in UTC, with fractional seconds when there are any.
-    static func formatDate(_ date: Date) -> String {
+    public static func formatDate(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         if date.timeIntervalSinceReferenceDate.rounded(.down) != date.timeIntervalSinceReferenceDate {
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -69,7 +46,7 @@ extension AttributeValue: CustomStringConvertible {
 
     /// Parses `2024-05-01T12:00:00Z`, with fractional seconds or a `+02:00` offset, or a plain
     /// `2024-05-01` (midnight UTC).
-    static func parseDate(_ text: String) -> Date? {
+    public static func parseDate(_ text: String) -> Date? {
         let formatter = ISO8601DateFormatter()
         for options: ISO8601DateFormatter.Options in [
             [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate],
@@ -81,7 +58,7 @@ extension AttributeValue: CustomStringConvertible {
     }
 }
 
-extension AttributeValue: Codable {
+extension Value {
     private enum CodingKeys: String, CodingKey {
         case string, int, double, bool, date, uuid, null
     }
@@ -91,7 +68,7 @@ extension AttributeValue: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         guard let key = container.allKeys.first, container.allKeys.count == 1 else {
             throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath, debugDescription: "An attribute value has exactly one type key."))
+                codingPath: decoder.codingPath, debugDescription: "A value has exactly one type key."))
         }
         switch key {
         case .string: self = .string(try container.decode(String.self, forKey: key))
@@ -107,7 +84,7 @@ extension AttributeValue: Codable {
     }
 
     /// Encodes as one key naming the type: `{"string": "A"}`, `{"date": 0.5}` (seconds since 2001),
-    /// `{"null": true}`.
+    /// `{"null": true}`: exact, whatever the type (a date is not confused with a double).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {

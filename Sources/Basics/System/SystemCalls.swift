@@ -4,9 +4,11 @@ import Glibc
 import Darwin
 #endif
 
-/// Thin, platform-neutral spellings of the few calls whose module prefix differs.
-enum SystemCalls {
-    static func closeDescriptor(_ descriptor: Int32) {
+/// Thin, platform-neutral spellings of the C calls whose names collide with methods of ours (`close`,
+/// `kill`), and of directory calls the layers share. Every layer uses these, so each is spelled once.
+public enum SystemCalls {
+    /// `close(2)`.
+    public static func closeDescriptor(_ descriptor: Int32) {
         #if canImport(Glibc)
         _ = Glibc.close(descriptor)
         #else
@@ -14,20 +16,32 @@ enum SystemCalls {
         #endif
     }
 
+    /// `kill(2)`: the call's result (0, or -1 with `errno`).
+    @discardableResult
+    public static func sendSignal(_ signal: Int32, to pid: Int32) -> Int32 {
+        #if canImport(Glibc)
+        return Glibc.kill(pid, signal)
+        #else
+        return Darwin.kill(pid, signal)
+        #endif
+    }
+
     /// Creates `path` and its parents (mode 0700 for new directories); existing ones are fine.
-    static func makeDirectories(_ path: String) throws(NotifyError) {
+    /// - Returns: nil, or the directory that could not be made and its `errno`.
+    public static func makeDirectories(_ path: String) -> (path: String, errno: Int32)? {
         var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             current += "/" + component
             if mkdir(current, 0o700) != 0 && errno != EEXIST {
-                throw .lastError("mkdir(\(current))")
+                return (current, errno)
             }
         }
+        return nil
     }
 
     /// The entry names in `path` (without `.` and `..`); empty when it does not exist.
-    /// `readdir` directly: FileManager's listing costs about 10 us, as much as the send itself.
-    static func listDirectory(_ path: String) -> [String] {
+    /// `readdir` directly: FileManager's listing costs about 10 us, as much as a datagram send.
+    public static func listDirectory(_ path: String) -> [String] {
         guard let directory = opendir(path) else { return [] }
         defer { closedir(directory) }
         var names: [String] = []

@@ -20,6 +20,9 @@ public struct SourceLocation: Sendable, Hashable, Codable, Comparable, CustomStr
     /// `file:line:column`, the form compilers and editors understand.
     public var description: String { "\(file):\(line):\(column)" }
 
+    /// `file:line`, the form reports and anomalies print for a step.
+    public var fileAndLine: String { "\(file):\(line)" }
+
     /// Orders by file, then line, then column.
     public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
         (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)

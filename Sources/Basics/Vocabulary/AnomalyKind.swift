@@ -1,5 +1,6 @@
-/// The vocabulary of `expect`: every anomaly the checkers can find.
-public enum AnomalyName: String, Sendable, Hashable, Codable, CaseIterable, ScenarioKeyword {
+/// The anomalies the checkers find, and the vocabulary of a variant's `expect` (SCENARIOS.md,
+/// "Expectations and verdicts").
+public enum AnomalyKind: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
     /// A read showed a committed value older than the latest committed before it (minus the tolerance).
     case staleRead = "stale-read"
     /// An object committed elsewhere is absent from the view.
@@ -30,14 +31,21 @@ public enum AnomalyName: String, Sendable, Hashable, Codable, CaseIterable, Scen
     case latencyBudget = "latency-budget"
     /// A `read` or `count` did not show what it expected, and no class above explains it.
     case unmetExpectation = "unmet-expectation"
+
+    /// Orders kinds as the contract's table lists them, so reports group them the same way.
+    public static func < (lhs: AnomalyKind, rhs: AnomalyKind) -> Bool {
+        lhs.order < rhs.order
+    }
+
+    private var order: Int { Self.allCases.firstIndex(of: self)! }
 }
 
 /// What a run must show: no anomaly at all, or at least every named one.
-public enum Expectation: Sendable, Hashable, Codable, CustomStringConvertible {
+public enum Expectation: Sendable, Hashable, CustomStringConvertible {
     /// No anomaly may be found.
     case pass
     /// Every one of these must be found (others found beside them are reported, not failed).
-    case anomalies([AnomalyName])
+    case anomalies([AnomalyKind])
 
     /// `pass`, or the names in brackets: `[stale-read, busy]`.
     public var description: String {
@@ -46,47 +54,42 @@ public enum Expectation: Sendable, Hashable, Codable, CustomStringConvertible {
         case let .anomalies(names): "[" + names.map(\.rawValue).joined(separator: ", ") + "]"
         }
     }
-}
 
-/// An error a step expects (`expect-error:`); when it happens it is the step's outcome, not an anomaly.
-public enum ExpectedError: String, Sendable, Hashable, Codable, CaseIterable, ScenarioKeyword {
-    /// The save fails on an optimistic-locking conflict.
-    case conflict
-    /// The operation fails with SQLITE_BUSY after the busy timeout.
-    case busy
-    /// The save fails because the store is read-only to this process.
-    case readOnly = "read-only"
-    /// The history fetch finds its token expired.
-    case expiredToken = "expired-token"
-    /// The object is not in the store.
-    case notFound = "not-found"
-}
-
-/// A latency budget (`latency: { p99: 50ms }`): the most that change propagation may take at each
-/// named percentile, over every writer -> reader pair.
-public struct LatencyBudget: Sendable, Hashable, Codable {
-    /// The median's limit.
-    public var p50: Duration?
-    /// The 90th percentile's limit.
-    public var p90: Duration?
-    /// The 99th percentile's limit.
-    public var p99: Duration?
-    /// The maximum's limit.
-    public var max: Duration?
-
-    /// Creates a budget.
-    public init(p50: Duration? = nil, p90: Duration? = nil, p99: Duration? = nil, max: Duration? = nil) {
-        self.p50 = p50
-        self.p90 = p90
-        self.p99 = p99
-        self.max = max
+    /// `pass`, or the names joined: `stale-read, busy`.
+    public var text: String {
+        switch self {
+        case .pass: "pass"
+        case .anomalies(let names): names.map(\.rawValue).joined(separator: ", ")
+        }
     }
 
-    /// This budget with every limit `other` sets replacing this one's.
-    public func overridden(by other: LatencyBudget) -> LatencyBudget {
-        LatencyBudget(p50: other.p50 ?? p50, p90: other.p90 ?? p90, p99: other.p99 ?? p99, max: other.max ?? max)
+    /// The names a run must show (empty for `pass`).
+    public var names: [String] {
+        switch self {
+        case .pass: []
+        case .anomalies(let kinds): kinds.map(\.rawValue)
+        }
+    }
+}
+
+extension Expectation: Codable {
+    /// Decodes `"pass"` or a list of anomaly names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let word = try? container.decode(String.self), word == "pass" {
+            self = .pass
+        } else {
+            self = .anomalies(try container.decode([AnomalyKind].self))
+        }
     }
 
-    /// The keys a budget may set.
-    static let keys = ["p50", "p90", "p99", "max"]
+    /// Encodes `"pass"` or the list of anomaly names: plain JSON, no enum-case wrapper.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .pass: try container.encode("pass")
+        case .anomalies(let kinds): try container.encode(kinds)
+        }
+    }
 }
+

@@ -1,0 +1,118 @@
+import Foundation
+
+/// An attribute of an entity: name, type, optionality and default value.
+public struct AttributeDescription: Sendable, Hashable, Codable {
+    /// The attribute's name (`title`).
+    public var name: String
+    /// Its type.
+    public var type: AttributeType
+    /// Whether it may be nil. A non-optional attribute without a value saves its default, or the
+    /// type's zero value (`""`, `0`, `false`, the reference date, the nil UUID) when it has none.
+    public var isOptional: Bool
+    /// The value a new object starts with (`bool = false`); `nil` for none.
+    public var defaultValue: Value?
+    /// Whether a deleted object's value is kept in its history tombstone (Core Data's
+    /// `preservesValueInHistoryOnDeletion`); by default only `uuid` attributes are, as global identifiers.
+    public var preservesValueInHistoryOnDeletion: Bool
+
+    /// Creates an attribute.
+    public init(name: String, type: AttributeType, isOptional: Bool = false, defaultValue: Value? = nil,
+                preservesValueInHistoryOnDeletion: Bool? = nil)
+    {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.defaultValue = defaultValue
+        self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion ?? (type == .uuid)
+    }
+}
+
+/// A relationship from one entity to another: to-one (`Note?`) or to-many (`[Tag]`).
+public struct RelationshipDescription: Sendable, Hashable, Codable {
+    /// The relationship's name (`tags`).
+    public var name: String
+    /// The destination entity's name.
+    public var destination: String
+    /// Whether it is to-many.
+    public var isToMany: Bool
+    /// Whether a to-one may be nil (to-many relationships may always be empty).
+    public var isOptional: Bool
+    /// The inverse relationship's name on the destination; `nil` lets the model infer it when exactly one
+    /// relationship of the destination points back (and none when there is no such relationship).
+    public var inverse: String?
+
+    /// Creates a relationship.
+    public init(name: String, destination: String, isToMany: Bool, isOptional: Bool = true, inverse: String? = nil) {
+        self.name = name
+        self.destination = destination
+        self.isToMany = isToMany
+        self.isOptional = isOptional
+        self.inverse = inverse
+    }
+}
+
+/// An entity: a name, its attributes and its relationships.
+public struct EntityDescription: Sendable, Hashable, Codable {
+    /// The entity's name (`Note`).
+    public var name: String
+    /// Its attributes, in declaration order.
+    public var attributes: [AttributeDescription]
+    /// Its relationships, in declaration order.
+    public var relationships: [RelationshipDescription]
+
+    /// Creates an entity.
+    public init(name: String, attributes: [AttributeDescription] = [], relationships: [RelationshipDescription] = []) {
+        self.name = name
+        self.attributes = attributes
+        self.relationships = relationships
+    }
+}
+
+/// A data model: the entities a store holds, as a scenario declares it (ScenarioModel builds it with
+/// positions checked) and as SharedStore compiles it (`Model(_:)`). One description for both: it travels
+/// to every agent as data.
+///
+/// ```swift
+/// let description = try ModelDescription.parse([
+///     ("Note", [("title", "string"), ("pinned", "bool = false"), ("tags", "[Tag]")]),
+///     ("Tag", [("name", "string"), ("note", "Note?")]),
+/// ])
+/// let model = try Model(description)
+/// ```
+public struct ModelDescription: Sendable, Hashable, Codable {
+    /// The entities, in declaration order.
+    public var entities: [EntityDescription]
+
+    /// Creates a model description.
+    public init(entities: [EntityDescription]) {
+        self.entities = entities
+    }
+}
+
+
+extension ModelDescription {
+    /// The entity named `name`.
+    public func entity(named name: String) -> EntityDescription? {
+        entities.first { $0.name == name }
+    }
+
+    /// The entities' names, in declaration order.
+    public var entityNames: [String] { entities.map(\.name) }
+}
+
+extension EntityDescription {
+    /// The attribute named `name`.
+    public func attribute(named name: String) -> AttributeDescription? {
+        attributes.first { $0.name == name }
+    }
+
+    /// The relationship named `name`.
+    public func relationship(named name: String) -> RelationshipDescription? {
+        relationships.first { $0.name == name }
+    }
+
+    /// The entity's global identifier across synced stores: its first `uuid` attribute.
+    public var globalIdentifier: AttributeDescription? {
+        attributes.first { $0.type == .uuid }
+    }
+}

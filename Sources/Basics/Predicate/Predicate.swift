@@ -1,0 +1,151 @@
+import Foundation
+
+/// A `where:` filter: a small part of `NSPredicate`'s language, checked against an entity's attributes.
+///
+/// Comparisons of an attribute with a literal (`rank > 2`, `title == 'A'`, `body == nil`,
+/// `title CONTAINS 'x'`), membership in a list (`rank IN {1, 2}`), joined by `AND` / `&&`, `OR` / `||`,
+/// `NOT` / `!` and parentheses; `TRUEPREDICATE`, `FALSEPREDICATE`.
+///
+/// One language and one parser for every layer: a scenario's `where:` is parsed once, at validation,
+/// against the model; the tree travels to the agents as data (`Codable`); SharedStore runs it as SQL and
+/// evaluates it in memory with the same meaning; `description` prints it back in a form that parses to
+/// the same tree.
+///
+/// ```swift
+/// let predicate = try FetchPredicate(parsing: "rank > 2 and title != 'x'", entity: note)
+/// predicate.evaluate(["rank": 3, "title": "A"])   // true
+/// ```
+public indirect enum FetchPredicate: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// `attribute op value`.
+    case comparison(attribute: String, op: ComparisonOperator, value: Value)
+    /// `attribute IN {v1, v2, ...}`: equal to one of the values.
+    case inList(attribute: String, values: [Value])
+    /// Every operand holds.
+    case and([FetchPredicate])
+    /// At least one operand holds.
+    case or([FetchPredicate])
+    /// The operand does not hold.
+    case not(FetchPredicate)
+    /// `TRUEPREDICATE` or `FALSEPREDICATE`.
+    case constant(Bool)
+
+    /// The attributes the predicate reads.
+    public var attributes: Set<String> {
+        switch self {
+        case let .comparison(attribute, _, _), let .inList(attribute, _): [attribute]
+        case let .and(operands), let .or(operands): operands.reduce(into: []) { $0.formUnion($1.attributes) }
+        case let .not(operand): operand.attributes
+        case .constant: []
+        }
+    }
+
+    /// The predicate in its own syntax, parsing back to the same tree: `(rank > 2 AND title == "A")`.
+    public var description: String {
+        switch self {
+        case let .comparison(attribute, op, value):
+            return "\(attribute) \(op.rawValue) \(Self.literal(value))"
+        case let .inList(attribute, values):
+            return "\(attribute) IN {" + values.map(Self.literal).joined(separator: ", ") + "}"
+        case let .and(operands):
+            return operands.isEmpty ? "TRUEPREDICATE" : "(" + operands.map(\.description).joined(separator: " AND ") + ")"
+        case let .or(operands):
+            return operands.isEmpty ? "FALSEPREDICATE" : "(" + operands.map(\.description).joined(separator: " OR ") + ")"
+        case let .not(operand):
+            return "NOT (\(operand.description))"
+        case let .constant(flag):
+            return flag ? "TRUEPREDICATE" : "FALSEPREDICATE"
+        }
+    }
+
+    /// A literal as the parser reads it: text quoted with `\` escapes, numbers as Swift prints them
+    /// (`1e-05` included), dates and UUIDs as quoted text (the attribute's type converts them back).
+    static func literal(_ value: Value) -> String {
+        switch value {
+        case .string(let text): return quoted(text)
+        case .int(let number): return String(number)
+        case .double(let number): return String(number)
+        case .bool(let flag): return flag ? "true" : "false"
+        case .date(let date): return quoted(Value.formatDate(date))
+        case .uuid(let uuid): return quoted(uuid.uuidString)
+        case .null: return "nil"
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var out = "\""
+        for character in text {
+            switch character {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default: out.append(character)
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// A comparison in a predicate.
+public enum ComparisonOperator: String, Sendable, Hashable, Codable, CaseIterable {
+    case equal = "=="
+    case notEqual = "!="
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+    case contains = "CONTAINS"
+    case beginsWith = "BEGINSWITH"
+    case endsWith = "ENDSWITH"
+
+    /// Whether this operator orders values (and so needs a number, a date or a string).
+    public var isOrdering: Bool { [.less, .lessOrEqual, .greater, .greaterOrEqual].contains(self) }
+
+    /// Whether this operator works on text only.
+    public var isTextual: Bool { [.contains, .beginsWith, .endsWith].contains(self) }
+}
+
+/// What a predicate's attribute names, as the entity it filters knows it.
+public enum PredicateAttribute: Sendable, Hashable {
+    /// An attribute of this type.
+    case attribute(AttributeType)
+    /// A relationship (predicates compare attributes only).
+    case relationship
+    /// Nothing of that name.
+    case unknown
+}
+
+/// The entity a predicate is checked against while it is parsed.
+public protocol PredicateSchema {
+    /// The entity's name, for messages.
+    var predicateEntityName: String { get }
+    /// What `name` is on the entity.
+    func predicateAttribute(_ name: String) -> PredicateAttribute
+    /// The attribute names, for "did you mean".
+    var predicateAttributeNames: [String] { get }
+}
+
+extension EntityDescription: PredicateSchema {
+    public var predicateEntityName: String { name }
+
+    public func predicateAttribute(_ name: String) -> PredicateAttribute {
+        if let attribute = attribute(named: name) { return .attribute(attribute.type) }
+        return relationship(named: name) == nil ? .unknown : .relationship
+    }
+
+    public var predicateAttributeNames: [String] { attributes.map(\.name) }
+}
+
+/// A predicate that does not parse or does not fit its entity: the message, and where in the text
+/// (0-based, counted in Unicode scalars) the problem starts.
+public struct FetchPredicateError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public var offset: Int
+
+    public init(message: String, offset: Int) {
+        self.message = message
+        self.offset = offset
+    }
+
+    public var description: String { "column \(offset + 1): \(message)" }
+}

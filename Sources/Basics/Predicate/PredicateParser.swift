@@ -1,0 +1,335 @@
+import Foundation
+
+extension FetchPredicate {
+    /// Parses `text`; with `entity`, checks every attribute and converts every literal to its type
+    /// (an int literal for a double attribute, quoted text for a date or a UUID).
+    ///
+    /// - Throws: `FetchPredicateError` with a sentence that says how to fix it and the offset it is about.
+    public init(parsing text: String, entity: (any PredicateSchema)? = nil) throws(FetchPredicateError) {
+        var parser = PredicateParser(tokens: try PredicateTokenizer.tokenize(text), entity: entity)
+        self = try parser.parse()
+    }
+}
+
+/// A token of the predicate language, with where it starts.
+struct PredicateToken: Equatable {
+    enum Kind: Equatable {
+        case word(String)
+        case number(String)
+        case text(String)
+        case symbol(String)
+        case end
+    }
+
+    var kind: Kind
+    var offset: Int
+}
+
+/// Recursive descent over the tokens: `or := and (OR and)*`, `and := unary (AND unary)*`,
+/// `unary := NOT unary | TRUEPREDICATE | FALSEPREDICATE | ( or ) | comparison`,
+/// `comparison := attribute op literal | attribute IN { literal, ... }`.
+struct PredicateParser {
+    private let tokens: [PredicateToken]
+    private let entity: (any PredicateSchema)?
+    private var index = 0
+
+    init(tokens: [PredicateToken], entity: (any PredicateSchema)?) {
+        self.tokens = tokens
+        self.entity = entity
+    }
+
+    mutating func parse() throws(FetchPredicateError) -> FetchPredicate {
+        let predicate = try parseOr()
+        guard case .end = current.kind else {
+            throw FetchPredicateError(message: "unexpected \(describe(current)) in the predicate; join conditions with AND or OR.",
+                                 offset: current.offset)
+        }
+        return predicate
+    }
+
+    private var current: PredicateToken { tokens[index] }
+
+    private mutating func advance() { if index < tokens.count - 1 { index += 1 } }
+
+    private func isKeyword(_ names: String...) -> Bool {
+        switch current.kind {
+        case let .word(word): names.contains(word.uppercased())
+        case let .symbol(symbol): names.contains(symbol)
+        default: false
+        }
+    }
+
+    private mutating func parseOr() throws(FetchPredicateError) -> FetchPredicate {
+        var operands = [try parseAnd()]
+        while isKeyword("OR", "||") {
+            advance()
+            operands.append(try parseAnd())
+        }
+        return operands.count == 1 ? operands[0] : .or(operands)
+    }
+
+    private mutating func parseAnd() throws(FetchPredicateError) -> FetchPredicate {
+        var operands = [try parseUnary()]
+        while isKeyword("AND", "&&") {
+            advance()
+            operands.append(try parseUnary())
+        }
+        return operands.count == 1 ? operands[0] : .and(operands)
+    }
+
+    private mutating func parseUnary() throws(FetchPredicateError) -> FetchPredicate {
+        if isKeyword("NOT", "!") {
+            advance()
+            return .not(try parseUnary())
+        }
+        if isKeyword("TRUEPREDICATE") || isKeyword("FALSEPREDICATE") {
+            defer { advance() }
+            return .constant(isKeyword("TRUEPREDICATE"))
+        }
+        if current.kind == .symbol("(") {
+            let open = current.offset
+            advance()
+            let inner = try parseOr()
+            guard current.kind == .symbol(")") else {
+                throw FetchPredicateError(message: "the parenthesis opened here is never closed; add ')'.", offset: open)
+            }
+            advance()
+            return inner
+        }
+        return try parseComparison()
+    }
+
+    private mutating func parseComparison() throws(FetchPredicateError) -> FetchPredicate {
+        let token = current
+        guard case let .word(name) = token.kind, !Self.reserved.contains(name.uppercased()) else {
+            throw FetchPredicateError(message: "expected an attribute name but found \(describe(token)); write a condition like rank > 2.",
+                                 offset: token.offset)
+        }
+        let type = try lookUp(name, at: token.offset)
+        advance()
+        if isKeyword("IN") {
+            advance()
+            return .inList(attribute: name, values: try parseList(for: type))
+        }
+        let op = try parseOperator()
+        let literal = current
+        advance()
+        return .comparison(attribute: name, op: op, value: try Self.value(of: literal, for: name, type: type, op: op))
+    }
+
+    /// `{ literal, ... }` or `[ literal, ... ]`.
+    private mutating func parseList(for type: AttributeType?) throws(FetchPredicateError) -> [Value] {
+        let open = current
+        guard open.kind == .symbol("{") || open.kind == .symbol("[") else {
+            throw FetchPredicateError(message: "expected a list like {1, 2} after IN but found \(describe(open)).", offset: open.offset)
+        }
+        let close = open.kind == .symbol("{") ? "}" : "]"
+        advance()
+        var values: [Value] = []
+        while current.kind != .symbol(close) {
+            if !values.isEmpty {
+                guard current.kind == .symbol(",") else {
+                    throw FetchPredicateError(message: "expected ',' or '\(close)' in the IN list but found \(describe(current)).",
+                                         offset: current.offset)
+                }
+                advance()
+            }
+            let literal = current
+            advance()
+            values.append(try Self.value(of: literal, for: "", type: type, op: .equal))
+        }
+        advance()
+        return values
+    }
+
+    private func lookUp(_ name: String, at offset: Int) throws(FetchPredicateError) -> AttributeType? {
+        guard let entity else { return nil }
+        switch entity.predicateAttribute(name) {
+        case .attribute(let type): return type
+        case .relationship:
+            throw FetchPredicateError(message: "'\(name)' is a relationship of \(entity.predicateEntityName); a predicate compares attributes only.",
+                                 offset: offset)
+        case .unknown:
+            throw FetchPredicateError(message: "\(entity.predicateEntityName) has no attribute '\(name)'"
+                + Suggestion.hint(for: name, in: entity.predicateAttributeNames), offset: offset)
+        }
+    }
+
+    private mutating func parseOperator() throws(FetchPredicateError) -> ComparisonOperator {
+        let token = current
+        let spelling: String
+        switch token.kind {
+        case let .symbol(symbol): spelling = symbol
+        case let .word(word): spelling = word.uppercased()
+        default: spelling = ""
+        }
+        let aliases: [String: ComparisonOperator] = ["=": .equal, "<>": .notEqual, "=<": .lessOrEqual, "=>": .greaterOrEqual]
+        guard let op = ComparisonOperator(rawValue: spelling) ?? aliases[spelling] else {
+            throw FetchPredicateError(message: "expected a comparison (==, !=, <, <=, >, >=, CONTAINS, BEGINSWITH, ENDSWITH or IN) "
+                + "but found \(describe(token)).", offset: token.offset)
+        }
+        advance()
+        return op
+    }
+
+    private func describe(_ token: PredicateToken) -> String {
+        switch token.kind {
+        case let .word(word): "'\(word)'"
+        case let .number(number): "'\(number)'"
+        case let .text(text): "'\(text)'"
+        case let .symbol(symbol): "'\(symbol)'"
+        case .end: "the end"
+        }
+    }
+
+    /// Words that are the language's own, never an attribute's name.
+    static let reserved: Set<String> = ["AND", "OR", "NOT", "IN", "CONTAINS", "BEGINSWITH", "ENDSWITH", "TRUEPREDICATE", "FALSEPREDICATE"]
+}
+
+extension PredicateParser {
+    /// The literal as a value of the attribute's type (or as written, when the type is unknown).
+    static func value(of literal: PredicateToken, for name: String, type: AttributeType?, op: ComparisonOperator)
+        throws(FetchPredicateError) -> Value
+    {
+        let raw: Value
+        switch literal.kind {
+        case let .number(text):
+            if let int = Int64(text) {
+                raw = .int(int)
+            } else if let double = Double(text), double.isFinite {
+                raw = .double(double)
+            } else {
+                throw FetchPredicateError(message: "'\(text)' is not a number a 64-bit integer or a double can hold.", offset: literal.offset)
+            }
+        case let .text(text): raw = .string(text)
+        case let .word(word):
+            switch word.lowercased() {
+            case "true", "yes": raw = .bool(true)
+            case "false", "no": raw = .bool(false)
+            case "nil", "null": raw = .null
+            default:
+                throw FetchPredicateError(message: "'\(word)' is not a value; put text in quotes, like '\(word)'.", offset: literal.offset)
+            }
+        default:
+            throw FetchPredicateError(message: "expected a value after '\(op.rawValue)', like 2 or 'text'.", offset: literal.offset)
+        }
+        switch (op.isTextual, raw) {
+        case (false, _), (true, .string), (true, .null): break
+        case (true, _):
+            throw FetchPredicateError(message: "\(op.rawValue) compares text; put the value in quotes, like '\(raw.scenarioText)'.",
+                                      offset: literal.offset)
+        }
+        guard let type else { return raw }
+        return try coerce(raw, to: type, name: name, op: op, at: literal.offset)
+    }
+
+    private static func coerce(_ value: Value, to type: AttributeType, name: String, op: ComparisonOperator,
+                               at offset: Int) throws(FetchPredicateError) -> Value {
+        if value == .null {
+            guard op == .equal || op == .notEqual else {
+                throw FetchPredicateError(message: "nil can only be compared with == or !=.", offset: offset)
+            }
+            return .null
+        }
+        if op.isTextual, type != .string {
+            throw FetchPredicateError(message: "\(op.rawValue) works on string attributes, and '\(name)' is \(type.rawValue).", offset: offset)
+        }
+        if op.isOrdering, type == .bool || type == .uuid {
+            throw FetchPredicateError(message: "'\(name)' is \(type.rawValue), which has no order; compare it with == or !=.", offset: offset)
+        }
+        switch (type, value) {
+        case (.string, .string), (.int, .int), (.int, .double), (.double, .double), (.bool, .bool):
+            return value
+        case let (.double, .int(int)):
+            return .double(Double(int))
+        case let (.date, .string(text)):
+            if let date = Value.parseDate(text) { return .date(date) }
+        case let (.uuid, .string(text)):
+            if let uuid = UUID(uuidString: text) { return .uuid(uuid) }
+        default:
+            break
+        }
+        let example = ["string": "'text'", "int": "3", "double": "2.5", "bool": "true",
+                       "date": "'2024-05-01T12:00:00Z'", "uuid": "'E621E1F8-C36C-495A-93FC-0C247A3E6E5F'"]
+        throw FetchPredicateError(message: "'\(name)' is \(type.rawValue), so compare it with a value like "
+            + "\(example[type.rawValue] ?? "3"), not \(value.scenarioText).", offset: offset)
+    }
+}
+
+/// Splits predicate text into tokens, with offsets in Unicode scalars.
+enum PredicateTokenizer {
+    static func tokenize(_ text: String) throws(FetchPredicateError) -> [PredicateToken] {
+        let scalars = Array(text.unicodeScalars)
+        var tokens: [PredicateToken] = []
+        var i = 0
+        func isDigit(_ s: Unicode.Scalar) -> Bool { ("0"..."9").contains(s) }
+        func isWordScalar(_ s: Unicode.Scalar) -> Bool { s.properties.isAlphabetic || isDigit(s) || s == "_" }
+        while i < scalars.count {
+            let s = scalars[i], start = i
+            if s.properties.isWhitespace {
+                i += 1
+            } else if s == "'" || s == "\"" {
+                var value = String.UnicodeScalarView()
+                i += 1
+                var closed = false
+                while i < scalars.count {
+                    let c = scalars[i]
+                    if c == s { closed = true; i += 1; break }
+                    if c == "\\", i + 1 < scalars.count {
+                        let next = scalars[i + 1]
+                        switch next {
+                        case "n": value.append("\n")
+                        case "t": value.append("\t")
+                        default: value.append(next)
+                        }
+                        i += 2
+                        continue
+                    }
+                    value.append(c)
+                    i += 1
+                }
+                guard closed else {
+                    throw FetchPredicateError(message: "the quoted text that starts here is never closed; add \(s).", offset: start)
+                }
+                tokens.append(PredicateToken(kind: .text(String(value)), offset: start))
+            } else if isDigit(s) || ((s == "-" || s == "+" || s == ".") && i + 1 < scalars.count && isDigit(scalars[i + 1])) {
+                // Digits, a fraction and an exponent with its sign: `-3`, `2.5`, `1e-05`, `6.02E+23`.
+                i += 1
+                while i < scalars.count {
+                    let c = scalars[i]
+                    if isDigit(c) || c == "." {
+                        i += 1
+                    } else if (c == "e" || c == "E"), i + 1 < scalars.count,
+                              isDigit(scalars[i + 1]) || ((scalars[i + 1] == "-" || scalars[i + 1] == "+") && i + 2 < scalars.count && isDigit(scalars[i + 2])) {
+                        i += 2
+                    } else {
+                        break
+                    }
+                }
+                if i < scalars.count, isWordScalar(scalars[i]) {
+                    // `1e`, `2x`: a number run into letters is neither a number nor a name.
+                    while i < scalars.count, isWordScalar(scalars[i]) { i += 1 }
+                    let text = String(String.UnicodeScalarView(scalars[start..<i]))
+                    throw FetchPredicateError(message: "'\(text)' is not a number; write 1e-05 or 0.00001, or quote text.", offset: start)
+                }
+                tokens.append(PredicateToken(kind: .number(String(String.UnicodeScalarView(scalars[start..<i]))), offset: start))
+            } else if isWordScalar(s) {
+                while i < scalars.count, isWordScalar(scalars[i]) { i += 1 }
+                tokens.append(PredicateToken(kind: .word(String(String.UnicodeScalarView(scalars[start..<i]))), offset: start))
+            } else {
+                let pair = i + 1 < scalars.count ? String(String.UnicodeScalarView([s, scalars[i + 1]])) : ""
+                if ["==", "!=", "<=", ">=", "=<", "=>", "<>", "&&", "||"].contains(pair) {
+                    tokens.append(PredicateToken(kind: .symbol(pair), offset: start))
+                    i += 2
+                } else if "=<>!()[]{},".unicodeScalars.contains(s) {
+                    tokens.append(PredicateToken(kind: .symbol(String(s)), offset: start))
+                    i += 1
+                } else {
+                    throw FetchPredicateError(message: "unexpected '\(s)' in the predicate.", offset: start)
+                }
+            }
+        }
+        tokens.append(PredicateToken(kind: .end, offset: scalars.count))
+        return tokens
+    }
+}

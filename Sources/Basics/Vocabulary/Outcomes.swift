@@ -1,0 +1,99 @@
+// What happened, as the store, the agents and the runner report it and the trace records it: each
+// outcome defined once, its raw value the word the trace writes.
+
+/// What a conflict's resolution kept.
+public enum ConflictOutcome: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The save failed (merge policy `error`).
+    case failed
+    /// Properties were merged (object-trump or store-trump) and written.
+    case merged
+    /// This context's object was written whole over the store's (overwrite).
+    case overwritten
+    /// This context's changes were discarded; the store's values kept (rollback, or store-trump on a delete).
+    case discarded
+    /// The row had been deleted in the store: this context's update was dropped and the object deleted.
+    case deletedInStore = "deleted-in-store"
+    /// This context deleted an object the store had changed, and the delete went through.
+    case deleted
+}
+
+
+/// The kind of error an operation ended with.
+public enum ErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// An optimistic-locking conflict under the `error` merge policy.
+    case conflict
+    /// SQLITE_BUSY after the busy timeout.
+    case busy
+    /// The store is read-only to this process.
+    case readOnly = "read-only"
+    /// History was purged past the process's token.
+    case expiredToken = "expired-token"
+    /// No object with that id (or its row is gone).
+    case notFound = "not-found"
+    /// A sync could not complete.
+    case syncFailed = "sync-failed"
+    /// A `leech` of a store already in the ensemble.
+    case alreadyLeeched = "already-leeched"
+    /// The harness waited too long.
+    case timeout
+    /// Anything else: the harness could not perform the step.
+    case other
+}
+
+/// What a process holds open on a shared store (asked before it is suspended).
+public enum LockKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A save (or batch operation) in progress.
+    case write
+    /// A `begin-write` held across steps.
+    case beginWrite = "begin-write"
+    /// A pinned query generation's read transaction.
+    case pinnedRead = "pinned-read"
+}
+
+/// Where the values a read showed came from.
+public enum ReadSource: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The object already held them in memory (no fault fired).
+    case memory
+    /// A fault fired and refilled from the row cache.
+    case cache
+    /// A fault fired and read SQL.
+    case sql
+    /// A fault fired through a pinned query generation.
+    case generation
+    /// The fault could not be fulfilled.
+    case error
+}
+
+/// What made a commit.
+public enum CommitSource: String, Sendable, Hashable, Codable, CaseIterable {
+    case save
+    case batchInsert = "batch-insert"
+    case batchUpdate = "batch-update"
+    case batchDelete = "batch-delete"
+    /// Changes a sync imported from a peer store.
+    case syncImport = "sync-import"
+}
+
+/// Why a store file was read back and checked for lost commits.
+public enum VerificationReason: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A process crashed (a `crash` step or `fault: { crash: }`).
+    case crash
+    /// A `copy-store` was just taken.
+    case copy
+    /// A store was opened again.
+    case restart
+    /// A process was killed from outside the run.
+    case killed
+}
+
+/// What a `check` trace event checked.
+public enum CheckKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A `read` with `expect:` values.
+    case read
+    /// A `read` with `expect: absent`.
+    case readAbsent = "read-absent"
+    /// A `count` with `expect:`.
+    case count
+    /// An `expect-error` that did not happen.
+    case expectError = "expect-error"
+}

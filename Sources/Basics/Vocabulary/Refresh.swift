@@ -1,0 +1,49 @@
+/// What a refresh did: a process's refresh strategy, or one of the steps that refresh by hand.
+public enum RefreshKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The strategy `none` (automatic merging, which never covers another process).
+    case none
+    /// The strategy `staleness`: `refreshAllObjects()`.
+    case staleness
+    /// The strategy `history`: merge persistent history, then purge by the setting.
+    case history
+    /// The strategy `refetch`.
+    case refetch
+    /// A `refresh` step: `refreshAllObjects()` whatever the strategy.
+    case refreshAll = "refresh-all"
+    /// A `{ refresh: x }` step.
+    case refreshObject = "refresh-object"
+    /// A `merge-history` step.
+    case mergeHistory = "merge-history"
+    /// A `sync` or `leech`.
+    case sync
+
+    /// The kind a strategy's refresh is recorded as.
+    public init(_ strategy: RefreshStrategy) {
+        switch strategy {
+        case .none: self = .none
+        case .staleness: self = .staleness
+        case .history: self = .history
+        case .refetch: self = .refetch
+        }
+    }
+}
+
+/// Why a refresh ran.
+public enum RefreshReason: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The cross-process save notification (`trigger: darwin`).
+    case darwin
+    /// The process became active (`trigger: activation`).
+    case activation
+    /// Its poll interval passed (`trigger: poll`).
+    case poll
+    /// A `run-refresh` step.
+    case manual
+    /// A step that refreshes by itself (`refresh`, `merge-history`, `sync`).
+    case step
+    /// An `observe` step of a process with `refresh: history` catching up.
+    case observe
+    /// A `leech`.
+    case leech
+    /// The harness's last refresh before judging the end (never the strategy's own).
+    case final
+}

@@ -1,0 +1,13 @@
+import Basics
+
+extension AttributeType {
+    /// The SQLite column type Core Data uses for it.
+    var sqlType: String {
+        switch self {
+        case .string: "VARCHAR"
+        case .int, .bool: "INTEGER"
+        case .double, .date: "FLOAT"
+        case .uuid: "BLOB"
+        }
+    }
+}

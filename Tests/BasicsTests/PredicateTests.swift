@@ -1,0 +1,114 @@
+import Basics
+import Foundation
+import Testing
+
+@Suite struct PredicateTests {
+    private let note = EntityDescription(name: "Note", attributes: [
+        AttributeDescription(name: "title", type: .string), AttributeDescription(name: "rank", type: .int),
+        AttributeDescription(name: "score", type: .double), AttributeDescription(name: "pinned", type: .bool),
+        AttributeDescription(name: "body", type: .string, isOptional: true),
+        AttributeDescription(name: "due", type: .date, isOptional: true),
+    ])
+
+    private func parse(_ text: String) throws(FetchPredicateError) -> FetchPredicate {
+        try FetchPredicate(parsing: text, entity: note)
+    }
+
+    private func failure(_ text: String) -> FetchPredicateError? {
+        do {
+            _ = try parse(text)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func andBindsTighterThanOr() throws {
+        let rank = FetchPredicate.comparison(attribute: "rank", op: .equal, value: .int(1))
+        let title = FetchPredicate.comparison(attribute: "title", op: .equal, value: .string("A"))
+        let pinned = FetchPredicate.comparison(attribute: "pinned", op: .equal, value: .bool(true))
+        #expect(try parse("rank = 1 OR title == 'A' && pinned == YES") == .or([rank, .and([title, pinned])]))
+        #expect(try parse("(rank == 1 or title == \"A\") and not pinned == true") == .and([.or([rank, title]), .not(pinned)]))
+    }
+
+    @Test func intLiteralsBecomeDoublesForDoubleAttributes() throws {
+        #expect(try parse("score >= 2") == .comparison(attribute: "score", op: .greaterOrEqual, value: .double(2)))
+        #expect(try parse("rank < -2.5") == .comparison(attribute: "rank", op: .less, value: .double(-2.5)))
+    }
+
+    @Test func constantsParse() throws {
+        #expect(try parse("TRUEPREDICATE") == .constant(true))
+        #expect(try parse("NOT FALSEPREDICATE") == .not(.constant(false)))
+    }
+
+    @Test func errorsPointAtTheOffendingToken() {
+        #expect(failure("rank >")?.offset == 6)
+        #expect(failure("rank > 2 title == 'x'")?.offset == 9)
+        #expect(failure("(rank > 2")?.offset == 0)
+        #expect(failure("title == B")?.message == "'B' is not a value; put text in quotes, like 'B'.")
+        #expect(failure("pinned > true")?.message.contains("has no order") == true)
+        #expect(failure("rank CONTAINS 'x'")?.message.contains("works on string attributes") == true)
+        #expect(failure("body < nil")?.message == "nil can only be compared with == or !=.")
+        #expect(failure("title == 'x")?.offset == 9)
+    }
+
+    @Test func matchesEvaluatesAgainstValues() throws {
+        let values: [String: Value] = ["title": .string("Groceries"), "rank": .int(3), "score": .double(1.5)]
+        #expect(try parse("rank > 2 AND title BEGINSWITH 'Gro'").evaluate(values))
+        #expect(try parse("score < 2 AND body == nil").evaluate(values))
+        #expect(try !parse("title ENDSWITH 'x' OR rank <= 2").evaluate(values))
+        #expect(try parse("rank == 3.0").evaluate(values))
+    }
+
+    @Test func exponentsParseInEitherCase() throws {
+        #expect(try parse("score < 0.00001") == .comparison(attribute: "score", op: .less, value: .double(0.00001)))
+        #expect(try parse("score < 1e-05") == .comparison(attribute: "score", op: .less, value: .double(0.00001)))
+        #expect(try parse("score > 2.5E+3") == .comparison(attribute: "score", op: .greater, value: .double(2500)))
+        #expect(failure("score < 1e")?.offset == 8)
+        #expect(failure("title CONTAINS 3")?.message.contains("quotes") == true)
+    }
+
+    @Test func quotesAndEscapesInText() throws {
+        let expected = FetchPredicate.comparison(attribute: "title", op: .equal, value: .string("a\"b"))
+        #expect(try parse("title == 'a\"b'") == expected)
+        #expect(try parse("title == \"a\\\"b\"") == expected)
+        #expect(try parse("title == 'it\\'s'") == .comparison(attribute: "title", op: .equal, value: .string("it's")))
+        #expect(try parse("title == 'back\\\\slash'") == .comparison(attribute: "title", op: .equal, value: .string("back\\slash")))
+    }
+
+    @Test func inListsTakeBracesOrBrackets() throws {
+        let expected = FetchPredicate.inList(attribute: "rank", values: [.int(1), .int(2), .int(3)])
+        #expect(try parse("rank IN {1, 2, 3}") == expected)
+        #expect(try parse("rank in [1,2,3]") == expected)
+        #expect(try parse("score IN {1, 2.5}") == .inList(attribute: "score", values: [.double(1), .double(2.5)]))
+        #expect(try parse("rank IN {2, 3}").evaluate(["rank": .int(3)]))
+        #expect(try !parse("rank IN {}").evaluate(["rank": .int(3)]))
+        #expect(failure("rank IN {1, 'x'}") != nil)
+    }
+
+    @Test func literalsConvertToTheAttributeType() throws {
+        let date = Date(timeIntervalSince1970: 1_714_521_600)
+        #expect(try parse("due > '2024-05-01T00:00:00Z'") == .comparison(attribute: "due", op: .greater, value: .date(date)))
+        #expect(failure("due > 'tomorrow'") != nil)
+        #expect(failure("colour == 'red'")?.message.contains("colour") == true)
+    }
+
+    /// What the runner prints into a step's text must parse back to the same tree, whatever the values.
+    @Test func descriptionParsesBackToTheSameTree() throws {
+        let samples = [
+            "score < 0.00001", "title == 'a\"b'", "rank IN {1, 2}", "NOT (title CONTAINS 'x' OR rank >= -3)",
+            "TRUEPREDICATE", "title == 'line\\nbreak'", "body == nil", "due <= '2024-05-01T10:20:30Z'",
+            "score > 1e300", "score > -0.0", "title ENDSWITH '\\\\'",
+        ]
+        for text in samples {
+            let predicate = try parse(text)
+            #expect(try parse(predicate.description) == predicate, "\(text) printed as \(predicate.description)")
+        }
+    }
+
+    @Test func codableKeepsTheTree() throws {
+        let predicate = try parse("(rank IN {1, 2} AND score < 1e-5) OR NOT title BEGINSWITH 'Gr\u{fc}'")
+        let data = try JSONEncoder().encode(predicate)
+        #expect(try JSONDecoder().decode(FetchPredicate.self, from: data) == predicate)
+    }
+}
