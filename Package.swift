@@ -6,7 +6,8 @@ import PackageDescription
 
 let package = Package(
     name: "GroupSim",
-    platforms: [.macOS(.v14)],
+    // macOS 15: Synchronization (`Mutex`, `Atomic`) needs it.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "groupsim", targets: ["groupsim"]),
         .library(name: "SharedStore", targets: ["SharedStore"]),
@@ -22,6 +23,8 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // Layer 0 too: the C calls Swift cannot make (variadic `prctl`) or that differ per platform.
+        .target(name: "CSystemShims"),
         // Layer 0 too: the vocabulary every layer shares (each concept that crosses a layer, defined once),
         // the value and model types, the predicate language, the monotonic clock and a few system calls.
         .target(name: "Basics"),
@@ -33,7 +36,7 @@ let package = Package(
         .target(name: "Trace", dependencies: ["Basics"]),
         // Layer 3: one simulated app or extension; child processes and their lifecycles.
         .target(name: "Agent", dependencies: ["Basics", "SharedStore", "Notify", "ScenarioModel", "Trace"]),
-        .target(name: "Supervisor", dependencies: ["Basics"]),
+        .target(name: "Supervisor", dependencies: ["Basics", "CSystemShims"]),
         // Layer 4: the runner, the checkers and the reports.
         .target(name: "Runner", dependencies: ["Basics", "Agent", "SharedStore", "Supervisor", "Notify", "ScenarioModel", "Trace"]),
         .target(name: "Checkers", dependencies: ["Basics", "Trace"]),
@@ -48,7 +51,7 @@ let package = Package(
             ]
         ),
         // A small child process the library tests drive across a real process boundary.
-        .executableTarget(name: "testpeer", dependencies: ["Basics", "SharedStore", "Notify"]),
+        .executableTarget(name: "testpeer", dependencies: ["Basics", "CSystemShims", "SharedStore", "Notify"]),
         // Fixtures shared by every test target: temporary directories, locating built executables.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "BasicsTests", dependencies: ["Basics"]),

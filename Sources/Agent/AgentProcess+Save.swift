@@ -1,4 +1,3 @@
-import Basics
 import SharedStore
 import Trace
 
@@ -43,7 +42,7 @@ extension AgentProcess {
         for change in result.changes {
             let name = ids.name(of: change.object)
             let original = temporaryOf[change.object] ?? change.object
-            let operation = CommittedObject.Operation(rawValue: change.operation.rawValue) ?? .update
+            let operation = change.operation
             objects.append(CommittedObject(
                 id: name, entity: change.entity, operation: operation, version: change.version,
                 baseVersion: baseVersions[change.object], values: change.values.traceValues,

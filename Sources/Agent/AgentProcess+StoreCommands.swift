@@ -126,7 +126,7 @@ extension AgentProcess {
     /// operation's transaction (`lastBatchChanges`), stamped with the interval of its COMMIT
     /// (`commitTimes`); held until `end-write` inside `begin-write`. Rows the store did not report (a
     /// sync import) are read back through the inspector, after the fact.
-    func recordBatch(_ source: CommitSource, _ rows: [ObjectID], operation: CommittedObject.Operation) {
+    func recordBatch(_ source: CommitSource, _ rows: [ObjectID], operation: ChangeOperation) {
         defer { lastBatchChanges = [:] }
         guard !rows.isEmpty else { return }
         let reader = operation == .delete ? nil : inspectorContext("batch-readback")

@@ -1,4 +1,3 @@
-import Basics
 import SharedStore
 import Trace
 

@@ -1,4 +1,3 @@
-import Basics
 import SharedStore
 
 /// Which object each scenario id names in this process's store, both ways.

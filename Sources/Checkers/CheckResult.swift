@@ -1,4 +1,3 @@
-import Basics
 import Trace
 
 /// Everything the checkers concluded about one run.

@@ -1,4 +1,3 @@
-import Basics
 import Trace
 
 /// Judges every final count (`counted` with `final`) by id, against the list the counting process

@@ -1,4 +1,3 @@
-import Basics
 /// Renders nanosecond durations the way reports and explanations print them:
 /// `412 µs`, `4.12 ms`, `41.2 ms`, `412 ms`, `4.12 s`, `41.2 s`.
 public enum DurationText {

@@ -1,4 +1,3 @@
-import Basics
 import Trace
 
 /// Classifies each failed `read`/`count` check: a check failed because of a stale, missed or phantom

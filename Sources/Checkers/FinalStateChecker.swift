@@ -1,4 +1,3 @@
-import Basics
 import Trace
 
 /// Judges the stores and views the run read back: `data-loss` in every store file read (after a crash,

@@ -1,4 +1,3 @@
-import Basics
 import Trace
 
 /// Finds `lock-held-while-suspended`: a process suspended with a transaction open on a shared store,

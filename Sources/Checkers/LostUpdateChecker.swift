@@ -1,4 +1,3 @@
-import Basics
 import Trace
 
 /// Finds `lost-update`: a save that replaced a newer committed value of a property.

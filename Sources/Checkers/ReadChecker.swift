@@ -1,4 +1,3 @@
-import Basics
 import Trace
 
 /// Judges every judged read (`observed` with `final` or `workload`) against the committed history of

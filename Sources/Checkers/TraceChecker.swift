@@ -1,4 +1,3 @@
-import Basics
 import Trace
 
 /// Checks a run's trace against the contract: every anomaly, the verdict, change-propagation latency.

@@ -1,4 +1,3 @@
-import Basics
 
 /// One notification as an observer sees it: a name and no payload.
 ///

@@ -1,4 +1,3 @@
-import Basics
 /// Escaping for the formats reports are written in. Every piece of scenario-provided text (names,
 /// values, step text, messages) goes through one of these before it reaches a file.
 public enum Escape {

@@ -1,4 +1,3 @@
-import Basics
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -16,7 +15,7 @@ public enum SupervisorError: Error, Equatable, Sendable, CustomStringConvertible
     /// Writing to `process`'s input failed.
     case writeFailed(process: String, errno: Int32)
     /// `process` was already reaped, so it cannot be signalled or awaited again.
-    case alreadyExited(process: String, status: ExitStatus)
+    case alreadyExited(process: String, status: ProcessExit)
     /// A system call failed while supervising `process`.
     case systemCall(process: String, operation: String, errno: Int32)
 

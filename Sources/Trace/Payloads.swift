@@ -19,12 +19,10 @@ public struct LifecycleChange: Sendable, Hashable, Codable {
 
 /// One object written by a committed save (or batch operation).
 public struct CommittedObject: Sendable, Hashable, Codable {
-    public enum Operation: String, Sendable, Hashable, Codable { case insert, update, delete }
-
     /// Scenario id, or `Entity#pk` for rows the scenario never named (batch inserts).
     public var id: String
     public var entity: String
-    public var operation: Operation
+    public var operation: ChangeOperation
     /// The row version (`Z_OPT`) after the save.
     public var version: Int64
     /// The row version this process's changes were based on (nil for inserts and batch writes).
@@ -37,7 +35,7 @@ public struct CommittedObject: Sendable, Hashable, Codable {
     public var pk: Int64?
 
     public init(
-        id: String, entity: String, operation: Operation, version: Int64, baseVersion: Int64? = nil,
+        id: String, entity: String, operation: ChangeOperation, version: Int64, baseVersion: Int64? = nil,
         values: TraceValues = [:], changed: [String] = [], pk: Int64? = nil
     ) {
         self.pk = pk

@@ -1,4 +1,3 @@
-import Basics
 import Foundation
 
 /// A whole run's events in time order, with the run's header.

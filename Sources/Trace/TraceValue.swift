@@ -1,4 +1,3 @@
-import Basics
 /// A property value as the trace records it: a JSON scalar.
 ///
 /// Dates are recorded as seconds since 1970 (`double`) and UUIDs as their string form, so that

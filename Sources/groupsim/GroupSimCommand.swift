@@ -1,4 +1,3 @@
-import Basics
 import ArgumentParser
 
 /// The `groupsim` command line: runs scenarios, compares strategies, and benchmarks the layers.

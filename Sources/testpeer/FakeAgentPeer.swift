@@ -1,4 +1,3 @@
-import Basics
 import Foundation
 
 /// `testpeer agent --config <file>`: stands in for `groupsim agent` to test the runner's timeouts.

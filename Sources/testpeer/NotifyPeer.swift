@@ -1,4 +1,3 @@
-import Basics
 // testpeer notify: the other side of NotifyTests' cross-process checks.
 //
 //   testpeer notify observe-direct <dir> <name> <count>      observe, say "ready", print each delivery

@@ -1,4 +1,3 @@
-import Basics
 // testpeer supervisor: children with known behavior for SupervisorTests.
 //
 //   testpeer supervisor echo                 say "ready", then answer each stdin line `L` with `echo L`;
@@ -11,7 +10,9 @@ import Basics
 //   testpeer supervisor die-with-parent      arm the parent-death signal, say "armed <pid>", sleep
 //
 // testpeer does not link the Supervisor target (Package.swift lists only SharedStore and Notify),
-// so `die-with-parent` repeats the few lines of `Supervisor.dieWithParent()`.
+// so `die-with-parent` repeats the few lines of `ProcessGuard.dieWithParent()`.
+import Basics
+import CSystemShims
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -54,17 +55,10 @@ private func sleepForever() -> Never {
     while true { sleep(1000) }
 }
 
-#if os(Linux)
-@_silgen_name("prctl")
-private func peerPrctl(_ option: Int32, _ argument2: UInt, _ argument3: UInt, _ argument4: UInt, _ argument5: UInt) -> Int32
-#endif
-
-/// The same steps as `Supervisor.dieWithParent()`: SIGKILL when the parent dies, and exit now if
+/// The same steps as `ProcessGuard.dieWithParent()`: SIGKILL when the parent dies, and exit now if
 /// it already died before the signal was armed.
 private func armParentDeathSignal() {
-    #if os(Linux)
-    _ = peerPrctl(1 /* PR_SET_PDEATHSIG */, UInt(SIGKILL), 0, 0, 0)
-    #endif
+    _ = groupsim_die_with_parent()
     if let expected = ProcessInfo.processInfo.environment["GROUPSIM_PARENT_PID"].flatMap(Int32.init),
        getppid() != expected {
         kill(getpid(), SIGKILL)
@@ -73,7 +67,7 @@ private func armParentDeathSignal() {
 
 private func spawnDyingGrandchild() {
     setenv("GROUPSIM_PARENT_PID", String(getpid()), 1)
-    let executable = "/proc/self/exe"
+    let executable = SystemCalls.ownExecutablePath() ?? CommandLine.arguments[0]
     let argv = ["testpeer", "supervisor", "die-with-parent"]
     var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
     defer { cArguments.forEach { free($0) } }

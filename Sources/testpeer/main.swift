@@ -1,4 +1,3 @@
-import Basics
 // testpeer: a child process for tests that need a real process boundary.
 // Usage: testpeer <area> <arguments...>
 import Foundation

@@ -1,4 +1,3 @@
-import Basics
 import Notify
 import Testing
 

@@ -1,10 +1,10 @@
 import Basics
 import Checkers
 import Foundation
+@testable import Runner
 import Testing
 import TestSupport
 import Trace
-@testable import Runner
 
 /// The same behaviour gets the same verdict however fast the machine ran it: one recorded trace,
 /// judged again with its times and event order perturbed in every way that keeps which operation

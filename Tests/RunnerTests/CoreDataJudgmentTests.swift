@@ -1,10 +1,9 @@
-import Basics
 import Checkers
 import Foundation
-import Testing
-import Trace
 @testable import Runner
+import Testing
 import TestSupport
+import Trace
 
 /// The judgments where the harness must follow Core Data's documented behaviour, each end to end with
 /// real agents: a held write commits at its end, a count is judged against the list the process shows,

@@ -1,10 +1,9 @@
-import Basics
 import Checkers
 import Foundation
+@testable import Runner
 import Testing
 import TestSupport
 import Trace
-@testable import Runner
 
 /// The durability verdict: a store read back after a crash holds every commit settled before it, judged
 /// in each store's commit order, and nothing about it depends on how the processes are named.

@@ -1,10 +1,10 @@
 import Basics
 import Checkers
 import Foundation
-import Testing
-import Trace
 @testable import Runner
+import Testing
 import TestSupport
+import Trace
 
 /// The actions not covered elsewhere, each run once by a real agent: relationships, rollback and
 /// reset, refresh without merging, batch insert and update, query generations, posts, leech and

@@ -1,10 +1,10 @@
 import Basics
 import Checkers
 import Foundation
-import Testing
-import Trace
 @testable import Runner
+import Testing
 import TestSupport
+import Trace
 
 /// Runs that exercise the store-level actions end to end: the simulated clock, history purges by
 /// age, copies, batch operations, `where:` fetches and one id inserted twice in one store.

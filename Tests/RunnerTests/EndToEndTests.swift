@@ -1,10 +1,10 @@
 import Basics
 import Checkers
 import Foundation
-import Testing
-import Trace
 @testable import Runner
+import Testing
 import TestSupport
+import Trace
 
 /// Scenarios run by the real runner, one real agent process per scenario process.
 @Suite(.serialized, .spawnsProcesses) struct EndToEndTests {

@@ -4,8 +4,8 @@ import Foundation
 import Runner
 import ScenarioModel
 import Testing
-import Trace
 import TestSupport
+import Trace
 
 /// Every scenario under `Scenarios/` runs end to end with real processes, and every run must match
 /// its variant's expectation: the buggy variants keep showing their bug, the fixed ones keep passing.

@@ -1,6 +1,5 @@
-import Basics
-import Testing
 @testable import Runner
+import Testing
 
 @Suite struct WorkloadGeneratorTests {
     private func drain(_ generator: inout WorkloadGenerator) -> [WorkloadOperation] {

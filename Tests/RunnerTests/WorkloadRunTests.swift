@@ -1,11 +1,11 @@
 import Basics
 import Checkers
 import Foundation
+@testable import Runner
 import ScenarioModel
 import Testing
 import TestSupport
 import Trace
-@testable import Runner
 
 /// A workload touches only its own entity's objects and ids, and a key deleted and inserted again is
 /// judged by its last committed state.

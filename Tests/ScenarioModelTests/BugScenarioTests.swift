@@ -1,6 +1,5 @@
-import Basics
-import Testing
 @testable import ScenarioModel
+import Testing
 
 /// Scenarios written the way BUGS.md asks for them validate, so the language covers every reported bug.
 @Suite struct BugScenarioTests {

@@ -1,7 +1,7 @@
 import Basics
 import Foundation
-import Testing
 @testable import ScenarioModel
+import Testing
 
 /// The runner sends steps and settings to child processes as JSON: every kind survives the trip.
 @Suite struct CodableRoundTripTests {

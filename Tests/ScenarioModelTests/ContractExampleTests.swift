@@ -1,7 +1,7 @@
 import Basics
 import Foundation
-import Testing
 @testable import ScenarioModel
+import Testing
 
 /// The contract's full example decodes unchanged, with the values it says.
 @Suite struct ContractExampleTests {

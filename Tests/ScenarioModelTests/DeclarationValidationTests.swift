@@ -1,6 +1,5 @@
-import Basics
-import Testing
 @testable import ScenarioModel
+import Testing
 
 /// Errors in the scenario's declarations (top level, store, model, processes, variants) and in its YAML
 /// syntax, each at its exact position.

@@ -1,7 +1,6 @@
-import Basics
 import Foundation
-import Testing
 @testable import ScenarioModel
+import Testing
 
 @Suite struct DurationTests {
     @Test(arguments: [

@@ -1,7 +1,6 @@
-import Basics
 import Foundation
-import Testing
 @testable import ScenarioModel
+import Testing
 
 /// Inputs that once passed validation and then crashed the runner, hung the validator or printed an
 /// error without its position: each is now refused at validation, with `file:line:column`.

@@ -1,8 +1,7 @@
-import Basics
 import Foundation
+@testable import ScenarioModel
 import Testing
 import TestSupport
-@testable import ScenarioModel
 
 @Suite struct LoaderTests {
     private func write(_ text: String, to name: String, in directory: TemporaryDirectory) throws -> URL {

@@ -1,7 +1,7 @@
 import Basics
 import Foundation
-import Testing
 @testable import ScenarioModel
+import Testing
 
 @Suite struct ModelTests {
     private func model(_ entities: String) throws -> ModelDescription {

@@ -1,6 +1,5 @@
-import Basics
-import Testing
 @testable import ScenarioModel
+import Testing
 
 /// `only-in:` limits a step to some variants, for fixes that change what a process does rather than
 /// how it is configured (end a write before suspending).

@@ -1,6 +1,5 @@
-import Basics
-import Testing
 @testable import ScenarioModel
+import Testing
 
 /// Seeds derive from the root seed with fixed functions, so these numbers hold on every run and machine.
 @Suite struct SeedDerivationTests {

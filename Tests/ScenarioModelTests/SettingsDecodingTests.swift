@@ -1,6 +1,6 @@
 import Basics
-import Testing
 @testable import ScenarioModel
+import Testing
 
 /// Every setting of the contract's table decodes, with every value it lists, and roles set defaults.
 @Suite struct SettingsDecodingTests {

@@ -1,7 +1,7 @@
 import Basics
 import Foundation
-import Testing
 @testable import ScenarioModel
+import Testing
 
 /// Every action and control step of the contract decodes to its `Step` case, in every written form.
 @Suite struct StepDecodingTests {

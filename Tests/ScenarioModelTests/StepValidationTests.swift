@@ -1,6 +1,5 @@
-import Basics
-import Testing
 @testable import ScenarioModel
+import Testing
 
 /// Errors in steps name the exact line and column of the node at fault, and say how to fix it.
 @Suite struct StepValidationTests {

@@ -1,6 +1,6 @@
 import Basics
-import Testing
 @testable import ScenarioModel
+import Testing
 
 @Suite struct SuggestionTests {
     @Test func suggestsTheNearestWithinATypoOrTwo() {

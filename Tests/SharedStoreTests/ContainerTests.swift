@@ -1,8 +1,7 @@
-import Basics
 import Foundation
 import SharedStore
-import TestSupport
 import Testing
+import TestSupport
 
 @Suite struct ContainerTests {
     @Test func registeredGroupResolvesToItsOwnDirectory() throws {

@@ -1,8 +1,8 @@
 import Basics
 import Foundation
 import SharedStore
-import TestSupport
 import Testing
+import TestSupport
 
 /// Two real OS processes on one store file: this test process and `testpeer store`.
 @Suite(.serialized, .spawnsProcesses) struct CrossProcessTests {

@@ -1,4 +1,3 @@
-import Basics
 @testable import SharedStore
 import Testing
 

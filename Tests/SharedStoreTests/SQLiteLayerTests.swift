@@ -1,8 +1,8 @@
 import Basics
 import Foundation
 import SharedStore
-import TestSupport
 import Testing
+import TestSupport
 
 @Suite struct SQLiteLayerTests {
     @Test func busyIsATypedErrorMatchableByCode() throws {

@@ -1,4 +1,3 @@
-import Basics
 import Foundation
 import Supervisor
 import Testing
@@ -28,7 +27,7 @@ import TestSupport
         child.closeInput()
         #expect(try child.wait(timeout: .seconds(5)) == .exited(code: 0))
         #expect(ProcessProbe.isReaped(child.pid))
-        #expect(!Supervisor.liveChildren.contains(child.pid))
+        #expect(!ProcessGuard.liveChildren.contains(child.pid))
         _ = dir
     }
 
@@ -39,7 +38,7 @@ import TestSupport
         _ = try child.readLine(timeout: .seconds(5), awaiting: "say it is ready")
         #expect(getpgid(child.pid) == child.pid)
         #expect(getpgid(child.pid) != getpgrp())
-        #expect(Supervisor.liveChildren.contains(child.pid))
+        #expect(ProcessGuard.liveChildren.contains(child.pid))
     }
 
     @Test func childInheritsNoDescriptorOfTheRunnerButItsStandardOnes() throws {
@@ -108,7 +107,7 @@ import TestSupport
         child.kill()
         #expect(child.exitStatus() == .killed(signal: SIGKILL))
         #expect(ProcessProbe.isReaped(child.pid))
-        #expect(!Supervisor.liveChildren.contains(child.pid))
+        #expect(!ProcessGuard.liveChildren.contains(child.pid))
     }
 
     @Test func hungChildHitsItsTimeoutWithAnErrorNamingWhatWasAwaited() throws {

@@ -66,14 +66,14 @@ import Testing
         var watch = ProcessLifecycle(process: "watch", role: .watch)
         _ = try watch.handle(.launch)
         _ = try watch.handle(.ready)
-        let segfault = ExitStatus.killed(signal: 11)
+        let segfault = ProcessExit.killed(signal: 11)
         #expect(try watch.handle(.childExited(segfault)) == [.notifyHub(.crashed), .reportUnexpectedExit(segfault)])
         #expect(watch.state == .crashed)
 
         var share = ProcessLifecycle(process: "share", role: .share)
         _ = try share.handle(.launch)
         _ = try share.handle(.ready)
-        let clean = ExitStatus.exited(code: 0)
+        let clean = ProcessExit.exited(code: 0)
         #expect(try share.handle(.childExited(clean)) == [.notifyHub(.exited), .reportUnexpectedExit(clean)])
         #expect(share.state == .exited)
     }

@@ -1,4 +1,3 @@
-import Basics
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -53,4 +53,22 @@ public enum SystemCalls {
         }
         return names
     }
+
+    /// The path of this process's executable, to start it again in another role (`groupsim agent`).
+    /// Linux: `/proc/self/exe` resolved; macOS: `_NSGetExecutablePath`. Nil when it cannot be told.
+    public static func ownExecutablePath() -> String? {
+        #if os(Linux)
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #elseif canImport(Darwin)
+        var size: UInt32 = 4096
+        var buffer = [CChar](repeating: 0, count: Int(size))
+        guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
+        return String(cString: buffer)
+        #else
+        return nil
+        #endif
+    }
 }

@@ -1,4 +1,3 @@
-import Basics
 
 /// The percentiles of a latency histogram, in nanoseconds.
 public struct LatencySummary: Sendable, Hashable, Codable {

@@ -23,7 +23,7 @@ struct LatencyTracker {
     private struct Pending {
         var record: Int
         var version: Int64
-        var operation: CommittedObject.Operation
+        var operation: ChangeOperation
         var values: TraceValues
         /// The reader reads another store: judged by values, never by version.
         var crossStore = false

@@ -1,4 +1,3 @@
-import Basics
 /// One committed save on its way to one reader: when it was committed, when the reader was notified,
 /// when a refresh of the reader covered it, and when the reader first showed it.
 public struct Propagation: Sendable, Hashable, Codable {

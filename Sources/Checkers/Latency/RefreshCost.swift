@@ -1,4 +1,3 @@
-import Basics
 /// How much time a process spent inside its refreshes (`refreshStarted` .. `refreshEnded`).
 public struct RefreshCost: Sendable, Hashable, Codable {
     public var process: String

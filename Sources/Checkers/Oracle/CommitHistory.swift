@@ -47,7 +47,7 @@ struct ValueEntry: CommitInterval {
 struct OperationEntry: CommitInterval {
     var start: UInt64
     var end: UInt64
-    var operation: CommittedObject.Operation
+    var operation: ChangeOperation
     var version: Int64
     var writer: String
     var step: Int?
@@ -117,7 +117,7 @@ final class ObjectHistory {
     /// Whether any operation matching `match` may have taken effect after the one settled before
     /// `invoked` and before `completed`: an operation overlapping `invoked...completed` that could
     /// have changed what was seen.
-    func mayChange(between invoked: UInt64, and completed: UInt64, where match: (CommittedObject.Operation) -> Bool = { _ in true }) -> Bool {
+    func mayChange(between invoked: UInt64, and completed: UInt64, where match: (ChangeOperation) -> Bool = { _ in true }) -> Bool {
         guard let last = operations.lastStarted(atOrBefore: completed) else { return false }
         let first = (operations.lastCompleted(before: invoked) ?? -1) + 1
         guard first <= last else { return false }

@@ -1,4 +1,3 @@
-import Basics
 import Trace
 
 /// Where an object lives: a store and the object's id in it.

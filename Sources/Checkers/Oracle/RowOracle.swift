@@ -20,7 +20,7 @@ struct RowKey: Hashable, Comparable {
 struct RowOperation: CommitInterval {
     var start: UInt64
     var end: UInt64
-    var operation: CommittedObject.Operation
+    var operation: ChangeOperation
     var version: Int64
     var values: TraceValues
     var id: String

@@ -1,4 +1,3 @@
-import Basics
 import Synchronization
 
 /// The handlers one notification center has registered, by name, with a count per name so the

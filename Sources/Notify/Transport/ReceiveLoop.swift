@@ -1,5 +1,5 @@
-import Basics
 #if canImport(Glibc)
+import Basics
 import Glibc
 #elseif canImport(Darwin)
 import Darwin

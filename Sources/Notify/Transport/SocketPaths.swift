@@ -1,4 +1,3 @@
-import Basics
 /// Short, stable file names for notification names and processes, so socket paths fit `sun_path`.
 enum SocketPaths {
     /// A file-name-safe key for `name`: up to 16 readable characters, then a 64-bit FNV-1a hash.

@@ -1,4 +1,3 @@
-import Basics
 /// The datagrams notification centers and the hub exchange.
 ///
 /// Text fields separated by newlines, so a datagram reads well in `strace`:

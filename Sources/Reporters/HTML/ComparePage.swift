@@ -1,4 +1,3 @@
-import Basics
 /// The page `groupsim compare` writes: one scenario under several refresh strategies, as a matrix
 /// of anomalies, propagation latency and refresh cost, each row linking to that run's report.
 public enum ComparePage {

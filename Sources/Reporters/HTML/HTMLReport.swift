@@ -1,4 +1,3 @@
-import Basics
 import Checkers
 import Trace
 

@@ -1,4 +1,3 @@
-import Basics
 /// The report's stylesheet, inlined in every page (no network, one file).
 enum HTMLStyle {
     static let css = """

@@ -1,4 +1,3 @@
-import Basics
 import Checkers
 
 /// A latency histogram as SVG bars: one bar per 1-2-5 bucket, its count above it, p50 and p99 noted.

@@ -1,4 +1,3 @@
-import Basics
 /// Small helpers for writing SVG by hand: coordinates with one decimal, escaped text, tooltips.
 enum SVG {
     /// A coordinate with at most one decimal, locale-free.

@@ -1,4 +1,3 @@
-import Basics
 import Agent
 import ScenarioModel
 import Trace

@@ -1,4 +1,3 @@
-import Basics
 /// Why the harness could not decide a run (exit code 2): it names the process and the step.
 public struct RunError: Error, Sendable, CustomStringConvertible {
     /// The scenario step (`file:line`) being executed, when there was one.

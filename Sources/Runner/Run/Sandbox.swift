@@ -1,4 +1,3 @@
-import Basics
 import Foundation
 import Supervisor
 

@@ -1,4 +1,3 @@
-import Basics
 import Agent
 import Foundation
 import ScenarioModel

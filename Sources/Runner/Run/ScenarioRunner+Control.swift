@@ -1,5 +1,5 @@
-import Basics
 import Agent
+import Basics
 import Foundation
 import ScenarioModel
 import Supervisor
@@ -48,7 +48,7 @@ extension ScenarioRunner {
     /// Sleeps `nanos`, in slices of at most 20 ms so that an interrupted invocation stops at once.
     func sleep(nanos: UInt64) {
         let deadline = MonotonicClock.now() &+ nanos
-        while Supervisor.interruption == nil {
+        while ProcessGuard.interruption == nil {
             let now = MonotonicClock.now()
             guard now < deadline else { return }
             let slice = min(deadline - now, 20_000_000)

@@ -1,5 +1,5 @@
-import Basics
 import Agent
+import Basics
 import Foundation
 import Notify
 import Supervisor
@@ -121,7 +121,7 @@ extension ScenarioRunner {
     /// crash, and the run ended with a harness error that says what happened. Nil when it still runs, or
     /// when the invocation was interrupted (which killed it).
     func unexpectedDeath(of slot: ProcessSlot) -> RunError? {
-        guard Supervisor.interruption == nil, let child = slot.child,
+        guard ProcessGuard.interruption == nil, let child = slot.child,
               let status = try? child.wait(timeout: .milliseconds(500)) else { return nil }
         slot.child = nil
         hub.setLifecycle(.notRunning, for: slot.name)

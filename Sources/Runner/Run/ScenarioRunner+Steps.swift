@@ -1,5 +1,5 @@
-import Basics
 import Agent
+import Basics
 import Foundation
 import ScenarioModel
 import Supervisor

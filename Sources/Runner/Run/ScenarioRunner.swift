@@ -1,5 +1,5 @@
-import Basics
 import Agent
+import Basics
 import Foundation
 import Notify
 import ScenarioModel
@@ -104,7 +104,7 @@ public final class ScenarioRunner {
         var harnessError: RunError?
         do throws(RunError) {
             for step in plan.steps {
-                if Supervisor.interruption != nil { throw RunError(message: "interrupted") }
+                if ProcessGuard.interruption != nil { throw RunError(message: "interrupted") }
                 try runner.execute(step)
             }
             runner.currentStep = nil
@@ -113,7 +113,7 @@ public final class ScenarioRunner {
             harnessError = error
         }
         // A signal kills every agent: whatever failed after it is the interruption, not the harness.
-        let interrupted = Supervisor.interruption != nil && harnessError != nil
+        let interrupted = ProcessGuard.interruption != nil && harnessError != nil
         runner.stopAll()
         runner.hub.close()
         let (trace, unreadable) = runner.collectTrace()

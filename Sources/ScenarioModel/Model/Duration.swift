@@ -1,4 +1,3 @@
-import Basics
 import Foundation
 
 /// A length of time in whole microseconds, as scenarios write it: `50us`, `200ms`, `2s`, `1.5m`, `1h`, `7d`.

@@ -1,4 +1,3 @@
-import Basics
 /// The largest values the scenario language accepts. Every number a file gives is bounded here, at
 /// validation, with an error naming the limit, so that no arithmetic on a user's value can overflow,
 /// no allocation can exhaust memory, and no run can wait longer than a CI job lasts.

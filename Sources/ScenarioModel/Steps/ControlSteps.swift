@@ -1,4 +1,3 @@
-import Basics
 /// Random operations from the seed (`- workload: {...}`): inserts take fresh ids `k1`, `k2`, ... up to
 /// `keys`; updates, deletes and reads pick ids already committed; each write saves at once.
 public struct Workload: Sendable, Hashable, Codable {

@@ -1,4 +1,3 @@
-import Basics
 extension Step {
     /// The word the scenario language uses for this step (`insert`, `refresh`, `batch-update`, `sleep`,
     /// `clock`, ...), for traces and reports.

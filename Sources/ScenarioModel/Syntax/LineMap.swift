@@ -1,4 +1,3 @@
-import Basics
 /// Converts libyaml's positions into the lines and columns an editor shows.
 ///
 /// libyaml (YAML 1.1) also breaks lines at U+0085, U+2028 and U+2029, which editors and YAML 1.2 do

@@ -1,4 +1,5 @@
 import Basics
+
 /// Reads one YAML mapping whose keys come from a known set, reporting unknown keys with a suggestion.
 ///
 /// ```swift

@@ -1,4 +1,3 @@
-import Basics
 // CYaml is libyaml as Yams builds it: Yams's own dependency, imported here to read the event stream
 // that Yams's composer reads, before composing (Yams has no public event API).
 import CYaml

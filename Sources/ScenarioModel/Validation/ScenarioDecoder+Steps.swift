@@ -1,4 +1,5 @@
 import Basics
+
 /// Decoding `steps:`: each item is `<process>: <action>` or a control step.
 extension ScenarioDecoder {
     /// Actions that take no argument: written bare (`- app: save`) or with `true` (`{ save: true }`).

@@ -1,4 +1,3 @@
-import Basics
 import Foundation
 
 /// The app-group containers of one simulated device: each registered group identifier resolves to its

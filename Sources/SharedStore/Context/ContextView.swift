@@ -1,4 +1,3 @@
-import Basics
 /// What a screen shows for one context: the lists its fetches returned (as fetched-results controllers
 /// hold them), plus the objects it inserted, reached by ID, or merged in; minus what it deleted or merged
 /// as deleted. Kept apart from the registered objects, and read without SQL.

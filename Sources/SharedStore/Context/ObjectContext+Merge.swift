@@ -1,4 +1,3 @@
-import Basics
 /// Object IDs changed by another process (what its did-save notification or a history transaction carries).
 public struct RemoteChanges: Sendable, Hashable {
     /// Objects inserted elsewhere.

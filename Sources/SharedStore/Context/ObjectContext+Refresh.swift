@@ -1,4 +1,3 @@
-import Basics
 extension ObjectContext {
     /// Turns a registered object into a fault (Core Data's `refresh(_:mergeChanges:)`).
     ///

@@ -1,4 +1,3 @@
-import Basics
 /// A context's registered objects by ID: unsaved inserts in a list, every other object in one `KeyTable`
 /// per entity keyed by primary key. IDs of another store or of an entity the model lacks are never
 /// registered.

@@ -1,4 +1,3 @@
-import Basics
 import Foundation
 
 /// A string interned process-wide as a small number: equal strings, equal numbers.

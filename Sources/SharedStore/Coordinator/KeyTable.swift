@@ -1,4 +1,3 @@
-import Basics
 /// A hash table from primary keys (`Z_PK`, or a temporary ID's negative key) to elements.
 ///
 /// The row cache and a context's registered objects are keyed by primary key, and every object saved,

@@ -1,4 +1,3 @@
-import Basics
 import Foundation
 
 /// The identity of one object in one store: entity, primary key and store identifier

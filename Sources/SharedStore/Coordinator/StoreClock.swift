@@ -1,4 +1,3 @@
-import Basics
 import Foundation
 
 /// The simulated wall clock the store reads: history timestamps, purges by age, and positive

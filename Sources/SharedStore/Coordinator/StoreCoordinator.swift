@@ -1,4 +1,3 @@
-import Basics
 import Foundation
 
 /// One process's handle on a shared store (Core Data's persistent container and coordinator in one):

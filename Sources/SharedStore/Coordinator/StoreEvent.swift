@@ -24,11 +24,10 @@ public enum SnapshotDropReason: String, Sendable {
 /// A change a save committed: the object, its new version and the values written.
 public struct CommittedChange: Sendable {
     /// The kind of change.
-    public enum Operation: String, Sendable { case insert, update, delete }
     /// The object (permanent ID).
     public let object: ObjectID
     /// Insert, update or delete.
-    public let operation: Operation
+    public let operation: ChangeOperation
     /// The new `Z_OPT` (the version of a deleted row before deletion).
     public let version: Int64
     /// The attribute values the row holds after the save (and to-one relationships as primary keys);
@@ -61,7 +60,7 @@ public enum StoreEvent: Sendable {
     /// A batch operation wrote straight to the store. `changes` holds each inserted or updated row's
     /// version and attribute values as read inside the operation's transaction, before COMMIT (a delete's
     /// rows carry version 0 and no values).
-    case batch(operation: CommittedChange.Operation, entity: String, rowCount: Int, historyToken: Int64?,
+    case batch(operation: ChangeOperation, entity: String, rowCount: Int, historyToken: Int64?,
                changes: [CommittedChange])
     /// The view context pinned a query generation (`token` is the store's latest transaction token seen).
     case generationPinned(token: Int64?)

@@ -1,4 +1,3 @@
-import Basics
 import Foundation
 
 /// How a process opens a store.

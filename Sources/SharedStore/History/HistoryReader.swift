@@ -57,7 +57,7 @@ enum HistoryReader {
             let byNumber = Dictionary(uniqueKeysWithValues: core.model.entities.map { ($0.entityNumber, $0) })
             while try changeStatement.step() {
                 guard let entity = byNumber[changeStatement.int64(at: 2)] else { continue }
-                let operation: CommittedChange.Operation = switch changeStatement.int64(at: 1) {
+                let operation: ChangeOperation = switch changeStatement.int64(at: 1) {
                 case 0: .insert
                 case 1: .update
                 default: .delete

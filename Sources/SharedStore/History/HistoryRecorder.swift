@@ -5,7 +5,7 @@ import Foundation
 struct HistoryChange {
     let entity: EntityInfo
     let primaryKey: Int64
-    let operation: CommittedChange.Operation
+    let operation: ChangeOperation
     /// Updated properties (for updates).
     let columns: [String]
     /// A deleted object's preserved values.

@@ -1,4 +1,3 @@
-import Basics
 /// Persistent history tables, in Core Data's names.
 ///
 /// - `ATRANSACTION`: one row per save or batch operation. `Z_PK` is the token (AUTOINCREMENT, so purged

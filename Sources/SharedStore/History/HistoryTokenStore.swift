@@ -1,4 +1,3 @@
-import Basics
 import Foundation
 
 /// Each history consumer's last token, kept in the group container beside the store (the app-group

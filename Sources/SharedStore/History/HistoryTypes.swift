@@ -17,7 +17,7 @@ public struct HistoryChangeRecord: Sendable, Hashable {
     /// The changed object.
     public let object: ObjectID
     /// Insert, update or delete.
-    public let operation: CommittedChange.Operation
+    public let operation: ChangeOperation
     /// The properties an update changed.
     public let updatedProperties: [String]
     /// A deleted object's preserved values (`preservesValueInHistoryOnDeletion`).

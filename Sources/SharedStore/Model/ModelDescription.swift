@@ -1,4 +1,3 @@
-import Basics
 /// An invalid model: names the entity, the property when there is one, and what is wrong.
 public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The entity at fault.

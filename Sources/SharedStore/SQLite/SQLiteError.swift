@@ -1,4 +1,3 @@
-import Basics
 import CSQLite
 
 /// A primary SQLite result code, matchable in `catch` clauses and `switch` statements.

@@ -40,7 +40,7 @@ final class SaveRecord: @unchecked Sendable {
     /// One change without its object ID built.
     struct Compact {
         let entity: Int
-        let operation: CommittedChange.Operation
+        let operation: ChangeOperation
         let primaryKey: Int64
         let version: Int64
     }

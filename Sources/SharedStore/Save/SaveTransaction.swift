@@ -9,7 +9,7 @@ import Foundation
 struct SaveWrite {
     enum Kind {
         /// Inserted, updated or deleted in the store.
-        case committed(CommittedChange.Operation)
+        case committed(ChangeOperation)
         /// Nothing written: the object takes the store's values (rollback policy, or a discarded delete).
         case tookStore(undelete: Bool)
         /// The row had been deleted in the store: the object leaves the context.

@@ -105,7 +105,7 @@ extension StoreCoordinator {
     }
 
     /// The rows `keys` of `info` as the writer connection sees them now (attributes only).
-    private func readBack(_ keys: [Int64], _ info: EntityInfo, _ operation: CommittedChange.Operation) throws -> [CommittedChange] {
+    private func readBack(_ keys: [Int64], _ info: EntityInfo, _ operation: ChangeOperation) throws -> [CommittedChange] {
         try keys.map { key in
             let id = core.objectID(info, key)
             guard operation != .delete, let row = try core.readRow(info, key, on: core.writer) else {
@@ -149,7 +149,7 @@ extension StoreCoordinator {
     }
 
     /// Runs `body` (returning the affected keys and updated properties) in a write transaction with history.
-    private func batch(_ operation: CommittedChange.Operation, _ info: EntityInfo, author: String?,
+    private func batch(_ operation: ChangeOperation, _ info: EntityInfo, author: String?,
                        tombstones: ((Int64) -> [String: Value]?)? = nil,
                        _ body: (SQLiteConnection) throws -> ([Int64], [String])) throws(StoreError) -> [ObjectID]
     {

@@ -51,12 +51,10 @@ struct ChangeSet: Codable, Sendable {
 
 /// One object's change in a change set.
 struct ObjectChange: Codable, Sendable {
-    enum Operation: String, Codable, Sendable { case insert, update, delete }
-
     /// The ensemble-wide global identifier.
     var id: String
     var entity: String
-    var operation: Operation
+    var operation: ChangeOperation
     /// The latest of the property times (for a delete: when it was deleted), seconds since 2001.
     var time: Double
     /// The changed properties (all of them for an insert; none for a delete).

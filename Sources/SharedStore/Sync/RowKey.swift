@@ -1,4 +1,3 @@
-import Basics
 /// A row of the store, by entity index and primary key: what sync keys its per-row bookkeeping by.
 struct RowKey: Hashable {
     let entity: Int

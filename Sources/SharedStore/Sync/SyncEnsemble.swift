@@ -1,4 +1,3 @@
-import Basics
 import Foundation
 
 /// One store's membership in a sync ensemble (the Ensembles model, `CDEPersistentStoreEnsemble`): the

@@ -1,4 +1,3 @@
-import Basics
 /// Why a sync operation failed. The store is unchanged by a failed `leech` or `sync` (its SQL
 /// transaction rolled back); files already written to the transfer service stay (they are idempotent).
 public enum SyncError: Error, Sendable, CustomStringConvertible {

@@ -1,4 +1,3 @@
-import Basics
 import Foundation
 
 /// The shared place where the stores of an ensemble leave change-set files for each other (Ensembles'

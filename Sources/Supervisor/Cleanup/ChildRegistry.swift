@@ -1,4 +1,3 @@
-import Basics
 import Synchronization
 
 /// Every child spawned and not yet reaped, so exit paths can kill and reap them all.

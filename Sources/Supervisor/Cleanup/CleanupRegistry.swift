@@ -1,10 +1,9 @@
-import Basics
 import Synchronization
 
 /// Work to do when the runner ends abnormally, after its children are killed: removing the
 /// sandboxes of runs still in progress, say. Registered work that finished normally is removed.
 public final class CleanupRegistry: Sendable {
-    /// The process-wide registry that `Supervisor.killAllChildren()` runs.
+    /// The process-wide registry that `ProcessGuard.killAllChildren()` runs.
     public static let shared = CleanupRegistry()
 
     private let actions = Mutex<(next: Int, byToken: [Int: @Sendable () -> Void])>((0, [:]))

@@ -21,7 +21,7 @@ public enum LifecycleInput: Sendable, Equatable, Hashable, CustomStringConvertib
     /// The system terminates it (SIGKILL).
     case terminate
     /// The child exited on its own, or after a request or kill.
-    case childExited(ExitStatus)
+    case childExited(ProcessExit)
 
     /// The verb for error messages: "cannot suspend 'share'".
     public var verb: String {
@@ -59,7 +59,7 @@ public enum LifecycleAction: Sendable, Equatable, Hashable {
     /// Run the process's refresh strategy (for `trigger: activation`): it became active again.
     case runRefreshOnActivation
     /// The child ended when nobody asked it to: record it in the trace and the report.
-    case reportUnexpectedExit(ExitStatus)
+    case reportUnexpectedExit(ProcessExit)
 }
 
 /// A lifecycle input that makes no sense in the process's current state.

@@ -1,5 +1,5 @@
-import Basics
 #if canImport(Glibc)
+import Basics
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -19,7 +19,7 @@ import Synchronization
 /// try child.signal(.continue)      // resume
 /// child.kill()                     // crash: SIGKILL the group, reap
 /// ```
-/// Every child is registered until reaped, so `Supervisor.killAllChildren()` (run by the cleanup
+/// Every child is registered until reaped, so `ProcessGuard.killAllChildren()` (run by the cleanup
 /// handlers) leaves none behind. A reaped child is never signalled again (its pid may be reused).
 public final class ChildProcess: SupervisedProcess {
     public let process: String
@@ -30,7 +30,7 @@ public final class ChildProcess: SupervisedProcess {
     public let standardErrorPath: String?
     /// Reaping state: nil while the child has not been reaped. Signals are sent under this lock,
     /// so a signal never reaches a pid that was reaped and reused.
-    private let reaped = Mutex<ExitStatus?>(nil)
+    private let reaped = Mutex<ProcessExit?>(nil)
 
     private init(process: String, pid: Int32, channel: LineChannel, standardErrorPath: String?) {
         self.process = process
@@ -92,7 +92,7 @@ public final class ChildProcess: SupervisedProcess {
         }
     }
 
-    public func wait(timeout: Duration) throws(SupervisorError) -> ExitStatus {
+    public func wait(timeout: Duration) throws(SupervisorError) -> ProcessExit {
         let deadline = ContinuousClock.now + timeout
         var pause: UInt32 = 100
         while true {
@@ -105,13 +105,13 @@ public final class ChildProcess: SupervisedProcess {
         }
     }
 
-    public func exitStatus() -> ExitStatus? {
-        let status = reaped.withLock { reaped -> ExitStatus? in
+    public func exitStatus() -> ProcessExit? {
+        let status = reaped.withLock { reaped -> ProcessExit? in
             if let reaped { return reaped }
             var raw: Int32 = 0
             let result = waitpid(pid, &raw, WNOHANG)
             guard result == pid else { return nil }
-            reaped = ExitStatus(waitStatus: raw)
+            reaped = ProcessExit(waitStatus: raw)
             return reaped
         }
         if status != nil { ChildRegistry.shared.remove(pid) }
@@ -125,7 +125,7 @@ public final class ChildProcess: SupervisedProcess {
             _ = SystemCalls.sendSignal(SIGKILL, to: pid)
             var raw: Int32 = 0
             while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-            reaped = ExitStatus(waitStatus: raw)
+            reaped = ProcessExit(waitStatus: raw)
         }
         ChildRegistry.shared.remove(pid)
     }

@@ -1,4 +1,3 @@
-import Basics
 /// How to start one child process: argv only, never a shell.
 ///
 /// ```swift

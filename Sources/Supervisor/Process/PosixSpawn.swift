@@ -1,4 +1,3 @@
-import Basics
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -22,7 +21,7 @@ private func spawnFileActionsAddCloseFrom(
 
 /// `posix_spawn` with the file actions and attributes every child gets.
 enum PosixSpawn {
-    /// The environment variable carrying the runner's pid to `Supervisor.dieWithParent()`.
+    /// The environment variable carrying the runner's pid to `ProcessGuard.dieWithParent()`.
     static let parentPIDVariable = "GROUPSIM_PARENT_PID"
 
     /// Starts `spec` with `stdio` as its stdin and stdout, in a new process group.

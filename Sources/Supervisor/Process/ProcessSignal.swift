@@ -1,4 +1,3 @@
-import Basics
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -26,5 +25,5 @@ public enum ProcessSignal: Sendable, Equatable, Hashable, CustomStringConvertibl
         }
     }
 
-    public var description: String { ExitStatus.signalName(number) }
+    public var description: String { ProcessExit.signalName(number) }
 }

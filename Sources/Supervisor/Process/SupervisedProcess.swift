@@ -1,4 +1,3 @@
-import Basics
 /// A running child as the runner drives it: JSON lines in and out, signals, and its exit.
 ///
 /// `ChildProcess` is the real one; a test double can implement it in-process. Every wait takes a
@@ -18,9 +17,9 @@ public protocol SupervisedProcess: AnyObject, Sendable {
     /// Sends `signal` to the child and everything in its process group.
     func signal(_ signal: ProcessSignal) throws(SupervisorError)
     /// Waits at most `timeout` for the child to exit, and reaps it.
-    func wait(timeout: Duration) throws(SupervisorError) -> ExitStatus
+    func wait(timeout: Duration) throws(SupervisorError) -> ProcessExit
     /// The exit status if the child has exited (reaping it), nil while it runs. Never blocks.
-    func exitStatus() -> ExitStatus?
+    func exitStatus() -> ProcessExit?
     /// SIGKILLs the child's process group and reaps the child; does nothing once reaped.
     func kill()
     /// What the child wrote to stderr, when captured to a file.

@@ -1,4 +1,3 @@
-import Basics
 import ArgumentParser
 
 /// `groupsim bench <area>`: benchmarks that print their numbers (never timed unit tests).

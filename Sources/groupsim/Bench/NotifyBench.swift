@@ -1,5 +1,5 @@
-import Basics
 import ArgumentParser
+import Basics
 import Foundation
 import Notify
 import Supervisor
@@ -40,7 +40,7 @@ struct NotifyBenchCommand: ParsableCommand {
     }
 
     func run() throws {
-        Supervisor.installCleanupHandlers()
+        ProcessGuard.installCleanupHandlers()
         print("One-way notification latency between two processes, \(iterations) ping-pongs per mode.")
         print("mode    | one-way p50 | one-way p99 | one-way max | rtt/2 p50 | rtt/2 p99")
         for mode in mode {
@@ -62,7 +62,7 @@ struct NotifyPeerCommand: ParsableCommand {
     var path: String
 
     func run() throws {
-        Supervisor.dieWithParent()
+        ProcessGuard.dieWithParent()
         let center: any DarwinNotificationCenter = switch mode {
         case .direct: try DirectNotificationCenter(directory: path)
         case .hub: try HubNotificationCenter(hubSocketPath: path, process: "peer")
@@ -141,7 +141,7 @@ private struct NotifyPingPong {
         }
 
         let peer = try ChildProcess.spawn(LaunchSpec(
-            process: "notify-peer", executable: "/proc/self/exe",
+            process: "notify-peer", executable: try RunCommand.ownExecutable(),
             arguments: ["bench", "notify-peer", "--mode", mode.rawValue, "--path", peerPath],
             standardError: .inherit))
         defer { peer.kill() }

@@ -1,4 +1,3 @@
-import Basics
 import ArgumentParser
 import Foundation
 import Runner
@@ -25,7 +24,7 @@ struct RunnerBenchCommand: ParsableCommand {
     }
 
     func run() throws {
-        Supervisor.installCleanupHandlers()
+        ProcessGuard.installCleanupHandlers()
         let options = RunnerOptions(agentExecutable: try RunCommand.ownExecutable())
         let idle = try Self.plan(RunnerBenchScenarios.idle)
         let work = try Self.plan(RunnerBenchScenarios.twentySteps)

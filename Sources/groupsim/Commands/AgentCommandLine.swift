@@ -1,4 +1,3 @@
-import Basics
 import Agent
 import ArgumentParser
 import Foundation
@@ -18,7 +17,7 @@ struct AgentCommandLine: ParsableCommand {
 
     func run() throws {
         // Never outlive the runner, even when it is SIGKILLed.
-        Supervisor.dieWithParent()
+        ProcessGuard.dieWithParent()
         signal(SIGPIPE, SIG_IGN)
         let configuration: AgentConfig
         do {

@@ -1,5 +1,5 @@
-import Basics
 import ArgumentParser
+import Basics
 import Checkers
 import Foundation
 import Reporters
@@ -46,7 +46,7 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws {
-        Supervisor.installCleanupHandlers()
+        ProcessGuard.installCleanupHandlers()
         let loaded = try ScenarioPaths.load([scenario])
         guard loaded.count == 1, let scenario = loaded.first else {
             printError("compare takes one scenario file; \(self.scenario) holds \(loaded.count).")

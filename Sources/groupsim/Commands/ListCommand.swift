@@ -1,4 +1,3 @@
-import Basics
 import ArgumentParser
 import ScenarioModel
 

@@ -1,5 +1,5 @@
-import Basics
 import ArgumentParser
+import Basics
 import Foundation
 import Runner
 import ScenarioModel
@@ -37,7 +37,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        Supervisor.installCleanupHandlers()
+        ProcessGuard.installCleanupHandlers()
         let loaded = try scenarios.load()
         var plans: [RunPlan] = []
         for scenario in loaded {
@@ -56,7 +56,7 @@ struct RunCommand: ParsableCommand {
         let outcomes = Self.execute(plans, options: options, jobs: jobs)
         let session = ReportSession(outcomes: outcomes, reportDirectory: URL(fileURLWithPath: reportDir))
         let status = try session.finish()
-        if let interrupted = Supervisor.interruptedExitStatus { throw ExitCode(interrupted) }
+        if let interrupted = ProcessGuard.interruptedExitStatus { throw ExitCode(interrupted) }
         if status != 0 { throw ExitCode(status) }
     }
 
@@ -70,7 +70,7 @@ struct RunCommand: ParsableCommand {
             while true {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 // After a signal no new run starts.
-                guard index < plans.count, Supervisor.interruption == nil else { return }
+                guard index < plans.count, ProcessGuard.interruption == nil else { return }
                 progress.started(plans[index].info)
                 let outcome = ScenarioRunner.execute(plans[index], options: options)
                 results.withLock { $0[index] = outcome }
@@ -83,11 +83,7 @@ struct RunCommand: ParsableCommand {
 
     /// This executable's path, which the runner starts again as `groupsim agent`.
     static func ownExecutable() throws -> String {
-        #if os(Linux)
-        return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        #else
-        guard let path = Bundle.main.executablePath else { throw ExitCode(2) }
+        guard let path = SystemCalls.ownExecutablePath() else { throw ExitCode(2) }
         return path
-        #endif
     }
 }

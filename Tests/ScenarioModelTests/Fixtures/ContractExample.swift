@@ -1,4 +1,3 @@
-import Basics
 /// The example from SCENARIOS.md ("Shape"), verbatim: the contract says it must validate unchanged.
 enum ContractExample {
     static let yaml = #"""

@@ -1,6 +1,6 @@
 import Basics
-import Testing
 @testable import ScenarioModel
+import Testing
 
 /// A small valid scenario to build tests on: a model with every attribute type and both relationship
 /// kinds, a host and a share extension, and the steps each test supplies.

@@ -1,4 +1,3 @@
-import Basics
 import Foundation
 
 /// Looks at a pid from outside, through `kill(pid, 0)` and `/proc`.

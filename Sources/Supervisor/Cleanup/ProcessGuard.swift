@@ -1,4 +1,5 @@
 import Basics
+import CSystemShims
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,46 +8,39 @@ import Darwin
 import Foundation
 import Synchronization
 
-#if os(Linux)
-/// `prctl` is variadic in C, which Swift does not import; its arguments are all integers here.
-@_silgen_name("prctl")
-private func processControl(_ option: Int32, _ argument2: UInt, _ argument3: UInt, _ argument4: UInt, _ argument5: UInt) -> Int32
-private let setParentDeathSignal: Int32 = 1  // PR_SET_PDEATHSIG
-#endif
 
 /// Process-wide guarantees: no child outlives the runner, whichever way the runner ends.
 ///
 /// Parent side: call `installCleanupHandlers()` once at startup; normal exit, SIGINT, SIGTERM and
 /// SIGHUP then kill and reap every child's process group. Child side: call `dieWithParent()`
 /// first thing, so that even a SIGKILLed runner (which runs no handler) takes its children along.
-public enum Supervisor {
+public enum ProcessGuard {
     private static let installed = Atomic<Bool>(false)
     /// Written once, by the single caller that wins `installed`; only kept to stay alive.
     nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
 
     /// In a child: be SIGKILLed when the parent dies.
     ///
-    /// On Linux arms `PR_SET_PDEATHSIG` with SIGKILL, then compares `getppid()` with the pid the
-    /// launcher put in `GROUPSIM_PARENT_PID`: if the parent died before the signal was armed,
-    /// the child was already re-parented, so it kills itself now. Elsewhere a thread polls
-    /// `getppid()` every 100 ms.
+    /// Arms the platform's parent-death notice (`PR_SET_PDEATHSIG` on Linux, a `kevent` on the
+    /// parent's `NOTE_EXIT` on macOS: `groupsim_die_with_parent` in CSystemShims), then compares
+    /// `getppid()` with the pid the launcher put in `GROUPSIM_PARENT_PID`: if the parent died before
+    /// the notice was armed, the child was already re-parented, so it kills itself now. Where neither
+    /// exists, a thread polls `getppid()` every 100 ms.
     ///
     /// - Parameter expectedParent: the parent's pid; read from `GROUPSIM_PARENT_PID` when nil.
     public static func dieWithParent(expectedParent: Int32? = nil) {
         let expected = expectedParent
             ?? ProcessInfo.processInfo.environment[PosixSpawn.parentPIDVariable].flatMap { Int32($0) }
-        #if os(Linux)
-        _ = processControl(setParentDeathSignal, UInt(SIGKILL), 0, 0, 0)
-        if let expected, getppid() != expected {
-            _ = SystemCalls.sendSignal(SIGKILL, to: getpid())
-        }
-        #else
         let parent = expected ?? getppid()
-        Thread.detachNewThread {
-            while getppid() == parent { usleep(100_000) }
+        if groupsim_die_with_parent() != 0 {
+            Thread.detachNewThread {
+                while getppid() == parent { usleep(100_000) }
+                _ = SystemCalls.sendSignal(SIGKILL, to: getpid())
+            }
+        }
+        if getppid() != parent {
             _ = SystemCalls.sendSignal(SIGKILL, to: getpid())
         }
-        #endif
     }
 
     /// In the runner: on normal exit (`atexit`) every child's process group is killed and reaped. The
@@ -57,20 +51,20 @@ public enum Supervisor {
     /// and no registered sandbox is left behind. Calling it again does nothing.
     public static func installCleanupHandlers(grace: Swift.Duration = .seconds(10)) {
         guard !installed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        atexit { Supervisor.killAllChildren() }
+        atexit { ProcessGuard.killAllChildren() }
         let sources = [SIGINT, SIGTERM, SIGHUP].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 let (first, _) = interruptedBy.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing)
-                Supervisor.killAllChildren()
+                ProcessGuard.killAllChildren()
                 guard first else {
                     // A second signal: the user means it. (raise() would not do: this dispatch thread
                     // blocks signals, so the default action would never run.)
                     _exit(128 + number)
                 }
                 DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(grace.components.seconds * 1_000_000_000))) {
-                    Supervisor.killAllChildren()
+                    ProcessGuard.killAllChildren()
                     _exit(128 + number)
                 }
             }

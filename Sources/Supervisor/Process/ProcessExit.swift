@@ -1,4 +1,3 @@
-import Basics
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -6,7 +5,7 @@ import Darwin
 #endif
 
 /// How a child process ended, decoded from a `waitpid` status.
-public enum ExitStatus: Equatable, Hashable, Sendable, CustomStringConvertible {
+public enum ProcessExit: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// The process called `exit` (or returned from `main`) with this code.
     case exited(code: Int32)
     /// A signal ended the process (`SIGKILL` for a crash or a termination).
@@ -28,7 +27,7 @@ public enum ExitStatus: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .exited(code): return "exited with code \(code)"
-        case let .killed(signal): return "killed by \(ExitStatus.signalName(signal))"
+        case let .killed(signal): return "killed by \(ProcessExit.signalName(signal))"
         }
     }
 
