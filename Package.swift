@@ -55,6 +55,7 @@ let package = Package(
         // Fixtures shared by every test target: temporary directories, locating built executables.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
+        .testTarget(name: "AgentTests", dependencies: ["Basics", "Agent", "Notify", "Trace", "TestSupport"]),
         .testTarget(name: "SharedStoreTests", dependencies: ["Basics", "SharedStore", "CSQLite", "TestSupport"]),
         .testTarget(name: "NotifyTests", dependencies: ["Basics", "Notify", "TestSupport"]),
         .testTarget(name: "SupervisorTests", dependencies: ["Basics", "Supervisor", "TestSupport"]),

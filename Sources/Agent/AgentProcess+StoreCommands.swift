@@ -5,63 +5,58 @@ import SharedStore
 import Trace
 
 extension AgentProcess {
-    /// Commands on the store itself rather than on the view context: query generations, locks,
-    /// history, batch operations, store files and sync.
-    func executeStoreCommand(_ command: AgentCommand, into outcome: inout CommandOutcome) throws {
-        switch command {
-        case .pinGeneration:
-            try view.pinQueryGeneration()
-        case .unpinGeneration:
-            view.unpinQueryGeneration()
-        case .beginWrite:
-            try coordinator.beginWrite()
-            heldWrite = HeldWrite()
-        case .endWrite:
-            try commitHeldWrite(into: &outcome)
-        case .mergeHistory:
-            var result = RefreshRecord(strategy: .mergeHistory, reason: .step)
-            record(.refreshStarted(result))
-            defer { record(.refreshEnded(result)) }
-            let changes = try mergeHistory()
-            result.inserted = changes.inserted.count
-            result.updated = changes.updated.count
-            result.deleted = changes.deleted.count
-        case .purgeHistory(let policy):
-            try purgeHistory(policy ?? settings.purge)
-        case .batchInsert(let entity, let count, let values):
-            let row = try storeValues(values, entity: entity)
-            commitTimes.reset()
-            let inserted = try coordinator.batchInsert(entity, objects: Array(repeating: row, count: count), author: settings.author)
-            recordBatch(.batchInsert, inserted, operation: .insert)
-        case .batchUpdate(let entity, let predicate, let values):
-            let converted = try storeValues(values, entity: entity)
-            commitTimes.reset()
-            let updated = try coordinator.batchUpdate(entity, matching: predicate, values: converted, author: settings.author)
-            recordBatch(.batchUpdate, updated, operation: .update)
-        case .batchDelete(let entity, let predicate):
-            commitTimes.reset()
-            let deleted = try coordinator.batchDelete(entity, matching: predicate, author: settings.author)
-            let names = deleted.map { ids.name(of: $0) }
-            recordBatch(.batchDelete, deleted, operation: .delete)
-            if heldWrite != nil { heldWrite?.outcome.deleted += names } else { outcome.deleted = names }
-        case .checkpoint:
-            try coordinator.checkpoint()
-        case .copyStore(let name, let withWAL):
-            // Names are plain (validation refuses `.`, `..` and separators); never copy onto the store itself.
-            guard copyURL(name).standardizedFileURL.path != coordinator.url.standardizedFileURL.path else {
-                throw AgentError(kind: .other, description: "the copy '\(name)' would overwrite the live store")
-            }
-            try coordinator.copyStore(to: copyURL(name), includeWAL: withWAL)
-        case .openCopy(let name):
-            openedCopy = try AgentProcess.openStore(config: config, clock: clock, readOnlyURL: copyURL(name))
-            openedCopyName = "copy:\(name)"
-        case .sync:
-            try sync(leechOnly: false, into: &outcome)
-        case .leech:
-            try sync(leechOnly: true, into: &outcome)
-        default:
-            throw AgentError(kind: .other, description: "the agent does not know the command \(command)")
+    // Commands on the store itself rather than on the view context: locks, history, batch
+    // operations, store files. `execute(_:into:)` dispatches to them.
+
+    func beginWrite() throws {
+        try coordinator.beginWrite()
+        heldWrite = HeldWrite()
+    }
+
+    /// A `merge-history` step: merge whatever this process's strategy is.
+    func mergeHistoryStep() throws {
+        var result = RefreshRecord(strategy: .mergeHistory, reason: .step)
+        record(.refreshStarted(result))
+        defer { record(.refreshEnded(result)) }
+        let changes = try mergeHistory()
+        result.inserted = changes.inserted.count
+        result.updated = changes.updated.count
+        result.deleted = changes.deleted.count
+    }
+
+    func batchInsert(_ entity: String, count: Int, values: TraceValues) throws {
+        let row = try storeValues(values, entity: entity)
+        commitTimes.reset()
+        let inserted = try coordinator.batchInsert(entity, objects: Array(repeating: row, count: count), author: settings.author)
+        recordBatch(.batchInsert, inserted, operation: .insert)
+    }
+
+    func batchUpdate(_ entity: String, matching predicate: FetchPredicate?, values: TraceValues) throws {
+        let converted = try storeValues(values, entity: entity)
+        commitTimes.reset()
+        let updated = try coordinator.batchUpdate(entity, matching: predicate, values: converted, author: settings.author)
+        recordBatch(.batchUpdate, updated, operation: .update)
+    }
+
+    func batchDelete(_ entity: String, matching predicate: FetchPredicate?, into outcome: inout CommandOutcome) throws {
+        commitTimes.reset()
+        let deleted = try coordinator.batchDelete(entity, matching: predicate, author: settings.author)
+        let names = deleted.map { ids.name(of: $0) }
+        recordBatch(.batchDelete, deleted, operation: .delete)
+        if heldWrite != nil { heldWrite?.outcome.deleted += names } else { outcome.deleted = names }
+    }
+
+    func copyStore(named name: String, withWAL: Bool) throws {
+        // Names are plain (validation refuses `.`, `..` and separators); never copy onto the store itself.
+        guard copyURL(name).standardizedFileURL.path != coordinator.url.standardizedFileURL.path else {
+            throw AgentError(kind: .other, description: "the copy '\(name)' would overwrite the live store")
         }
+        try coordinator.copyStore(to: copyURL(name), includeWAL: withWAL)
+    }
+
+    func openCopy(named name: String) throws {
+        openedCopy = try AgentProcess.openStore(config: config, clock: clock, readOnlyURL: copyURL(name))
+        openedCopyName = "copy:\(name)"
     }
 
     /// Where the copy named `name` lives: `<copies>/<name>/<store>.sqlite`.

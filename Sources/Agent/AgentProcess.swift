@@ -7,8 +7,11 @@ import Trace
 /// One simulated app or extension: opens SharedStore in its container, executes the runner's
 /// commands, runs its refresh strategy, and records what it saw.
 ///
-/// Single-threaded by design: `run()` is a `poll(2)` loop over stdin and the notification inbox,
-/// so the store (whose contexts are not thread-safe, like Core Data's) is only touched here.
+/// Single-threaded by design: the driver (`run(input:)`, a `poll(2)` loop over the request stream and
+/// the notification inbox) calls `handle(_:)` and `handleNotifications()` on one thread, so the store
+/// (whose contexts are not thread-safe, like Core Data's) is only touched there. Its inputs are
+/// injected: the requests (the driver's, or a test's calls), the notification center, and where
+/// replies go; so a test drives an agent in-process, without spawning it.
 public final class AgentProcess {
     let config: AgentConfig
     var settings: AgentSettings { config.settings }
@@ -31,8 +34,8 @@ public final class AgentProcess {
     /// Where the last fault fired from (`cache`, `sql`, `generation`), from the store's events.
     var lastFaultSource: ReadSource?
 
-    let input = LineReader(fd: 0)
-    let output = LineWriter(fd: 1)
+    /// Where replies to the runner go (stdout, as one JSON line each, in a spawned agent).
+    let replies: (AgentReply) -> Void
     let inbox = Inbox<NotificationDelivery>()
     var center: (any DarwinNotificationCenter)?
     var observer: NotificationObserver?
@@ -58,13 +61,15 @@ public final class AgentProcess {
     /// The runner's scenario id -> global identifiers, as of the last `sync`/`leech` request.
     var globalIDs: [String: [String]] = [:]
 
-    /// Opens the store and the notification center described by `config`.
-    public init(config: AgentConfig) throws {
+    /// Opens the store described by `config`, posting and observing through `center`, replying
+    /// through `replies`.
+    public init(config: AgentConfig, center: (any DarwinNotificationCenter)?, replies: @escaping (AgentReply) -> Void) throws {
         self.config = config
+        self.replies = replies
         trace = try TraceRecorder(path: config.tracePath, process: config.process)
         clock = AgentClock(offsetNanos: config.clockOffsetNanos)
         coordinator = try AgentProcess.openStore(config: config, clock: clock)
-        center = try HubNotificationCenter(hubSocketPath: config.hubSocket, process: config.process)
+        self.center = center
         wireStoreEvents()
         if settings.refresh == .history && settings.historyTracking {
             try coordinator.registerHistoryConsumer(config.process)
@@ -72,37 +77,9 @@ public final class AgentProcess {
         if settings.queryGeneration == .pinned { try view.pinQueryGeneration() }
     }
 
-    /// Runs until the runner says `exit` or closes stdin; returns the exit status.
-    public func run() -> Int32 {
-        if settings.observe == .launch { startObserving() }
-        // An app becomes active when it launches: the activation trigger runs then too.
-        if settings.trigger == .activation { runRefresh(reason: .activation) }
-        reply(AgentReply(seq: 0, status: .ready))
-        nextPoll = MonotonicClock.now() + settings.pollIntervalNanos
-        while true {
-            let ready = waitReadable([input.fd, inbox.readDescriptor], timeoutNanos: pollTimeout())
-            if ready.contains(inbox.readDescriptor) { handleNotifications() }
-            pollIfDue()
-            guard ready.contains(input.fd) else { continue }
-            for line in input.drain() where !line.isEmpty {
-                guard let request = try? JSONDecoder().decode(AgentRequest.self, from: Data(line.utf8)) else {
-                    trace.record(.error(ErrorRecord(kind: .other, message: "unreadable request: \(line)")))
-                    continue
-                }
-                if case .exit = request.command {
-                    reply(AgentReply(seq: request.seq, status: .ok))
-                    return 0
-                }
-                handle(request)
-            }
-            if input.isClosed { return 0 }
-        }
-    }
-
-    /// Writes one reply line to the runner.
+    /// Sends one reply to the runner.
     func reply(_ reply: AgentReply) {
-        guard let data = try? JSONEncoder().encode(reply) else { return }
-        output.write(String(decoding: data, as: UTF8.self))
+        replies(reply)
     }
 
     /// Records a trace event stamped with the current step; `start` (and `t`) for an operation with a duration.

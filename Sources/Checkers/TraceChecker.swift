@@ -14,7 +14,7 @@ import Trace
 /// judges every read, count, error and lifecycle change against that history (binary searches by
 /// time), follows each save to its readers, and the end states are judged last.
 public enum TraceChecker {
-    public static func check(_ trace: Trace) -> CheckResult {
+    public static func check(_ trace: RunTrace) -> CheckResult {
         let origin = trace.events.first?.t ?? 0
         let context = RunContext(info: trace.info, origin: origin)
         var anomalies: [Anomaly] = []

@@ -4,19 +4,19 @@ import Trace
 /// One checked run, as every reporter takes it: the trace (for the timeline) and what the checkers
 /// concluded.
 public struct ReportedRun: Sendable {
-    public var trace: Trace
+    public var trace: RunTrace
     public var result: CheckResult
     /// What the run is called in comparisons (a strategy's name); the variant unless given.
     public var label: String
 
-    public init(trace: Trace, result: CheckResult, label: String? = nil) {
+    public init(trace: RunTrace, result: CheckResult, label: String? = nil) {
         self.trace = trace
         self.result = result
         self.label = label ?? trace.info.variant
     }
 
     /// Checks `trace` and wraps the outcome.
-    public init(checking trace: Trace, label: String? = nil) {
+    public init(checking trace: RunTrace, label: String? = nil) {
         self.init(trace: trace, result: TraceChecker.check(trace), label: label)
     }
 

@@ -12,7 +12,7 @@ enum SampleTraces {
     ///   a stale read, and the view never converges.
     /// - `fresh-cache` (staleness 0): the refresh drops the snapshot, the next read fires a fault from
     ///   SQL and shows B.
-    static func refreshWithInfiniteStaleness(variant: String = "stale-cache") -> Trace {
+    static func refreshWithInfiniteStaleness(variant: String = "stale-cache") -> RunTrace {
         let stale = variant == "stale-cache"
         var s = TraceScript(
             processes: [("app", .host), ("share", .share)],

@@ -62,7 +62,7 @@ import Trace
         var description: String { "\(kind.rawValue) \(process) step \(step.map(String.init) ?? "-") \(object ?? "") \(property ?? "")" }
     }
 
-    static func signatures(_ trace: Trace) -> [Signature] {
+    static func signatures(_ trace: RunTrace) -> [Signature] {
         TraceChecker.check(trace).anomalies.map(Signature.init).sorted { $0.description < $1.description }
     }
 
@@ -86,7 +86,7 @@ import Trace
     /// any order without changing any end-against-start comparison; the runs are shuffled, and the
     /// instants then spread out anew with random gaps (from 1 ns to 20 ms). A commit's start, taken
     /// under the store's write lock, is a fact of commit order and stays where it is.
-    static func perturb(_ trace: Trace, random: inout SeededRandom) -> Trace {
+    static func perturb(_ trace: RunTrace, random: inout SeededRandom) -> RunTrace {
         enum Kind { case start, end, instant }
         struct Point { var time: UInt64; var kind: Kind; var event: Int }
         var points: [Point] = []
@@ -142,6 +142,6 @@ import Trace
         let order = events.indices.map { ($0, random.next()) }.sorted { a, b in
             events[a.0].t != events[b.0].t ? events[a.0].t < events[b.0].t : a.1 < b.1
         }
-        return Trace(info: trace.info, events: order.map { events[$0.0] })
+        return RunTrace(info: trace.info, events: order.map { events[$0.0] })
     }
 }

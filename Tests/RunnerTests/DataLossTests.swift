@@ -78,7 +78,7 @@ import Trace
         guard case .verified(var record) = events[index].kind else { return }
         record.contents?.objects.removeAll { $0.id == "n2" }
         events[index].kind = .verified(record)
-        let anomalies = TraceChecker.check(Trace(info: outcome.trace.info, events: events)).anomalies
+        let anomalies = TraceChecker.check(RunTrace(info: outcome.trace.info, events: events)).anomalies
         #expect(anomalies.map(\.kind) == [.dataLoss])
         #expect(anomalies.first?.object == "n2")
         #expect(anomalies.first?.explanation.hasPrefix("After a crash, group:group.test has no n2, though app committed it") == true)

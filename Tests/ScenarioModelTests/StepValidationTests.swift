@@ -196,6 +196,13 @@ import Testing
                                line: line, column: 48, containing: "'rank' is int")
     }
 
+    /// A number the predicate language cannot read is refused where it stands, never accepted and then
+    /// failing inside an agent.
+    @Test func aMalformedNumberInAPredicateIsAnErrorAtItsColumn() {
+        Fixture.expectOneError(Fixture.yaml(steps: "  - app: { count: Note, where: \"rank > 1e\", expect: 1 }"),
+                               line: line, column: 40, containing: "'1e' is not a number")
+    }
+
     @Test func sortByAnUnknownAttributeIsAnError() {
         Fixture.expectOneError(Fixture.yaml(steps: "  - app: { fetch: Note, sort: -rnk }"), line: line, column: 31,
                                containing: "Note has no attribute 'rnk' to sort by; did you mean 'rank'?")

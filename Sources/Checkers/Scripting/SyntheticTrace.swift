@@ -6,7 +6,7 @@ import Trace
 /// committed values (so a correct checker finds nothing but the deliberate stale reads).
 public enum SyntheticTrace {
     /// About `events` events from `seed`; every `staleEvery`-th read (0: none) shows the previous value.
-    public static func generate(events target: Int, seed: UInt64 = 1, keys: Int = 1_000, staleEvery: Int = 0) -> Trace {
+    public static func generate(events target: Int, seed: UInt64 = 1, keys: Int = 1_000, staleEvery: Int = 0) -> RunTrace {
         var random = SeededRandom(seed: seed)
         let processes = ["app", "share", "action", "watch"]
         var script = TraceScript(

@@ -49,7 +49,7 @@ public struct TraceScript: Sendable {
     }
 
     /// The finished trace.
-    public var trace: Trace { Trace(info: info, events: events) }
+    public var trace: RunTrace { RunTrace(info: info, events: events) }
 
     /// Moves the clock to `ms` milliseconds after the start (never backwards).
     public mutating func at(ms: Double) {

@@ -37,7 +37,7 @@ extension ScenarioRunner {
 
     /// Every event of the run, merged by time, and the first trace file that could not be read
     /// (a run judged without part of its trace is no verdict).
-    func collectTrace() -> (Trace, RunError?) {
+    func collectTrace() -> (RunTrace, RunError?) {
         var streams: [[TraceEvent]] = []
         var failure: RunError?
         for file in sandbox.traceFiles {
@@ -47,7 +47,7 @@ extension ScenarioRunner {
                 failure = failure ?? RunError(message: "cannot read the trace: \(error)")
             }
         }
-        return (Trace(info: plan.info, events: Trace.merge(streams)), failure)
+        return (RunTrace(info: plan.info, events: RunTrace.merge(streams)), failure)
     }
 
     /// Each process's stderr, for the report.

@@ -37,7 +37,7 @@ public struct RunnerOptions: Sendable {
 /// What one run produced: the merged trace, or why the harness could not decide.
 public struct RunOutcome: Sendable {
     public var plan: RunPlan
-    public var trace: Trace
+    public var trace: RunTrace
     /// Set when the harness could not decide (exit code 2).
     public var harnessError: RunError?
     /// Each process's stderr, for the report.
@@ -97,7 +97,7 @@ public final class ScenarioRunner {
             runner = try ScenarioRunner(plan: plan, options: options)
         } catch {
             return RunOutcome(
-                plan: plan, trace: Trace(info: plan.info, events: []),
+                plan: plan, trace: RunTrace(info: plan.info, events: []),
                 harnessError: RunError(message: "cannot prepare the run: \(error)"), stderr: [:], sandbox: nil,
                 durationNanos: MonotonicClock.now() - start)
         }

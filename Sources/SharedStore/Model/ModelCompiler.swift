@@ -63,7 +63,7 @@ struct ModelCompiler {
         }
         for attribute in entity.attributes {
             let column = try claim(attribute.name)
-            var initial: Value = attribute.isOptional ? .null : Self.zeroValue(attribute.type)
+            var initial: Value = attribute.isOptional ? .null : Value.zero(of: attribute.type)
             if let given = attribute.defaultValue {
                 guard let converted = given.converted(to: attribute.type) else {
                     throw ModelError(entity: entity.name, property: attribute.name,
@@ -86,17 +86,6 @@ struct ModelCompiler {
             }
         }
         return slots
-    }
-
-    static func zeroValue(_ type: AttributeType) -> Value {
-        switch type {
-        case .string: .string("")
-        case .int: .int(0)
-        case .double: .double(0)
-        case .bool: .bool(false)
-        case .date: .date(Date(timeIntervalSinceReferenceDate: 0))
-        case .uuid: .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
-        }
     }
 
     /// The inverse of `relationship` (declared on `entity`), explicit or inferred; `nil` when there is none.

@@ -37,7 +37,7 @@ struct CheckersBenchCommand: ParsableCommand {
         let clock = ContinuousClock()
         var times: [(events: Int, seconds: Double, cpu: Double)] = []
         for size in events {
-            var trace: Trace?
+            var trace: RunTrace?
             let generation = clock.measure { trace = SyntheticTrace.generate(events: size, seed: seed, staleEvery: 10_000) }
             var best = Double.infinity, bestCPU = Double.infinity
             var result: CheckResult?

@@ -58,7 +58,7 @@ struct RunnerBenchCommand: ParsableCommand {
     }
 
     /// The time from each agent step's start to its end (only the runner records step starts and ends).
-    static func stepRoundTrips(_ trace: Trace) -> [UInt64] {
+    static func stepRoundTrips(_ trace: RunTrace) -> [UInt64] {
         var started: [Int: UInt64] = [:]
         var result: [UInt64] = []
         let agentSteps = Set(trace.info.steps.filter { step in

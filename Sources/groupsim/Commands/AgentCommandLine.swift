@@ -28,7 +28,7 @@ struct AgentCommandLine: ParsableCommand {
         }
         let agent: AgentProcess
         do {
-            agent = try AgentProcess(config: configuration)
+            agent = try AgentProcess.spawned(config: configuration)
         } catch {
             FileHandle.standardError.write(Data("agent \(configuration.process): cannot open its store: \(error)\n".utf8))
             throw ExitCode(1)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A whole run's events in time order, with the run's header.
-public struct Trace: Sendable {
+public struct RunTrace: Sendable {
     public var info: RunInfo
     /// Every event, ordered by `t` (ties keep the order they were recorded in).
     public var events: [TraceEvent]
@@ -26,7 +26,7 @@ public struct Trace: Sendable {
 /// Reads and writes `trace.jsonl`: one event per line.
 public enum TraceFile {
     /// Writes the header (as a `runStarted` event at time 0) and then every event.
-    public static func write(_ trace: Trace, to url: URL) throws {
+    public static func write(_ trace: RunTrace, to url: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var data = Data()
@@ -61,13 +61,13 @@ public enum TraceFile {
     }
 
     /// Reads a whole trace: the `runStarted` header and the events after it.
-    public static func read(from url: URL) throws -> Trace {
+    public static func read(from url: URL) throws -> RunTrace {
         var events = try readEvents(from: url)
         guard let first = events.first, case .runStarted(let info) = first.kind else {
             throw TraceFileError(file: url.path, line: 1, message: "the first event is not runStarted")
         }
         events.removeFirst()
-        return Trace(info: info, events: events)
+        return RunTrace(info: info, events: events)
     }
 }
 

@@ -1,0 +1,109 @@
+import Basics
+import SharedStore
+
+extension AgentProcess {
+    /// Carries out one command. One exhaustive switch: a command added to `AgentCommand` does not
+    /// compile until the agent says what it does.
+    func execute(_ command: AgentCommand, into outcome: inout CommandOutcome) throws {
+        switch command {
+        // Objects and contexts.
+        case .insert(let entity, let name, let values):
+            let id = try view.insert(entity, values: try storeValues(values, entity: entity))
+            ids.bind(name, to: id)
+            dirty[id, default: []].formUnion(values.keys)
+        case .update(let name, let values):
+            let id = try resolve(name)
+            try view.setValues(try storeValues(values, entity: id.entity), for: id)
+            dirty[id, default: []].formUnion(values.keys)
+        case .delete(let name):
+            try view.delete(try resolve(name))
+        case .relate(let name, let other, let relationship):
+            try view.relate(try resolve(name), to: try resolve(other), via: relationship)
+        case .unrelate(let name, let other, let relationship):
+            try view.unrelate(try resolve(name), from: try resolve(other), via: relationship)
+        case .save:
+            try performSave(into: &outcome)
+        case .rollback:
+            view.rollback()
+            forgetUnsaved()
+        case .reset:
+            view.reset()
+            forgetUnsaved()
+        case .fetch(let entity, let predicate, let sort):
+            let request = FetchRequest(entity: entity, filter: predicate, sortKeys: sort.isEmpty ? nil : sort)
+            _ = try currentContext.fetch(request)
+            if !fetches.contains(request) { fetches.append(request) }
+        case .refreshAll:
+            refreshAll(reason: .step)
+        case .refreshObject(let name, let merge):
+            let id = try resolve(name)
+            view.refresh(id, mergeChanges: merge)
+            // Without merging, refresh(_:mergeChanges:) discards the object's unsaved changes.
+            if !merge { dirty[id] = nil }
+        case .runRefresh:
+            runRefresh(reason: .manual)
+        case .batchInsert(let entity, let count, let values):
+            try batchInsert(entity, count: count, values: values)
+        case .batchUpdate(let entity, let predicate, let values):
+            try batchUpdate(entity, matching: predicate, values: values)
+        case .batchDelete(let entity, let predicate):
+            try batchDelete(entity, matching: predicate, into: &outcome)
+        case .pinGeneration:
+            try view.pinQueryGeneration()
+        case .unpinGeneration:
+            view.unpinQueryGeneration()
+        case .beginWrite:
+            try beginWrite()
+        case .endWrite:
+            try commitHeldWrite(into: &outcome)
+        // History.
+        case .mergeHistory:
+            try mergeHistoryStep()
+        case .purgeHistory(let policy):
+            try purgeHistory(policy ?? settings.purge)
+        // Notifications.
+        case .post(let name):
+            post(name)
+        case .observe:
+            startObserving()
+            // Registering late, an app with history catches up from its persisted token.
+            if settings.refresh == .history { runRefresh(reason: .observe) }
+        // Files.
+        case .checkpoint:
+            try coordinator.checkpoint()
+        case .copyStore(let name, let withWAL):
+            try copyStore(named: name, withWAL: withWAL)
+        case .openCopy(let name):
+            try openCopy(named: name)
+        // Sync.
+        case .sync:
+            try sync(leechOnly: false, into: &outcome)
+        case .leech:
+            try sync(leechOnly: true, into: &outcome)
+        // Checks.
+        case .read(let name, let expect, let absent, let within, let workload):
+            try checkRead(name, expect: expect, absent: absent, withinNanos: within, workload: workload)
+        case .count(let entity, let predicate, let expect, let within):
+            try checkCount(entity, predicate: predicate, expect: expect, withinNanos: within)
+        // Lifecycle seen from inside the process.
+        case .becomeActive:
+            if settings.trigger == .activation { runRefresh(reason: .activation) }
+        case .enterBackground:
+            // A backgrounded app keeps running and receiving notifications: nothing changes here.
+            break
+        // Harness requests.
+        case .armCrashDuringSave:
+            crashArmed = true
+        case .advanceClock(let nanos):
+            clock.advance(byNanos: nanos)
+        case .lockState:
+            outcome.lock = currentLock()
+        case .finalRefresh:
+            runRefresh(reason: .final)
+            recordFinalView()
+        case .exit:
+            // The driver replies and ends the loop; nothing to do to the store.
+            break
+        }
+    }
+}
