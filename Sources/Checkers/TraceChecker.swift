@@ -46,6 +46,7 @@ public enum TraceChecker {
         var latency = LatencyTracker(context: context)
         var refreshes = RefreshCostMeter()
         var warnings: [String] = []
+        var harnessFailure: HarnessFailure?
         for event in trace.events {
             let process = event.process, step = event.step, t = event.t
             switch event.kind {
@@ -93,6 +94,8 @@ public enum TraceChecker {
                 finals.finalView(snapshot, process: process, t: t)
             case .warning(let text):
                 warnings.append("\(process): \(text)")
+            case .harnessFailed(let failure):
+                harnessFailure = harnessFailure ?? failure
             case .runStarted, .stepStarted, .notificationPosted, .notificationRouted, .purged, .sqlRead,
                  .faultFulfilled, .snapshotDropped, .note:
                 break
@@ -113,6 +116,8 @@ public enum TraceChecker {
             info: trace.info, origin: origin, end: end, anomalies: ordered(anomalies), latency: report,
             refreshCosts: refreshes.result, unexpectedErrors: errors.unexpected, eventCount: trace.events.count)
         result.warnings = warnings
+        // The trace stops where the harness failed: what it shows is no verdict.
+        if let harnessFailure { result.undecided(by: harnessFailure) }
         return result
     }
 

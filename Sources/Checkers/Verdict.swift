@@ -74,24 +74,6 @@ public enum ExitStatus: Int32, Sendable, Hashable, Codable, Comparable {
     }
 }
 
-/// Why the harness could not decide a run: a process that did not start or answer, a timeout, a step
-/// it could not carry out. The step's `file:line` and the process, when known.
-public struct HarnessFailure: Sendable, Hashable, Codable, CustomStringConvertible {
-    public var location: String?
-    public var process: String?
-    public var message: String
-
-    public init(location: String? = nil, process: String? = nil, message: String) {
-        self.location = location
-        self.process = process
-        self.message = message
-    }
-
-    public var description: String {
-        (location.map { "\($0): " } ?? "") + (process.map { "process '\($0)': " } ?? "") + message
-    }
-}
-
 extension CheckResult {
     /// Marks the run undecided: the harness failed it, so what its trace shows is no verdict.
     public mutating func undecided(by failure: HarnessFailure) {

@@ -87,4 +87,6 @@ public enum TraceEventKind: Sendable, Hashable {
     /// Something the harness could not do as the scenario asked (a workload's rate not reached, a
     /// notification that never arrived): the verdict stands, but the report says so.
     case warning(String)
+    /// The harness could not carry the run through (the last event of such a run): no verdict.
+    case harnessFailed(HarnessFailure)
 }

@@ -30,6 +30,7 @@ extension TraceEventKind {
         case .finalView: "finalView"
         case .note: "note"
         case .warning: "warning"
+        case .harnessFailed: "harnessFailed"
         }
     }
 
@@ -68,6 +69,7 @@ extension TraceEventKind {
         case .finalView(let v): try container.encode(v, forKey: key)
         case .note(let v): try container.encode(v, forKey: key)
         case .warning(let v): try container.encode(v, forKey: key)
+        case .harnessFailed(let v): try container.encode(v, forKey: key)
         }
     }
 
@@ -105,6 +107,7 @@ extension TraceEventKind {
         case "finalView": return .finalView(try c.decode(StateSnapshot.self, forKey: key))
         case "note": return .note(try c.decode(String.self, forKey: key))
         case "warning": return .warning(try c.decode(String.self, forKey: key))
+        case "harnessFailed": return .harnessFailed(try c.decode(HarnessFailure.self, forKey: key))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: c, debugDescription: "unknown trace event type '\(type)'")

@@ -47,4 +47,15 @@ struct VerdictTests {
         script.read("app", "n1", ["title": .string("A")], version: 1, source: .cache)
         #expect(check(script).verdict.matched)
     }
+
+    /// A trace that ends in a harness failure is no verdict, whatever it showed before.
+    @Test func aHarnessFailureInTheTraceLeavesTheRunUndecided() {
+        var script = hostShowingN1(expected: .pass)
+        script.at(ms: 100)
+        script.record("runner", .harnessFailed(HarnessFailure(location: "s.yaml:9", process: "app", message: "timed out")))
+        let result = TraceChecker.check(script.trace)
+        #expect(result.verdict.harnessFailure?.location == "s.yaml:9")
+        #expect(!result.verdict.matched)
+        #expect(ExitStatus(verdict: result.verdict) == .undecided)
+    }
 }

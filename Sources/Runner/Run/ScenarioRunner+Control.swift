@@ -7,7 +7,7 @@ import Trace
 
 extension ScenarioRunner {
     /// A step not tied to one process: sleep, clock, workload, fault.
-    func executeControl(_ step: Step) throws(RunError) {
+    func executeControl(_ step: Step) throws(HarnessFailure) {
         switch step {
         case .sleep(let duration):
             sleep(nanos: duration.nanos)
@@ -27,7 +27,7 @@ extension ScenarioRunner {
         }
     }
 
-    private func inject(_ fault: Fault) throws(RunError) {
+    private func inject(_ fault: Fault) throws(HarnessFailure) {
         switch fault {
         case .dropNotifications(let process, let duration):
             hub.dropNotifications(to: process, for: .nanoseconds(Int64(duration.nanos)))
@@ -60,7 +60,7 @@ extension ScenarioRunner {
 
     /// Random operations from the workload's seed, at its rate; each write saves at once and every
     /// read is checked like any other.
-    private func runWorkload(_ workload: Workload) throws(RunError) {
+    private func runWorkload(_ workload: Workload) throws(HarnessFailure) {
         let entity = plan.run.store.model.entity(named: workload.entity)
         let attribute = entity?.attributes.first { !$0.isOptional && [.string, .int, .double].contains($0.type) }
         let seed = workload.seed ?? plan.run.rootSeed &+ UInt64(currentStep?.index ?? 0)
@@ -112,7 +112,7 @@ extension ScenarioRunner {
 
     /// One workload operation; a failed save (a conflict, a row deleted meanwhile) is a recorded
     /// outcome, and the unsaved change is rolled back so the next operation starts clean.
-    private func workloadStep(_ command: AgentCommand, _ slot: ProcessSlot) throws(RunError) {
+    private func workloadStep(_ command: AgentCommand, _ slot: ProcessSlot) throws(HarnessFailure) {
         let reply = try send(command, to: slot, timeout: options.stepTimeout + .nanoseconds(Int64(slot.process.settings.busyTimeout.nanos)))
         if let error = reply.error {
             record(.error(error), as: slot.name)

@@ -6,7 +6,7 @@ import Trace
 extension ScenarioRunner {
     /// The end of a run: every live process gets a last, quiescent refresh and records its view;
     /// then each store's contents are recorded, for convergence, duplicates and data loss.
-    func finish() throws(RunError) {
+    func finish() throws(HarnessFailure) {
         for slot in orderedSlots where slot.lifecycle.state == .suspended {
             try lifecycle(.resume, slot)
         }
@@ -37,14 +37,14 @@ extension ScenarioRunner {
 
     /// Every event of the run, merged by time, and the first trace file that could not be read
     /// (a run judged without part of its trace is no verdict).
-    func collectTrace() -> (RunTrace, RunError?) {
+    func collectTrace() -> (RunTrace, HarnessFailure?) {
         var streams: [[TraceEvent]] = []
-        var failure: RunError?
+        var failure: HarnessFailure?
         for file in sandbox.traceFiles {
             do {
                 streams.append(try TraceFile.readEvents(from: file))
             } catch {
-                failure = failure ?? RunError(message: "cannot read the trace: \(error)")
+                failure = failure ?? HarnessFailure(message: "cannot read the trace: \(error)")
             }
         }
         return (RunTrace(info: plan.info, events: RunTrace.merge(streams)), failure)

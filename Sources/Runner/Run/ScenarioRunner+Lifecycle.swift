@@ -7,7 +7,7 @@ import Trace
 
 extension ScenarioRunner {
     /// Feeds a lifecycle input to the process's state machine and performs the actions it returns.
-    func lifecycle(_ input: LifecycleInput, _ slot: ProcessSlot) throws(RunError) {
+    func lifecycle(_ input: LifecycleInput, _ slot: ProcessSlot) throws(HarnessFailure) {
         let actions: [LifecycleAction]
         do {
             actions = try slot.lifecycle.handle(input)
@@ -18,7 +18,7 @@ extension ScenarioRunner {
     }
 
     /// `suspend`: ask what the process holds open, then stop it (iOS would answer a held lock with 0xdead10cc).
-    func suspend(_ slot: ProcessSlot) throws(RunError) {
+    func suspend(_ slot: ProcessSlot) throws(HarnessFailure) {
         var lock: LockKind?
         if slot.canTakeCommands {
             // What was delivered while it ran is handled before it stops (the request waits for it), as
@@ -30,7 +30,7 @@ extension ScenarioRunner {
             state: .suspended, pid: slot.child?.pid, holdsLock: lock != nil, lock: lock)), as: slot.name)
     }
 
-    private func perform(_ action: LifecycleAction, _ slot: ProcessSlot) throws(RunError) {
+    private func perform(_ action: LifecycleAction, _ slot: ProcessSlot) throws(HarnessFailure) {
         switch action {
         case .spawn:
             try spawn(slot)
@@ -53,7 +53,7 @@ extension ScenarioRunner {
     }
 
     /// Starts the agent with its config and waits until it has opened its store.
-    private func spawn(_ slot: ProcessSlot) throws(RunError) {
+    private func spawn(_ slot: ProcessSlot) throws(HarnessFailure) {
         let config = agentConfig(for: slot)
         let configURL = sandbox.config(of: slot.name, launch: slot.launches)
         slot.launches += 1
@@ -81,7 +81,7 @@ extension ScenarioRunner {
         record(.lifecycle(LifecycleChange(state: .launching, pid: slot.child?.pid)), as: slot.name)
     }
 
-    private func deliver(_ signal: ProcessSignal, to slot: ProcessSlot) throws(RunError) {
+    private func deliver(_ signal: ProcessSignal, to slot: ProcessSlot) throws(HarnessFailure) {
         guard let child = slot.child else { return }
         switch signal {
         case .kill:
@@ -97,7 +97,7 @@ extension ScenarioRunner {
     }
 
     /// `exit`: the agent closes its store and exits; a hung one is killed after the timeout.
-    private func requestExit(_ slot: ProcessSlot) throws(RunError) {
+    private func requestExit(_ slot: ProcessSlot) throws(HarnessFailure) {
         guard let child = slot.child else { return }
         defer { slot.child = nil }
         do {
@@ -111,7 +111,7 @@ extension ScenarioRunner {
     }
 
     /// The armed `crash ... during: save` point was reached: kill the process there.
-    func crashInsideSave(_ slot: ProcessSlot) throws(RunError) {
+    func crashInsideSave(_ slot: ProcessSlot) throws(HarnessFailure) {
         try lifecycle(.crash, slot)
         verifyAfterCrash(slot)
     }
@@ -120,7 +120,7 @@ extension ScenarioRunner {
     /// the run, or exited on its own): recorded as such, its store checked for lost commits like after a
     /// crash, and the run ended with a harness error that says what happened. Nil when it still runs, or
     /// when the invocation was interrupted (which killed it).
-    func unexpectedDeath(of slot: ProcessSlot) -> RunError? {
+    func unexpectedDeath(of slot: ProcessSlot) -> HarnessFailure? {
         guard ProcessGuard.interruption == nil, let child = slot.child,
               let status = try? child.wait(timeout: .milliseconds(500)) else { return nil }
         slot.child = nil

@@ -7,7 +7,7 @@ import Trace
 
 extension ScenarioRunner {
     /// Executes one step (for `parallel`, its children together) and records its start and end.
-    func execute(_ planned: RunPlan.PlannedStep) throws(RunError) {
+    func execute(_ planned: RunPlan.PlannedStep) throws(HarnessFailure) {
         currentStep = planned
         record(.stepStarted)
         if case .parallel = planned.step.step {
@@ -27,7 +27,7 @@ extension ScenarioRunner {
 
     /// A step of one process: a lifecycle action, or a command for its agent.
     /// Returns the step's error (a scenario outcome, not a harness failure), if any.
-    func executeProcessStep(_ step: ScenarioStep, on slot: ProcessSlot) throws(RunError) -> ErrorRecord? {
+    func executeProcessStep(_ step: ScenarioStep, on slot: ProcessSlot) throws(HarnessFailure) -> ErrorRecord? {
         switch step.step {
         case .launch: try lifecycle(.launch, slot)
         case .exit: try lifecycle(.exit, slot)
@@ -53,7 +53,7 @@ extension ScenarioRunner {
     }
 
     /// Sends every child's command first, then waits for every reply: the steps run together.
-    func executeParallel(_ children: [RunPlan.PlannedStep]) throws(RunError) {
+    func executeParallel(_ children: [RunPlan.PlannedStep]) throws(HarnessFailure) {
         var pending: [(RunPlan.PlannedStep, ProcessSlot, Int, UInt64)] = []
         var busy: Set<String> = []
         for child in children {
@@ -79,7 +79,7 @@ extension ScenarioRunner {
     /// Collects the replies of steps running together, in whatever order they come: a step that
     /// blocks on another's lock must not wait for the runner to read that other reply first (an
     /// armed crash inside a save holds the write lock until the runner kills it).
-    private func finishPending(_ pending: inout [(RunPlan.PlannedStep, ProcessSlot, Int, UInt64)]) throws(RunError) {
+    private func finishPending(_ pending: inout [(RunPlan.PlannedStep, ProcessSlot, Int, UInt64)]) throws(HarnessFailure) {
         let start = ContinuousClock.now
         while !pending.isEmpty {
             for index in pending.indices.reversed() {
@@ -101,13 +101,13 @@ extension ScenarioRunner {
     /// Sends `command` and waits for its reply; a harness failure when the agent cannot take it.
     @discardableResult
     func send(_ command: AgentCommand, to slot: ProcessSlot, expectError: ErrorKind? = nil,
-              timeout: Swift.Duration? = nil) throws(RunError) -> AgentReply {
+              timeout: Swift.Duration? = nil) throws(HarnessFailure) -> AgentReply {
         let seq = try write(command, to: slot, expectError: expectError)
         return try awaitReply(seq, from: slot, timeout: timeout ?? options.stepTimeout)
     }
 
     /// Writes one request line; returns its sequence number.
-    func write(_ command: AgentCommand, to slot: ProcessSlot, expectError: ErrorKind?) throws(RunError) -> Int {
+    func write(_ command: AgentCommand, to slot: ProcessSlot, expectError: ErrorKind?) throws(HarnessFailure) -> Int {
         guard let child = slot.child else {
             throw failure("it is not running (\(slot.lifecycle.state)); launch it first", process: slot.name)
         }
@@ -134,7 +134,7 @@ extension ScenarioRunner {
     }
 
     /// Reads replies until the one numbered `seq` (earlier fire-and-forget replies are skipped).
-    func awaitReply(_ seq: Int, from slot: ProcessSlot, timeout: Swift.Duration) throws(RunError) -> AgentReply {
+    func awaitReply(_ seq: Int, from slot: ProcessSlot, timeout: Swift.Duration) throws(HarnessFailure) -> AgentReply {
         guard let reply = try readReply(seq, from: slot, timeout: timeout) else {
             throw failure("timed out after \(timeout) waiting for the reply to step \(currentStepText)\(stderrTail(of: slot))",
                           process: slot.name)
@@ -143,7 +143,7 @@ extension ScenarioRunner {
     }
 
     /// The reply numbered `seq`, or nil when none came within `timeout`.
-    func readReply(_ seq: Int, from slot: ProcessSlot, timeout: Swift.Duration) throws(RunError) -> AgentReply? {
+    func readReply(_ seq: Int, from slot: ProcessSlot, timeout: Swift.Duration) throws(HarnessFailure) -> AgentReply? {
         guard let child = slot.child else { throw failure("it exited before replying", process: slot.name) }
         while true {
             let line: String

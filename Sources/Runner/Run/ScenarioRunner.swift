@@ -39,7 +39,7 @@ public struct RunOutcome: Sendable {
     public var plan: RunPlan
     public var trace: RunTrace
     /// Set when the harness could not decide (exit code 2).
-    public var harnessError: RunError?
+    public var harnessError: HarnessFailure?
     /// Each process's stderr, for the report.
     public var stderr: [String: String]
     /// The sandbox, when kept.
@@ -96,15 +96,18 @@ public final class ScenarioRunner {
         do {
             runner = try ScenarioRunner(plan: plan, options: options)
         } catch {
+            let failure = HarnessFailure(message: "cannot prepare the run: \(error)")
             return RunOutcome(
-                plan: plan, trace: RunTrace(info: plan.info, events: []),
-                harnessError: RunError(message: "cannot prepare the run: \(error)"), stderr: [:], sandbox: nil,
+                plan: plan, trace: RunTrace(info: plan.info, events: [
+                    TraceEvent(t: MonotonicClock.now(), process: "runner", kind: .harnessFailed(failure)),
+                ]),
+                harnessError: failure, stderr: [:], sandbox: nil,
                 durationNanos: MonotonicClock.now() - start)
         }
-        var harnessError: RunError?
-        do throws(RunError) {
+        var harnessError: HarnessFailure?
+        do throws(HarnessFailure) {
             for step in plan.steps {
-                if ProcessGuard.interruption != nil { throw RunError(message: "interrupted") }
+                if ProcessGuard.interruption != nil { throw HarnessFailure(message: "interrupted") }
                 try runner.execute(step)
             }
             runner.currentStep = nil
@@ -116,8 +119,12 @@ public final class ScenarioRunner {
         let interrupted = ProcessGuard.interruption != nil && harnessError != nil
         runner.stopAll()
         runner.hub.close()
-        let (trace, unreadable) = runner.collectTrace()
+        var (trace, unreadable) = runner.collectTrace()
         harnessError = harnessError ?? unreadable
+        if let harnessError, !interrupted {
+            trace.events.append(TraceEvent(t: Swift.max(trace.events.last?.t ?? 0, MonotonicClock.now()), process: "runner",
+                                           kind: .harnessFailed(harnessError)))
+        }
         let stderr = runner.collectStderr()
         runner.sandbox.finish()
         return RunOutcome(
@@ -133,12 +140,12 @@ public final class ScenarioRunner {
     }
 
     /// A harness error at the current step.
-    func failure(_ message: String, process: String? = nil) -> RunError {
-        RunError(location: currentStep.map { "\($0.step.location.file):\($0.step.location.line)" },
+    func failure(_ message: String, process: String? = nil) -> HarnessFailure {
+        HarnessFailure(location: currentStep.map { "\($0.step.location.file):\($0.step.location.line)" },
                  process: process, message: message)
     }
 
-    func slot(_ name: String) throws(RunError) -> ProcessSlot {
+    func slot(_ name: String) throws(HarnessFailure) -> ProcessSlot {
         guard let slot = slots[name] else { throw failure("no process named '\(name)'") }
         return slot
     }

