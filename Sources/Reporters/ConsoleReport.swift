@@ -54,7 +54,9 @@ public enum ConsoleReport {
     /// `Summary: M of N runs matched`.
     public static func summary(_ results: [CheckResult]) -> String {
         let matched = results.count { $0.verdict.matched }
+        let undecided = results.count { $0.verdict.harnessFailure != nil }
         return "Summary: \(matched) of \(results.count) run\(results.count == 1 ? "" : "s") matched"
+            + (undecided == 0 ? "" : "; \(undecided) undecided (harness error)")
     }
 
     /// The command that replays a run exactly: `swift run groupsim run <file> --variant <v> --seed <n>`.

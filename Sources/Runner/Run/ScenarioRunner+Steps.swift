@@ -109,7 +109,8 @@ extension ScenarioRunner {
     /// Writes one request line; returns its sequence number.
     func write(_ command: AgentCommand, to slot: ProcessSlot, expectError: ErrorKind?) throws(HarnessFailure) -> Int {
         guard let child = slot.child else {
-            throw failure("it is not running (\(slot.lifecycle.state)); launch it first", process: slot.name)
+            let state = slot.lifecycle.state
+            throw failure("it is not running\(state == .notRunning ? "" : " (\(state))"); launch it first", process: slot.name)
         }
         guard slot.canTakeCommands else {
             throw failure("it is \(slot.lifecycle.state); resume it first", process: slot.name)

@@ -15,7 +15,7 @@ struct ListCommand: ParsableCommand {
         defer {
             if let errors {
                 printError(errors.description)
-                printError("\(errors.errors.count) error(s); the files with errors are not listed.")
+                printError("\(counted(errors.errors.count, "error")); the files with errors are not listed.")
             }
         }
         for scenario in loaded {

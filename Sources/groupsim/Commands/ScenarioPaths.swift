@@ -19,7 +19,7 @@ struct ScenarioPaths: ParsableArguments {
             return try ScenarioLoader.loadAll(in: urls)
         } catch {
             printError(error.description)
-            printError("\(error.errors.count) error(s); nothing was run.")
+            printError("\(counted(error.errors.count, "error")); nothing was run.")
             throw ExitCode(2)
         }
     }
@@ -48,4 +48,9 @@ struct ScenarioPaths: ParsableArguments {
 /// Writes a line to stderr.
 func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// `1 error`, `2 errors`: a count with its noun.
+func counted(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
 }

@@ -16,12 +16,12 @@ struct ValidateCommand: ParsableCommand {
         let (loaded, errors) = try scenarios.loadEach()
         for scenario in loaded {
             let runs = scenario.runs()
-            print("\(scenario.file): ok (\(scenario.name), \(runs.count) run\(runs.count == 1 ? "" : "s"))")
+            print("\(scenario.file): ok (\(scenario.name), \(counted(runs.count, "run")))")
         }
         guard let errors else { return }
         printError(errors.description)
         let files = Set(errors.errors.map(\.file)).count
-        printError("\(errors.errors.count) error(s) in \(files) file\(files == 1 ? "" : "s"); \(loaded.count) file\(loaded.count == 1 ? "" : "s") valid.")
+        printError("\(counted(errors.errors.count, "error")) in \(counted(files, "file")); \(counted(loaded.count, "file")) valid.")
         throw ExitCode(2)
     }
 }

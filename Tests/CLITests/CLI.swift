@@ -1,0 +1,83 @@
+import Foundation
+import TestSupport
+
+/// Runs the built `groupsim` in a scratch directory holding copies of the CLI fixtures.
+struct CLI {
+    let directory: TemporaryDirectory
+
+    /// The fixtures (`Tests/Golden/CLI/Scenarios`), copied into a fresh directory.
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "groupsim-cli")
+        let source = golden.directory.appendingPathComponent("Scenarios")
+        for name in try FileManager.default.contentsOfDirectory(atPath: source.path) {
+            try FileManager.default.copyItem(at: source.appendingPathComponent(name), to: directory.url.appendingPathComponent(name))
+        }
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        /// Standard output, then standard error, with the scratch directory's path replaced by `<dir>`.
+        var transcript: String { "$ exit \(status)\n" + stdout + (stderr.isEmpty ? "" : "--- stderr\n" + stderr) }
+    }
+
+    /// Runs `groupsim arguments…` in the scratch directory and waits for it.
+    func run(_ arguments: String...) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.executable("groupsim"))
+        process.arguments = arguments
+        process.currentDirectoryURL = directory.url
+        // Help text wraps at the terminal's width: fix it, whatever the machine's.
+        var environment = ProcessInfo.processInfo.environment
+        environment["COLUMNS"] = "80"
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read both to the end before waiting, so a full pipe never blocks the child.
+        let errorData = Data.reading(err.fileHandleForReading)
+        let outputData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let root = directory.url.resolvingSymlinksInPath().path
+        func clean(_ data: Data) -> String {
+            String(decoding: data, as: UTF8.self)
+                .replacingOccurrences(of: root, with: "<dir>")
+                .replacingOccurrences(of: directory.url.path, with: "<dir>")
+        }
+        return Result(status: process.terminationStatus, stdout: clean(outputData), stderr: clean(errorData.wait()))
+    }
+
+    func exists(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: directory.path(path))
+    }
+}
+
+/// Expected transcripts under `Tests/Golden/CLI/`.
+let golden = GoldenFiles("CLI", testFile: #filePath)
+
+extension Data {
+    /// Reads `handle` to its end on another thread; `wait()` returns what it read.
+    static func reading(_ handle: FileHandle) -> PendingRead {
+        let pending = PendingRead()
+        pending.thread = Thread {
+            pending.data = handle.readDataToEndOfFile()
+            pending.done.signal()
+        }
+        pending.thread?.start()
+        return pending
+    }
+}
+
+/// A read in progress on its own thread.
+final class PendingRead: @unchecked Sendable {
+    var thread: Thread?
+    var data = Data()
+    let done = DispatchSemaphore(value: 0)
+
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
+}
