@@ -1,3 +1,7 @@
+// glibc declares the _np spawn file actions only with _GNU_SOURCE, defined before any header.
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE
+#endif
 #include "CSystemShims.h"
 
 #include <errno.h>
@@ -55,3 +59,27 @@ int groupsim_die_with_parent(void) {
     return -1;
 }
 #endif
+
+int groupsim_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+#elif defined(__APPLE__)
+    (void)actions;
+    (void)lowest;
+    return 0;
+#else
+    (void)actions;
+    (void)lowest;
+    return ENOSYS;
+#endif
+}
+
+int groupsim_spawn_chdir(posix_spawn_file_actions_t *actions, const char *path) {
+#if (defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 29))) || defined(__APPLE__)
+    return posix_spawn_file_actions_addchdir_np(actions, path);
+#else
+    (void)actions;
+    (void)path;
+    return ENOSYS;
+#endif
+}

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Basics
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Basics
 import Synchronization
 
 /// Numbers the hub clients a process opens, so each gets its own socket.

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Basics
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Basics
 import Synchronization
 
 /// A Unix-domain datagram socket (`AF_UNIX`, `SOCK_DGRAM`), optionally bound to a path.

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Basics
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Basics
 import Foundation
 import Synchronization
 

@@ -7,6 +7,11 @@ import Supervisor
 import Synchronization
 import Trace
 
+// Why this type spans nine files: one run's state (its processes, the hub, the registry of scenario
+// ids, the trace recorder) acted on by every step kind. Each `ScenarioRunner+<Concern>.swift` holds
+// one concern: configuring agents, steps, control steps, lifecycles, finishing. The per-process state
+// is a value of its own (`ProcessSlot` with its `ProcessLifecycle`).
+
 /// How the runner starts agents and how long it waits for them.
 public struct RunnerOptions: Sendable {
     /// The `groupsim` executable, started as `groupsim agent --config <file>`.

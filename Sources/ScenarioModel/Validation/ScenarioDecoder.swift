@@ -2,6 +2,11 @@ import Basics
 import Foundation
 import Yams
 
+// Why this type spans ten files: it is one pass over one file's YAML tree with one error sink, and the
+// scenario language has that many sections and step kinds. Each `ScenarioDecoder+<Section>.swift`
+// decodes one section (store, model, processes, steps, actions, checks, control, variants), so a change
+// to the language touches the file of the section it changes.
+
 /// Decodes and validates one scenario file in a single pass over its composed YAML tree, collecting
 /// every error rather than stopping at the first.
 ///

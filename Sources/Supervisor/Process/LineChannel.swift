@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Basics
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Basics
 import Synchronization
 
 /// Newline-delimited messages (JSON lines) over one connected stream socket: the runner's end of

@@ -3,21 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSystemShims
 import Foundation
-
-#if canImport(Glibc)
-/// glibc 2.29+; not in the Glibc module's headers without _GNU_SOURCE.
-@_silgen_name("posix_spawn_file_actions_addchdir_np")
-private func spawnFileActionsAddChdir(
-    _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>
-) -> Int32
-
-/// glibc 2.34+: closes every descriptor from `lowest` up in the child.
-@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
-private func spawnFileActionsAddCloseFrom(
-    _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ lowest: Int32
-) -> Int32
-#endif
 
 /// `posix_spawn` with the file actions and attributes every child gets.
 enum PosixSpawn {
@@ -48,15 +35,16 @@ enum PosixSpawn {
         case .inherit:
             break
         }
-        #if canImport(Glibc)
         // Descriptors the runner inherited or opened without close-on-exec (test harnesses,
         // libraries) must not reach the child: a leaked end of another child's socket would
-        // keep that child from ever reading end-of-file.
-        _ = spawnFileActionsAddCloseFrom(&actions, 3)
+        // keep that child from ever reading end-of-file. (macOS: POSIX_SPAWN_CLOEXEC_DEFAULT below.)
+        _ = groupsim_spawn_close_from(&actions, 3)
         if let directory = spec.workingDirectory {
-            _ = spawnFileActionsAddChdir(&actions, directory)
+            let failed = groupsim_spawn_chdir(&actions, directory)
+            if failed != 0 {
+                return .failure(.spawnFailed(process: spec.process, executable: spec.executable, errno: failed))
+            }
         }
-        #endif
 
         var flags = Int32(POSIX_SPAWN_SETPGROUP) | Int32(POSIX_SPAWN_SETSIGMASK) | Int32(POSIX_SPAWN_SETSIGDEF)
         #if canImport(Darwin)
