@@ -24,7 +24,7 @@ private struct Harness {
     }
 }
 
-private func kinds(_ output: HubOutput, for process: String) -> [HubRecord.Kind] {
+private func kinds(_ output: HubOutput, for process: String) -> [HubDecision] {
     output.records.filter { $0.process == process && $0.kind != .posted }.map(\.kind)
 }
 

@@ -206,7 +206,7 @@ public struct HubStateMachine: Sendable {
         output.records.append(record(.delivered, to: process, post, at: now))
     }
 
-    private func record(_ kind: HubRecord.Kind, to process: String, _ post: Held, at now: UInt64) -> HubRecord {
+    private func record(_ kind: HubDecision, to process: String, _ post: Held, at now: UInt64) -> HubRecord {
         HubRecord(kind: kind, process: process, name: post.name, poster: post.poster, postedAt: post.postedAt, at: now)
     }
 }

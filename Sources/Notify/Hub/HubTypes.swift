@@ -65,10 +65,7 @@ public struct HubDelivery: Sendable, Equatable, Hashable {
 /// One thing the hub did, for the run's trace.
 public struct HubRecord: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// What happened.
-    public typealias Kind = HubDecision
-
-    /// What happened.
-    public var kind: Kind
+    public var kind: HubDecision
     /// The process concerned: the receiver, or the poster for `.posted`, the observer for `.observed`.
     public var process: String
     /// The notification's name.
@@ -81,7 +78,7 @@ public struct HubRecord: Sendable, Equatable, Hashable, CustomStringConvertible 
     public var at: UInt64
 
     /// Creates a record.
-    public init(kind: Kind, process: String, name: String, poster: String? = nil, postedAt: UInt64? = nil, at: UInt64) {
+    public init(kind: HubDecision, process: String, name: String, poster: String? = nil, postedAt: UInt64? = nil, at: UInt64) {
         self.kind = kind
         self.process = process
         self.name = name

@@ -1,7 +1,7 @@
 import Basics
 
-/// The view context's query generation: a read transaction held open on its connection.
-enum QueryGeneration: Equatable {
+/// Where the view context is with its pinned query generation: a read transaction held open on its connection.
+enum GenerationPin: Equatable {
     case unpinned
     /// Pinned, to be established at the next fetch or fault (Core Data pins lazily).
     case pending

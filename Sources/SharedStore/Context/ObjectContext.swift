@@ -55,7 +55,7 @@ public final class ObjectContext {
     @exclusivity(unchecked) var updatedSet: Set<ObjectID> = []
     @exclusivity(unchecked) var screen = ContextView()
     /// The view context's pinned query generation, when pinned (see `pinQueryGeneration()`).
-    @exclusivity(unchecked) var generation: QueryGeneration = .unpinned
+    @exclusivity(unchecked) var generation: GenerationPin = .unpinned
 
     init(core: StoreCore, name: String, isViewContext: Bool) {
         self.core = core

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Notify
 import Synchronization
@@ -42,13 +43,13 @@ final class RecordLog: Sendable {
         { [self] record in records.withLock { $0.append(record) } }
     }
 
-    func kinds(for process: String) -> [HubRecord.Kind] {
+    func kinds(for process: String) -> [HubDecision] {
         records.withLock { $0.filter { $0.process == process && $0.kind != .posted }.map(\.kind) }
     }
 
     /// Waits until `condition` holds for `process`'s records (the hub records on its own thread), or
     /// `timeout` passes; returns whether it held.
-    func wait(for process: String = "app", timeout: Duration = .seconds(10), _ condition: ([HubRecord.Kind]) -> Bool) -> Bool {
+    func wait(for process: String = "app", timeout: Duration = .seconds(10), _ condition: ([HubDecision]) -> Bool) -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition(kinds(for: process)) { return true }
