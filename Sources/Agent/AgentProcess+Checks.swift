@@ -11,17 +11,21 @@ func nanosLeft(until deadline: UInt64) -> UInt64 {
     return deadline > now ? deadline - now : 0
 }
 
+// In the deterministic mode a check reads once per request: the runner re-asks after each delivery or
+// timer until the deadline has passed in virtual time, and says which attempt is the last.
+
 extension AgentProcess {
     /// `read`: what the view shows for the object now, re-read until it matches or `within` passes.
     func checkRead(_ name: String, expect: TraceValues?, absent: Bool, withinNanos: UInt64, workload: Bool) throws {
         let expected = try expect.map { try normalized($0, for: name) }
         let checked = expected != nil || absent
-        let deadline = MonotonicClock.now() + withinNanos
+        let deadline = time.current + withinNanos
         while true {
-            let started = MonotonicClock.now()
+            let started = time.now()
             var observation = observe(name, workload: workload)
             let matches = absent ? !observation.found : expected.map { matchesExpectation(observation, $0) } ?? true
-            let done = matches || started >= deadline
+            lastCheckMatched = matches
+            let done = matches || (time.isVirtual ? isLastAttempt : started >= deadline)
             observation.final = done
             record(.observed(observation), start: started)
             if done {
@@ -32,18 +36,20 @@ extension AgentProcess {
                 }
                 return
             }
+            if time.isVirtual { return }
             idle(forNanos: min(recheckNanos, nanosLeft(until: deadline)))
         }
     }
 
     /// `count`: the objects of `entity` in the view (matching `predicate`), until the count is right.
     func checkCount(_ entity: String, predicate filter: FetchPredicate?, expect: Int?, withinNanos: UInt64) throws {
-        let deadline = MonotonicClock.now() + withinNanos
+        let deadline = time.current + withinNanos
         while true {
-            let started = MonotonicClock.now()
+            let started = time.now()
             let (names, hidden) = try viewNames(entity, filter: filter)
             let matches = expect.map { names.count == $0 } ?? true
-            let done = matches || started >= deadline
+            lastCheckMatched = matches
+            let done = matches || (time.isVirtual ? isLastAttempt : started >= deadline)
             let deleted = (currentContext.deletedObjects + heldDeletes).filter { $0.entity == entity }.map { ids.name(of: $0) }
             var observation = CountObservation(
                 entity: entity, predicate: filter?.description, ids: names, final: done, store: openedCopyName,
@@ -66,6 +72,7 @@ extension AgentProcess {
                 }
                 return
             }
+            if time.isVirtual { return }
             idle(forNanos: min(recheckNanos, nanosLeft(until: deadline)))
         }
     }

@@ -26,7 +26,11 @@ extension AgentProcess {
     /// Executes one request and replies; an error the step expected is a success.
     func handle(_ request: AgentRequest) {
         // What the hub delivered before this step was sent is handled first, between steps.
+        if let t = request.virtualTime { time.advance(to: t) }
         if let deliveries = request.deliveries { settle(deliveries: deliveries) }
+        if let notifications = request.notifications, !notifications.isEmpty { deliver(notifications) }
+        isLastAttempt = request.lastAttempt ?? true
+        lastCheckMatched = nil
         currentSeq = request.seq
         currentStep = request.step
         defer { currentStep = nil }
@@ -39,9 +43,11 @@ extension AgentProcess {
                 // The step said it would fail; that it succeeded is what the check records.
                 record(.check(CheckRecord(kind: .expectError, subject: expected.rawValue, passed: false, withinNanos: 0)))
             }
-            reply(AgentReply(seq: request.seq, status: .ok, inserted: outcome.inserted,
-                             deleted: outcome.deleted, lock: outcome.lock, globalIDs: outcome.globalIDs,
-                             aliases: outcome.aliases))
+            var answer = AgentReply(seq: request.seq, status: .ok, inserted: outcome.inserted,
+                                    deleted: outcome.deleted, lock: outcome.lock, globalIDs: outcome.globalIDs,
+                                    aliases: outcome.aliases)
+            answer.matched = lastCheckMatched
+            reply(answer)
         } catch {
             let record = errorRecord(error, expected: request.expectError)
             let status: AgentReply.Status = record.expected ? .ok : .failed
@@ -109,6 +115,9 @@ extension AgentProcess {
         } else {
             kind = ErrorKind(error) ?? .other
         }
+        // The deterministic mode waits no real time for a lock nobody can release meanwhile (one agent
+        // acts at a time): the busy timeout passes in virtual time.
+        if kind == .busy { time.advance(by: settings.busyTimeoutNanos) }
         return ErrorRecord(kind: kind, message: "\(error)", expected: expected == kind)
     }
 }

@@ -98,6 +98,11 @@ extension AgentProcess {
             clock.advance(byNanos: nanos)
         case .lockState:
             outcome.lock = currentLock()
+        case .timerRefresh:
+            runRefresh(reason: .poll)
+        case .handleNotifications:
+            // The request's notifications were handled before the command.
+            break
         case .finalRefresh:
             runRefresh(reason: .final)
             recordFinalView()

@@ -102,14 +102,15 @@ extension AgentProcess {
 
     /// How long the loop may sleep before the next poll-triggered refresh.
     func pollTimeout() -> UInt64? {
-        guard settings.trigger == .poll else { return nil }
+        // In the deterministic mode the runner owns the timer (`timerRefresh`).
+        guard settings.trigger == .poll, !time.isVirtual else { return nil }
         let now = MonotonicClock.now()
         return nextPoll > now ? nextPoll - now : 0
     }
 
     /// Runs the refresh when `trigger: poll` and its interval has passed.
     func pollIfDue() {
-        guard settings.trigger == .poll else { return }
+        guard settings.trigger == .poll, !time.isVirtual else { return }
         let now = MonotonicClock.now()
         guard now >= nextPoll else { return }
         runRefresh(reason: .poll)

@@ -35,7 +35,7 @@ extension AgentProcess {
         // Store events arrive synchronously on this (the only) thread.
         nonisolated(unsafe) let agent = self
         coordinator.eventSink = { event in agent.recordStoreEvent(event) }
-        coordinator.commitObserver = { phase in agent.commitTimes.observe(phase, at: MonotonicClock.now()) }
+        coordinator.commitObserver = { phase in agent.commitTimes.observe(phase, at: agent.time.now()) }
         coordinator.beforeCommit = { [unowned self] _ in
             guard self.crashArmed else { return }
             // The kill point of `crash ... during: save`: statements done, COMMIT not yet.

@@ -22,6 +22,8 @@ public final class AgentProcess {
     let config: AgentConfig
     var settings: AgentSettings { config.settings }
     let trace: TraceRecorder
+    /// The trace's clock: monotonic, or virtual in the deterministic mode.
+    let time: AgentTime
     let clock: AgentClock
     var coordinator: StoreCoordinator
     var view: ObjectContext { coordinator.viewContext }
@@ -67,15 +69,23 @@ public final class AgentProcess {
     /// The runner's scenario id -> global identifiers, as of the last `sync`/`leech` request.
     var globalIDs: [String: [String]] = [:]
 
+    /// Whether the last `read` or `count` matched its expectation (reported in the deterministic mode).
+    var lastCheckMatched: Bool?
+    /// Deterministic mode: whether the current `within` attempt is the last.
+    var isLastAttempt = true
+
     /// Opens the store described by `config`, posting and observing through `center`, replying
-    /// through `replies`.
+    /// through `replies`. In the deterministic mode (`config.virtualStart`) the agent posts and
+    /// observes through a `ScriptedNotificationCenter` instead, which the runner routes.
     public init(config: AgentConfig, center: (any DarwinNotificationCenter)?, replies: @escaping (AgentReply) -> Void) throws {
         self.config = config
         self.replies = replies
-        trace = try TraceRecorder(path: config.tracePath, process: config.process)
-        clock = AgentClock(offsetNanos: config.clockOffsetNanos)
+        let time = AgentTime(virtualStart: config.virtualStart)
+        self.time = time
+        trace = try TraceRecorder(path: config.tracePath, process: config.process, clock: { time.now() })
+        clock = AgentClock(offsetNanos: config.clockOffsetNanos, time: time)
         coordinator = try AgentProcess.openStore(config: config, clock: clock)
-        self.center = center
+        self.center = time.isVirtual ? ScriptedNotificationCenter(process: config.process, clock: { time.now() }) : center
         wireStoreEvents()
         if settings.refresh == .history && settings.historyTracking {
             try coordinator.registerHistoryConsumer(config.process)
@@ -83,9 +93,48 @@ public final class AgentProcess {
         if settings.queryGeneration == .pinned { try view.pinQueryGeneration() }
     }
 
-    /// Sends one reply to the runner.
+    /// Sends one reply to the runner; in the deterministic mode with the agent's virtual time and
+    /// what it did with notifications.
     func reply(_ reply: AgentReply) {
+        var reply = reply
+        if time.isVirtual {
+            reply.virtualEnd = time.current
+            if let scripted = center as? ScriptedNotificationCenter {
+                let activity = scripted.takeActivity()
+                let wire = NotificationActivity(
+                    posts: activity.posts.map { PostedNotification(name: $0.name, at: $0.at) },
+                    observed: activity.observed, unobserved: activity.unobserved)
+                reply.notifications = wire.isEmpty ? nil : wire
+            }
+        }
         replies(reply)
+    }
+
+    /// Closes everything this process opened (store, copies, notification center, the closures that
+    /// tie the store to this agent), so a standby agent can become another process with nothing left
+    /// open from this one.
+    func shutdown() {
+        coordinator.eventSink = nil
+        coordinator.commitObserver = nil
+        coordinator.beforeCommit = nil
+        if let observer { try? center?.removeObserver(observer) }
+        observer = nil
+        center?.close()
+        center = nil
+        openedCopy = nil
+        inspectorStore = nil
+        ensemble = nil
+    }
+
+    /// Deterministic mode: hands the runner's deliveries to the observers, then handles them.
+    func deliver(_ notifications: [DeliveredNotification]) {
+        guard let scripted = center as? ScriptedNotificationCenter else { return }
+        for note in notifications {
+            scripted.deliver(NotificationDelivery(
+                name: note.name, postedAt: note.postedAt, receivedAt: time.now(), poster: note.poster,
+                isOwnPost: note.poster == config.process))
+        }
+        handleNotifications()
     }
 
     /// Records a trace event stamped with the current step; `start` (and `t`) for an operation with a duration.

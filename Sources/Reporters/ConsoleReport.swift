@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Trace
 
@@ -25,6 +26,8 @@ public enum ConsoleReport {
                 : " (missing \(verdict.missingText))"
         }
         line += latencyText(result.latency)
+        // Deterministic runs measure virtual time: say so wherever a time is shown.
+        if result.info.mode == .deterministic && !latencyText(result.latency).isEmpty { line += " (virtual time)" }
         return line
     }
 
@@ -63,6 +66,7 @@ public enum ConsoleReport {
     @Sendable
     public static func replayCommand(_ info: RunInfo) -> String {
         "swift run groupsim run \(shellQuoted(info.file)) --variant \(shellQuoted(info.variant)) --seed \(info.seed)"
+            + (info.mode == .deterministic ? " --deterministic" : "")
     }
 
     /// Quotes a word for a POSIX shell when it needs it.

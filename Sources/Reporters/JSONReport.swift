@@ -40,7 +40,7 @@ public enum JSONReport {
             generatedAt = options.generatedAt
             run = Run(
                 scenario: info.scenario, variant: info.variant, label: reported.label, file: info.file,
-                summary: info.summary, seed: info.seed, replay: options.replayCommand(info),
+                summary: info.summary, seed: info.seed, mode: info.mode.rawValue, replay: options.replayCommand(info),
                 expected: info.expected.names, staleToleranceNs: info.staleToleranceNanos,
                 latencyBudget: info.latencyBudget.map { BudgetDoc(p50Ns: $0.p50, p90Ns: $0.p90, p99Ns: $0.p99, maxNs: $0.max) },
                 durationNs: result.end - result.origin, events: result.eventCount)
@@ -85,6 +85,8 @@ public enum JSONReport {
         public var file: String
         public var summary: String
         public var seed: UInt64
+        /// `real-time` or `deterministic` (every time in the report is then virtual).
+        public var mode: String
         public var replay: String
         /// `[]` for `pass`, else the anomaly names the run must show.
         public var expected: [String]

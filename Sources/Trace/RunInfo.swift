@@ -48,12 +48,15 @@ public struct RunInfo: Sendable, Hashable, Codable {
     public var latencyBudget: LatencyBudget?
     public var processes: [TraceProcess]
     public var steps: [StepInfo]
+    /// How the run was executed; in the deterministic mode every time in the trace is virtual.
+    public var mode: RunMode
 
     public init(
         scenario: String, variant: String, file: String, summary: String, seed: UInt64,
         expected: Expectation, staleToleranceNanos: UInt64 = 250_000_000,
-        latencyBudget: LatencyBudget? = nil, processes: [TraceProcess], steps: [StepInfo]
+        latencyBudget: LatencyBudget? = nil, processes: [TraceProcess], steps: [StepInfo], mode: RunMode = .realTime
     ) {
+        self.mode = mode
         self.scenario = scenario
         self.variant = variant
         self.file = file
@@ -64,5 +67,24 @@ public struct RunInfo: Sendable, Hashable, Codable {
         self.latencyBudget = latencyBudget
         self.processes = processes
         self.steps = steps
+    }
+}
+
+extension RunInfo {
+    private enum CodingKeys: String, CodingKey {
+        case scenario, variant, file, summary, seed, expected, staleToleranceNanos, latencyBudget, processes, steps, mode
+    }
+
+    /// Decodes a header; one written before runs had a mode was real-time.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            scenario: try c.decode(String.self, forKey: .scenario), variant: try c.decode(String.self, forKey: .variant),
+            file: try c.decode(String.self, forKey: .file), summary: try c.decode(String.self, forKey: .summary),
+            seed: try c.decode(UInt64.self, forKey: .seed), expected: try c.decode(Expectation.self, forKey: .expected),
+            staleToleranceNanos: try c.decode(UInt64.self, forKey: .staleToleranceNanos),
+            latencyBudget: try c.decodeIfPresent(LatencyBudget.self, forKey: .latencyBudget),
+            processes: try c.decode([TraceProcess].self, forKey: .processes), steps: try c.decode([StepInfo].self, forKey: .steps),
+            mode: try c.decodeIfPresent(RunMode.self, forKey: .mode) ?? .realTime)
     }
 }

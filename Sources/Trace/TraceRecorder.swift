@@ -16,8 +16,13 @@ public final class TraceRecorder {
     /// The process name stamped on every event.
     public let process: String
 
-    /// Opens (creating or appending to) the file at `path`.
-    public init(path: String, process: String) throws {
+    /// When events are stamped that give no time of their own.
+    private let clock: () -> UInt64
+
+    /// Opens (creating or appending to) the file at `path`; events are stamped by `clock` (the
+    /// machine's monotonic clock, unless a deterministic run's virtual one).
+    public init(path: String, process: String, clock: @escaping () -> UInt64 = { MonotonicClock.now() }) throws {
+        self.clock = clock
         fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw TraceFileError(file: path, line: 0, message: "cannot open for writing (errno \(errno))")
@@ -33,7 +38,7 @@ public final class TraceRecorder {
     /// records a process's lifecycle and steps under that process's name) or of its own process.
     /// `start` is when an operation with a duration was invoked (see `TraceEvent.start`).
     public func record(_ kind: TraceEventKind, step: Int? = nil, at t: UInt64? = nil, start: UInt64? = nil, as subject: String? = nil) {
-        let event = TraceEvent(t: t ?? MonotonicClock.now(), start: start, process: subject ?? process, step: step, kind: kind)
+        let event = TraceEvent(t: t ?? clock(), start: start, process: subject ?? process, step: step, kind: kind)
         guard var data = try? encoder.encode(event) else { return }
         data.append(0x0A)
         data.withUnsafeBytes { buffer in

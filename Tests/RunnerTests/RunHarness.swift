@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Runner
 import ScenarioModel
@@ -11,15 +12,17 @@ enum RunHarness {
 
     /// Every run of `yaml` (one per variant), or only `variant`.
     static func run(_ yaml: String, variant: String? = nil, executable: String = groupsim,
-                    stepTimeout: Swift.Duration = .seconds(15), launchTimeout: Swift.Duration = .seconds(15)) throws -> [RunOutcome] {
+                    stepTimeout: Swift.Duration = .seconds(15), launchTimeout: Swift.Duration = .seconds(15),
+                    mode: RunMode = .realTime, seed: UInt64? = nil, pool: AgentPool? = nil) throws -> [RunOutcome] {
         let scenario = try ScenarioLoader.parse(yaml: yaml, file: "test.yaml")
-        let runs = variant.map { name in scenario.run(variant: name).map { [$0] } ?? [] } ?? scenario.runs()
-        let options = RunnerOptions(agentExecutable: executable, launchTimeout: launchTimeout, stepTimeout: stepTimeout)
-        return runs.map { ScenarioRunner.execute(RunPlan(run: $0, summary: scenario.summary), options: options) }
+        let runs = variant.map { name in scenario.run(variant: name, seed: seed).map { [$0] } ?? [] } ?? scenario.runs(seed: seed)
+        let options = RunnerOptions(agentExecutable: executable, launchTimeout: launchTimeout, stepTimeout: stepTimeout, agentPool: pool)
+        return runs.map { ScenarioRunner.execute(RunPlan(run: $0, summary: scenario.summary, mode: mode), options: options) }
     }
 
-    static func single(_ yaml: String, variant: String? = nil) throws -> RunOutcome {
-        let outcomes = try run(yaml, variant: variant)
+    static func single(_ yaml: String, variant: String? = nil, mode: RunMode = .realTime, seed: UInt64? = nil,
+                       pool: AgentPool? = nil) throws -> RunOutcome {
+        let outcomes = try run(yaml, variant: variant, mode: mode, seed: seed, pool: pool)
         guard outcomes.count == 1, let outcome = outcomes.first else { throw HarnessError("expected one run, got \(outcomes.count)") }
         return outcome
     }
@@ -52,8 +55,10 @@ extension RunOutcome {
         trace.events.compactMap { if case .lifecycle(let change) = $0.kind { change.pid } else { nil } }
     }
 
-    /// Whether no process the run started is still alive.
+    /// Whether no process the run started is still alive (a deterministic trace names no pids: then
+    /// whether the supervisor has any child left that a pool does not hold).
     var leftNoProcess: Bool {
-        pids.allSatisfy { kill($0, 0) != 0 && errno == ESRCH }
+        guard plan.mode == .realTime else { return ProcessGuard.liveChildren.isEmpty }
+        return pids.allSatisfy { kill($0, 0) != 0 && errno == ESRCH }
     }
 }

@@ -34,10 +34,12 @@ import Trace
         "same-note-on-phone-and-watch-without-uuid/default": [(.duplicate, "group:group.example.notes", "n1"), (.duplicate, "own:watch", "n1")],
     ]
 
-    @Test func everyScenarioRunMatchesItsExpectation() throws {
+    /// Both modes: the deterministic mode must give every run the verdict real time gives it.
+    @Test(arguments: RunMode.allCases)
+    func everyScenarioRunMatchesItsExpectation(mode: RunMode) throws {
         let scenarios = try ScenarioLoader.loadAll(in: [Self.folder])
         #expect(scenarios.count >= 10)
-        let plans = scenarios.flatMap { scenario in scenario.runs().map { RunPlan(run: $0, summary: scenario.summary) } }
+        let plans = scenarios.flatMap { scenario in scenario.runs().map { RunPlan(run: $0, summary: scenario.summary, mode: mode) } }
         let options = RunnerOptions(agentExecutable: RunHarness.groupsim)
         var outcomes: [RunOutcome] = []
         for plan in plans { outcomes.append(ScenarioRunner.execute(plan, options: options)) }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Basics
 import Foundation
 import Notify
@@ -19,7 +24,10 @@ extension AgentProcess {
     /// notifications and polls that come due in between, until the runner says `exit` or closes the
     /// stream. Returns the exit status.
     public func run(input fd: Int32 = 0) -> Int32 {
-        let input = LineReader(fd: fd)
+        run(reading: LineReader(fd: fd))
+    }
+
+    func run(reading input: LineReader) -> Int32 {
         if settings.observe == .launch { startObserving() }
         // An app becomes active when it launches: the activation trigger runs then too.
         if settings.trigger == .activation { runRefresh(reason: .activation) }
@@ -30,7 +38,9 @@ extension AgentProcess {
             if ready.contains(inbox.readDescriptor) { handleNotifications() }
             pollIfDue()
             guard ready.contains(input.fd) else { continue }
-            for line in input.drain() where !line.isEmpty {
+            input.fill()
+            while let line = input.nextLine() {
+                guard !line.isEmpty else { continue }
                 guard let request = try? JSONDecoder().decode(AgentRequest.self, from: Data(line.utf8)) else {
                     trace.record(.error(ErrorRecord(kind: .other, message: "unreadable request: \(line)")))
                     continue
@@ -43,5 +53,43 @@ extension AgentProcess {
             }
             if input.isClosed { return 0 }
         }
+    }
+}
+
+extension AgentProcess {
+    /// A standby agent (`groupsim agent --standby`, the deterministic mode's pool): it waits for a
+    /// config line on stdin, becomes that process (its store, its trace, its stderr file) until the
+    /// runner says `exit`, then closes everything it opened and waits for the next config. A crash or
+    /// a kill ends it for real. Returns at the end of stdin.
+    public static func standby(input fd: Int32 = 0) -> Int32 {
+        let input = LineReader(fd: fd)
+        let output = LineWriter(fd: 1)
+        while let line = input.readLine() {
+            guard !line.isEmpty else { continue }
+            let agent: AgentProcess
+            do {
+                let config = try JSONDecoder().decode(AgentConfig.self, from: Data(line.utf8))
+                if let path = config.stderrPath { redirectStandardError(to: path) }
+                agent = try AgentProcess.spawned(config: config)
+            } catch {
+                let record = ErrorRecord(kind: .other, message: "cannot become the process: \(error)")
+                if let data = try? JSONEncoder().encode(AgentReply(seq: 0, status: .failed, error: record)) {
+                    output.write(String(decoding: data, as: UTF8.self))
+                }
+                continue
+            }
+            _ = agent.run(reading: input)
+            agent.shutdown()
+            if input.isClosed { break }
+        }
+        return 0
+    }
+
+    /// Points fd 2 at `path` (appending), for the process this agent now is.
+    static func redirectStandardError(to path: String) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return }
+        _ = dup2(descriptor, 2)
+        SystemCalls.closeDescriptor(descriptor)
     }
 }

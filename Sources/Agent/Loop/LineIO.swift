@@ -6,28 +6,42 @@ import Darwin
 #endif
 
 /// Reads newline-delimited messages from a file descriptor without blocking the event loop:
-/// the loop polls the descriptor and calls `drain()` when it is readable.
+/// the loop polls the descriptor, calls `fill()` when it is readable, and takes the complete lines
+/// with `nextLine()`; lines it does not take stay for the next reader of the stream.
 final class LineReader {
     let fd: Int32
     private var buffer: [UInt8] = []
+    private var lines: [String] = []
     private(set) var isClosed = false
 
     init(fd: Int32) {
         self.fd = fd
     }
 
-    /// Reads what is available (one `read(2)`) and returns the complete lines in it.
-    func drain() -> [String] {
+    /// Reads what is available (one `read(2)`), keeping its complete lines.
+    func fill() {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         if n == 0 { isClosed = true }
         if n > 0 { buffer.append(contentsOf: chunk[0..<n]) }
-        var lines: [String] = []
         while let newline = buffer.firstIndex(of: 0x0A) {
             lines.append(String(decoding: buffer[..<newline], as: UTF8.self))
             buffer.removeSubrange(...newline)
         }
-        return lines
+    }
+
+    /// The oldest complete line not taken yet.
+    func nextLine() -> String? {
+        lines.isEmpty ? nil : lines.removeFirst()
+    }
+
+    /// Blocks until a complete line is there (nil at the end of the stream).
+    func readLine() -> String? {
+        while lines.isEmpty && !isClosed {
+            _ = waitReadable([fd], timeoutNanos: nil)
+            fill()
+        }
+        return nextLine()
     }
 }
 

@@ -54,6 +54,10 @@ public enum AgentCommand: Sendable, Hashable, Codable {
     case advanceClock(nanos: UInt64)
     /// Whether the process holds a transaction open on a shared store (asked before SIGSTOP).
     case lockState
+    /// Deterministic mode: the poll interval has passed in virtual time; run the strategy (reason `poll`).
+    case timerRefresh
+    /// Deterministic mode: nothing but the notifications the request carries.
+    case handleNotifications
     /// Runs the refresh strategy one last time (reason `final`) and records the view.
     case finalRefresh
     /// Closes the store and exits with status 0.

@@ -27,8 +27,15 @@ public struct AgentConfig: Sendable, Hashable, Codable {
     public var clockOffsetNanos: UInt64
     /// This process's seed, derived from the run's root seed.
     public var seed: UInt64
+    /// Deterministic mode: the virtual time of the launch. Nil in real time. The agent then acts only
+    /// when asked, stamps its events with virtual time, posts and observes through the runner, and
+    /// runs no timers of its own.
+    public var virtualStart: UInt64?
+    /// A standby agent's stderr file for this process (a spawned agent's is set at spawn).
+    public var stderrPath: String?
 
-    public init(process: String, role: ProcessRole, launchCount: Int, store: StoreLocation, model: ModelDescription, settings: AgentSettings, hubSocket: String, tracePath: String, copiesDirectory: String, transferDirectory: String = "", clockOffsetNanos: UInt64, seed: UInt64) {
+    public init(process: String, role: ProcessRole, launchCount: Int, store: StoreLocation, model: ModelDescription, settings: AgentSettings, hubSocket: String, tracePath: String, copiesDirectory: String, transferDirectory: String = "", clockOffsetNanos: UInt64, seed: UInt64, virtualStart: UInt64? = nil) {
+        self.virtualStart = virtualStart
         self.transferDirectory = transferDirectory
         self.process = process
         self.role = role

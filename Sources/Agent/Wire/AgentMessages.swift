@@ -18,6 +18,14 @@ public struct AgentRequest: Sendable, Hashable, Codable {
     /// (with the refreshes they trigger) before it executes the command, so a notification posted by
     /// one step is handled before the next step, never racing it. Nil: do not wait.
     public var deliveries: Int?
+    /// Deterministic mode: the virtual time at which the agent acts (nil in real time).
+    public var virtualTime: UInt64?
+    /// Deterministic mode: the notifications the runner delivers now, handled (with the refreshes
+    /// they trigger) before the command.
+    public var notifications: [DeliveredNotification]?
+    /// Deterministic mode, for a `read` or `count` with `within`: whether its deadline has passed, so
+    /// this attempt is the last (the runner re-asks after each delivery or timer until then).
+    public var lastAttempt: Bool?
     public var command: AgentCommand
 
     public init(seq: Int, step: Int? = nil, expectError: ErrorKind? = nil, ids: [String: ObjectRef] = [:],
@@ -29,6 +37,46 @@ public struct AgentRequest: Sendable, Hashable, Codable {
         self.ids = ids
         self.globalIDs = globalIDs
         self.command = command
+    }
+}
+
+/// A notification the runner delivers to an agent in the deterministic mode.
+public struct DeliveredNotification: Sendable, Hashable, Codable {
+    public var name: String
+    public var poster: String
+    public var postedAt: UInt64
+
+    public init(name: String, poster: String, postedAt: UInt64) {
+        self.name = name
+        self.poster = poster
+        self.postedAt = postedAt
+    }
+}
+
+/// What an agent did with notifications while it handled a request, in the deterministic mode (the
+/// runner routes them): posts in order, and names it started or stopped observing.
+public struct NotificationActivity: Sendable, Hashable, Codable {
+    public var posts: [PostedNotification] = []
+    public var observed: [String] = []
+    public var unobserved: [String] = []
+
+    public init(posts: [PostedNotification] = [], observed: [String] = [], unobserved: [String] = []) {
+        self.posts = posts
+        self.observed = observed
+        self.unobserved = unobserved
+    }
+
+    public var isEmpty: Bool { posts.isEmpty && observed.isEmpty && unobserved.isEmpty }
+}
+
+/// A post, with the (virtual) time it was made.
+public struct PostedNotification: Sendable, Hashable, Codable {
+    public var name: String
+    public var at: UInt64
+
+    public init(name: String, at: UInt64) {
+        self.name = name
+        self.at = at
     }
 }
 
@@ -71,6 +119,12 @@ public struct AgentReply: Sendable, Hashable, Codable {
     public var globalIDs: [String: String]
     /// After `sync`: further rows of a scenario object in this store (duplicates imported from a peer).
     public var aliases: [String: [ObjectRef]]
+    /// Deterministic mode: the agent's virtual time when it replied (the runner's clock moves on to it).
+    public var virtualEnd: UInt64?
+    /// Deterministic mode: what it posted and started or stopped observing.
+    public var notifications: NotificationActivity?
+    /// Deterministic mode, for a `read` or `count` with an expectation: whether the view matched it.
+    public var matched: Bool?
 
     public init(seq: Int, status: Status, error: ErrorRecord? = nil, inserted: [String: ObjectRef] = [:], deleted: [String] = [],
                 lock: LockKind? = nil, globalIDs: [String: String] = [:], aliases: [String: [ObjectRef]] = [:]) {
@@ -86,7 +140,9 @@ public struct AgentReply: Sendable, Hashable, Codable {
 }
 
 extension AgentReply {
-    private enum CodingKeys: String, CodingKey { case seq, status, error, inserted, deleted, lock, globalIDs, aliases }
+    private enum CodingKeys: String, CodingKey {
+        case seq, status, error, inserted, deleted, lock, globalIDs, aliases, virtualEnd, notifications, matched
+    }
 
     /// Decodes a reply; the collections may be left out when empty.
     public init(from decoder: any Decoder) throws {
@@ -100,5 +156,8 @@ extension AgentReply {
             lock: try container.decodeIfPresent(LockKind.self, forKey: .lock),
             globalIDs: try container.decodeIfPresent([String: String].self, forKey: .globalIDs) ?? [:],
             aliases: try container.decodeIfPresent([String: [ObjectRef]].self, forKey: .aliases) ?? [:])
+        virtualEnd = try container.decodeIfPresent(UInt64.self, forKey: .virtualEnd)
+        notifications = try container.decodeIfPresent(NotificationActivity.self, forKey: .notifications)
+        matched = try container.decodeIfPresent(Bool.self, forKey: .matched)
     }
 }

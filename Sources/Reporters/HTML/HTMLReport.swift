@@ -50,7 +50,7 @@ public enum HTMLReport {
         if let shown = result.latency.shown {
             html += "<dt>first shown</dt><dd>p50 \(DurationText.format(shown.p50)) · p99 \(DurationText.format(shown.p99)) · max \(DurationText.format(shown.max)) from commit to the first read showing it, over \(shown.count) save → reader pair\(shown.count == 1 ? "" : "s")</dd>"
         }
-        html += "<dt>run</dt><dd><code>\(Escape.html(info.file))</code> · seed \(info.seed) · \(result.eventCount) events over \(DurationText.format(result.end - result.origin))</dd>"
+        html += "<dt>run</dt><dd><code>\(Escape.html(info.file))</code> · seed \(info.seed) · \(info.mode == .deterministic ? "deterministic (virtual time)" : "real time") · \(result.eventCount) events over \(DurationText.format(result.end - result.origin))</dd>"
         html += "<dt>replay</dt><dd><code>\(Escape.html(options.replayCommand(info)))</code></dd></dl>\n"
         if let first = result.anomalies.first {
             let more = result.anomalies.count > 1 ? " <a href=\"#anomalies\">\(result.anomalies.count - 1) more below.</a>" : ""

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import ScenarioModel
 import Trace
@@ -16,8 +17,10 @@ public struct RunPlan: Sendable {
     public let run: ScenarioRun
     public let steps: [PlannedStep]
     public let info: RunInfo
+    /// Real time, or deterministic (a function of the file, the variant and the seed).
+    public var mode: RunMode { info.mode }
 
-    public init(run: ScenarioRun, summary: String) {
+    public init(run: ScenarioRun, summary: String, mode: RunMode = .realTime) {
         self.run = run
         var counter = 0
         var table: [StepInfo] = []
@@ -42,7 +45,7 @@ public struct RunPlan: Sendable {
         info = RunInfo(
             scenario: run.scenario, variant: run.variant, file: run.file, summary: summary, seed: run.rootSeed,
             expected: run.expectation, staleToleranceNanos: run.staleTolerance.nanos, latencyBudget: run.latencyBudget,
-            processes: processes, steps: table)
+            processes: processes, steps: table, mode: mode)
     }
 
     /// The trace's name for the store a process reads: the group's, or its own container's.

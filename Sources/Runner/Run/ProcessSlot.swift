@@ -10,6 +10,8 @@ final class ProcessSlot {
     let store: String
     var lifecycle: ProcessLifecycle
     var child: (any SupervisedProcess)?
+    /// Whether the child is a standby agent from the pool (given back at `exit`, not waited for).
+    var pooled = false
     /// How many times it has been launched.
     var launches = 0
     private var nextSeq = 1

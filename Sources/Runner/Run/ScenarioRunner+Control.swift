@@ -10,7 +10,12 @@ extension ScenarioRunner {
     func executeControl(_ step: Step) throws(HarnessFailure) {
         switch step {
         case .sleep(let duration):
-            sleep(nanos: duration.nanos)
+            if clock.isVirtual {
+                let (target, overflow) = clock.current.addingReportingOverflow(duration.nanos)
+                try advanceTime(to: overflow ? .max : target)
+            } else {
+                sleep(nanos: duration.nanos)
+            }
         case .advanceClock(let duration):
             let (offset, overflow) = clockOffset.addingReportingOverflow(duration.nanos)
             clockOffset = overflow ? .max : offset
@@ -69,7 +74,7 @@ extension ScenarioRunner {
             mix: .init(insert: workload.mix.insert, update: workload.mix.update, delete: workload.mix.delete, read: workload.mix.read),
             rate: workload.rate, durationNanos: workload.duration.nanos, keys: workload.keys,
             attribute: attribute.map { ($0.name, $0.type.rawValue) }, seed: seed)
-        let start = MonotonicClock.now()
+        let start = clock.current
         let store = slots[workload.processes.first ?? ""]?.store ?? "group:\(plan.run.store.group)"
         // A workload touches only its own entity's objects with its own ids (k1...k<keys>), whatever
         // else lives in the store.
@@ -79,7 +84,7 @@ extension ScenarioRunner {
         }
         func committed() -> [String] { (live[store] ?? []).filter(isOwn).sorted() }
         defer {
-            let took = MonotonicClock.now() - start
+            let took = clock.current - start
             let asked = workload.duration.nanos
             // A loaded or slow machine cannot keep every rate: say so rather than stretch silently.
             if took > asked + asked / 10 + 100_000_000 {
@@ -88,9 +93,15 @@ extension ScenarioRunner {
             }
         }
         while let op = generator.next(committed: committed()) {
-            let due = start + op.offsetNanos
-            let now = MonotonicClock.now()
-            if due > now { sleep(nanos: due - now) }
+            let due = start &+ op.offsetNanos
+            if clock.isVirtual {
+                // One operation at a time, at its virtual moment, in the generator's seeded order.
+                try advanceTime(to: due)
+                try schedulingPoint()
+            } else {
+                let now = MonotonicClock.now()
+                if due > now { sleep(nanos: due - now) }
+            }
             let slot = try slot(op.process)
             switch op.kind {
             case .insert:

@@ -27,7 +27,7 @@ extension ScenarioRunner {
         }
         try lifecycle(.suspend, slot)
         record(.lifecycle(LifecycleChange(
-            state: .suspended, pid: slot.child?.pid, holdsLock: lock != nil, lock: lock)), as: slot.name)
+            state: .suspended, pid: pid(of: slot), holdsLock: lock != nil, lock: lock)), as: slot.name)
     }
 
     private func perform(_ action: LifecycleAction, _ slot: ProcessSlot) throws(HarnessFailure) {
@@ -38,7 +38,7 @@ extension ScenarioRunner {
         case .notifyHub(let state):
             hub.setLifecycle(Self.hubState(state), for: slot.name)
             if state != .suspended && state != .launching {
-                record(.lifecycle(LifecycleChange(state: state, pid: slot.child?.pid)), as: slot.name)
+                record(.lifecycle(LifecycleChange(state: state, pid: pid(of: slot))), as: slot.name)
             }
             if state == .background, slot.canTakeCommands { try send(.enterBackground, to: slot) }
         case .sendSignal(let signal):
@@ -54,16 +54,23 @@ extension ScenarioRunner {
 
     /// Starts the agent with its config and waits until it has opened its store.
     private func spawn(_ slot: ProcessSlot) throws(HarnessFailure) {
-        let config = agentConfig(for: slot)
+        var config = agentConfig(for: slot)
+        if clock.isVirtual { config.virtualStart = clock.current }
         let configURL = sandbox.config(of: slot.name, launch: slot.launches)
         slot.launches += 1
         do {
-            try JSONEncoder().encode(config).write(to: configURL)
-            let spec = LaunchSpec(
-                process: slot.name, executable: options.agentExecutable,
-                arguments: ["agent", "--config", configURL.path],
-                standardError: .file(sandbox.stderr(of: slot.name).path))
-            slot.child = try options.launcher.launch(spec)
+            if clock.isVirtual, let pool = options.agentPool {
+                // A standby agent becomes this process: its config on stdin, its stderr to the sandbox.
+                config.stderrPath = sandbox.stderr(of: slot.name).path
+                let child = try pool.take()
+                slot.child = child
+                slot.pooled = true
+                try child.writeLine(String(decoding: try JSONEncoder().encode(config), as: UTF8.self))
+            } else {
+                try JSONEncoder().encode(config).write(to: configURL)
+                slot.child = try options.launcher.launch(spawnSpec(slot, config: configURL))
+                slot.pooled = false
+            }
         } catch {
             throw failure("cannot start the agent: \(error)", process: slot.name)
         }
@@ -76,9 +83,22 @@ extension ScenarioRunner {
             throw failure("\(error)\(stderrTail(of: slot))", process: slot.name)
         }
         guard let reply = try? JSONDecoder().decode(AgentReply.self, from: Data(line.utf8)), reply.status == .ready else {
+            slot.child?.kill()
+            slot.child = nil
             throw failure("the agent did not start: \(line)", process: slot.name)
         }
-        record(.lifecycle(LifecycleChange(state: .launching, pid: slot.child?.pid)), as: slot.name)
+        followVirtualTime(reply, from: slot)
+        armPollTimer(slot)
+        record(.lifecycle(LifecycleChange(state: .launching, pid: pid(of: slot))), as: slot.name)
+    }
+
+    private func spawnSpec(_ slot: ProcessSlot, config configURL: URL) -> LaunchSpec {
+            LaunchSpec(
+                process: slot.name, executable: options.agentExecutable,
+                arguments: ["agent", "--config", configURL.path],
+                // Deterministic mode: the same iteration order of dictionaries and sets in every run.
+                environment: clock.isVirtual ? ["SWIFT_DETERMINISTIC_HASHING": "1"] : [:],
+                standardError: .file(sandbox.stderr(of: slot.name).path))
     }
 
     private func deliver(_ signal: ProcessSignal, to slot: ProcessSlot) throws(HarnessFailure) {
@@ -101,9 +121,15 @@ extension ScenarioRunner {
         guard let child = slot.child else { return }
         defer { slot.child = nil }
         do {
-            let request = AgentRequest(seq: slot.takeSeq(), command: .exit)
-            try Self.send(request, to: child)
-            _ = try child.wait(timeout: options.stepTimeout)
+            let seq = slot.takeSeq()
+            try Self.send(AgentRequest(seq: seq, command: .exit), to: child)
+            if slot.pooled, let pool = options.agentPool {
+                // A standby agent answers and waits for its next process.
+                _ = try awaitReply(seq, from: slot, timeout: options.stepTimeout)
+                pool.giveBack(child)
+            } else {
+                _ = try child.wait(timeout: options.stepTimeout)
+            }
         } catch {
             child.kill()
             throw failure("it did not exit cleanly: \(error)", process: slot.name)
@@ -128,16 +154,21 @@ extension ScenarioRunner {
         let what: String
         switch status {
         case .killed:
-            record(.lifecycle(LifecycleChange(state: .killed, pid: child.pid)), as: slot.name)
+            record(.lifecycle(LifecycleChange(state: .killed, pid: clock.isVirtual ? nil : child.pid)), as: slot.name)
             what = "was \(status) from outside the run (no step killed it)"
         case .exited(let code):
-            record(.lifecycle(LifecycleChange(state: .exited, pid: child.pid)), as: slot.name)
+            record(.lifecycle(LifecycleChange(state: .exited, pid: clock.isVirtual ? nil : child.pid)), as: slot.name)
             what = "exited on its own with code \(code) (no step asked it to)"
         }
         if let url = try? storeFile(storeLocation(of: slot)) {
             verify(url, label: slot.store, reason: .killed, store: slot.store)
         }
         return failure("it \(what); its store was checked for lost commits\(stderrTail(of: slot))", process: slot.name)
+    }
+
+    /// The process id for the trace; none in the deterministic mode, where it would differ from run to run.
+    func pid(of slot: ProcessSlot) -> Int32? {
+        clock.isVirtual ? nil : slot.child?.pid
     }
 
     /// After a crash: is every transaction committed before it still in the store?

@@ -43,17 +43,31 @@ extension ScenarioRunner {
             guard let command = command(for: step.step, on: slot) else {
                 throw failure("step cannot be sent to an agent", process: slot.name)
             }
-            let start = MonotonicClock.now()
-            let reply = try send(command, to: slot, expectError: step.expectError?.kind,
+            let start = clock.now()
+            let reply: AgentReply
+            switch (clock.isVirtual, command) {
+            case (true, .read(_, _, _, let within, _)), (true, .count(_, _, _, let within)):
+                reply = try sendCheck(command, within: within, to: slot, expectError: step.expectError?.kind)
+            default:
+                reply = try send(command, to: slot, expectError: step.expectError?.kind,
                                  timeout: timeout(for: step.step, slot))
+            }
             afterReply(reply, to: step.step, from: slot, sentAt: start)
             return reply.error
         }
         return nil
     }
 
-    /// Sends every child's command first, then waits for every reply: the steps run together.
+    /// Sends every child's command first, then waits for every reply: the steps run together. In the
+    /// deterministic mode they run one at a time, in an order drawn from the seed.
     func executeParallel(_ children: [RunPlan.PlannedStep]) throws(HarnessFailure) {
+        if clock.isVirtual {
+            for child in serializedOrder(children) {
+                try schedulingPoint()
+                try execute(child)
+            }
+            return
+        }
         var pending: [(RunPlan.PlannedStep, ProcessSlot, Int, UInt64)] = []
         var busy: Set<String> = []
         for child in children {
@@ -69,7 +83,7 @@ extension ScenarioRunner {
             currentStep = child
             record(.stepStarted)
             busy.insert(process)
-            let sentAt = MonotonicClock.now()
+            let sentAt = clock.now()
             let seq = try write(command, to: slot, expectError: child.step.expectError?.kind)
             pending.append((child, slot, seq, sentAt))
         }
@@ -101,13 +115,14 @@ extension ScenarioRunner {
     /// Sends `command` and waits for its reply; a harness failure when the agent cannot take it.
     @discardableResult
     func send(_ command: AgentCommand, to slot: ProcessSlot, expectError: ErrorKind? = nil,
-              timeout: Swift.Duration? = nil) throws(HarnessFailure) -> AgentReply {
-        let seq = try write(command, to: slot, expectError: expectError)
+              timeout: Swift.Duration? = nil, lastAttempt: Bool? = nil) throws(HarnessFailure) -> AgentReply {
+        let seq = try write(command, to: slot, expectError: expectError, lastAttempt: lastAttempt)
         return try awaitReply(seq, from: slot, timeout: timeout ?? options.stepTimeout)
     }
 
     /// Writes one request line; returns its sequence number.
-    func write(_ command: AgentCommand, to slot: ProcessSlot, expectError: ErrorKind?) throws(HarnessFailure) -> Int {
+    func write(_ command: AgentCommand, to slot: ProcessSlot, expectError: ErrorKind?,
+               lastAttempt: Bool? = nil) throws(HarnessFailure) -> Int {
         guard let child = slot.child else {
             let state = slot.lifecycle.state
             throw failure("it is not running\(state == .notRunning ? "" : " (\(state))"); launch it first", process: slot.name)
@@ -120,7 +135,12 @@ extension ScenarioRunner {
         let delta = known.filter { slot.sentIDs[$0.key] != $0.value }
         slot.sentIDs.merge(delta) { $1 }
         var request = AgentRequest(seq: seq, step: currentStep?.index, expectError: expectError, ids: delta,
-                                   deliveries: hub.deliveredCount(to: slot.name), command: command)
+                                   deliveries: socketHub?.deliveredCount(to: slot.name), command: command)
+        if let scriptedHub {
+            request.virtualTime = clock.current
+            request.notifications = scriptedHub.take(for: slot.name)
+            request.lastAttempt = lastAttempt
+        }
         switch command {
         case .sync, .leech: request.globalIDs = globalIDs
         default: break
@@ -159,6 +179,7 @@ extension ScenarioRunner {
             guard let reply = try? JSONDecoder().decode(AgentReply.self, from: Data(line.utf8)) else {
                 throw failure("unreadable reply: \(line)", process: slot.name)
             }
+            followVirtualTime(reply, from: slot)
             if reply.status == .atCommit {
                 try crashInsideSave(slot)
                 return AgentReply(seq: seq, status: .ok)
@@ -170,6 +191,13 @@ extension ScenarioRunner {
             }
             return reply
         }
+    }
+
+    /// Deterministic mode: the runner's clock moves past the agent's readings, and what the agent
+    /// posted or observed goes to the hub.
+    func followVirtualTime(_ reply: AgentReply, from slot: ProcessSlot) {
+        if let end = reply.virtualEnd { clock.advance(to: end) }
+        if let activity = reply.notifications { scriptedHub?.route(activity, from: slot.name) }
     }
 
     /// Records what a save committed so other agents can name the same rows.
@@ -201,7 +229,7 @@ extension ScenarioRunner {
     }
 
     func stderrTail(of slot: ProcessSlot) -> String {
-        let text = slot.child?.standardErrorOutput() ?? ""
+        let text = (try? String(contentsOf: sandbox.stderr(of: slot.name), encoding: .utf8)) ?? ""
         let tail = text.split(separator: "\n").suffix(5).joined(separator: "\n")
         return tail.isEmpty ? "" : "\nits stderr ends with:\n\(tail)"
     }

@@ -26,10 +26,13 @@ public struct RunnerOptions: Sendable {
     public var stepTimeout: Swift.Duration
     /// Starts the agents (real processes unless a test injects another launcher).
     public var launcher: any ProcessLauncher
+    /// Deterministic mode: standby agents to launch processes with (each run spawns its own without).
+    public var agentPool: AgentPool?
 
     public init(agentExecutable: String, keep: Bool = false, sandboxParent: URL? = nil,
                 launchTimeout: Swift.Duration = .seconds(15), stepTimeout: Swift.Duration = .seconds(15),
-                launcher: any ProcessLauncher = PosixSpawnLauncher()) {
+                launcher: any ProcessLauncher = PosixSpawnLauncher(), agentPool: AgentPool? = nil) {
+        self.agentPool = agentPool
         self.agentExecutable = agentExecutable
         self.keep = keep
         self.sandboxParent = sandboxParent
@@ -61,7 +64,18 @@ public final class ScenarioRunner {
     let plan: RunPlan
     let options: RunnerOptions
     let sandbox: Sandbox
-    let hub: NotifyHub
+    /// The real hub, or the deterministic mode's `ScriptedHub`.
+    let hub: any NotificationRouter
+    /// The real hub (real time), whose delivery counts requests carry.
+    let socketHub: NotifyHub?
+    /// The deterministic mode's hub, whose deliveries requests carry.
+    let scriptedHub: ScriptedHub?
+    /// The run's time: monotonic, or virtual in the deterministic mode.
+    let clock: RunClock
+    /// The deterministic mode's choices (interleavings, delivery points), drawn from the run's seed.
+    var schedule: SeededRandom
+    /// Deterministic mode: when each `trigger: poll` process refreshes next, in virtual time.
+    var nextPoll: [String: UInt64] = [:]
     let recorder: TraceRecorder
     var slots: [String: ProcessSlot] = [:]
     /// Per store: scenario id -> row, as committed.
@@ -79,12 +93,26 @@ public final class ScenarioRunner {
         self.plan = plan
         self.options = options
         sandbox = try Sandbox(parent: options.sandboxParent, keep: options.keep)
-        recorder = try TraceRecorder(path: sandbox.trace(of: "runner").path, process: "runner")
-        let hubRecorder = Mutex(try TraceRecorder(path: sandbox.trace(of: "hub").path, process: "hub"))
-        hub = try NotifyHub(socketPath: sandbox.hubSocket, onRecord: { record in
-            guard let kind = ScenarioRunner.traceKind(of: record) else { return }
-            hubRecorder.withLock { $0.record(kind, at: record.at) }
-        })
+        let clock = RunClock(mode: plan.mode)
+        self.clock = clock
+        schedule = SeededRandom(seed: plan.run.rootSeed ^ 0x5CED)
+        recorder = try TraceRecorder(path: sandbox.trace(of: "runner").path, process: "runner", clock: { clock.now() })
+        if clock.isVirtual {
+            let scripted = ScriptedHub(clock: clock, recorder: try TraceRecorder(
+                path: sandbox.trace(of: "hub").path, process: "hub", clock: { clock.now() }))
+            scriptedHub = scripted
+            socketHub = nil
+            hub = scripted
+        } else {
+            let hubRecorder = Mutex(try TraceRecorder(path: sandbox.trace(of: "hub").path, process: "hub"))
+            let socketHub = try NotifyHub(socketPath: sandbox.hubSocket, onRecord: { record in
+                guard let kind = ScenarioRunner.traceKind(of: record) else { return }
+                hubRecorder.withLock { $0.record(kind, at: record.at) }
+            })
+            self.socketHub = socketHub
+            scriptedHub = nil
+            hub = socketHub
+        }
         for process in plan.run.processes {
             let store = RunPlan.storeName(of: process, group: plan.run.store.group)
             slots[process.name] = ProcessSlot(process: process, store: store)
@@ -113,6 +141,7 @@ public final class ScenarioRunner {
         do throws(HarnessFailure) {
             for step in plan.steps {
                 if ProcessGuard.interruption != nil { throw HarnessFailure(message: "interrupted") }
+                try runner.schedulingPoint()
                 try runner.execute(step)
             }
             runner.currentStep = nil
@@ -127,7 +156,7 @@ public final class ScenarioRunner {
         var (trace, unreadable) = runner.collectTrace()
         harnessError = harnessError ?? unreadable
         if let harnessError, !interrupted {
-            trace.events.append(TraceEvent(t: Swift.max(trace.events.last?.t ?? 0, MonotonicClock.now()), process: "runner",
+            trace.events.append(TraceEvent(t: Swift.max(trace.events.last?.t ?? 0, runner.clock.now()), process: "runner",
                                            kind: .harnessFailed(harnessError)))
         }
         let stderr = runner.collectStderr()
@@ -155,7 +184,7 @@ public final class ScenarioRunner {
         return slot
     }
 
-    private static func traceKind(of record: HubRecord) -> TraceEventKind? {
+    static func traceKind(of record: HubRecord) -> TraceEventKind? {
         switch record.kind {
         case .posted, .observed, .unobserved, .observeIgnored: return nil
         default:

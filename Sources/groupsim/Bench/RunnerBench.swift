@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import Foundation
 import Runner
 import ScenarioModel
@@ -19,15 +20,22 @@ struct RunnerBenchCommand: ParsableCommand {
     @Option(help: "Runs of each scenario measured (after one warm-up run each).")
     var iterations = 10
 
+    @Flag(help: "Run in the deterministic mode (the 20-step scenario's runs per second are its target).")
+    var deterministic = false
+
     func validate() throws {
         guard iterations > 0 else { throw ValidationError("Give a positive --iterations.") }
     }
 
     func run() throws {
         ProcessGuard.installCleanupHandlers()
-        let options = RunnerOptions(agentExecutable: try RunCommand.ownExecutable())
-        let idle = try Self.plan(RunnerBenchScenarios.idle)
-        let work = try Self.plan(RunnerBenchScenarios.twentySteps)
+        let executable = try RunCommand.ownExecutable()
+        let pool = deterministic ? AgentPool(executable: executable, target: 4) : nil
+        defer { pool?.close() }
+        let options = RunnerOptions(agentExecutable: executable, agentPool: pool)
+        let mode: RunMode = deterministic ? .deterministic : .realTime
+        let idle = try Self.plan(RunnerBenchScenarios.idle, mode: mode)
+        let work = try Self.plan(RunnerBenchScenarios.twentySteps, mode: mode)
         var idleTimes: [UInt64] = []
         var workTimes: [UInt64] = []
         var roundTrips: [UInt64] = []
@@ -44,17 +52,19 @@ struct RunnerBenchCommand: ParsableCommand {
         }
         let idleMedian = Self.percentile(idleTimes, 0.5)
         let workMedian = Self.percentile(workTimes, 0.5)
-        print("Runner overhead, median of \(iterations) runs each:")
+        print("Runner overhead (\(mode.rawValue)), median of \(iterations) runs each:")
         print("  4 idle agents (launch, final refresh, exit):   \(Self.ms(idleMedian))")
         print("  4 agents, 20 steps end to end:                  \(Self.ms(workMedian))")
         print(String(format: "  ratio (target <= 2.0x):                        %.2fx", Double(workMedian) / Double(max(idleMedian, 1))))
-        print("Step round trip (runner -> agent -> runner), \(roundTrips.count) steps:")
+        print(String(format: "  20-step runs per second:                       %.1f%@", 1e9 / Double(max(workMedian, 1)),
+                     deterministic ? " (target >= 20)" : ""))
+        print("Step round trip (runner -> agent -> runner), \(roundTrips.count) steps\(deterministic ? ", virtual time" : ""):")
         print("  p50 \(Self.ms(Self.percentile(roundTrips, 0.5)))   p99 \(Self.ms(Self.percentile(roundTrips, 0.99)))   max \(Self.ms(roundTrips.max() ?? 0))")
     }
 
-    static func plan(_ yaml: String) throws -> RunPlan {
+    static func plan(_ yaml: String, mode: RunMode = .realTime) throws -> RunPlan {
         let scenario = try ScenarioLoader.parse(yaml: yaml, file: "bench.yaml")
-        return RunPlan(run: scenario.runs()[0], summary: scenario.summary)
+        return RunPlan(run: scenario.runs()[0], summary: scenario.summary, mode: mode)
     }
 
     /// The time from each agent step's start to its end (only the runner records step starts and ends).

@@ -13,12 +13,24 @@ struct AgentCommandLine: ParsableCommand {
     )
 
     @Option(help: "The agent's JSON config, written by the runner.")
-    var config: String
+    var config: String?
+
+    @Flag(help: "Wait for configs on stdin, one process after another (the deterministic mode's pool).")
+    var standby = false
+
+    func validate() throws {
+        guard standby != (config != nil) else { throw ValidationError("give --config or --standby.") }
+    }
 
     func run() throws {
         // Never outlive the runner, even when it is SIGKILLed.
         ProcessGuard.dieWithParent()
         signal(SIGPIPE, SIG_IGN)
+        guard let config else {
+            let status = AgentProcess.standby()
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         let configuration: AgentConfig
         do {
             configuration = try JSONDecoder().decode(AgentConfig.self, from: Data(contentsOf: URL(fileURLWithPath: config)))

@@ -32,9 +32,14 @@ struct RunCommand: ParsableCommand {
     @Option(help: "How many runs to execute at once.")
     var jobs: Int = 1
 
+    @Flag(help: "Deterministic mode: one agent acts at a time, in an order drawn from the seed, on virtual time; the same file, variant and seed give the same trace.")
+    var deterministic = false
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more.") }
     }
+
+    var mode: RunMode { deterministic ? .deterministic : .realTime }
 
     func run() throws {
         ProcessGuard.installCleanupHandlers()
@@ -43,16 +48,19 @@ struct RunCommand: ParsableCommand {
         for scenario in loaded {
             if let variant {
                 guard let run = scenario.run(variant: variant, seed: seed) else { continue }
-                plans.append(RunPlan(run: run, summary: scenario.summary))
+                plans.append(RunPlan(run: run, summary: scenario.summary, mode: mode))
             } else {
-                plans += scenario.runs(seed: seed).map { RunPlan(run: $0, summary: scenario.summary) }
+                plans += scenario.runs(seed: seed).map { RunPlan(run: $0, summary: scenario.summary, mode: mode) }
             }
         }
         guard !plans.isEmpty else {
             printError("no scenario has a variant named '\(variant ?? "")'.")
             throw ExitCode(2)
         }
-        let options = RunnerOptions(agentExecutable: try Self.ownExecutable(), keep: keep)
+        let executable = try Self.ownExecutable()
+        let pool = deterministic ? AgentPool(executable: executable, target: Self.poolSize(plans, jobs: jobs)) : nil
+        defer { pool?.close() }
+        let options = RunnerOptions(agentExecutable: executable, keep: keep, agentPool: pool)
         let outcomes = Self.execute(plans, options: options, jobs: jobs)
         let session = ReportSession(outcomes: outcomes, reportDirectory: URL(fileURLWithPath: reportDir))
         let status = try session.finish()
@@ -79,6 +87,11 @@ struct RunCommand: ParsableCommand {
         }
         progress.clear()
         return results.withLock { done in plans.indices.compactMap { done[$0] } }
+    }
+
+    /// How many standby agents the deterministic mode keeps: enough for the largest run, for each job.
+    static func poolSize(_ plans: [RunPlan], jobs: Int) -> Int {
+        (plans.map(\.run.processes.count).max() ?? 1) * jobs
     }
 
     /// This executable's path, which the runner starts again as `groupsim agent`.
