@@ -43,7 +43,8 @@ struct SuiteBenchCommand: ParsableCommand {
                 let key = "\(outcome.plan.info.scenario) / \(outcome.plan.info.variant)"
                 verdicts[mode, default: [:]][key] = TraceChecker.check(outcome.trace).verdict.matched
             }
-            print(String(format: "%-14@ %3d runs  %8.2f s", mode.rawValue as NSString, plans.count, Double(wall[mode]!) / 1e9))
+            let name = mode.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0)
+            print(name + String(format: "%3d runs  %8.2f s", plans.count, Double(wall[mode]!) / 1e9))
         }
         let real = Double(wall[.realTime] ?? 0), deterministic = Double(max(wall[.deterministic] ?? 1, 1))
         print(String(format: "ratio (target >= 5x): %.1fx faster deterministic", real / deterministic))

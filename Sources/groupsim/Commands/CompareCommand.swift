@@ -38,6 +38,9 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "How many runs to execute at once.")
     var jobs: Int = 1
 
+    @Flag(help: "Deterministic mode: virtual time, one agent at a time in a seeded order (latency is then virtual).")
+    var deterministic = false
+
     func validate() throws {
         for strategy in strategies where Self.settings(for: strategy) == nil {
             throw ValidationError("unknown strategy '\(strategy)'; use none, staleness:<seconds>, history, refetch, refetch:reset or refetch:refresh-refetched.")
@@ -67,9 +70,12 @@ struct CompareCommand: ParsableCommand {
                 run.processes[index].settings = targets.contains(run.processes[index].name)
                     ? declared.applying(Self.settings(for: strategy)!) : declared
             }
-            return RunPlan(run: run, summary: scenario.summary)
+            return RunPlan(run: run, summary: scenario.summary, mode: deterministic ? .deterministic : .realTime)
         }
-        let options = RunnerOptions(agentExecutable: try RunCommand.ownExecutable())
+        let executable = try RunCommand.ownExecutable()
+        let pool = deterministic ? AgentPool(executable: executable, target: RunCommand.poolSize(plans, jobs: jobs)) : nil
+        defer { pool?.close() }
+        let options = RunnerOptions(agentExecutable: executable, agentPool: pool)
         let outcomes = RunCommand.execute(plans, options: options, jobs: jobs)
         let root = URL(fileURLWithPath: reportDir).appendingPathComponent(scenario.name).appendingPathComponent("compare")
         var runs: [ReportedRun] = []
