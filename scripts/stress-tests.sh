@@ -33,6 +33,8 @@ echo "stress: two busy loops running (pids ${busy[*]})"
 
 tests_green=0
 scenarios_green=0
+deterministic_green=0
+deterministic_differs=0
 if [ "$mode" != "--scenarios-only" ]; then
     for round in $(seq 1 "$rounds"); do
         start=$(date +%s)
@@ -57,6 +59,19 @@ if [ "$mode" != "--tests-only" ]; then
             echo "stress: scenarios round $round FAILED ($(( $(date +%s) - start )) s): .stress/scenarios-$round.log"
             grep -E "NOT MATCHED|error" ".stress/scenarios-$round.log" | head -10 | sed 's/^/    /'
         fi
+        # The deterministic mode under the same load: every verdict, and the same traces every round.
+        if .build/debug/groupsim run Scenarios --deterministic --jobs 2 --report-dir ".stress/det-$round" >".stress/det-$round.log" 2>&1; then
+            (cd ".stress/det-$round" && find . -name trace.jsonl | sort | xargs md5sum) > ".stress/det-$round.sums"
+            if [ "$round" -gt 1 ] && ! cmp -s ".stress/det-1.sums" ".stress/det-$round.sums"; then
+                deterministic_differs=1
+                echo "stress: deterministic round $round wrote other traces than round 1"
+            fi
+            deterministic_green=$((deterministic_green + 1))
+            rm -rf ".stress/det-$round.log" ".stress/det-$round"
+        else
+            echo "stress: deterministic round $round FAILED: .stress/det-$round.log"
+            grep -E "NOT MATCHED|error" ".stress/det-$round.log" | head -10 | sed 's/^/    /'
+        fi
     done
 fi
 
@@ -67,6 +82,8 @@ if [ "$mode" != "--scenarios-only" ]; then
 fi
 if [ "$mode" != "--tests-only" ]; then
     echo "scenarios: $scenarios_green of $rounds green"
-    [ "$scenarios_green" -eq "$rounds" ] || status=1
+    echo "deterministic scenarios: $deterministic_green of $rounds green$([ "$deterministic_differs" -eq 0 ] && echo ", the same traces every round")"
+    [ "$scenarios_green" -eq "$rounds" ] && [ "$deterministic_green" -eq "$rounds" ] && [ "$deterministic_differs" -eq 0 ] || status=1
+    rm -f .stress/det-*.sums
 fi
 exit $status
