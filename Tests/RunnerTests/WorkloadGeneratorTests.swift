@@ -19,7 +19,7 @@ import Testing
     private func make(seed: UInt64) -> WorkloadGenerator {
         WorkloadGenerator(
             processes: ["app", "share"], mix: .init(insert: 1, update: 3, delete: 1, read: 5),
-            rate: 500, durationNanos: 200_000_000, keys: 10, attribute: ("title", "string"), seed: seed)
+            rate: 500, durationNanos: 200_000_000, keys: 10, attribute: ("title", .string), seed: seed)
     }
 
     @Test func sameSeedGivesSameOperations() {

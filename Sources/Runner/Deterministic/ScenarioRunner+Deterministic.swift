@@ -1,5 +1,6 @@
 import Agent
 import Basics
+import ScenarioModel
 import Trace
 
 // The deterministic mode's scheduling: nothing happens in an agent unless the runner asks for it.
@@ -16,7 +17,11 @@ extension ScenarioRunner {
         guard let scriptedHub else { return }
         try fireDueTimers()
         for slot in orderedSlots where slot.canTakeCommands && scriptedHub.hasPending(for: slot.name) {
-            if schedule.next(below: 2) == 0 { try send(.handleNotifications, to: slot) }
+            guard schedule.next(below: 2) == 0 else { continue }
+            try send(.handleNotifications, to: slot)
+            executed.append(ScenarioStep(location: currentStep?.step.location ?? plan.steps.first?.step.location
+                                             ?? SourceLocation(file: plan.run.file, line: 1, column: 1),
+                                         process: slot.name, step: .deliver))
         }
     }
 

@@ -12,6 +12,7 @@ extension ScenarioRunner {
         case .sleep, .parallel, .advanceClock, .workload, .fault:
             return nil
         case .observe: return .observe
+        case .deliver: return .handleNotifications
         case .insert(let entity, let id, let values):
             let filled = model.entity(named: entity)?.valuesForInsert(objectID: id, explicit: values) ?? values
             return .insert(entity: entity, id: id, values: filled.traceValues)

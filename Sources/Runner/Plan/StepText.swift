@@ -21,6 +21,7 @@ enum StepText {
         case .foreground: return "foreground"
         case .terminate: return "terminate"
         case .observe: return "observe"
+        case .deliver: return "deliver"
         case .insert(let entity, let id, let values): return "insert \(entity) \(id) \(render(values))"
         case .update(let id, let values): return "update \(id) \(render(values))"
         case .delete(let id): return "delete \(id)"

@@ -73,7 +73,7 @@ extension ScenarioRunner {
             processes: workload.processes,
             mix: .init(insert: workload.mix.insert, update: workload.mix.update, delete: workload.mix.delete, read: workload.mix.read),
             rate: workload.rate, durationNanos: workload.duration.nanos, keys: workload.keys,
-            attribute: attribute.map { ($0.name, $0.type.rawValue) }, seed: seed)
+            attribute: attribute.map { ($0.name, $0.type) }, seed: seed)
         let start = clock.current
         let store = slots[workload.processes.first ?? ""]?.store ?? "group:\(plan.run.store.group)"
         // A workload touches only its own entity's objects with its own ids (k1...k<keys>), whatever
@@ -105,29 +105,34 @@ extension ScenarioRunner {
             let slot = try slot(op.process)
             switch op.kind {
             case .insert:
-                let defaults = entity?.valuesForInsert(objectID: op.id, explicit: [:]).traceValues ?? [:]
+                let defaults = entity?.valuesForInsert(objectID: op.id, explicit: [:]) ?? [:]
                 let values = defaults.merging(op.values) { $1 }
-                try workloadStep(.insert(entity: workload.entity, id: op.id, values: values), slot)
-                try workloadStep(.save, slot)
+                try workloadStep(.insert(entity: workload.entity, id: op.id, values: values.traceValues), slot,
+                                 as: .insert(entity: workload.entity, id: op.id, values: values))
+                try workloadStep(.save, slot, as: .save)
             case .update:
-                try workloadStep(.update(id: op.id, values: op.values), slot)
-                try workloadStep(.save, slot)
+                try workloadStep(.update(id: op.id, values: op.values.traceValues), slot, as: .update(id: op.id, values: op.values))
+                try workloadStep(.save, slot, as: .save)
             case .delete:
-                try workloadStep(.delete(id: op.id), slot)
-                try workloadStep(.save, slot)
+                try workloadStep(.delete(id: op.id), slot, as: .delete(id: op.id))
+                try workloadStep(.save, slot, as: .save)
             case .read:
-                try workloadStep(.read(id: op.id, expect: nil, absent: false, withinNanos: 0, workload: true), slot)
+                try workloadStep(.read(id: op.id, expect: nil, absent: false, withinNanos: 0, workload: true), slot,
+                                 as: .read(id: op.id, expectation: nil, timing: .now))
             }
         }
     }
 
     /// One workload operation; a failed save (a conflict, a row deleted meanwhile) is a recorded
     /// outcome, and the unsaved change is rolled back so the next operation starts clean.
-    private func workloadStep(_ command: AgentCommand, _ slot: ProcessSlot) throws(HarnessFailure) {
+    private func workloadStep(_ command: AgentCommand, _ slot: ProcessSlot, as step: Step) throws(HarnessFailure) {
         let reply = try send(command, to: slot, timeout: options.stepTimeout + .nanoseconds(Int64(slot.process.settings.busyTimeout.nanos)))
+        let location = currentStep?.step.location ?? SourceLocation(file: plan.run.file, line: 1, column: 1)
+        if clock.isVirtual { executed.append(ScenarioStep(location: location, process: slot.name, step: step)) }
         if let error = reply.error {
             record(.error(error), as: slot.name)
             try send(.rollback, to: slot)
+            if clock.isVirtual { executed.append(ScenarioStep(location: location, process: slot.name, step: .rollback)) }
         }
     }
 }

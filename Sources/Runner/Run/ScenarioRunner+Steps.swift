@@ -16,6 +16,8 @@ extension ScenarioRunner {
             record(.stepEnded(nil))
             return
         }
+        // A workload writes out its operations as it runs them.
+        if clock.isVirtual, planned.step.step.keyword != "workload" { executed.append(planned.step) }
         if let process = planned.step.process {
             let error = try executeProcessStep(planned.step, on: try slot(process))
             record(.stepEnded(error))

@@ -56,6 +56,8 @@ public struct RunOutcome: Sendable {
     public var durationNanos: UInt64
     /// Set when a signal interrupted the invocation during this run: no verdict, and no harness error.
     public var interrupted = false
+    /// Deterministic mode: the steps as they ran, with nothing random left (see `ScenarioRunner.executed`).
+    public var executed: [ScenarioStep] = []
 }
 
 /// Executes one planned run: a sandbox, a notification hub, one agent process per scenario process,
@@ -76,6 +78,10 @@ public final class ScenarioRunner {
     var schedule: SeededRandom
     /// Deterministic mode: when each `trigger: poll` process refreshes next, in virtual time.
     var nextPoll: [String: UInt64] = [:]
+    /// Deterministic mode: the steps as they ran, one at a time: `parallel` children in their order,
+    /// workload operations written out, early deliveries as `deliver` steps. A scenario with these
+    /// steps runs the same schedule with no random choice left (what `explore` shrinks).
+    var executed: [ScenarioStep] = []
     let recorder: TraceRecorder
     var slots: [String: ProcessSlot] = [:]
     /// Per store: scenario id -> row, as committed.
@@ -164,7 +170,7 @@ public final class ScenarioRunner {
         return RunOutcome(
             plan: plan, trace: trace, harnessError: interrupted ? nil : harnessError, stderr: stderr,
             sandbox: options.keep ? runner.sandbox.root.path : nil, durationNanos: MonotonicClock.now() - start,
-            interrupted: interrupted)
+            interrupted: interrupted, executed: runner.executed)
     }
 
     /// Records a runner event, stamped with the step in progress and attributed to the process

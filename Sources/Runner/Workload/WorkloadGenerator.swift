@@ -10,7 +10,7 @@ public struct WorkloadOperation: Sendable, Hashable {
     public var process: String
     public var kind: Kind
     public var id: String
-    public var values: TraceValues
+    public var values: [String: Value]
 }
 
 /// Draws a workload's operations from its seed, as the contract says: inserts take fresh ids
@@ -40,7 +40,7 @@ public struct WorkloadGenerator: Sendable {
     public let intervalNanos: UInt64
     public let count: Int
     /// The attribute an update writes, and how to make its value.
-    public let attribute: (name: String, type: String)?
+    public let attribute: (name: String, type: AttributeType)?
     private var random: SeededRandom
     private var issued = 0
     private var nextFresh = 1
@@ -49,7 +49,7 @@ public struct WorkloadGenerator: Sendable {
     ///   - rate: operations per second across all processes.
     ///   - durationNanos: how long the workload runs; `rate * duration` operations in all.
     ///   - attribute: a non-optional attribute of the entity that updates and inserts set.
-    public init(processes: [String], mix: Mix, rate: Double, durationNanos: UInt64, keys: Int, attribute: (name: String, type: String)?, seed: UInt64) {
+    public init(processes: [String], mix: Mix, rate: Double, durationNanos: UInt64, keys: Int, attribute: (name: String, type: AttributeType)?, seed: UInt64) {
         self.processes = processes
         self.mix = mix
         self.keys = max(1, keys)
@@ -84,7 +84,7 @@ public struct WorkloadGenerator: Sendable {
         case .update, .delete, .read:
             id = committed.isEmpty ? "k1" : committed[Int(random.next() % UInt64(committed.count))]
         }
-        var values: TraceValues = [:]
+        var values: [String: Value] = [:]
         if let attribute, kind == .insert || kind == .update {
             values[attribute.name] = value(for: attribute.type, sequence: issued)
         }
@@ -102,12 +102,12 @@ public struct WorkloadGenerator: Sendable {
     }
 
     /// A value unique to this operation, so every committed version is distinguishable.
-    private func value(for type: String, sequence: Int) -> TraceValue {
+    private func value(for type: AttributeType, sequence: Int) -> Value {
         switch type {
-        case "int": .int(Int64(sequence))
-        case "double": .double(Double(sequence))
-        case "bool": .bool(sequence % 2 == 0)
-        default: .string("w\(sequence)")
+        case .int: .int(Int64(sequence))
+        case .double: .double(Double(sequence))
+        case .bool: .bool(sequence % 2 == 0)
+        case .string, .date, .uuid: .string("w\(sequence)")
         }
     }
 }

@@ -12,6 +12,7 @@ extension Step {
         case .foreground: "foreground"
         case .terminate: "terminate"
         case .observe: "observe"
+        case .deliver: "deliver"
         case .insert: "insert"
         case .update: "update"
         case .delete: "delete"

@@ -25,6 +25,9 @@ public enum Step: Sendable, Hashable, Codable {
     case terminate
     /// Register for notifications now (for `observe: lazy`).
     case observe
+    /// Handle every notification delivered to the process so far, now (with the refreshes they
+    /// trigger). Written by `explore` into counterexamples, where the schedule delivered early.
+    case deliver
 
     // MARK: Objects and contexts
 

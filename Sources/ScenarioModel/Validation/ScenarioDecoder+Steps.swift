@@ -6,6 +6,7 @@ extension ScenarioDecoder {
     static let bareActions: [String: Step] = [
         "launch": .launch, "exit": .exit, "crash": .crash, "background": .background, "suspend": .suspend,
         "resume": .resume, "foreground": .foreground, "terminate": .terminate, "observe": .observe,
+        "deliver": .deliver,
         "save": .save, "rollback": .rollback, "reset": .reset, "refresh": .refreshAll, "run-refresh": .runRefresh,
         "pin-generation": .pinGeneration, "unpin-generation": .unpinGeneration, "begin-write": .beginWrite,
         "end-write": .endWrite, "merge-history": .mergeHistory, "purge-history": .purgeHistory(policy: nil),

@@ -1,0 +1,84 @@
+import Basics
+import Foundation
+import Yams
+
+/// Writes a scenario file the loader reads back: the store section of an existing file, the resolved
+/// settings of one run's processes, explicit steps and an expectation. What `explore` writes its
+/// counterexamples with.
+public enum ScenarioWriter {
+    /// A whole file.
+    ///
+    /// - Parameters:
+    ///   - comment: lines written first, as `#` comments (how the file was found).
+    ///   - storeSource: the YAML text of the file whose `store:` section is copied.
+    ///   - processes: each process with its settings, written as the settings that differ from its role's defaults.
+    public static func file(
+        name: String, summary: String, comment: [String], storeSource: String, processes: [RunProcess],
+        steps: [ScenarioStep], expectation: Expectation, seed: UInt64, staleTolerance: Duration = Scenario.defaultStaleTolerance
+    ) throws -> String {
+        var lines = comment.map { "# " + $0 }
+        lines.append("name: \(YAMLText.word(name))")
+        lines.append("summary: \(YAMLText.quoted(summary))")
+        lines.append("seed: \(seed)")
+        switch expectation {
+        case .pass: lines.append("expect: pass")
+        case .anomalies(let kinds): lines.append("expect: [\(kinds.map(\.rawValue).joined(separator: ", "))]")
+        }
+        if staleTolerance != Scenario.defaultStaleTolerance { lines.append("stale-tolerance: \(staleTolerance.description)") }
+        lines.append("store:")
+        lines += try storeSection(of: storeSource).split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.isEmpty }.map { "  " + $0 }
+        lines.append("processes:")
+        for process in processes {
+            let pairs = [("role", process.settings.role.rawValue)] + settings(process.settings)
+            lines.append("  \(YAMLText.word(process.name)): \(YAMLText.flow(pairs))")
+        }
+        lines.append("steps:")
+        for step in steps {
+            lines.append("  - " + (try StepWriter.line(step)))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The `store:` section of a scenario file's text, as YAML (its own lines, not indented).
+    static func storeSection(of source: String) throws -> String {
+        guard let root = try Yams.compose(yaml: source), case .mapping(let mapping) = root,
+              let store = mapping.first(where: { $0.key.string == "store" })?.value else {
+            throw StepWriter.Unwritable(description: "the scenario's file has no store: section to copy")
+        }
+        return try Yams.serialize(node: store)
+    }
+
+    /// The settings that differ from the role's defaults, as `key: value` text, in the contract's order.
+    static func settings(_ settings: ProcessSettings) -> [(String, String)] {
+        let defaults = ProcessSettings(role: settings.role)
+        var pairs: [(String, String)] = []
+        func add(_ key: String, _ value: String, _ changed: Bool) { if changed { pairs.append((key, value)) } }
+        add("refresh", settings.refresh.rawValue, settings.refresh != defaults.refresh)
+        add("staleness", settings.staleness.description, settings.staleness != defaults.staleness)
+        add("trigger", settings.trigger.rawValue, settings.trigger != defaults.trigger)
+        add("poll-interval", settings.pollInterval.description, settings.pollInterval != defaults.pollInterval)
+        add("observe", settings.observe.rawValue, settings.observe != defaults.observe)
+        add("merge-policy", settings.mergePolicy.rawValue, settings.mergePolicy != defaults.mergePolicy)
+        add("history-tracking", String(settings.historyTracking), settings.historyTracking != defaults.historyTracking)
+        switch settings.author {
+        case .processName: break
+        case .named(let name): pairs.append(("author", YAMLText.word(name)))
+        case .none: pairs.append(("author", "none"))
+        }
+        if case .only(let authors) = settings.historyAuthors {
+            pairs.append(("history-authors", "[" + authors.map(YAMLText.word).joined(separator: ", ") + "]"))
+        }
+        add("purge", StepWriter.purge(settings.purge), settings.purge != defaults.purge)
+        add("refetch", settings.refetch.rawValue, settings.refetch != defaults.refetch)
+        add("notify", String(settings.notify), settings.notify != defaults.notify)
+        add("delivery", settings.delivery.rawValue, settings.delivery != defaults.delivery)
+        add("query-generation", settings.queryGeneration.rawValue, settings.queryGeneration != defaults.queryGeneration)
+        add("busy-timeout", settings.busyTimeout.description, settings.busyTimeout != defaults.busyTimeout)
+        add("storage", settings.storage.rawValue, settings.storage != defaults.storage)
+        if case .transfer(let latency) = settings.sync {
+            pairs.append(("sync", YAMLText.flow([("transfer", YAMLText.flow([("latency", latency.description)]))])))
+        }
+        return pairs
+    }
+}

@@ -1,0 +1,99 @@
+import Basics
+
+/// Steps as a scenario file writes them, so that the loader reads back the same steps. Used for the
+/// counterexamples `explore` writes: explicit steps only (no `parallel`, no `workload`).
+public enum StepWriter {
+    /// Why a step cannot be written as one explicit line.
+    public struct Unwritable: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// `- app: { insert: Note, id: n1, set: { title: "A" } }`, without the dash.
+    public static func line(_ step: ScenarioStep) throws(Unwritable) -> String {
+        var body = try action(step.step)
+        if let error = step.expectError {
+            // An action with no argument takes `true` once it has other keys.
+            if !body.hasPrefix("{") { body = "{ \(body): true }" }
+            body = String(body.dropLast(2)) + ", expect-error: \(error.rawValue) }"
+        }
+        guard let process = step.process else { return "\(step.step.keyword): \(body)" }
+        return "\(YAMLText.word(process)): \(body)"
+    }
+
+    /// The action: a bare word (`save`) or a flow mapping.
+    static func action(_ step: Step) throws(Unwritable) -> String {
+        typealias Y = YAMLText
+        switch step {
+        case .launch, .exit, .crash, .background, .suspend, .resume, .foreground, .terminate, .observe, .deliver,
+             .save, .rollback, .reset, .refreshAll, .runRefresh, .unpinGeneration, .beginWrite, .endWrite,
+             .mergeHistory, .checkpoint, .sync, .leech:
+            return step.keyword
+        case .pinGeneration: return "{ pin-generation: current }"
+        case .purgeHistory(nil): return "purge-history"
+        case .purgeHistory(let policy?): return Y.flow([("purge-history", purge(policy))])
+        case .insert(let entity, let id, let values):
+            return Y.flow([("insert", Y.word(entity)), ("id", Y.word(id))] + (values.isEmpty ? [] : [("set", Y.values(values))]))
+        case .update(let id, let values): return Y.flow([("update", Y.word(id)), ("set", Y.values(values))])
+        case .delete(let id): return Y.flow([("delete", Y.word(id))])
+        case .relate(let id, let to, let via): return Y.flow([("relate", Y.word(id)), ("to", Y.word(to)), ("via", Y.word(via))])
+        case .unrelate(let id, let from, let via):
+            return Y.flow([("unrelate", Y.word(id)), ("from", Y.word(from)), ("via", Y.word(via))])
+        case .fetch(let entity, let predicate, let sort):
+            var pairs = [("fetch", Y.word(entity))]
+            if let predicate { pairs.append(("where", Y.quoted(predicate.description))) }
+            if !sort.isEmpty { pairs.append(("sort", Y.quoted(sort.map(\.description).joined(separator: ", ")))) }
+            return Y.flow(pairs)
+        case .refresh(let id, let merge): return Y.flow([("refresh", Y.word(id)), ("merge", merge ? "true" : "false")])
+        case .batchInsert(let entity, let count, let values):
+            return Y.flow([("batch-insert", Y.word(entity)), ("count", String(count))] + (values.isEmpty ? [] : [("set", Y.values(values))]))
+        case .batchUpdate(let entity, let predicate, let values):
+            return Y.flow([("batch-update", Y.word(entity))] + (predicate.map { [("where", Y.quoted($0.description))] } ?? [])
+                + [("set", Y.values(values))])
+        case .batchDelete(let entity, let predicate):
+            return Y.flow([("batch-delete", Y.word(entity))] + (predicate.map { [("where", Y.quoted($0.description))] } ?? []))
+        case .post(let name): return Y.flow([("post", Y.word(name))])
+        case .copyStore(let name, let withWAL): return Y.flow([("copy-store", Y.word(name)), ("with-wal", withWAL ? "true" : "false")])
+        case .openCopy(let name): return Y.flow([("open-copy", Y.word(name))])
+        case .read(let id, let expectation, let timing):
+            var pairs = [("read", Y.word(id))]
+            switch expectation {
+            case .values(let values)?: pairs.append(("expect", Y.values(values)))
+            case .absent?: pairs.append(("expect", "absent"))
+            case nil: break
+            }
+            return Y.flow(pairs + [self.timing(timing)])
+        case .count(let entity, let expected, let predicate, let timing):
+            return Y.flow([("count", Y.word(entity))] + (predicate.map { [("where", Y.quoted($0.description))] } ?? [])
+                + [("expect", String(expected)), self.timing(timing)])
+        case .sleep(let duration): return duration.description
+        case .advanceClock(let duration): return Y.flow([("advance", duration.description)])
+        case .fault(let fault):
+            switch fault {
+            case .dropNotifications(let process, let duration):
+                return Y.flow([("drop-notifications", Y.word(process)), ("for", duration.description)])
+            case .delayNotifications(let process, let delay):
+                return Y.flow([("delay-notifications", Y.word(process)), ("by", delay.description)])
+            case .crash(let process, let point):
+                return Y.flow([("crash", Y.word(process)), ("during", point.rawValue)])
+            }
+        case .parallel, .workload:
+            throw Unwritable(description: "a \(step.keyword) step is not one explicit step; write its steps out")
+        }
+    }
+
+    private static func timing(_ timing: CheckTiming) -> (String, String) {
+        switch timing {
+        case .now: ("now", "true")
+        case .within(let duration): ("within", duration.description)
+        }
+    }
+
+    static func purge(_ policy: PurgePolicy) -> String {
+        switch policy {
+        case .none: "none"
+        case .consumedByAll: "consumed-by-all"
+        case .ownToken: "own-token"
+        case .olderThan(let age): YAMLText.flow([("older-than", age.description)])
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Basics
+import Foundation
+
+/// Scalars and flow mappings as the scenario language reads them back: plain where plain text reads as
+/// the same string, double-quoted with escapes otherwise.
+enum YAMLText {
+    /// A key or a word (process, entity, id, attribute): plain when it is a plain identifier.
+    static func word(_ text: String) -> String {
+        let plain = !text.isEmpty && text.first!.isLetter
+            && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") }
+            && !reserved.contains(text.lowercased())
+        return plain ? text : quoted(text)
+    }
+
+    /// Words YAML would read as something other than a string.
+    private static let reserved: Set<String> = ["true", "false", "yes", "no", "on", "off", "null", "y", "n"]
+
+    /// Text, always double-quoted, with YAML's escapes.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+                    || [0x85, 0x2028, 0x2029].contains(scalar.value) {
+                    out += String(format: "\\u%04X", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// A value as the model's types read it back.
+    static func value(_ value: Value) -> String {
+        switch value {
+        case .string(let text): quoted(text)
+        case .int(let number): String(number)
+        case .double(let number): number.isFinite ? String(number) : quoted(String(number))
+        case .bool(let flag): flag ? "true" : "false"
+        case .date(let date): quoted(Value.formatDate(date))
+        case .uuid(let uuid): quoted(uuid.uuidString)
+        case .null: "null"
+        }
+    }
+
+    /// `{ a: 1, b: "x" }`, keys sorted.
+    static func values(_ values: [String: Value]) -> String {
+        flow(values.keys.sorted().map { (word($0), value(values[$0]!)) })
+    }
+
+    /// `{ key: value, ... }` in the order given.
+    static func flow(_ pairs: [(String, String)]) -> String {
+        pairs.isEmpty ? "{}" : "{ " + pairs.map { "\($0.0): \($0.1)" }.joined(separator: ", ") + " }"
+    }
+}

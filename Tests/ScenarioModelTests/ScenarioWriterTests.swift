@@ -1,0 +1,104 @@
+import Basics
+import Foundation
+@testable import ScenarioModel
+import Testing
+
+/// What `explore` writes is read back as the same scenario: every explicit step kind, the settings of
+/// every process, the store section copied from the source file.
+@Suite struct ScenarioWriterTests {
+    static let source = """
+    summary: Writer source.
+    store:
+      group: group.test
+      name: Notes
+      model:
+        Note:
+          title: string
+          rank: int = 0
+          score: double?
+          pinned: bool = false
+          created: date?
+          uid: uuid?
+          body: string?
+          tags: [Tag]
+        Tag:
+          name: string
+    processes:
+      app: { role: host }
+      share: { role: share }
+    steps:
+      - app: launch
+    """
+
+    /// Every step kind the runner can execute one at a time (not `parallel`, not `workload`), written and
+    /// read back.
+    static var explicitSteps: [Step] {
+        CodableRoundTripTests.everyStep.filter { step in
+            if case .parallel = step { return false }
+            if case .workload = step { return false }
+            return true
+        } + [.deliver, .insert(entity: "Note", id: "n-2.b_c", values: ["title": .string("line\nbreak \\ \"q\" #x")])]
+    }
+
+    private func written(_ steps: [ScenarioStep], processes: [RunProcess]) throws -> Scenario {
+        let text = try ScenarioWriter.file(
+            name: "written", summary: "A \"written\" scenario.", comment: ["found by a test"], storeSource: Self.source,
+            processes: processes, steps: steps, expectation: .anomalies([.staleRead, .busy]), seed: 42)
+        return try ScenarioLoader.parse(yaml: text, file: "written.yaml")
+    }
+
+    @Test func everyExplicitStepReadsBackTheSame() throws {
+        let processes = [RunProcess(name: "app", settings: ProcessSettings(role: .host), seed: 1),
+                         RunProcess(name: "share", settings: ProcessSettings(role: .share), seed: 2)]
+        for step in Self.explicitSteps {
+            for expectError in [nil, ExpectedError.conflict] {
+                let process: String? = step.isControl ? nil : "app"
+                if process == nil && expectError != nil { continue }
+                let at = SourceLocation(file: "x", line: 1, column: 1)
+                let original = ScenarioStep(location: at, process: process, step: step, expectError: expectError)
+                // What the validator asks to come first: a running process, the objects and copy named.
+                var setup: [Step] = step == .launch ? [] : [
+                    .launch, .insert(entity: "Note", id: "n1", values: [:]), .insert(entity: "Tag", id: "t1", values: [:]),
+                ]
+                if case .openCopy = step { setup.append(.copyStore(name: "backup", withWAL: true)) }
+                if step == .resume { setup.append(.suspend) }
+                let scenario = try written(setup.map { ScenarioStep(location: at, process: "app", step: $0) } + [original],
+                                           processes: processes)
+                let back = try #require(scenario.steps.last)
+                #expect(back.step == step, "\(step)")
+                #expect(back.process == process && back.expectError == expectError, "\(step)")
+                #expect(scenario.expectation == .anomalies([.staleRead, .busy]) && scenario.seed == 42)
+            }
+        }
+    }
+
+    @Test func settingsReadBackAsResolved() throws {
+        var app = ProcessSettings(role: .host)
+        app.refresh = .history
+        app.staleness = .interval(.milliseconds(2_500))
+        app.trigger = .poll
+        app.pollInterval = .milliseconds(300)
+        app.observe = .lazy
+        app.mergePolicy = .objectTrump
+        app.author = .named("phone")
+        app.historyAuthors = .only(["share"])
+        app.purge = .olderThan(.days(7))
+        app.refetch = .reset
+        app.notify = false
+        app.delivery = .drop
+        app.queryGeneration = .pinned
+        app.busyTimeout = .milliseconds(50)
+        var share = ProcessSettings(role: .share)
+        share.author = .none
+        share.historyTracking = true
+        var watch = ProcessSettings(role: .watch)
+        watch.sync = .transfer(latency: .milliseconds(20))
+        let processes = [RunProcess(name: "app", settings: app, seed: 1), RunProcess(name: "share", settings: share, seed: 2),
+                         RunProcess(name: "watch", settings: watch, seed: 3)]
+        let scenario = try written([ScenarioStep(location: SourceLocation(file: "x", line: 1, column: 1), process: "app", step: .launch)],
+                                   processes: processes)
+        let run = try #require(scenario.runs().first)
+        #expect(run.processes.map(\.settings) == [app, share, watch])
+        #expect(scenario.store.model.entity(named: "Note")?.attributes.count == 7)
+    }
+}
