@@ -41,12 +41,14 @@ let package = Package(
         .target(name: "Runner", dependencies: ["Basics", "Agent", "SharedStore", "Supervisor", "Notify", "ScenarioModel", "Trace"]),
         .target(name: "Checkers", dependencies: ["Basics", "Trace"]),
         .target(name: "Reporters", dependencies: ["Basics", "Checkers", "Trace"]),
+        // Layer 4 too: many seeded schedules of a scenario, and the failing ones shrunk to scenario files.
+        .target(name: "Explorer", dependencies: ["Basics", "ScenarioModel", "Runner", "Checkers", "Reporters", "Trace", "Supervisor"]),
         // Layer 5: the command line.
         .executableTarget(
             name: "groupsim",
             dependencies: [
                 "Basics", "SharedStore", "Notify", "ScenarioModel", "Trace", "Agent", "Supervisor", "Runner",
-                "Checkers", "Reporters", "CSQLite",
+                "Checkers", "Reporters", "Explorer", "CSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -64,6 +66,7 @@ let package = Package(
         .testTarget(name: "ScenarioModelTests", dependencies: ["Basics", "ScenarioModel", "TestSupport"]),
         .testTarget(name: "CheckersTests", dependencies: ["Basics", "Checkers", "Trace", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Basics", "Reporters", "Checkers", "Trace", "TestSupport"]),
+        .testTarget(name: "ExplorerTests", dependencies: ["Basics", "Explorer", "Runner", "ScenarioModel", "Checkers", "TestSupport"]),
         .testTarget(name: "RunnerTests", dependencies: ["Basics", "Runner", "Agent", "ScenarioModel", "Trace", "Checkers", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

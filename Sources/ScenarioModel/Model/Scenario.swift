@@ -28,6 +28,8 @@ public struct Scenario: Sendable, Hashable, Codable {
     public var latencyBudget: LatencyBudget?
     /// The tolerance of a workload read's staleness check (`stale-tolerance:`, 250ms by default).
     public var staleTolerance: Duration
+    /// What `explore` may do to the scenario (`explore:`; empty when the file has none).
+    public var explore: ExploreSpace
     /// The file the scenario was read from, as it was named to the loader.
     public var file: String
 
@@ -40,7 +42,9 @@ public struct Scenario: Sendable, Hashable, Codable {
     public init(name: String, summary: String, source: String? = nil, seed: UInt64? = nil, tags: [String] = [],
                 store: StoreDescription, processes: [ProcessDeclaration], steps: [ScenarioStep],
                 variants: [Variant] = [], expectation: Expectation = .pass, latencyBudget: LatencyBudget? = nil,
-                staleTolerance: Duration = Scenario.defaultStaleTolerance, file: String) {
+                staleTolerance: Duration = Scenario.defaultStaleTolerance, explore: ExploreSpace = ExploreSpace(),
+                file: String) {
+        self.explore = explore
         self.name = name
         self.summary = summary
         self.source = source

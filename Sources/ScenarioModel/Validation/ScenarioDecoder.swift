@@ -46,7 +46,7 @@ final class ScenarioDecoder {
     /// The top-level keys.
     static let topLevelKeys = [
         "name", "summary", "source", "seed", "tags", "store", "processes", "steps", "variants", "expect",
-        "latency", "stale-tolerance",
+        "latency", "stale-tolerance", "explore",
     ]
 
     init(file: String) {
@@ -111,6 +111,7 @@ final class ScenarioDecoder {
         let expectation = map["expect"].flatMap(decodeExpectation)
         let latency = map["latency"].flatMap(decodeLatencyBudget)
         let tolerance = map["stale-tolerance"].flatMap { decoder.duration($0, "stale-tolerance") }
+        let explore = map["explore"].flatMap(decodeExplore) ?? ExploreSpace()
         checkHistoryAuthors()
         checkOnlyIn(steps, variants: variants.map(\.name))
 
@@ -118,7 +119,8 @@ final class ScenarioDecoder {
         return Scenario(
             name: name, summary: summary, source: source, seed: seed, tags: tags, store: store,
             processes: processes, steps: steps, variants: variants, expectation: expectation ?? .pass,
-            latencyBudget: latency, staleTolerance: tolerance ?? Scenario.defaultStaleTolerance, file: decoder.file)
+            latencyBudget: latency, staleTolerance: tolerance ?? Scenario.defaultStaleTolerance, explore: explore,
+            file: decoder.file)
     }
 
     /// Every `only-in:` names declared variants.

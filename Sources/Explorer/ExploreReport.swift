@@ -1,0 +1,165 @@
+import Basics
+import Foundation
+import Reporters
+
+/// What an explore found, for every variant explored: written as `explore.json` (what `--merge` reads),
+/// `explore.md`, `explore.html` and `junit.xml` (a counterexample is a failure).
+public struct ExploreReport: Sendable, Codable {
+    public var schemaVersion = 1
+    /// The first seed and the shards whose results this holds (`0/1` for one machine).
+    public var firstSeed: UInt64
+    public var shards: [String]
+    public var variants: [VariantExploration]
+
+    public init(firstSeed: UInt64, shards: [String], variants: [VariantExploration]) {
+        self.firstSeed = firstSeed
+        self.shards = shards
+        self.variants = variants
+    }
+
+    /// The shards' reports as one: schedules and counts added per variant, counterexamples joined.
+    public static func merge(_ reports: [ExploreReport]) -> ExploreReport {
+        var order: [String] = []
+        var byKey: [String: VariantExploration] = [:]
+        for report in reports {
+            for variant in report.variants {
+                let key = "\(variant.scenario)\u{0}\(variant.variant)"
+                guard var merged = byKey[key] else {
+                    order.append(key)
+                    byKey[key] = variant
+                    continue
+                }
+                merged.schedules += variant.schedules
+                merged.undecided += variant.undecided
+                merged.failing += variant.failing
+                merged.invalidated += variant.invalidated
+                merged.found.merge(variant.found, uniquingKeysWith: +)
+                merged.counterexamples += variant.counterexamples
+                byKey[key] = merged
+            }
+        }
+        return ExploreReport(firstSeed: reports.map(\.firstSeed).min() ?? 1, shards: reports.flatMap(\.shards).sorted(),
+                             variants: order.compactMap { byKey[$0] })
+    }
+
+    /// Whether any variant has a counterexample.
+    public var foundCounterexamples: Bool { variants.contains { !$0.counterexamples.isEmpty } }
+
+    /// One line per variant: `scenario / variant: 200 schedules, none found` or what was found.
+    public var consoleLines: [String] {
+        variants.map { variant in
+            let head = "\(variant.scenario) / \(variant.variant): \(variant.schedules) schedules"
+            guard variant.failing > 0 else { return head + ", none found" + Self.undecidedNote(variant) }
+            let files = variant.counterexamples.map { "\($0.file) (\($0.stepsAfter) steps)" }.joined(separator: ", ")
+            return head + ", \(variant.failing) not matching \(variant.expected.text): " + Self.foundText(variant)
+                + (files.isEmpty ? "" : " -> " + files) + Self.undecidedNote(variant)
+        }
+    }
+
+    static func undecidedNote(_ variant: VariantExploration) -> String {
+        var notes: [String] = []
+        if variant.undecided > 0 { notes.append("\(variant.undecided) undecided") }
+        if variant.invalidated > 0 { notes.append("\(variant.invalidated) with a check the perturbation invalidated") }
+        return notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"
+    }
+
+    static func foundText(_ variant: VariantExploration) -> String {
+        variant.found.isEmpty ? "no anomalies"
+            : variant.found.keys.sorted().map { "\($0) ×\(variant.found[$0]!)" }.joined(separator: ", ")
+    }
+
+    /// Writes the four files into `directory`.
+    public func write(to directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(self).write(to: directory.appendingPathComponent("explore.json"), options: .atomic)
+        try Data(markdown().utf8).write(to: directory.appendingPathComponent("explore.md"), options: .atomic)
+        try Data(html().utf8).write(to: directory.appendingPathComponent("explore.html"), options: .atomic)
+        try Data(junit().utf8).write(to: directory.appendingPathComponent("junit.xml"), options: .atomic)
+    }
+
+    /// The summary table across variants, then each counterexample.
+    public func markdown() -> String {
+        var md = "# Explore\n\nFirst seed \(firstSeed), shards \(shards.joined(separator: ", ")).\n\n"
+        md += "| scenario | variant | expects | schedules | not matching | anomalies (schedules) | counterexamples |\n"
+        md += "|---|---|---|---:|---:|---|---|\n"
+        for variant in variants {
+            let cell = Escape.markdownCell
+            md += "| \(cell(variant.scenario)) | \(cell(variant.variant)) | \(cell(variant.expected.text)) | \(variant.schedules) "
+                + "| \(variant.failing) | \(cell(Self.foundText(variant))) | \(variant.counterexamples.count) |\n"
+        }
+        for variant in variants where !variant.counterexamples.isEmpty {
+            md += "\n## \(variant.scenario) / \(variant.variant)\n\n"
+            for example in variant.counterexamples {
+                md += "- `\(example.file)`: \(example.kind == .unexpectedAnomaly ? "shows" : "does not show") "
+                    + "\(example.anomaly.rawValue) (schedule seed \(example.seed), \(example.stepsBefore) → \(example.stepsAfter) steps; "
+                    + "reproduces deterministic: \(example.reproducesDeterministic ? "yes" : "no"), real time: "
+                    + "\(example.reproducesRealTime ? "yes" : "no")). \(Escape.markdownCell(example.explanation))\n"
+            }
+        }
+        return md
+    }
+
+    /// A testsuite per scenario, a testcase per variant; each counterexample a failure.
+    public func junit() -> String {
+        var byScenario: [String: [VariantExploration]] = [:]
+        var order: [String] = []
+        for variant in variants {
+            if byScenario[variant.scenario] == nil { order.append(variant.scenario) }
+            byScenario[variant.scenario, default: []].append(variant)
+        }
+        let failures = variants.filter { !$0.counterexamples.isEmpty }.count
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"groupsim explore\" tests=\"\(variants.count)\" failures=\"\(failures)\" errors=\"0\">\n"
+        for scenario in order {
+            let cases = byScenario[scenario] ?? []
+            xml += "  <testsuite name=\"\(Escape.xml(scenario))\" tests=\"\(cases.count)\" failures=\"\(cases.filter { !$0.counterexamples.isEmpty }.count)\" errors=\"0\">\n"
+            for variant in cases {
+                xml += "    <testcase classname=\"\(Escape.xml(scenario))\" name=\"\(Escape.xml(variant.variant))\">\n"
+                for example in variant.counterexamples {
+                    xml += "      <failure message=\"\(Escape.xml(example.explanation))\" type=\"\(example.kind.rawValue)\">"
+                        + "\(Escape.xml("schedule seed \(example.seed); shrunk to \(example.file)"))</failure>\n"
+                }
+                xml += "      <system-out>\(Escape.xml("\(variant.schedules) schedules; \(Self.foundText(variant))"))</system-out>\n"
+                xml += "    </testcase>\n"
+            }
+            xml += "  </testsuite>\n"
+        }
+        return xml + "</testsuites>\n"
+    }
+
+    /// A self-contained page: the table, and each counterexample with links to its file and its timeline.
+    public func html() -> String {
+        var page = """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><title>GroupSim explore</title>
+        <style>body{font:14px system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse}
+        td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}td.num{text-align:right}
+        .bad{color:#b00020;font-weight:600}.ok{color:#1b7f3b}code{background:#f3f3f3;padding:0 3px}</style></head><body>
+        <h1>GroupSim explore</h1>
+        <p>First seed \(firstSeed); shards \(Escape.html(shards.joined(separator: ", "))).</p>
+        <table><tr><th>scenario</th><th>variant</th><th>expects</th><th>schedules</th><th>not matching</th><th>anomalies (schedules)</th><th>counterexamples</th></tr>
+
+        """
+        for variant in variants {
+            let status = variant.counterexamples.isEmpty ? "<span class=\"ok\">none</span>" : "<span class=\"bad\">\(variant.counterexamples.count)</span>"
+            page += "<tr><td>\(Escape.html(variant.scenario))</td><td>\(Escape.html(variant.variant))</td><td>\(Escape.html(variant.expected.text))</td>"
+                + "<td class=\"num\">\(variant.schedules)</td><td class=\"num\">\(variant.failing)</td><td>\(Escape.html(Self.foundText(variant)))</td><td>\(status)</td></tr>\n"
+        }
+        page += "</table>\n"
+        for variant in variants where !variant.counterexamples.isEmpty {
+            page += "<h2>\(Escape.html(variant.scenario)) / \(Escape.html(variant.variant))</h2>\n<ul>\n"
+            for example in variant.counterexamples {
+                let report = String(example.file.dropLast(".yaml".count)) + "/report.html"
+                page += "<li><a href=\"\(Escape.html(example.file))\"><code>\(Escape.html(example.file))</code></a> "
+                    + "(<a href=\"\(Escape.html(report))\">timeline</a>): \(example.kind == .unexpectedAnomaly ? "shows" : "does not show") "
+                    + "<strong>\(Escape.html(example.anomaly.rawValue))</strong>; schedule seed \(example.seed); "
+                    + "\(example.stepsBefore) → \(example.stepsAfter) steps; reproduces deterministic: \(example.reproducesDeterministic ? "yes" : "no"), "
+                    + "real time: \(example.reproducesRealTime ? "yes" : "no").<br>\(Escape.html(example.explanation))</li>\n"
+            }
+            page += "</ul>\n"
+        }
+        return page + "</body></html>\n"
+    }
+}

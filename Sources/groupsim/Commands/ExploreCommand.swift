@@ -1,0 +1,108 @@
+import ArgumentParser
+import Basics
+import Explorer
+import Foundation
+import Runner
+import ScenarioModel
+import Supervisor
+
+/// `groupsim explore <files or folders>...`: many seeded schedules of every variant in the
+/// deterministic mode; each schedule that does not match the variant's expectation is shrunk to a
+/// minimal scenario file.
+struct ExploreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explore",
+        abstract: "Run many seeded schedules of each variant and shrink the failing ones to scenario files.",
+        discussion: """
+            A schedule varies where notifications are delivered and the order of parallel steps and workload \
+            operations, and inserts the perturbations the file's explore: section allows (suspend, background, \
+            crash, terminate, drop-notifications, delay-notifications). Exit status: 0 when no schedule failed, \
+            1 when counterexamples were written, 2 when the input was invalid. Reports: explore.html, explore.md, \
+            explore.json and junit.xml in the report directory; counterexamples under <scenario>/<variant>/.
+            """)
+
+    @Argument(help: "Scenario files, or folders to search for *.yaml files.")
+    var paths: [String] = ["Scenarios"]
+
+    @Option(help: "Schedules per variant.")
+    var runs: Int = 200
+
+    @Option(name: .customLong("time-limit"), help: "Stop exploring each variant after this long (e.g. 10m).")
+    var timeLimit: String?
+
+    @Option(help: "The first schedule seed.")
+    var seed: UInt64 = 1
+
+    @Option(help: "This machine's share of the seeds, i/n (0-based): disjoint seeds for each of n machines.")
+    var shard: String = "0/1"
+
+    @Option(name: .customLong("report-dir"), help: "Where reports and counterexamples are written.")
+    var reportDir: String = "Reports/explore"
+
+    @Option(help: "How many schedules to run at once.")
+    var jobs: Int = 2
+
+    @Option(parsing: .upToNextOption, help: "Join the explore.json of these report directories (from shards) into one report.")
+    var merge: [String] = []
+
+    func validate() throws {
+        guard runs >= 1 else { throw ValidationError("--runs must be 1 or more.") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more.") }
+        guard parsedShard != nil else { throw ValidationError("--shard takes i/n with 0 <= i < n, like 0/4.") }
+        if let timeLimit, (try? ScenarioModel.Duration(parsing: timeLimit)) == nil {
+            throw ValidationError("--time-limit takes a duration like 10m or 90s.")
+        }
+    }
+
+    var parsedShard: (Int, Int)? {
+        let parts = shard.split(separator: "/").compactMap { Int($0) }
+        guard parts.count == 2, parts[1] >= 1, parts[0] >= 0, parts[0] < parts[1] else { return nil }
+        return (parts[0], parts[1])
+    }
+
+    func run() throws {
+        ProcessGuard.installCleanupHandlers()
+        let root = URL(fileURLWithPath: reportDir)
+        if !merge.isEmpty {
+            let reports = try merge.map { directory in
+                try JSONDecoder().decode(ExploreReport.self, from: Data(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent("explore.json")))
+            }
+            let merged = ExploreReport.merge(reports)
+            try merged.write(to: root)
+            merged.consoleLines.forEach { print($0) }
+            print("Report: \(root.appendingPathComponent("explore.html").path)")
+            if merged.foundCounterexamples { throw ExitCode(1) }
+            return
+        }
+        let scenarios = try ScenarioPaths.load(paths)
+        let executable = try RunCommand.ownExecutable()
+        let pool = AgentPool(executable: executable, target: (scenarios.map(\.processes.count).max() ?? 2) * jobs)
+        defer { pool.close() }
+        let (index, count) = parsedShard!
+        var explorer = Explorer(executable: executable, pool: pool, runs: runs, firstSeed: seed, shard: index, shardCount: count,
+                                reportDirectory: root)
+        explorer.jobs = jobs
+        let limit = timeLimit.flatMap { try? ScenarioModel.Duration(parsing: $0) }.map { UInt64($0.microseconds) * 1_000 }
+        let onTerminal = isatty(STDERR_FILENO) == 1
+        var variants: [VariantExploration] = []
+        for scenario in scenarios {
+            let source = (try? String(contentsOfFile: scenario.file, encoding: .utf8)) ?? ""
+            explorer.deadline = limit.map { MonotonicClock.now() &+ $0 }
+            explorer.progress = { variant, done in
+                guard onTerminal else { return }
+                FileHandle.standardError.write(Data("\r\u{1B}[K\(scenario.name) / \(variant): schedule \(done) of \(runs)".utf8))
+            }
+            let found = explorer.explore(scenario, source: source)
+            if onTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            let report = ExploreReport(firstSeed: seed, shards: [shard], variants: found)
+            report.consoleLines.forEach { print($0) }
+            variants += found
+            if ProcessGuard.interruption != nil { break }
+        }
+        let report = ExploreReport(firstSeed: seed, shards: [shard], variants: variants)
+        try report.write(to: root)
+        print("Report: \(root.appendingPathComponent("explore.html").path)")
+        if let interrupted = ProcessGuard.interruptedExitStatus { throw ExitCode(interrupted) }
+        if report.foundCounterexamples { throw ExitCode(1) }
+    }
+}

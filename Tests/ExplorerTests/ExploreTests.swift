@@ -1,0 +1,104 @@
+import Basics
+import Checkers
+@testable import Explorer
+import Foundation
+import Runner
+import ScenarioModel
+import Testing
+import TestSupport
+
+/// Explore finds planted timing-dependent bugs, shrinks them to short scenario files that reproduce in
+/// both modes, and reports a strategy without such a bug as clean.
+@Suite(.serialized, .spawnsProcesses) struct ExploreTests {
+    static let planted = """
+    summary: A history consumer that refreshes on the save notification misses a save made while it was suspended.
+    store:
+      group: group.example.notes
+      name: Notes
+      model:
+        Note:
+          title: string
+    processes:
+      app: { role: host, refresh: history, trigger: darwin }
+      share: { role: share }
+    explore:
+      suspend: [app]
+      crash: [app]
+    steps:
+      - app: launch
+      - app: { insert: Note, id: n1, set: { title: A } }
+      - app: save
+      - app: { fetch: Note }
+      - share: launch
+      - share: { update: n1, set: { title: B } }
+      - share: save
+      - share: exit
+      - app: { read: n1, expect: { title: B }, within: 1s }
+    variants:
+      dropped-while-suspended: { app: { delivery: drop }, expect: pass }
+      coalesced: { app: { delivery: coalesce }, expect: pass }
+      no-refresh: { app: { refresh: none }, expect: [stale-read] }
+    """
+
+    private func explore(_ variant: String, runs: Int = 40) throws -> (VariantExploration, TemporaryDirectory, AgentPool) {
+        let scenario = try ScenarioLoader.parse(yaml: Self.planted, file: "planted.yaml")
+        let directory = try TemporaryDirectory(prefix: "groupsim-explore")
+        let pool = AgentPool(executable: BuiltProducts.executable("groupsim"), target: 2)
+        let explorer = Explorer(executable: BuiltProducts.executable("groupsim"), pool: pool, runs: runs, firstSeed: 1,
+                                reportDirectory: directory.url)
+        return (explorer.explore(scenario, variant: variant, source: Self.planted), directory, pool)
+    }
+
+    @Test func aNotificationDroppedWhileSuspendedIsFoundShrunkAndReproduced() throws {
+        let (result, directory, pool) = try explore("dropped-while-suspended")
+        defer { pool.close() }
+        #expect(result.failing > 0)
+        let example = try #require(result.counterexamples.first)
+        #expect(example.kind == .unexpectedAnomaly && example.anomaly == .staleRead)
+        #expect(example.stepsAfter <= 15 && example.stepsAfter < example.stepsBefore)
+        #expect(example.reproducesDeterministic && example.reproducesRealTime)
+        let text = try String(contentsOf: directory.url.appendingPathComponent(example.file), encoding: .utf8)
+        let written = try ScenarioLoader.parse(yaml: text, file: "counterexample.yaml")
+        #expect(written.expectation == .anomalies([.staleRead]))
+        #expect(written.steps.contains { $0.step == .suspend }, "the suspension is a step of the file")
+        #expect(!written.steps.contains { if case .workload = $0.step { true } else { false } })
+    }
+
+    @Test func aStrategyWithoutTheBugReportsNoneFound() throws {
+        let (result, _, pool) = try explore("coalesced")
+        defer { pool.close() }
+        #expect(result.schedules + result.undecided == 40)
+        #expect(result.failing == 0 && result.counterexamples.isEmpty)
+        #expect(ExploreReport(firstSeed: 1, shards: ["0/1"], variants: [result]).consoleLines.first?.hasSuffix("none found") == true)
+    }
+
+    /// A bug a crash hides (the relaunched app reads the store afresh) is timing-dependent: explore
+    /// writes the schedule under which the expected anomaly does not show.
+    @Test func aBugThatAScheduleHidesIsACounterexampleToo() throws {
+        let (result, _, pool) = try explore("no-refresh")
+        defer { pool.close() }
+        let example = try #require(result.counterexamples.first { $0.kind == .missingAnomaly })
+        #expect(example.anomaly == .staleRead)
+        #expect(example.reproducesDeterministic)
+    }
+
+    @Test func shardsGetDisjointSeedsAndMergeBack() throws {
+        let pool = AgentPool(executable: BuiltProducts.executable("groupsim"), target: 1)
+        defer { pool.close() }
+        let url = URL(fileURLWithPath: "/tmp")
+        let shards = (0..<3).map { Explorer(executable: "", pool: pool, runs: 5, firstSeed: 10, shard: $0, shardCount: 3, reportDirectory: url) }
+        let seeds = shards.map { Set($0.seeds()) }
+        #expect(seeds.allSatisfy { $0.count == 5 })
+        #expect(seeds[0].isDisjoint(with: seeds[1]) && seeds[1].isDisjoint(with: seeds[2]) && seeds[0].isDisjoint(with: seeds[2]))
+        var a = VariantExploration(scenario: "s", variant: "v", file: "s.yaml", expected: .pass)
+        a.schedules = 5
+        a.found = ["stale-read": 2]
+        var b = a
+        b.found = ["stale-read": 1, "busy": 1]
+        let merged = ExploreReport.merge([ExploreReport(firstSeed: 10, shards: ["0/2"], variants: [a]),
+                                          ExploreReport(firstSeed: 10, shards: ["1/2"], variants: [b])])
+        #expect(merged.variants.count == 1 && merged.variants[0].schedules == 10)
+        #expect(merged.variants[0].found == ["stale-read": 3, "busy": 1])
+        #expect(merged.shards == ["0/2", "1/2"])
+    }
+}
