@@ -31,6 +31,7 @@ import Trace
         "strategy-comparison/staleness-zero": [(.missedInsert, "app", "n2")],
         "strategy-comparison/refetch": [(.staleRead, "app", "n1")],
         "watch-has-its-own-store/no-sync": [(.missedInsert, "watch", nil)],
+        "lost-notification-leaves-the-app-stale/darwin-only": [(.staleRead, "app", "n1")],
         "same-note-on-phone-and-watch-without-uuid/default": [(.duplicate, "group:group.example.notes", "n1"), (.duplicate, "own:watch", "n1")],
     ]
 
