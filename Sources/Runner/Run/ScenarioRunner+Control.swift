@@ -80,9 +80,9 @@ extension ScenarioRunner {
         // else lives in the store.
         func isOwn(_ id: String) -> Bool {
             guard id.hasPrefix("k"), let number = Int(id.dropFirst()) else { return false }
-            return number >= 1 && number <= workload.keys && registry[store]?[id]?.entity == workload.entity
+            return number >= 1 && number <= workload.keys && objects.rows[store]?[id]?.entity == workload.entity
         }
-        func committed() -> [String] { (live[store] ?? []).filter(isOwn).sorted() }
+        func committed() -> [String] { (objects.live[store] ?? []).filter(isOwn).sorted() }
         defer {
             let took = clock.current - start
             let asked = workload.duration.nanos

@@ -133,7 +133,7 @@ extension ScenarioRunner {
             throw failure("it is \(slot.lifecycle.state); resume it first", process: slot.name)
         }
         let seq = slot.takeSeq()
-        let known = registry[slot.store] ?? [:]
+        let known = objects.rows[slot.store] ?? [:]
         let delta = known.filter { slot.sentIDs[$0.key] != $0.value }
         slot.sentIDs.merge(delta) { $1 }
         var request = AgentRequest(seq: seq, step: currentStep?.index, expectError: expectError, ids: delta,
@@ -144,7 +144,7 @@ extension ScenarioRunner {
             request.lastAttempt = lastAttempt
         }
         switch command {
-        case .sync, .leech: request.globalIDs = globalIDs
+        case .sync, .leech: request.globalIDs = objects.globalIDs
         default: break
         }
         do {
@@ -204,25 +204,7 @@ extension ScenarioRunner {
 
     /// Records what a save committed so other agents can name the same rows.
     private func learn(_ reply: AgentReply, from slot: ProcessSlot) {
-        for (name, ref) in reply.inserted {
-            // The same scenario id inserted again in one store while its first row lives is a second
-            // row (a duplicate): the first keeps the name for every agent, the others are named in the
-            // final dump. Inserted again after its row was deleted, the new row takes the name.
-            if let first = registry[slot.store]?[name], first != ref, live[slot.store]?.contains(name) == true {
-                aliases[slot.store, default: [:]][ref] = name
-            } else {
-                if let first = registry[slot.store]?[name], first != ref { aliases[slot.store, default: [:]][first] = name }
-                registry[slot.store, default: [:]][name] = ref
-            }
-            live[slot.store, default: []].insert(name)
-        }
-        for name in reply.deleted { live[slot.store]?.remove(name) }
-        for (name, global) in reply.globalIDs where !(globalIDs[name] ?? []).contains(global) {
-            globalIDs[name, default: []].append(global)
-        }
-        for (name, refs) in reply.aliases {
-            for ref in refs { aliases[slot.store, default: [:]][ref] = name }
-        }
+        objects.learn(reply, in: slot.store)
     }
 
     var currentStepText: String {

@@ -84,14 +84,8 @@ public final class ScenarioRunner {
     var executed: [ScenarioStep] = []
     let recorder: TraceRecorder
     var slots: [String: ProcessSlot] = [:]
-    /// Per store: scenario id -> row, as committed.
-    var registry: [String: [String: ObjectRef]] = [:]
-    /// Per store: scenario ids committed and not deleted (for workloads).
-    var live: [String: Set<String>] = [:]
-    /// Scenario id -> its ensemble-wide global identifiers, as the stores reported them at sync.
-    var globalIDs: [String: [String]] = [:]
-    /// Per store: further rows of a scenario object (duplicates imported by sync), for the final dump.
-    var aliases: [String: [ObjectRef: String]] = [:]
+    /// Which row each scenario id names in each store.
+    var objects = ObjectRegistry()
     var clockOffset: UInt64 = 0
     var currentStep: RunPlan.PlannedStep?
 

@@ -32,9 +32,7 @@ extension ScenarioRunner {
     func contents(of url: URL, as name: String, namedAfter source: String) throws -> StateSnapshot {
         let coordinator = try StoreCoordinator(url: url, model: try storeModel(), options: StoreOptions(readOnly: true))
         let context = coordinator.newBackgroundContext(name: "harness-read")
-        var names: [ObjectRef: [String]] = [:]
-        for (name, ref) in registry[source] ?? [:] { names[ref, default: []].append(name) }
-        for (ref, name) in aliases[source] ?? [:] { names[ref, default: []].append(name) }
+        let names = self.objects.names(in: source)
         var objects: [ObjectState] = []
         for entity in plan.run.store.model.entities.map(\.name) {
             for id in try context.fetch(FetchRequest(entity: entity)) {
