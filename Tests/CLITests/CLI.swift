@@ -23,14 +23,30 @@ struct CLI {
     }
 
     /// Runs `groupsim arguments…` in the scratch directory and waits for it.
-    func run(_ arguments: String...) throws -> Result {
+    func run(_ arguments: String..., environment extra: [String: String] = [:]) throws -> Result {
+        try launch(BuiltProducts.executable("groupsim"), arguments, environment: extra)
+    }
+
+    /// Where `script(1)` is, to give a command a terminal (Linux's util-linux spelling).
+    static let script = "/usr/bin/script"
+
+    /// Runs `groupsim arguments…` with a pseudo-terminal for its output, through `script -qec`.
+    func runOnTerminal(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
+        let command = ([BuiltProducts.executable("groupsim")] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        return try launch(Self.script, ["-qec", command, "/dev/null"], environment: extra)
+    }
+
+    private func launch(_ executable: String, _ arguments: [String], environment extra: [String: String]) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.executable("groupsim"))
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = directory.url
         // Help text wraps at the terminal's width: fix it, whatever the machine's.
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = "80"
+        // Whatever the test runner's own environment says about colour, only what a test sets counts.
+        environment["NO_COLOR"] = nil
+        environment.merge(extra) { $1 }
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

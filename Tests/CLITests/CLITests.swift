@@ -85,3 +85,87 @@ import TestSupport
         #expect(unknown.status == 64)
     }
 }
+
+/// What `run` prints, and when; the index that accumulates across invocations.
+@Suite(.serialized, .spawnsProcesses) struct CLIOutputTests {
+    /// A scenario whose one run takes a second of real time.
+    static let slow = """
+    summary: Slow.
+    store: { group: group.cli, name: Notes, model: { Note: { title: string } } }
+    processes:
+      app: { role: host }
+    steps:
+      - app: launch
+      - sleep: 1s
+    """
+
+    @Test func eachRunIsPrintedWhenItFinishesNotAtTheEnd() throws {
+        let cli = try CLI()
+        try Data(Self.slow.utf8).write(to: cli.directory.url.appendingPathComponent("slow.yaml"))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.executable("groupsim"))
+        process.arguments = ["run", "pass.yaml", "slow.yaml"]
+        process.currentDirectoryURL = cli.directory.url
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first run's line arrives while the second run (a second of sleep) is still going.
+        var first = Data()
+        while !first.contains(0x0A) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            first.append(chunk)
+        }
+        #expect(String(decoding: first, as: UTF8.self).hasPrefix("pass / default: matched"))
+        #expect(process.isRunning, "the second run had not finished when the first line came")
+        _ = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test func jsonPrintsOneObjectPerRunAndTheSummaryGoesToStderr() throws {
+        let result = try CLI().run("run", "pass.yaml", "notmatched.yaml", "--format", "json")
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["verdict"] != nil && object?["run"] != nil && object?["report"] != nil)
+        }
+        #expect(result.stderr.contains("Summary: 1 of 2 runs matched"))
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: CLI.script)))
+    func colourOnlyOnATerminalAndNeverWithNoColor() throws {
+        let cli = try CLI()
+        let piped = try cli.run("run", "pass.yaml")
+        #expect(!piped.stdout.contains("\u{1B}["))
+        let terminal = try cli.runOnTerminal(["run", "pass.yaml"])
+        #expect(terminal.stdout.contains("\u{1B}[32mmatched"))
+        let noColor = try cli.runOnTerminal(["run", "pass.yaml"], environment: ["NO_COLOR": "1"])
+        #expect(noColor.stdout.contains("matched") && !noColor.stdout.contains("\u{1B}[32m"))
+    }
+
+    @Test func quietPrintsOnlyWhatDidNotMatch() throws {
+        let result = try CLI().run("run", "pass.yaml", "notmatched.yaml", "--quiet")
+        #expect(!result.stdout.contains("pass / default"))
+        #expect(result.stdout.contains("notmatched / default: NOT MATCHED"))
+    }
+
+    @Test func theIndexKeepsTheRunsOfEarlierInvocations() throws {
+        let cli = try CLI()
+        _ = try cli.run("run", "pass.yaml")
+        _ = try cli.run("run", "notmatched.yaml")
+        let index = try String(contentsOf: cli.directory.url.appendingPathComponent("Reports/index.html"), encoding: .utf8)
+        #expect(index.contains("pass/default/report.html") && index.contains("notmatched/default/report.html"))
+        let junit = try String(contentsOf: cli.directory.url.appendingPathComponent("Reports/junit.xml"), encoding: .utf8)
+        #expect(junit.contains("tests=\"2\""))
+    }
+
+    @Test func anUnknownVariantGetsASuggestion() throws {
+        let result = try CLI().run("run", "pass.yaml", "--variant", "defualt")
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("did you mean 'default'"))
+    }
+}

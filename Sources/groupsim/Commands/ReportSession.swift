@@ -4,37 +4,62 @@ import Reporters
 import Runner
 import Trace
 
-/// Judges finished runs, writes their reports, prints one line each and a summary, and returns the
-/// exit status (0 every run matched, 1 some did not, 2 the harness could not decide one).
+/// Writes the reports of finished runs (the runs were judged and printed as they finished), the index
+/// over every run in the report directory, prints the summary, and returns the exit status (0 every run
+/// matched, 1 some did not, 2 the harness could not decide one).
 struct ReportSession {
     var outcomes: [RunOutcome]
+    /// The runs not interrupted, judged, in the order of `outcomes`.
+    var runs: [ReportedRun]
     var reportDirectory: URL
+    /// With `--format json` the summary goes to stderr, leaving stdout to the runs' objects.
+    var json = false
 
     func finish() throws -> Int32 {
-        var runs: [ReportedRun] = []
-        var statuses: [ExitStatus] = []
         let interrupted = outcomes.filter(\.interrupted)
-        let outcomes = outcomes.filter { !$0.interrupted }
-        for outcome in outcomes {
-            let run = ReportedRun(checking: outcome.trace)
-            runs.append(run)
-            statuses.append(ExitStatus(verdict: run.result.verdict))
-        }
+        let finished = outcomes.filter { !$0.interrupted }
         try ReportWriter.writeAll(runs, to: reportDirectory)
-        for (outcome, run) in zip(outcomes, runs) {
+        for (outcome, run) in zip(finished, runs) {
             let directory = ReportWriter.directory(for: run.info, under: reportDirectory)
             try TraceFile.write(outcome.trace, to: directory.appendingPathComponent("trace.jsonl"))
             for (process, text) in outcome.stderr {
                 try Data(text.utf8).write(to: directory.appendingPathComponent("\(process).stderr.txt"))
             }
-            for line in ConsoleReport.lines(run.result) { print(line) }
-            if let sandbox = outcome.sandbox { print("  sandbox kept at \(sandbox)") }
+            if let sandbox = outcome.sandbox { say("  \(run.info.scenario) / \(run.info.variant): sandbox kept at \(sandbox)") }
         }
-        for outcome in interrupted {
-            print("\(outcome.plan.info.scenario) / \(outcome.plan.info.variant): interrupted (no verdict; not reported)")
+        // The index covers every run whose trace is in the directory: this invocation's, and the other
+        // scenarios' from earlier invocations (judged again from their traces), so running one file does
+        // not drop the rest.
+        let earlier = ReportIndex.earlierRuns(in: reportDirectory, except: runs)
+        try ReportWriter.writeIndex(earlier + runs, to: reportDirectory)
+        say(ConsoleReport.summary(runs.map(\.result)) + (interrupted.isEmpty ? "" : "; \(interrupted.count) interrupted"))
+        say("Reports: \(reportDirectory.path)/index.html")
+        return ExitStatus.combine(runs.map { ExitStatus(verdict: $0.result.verdict) }).rawValue
+    }
+
+    private func say(_ line: String) {
+        if json { printError(line) } else { print(line) }
+    }
+}
+
+/// The runs already in a report directory, for an index that accumulates.
+enum ReportIndex {
+    /// Every `<scenario>/<variant>/trace.jsonl` under `root` that is not one of `current`, judged again
+    /// from its trace; traces that cannot be read (another version's) are left out.
+    static func earlierRuns(in root: URL, except current: [ReportedRun]) -> [ReportedRun] {
+        let taken = Set(current.map { ReportWriter.directory(for: $0.info, under: root).standardizedFileURL.path })
+        let manager = FileManager.default
+        var runs: [ReportedRun] = []
+        for scenario in ((try? manager.contentsOfDirectory(atPath: root.path)) ?? []).sorted() {
+            let scenarioURL = root.appendingPathComponent(scenario, isDirectory: true)
+            for variant in ((try? manager.contentsOfDirectory(atPath: scenarioURL.path)) ?? []).sorted() {
+                let directory = scenarioURL.appendingPathComponent(variant, isDirectory: true)
+                let trace = directory.appendingPathComponent("trace.jsonl")
+                guard !taken.contains(directory.standardizedFileURL.path), manager.fileExists(atPath: trace.path),
+                      let read = try? TraceFile.read(from: trace) else { continue }
+                runs.append(ReportedRun(checking: read))
+            }
         }
-        print(ConsoleReport.summary(runs.map(\.result)) + (interrupted.isEmpty ? "" : "; \(interrupted.count) interrupted"))
-        print("Reports: \(reportDirectory.path)/index.html")
-        return ExitStatus.combine(statuses).rawValue
+        return runs
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Basics
 import Foundation
+import Reporters
 import Runner
 import ScenarioModel
 import Supervisor
@@ -35,8 +36,20 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Deterministic mode: one agent acts at a time, in an order drawn from the seed, on virtual time; the same file, variant and seed give the same trace.")
     var deterministic = false
 
+    @Option(help: "text (a line per run, coloured on a terminal unless NO_COLOR is set) or json (one object per run on stdout).")
+    var format: OutputFormat = .text
+
+    @Flag(name: .shortAndLong, help: "Print only the runs that did not match, and the summary.")
+    var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Also print every anomaly of every run and where its report is.")
+    var verbose = false
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more.") }
+        guard !(quiet && verbose) else { throw ValidationError("--quiet and --verbose contradict each other; give one.") }
     }
 
     var mode: RunMode { deterministic ? .deterministic : .realTime }
@@ -54,15 +67,25 @@ struct RunCommand: ParsableCommand {
             }
         }
         guard !plans.isEmpty else {
-            printError("no scenario has a variant named '\(variant ?? "")'.")
+            let known = Array(Set(loaded.flatMap { $0.runs().map(\.variant) })).sorted()
+            printError("no scenario has a variant named '\(variant ?? "")'" + Suggestion.hint(for: variant ?? "", in: known))
             throw ExitCode(2)
         }
         let executable = try Self.ownExecutable()
         let pool = deterministic ? AgentPool(executable: executable, target: Self.poolSize(plans, jobs: jobs)) : nil
         defer { pool?.close() }
         let options = RunnerOptions(agentExecutable: executable, keep: keep, agentPool: pool)
-        let outcomes = Self.execute(plans, options: options, jobs: jobs)
-        let session = ReportSession(outcomes: outcomes, reportDirectory: URL(fileURLWithPath: reportDir))
+        let reportDirectory = URL(fileURLWithPath: reportDir)
+        let printer = RunPrinter(json: format == .json, verbosity: quiet ? .quiet : verbose ? .verbose : .normal,
+                                 reportDirectory: reportDirectory)
+        let checked = Mutex<[Int: ReportedRun]>([:])
+        let outcomes = Self.execute(plans, options: options, jobs: jobs) { index, outcome in
+            let run = outcome.interrupted ? nil : ReportedRun(checking: outcome.trace)
+            if let run { checked.withLock { $0[index] = run } }
+            printer.finished(index, outcome, as: run)
+        }
+        let runs = checked.withLock { done in outcomes.indices.compactMap { done[$0] } }
+        let session = ReportSession(outcomes: outcomes, runs: runs, reportDirectory: reportDirectory, json: format == .json)
         let status = try session.finish()
         if let interrupted = ProcessGuard.interruptedExitStatus { throw ExitCode(interrupted) }
         if status != 0 { throw ExitCode(status) }
@@ -70,7 +93,8 @@ struct RunCommand: ParsableCommand {
 
     /// Runs the plans, `jobs` at a time, keeping their order in the result. On a terminal, a
     /// progress line on stderr says how far the run is.
-    static func execute(_ plans: [RunPlan], options: RunnerOptions, jobs: Int) -> [RunOutcome] {
+    static func execute(_ plans: [RunPlan], options: RunnerOptions, jobs: Int,
+                        onFinished: @escaping @Sendable (Int, RunOutcome) -> Void = { _, _ in }) -> [RunOutcome] {
         let results = Mutex<[Int: RunOutcome]>([:])
         let next = Atomic<Int>(0)
         let progress = Progress(total: plans.count)
@@ -82,6 +106,8 @@ struct RunCommand: ParsableCommand {
                 progress.started(plans[index].info)
                 let outcome = ScenarioRunner.execute(plans[index], options: options)
                 results.withLock { $0[index] = outcome }
+                progress.clear()
+                onFinished(index, outcome)
                 progress.finished()
             }
         }
