@@ -7,10 +7,11 @@ import Supervisor
 import Synchronization
 import Trace
 
-// Why this type spans nine files: one run's state (its processes, the hub, the registry of scenario
-// ids, the trace recorder) acted on by every step kind. Each `ScenarioRunner+<Concern>.swift` holds
-// one concern: configuring agents, steps, control steps, lifecycles, finishing. The per-process state
-// is a value of its own (`ProcessSlot` with its `ProcessLifecycle`).
+// Why this type spans ten files: one run's state (its processes, the hub, the trace recorder, the
+// clock) acted on by every step kind. Each `ScenarioRunner+<Concern>.swift` holds one concern:
+// configuring agents, steps, control steps, lifecycles, finishing, the deterministic mode's
+// scheduling. The state that can be a value is one, tested on its own: `ObjectRegistry` (which row
+// each id names), `ProcessSlot` with its `ProcessLifecycle`, `RunClock`, `ScriptedHub`.
 
 /// How the runner starts agents and how long it waits for them.
 public struct RunnerOptions: Sendable {

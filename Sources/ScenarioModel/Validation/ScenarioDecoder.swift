@@ -2,9 +2,9 @@ import Basics
 import Foundation
 import Yams
 
-// Why this type spans ten files: it is one pass over one file's YAML tree with one error sink, and the
+// Why this type spans eleven files: it is one pass over one file's YAML tree with one error sink, and the
 // scenario language has that many sections and step kinds. Each `ScenarioDecoder+<Section>.swift`
-// decodes one section (store, model, processes, steps, actions, checks, control, variants), so a change
+// decodes one section (store, model, processes, steps, actions, checks, control, variants, explore), so a change
 // to the language touches the file of the section it changes.
 
 /// Decodes and validates one scenario file in a single pass over its composed YAML tree, collecting
