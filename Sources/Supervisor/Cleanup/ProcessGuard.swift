@@ -48,9 +48,12 @@ public enum ProcessGuard {
     /// (`interruption`), every child is killed so the runs in progress end at once, and the caller is
     /// expected to start nothing new, report what finished and exit with `128 + signal`; if it has not
     /// within `grace`, the process exits anyway. A second signal exits at once. Either way no child
-    /// and no registered sandbox is left behind. Calling it again does nothing.
+    /// and no registered sandbox is left behind. SIGPIPE is ignored. Calling it again does nothing.
     public static func installCleanupHandlers(grace: Swift.Duration = .seconds(10)) {
         guard !installed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // Output piped into `head` must not kill the invocation before it writes its reports and
+        // cleans up: a write to a closed pipe fails instead.
+        signal(SIGPIPE, SIG_IGN)
         atexit { ProcessGuard.killAllChildren() }
         let sources = [SIGINT, SIGTERM, SIGHUP].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
