@@ -11,12 +11,15 @@ import Trace
 struct ReadChecker {
     let context: RunContext
     let oracle: CommitOracle
+    /// What happened to readers between commits and reads, to name an anomaly's cause.
+    let causes: CauseIndex
     /// Where a read anomaly was found: a failed check of that step is explained by it.
     private(set) var explainedSteps: Set<StepKey> = []
 
-    init(context: RunContext, oracle: CommitOracle) {
+    init(context: RunContext, oracle: CommitOracle, causes: CauseIndex) {
         self.context = context
         self.oracle = oracle
+        self.causes = causes
     }
 
     mutating func observe(_ read: Observation, process: String, step: Int?, invoked: UInt64, t: UInt64, into anomalies: inout [Anomaly]) {
@@ -58,12 +61,15 @@ struct ReadChecker {
         guard let state = history.settled(before: window.cutoff), state.operation != .delete,
               !history.mayChange(between: window.cutoff, and: window.t, where: { $0 == .delete }) else { return }
         let insert = history.lastInsert(before: window.cutoff) ?? state
+        let cause = neverReached == nil
+            ? causes.cause(reader: process, object: read.object, writer: insert.writer, committedAt: insert.end, readAt: window.t, source: nil)
+            : nil
         anomalies.append(context.anomaly(
             .missedInsert, process: process, step: step, t: window.t, object: read.object,
             seen: "no \(read.object)", expected: "\(read.object) version \(state.version)", cause: insert.reference,
             explanation: neverReached.map {
                 "\(process)'s view has no \(read.object) at \(context.at(window.t)): \(insert.writer) inserted it into \($0.from) at \(context.at(insert.end))\(window.toleranceClause), and it never reached \($0.to)."
-            } ?? "\(process)'s view has no \(read.object) at \(context.at(window.t)), but \(insert.writer) inserted it at \(context.at(insert.end)) (version \(insert.version))\(window.toleranceClause) and nobody deleted it."))
+            } ?? "\(process)'s view has no \(read.object) at \(context.at(window.t)), but \(insert.writer) inserted it at \(context.at(insert.end)) (version \(insert.version))\(window.toleranceClause) and nobody deleted it\(cause.map { "; " + $0 } ?? "")."))
     }
 
     private func checkPresent(
@@ -104,11 +110,13 @@ struct ReadChecker {
            let old = entries[..<first].lastIndex(where: { $0.value.matches(value) }) {
             let seen = entries[old]
             let newer = entries[reference]
+            let cause = causes.cause(reader: process, object: read.object, writer: newer.writer, committedAt: newer.end,
+                                     readAt: window.t, source: read.source)
             return context.anomaly(
                 .staleRead, process: process, step: step, t: window.t, object: read.object, property: property,
                 seen: "\(value) (version \(seen.version))", expected: "\(newer.value) (version \(newer.version))",
                 cause: newer.reference,
-                explanation: "\(process) read \(name) = \(value) (version \(seen.version)) at \(context.at(window.t)), but \(newer.writer) committed \(newer.value) at \(context.at(newer.end)) (version \(newer.version))\(window.toleranceClause); \(Self.reason(read))."
+                explanation: "\(process) read \(name) = \(value) (version \(seen.version)) at \(context.at(window.t)), but \(newer.writer) committed \(newer.value) at \(context.at(newer.end)) (version \(newer.version))\(window.toleranceClause); \(Self.reason(read))\(cause.map { ": " + $0 } ?? "")."
             )
         }
         let latest = entries[last]

@@ -23,8 +23,10 @@ public enum TraceChecker {
         // each process was last heard from.
         var commits: [CommitEvent] = []
         var lastEvent: [String: UInt64] = [:]
+        var causes = CauseIndex(context: context)
         for (index, event) in trace.events.enumerated() {
             lastEvent[event.process] = event.t
+            causes.add(event)
             if case .saveCommitted(let commit) = event.kind {
                 commits.append(CommitEvent(
                     commit: commit, writer: event.process, step: event.step, start: event.invokedAt, end: event.t, index: index))
@@ -38,7 +40,7 @@ public enum TraceChecker {
         }
 
         // Pass 2: everything judged against the oracle.
-        var reads = ReadChecker(context: context, oracle: oracle)
+        var reads = ReadChecker(context: context, oracle: oracle, causes: causes)
         var counts = CountChecker(context: context, oracle: oracle)
         var errors = ErrorChecker(context: context)
         var expectations = ExpectationChecker(context: context)

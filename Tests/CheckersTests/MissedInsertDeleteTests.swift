@@ -14,7 +14,7 @@ struct MissedInsertDeleteTests {
         script.read("app", "m1", found: false)
         let result = check(script)
         #expect(kinds(result) == [.missedInsert])
-        #expect(result.anomalies.first?.explanation == "app's view has no m1 at 300 ms, but share inserted it at 100 ms (version 1) and nobody deleted it.")
+        #expect(result.anomalies.first?.explanation == "app's view has no m1 at 300 ms, but share inserted it at 100 ms (version 1) and nobody deleted it; no refresh ran in app between that save and the read (trigger: darwin).")
     }
 
     @Test func countWithoutACommittedIdIsMissedInsert() throws {

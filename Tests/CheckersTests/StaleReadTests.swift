@@ -23,7 +23,7 @@ struct StaleReadTests {
         #expect(anomaly.seen == "\"A\" (version 1)")
         #expect(anomaly.expected == "\"B\" (version 2)")
         #expect(anomaly.cause == CommitReference(process: "share", t: script.start + 230_000_000, version: 2, step: 2))
-        #expect(anomaly.explanation == "app read n1.title = \"A\" (version 1) at 412 ms, but share committed \"B\" at 230 ms (version 2); the view kept the old row snapshot.")
+        #expect(anomaly.explanation == "app read n1.title = \"A\" (version 1) at 412 ms, but share committed \"B\" at 230 ms (version 2); the view kept the old row snapshot: no refresh ran in app between that save and the read (trigger: darwin).")
     }
 
     @Test func propertiesAreJudgedOneByOne() {
@@ -83,7 +83,7 @@ struct StaleReadTests {
         #expect(kinds(result) == [.staleRead])
         let explanation = try #require(result.anomalies.first?.explanation)
         #expect(explanation.contains("more than the 250 ms stale tolerance before the read"))
-        #expect(explanation.hasSuffix("the object kept the values it already held in memory."))
+        #expect(explanation.hasSuffix("the object kept the values it already held in memory: no refresh ran in app between that save and the read (trigger: darwin)."))
     }
 
     @Test func readInvokedBeforeACommitCompletedMayShowTheOldValue() {

@@ -28,3 +28,13 @@ public enum HubDecision: String, Sendable, Hashable, Codable, CaseIterable {
     /// An observe from a process the hub does not consider running, ignored.
     case observeIgnored = "observe-ignored"
 }
+
+extension HubDecision {
+    /// Whether the delivery never reached the process.
+    public var isLoss: Bool {
+        switch self {
+        case .droppedWhileSuspended, .droppedNotRunning, .droppedByFault, .droppedNotObserving, .undeliverable: true
+        default: false
+        }
+    }
+}

@@ -58,6 +58,7 @@ enum HTMLStyle {
     .step-label { font-size: 10px; fill: #52606d; }
     .refresh { fill: var(--violet); fill-opacity: 0.75; }
     .notification { fill: var(--blue); }
+    .notification-lost path { fill: none; stroke: var(--bad); stroke-width: 1.5; }
     .read { fill: #52606d; }
     .read-attempt { fill: #b8c2cc; }
     .save { fill: var(--teal); stroke: #fff; stroke-width: 2; }

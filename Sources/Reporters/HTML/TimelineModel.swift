@@ -38,6 +38,9 @@ struct TimelineModel {
     var lanes: [Lane] = []
     var saves: [Save] = []
     var received: [Point] = []
+    /// Notifications the hub never delivered (dropped while suspended, by a fault, to a process not
+    /// running or not observing), on the lane of the process that missed them.
+    var lost: [Point] = []
     var refreshes: [Span] = []
     var reads: [Read] = []
     var crashes: [Point] = []
@@ -61,6 +64,10 @@ struct TimelineModel {
         let steps = Dictionary(info.steps.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
         for event in run.trace.events {
             let t = offset(event.t), process = event.process
+            if case .notificationRouted(let note, let decision) = event.kind, decision.isLoss, let to = note.to, laneIndex[to] != nil {
+                let poster = note.from.map { " of \($0)'s save" } ?? ""
+                lost.append(Point(process: to, t: t, label: "the notification\(poster) was \(decision.rawValue) at \(DurationText.format(t)): \(to) never received it"))
+            }
             guard laneIndex[process] != nil else { continue }
             if firstEvent[process] == nil { firstEvent[process] = t }
             lastEvent[process] = t

@@ -148,6 +148,13 @@ struct TimelineSVG {
             let px = x(point.t), y = top(lane) + 73
             svg += "<path d=\"M\(SVG.n(px - 5)),\(SVG.n(y - 7)) L\(SVG.n(px + 5)),\(SVG.n(y - 7)) L\(SVG.n(px)),\(SVG.n(y)) z\" class=\"notification\">\(SVG.title(point.label))</path>"
         }
+        // A lost notification: the same triangle, hollow and red, crossed out.
+        for point in Self.sampled(model.lost, maxMarks) {
+            guard let lane = laneOf[point.process] else { continue }
+            let px = x(point.t), y = top(lane) + 73
+            svg += "<g class=\"notification-lost\">\(SVG.title(point.label))<path d=\"M\(SVG.n(px - 5)),\(SVG.n(y - 7)) L\(SVG.n(px + 5)),\(SVG.n(y - 7)) L\(SVG.n(px)),\(SVG.n(y)) z\"/>"
+                + "<path d=\"M\(SVG.n(px - 6)),\(SVG.n(y - 9)) L\(SVG.n(px + 6)),\(SVG.n(y + 2))\"/></g>"
+        }
         return svg + "</g>\n"
     }
 

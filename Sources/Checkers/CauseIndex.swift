@@ -1,0 +1,75 @@
+import Basics
+import Trace
+
+/// What happened to a reader between another process's commit and the reader's read, so an anomaly's
+/// explanation can name the cause when the trace has it: a notification the hub dropped (and why), no
+/// refresh at all, or a refresh that refilled the object from the row cache.
+struct CauseIndex {
+    private struct Routed {
+        var t: UInt64
+        var poster: String?
+        var decision: HubDecision
+    }
+
+    private struct Refresh {
+        var t: UInt64
+        var kind: RefreshKind
+        var reason: RefreshReason
+    }
+
+    private var routed: [String: [Routed]] = [:]
+    private var refreshes: [String: [Refresh]] = [:]
+    private let context: RunContext
+
+    init(context: RunContext) {
+        self.context = context
+    }
+
+    /// Takes in the events that can explain an anomaly (routing decisions, refreshes).
+    mutating func add(_ event: TraceEvent) {
+        switch event.kind {
+        case .notificationRouted(let record, let decision):
+            guard let receiver = record.to else { return }
+            routed[receiver, default: []].append(Routed(t: event.t, poster: record.from, decision: decision))
+        case .refreshStarted(let refresh):
+            refreshes[event.process, default: []].append(Refresh(t: event.t, kind: refresh.strategy, reason: refresh.reason))
+        default:
+            break
+        }
+    }
+
+    /// Why `reader`, reading `object` at `readAt`, did not show what `writer` committed at `committedAt`;
+    /// nil when the trace does not say.
+    func cause(reader: String, object: String, writer: String, committedAt: UInt64, readAt: UInt64, source: ReadSource?) -> String? {
+        let drop = (routed[reader] ?? []).first { entry in
+            entry.t >= committedAt && entry.t <= readAt && (entry.poster == nil || entry.poster == writer) && entry.decision.isLoss
+        }
+        if let drop {
+            return "the notification of \(writer)'s save was \(Self.loss(drop.decision, reader: reader)) at \(context.at(drop.t))"
+        }
+        let settings = context.info.processes.first { $0.name == reader }?.settings ?? [:]
+        let ran = (refreshes[reader] ?? []).filter { $0.t >= committedAt && $0.t <= readAt && $0.reason != .final }
+        if ran.isEmpty {
+            if settings["refresh"] == RefreshStrategy.none.rawValue {
+                return "\(reader) has no refresh strategy (refresh: none), and automatic merging never covers another process"
+            }
+            return "no refresh ran in \(reader) between that save and the read (trigger: \(settings["trigger"] ?? "darwin"))"
+        }
+        if source == .cache, settings["staleness"] == "-1", ran.contains(where: { $0.kind == .staleness || $0.kind == .refreshAll }) {
+            return "\(reader)'s refresh ran at staleness -1 and refilled \(object) from the row cache"
+        }
+        return nil
+    }
+
+    /// How the hub lost a delivery, as a sentence part.
+    static func loss(_ decision: HubDecision, reader: String) -> String {
+        switch decision {
+        case .droppedWhileSuspended: "dropped because \(reader) was suspended (delivery: drop)"
+        case .droppedNotRunning: "lost because \(reader) was not running"
+        case .droppedByFault: "dropped by a drop-notifications fault"
+        case .droppedNotObserving: "lost because \(reader) was not observing yet"
+        case .undeliverable: "undeliverable to \(reader)"
+        default: "not delivered to \(reader)"
+        }
+    }
+}
