@@ -36,23 +36,32 @@ public enum CompareMatrix {
         }
     }
 
-    /// A Markdown table; the row whose variant is `highlight` is marked in bold.
-    public static func markdown(_ runs: [ReportedRun], highlight: String? = nil) -> String {
-        var md = "| strategy | expected | verdict | anomalies | refreshed p50 | refreshed p99 | first shown p99 | refresh cost |\n|---|---|---|---|---:|---:|---:|---:|\n"
+    /// A Markdown table; the row whose variant is `highlight` is marked in bold. `judged: false` leaves
+    /// out the expected and verdict columns (`compare`'s strategies are not variants with an expectation).
+    public static func markdown(_ runs: [ReportedRun], highlight: String? = nil, judged: Bool = true) -> String {
+        var md = judged
+            ? "| strategy | expected | verdict | anomalies | refreshed p50 | refreshed p99 | first shown p99 | refresh cost |\n|---|---|---|---|---:|---:|---:|---:|\n"
+            : "| strategy | anomalies | refreshed p50 | refreshed p99 | first shown p99 | refresh cost |\n|---|---|---:|---:|---:|---:|\n"
         for row in rows(runs) {
             let label = Escape.markdownCell(row.label)
-            md += "| \(row.variant == highlight ? "**\(label)**" : label) | \(Escape.markdownCell(row.expected)) | \(row.matched ? "matched" : "NOT MATCHED") | \(Escape.markdownCell(row.anomalies)) | \(duration(row.p50)) | \(duration(row.p99)) | \(duration(row.shownP99)) | \(refresh(row)) |\n"
+            let verdict = judged ? " \(Escape.markdownCell(row.expected)) | \(row.matched ? "matched" : "NOT MATCHED") |" : ""
+            md += "| \(row.variant == highlight ? "**\(label)**" : label) |\(verdict) \(Escape.markdownCell(row.anomalies)) | \(duration(row.p50)) | \(duration(row.p99)) | \(duration(row.shownP99)) | \(refresh(row)) |\n"
         }
         return md
     }
 
     /// An HTML `<table>` (a fragment); `link` gives each row's report address, if any.
-    public static func html(_ runs: [ReportedRun], highlight: String? = nil, link: (ReportedRun) -> String? = { _ in nil }) -> String {
-        var html = "<table class=\"matrix\"><thead><tr><th>strategy</th><th>expected</th><th>verdict</th><th>anomalies</th><th class=\"num\">refreshed p50</th><th class=\"num\">refreshed p99</th><th class=\"num\">first shown p99</th><th class=\"num\">refresh cost</th></tr></thead><tbody>\n"
+    public static func html(_ runs: [ReportedRun], highlight: String? = nil, judged: Bool = true,
+                            link: (ReportedRun) -> String? = { _ in nil }) -> String {
+        let verdictHeads = judged ? "<th>expected</th><th>verdict</th>" : ""
+        var html = "<table class=\"matrix\"><thead><tr><th>strategy</th>\(verdictHeads)<th>anomalies</th><th class=\"num\">refreshed p50</th><th class=\"num\">refreshed p99</th><th class=\"num\">first shown p99</th><th class=\"num\">refresh cost</th></tr></thead><tbody>\n"
         for (run, row) in zip(runs, rows(runs)) {
             let label = link(run).map { "<a href=\"\(Escape.html($0))\">\(Escape.html(row.label))</a>" } ?? Escape.html(row.label)
-            html += "<tr\(row.variant == highlight ? " class=\"current\"" : "")><td>\(label)</td><td>\(Escape.html(row.expected))</td>"
-            html += "<td><span class=\"badge \(row.matched ? "ok" : "bad")\">\(row.matched ? "matched" : "NOT MATCHED")</span></td>"
+            html += "<tr\(row.variant == highlight ? " class=\"current\"" : "")><td>\(label)</td>"
+            if judged {
+                html += "<td>\(Escape.html(row.expected))</td>"
+                html += "<td><span class=\"badge \(row.matched ? "ok" : "bad")\">\(row.matched ? "matched" : "NOT MATCHED")</span></td>"
+            }
             html += "<td>\(Escape.html(row.anomalies))</td><td class=\"num\">\(duration(row.p50))</td><td class=\"num\">\(duration(row.p99))</td><td class=\"num\">\(duration(row.shownP99))</td><td class=\"num\">\(Escape.html(refresh(row)))</td></tr>\n"
         }
         return html + "</tbody></table>\n"

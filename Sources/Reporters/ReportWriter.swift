@@ -49,9 +49,26 @@ public enum ReportWriter {
     public static func writeIndex(_ runs: [ReportedRun], to root: URL, options: ReportOptions = ReportOptions()) throws {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let page: (ReportedRun) -> String = { relativeDirectory(for: $0.info) + "/report.html" }
-        try write(IndexPage.render(runs, options: options, link: page), to: root.appendingPathComponent("index.html"))
+        try write(IndexPage.render(runs, options: options, pages: otherPages(in: root), link: page),
+                  to: root.appendingPathComponent("index.html"))
         try write(MarkdownReport.renderIndex(runs, options: options, link: { relativeDirectory(for: $0.info) + "/summary.md" }), to: root.appendingPathComponent("summary.md"))
         try write(JUnitReport.render(runs, options: options), to: root.appendingPathComponent("junit.xml"))
+    }
+
+    /// The comparison pages (`<scenario>/compare/compare.html`) and explore reports (`<dir>/explore.html`)
+    /// under `root`, by name, as (title, address relative to `root`).
+    static func otherPages(in root: URL) -> [(String, String)] {
+        let manager = FileManager.default
+        var pages: [(String, String)] = []
+        for name in ((try? manager.contentsOfDirectory(atPath: root.path)) ?? []).sorted() {
+            if manager.fileExists(atPath: root.appendingPathComponent(name).appendingPathComponent("compare/compare.html").path) {
+                pages.append(("\(name): refresh strategies compared", "\(name)/compare/compare.html"))
+            }
+            if manager.fileExists(atPath: root.appendingPathComponent(name).appendingPathComponent("explore.html").path) {
+                pages.append(("explore: \(name)", "\(name)/explore.html"))
+            }
+        }
+        return pages
     }
 
     /// `root/<scenario>/<variant>/`, each name made safe as a path component.

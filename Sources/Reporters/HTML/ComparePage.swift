@@ -12,7 +12,8 @@ public enum ComparePage {
         html += "<p>The same steps, run once per strategy. Anomalies are what the checkers found; p50 and p99 are the "
         html += "propagation latency from a commit to the first read in another process showing it; refresh cost is the "
         html += "time spent in refreshes, and how many ran.</p>\n"
-        html += CompareMatrix.html(runs, link: link)
+        // Strategies are not variants: the page compares what each showed, it judges none.
+        html += CompareMatrix.html(runs, judged: false, link: link)
         return html + HTMLPage.close(generatedAt: options.generatedAt)
     }
 }

@@ -5,7 +5,10 @@ import Trace
 /// run linking to its report.
 public enum IndexPage {
     /// `link` gives each run's `report.html` address relative to the index.
-    public static func render(_ runs: [ReportedRun], options: ReportOptions = ReportOptions(), link: (ReportedRun) -> String? = { _ in nil }) -> String {
+    /// The index of `runs`; `pages` are further pages to link (strategy comparisons, explore reports), as
+    /// (title, address) pairs.
+    public static func render(_ runs: [ReportedRun], options: ReportOptions = ReportOptions(), pages: [(String, String)] = [],
+                              link: (ReportedRun) -> String? = { _ in nil }) -> String {
         let results = runs.map(\.result)
         let matched = results.allSatisfy(\.verdict.matched)
         var html = HTMLPage.open(title: "GroupSim: \(ConsoleReport.summary(results))")
@@ -24,6 +27,11 @@ public enum IndexPage {
             html += "<td class=\"num\">\(result.latency.shown.map { DurationText.format($0.p99) } ?? "–")</td></tr>\n"
         }
         html += "</tbody></table>\n"
+        if !pages.isEmpty {
+            html += "<h2>Comparisons and explorations</h2>\n<ul>\n"
+            for (title, address) in pages { html += "<li><a href=\"\(Escape.html(address))\">\(Escape.html(title))</a></li>\n" }
+            html += "</ul>\n"
+        }
         let unmatched = runs.filter { !$0.result.verdict.matched }
         if !unmatched.isEmpty {
             html += "<h2>Replay the runs that did not match</h2>\n<ul>\n"

@@ -88,13 +88,16 @@ struct CompareCommand: ParsableCommand {
             runs.append(run)
         }
         let markdown = "# \(scenario.name): refresh strategies compared\n\n\(scenario.summary)\n\n"
-            + "Strategies applied to: \(targets.joined(separator: ", ")).\n\n" + CompareMatrix.markdown(runs)
+            + "Strategies applied to: \(targets.joined(separator: ", ")).\n\n" + CompareMatrix.markdown(runs, judged: false)
         try Data(markdown.utf8).write(to: root.appendingPathComponent("compare.md"))
         let page = ComparePage.render(scenario: scenario.name, summary: scenario.summary, runs: runs,
                                       link: { "\($0.info.variant)/report.html" })
         try Data(page.utf8).write(to: root.appendingPathComponent("compare.html"))
         print(markdown)
         print("Matrix: \(root.appendingPathComponent("compare.html").path)")
+        // The index links the comparison beside the runs it already lists.
+        let reports = URL(fileURLWithPath: reportDir)
+        try ReportWriter.writeIndex(ReportIndex.earlierRuns(in: reports, except: []), to: reports)
         // A comparison measures; it fails only when the harness could not run a strategy through.
         if runs.contains(where: { $0.result.verdict.harnessFailure != nil }) { throw ExitCode(2) }
     }
