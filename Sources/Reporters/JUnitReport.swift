@@ -36,22 +36,26 @@ public enum JUnitReport {
         }
         details.append("replay: \(options.replayCommand(info))")
         let body = Escape.xml(details.joined(separator: "\n"))
+        // What every JUnit consumer shows: the replay command as the test's output.
+        let replay = "      <system-out>\(Escape.xml("replay: \(options.replayCommand(info))"))</system-out>\n"
         if result.verdict.matched {
             return xml + ">\n      <system-out>\(body)</system-out>\n    </testcase>\n"
         }
         if let failure = result.verdict.harnessFailure {
             // The harness could not decide: an error, not a failure of the code under test.
-            return xml + ">\n      <error message=\"\(Escape.xml(Escape.oneLine(failure.description, limit: 300)))\" type=\"harness-error\">\(body)</error>\n    </testcase>\n"
+            return xml + ">\n      <error message=\"\(Escape.xml(Escape.oneLine(failure.description, limit: 300)))\" type=\"harness-error\">\(body)</error>\n\(replay)    </testcase>\n"
         }
         let message: String
         if !result.verdict.missing.isEmpty {
             message = "expected \(result.verdict.missingText) but found \(result.verdict.found.isEmpty ? "none" : result.verdict.foundText)"
         } else {
-            let first = result.anomalies.first
-            message = "expected pass but found \(result.verdict.foundText)\(first.flatMap(\.location).map { " (first at \($0))" } ?? "")"
+            // The first anomaly the variant did not expect, in its own words.
+            let first = result.anomalies.first { result.verdict.unexpected.contains($0.kind) } ?? result.anomalies.first
+            message = first.map { "\($0.kind.rawValue)\($0.location.map { " at \($0)" } ?? ""): \($0.explanation)" }
+                ?? "expected pass but found \(result.verdict.foundText)"
         }
-        xml += ">\n      <failure message=\"\(Escape.xml(message))\" type=\"\(result.verdict.missing.isEmpty ? "unexpected-anomaly" : "missing-anomaly")\">\(body)</failure>\n"
-        return xml + "    </testcase>\n"
+        xml += ">\n      <failure message=\"\(Escape.xml(Escape.oneLine(message, limit: 500)))\" type=\"\(result.verdict.missing.isEmpty ? "unexpected-anomaly" : "missing-anomaly")\">\(body)</failure>\n"
+        return xml + replay + "    </testcase>\n"
     }
 
     /// Total run time in seconds with millisecond precision (from the traces, not the wall clock).
