@@ -6,7 +6,7 @@ import Reporters
 /// `explore.md`, `explore.html` and `junit.xml` (a counterexample is a failure).
 public struct ExploreReport: Sendable, Codable {
     public var schemaVersion = 1
-    /// The first seed and the shards whose results this holds (`0/1` for one machine).
+    /// The first seed and the shards whose results this holds (`1/1` for one machine).
     public var firstSeed: UInt64
     public var shards: [String]
     public var variants: [VariantExploration]

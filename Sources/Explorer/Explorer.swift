@@ -64,12 +64,11 @@ public struct Explorer: Sendable {
     public var pool: AgentPool
     /// Schedules per variant.
     public var runs: Int
-    /// Stop exploring a variant once this moment (monotonic nanoseconds) has passed.
-    public var deadline: UInt64?
-    /// The first seed, and this shard's place among `shardCount` (seeds `first + shard + k * shardCount`).
+    /// How long each variant may be explored (nanoseconds), whatever `runs` says; nil for no limit.
+    public var variantBudget: UInt64?
+    /// The first seed, and this machine's shard of the seeds (seeds `first + index + k * count`).
     public var firstSeed: UInt64
-    public var shard: Int
-    public var shardCount: Int
+    public var shard: Shard
     /// At most this many counterexamples per variant (one per anomaly kind and way of failing).
     public var maximumCounterexamples = 3
     public var reportDirectory: URL
@@ -78,20 +77,19 @@ public struct Explorer: Sendable {
     /// Called after each schedule with the variant and how many schedules it ran (from any thread).
     public var progress: @Sendable (String, Int) -> Void = { _, _ in }
 
-    public init(executable: String, pool: AgentPool, runs: Int, firstSeed: UInt64, shard: Int = 0, shardCount: Int = 1,
+    public init(executable: String, pool: AgentPool, runs: Int, firstSeed: UInt64, shard: Shard = .whole,
                 reportDirectory: URL) {
         self.executable = executable
         self.pool = pool
         self.runs = runs
         self.firstSeed = firstSeed
         self.shard = shard
-        self.shardCount = max(1, shardCount)
         self.reportDirectory = reportDirectory
     }
 
     /// The seeds of this shard, in order.
     public func seeds() -> [UInt64] {
-        (0..<runs).map { firstSeed &+ UInt64(shard) &+ UInt64($0) &* UInt64(shardCount) }
+        (0..<runs).map { firstSeed &+ UInt64(shard.index) &+ UInt64($0) &* UInt64(shard.count) }
     }
 
     /// Explores every variant of `scenario`; `source` is its file's text (for the counterexamples' store).
@@ -117,6 +115,7 @@ public struct Explorer: Sendable {
         // Every schedule first (`jobs` at a time), in seed order; then the first failing schedule of each
         // way of failing is shrunk, one at a time.
         let seeds = seeds()
+        let deadline = variantBudget.map { MonotonicClock.now() &+ $0 }
         let outcomes = Mutex<[Int: ScheduleOutcome]>([:])
         let next = Atomic<Int>(0)
         let done = Atomic<Int>(0)

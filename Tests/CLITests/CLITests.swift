@@ -68,6 +68,9 @@ import TestSupport
         #expect(result.stdout.contains("| none |") && result.stdout.contains("| history |"))
         #expect(cli.exists("Reports/pass/compare/compare.html"))
         #expect(cli.exists("Reports/pass/compare/compare.md"))
+        let index = try String(contentsOf: cli.directory.url.appendingPathComponent("Reports/index.html"), encoding: .utf8)
+        #expect(index.contains("href=\"pass/compare/compare.html\""), "the index links the comparison")
+        #expect(!result.stdout.contains("NOT MATCHED"), "strategies are measured, not judged against the file's expect")
         let unknown = try cli.run("compare", "pass.yaml", "--strategies", "sometimes")
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("unknown strategy 'sometimes'"))
@@ -167,5 +170,22 @@ import TestSupport
         let result = try CLI().run("run", "pass.yaml", "--variant", "defualt")
         #expect(result.status == 2)
         #expect(result.stderr.contains("did you mean 'default'"))
+    }
+
+    @Test func shardsOneTwoAndThreeOfThreeRunEveryRunExactlyOnce() throws {
+        let cli = try CLI()
+        var seen: [String] = []
+        for number in 1...3 {
+            let result = try cli.run("run", "pass.yaml", "notmatched.yaml", "harness.yaml", "--deterministic",
+                                     "--shard", "\(number)/3", "--format", "json")
+            for line in result.stdout.split(separator: "\n") {
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                let run = try #require(object["run"] as? [String: Any])
+                seen.append("\(run["scenario"] ?? "") / \(run["variant"] ?? "")")
+            }
+        }
+        #expect(seen.sorted() == ["harness / default", "notmatched / default", "pass / default"])
+        let bad = try cli.run("run", "pass.yaml", "--shard", "0/3")
+        #expect(bad.status == 64 && bad.stderr.contains("--shard takes n/m with 1 <= n <= m"))
     }
 }

@@ -69,7 +69,7 @@ import TestSupport
         defer { pool.close() }
         #expect(result.schedules + result.undecided == 40)
         #expect(result.failing == 0 && result.counterexamples.isEmpty)
-        #expect(ExploreReport(firstSeed: 1, shards: ["0/1"], variants: [result]).consoleLines.first?.hasSuffix("none found") == true)
+        #expect(ExploreReport(firstSeed: 1, shards: ["1/1"], variants: [result]).consoleLines.first?.hasSuffix("none found") == true)
     }
 
     /// A bug a crash hides (the relaunched app reads the store afresh) is timing-dependent: explore
@@ -86,7 +86,7 @@ import TestSupport
         let pool = AgentPool(executable: BuiltProducts.executable("groupsim"), target: 1)
         defer { pool.close() }
         let url = URL(fileURLWithPath: "/tmp")
-        let shards = (0..<3).map { Explorer(executable: "", pool: pool, runs: 5, firstSeed: 10, shard: $0, shardCount: 3, reportDirectory: url) }
+        let shards = (1...3).map { Explorer(executable: "", pool: pool, runs: 5, firstSeed: 10, shard: Shard(parsing: "\($0)/3")!, reportDirectory: url) }
         let seeds = shards.map { Set($0.seeds()) }
         #expect(seeds.allSatisfy { $0.count == 5 })
         #expect(seeds[0].isDisjoint(with: seeds[1]) && seeds[1].isDisjoint(with: seeds[2]) && seeds[0].isDisjoint(with: seeds[2]))
@@ -95,10 +95,10 @@ import TestSupport
         a.found = ["stale-read": 2]
         var b = a
         b.found = ["stale-read": 1, "busy": 1]
-        let merged = ExploreReport.merge([ExploreReport(firstSeed: 10, shards: ["0/2"], variants: [a]),
-                                          ExploreReport(firstSeed: 10, shards: ["1/2"], variants: [b])])
+        let merged = ExploreReport.merge([ExploreReport(firstSeed: 10, shards: ["1/2"], variants: [a]),
+                                          ExploreReport(firstSeed: 10, shards: ["2/2"], variants: [b])])
         #expect(merged.variants.count == 1 && merged.variants[0].schedules == 10)
         #expect(merged.variants[0].found == ["stale-read": 3, "busy": 1])
-        #expect(merged.shards == ["0/2", "1/2"])
+        #expect(merged.shards == ["1/2", "2/2"])
     }
 }

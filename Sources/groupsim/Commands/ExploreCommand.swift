@@ -27,14 +27,14 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: "Schedules per variant.")
     var runs: Int = 200
 
-    @Option(name: .customLong("time-limit"), help: "Stop exploring each variant after this long (e.g. 10m).")
+    @Option(name: .customLong("time-limit"), help: "How long the whole explore may take (e.g. 10m), shared evenly by the variants.")
     var timeLimit: String?
 
     @Option(help: "The first schedule seed.")
     var seed: UInt64 = 1
 
     @Option(help: "This machine's share of the seeds, i/n (0-based): disjoint seeds for each of n machines.")
-    var shard: String = "0/1"
+    var shard: String = "1/1"
 
     @Option(name: .customLong("report-dir"), help: "Where reports and counterexamples are written.")
     var reportDir: String = "Reports/explore"
@@ -48,17 +48,13 @@ struct ExploreCommand: ParsableCommand {
     func validate() throws {
         guard runs >= 1 else { throw ValidationError("--runs must be 1 or more.") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more.") }
-        guard parsedShard != nil else { throw ValidationError("--shard takes i/n with 0 <= i < n, like 0/4.") }
+        guard parsedShard != nil else { throw ValidationError(Shard.usage) }
         if let timeLimit, (try? ScenarioModel.Duration(parsing: timeLimit)) == nil {
             throw ValidationError("--time-limit takes a duration like 10m or 90s.")
         }
     }
 
-    var parsedShard: (Int, Int)? {
-        let parts = shard.split(separator: "/").compactMap { Int($0) }
-        guard parts.count == 2, parts[1] >= 1, parts[0] >= 0, parts[0] < parts[1] else { return nil }
-        return (parts[0], parts[1])
-    }
+    var parsedShard: Shard? { Shard(parsing: shard) }
 
     func run() throws {
         ProcessGuard.installCleanupHandlers()
@@ -78,28 +74,30 @@ struct ExploreCommand: ParsableCommand {
         let executable = try RunCommand.ownExecutable()
         let pool = AgentPool(executable: executable, target: (scenarios.map(\.processes.count).max() ?? 2) * jobs)
         defer { pool.close() }
-        let (index, count) = parsedShard!
-        var explorer = Explorer(executable: executable, pool: pool, runs: runs, firstSeed: seed, shard: index, shardCount: count,
+        let part = parsedShard!
+        var explorer = Explorer(executable: executable, pool: pool, runs: runs, firstSeed: seed, shard: part,
                                 reportDirectory: root)
         explorer.jobs = jobs
-        let limit = timeLimit.flatMap { try? ScenarioModel.Duration(parsing: $0) }.map { UInt64($0.microseconds) * 1_000 }
+        // --time-limit is shared out evenly: each variant gets its part, so none is left unexplored.
+        let limit = timeLimit.flatMap { try? ScenarioModel.Duration(parsing: $0) }.map { UInt64(max(0, $0.nanoseconds)) }
+        let variantCount = max(1, scenarios.reduce(0) { $0 + $1.runs().count })
+        explorer.variantBudget = limit.map { $0 / UInt64(variantCount) }
         let onTerminal = isatty(STDERR_FILENO) == 1
         var variants: [VariantExploration] = []
         for scenario in scenarios {
             let source = (try? String(contentsOfFile: scenario.file, encoding: .utf8)) ?? ""
-            explorer.deadline = limit.map { MonotonicClock.now() &+ $0 }
             explorer.progress = { variant, done in
                 guard onTerminal else { return }
                 FileHandle.standardError.write(Data("\r\u{1B}[K\(scenario.name) / \(variant): schedule \(done) of \(runs)".utf8))
             }
             let found = explorer.explore(scenario, source: source)
             if onTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            let report = ExploreReport(firstSeed: seed, shards: [shard], variants: found)
+            let report = ExploreReport(firstSeed: seed, shards: [part.description], variants: found)
             report.consoleLines.forEach { print($0) }
             variants += found
             if ProcessGuard.interruption != nil { break }
         }
-        let report = ExploreReport(firstSeed: seed, shards: [shard], variants: variants)
+        let report = ExploreReport(firstSeed: seed, shards: [part.description], variants: variants)
         try report.write(to: root)
         print("Report: \(root.appendingPathComponent("explore.html").path)")
         if let interrupted = ProcessGuard.interruptedExitStatus { throw ExitCode(interrupted) }

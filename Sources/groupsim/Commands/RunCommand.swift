@@ -39,6 +39,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "text (a line per run, coloured on a terminal unless NO_COLOR is set) or json (one object per run on stdout).")
     var format: OutputFormat = .text
 
+    @Option(help: "Run only this machine's share of the runs, n/m (1-based, like 1/4): a stable split by scenario and variant name, for a CI matrix.")
+    var shard: String?
+
     @Flag(name: .shortAndLong, help: "Print only the runs that did not match, and the summary.")
     var quiet = false
 
@@ -50,6 +53,7 @@ struct RunCommand: ParsableCommand {
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more.") }
         guard !(quiet && verbose) else { throw ValidationError("--quiet and --verbose contradict each other; give one.") }
+        if let shard, Shard(parsing: shard) == nil { throw ValidationError(Shard.usage) }
     }
 
     var mode: RunMode { deterministic ? .deterministic : .realTime }
@@ -70,6 +74,13 @@ struct RunCommand: ParsableCommand {
             let known = Array(Set(loaded.flatMap { $0.runs().map(\.variant) })).sorted()
             printError("no scenario has a variant named '\(variant ?? "")'" + Suggestion.hint(for: variant ?? "", in: known))
             throw ExitCode(2)
+        }
+        if let shard = shard.flatMap(Shard.init(parsing:)) {
+            plans = plans.filter { shard.contains("\($0.info.scenario)/\($0.info.variant)") }
+            guard !plans.isEmpty else {
+                printError("Shard \(shard) has no runs.")
+                return
+            }
         }
         let executable = try Self.ownExecutable()
         let pool = deterministic ? AgentPool(executable: executable, target: Self.poolSize(plans, jobs: jobs)) : nil
