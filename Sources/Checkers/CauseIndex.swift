@@ -55,7 +55,9 @@ struct CauseIndex {
             }
             return "no refresh ran in \(reader) between that save and the read (trigger: \(settings["trigger"] ?? "darwin"))"
         }
-        if source == .cache, settings["staleness"] == "-1", ran.contains(where: { $0.kind == .staleness || $0.kind == .refreshAll }) {
+        // Refilled from the row cache at the refresh, then held in memory: either way the refill is why.
+        if source == .cache || source == .memory, settings["staleness"] == "-1",
+           ran.contains(where: { $0.kind == .staleness || $0.kind == .refreshAll }) {
             return "\(reader)'s refresh ran at staleness -1 and refilled \(object) from the row cache"
         }
         return nil

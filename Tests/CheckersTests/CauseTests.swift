@@ -50,6 +50,17 @@ import Trace
             "the view kept the old row snapshot: app's refresh ran at staleness -1 and refilled n1 from the row cache."))
     }
 
+    /// A later read of the refilled object comes from memory; the refill is still why it is old.
+    @Test func aReadAfterTheRefillFromMemoryNamesTheRefillToo() throws {
+        var script = script(settings: ["refresh": "staleness", "staleness": "-1", "trigger": "darwin"])
+        script.at(ms: 150)
+        script.refreshStarted("app")
+        script.refreshEnded("app")
+        script.at(ms: 300)
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: .memory)
+        #expect(try staleRead(script).explanation.hasSuffix("refilled n1 from the row cache."))
+    }
+
     @Test func aRefreshThatShouldHaveWorkedNamesNoCause() throws {
         var script = script(settings: ["refresh": "staleness", "staleness": "0", "trigger": "darwin"])
         script.at(ms: 150)
