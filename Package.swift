@@ -11,6 +11,10 @@ let package = Package(
     products: [
         .executable(name: "groupsim", targets: ["groupsim"]),
         .library(name: "SharedStore", targets: ["SharedStore"]),
+        // Run scenarios from Swift tests (Swift Testing or XCTest).
+        .library(name: "GroupSimTesting", targets: ["GroupSimTesting"]),
+        // `swift package groupsim run Scenarios`.
+        .plugin(name: "GroupSimPlugin", targets: ["GroupSimPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -52,6 +56,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Layer 5 too: scenarios as tests of a package that depends on GroupSim, and the SwiftPM command.
+        .target(name: "GroupSimTesting", dependencies: ["Basics", "ScenarioModel", "Runner", "Checkers", "Reporters", "Supervisor"]),
+        .plugin(
+            name: "GroupSimPlugin",
+            capability: .command(
+                intent: .custom(verb: "groupsim", description: "Run groupsim (run, validate, list, compare, explore) in this package"),
+                permissions: [.writeToPackageDirectory(reason: "groupsim writes its reports to Reports/ in the package.")]),
+            dependencies: ["groupsim"]),
         // A small child process the library tests drive across a real process boundary.
         .executableTarget(name: "testpeer", dependencies: ["Basics", "CSystemShims", "SharedStore", "Notify"]),
         // Fixtures shared by every test target: temporary directories, locating built executables.
@@ -66,6 +78,7 @@ let package = Package(
         .testTarget(name: "ScenarioModelTests", dependencies: ["Basics", "ScenarioModel", "TestSupport"]),
         .testTarget(name: "CheckersTests", dependencies: ["Basics", "Checkers", "Trace", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Basics", "Reporters", "Checkers", "Trace", "TestSupport"]),
+        .testTarget(name: "GroupSimTestingTests", dependencies: ["GroupSimTesting", "TestSupport"]),
         .testTarget(name: "ExplorerTests", dependencies: ["Basics", "Explorer", "Runner", "ScenarioModel", "Checkers", "TestSupport"]),
         .testTarget(name: "RunnerTests", dependencies: ["Basics", "Runner", "Agent", "ScenarioModel", "Trace", "Checkers", "TestSupport"]),
     ],
