@@ -47,6 +47,14 @@ public enum Expectation: Sendable, Hashable, CustomStringConvertible {
     /// Every one of these must be found (others found beside them are reported, not failed).
     case anomalies([AnomalyKind])
 
+    /// The kinds that must be found; none for `pass`.
+    public var kinds: [AnomalyKind] {
+        switch self {
+        case .pass: []
+        case let .anomalies(kinds): kinds
+        }
+    }
+
     /// `pass`, or the names in brackets: `[stale-read, busy]`.
     public var description: String {
         switch self {

@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Trace
 
@@ -52,9 +53,9 @@ public enum HTMLReport {
         }
         html += "<dt>run</dt><dd><code>\(Escape.html(info.file))</code> · seed \(info.seed) · \(info.mode == .deterministic ? "deterministic (virtual time)" : "real time") · \(result.eventCount) events over \(DurationText.format(result.end - result.origin))</dd>"
         html += "<dt>replay</dt><dd><code>\(Escape.html(options.replayCommand(info)))</code></dd></dl>\n"
-        if let first = result.anomalies.first {
+        if let (index, first) = leadAnomaly(result) {
             let more = result.anomalies.count > 1 ? " <a href=\"#anomalies\">\(result.anomalies.count - 1) more below.</a>" : ""
-            html += "<p class=\"callout\"><a class=\"num-dot\" href=\"#a1\">1</a><strong>\(Escape.html(first.kind.rawValue))</strong>: \(Escape.html(first.explanation))\(more)</p>\n"
+            html += "<p class=\"callout\"><a class=\"num-dot\" href=\"#a\(index + 1)\">\(index + 1)</a><strong>\(Escape.html(first.kind.rawValue))</strong>: \(Escape.html(first.explanation))\(more)</p>\n"
         } else {
             html += "<p class=\"callout ok\">No anomaly found: every read showed what was committed, and every view converged.</p>\n"
         }
@@ -88,39 +89,81 @@ public enum HTMLReport {
             (swatch("<g class=\"notification-lost\"><path d=\"M6,2 L16,2 L11,10 z\"/><path d=\"M5,0 L17,11\"/></g>"), "notification lost"),
             (swatch("<rect x=\"2\" y=\"4\" width=\"18\" height=\"7\" rx=\"2\" class=\"refresh\"/>"), "refresh"),
             (swatch("<rect x=\"9\" y=\"0\" width=\"4\" height=\"14\" class=\"read\"/>"), "read (judged)"),
-            (swatch("<rect x=\"9\" y=\"0\" width=\"4\" height=\"14\" class=\"read-attempt\"/>"), "earlier attempt"),
+            (swatch("<g class=\"read-retries\"><path d=\"M2,2 L2,12 M2,7 L20,7 M20,2 L20,12\"/></g>"), "earlier attempts of a check (×count)"),
             (swatch("<circle cx=\"11\" cy=\"7\" r=\"6\" class=\"anomaly-dot\"/>"), "anomaly (hover or click)"),
         ]
         return "<div class=\"legend\">" + items.map { "<span>\($0.0)\($0.1)</span>" }.joined() + "</div>\n"
     }
 
+    /// The anomaly to lead with: the first of a kind the variant expects, else the first the variant
+    /// did not expect, else the first; with its index in time order.
+    static func leadAnomaly(_ result: CheckResult) -> (Int, Anomaly)? {
+        let all = Array(result.anomalies.enumerated())
+        return all.first { result.verdict.expected.kinds.contains($0.element.kind) }.map { ($0.offset, $0.element) }
+            ?? all.first { result.verdict.unexpected.contains($0.element.kind) }.map { ($0.offset, $0.element) }
+            ?? all.first.map { ($0.offset, $0.element) }
+    }
+
+    /// The kinds in the order the list shows them: those the variant expects first, then by first
+    /// appearance; with the indices (time order, as numbered on the timeline) of each kind's anomalies.
+    static func anomaliesByKind(_ result: CheckResult) -> [(AnomalyKind, [Int])] {
+        var groups: [(AnomalyKind, [Int])] = []
+        for (i, anomaly) in result.anomalies.enumerated() {
+            if let g = groups.firstIndex(where: { $0.0 == anomaly.kind }) { groups[g].1.append(i) } else { groups.append((anomaly.kind, [i])) }
+        }
+        let expected = result.verdict.expected.kinds
+        return groups.filter { expected.contains($0.0) } + groups.filter { !expected.contains($0.0) }
+    }
+
     private static func anomalies(_ result: CheckResult) -> String {
         var html = "<h2 id=\"anomalies\">Anomalies (\(result.anomalies.count))</h2>\n"
         guard !result.anomalies.isEmpty else { return html + "<p>None found.</p>\n" }
-        html += "<ol class=\"anomalies\">\n"
-        for (i, anomaly) in result.anomalies.enumerated() {
-            var where_ = [anomaly.process]
-            if let location = anomaly.location { where_.append("step \(anomaly.step.map(String.init) ?? "?") at \(location)") }
-            where_.append("at \(DurationText.format(result.offset(anomaly.t)))")
-            html += "<li id=\"a\(i + 1)\"><span class=\"num-dot\">\(i + 1)</span><span class=\"kind\">\(anomaly.kind.rawValue)</span>"
-            html += "<span class=\"where\">\(Escape.html(where_.joined(separator: " · ")))</span>"
-            html += "<p class=\"explanation\">\(Escape.html(anomaly.explanation))</p>"
-            if let seen = anomaly.seen, let expected = anomaly.expected {
-                html += "<p class=\"step-text\">seen <code>\(Escape.html(seen))</code> · committed or expected <code>\(Escape.html(expected))</code></p>"
+        let groups = anomaliesByKind(result)
+        let onDemand = TimelineSVG.arrowsOnDemand(result)
+        // Grouped by kind, the expected kinds first; numbered in time order, as on the timeline. A kind
+        // with many shows its first three and folds the rest.
+        let shownPerKind = 3
+        if groups.count > 1 || result.anomalies.count > shownPerKind {
+            html += "<p class=\"anomaly-kinds\">" + groups.map { kind, indices in
+                let expected = result.verdict.expected.kinds.contains(kind) ? " (expected)" : ""
+                return "<a href=\"#kind-\(kind.rawValue)\">\(kind.rawValue) ×\(indices.count)\(expected)</a>"
+            }.joined() + "</p>\n"
+        }
+        for (kind, indices) in groups {
+            html += "<h3 id=\"kind-\(kind.rawValue)\">\(kind.rawValue) ×\(indices.count)</h3>\n<ol class=\"anomalies\">\n"
+            for (n, i) in indices.enumerated() {
+                if n == shownPerKind {
+                    html += "</ol>\n<details class=\"more-anomalies\"><summary>\(indices.count - shownPerKind) more \(kind.rawValue)</summary>\n<ol class=\"anomalies\">\n"
+                }
+                html += anomalyItem(i, result.anomalies[i], result, onDemand: onDemand)
             }
-            if let step = result.info.steps.first(where: { $0.index == anomaly.step }) {
-                html += "<p class=\"step-text\">step: <code>\(Escape.html(step.text))</code></p>"
-            }
-            html += "</li>\n"
+            html += indices.count > shownPerKind ? "</ol>\n</details>\n" : "</ol>\n"
         }
         if !result.unexpectedErrors.isEmpty {
-            html += "</ol>\n<h3>Other errors</h3>\n<ul>\n"
+            html += "<h3>Other errors</h3>\n<ul>\n"
             for error in result.unexpectedErrors {
                 html += "<li>\(Escape.html(error.process)) \(Escape.html(error.location ?? "")): <code>\(Escape.html(error.kind.rawValue))</code> \(Escape.html(error.message))</li>\n"
             }
-            return html + "</ul>\n"
+            html += "</ul>\n"
         }
-        return html + "</ol>\n"
+        return html
+    }
+
+    private static func anomalyItem(_ i: Int, _ anomaly: Anomaly, _ result: CheckResult, onDemand: Bool) -> String {
+        var where_ = [anomaly.process]
+        if let location = anomaly.location { where_.append("step \(anomaly.step.map(String.init) ?? "?") at \(location)") }
+        where_.append("at \(DurationText.format(result.offset(anomaly.t)))")
+        var html = "<li id=\"a\(i + 1)\"><span class=\"num-dot\">\(i + 1)</span><span class=\"kind\">\(anomaly.kind.rawValue)</span>"
+        html += "<span class=\"where\">\(Escape.html(where_.joined(separator: " · ")))</span>"
+        if onDemand, anomaly.cause != nil, i < TimelineSVG.maxAnomalies { html += " <a href=\"#t\(i + 1)\">show on the timeline</a>" }
+        html += "<p class=\"explanation\">\(Escape.html(anomaly.explanation))</p>"
+        if let seen = anomaly.seen, let expected = anomaly.expected {
+            html += "<p class=\"step-text\">seen <code>\(Escape.html(seen))</code> · committed or expected <code>\(Escape.html(expected))</code></p>"
+        }
+        if let step = result.info.steps.first(where: { $0.index == anomaly.step }) {
+            html += "<p class=\"step-text\">step: <code>\(Escape.html(step.text))</code></p>"
+        }
+        return html + "</li>\n"
     }
 
     private static func latency(_ result: CheckResult) -> String {

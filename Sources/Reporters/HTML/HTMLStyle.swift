@@ -61,6 +61,8 @@ enum HTMLStyle {
     .notification-lost path { fill: none; stroke: var(--bad); stroke-width: 1.5; }
     .read { fill: #52606d; }
     .read-attempt { fill: #b8c2cc; }
+    .read-retries path { fill: none; stroke: #8a96a3; stroke-width: 1.5; }
+    .retry-count { font-size: 10px; fill: #5b6772; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
     .save { fill: var(--teal); stroke: #fff; stroke-width: 2; }
     .save-label { font-size: 10.5px; font-weight: 600; fill: var(--teal); }
     .propagation { fill: none; stroke: var(--teal); stroke-opacity: 0.55; stroke-width: 1.6; }
@@ -74,6 +76,11 @@ enum HTMLStyle {
     .anomaly-number { font-size: 11px; font-weight: 700; fill: #fff; }
     .anomaly-label { font-size: 11.5px; font-weight: 700; fill: #a61b1b; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
     .anomaly:hover .anomaly-dot { r: 12; }
+    .missed.on-demand { visibility: hidden; }
+    .anomaly:hover .missed.on-demand, a:target .missed.on-demand { visibility: visible; }
+    .anomaly-kinds { margin: 0 0 10px; }
+    .anomaly-kinds a { margin-right: 14px; }
+    details.more-anomalies > summary { cursor: pointer; color: var(--muted); margin: 0 0 8px; }
     /* histograms */
     .hist-title { font-size: 13px; font-weight: 700; fill: var(--ink); }
     .hist-note { font-size: 11px; fill: var(--muted); }

@@ -31,7 +31,7 @@ struct TimelineModel {
     struct Save { var process: String; var t: UInt64; var label: String; var detail: String }
     struct Point { var process: String; var t: UInt64; var label: String }
     struct Span { var process: String; var start: UInt64; var end: UInt64; var label: String }
-    struct Read { var process: String; var t: UInt64; var final: Bool; var label: String }
+    struct Read { var process: String; var t: UInt64; var final: Bool; var step: Int?; var label: String }
     struct StepMark { var process: String; var t: UInt64; var index: Int; var label: String; var detail: String }
 
     var span: UInt64
@@ -100,11 +100,11 @@ struct TimelineModel {
             case .observed(let read):
                 let shown = read.found ? ValuesText.render(read.values) : "not found"
                 reads.append(Read(
-                    process: process, t: t, final: read.final || read.workload,
+                    process: process, t: t, final: read.final || read.workload, step: read.workload ? nil : event.step,
                     label: "\(process) read \(read.object) at \(DurationText.format(t)): \(shown)\(read.version.map { " (version \($0))" } ?? "") from \(read.source)\(read.final ? "" : " (an earlier attempt)")"))
             case .counted(let count):
                 reads.append(Read(
-                    process: process, t: t, final: count.final,
+                    process: process, t: t, final: count.final, step: event.step,
                     label: "\(process) counted \(count.ids.count) \(count.entity) at \(DurationText.format(t))"))
             default:
                 break

@@ -15,11 +15,20 @@ struct TimelineSVG {
     let laneHeight = 92.0
     let laneGap = 10.0
     /// Caps that keep a huge run's page light; the tables below still list everything.
-    let maxMarks = 3_000, maxArrows = 150, maxAnomalies = 400, maxStepLabels = 40, maxSaveLabels = 80
+    let maxMarks = 3_000, maxArrows = 150, maxStepLabels = 40, maxSaveLabels = 80
+    static let maxAnomalies = 400
 
     init(_ run: ReportedRun) {
         self.run = run
         model = TimelineModel(run)
+    }
+
+    /// Whether the arrows from a missed commit to each anomaly are drawn only for the anomaly under the
+    /// pointer or linked to (`#t<n>`): past a dozen they cross into a hairball.
+    var arrowsOnDemand: Bool { Self.arrowsOnDemand(run.result) }
+
+    static func arrowsOnDemand(_ result: CheckResult) -> Bool {
+        result.anomalies.prefix(maxAnomalies).filter { $0.cause != nil }.count > 12
     }
 
     private var laneNames: [String] {
@@ -160,10 +169,31 @@ struct TimelineSVG {
 
     private func reads(_ laneOf: [String: Int]) -> String {
         var svg = "<g class=\"reads\">"
-        for read in Self.sampled(model.reads, maxMarks) {
+        // The earlier attempts of one `within:` check (often hundreds) are one mark: a thin bracket from
+        // the first attempt to the last, with their count; the judged read is drawn on its own.
+        var attempts: [String: [TimelineModel.Read]] = [:], order: [String] = []
+        for read in model.reads where !read.final {
+            let key = "\(read.process)#\(read.step.map(String.init) ?? "t\(read.t)")"
+            if attempts[key] == nil { order.append(key) }
+            attempts[key, default: []].append(read)
+        }
+        for key in order {
+            guard let group = attempts[key], let first = group.first, let last = group.last, let lane = laneOf[first.process] else { continue }
+            let x0 = x(first.t), x1 = x(last.t), y = mid(lane)
+            let title = group.count == 1 ? "an earlier attempt: \(first.label)" : "\(group.count) earlier attempts of \(first.process)'s check\(first.step.map { " (step \($0))" } ?? ""), "
+                + "from \(DurationText.format(first.t)) to \(DurationText.format(last.t)); the last: \(last.label)"
+            svg += "<g class=\"read-retries\">\(SVG.title(title))"
+            svg += "<path d=\"M\(SVG.n(x0)),\(SVG.n(y - 6)) L\(SVG.n(x0)),\(SVG.n(y + 6)) M\(SVG.n(x0)),\(SVG.n(y)) L\(SVG.n(x1)),\(SVG.n(y)) M\(SVG.n(x1)),\(SVG.n(y - 6)) L\(SVG.n(x1)),\(SVG.n(y + 6))\"/>"
+            let label = "×\(group.count)"
+            if x1 - x0 > SVG.width(label, size: 10) + 8 {
+                svg += SVG.text(label, x: (x0 + x1) / 2, y: y + 16, cls: "retry-count", anchor: "middle")
+            }
+            svg += "</g>"
+        }
+        for read in Self.sampled(model.reads.filter(\.final), maxMarks) {
             guard let lane = laneOf[read.process] else { continue }
             let px = x(read.t), y = mid(lane)
-            svg += "<rect x=\"\(SVG.n(px - 2))\" y=\"\(SVG.n(y - 8))\" width=\"4\" height=\"16\" rx=\"1\" class=\"\(read.final ? "read" : "read-attempt")\">\(SVG.title(read.label))</rect>"
+            svg += "<rect x=\"\(SVG.n(px - 2))\" y=\"\(SVG.n(y - 8))\" width=\"4\" height=\"16\" rx=\"1\" class=\"read\">\(SVG.title(read.label))</rect>"
         }
         return svg + "</g>\n"
     }
@@ -180,15 +210,14 @@ struct TimelineSVG {
                 cls: dense ? "propagation dense" : "propagation", marker: "arrow",
                 title: "\(p.writer) → \(p.reader): \(p.object) shown \(DurationText.format(seen - p.committedAt)) after its commit at \(DurationText.format(p.committedAt - origin))")
         }
-        // What a stale or missed read should have shown: from the commit it missed to the read.
-        var labels = 0
+        // What a stale or missed read should have shown: from the commit it missed to the read. When
+        // there are many, each is drawn with its anomaly instead (`missedArrow`), shown on demand.
+        guard !arrowsOnDemand else { return svg + "</g>\n" }
         var labelRows: [Int: LabelRow] = [:]
-        for (i, anomaly) in run.result.anomalies.prefix(maxAnomalies).enumerated() {
-            guard let cause = anomaly.cause, let from = laneOf[cause.process], let to = laneOf[anomaly.process],
-                  cause.t <= anomaly.t else { continue }
-            if labels < 12, let expected = anomaly.expected {
-                labels += 1
-                let mx = (x(run.result.offset(cause.t)) + x(run.result.offset(anomaly.t))) / 2
+        for (i, anomaly) in run.result.anomalies.prefix(Self.maxAnomalies).enumerated() {
+            guard let arrow = missedArrow(i, anomaly, laneOf) else { continue }
+            if let expected = anomaly.expected, let from = laneOf[anomaly.cause?.process ?? ""], let to = laneOf[anomaly.process] {
+                let mx = (x(run.result.offset(anomaly.cause!.t)) + x(run.result.offset(anomaly.t))) / 2
                 let my = (mid(from) + mid(to)) / 2 + (from == to ? -20 : 0)
                 let label = "\(expected) not shown", labelWidth = SVG.width(label, size: 11)
                 if let lx = labelRows[Int(my / 12), default: LabelRow()].place(
@@ -196,12 +225,19 @@ struct TimelineSVG {
                     svg += SVG.text(label, x: lx, y: my - 5, cls: "missed-label")
                 }
             }
-            svg += curve(
-                from: (x(run.result.offset(cause.t)), mid(from)), to: (x(run.result.offset(anomaly.t)) - 10, mid(to)),
-                cls: "missed", marker: "arrow-bad",
-                title: "#\(i + 1) \(anomaly.kind.rawValue): committed by \(cause.process) at \(DurationText.format(run.result.offset(cause.t))) (version \(cause.version)), not shown at \(DurationText.format(run.result.offset(anomaly.t)))")
+            svg += arrow
         }
         return svg + "</g>\n"
+    }
+
+    /// The dashed arrow from the commit anomaly `i` missed to where it was found; nil without a cause.
+    private func missedArrow(_ i: Int, _ anomaly: Anomaly, _ laneOf: [String: Int]) -> String? {
+        guard let cause = anomaly.cause, let from = laneOf[cause.process], let to = laneOf[anomaly.process],
+              cause.t <= anomaly.t else { return nil }
+        return curve(
+            from: (x(run.result.offset(cause.t)), mid(from)), to: (x(run.result.offset(anomaly.t)) - 10, mid(to)),
+            cls: arrowsOnDemand ? "missed on-demand" : "missed", marker: "arrow-bad",
+            title: "#\(i + 1) \(anomaly.kind.rawValue): committed by \(cause.process) at \(DurationText.format(run.result.offset(cause.t))) (version \(cause.version)), not shown at \(DurationText.format(run.result.offset(anomaly.t)))")
     }
 
     private func curve(from: (Double, Double), to: (Double, Double), cls: String, marker: String, title: String) -> String {
@@ -240,10 +276,11 @@ struct TimelineSVG {
     private func anomalies(_ laneOf: [String: Int], storeLane: Int?) -> String {
         var svg = "<g class=\"anomalies\">"
         var rows: [Int: LabelRow] = [:]
-        for (i, anomaly) in run.result.anomalies.prefix(maxAnomalies).enumerated() {
+        for (i, anomaly) in run.result.anomalies.prefix(Self.maxAnomalies).enumerated() {
             guard let lane = laneOf[anomaly.process] ?? storeLane else { continue }
             let px = x(run.result.offset(anomaly.t)), y = mid(lane)
-            svg += "<a href=\"#a\(i + 1)\"><g class=\"anomaly\">"
+            svg += "<a href=\"#a\(i + 1)\" id=\"t\(i + 1)\"><g class=\"anomaly\">"
+            if arrowsOnDemand, let arrow = missedArrow(i, anomaly, laneOf) { svg += arrow }
             svg += "<circle cx=\"\(SVG.n(px))\" cy=\"\(SVG.n(y))\" r=\"10\" class=\"anomaly-dot\"/>"
             svg += SVG.text("\(i + 1)", x: px, y: y + 4, cls: "anomaly-number", anchor: "middle")
             let subject = [anomaly.object, anomaly.property].compactMap { $0 }.joined(separator: ".")
@@ -251,7 +288,7 @@ struct TimelineSVG {
             let labelWidth = SVG.width(label, size: 11.5)
             // Above the marks, beside the dot: the arrows arrive at the dot's height.
             if let lx = rows[lane, default: LabelRow()].place(
-                width: labelWidth, candidates: [px + 8, px - 8 - labelWidth], bounds: plotLeft...width - 4) {
+                width: labelWidth, candidates: [px + 8, px - 8 - labelWidth], bounds: plotLeft...plotRight + 24) {
                 svg += SVG.text(label, x: lx, y: y - 14, cls: "anomaly-label")
             }
             svg += SVG.title("#\(i + 1) \(anomaly.kind.rawValue): \(anomaly.explanation)") + "</g></a>"

@@ -1,0 +1,80 @@
+import Basics
+import Checkers
+import Foundation
+import Reporters
+import Testing
+import Trace
+
+/// What the report page draws so a person can read it: retries of one check as one counted mark,
+/// missed-commit arrows on demand once there are many, the anomaly the variant expects up front.
+@Suite("report timeline and anomaly list")
+struct TimelineTests {
+    private func page(_ trace: RunTrace) -> String {
+        HTMLReport.render(ReportedRun(checking: trace))
+    }
+
+    /// How often `needle` occurs in the page's timeline (the legend above it has one of each mark).
+    private func occurrences(_ needle: String, in html: String) -> Int {
+        guard let start = html.range(of: "<svg class=\"timeline\""),
+              let end = html.range(of: "</svg>", range: start.upperBound..<html.endIndex) else { return -1 }
+        return html[start.lowerBound..<end.upperBound].components(separatedBy: needle).count - 1
+    }
+
+    @Test func theEarlierAttemptsOfOneCheckAreOneMarkWithTheirCount() {
+        let html = page(SampleTraces.refreshWithInfiniteStaleness(variant: "stale-cache"))
+        #expect(occurrences("class=\"read-retries\"", in: html) == 1)
+        #expect(html.contains(">×8</text>"))
+        #expect(occurrences("class=\"read-attempt\"", in: html) == 0, "no attempt is drawn on its own")
+    }
+
+    /// `count` missed inserts by share, each read by app (found nothing) 400 ms after the insert.
+    private func missedInserts(_ count: Int, alsoStale: Bool = false) -> RunTrace {
+        var s = TraceScript(processes: [("app", .host), ("share", .share)],
+                            expected: alsoStale ? .anomalies([.staleRead]) : .pass)
+        s.at(ms: 1)
+        s.insert("app", "n0", ["title": .string("A")])
+        for k in 1...count {
+            s.at(ms: Double(k) * 10)
+            s.insert("share", "m\(k)", ["title": .string("M")])
+        }
+        for k in 1...count {
+            s.at(ms: 500 + Double(k))
+            s.step("app", "app: read m\(k)", line: 10 + k)
+            s.read("app", "m\(k)", found: false)
+        }
+        if alsoStale {
+            s.at(ms: 700)
+            s.update("share", "n0", ["title": .string("B")], version: 2, changed: ["title"])
+            s.at(ms: 900)
+            s.step("app", "app: read n0", line: 99)
+            s.read("app", "n0", ["title": .string("A")], version: 1)
+        }
+        return s.trace
+    }
+
+    @Test func aFewMissedCommitsAreDrawnAsArrowsAlways() {
+        let html = page(missedInserts(3))
+        #expect(occurrences("class=\"missed\"", in: html) == 3)
+        #expect(!html.contains("on-demand\"") && !html.contains("show on the timeline"))
+    }
+
+    @Test func manyMissedCommitsAreDrawnOnlyForTheAnomalyPointedAt() {
+        let html = page(missedInserts(14))
+        #expect(occurrences("class=\"missed on-demand\"", in: html) == 14)
+        #expect(occurrences("class=\"missed\"", in: html) == 0)
+        #expect(html.contains("id=\"t14\"") && html.contains("<a href=\"#t14\">show on the timeline</a>"))
+    }
+
+    @Test func theCalloutLeadsWithTheKindTheVariantExpectsAndTheListGroupsByKind() throws {
+        let run = ReportedRun(checking: missedInserts(4, alsoStale: true))
+        let kinds = run.result.anomalies.map(\.kind)
+        let stale = try #require(kinds.firstIndex(of: .staleRead))
+        #expect(stale > 0, "the stale read comes after the missed inserts in time")
+        let html = HTMLReport.render(run)
+        #expect(html.contains("<p class=\"callout\"><a class=\"num-dot\" href=\"#a\(stale + 1)\">\(stale + 1)</a><strong>stale-read</strong>"))
+        let staleHeading = try #require(html.range(of: "<h3 id=\"kind-stale-read\">stale-read ×1</h3>"))
+        let missedHeading = try #require(html.range(of: "<h3 id=\"kind-missed-insert\">missed-insert ×4</h3>"))
+        #expect(staleHeading.lowerBound < missedHeading.lowerBound, "the expected kind is listed first")
+        #expect(html.contains("<summary>1 more missed-insert</summary>"), "past three, the rest of a kind is folded")
+    }
+}
