@@ -18,6 +18,8 @@ public enum CompareMatrix {
         public var p99: UInt64?
         /// Commit to the first read showing it.
         public var shownP99: UInt64?
+        /// Saves another live process never showed.
+        public var neverShown: Int
         public var refreshCount: Int
         public var refreshNanos: UInt64
     }
@@ -31,6 +33,7 @@ public enum CompareMatrix {
                 matched: result.verdict.matched,
                 anomalies: result.verdict.found.isEmpty ? "none" : result.verdict.foundText,
                 p50: result.latency.refreshed?.p50, p99: result.latency.refreshed?.p99, shownP99: result.latency.shown?.p99,
+                neverShown: result.latency.pairs.reduce(0) { $0 + $1.unseen },
                 refreshCount: result.refreshCosts.reduce(0) { $0 + $1.count },
                 refreshNanos: result.refreshCosts.reduce(0) { $0 + $1.totalNanos })
         }

@@ -9,9 +9,12 @@ public enum ComparePage {
         var html = HTMLPage.open(title: "GroupSim: \(scenario) under each refresh strategy")
         html += "<header><div class=\"headline\"><h1>\(Escape.html(scenario)): refresh strategies compared</h1></div>"
         html += "<p class=\"where\">\(Escape.html(summary))</p></header>\n"
-        html += "<p>The same steps, run once per strategy. Anomalies are what the checkers found; p50 and p99 are the "
-        html += "propagation latency from a commit to the first read in another process showing it; refresh cost is the "
-        html += "time spent in refreshes, and how many ran.</p>\n"
+        let mode = runs.first?.info.mode == .deterministic ? " Deterministic mode: latencies are in virtual time." : ""
+        html += "<p>The same steps, run once per strategy. Anomalies are what the checkers found. Refreshed is the time "
+        html += "from a commit to the end of the refresh that brought it into another process; first shown, to the first "
+        html += "read there showing it; never shown counts saves a live process never showed. Refresh cost is the time "
+        html += "spent in refreshes, and how many ran.\(mode)</p>\n"
+        html += CompareChartSVG.render(CompareMatrix.rows(runs))
         // Strategies are not variants: the page compares what each showed, it judges none.
         html += CompareMatrix.html(runs, judged: false, link: link)
         return html + HTMLPage.close(generatedAt: options.generatedAt)

@@ -77,6 +77,13 @@ enum HTMLStyle {
     .anomaly-label { font-size: 11.5px; font-weight: 700; fill: #a61b1b; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
     .anomaly:hover .anomaly-dot { r: 12; }
     .missed.on-demand { visibility: hidden; }
+    .compare-chart { display: block; max-width: 100%; height: auto; margin: 8px 0 16px; }
+    .compare-chart .bar-shown { fill: #4c7bd9; }
+    .chart-key, .bar-value { font-size: 11px; fill: var(--muted); }
+    .chart-label { font-size: 13px; font-weight: 600; fill: var(--ink); }
+    .bar-never { font-size: 11px; font-weight: 600; fill: var(--bad); }
+    .chart-ok { font-size: 12px; fill: var(--ok); }
+    .chart-bad { font-size: 12px; fill: var(--bad); font-weight: 600; }
     .anomaly:hover .missed.on-demand, a:target .missed.on-demand { visibility: visible; }
     .anomaly-kinds { margin: 0 0 10px; }
     .anomaly-kinds a { margin-right: 14px; }

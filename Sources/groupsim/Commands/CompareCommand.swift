@@ -24,7 +24,7 @@ struct CompareCommand: ParsableCommand {
     var scenario: String
 
     @Option(parsing: .upToNextOption, help: "The strategies to compare.")
-    var strategies: [String] = ["staleness:-1", "staleness:0", "history", "refetch"]
+    var strategies: [String] = ["staleness:-1", "staleness:0", "history", "refetch", "refetch:reset"]
 
     @Option(name: .customLong("process"), help: "A process whose strategy changes (repeat for several).")
     var processes: [String] = []
