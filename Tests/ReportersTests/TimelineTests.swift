@@ -77,4 +77,14 @@ struct TimelineTests {
         #expect(staleHeading.lowerBound < missedHeading.lowerBound, "the expected kind is listed first")
         #expect(html.contains("<summary>1 more missed-insert</summary>"), "past three, the rest of a kind is folded")
     }
+
+    @Test func latencyOverTheRunPlotsEachSaveOrSaysItWasNeverRefreshed() {
+        let fresh = page(SampleTraces.refreshWithInfiniteStaleness(variant: "fresh-cache"))
+        #expect(fresh.contains("share → app, over the run"))
+        #expect(fresh.components(separatedBy: "class=\"dot-refreshed\"").count - 1 >= 1)
+        #expect(fresh.components(separatedBy: "class=\"dot-shown\"").count - 1 >= 1)
+        let stale = page(SampleTraces.refreshWithInfiniteStaleness(variant: "stale-cache"))
+        #expect(stale.contains("share → app, over the run"))
+        #expect(!stale.contains("n1: first shown"), "share's save was never shown in app")
+    }
 }

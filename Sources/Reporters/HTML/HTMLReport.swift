@@ -176,15 +176,20 @@ public enum HTMLReport {
             let r = pair.refreshed
             html += "<tr\(pair.unseen > 0 || pair.unrefreshed > 0 ? " class=\"flagged\"" : "")><td>\(Escape.html(pair.writer)) → \(Escape.html(pair.reader))</td><td class=\"num\">\(r?.count ?? 0)</td><td class=\"num\">\(d(r?.p50))</td><td class=\"num\">\(d(r?.p90))</td><td class=\"num\">\(d(r?.p99))</td><td class=\"num\">\(d(r?.max))</td><td class=\"num\">\(pair.unrefreshed)</td><td class=\"num\">\(d(pair.shown?.p50))</td><td class=\"num\">\(d(pair.shown?.p99))</td><td class=\"num\">\(pair.unseen)</td><td class=\"num\">\(d(pair.notified?.p50))</td></tr>\n"
         }
-        html += "</tbody></table>\n<div class=\"hists\">\n"
+        html += "</tbody></table>\n"
+        // A row per pair: how the latencies spread (refreshed, first shown) and how they moved over the run.
         if result.latency.pairs.count > 1 {
-            html += HistogramSVG.render(title: "all pairs, refreshed", summary: result.latency.refreshed, buckets: result.latency.refreshedBuckets, unseen: result.latency.pairs.reduce(0) { $0 + $1.unrefreshed }) + "\n"
+            html += "<div class=\"hists\">\n" + HistogramSVG.render(title: "all pairs, refreshed", summary: result.latency.refreshed, buckets: result.latency.refreshedBuckets, unseen: result.latency.pairs.reduce(0) { $0 + $1.unrefreshed }) + "\n</div>\n"
         }
         for pair in result.latency.pairs {
+            html += "<div class=\"hists\">\n"
             html += HistogramSVG.render(title: "\(pair.writer) → \(pair.reader), refreshed", summary: pair.refreshed, buckets: pair.refreshedBuckets, unseen: pair.unrefreshed) + "\n"
             html += HistogramSVG.render(title: "\(pair.writer) → \(pair.reader), first shown", summary: pair.shown, buckets: pair.shownBuckets, unseen: pair.unseen) + "\n"
+            let samples = result.latency.propagations.filter { $0.writer == pair.writer && $0.reader == pair.reader }
+            html += LatencyScatterSVG.render(title: "\(pair.writer) → \(pair.reader), over the run", propagations: samples,
+                                             origin: result.origin, span: result.end - result.origin) + "\n</div>\n"
         }
-        return html + "</div>\n"
+        return html
     }
 
     private static func processes(_ info: RunInfo, costs: [RefreshCost]) -> String {

@@ -39,7 +39,7 @@ enum HTMLStyle {
     .where { color: var(--muted); font-size: 12.5px; margin-left: 6px; }
     .explanation { margin: 6px 0 0; font-size: 14.5px; }
     .step-text { margin: 4px 0 0; color: var(--muted); }
-    .hists { display: flex; flex-wrap: wrap; gap: 12px; }
+    .hists { display: flex; flex-wrap: wrap; gap: 12px; margin-bottom: 12px; }
     .hists svg { border: 1px solid var(--line); border-radius: 8px; background: #fff; }
     footer { margin-top: 36px; color: var(--muted); font-size: 12px; }
     /* timeline */
@@ -77,6 +77,9 @@ enum HTMLStyle {
     .anomaly-label { font-size: 11.5px; font-weight: 700; fill: #a61b1b; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
     .anomaly:hover .anomaly-dot { r: 12; }
     .missed.on-demand { visibility: hidden; }
+    .dot-refreshed { fill: var(--teal); }
+    .dot-shown { fill: #4c7bd9; }
+    .dot-never { stroke: var(--bad); stroke-width: 1.5; fill: none; }
     .compare-chart { display: block; max-width: 100%; height: auto; margin: 8px 0 16px; }
     .compare-chart .bar-shown { fill: #4c7bd9; }
     .chart-key, .bar-value { font-size: 11px; fill: var(--muted); }
