@@ -87,4 +87,19 @@ struct TimelineTests {
         #expect(stale.contains("share → app, over the run"))
         #expect(!stale.contains("n1: first shown"), "share's save was never shown in app")
     }
+
+    @Test func aWorkloadRunCountsEachProcesssOperations() {
+        var s = TraceScript(processes: [("app", .host)])
+        let workload = s.step(nil, "workload Note on app for 1s", line: 5)
+        s.use(step: workload, for: "app")
+        s.at(ms: 10)
+        s.insert("app", "k1", ["title": .string("w1")])
+        s.at(ms: 20)
+        s.read("app", "k1", ["title": .string("w1")], version: 1, workload: true)
+        s.read("app", "k2", found: false, workload: true)
+        let html = page(s.trace)
+        #expect(html.contains("<h2 id=\"workload\">Workload</h2>"))
+        #expect(html.contains("<tr><td>app</td><td class=\"num\">3</td><td class=\"num\">2</td><td class=\"num\">1</td><td class=\"num\">1</td><td>insert 1</td>"))
+        #expect(!page(SampleTraces.refreshWithInfiniteStaleness()).contains("id=\"workload\""), "no workload, no table")
+    }
 }

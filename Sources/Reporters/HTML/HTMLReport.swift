@@ -18,6 +18,7 @@ public enum HTMLReport {
         html += header(run, options: options)
         html += "<h2 id=\"timeline\">Timeline</h2>\n" + legend()
         html += "<div class=\"scroll\">\n" + TimelineSVG(run).render() + "</div>\n"
+        html += WorkloadTable.render(run)
         html += anomalies(result)
         html += latency(result)
         if variants.count > 1 {
