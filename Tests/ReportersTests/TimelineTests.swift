@@ -102,4 +102,20 @@ struct TimelineTests {
         #expect(html.contains("<tr><td>app</td><td class=\"num\">3</td><td class=\"num\">2</td><td class=\"num\">1</td><td class=\"num\">1</td><td>insert 1</td>"))
         #expect(!page(SampleTraces.refreshWithInfiniteStaleness()).contains("id=\"workload\""), "no workload, no table")
     }
+
+    @Test func aShortSuspensionIsABandWideEnoughToSeeAtAnyScale() {
+        var s = TraceScript(processes: [("app", .host)])
+        s.at(ms: 1)
+        s.lifecycle("app", .active)
+        s.at(ms: 100)
+        s.lifecycle("app", .suspended)
+        s.at(ms: 100.2)
+        s.lifecycle("app", .active)
+        s.at(ms: 60_000)
+        s.lifecycle("app", .terminated)
+        let html = page(s.trace)
+        let band = html.components(separatedBy: "class=\"band-suspended\"")
+        #expect(band.count == 2, "one suspension, one band")
+        #expect(html.contains("width=\"6\" height=\"6\" class=\"band-suspended\""), "200 µs in a minute is still 6 px wide")
+    }
 }

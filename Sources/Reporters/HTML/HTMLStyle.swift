@@ -53,6 +53,9 @@ enum HTMLStyle {
     .state-background { fill: #fdf0d5; }
     .state-suspended { fill: url(#hatch); }
     .state-not-running { fill: #f5f7fa; }
+    .band-suspended { fill: #6b7a99; }
+    .band-background { fill: #d69e2e; }
+    .band-label { font-size: 10px; fill: #3e4c63; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
     .hatch-bg { fill: #e6e9f0; } .hatch-line { stroke: #c5cbd8; stroke-width: 3; }
     .step-tick { stroke: #9aa5b1; stroke-width: 1; }
     .step-label { font-size: 10px; fill: #52606d; }

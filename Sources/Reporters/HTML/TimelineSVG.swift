@@ -106,6 +106,17 @@ struct TimelineSVG {
                 let x0 = x(segment.start), x1 = x(segment.end)
                 svg += "<rect x=\"\(SVG.n(x0))\" y=\"\(SVG.n(y + 4))\" width=\"\(SVG.n(Swift.max(x1 - x0, 0.5)))\" height=\"\(SVG.n(laneHeight - 8))\" class=\"state-\(segment.state.rawValue)\">"
                 svg += SVG.title("\(lane.name): \(segment.state.label) from \(DurationText.format(segment.start)) to \(DurationText.format(segment.end))") + "</rect>"
+                // Suspension and background decide many bugs and are often short against the run: a band
+                // along the lane's foot, at least 6 px wide at any scale, named when there is room.
+                if segment.state == .suspended || segment.state == .background {
+                    let bandWidth = Swift.max(x1 - x0, 6)
+                    svg += "<rect x=\"\(SVG.n(x0))\" y=\"\(SVG.n(y + laneHeight - 10))\" width=\"\(SVG.n(bandWidth))\" height=\"6\" class=\"band-\(segment.state.rawValue)\">"
+                    svg += SVG.title("\(lane.name): \(segment.state.label) for \(DurationText.format(segment.end - segment.start))") + "</rect>"
+                    let name = "\(segment.state == .suspended ? "suspended" : "background") \(DurationText.format(segment.end - segment.start))"
+                    if bandWidth > SVG.width(name, size: 10) + 6 {
+                        svg += SVG.text(name, x: x0 + 3, y: y + laneHeight - 13, cls: "band-label")
+                    }
+                }
             }
             svg += SVG.text(lane.name, x: 14, y: y + 34, cls: "lane-name")
             svg += SVG.text(lane.role, x: 14, y: y + 52, cls: "lane-detail")
