@@ -25,7 +25,7 @@ public struct RunTrace: Sendable {
 
 /// Reads and writes `trace.jsonl`: one event per line.
 public enum TraceFile {
-    /// Writes the header (as a `runStarted` event at time 0) and then every event.
+    /// Writes the header (as a `runStarted` event at the time of the first event) and then every event.
     public static func write(_ trace: RunTrace, to url: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
