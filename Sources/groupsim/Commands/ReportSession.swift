@@ -45,7 +45,7 @@ struct ReportSession {
 /// The runs already in a report directory, for an index that accumulates.
 enum ReportIndex {
     /// Every `<scenario>/<variant>/trace.jsonl` under `root` that is not one of `current`, judged again
-    /// from its trace; traces that cannot be read (another version's) are left out.
+    /// from its trace; traces that cannot be read (another version's) are left out, with a note on stderr.
     static func earlierRuns(in root: URL, except current: [ReportedRun]) -> [ReportedRun] {
         let taken = Set(current.map { ReportWriter.directory(for: $0.info, under: root).standardizedFileURL.path })
         let manager = FileManager.default
@@ -55,9 +55,13 @@ enum ReportIndex {
             for variant in ((try? manager.contentsOfDirectory(atPath: scenarioURL.path)) ?? []).sorted() {
                 let directory = scenarioURL.appendingPathComponent(variant, isDirectory: true)
                 let trace = directory.appendingPathComponent("trace.jsonl")
-                guard !taken.contains(directory.standardizedFileURL.path), manager.fileExists(atPath: trace.path),
-                      let read = try? TraceFile.read(from: trace) else { continue }
-                runs.append(ReportedRun(checking: read))
+                guard !taken.contains(directory.standardizedFileURL.path), manager.fileExists(atPath: trace.path) else { continue }
+                do {
+                    runs.append(ReportedRun(checking: try TraceFile.read(from: trace)))
+                } catch {
+                    // Said, not silently dropped: the run disappears from the index and junit.xml.
+                    printError("note: \(error); the index leaves that run out.")
+                }
             }
         }
         return runs
