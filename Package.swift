@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "ReportersTests", dependencies: ["Basics", "Reporters", "Checkers", "Trace", "TestSupport"]),
         .testTarget(name: "GroupSimTestingTests", dependencies: ["GroupSimTesting", "TestSupport"]),
         .testTarget(name: "ExplorerTests", dependencies: ["Basics", "Explorer", "Runner", "ScenarioModel", "Checkers", "TestSupport"]),
-        .testTarget(name: "RunnerTests", dependencies: ["Basics", "Runner", "Agent", "ScenarioModel", "Trace", "Checkers", "TestSupport"]),
+        .testTarget(name: "RunnerTests", dependencies: ["Basics", "Runner", "Agent", "ScenarioModel", "Trace", "Checkers", "Reporters", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

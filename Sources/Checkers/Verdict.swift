@@ -11,8 +11,14 @@ public struct Verdict: Sendable, Hashable {
     public var found: [AnomalyKind: Int]
     /// Kinds the variant expected that were not found, in the order it named them.
     public var missing: [AnomalyKind]
-    /// Kinds found that the variant did not name (for `pass`: every kind found).
+    /// Kinds found that the variant did not name (for `pass`: every kind found), and kinds found more
+    /// often than their count allows.
     public var unexpected: [AnomalyKind]
+    /// Kinds whose count the run broke (found too few or too many); only for `.counts`.
+    public var brokenCounts: [AnomalyCount] = []
+    /// Kinds whose presence broke the run: every kind found for `pass`, kinds found more often than
+    /// their count allows for `.counts`, none for a list (kinds beside the named ones are tolerated).
+    public var excess: [AnomalyKind] = []
     public var matched: Bool
     /// Set when the harness could not decide the run: then it has no verdict (`matched` is false and
     /// the exit status is `undecided`), whatever the anomalies found before it stopped.
@@ -27,13 +33,27 @@ public struct Verdict: Sendable, Hashable {
         case .pass:
             missing = []
             unexpected = found.keys.sorted()
+            excess = unexpected
             matched = found.isEmpty
         case .anomalies(let kinds):
             var seen: Set<AnomalyKind> = []
             missing = kinds.filter { found[$0] == nil && seen.insert($0).inserted }
             unexpected = found.keys.filter { !kinds.contains($0) }.sorted()
             matched = missing.isEmpty
+        case .counts(let counts):
+            let broken = counts.filter { !$0.admits(found[$0.kind] ?? 0) }
+            brokenCounts = broken
+            missing = broken.filter { (found[$0.kind] ?? 0) < $0.atLeast }.map(\.kind)
+            let over = Set(broken.filter { (found[$0.kind] ?? 0) > $0.atLeast }.map(\.kind))
+            excess = over.sorted()
+            unexpected = found.keys.filter { kind in over.contains(kind) || !counts.contains { $0.kind == kind } }.sorted()
+            matched = broken.isEmpty
         }
+    }
+
+    /// Each broken count and what was found: `busy: 0, found 2; stale-read: 1, found 0`.
+    public var brokenCountsText: String {
+        brokenCounts.map { "\($0.kind.rawValue): \($0.bound), found \(found[$0.kind] ?? 0)" }.joined(separator: "; ")
     }
 
     /// The missing kinds, comma-separated.

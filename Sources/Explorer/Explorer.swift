@@ -175,10 +175,10 @@ public struct Explorer: Sendable {
         return result
     }
 
-    /// How a verdict fails: the first anomaly found that was not expected (other than an unexplained
-    /// check), else the first expected one missing.
+    /// How a verdict fails: the first anomaly whose presence broke it (other than an unexplained check),
+    /// else the first expected one missing. Kinds a list tolerates beside the named ones are no failure.
     static func failure(_ verdict: Verdict) -> (Counterexample.Kind, AnomalyKind)? {
-        if let unexpected = verdict.unexpected.first(where: { $0 != .unmetExpectation }) { return (.unexpectedAnomaly, unexpected) }
+        if let unexpected = verdict.excess.first(where: { $0 != .unmetExpectation }) { return (.unexpectedAnomaly, unexpected) }
         if let missing = verdict.missing.first { return (.missingAnomaly, missing) }
         return nil
     }

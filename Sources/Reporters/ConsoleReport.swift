@@ -21,9 +21,11 @@ public enum ConsoleReport {
         var line = "\(name): \(verdict.matched ? "matched" : "NOT MATCHED")"
         line += "  " + (verdict.found.isEmpty ? "no anomalies" : verdict.foundText)
         if !verdict.matched {
-            line += verdict.missing.isEmpty
-                ? " (expected \(result.info.expected.text))"
-                : " (missing \(verdict.missingText))"
+            if !verdict.brokenCounts.isEmpty {
+                line += " (expected \(verdict.brokenCountsText))"
+            } else {
+                line += verdict.missing.isEmpty ? " (expected \(result.info.expected.text))" : " (missing \(verdict.missingText))"
+            }
         }
         line += latencyText(result.latency)
         // Deterministic runs measure virtual time: say so wherever a time is shown.

@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Foundation
 import Trace
@@ -34,6 +35,12 @@ public enum JSONReport {
         public var refresh: [RefreshDoc]
         public var unexpectedErrors: [ErrorDoc]
 
+        /// The counts of an expectation with counts, by kind; nil for the other forms.
+        static func counts(_ expected: Expectation) -> [String: String]? {
+            guard case .counts(let counts) = expected else { return nil }
+            return Dictionary(counts.map { ($0.kind.rawValue, $0.bound) }, uniquingKeysWith: { a, _ in a })
+        }
+
         init(_ reported: ReportedRun, options: ReportOptions) {
             let result = reported.result, info = result.info
             schemaVersion = JSONReport.schemaVersion
@@ -41,13 +48,16 @@ public enum JSONReport {
             run = Run(
                 scenario: info.scenario, variant: info.variant, label: reported.label, file: info.file,
                 summary: info.summary, seed: info.seed, mode: info.mode.rawValue, replay: options.replayCommand(info),
-                expected: info.expected.names, staleToleranceNs: info.staleToleranceNanos,
+                expected: info.expected.names, expectedCounts: Self.counts(info.expected), staleToleranceNs: info.staleToleranceNanos,
                 latencyBudget: info.latencyBudget.map { BudgetDoc(p50Ns: $0.p50, p90Ns: $0.p90, p99Ns: $0.p99, maxNs: $0.max) },
                 durationNs: result.end - result.origin, events: result.eventCount)
             verdict = VerdictDoc(
                 matched: result.verdict.matched,
                 found: Dictionary(uniqueKeysWithValues: result.verdict.found.map { ($0.key.rawValue, $0.value) }),
-                missing: result.verdict.missing.map(\.rawValue), unexpected: result.verdict.unexpected.map(\.rawValue))
+                missing: result.verdict.missing.map(\.rawValue), unexpected: result.verdict.unexpected.map(\.rawValue),
+                brokenCounts: result.verdict.brokenCounts.isEmpty ? nil : result.verdict.brokenCounts.map {
+                    BrokenCountDoc(kind: $0.kind.rawValue, expected: $0.bound, found: result.verdict.found[$0.kind] ?? 0)
+                })
             processes = info.processes.map { ProcessDoc(name: $0.name, role: $0.role.rawValue, store: $0.store, settings: $0.settings) }
             steps = info.steps.map { StepDoc(index: $0.index, process: $0.process, location: $0.location.fileAndLine, text: $0.text) }
             anomalies = result.anomalies.map { a in
@@ -90,6 +100,8 @@ public enum JSONReport {
         public var replay: String
         /// `[]` for `pass`, else the anomaly names the run must show.
         public var expected: [String]
+        /// For `expect: { stale-read: 1, busy: 0 }`: each kind's count as written (`1`, `0`, `1+`).
+        public var expectedCounts: [String: String]?
         public var staleToleranceNs: UInt64
         public var latencyBudget: BudgetDoc?
         public var durationNs: UInt64
@@ -108,6 +120,14 @@ public enum JSONReport {
         public var found: [String: Int]
         public var missing: [String]
         public var unexpected: [String]
+        /// The counts the run broke, with what it found (only for an expectation with counts).
+        public var brokenCounts: [BrokenCountDoc]?
+    }
+
+    public struct BrokenCountDoc: Codable, Sendable, Equatable {
+        public var kind: String
+        public var expected: String
+        public var found: Int
     }
 
     public struct ProcessDoc: Codable, Sendable, Equatable {

@@ -46,7 +46,12 @@ public enum JUnitReport {
             return xml + ">\n      <error message=\"\(Escape.xml(Escape.oneLine(failure.description, limit: 300)))\" type=\"harness-error\">\(body)</error>\n\(replay)    </testcase>\n"
         }
         let message: String
-        if !result.verdict.missing.isEmpty {
+        if !result.verdict.brokenCounts.isEmpty {
+            // Too many of a kind: the first of them in its own words; too few: the counts alone.
+            let first = result.anomalies.first { result.verdict.excess.contains($0.kind) }
+            message = "expected \(result.verdict.brokenCountsText)"
+                + (first.map { "; the first: \($0.kind.rawValue)\($0.location.map { " at \($0)" } ?? ""): \($0.explanation)" } ?? "")
+        } else if !result.verdict.missing.isEmpty {
             message = "expected \(result.verdict.missingText) but found \(result.verdict.found.isEmpty ? "none" : result.verdict.foundText)"
         } else {
             // The first anomaly the variant did not expect, in its own words.

@@ -16,7 +16,11 @@ public enum MarkdownReport {
         for warning in result.warnings { md += "**Warning:** \(inline(warning))\n\n" }
         md += "- Expected: \(inline(info.expected.text))\n"
         md += "- Found: \(result.verdict.found.isEmpty ? "no anomalies" : inline(result.verdict.foundText))\n"
-        if !result.verdict.missing.isEmpty { md += "- Missing: \(inline(result.verdict.missingText))\n" }
+        if !result.verdict.brokenCounts.isEmpty {
+            md += "- Broken counts: \(inline(result.verdict.brokenCountsText))\n"
+        } else if !result.verdict.missing.isEmpty {
+            md += "- Missing: \(inline(result.verdict.missingText))\n"
+        }
         md += "- Scenario: `\(code(info.file))`, seed \(info.seed), \(info.mode.rawValue)\(info.mode == .deterministic ? " (virtual time)" : ""), \(result.eventCount) events over \(DurationText.format(result.end - result.origin))\n"
         md += "- Replay: `\(code(options.replayCommand(info)))`\n"
         if let generatedAt = options.generatedAt { md += "- Generated: \(inline(generatedAt))\n" }

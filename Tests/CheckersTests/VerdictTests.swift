@@ -21,6 +21,7 @@ struct VerdictTests {
                               anomalies: [anomaly(.staleRead), anomaly(.expiredToken), anomaly(.staleRead), anomaly(.busy)])
         #expect(verdict.matched)
         #expect(verdict.unexpected == [.busy])
+        #expect(verdict.excess.isEmpty, "a list tolerates kinds beside the named ones")
         #expect(verdict.foundText == "stale-read ×2, expired-token, busy")
     }
 
@@ -28,6 +29,26 @@ struct VerdictTests {
         let verdict = Verdict(expected: .anomalies([.conflict, .lostUpdate]), anomalies: [anomaly(.conflict)])
         #expect(!verdict.matched)
         #expect(verdict.missing == [.lostUpdate])
+    }
+
+    @Test func countsAreExactForbiddingOrOpen() {
+        let counts = Expectation.counts([
+            AnomalyCount(kind: .staleRead, atLeast: 1, atMost: 1),
+            AnomalyCount(kind: .busy, atLeast: 0, atMost: 0),
+            AnomalyCount(kind: .missedInsert, atLeast: 2, atMost: nil),
+        ])
+        let fine = Verdict(expected: counts, anomalies: [anomaly(.staleRead), anomaly(.missedInsert), anomaly(.missedInsert),
+                                                         anomaly(.missedInsert), anomaly(.notConverged)])
+        #expect(fine.matched, "kinds not named are reported, not failed")
+        #expect(fine.unexpected == [.notConverged])
+        let broken = Verdict(expected: counts, anomalies: [anomaly(.staleRead), anomaly(.staleRead), anomaly(.busy), anomaly(.missedInsert)])
+        #expect(!broken.matched)
+        #expect(broken.missing == [.missedInsert])
+        #expect(broken.unexpected == [.staleRead, .busy].sorted())
+        #expect(broken.excess == [.staleRead, .busy].sorted(), "too many stale reads, a forbidden busy")
+        #expect(broken.brokenCountsText == "stale-read: 1, found 2; busy: 0, found 1; missed-insert: 2+, found 1")
+        #expect(!Verdict(expected: .counts([AnomalyCount(kind: .busy, atLeast: 0, atMost: 0)]), anomalies: [anomaly(.busy)]).matched)
+        #expect(Verdict(expected: .counts([AnomalyCount(kind: .busy, atLeast: 0, atMost: 0)]), anomalies: [anomaly(.staleRead)]).matched)
     }
 
     @Test func exitStatusIsTheWorstRun() {

@@ -40,63 +40,103 @@ public enum AnomalyKind: String, Sendable, Hashable, Codable, CaseIterable, Comp
     private var order: Int { Self.allCases.firstIndex(of: self)! }
 }
 
-/// What a run must show: no anomaly at all, or at least every named one.
+/// What a run must show: no anomaly at all, at least every named one, or a count of each named kind.
 public enum Expectation: Sendable, Hashable, CustomStringConvertible {
     /// No anomaly may be found.
     case pass
     /// Every one of these must be found (others found beside them are reported, not failed).
     case anomalies([AnomalyKind])
+    /// Each named kind must be found as many times as its count allows (`stale-read: 1`, `busy: 0`,
+    /// `missed-insert: 1+`); kinds not named are reported, not failed.
+    case counts([AnomalyCount])
 
     /// The kinds that must be found; none for `pass`.
     public var kinds: [AnomalyKind] {
         switch self {
         case .pass: []
         case let .anomalies(kinds): kinds
+        case let .counts(counts): counts.filter { $0.atLeast > 0 }.map(\.kind)
         }
     }
 
-    /// `pass`, or the names in brackets: `[stale-read, busy]`.
+    /// `pass`, the names in brackets (`[stale-read, busy]`), or the counts in braces (`{stale-read: 1, busy: 0}`).
     public var description: String {
         switch self {
         case .pass: "pass"
         case let .anomalies(names): "[" + names.map(\.rawValue).joined(separator: ", ") + "]"
+        case .counts: "{" + text + "}"
         }
     }
 
-    /// `pass`, or the names joined: `stale-read, busy`.
+    /// `pass`, the names joined (`stale-read, busy`), or the counts joined (`stale-read: 1, busy: 0`).
     public var text: String {
         switch self {
         case .pass: "pass"
         case .anomalies(let names): names.map(\.rawValue).joined(separator: ", ")
+        case .counts(let counts): counts.map { "\($0.kind.rawValue): \($0.bound)" }.joined(separator: ", ")
         }
     }
 
     /// The names a run must show (empty for `pass`).
-    public var names: [String] {
-        switch self {
-        case .pass: []
-        case .anomalies(let kinds): kinds.map(\.rawValue)
-        }
+    public var names: [String] { kinds.map(\.rawValue) }
+}
+
+/// How many anomalies of one kind a run may show: exactly `n` (`0` forbids the kind), or `n` or more.
+public struct AnomalyCount: Sendable, Hashable {
+    public var kind: AnomalyKind
+    public var atLeast: Int
+    /// No upper limit when nil.
+    public var atMost: Int?
+
+    public init(kind: AnomalyKind, atLeast: Int, atMost: Int?) {
+        self.kind = kind
+        self.atLeast = atLeast
+        self.atMost = atMost
     }
+
+    /// `n` (exactly) or `n+` (at least); nil for anything else. Counts are small: at most 1,000,000.
+    public init?(kind: AnomalyKind, bound: String) {
+        let text = bound.filter { $0 != " " }
+        let open = text.hasSuffix("+")
+        guard let n = Int(open ? String(text.dropLast()) : text), (0...1_000_000).contains(n) else { return nil }
+        self.init(kind: kind, atLeast: n, atMost: open ? nil : n)
+    }
+
+    /// `3` or `1+`, as a scenario writes it.
+    public var bound: String { atMost == nil ? "\(atLeast)+" : "\(atLeast)" }
+
+    /// Whether `count` anomalies of this kind are allowed.
+    public func admits(_ count: Int) -> Bool { count >= atLeast && atMost.map { count <= $0 } ?? true }
 }
 
 extension Expectation: Codable {
-    /// Decodes `"pass"` or a list of anomaly names.
+    /// Decodes `"pass"`, a list of anomaly names, or an object of counts (`{"busy": "0", "stale-read": "1+"}`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let word = try? container.decode(String.self), word == "pass" {
             self = .pass
+        } else if let counts = try? container.decode([String: String].self) {
+            var parsed: [AnomalyCount] = []
+            for (name, bound) in counts {
+                guard let kind = AnomalyKind(rawValue: name), let count = AnomalyCount(kind: kind, bound: bound) else {
+                    throw DecodingError.dataCorruptedError(in: container, debugDescription: "bad anomaly count \(name): \(bound)")
+                }
+                parsed.append(count)
+            }
+            self = .counts(parsed.sorted { $0.kind < $1.kind })
         } else {
             self = .anomalies(try container.decode([AnomalyKind].self))
         }
     }
 
-    /// Encodes `"pass"` or the list of anomaly names: plain JSON, no enum-case wrapper.
+    /// Encodes `"pass"`, the list of anomaly names, or the counts as an object: plain JSON, no enum-case wrapper.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .pass: try container.encode("pass")
         case .anomalies(let kinds): try container.encode(kinds)
+        case .counts(let counts):
+            try container.encode(Dictionary(counts.map { ($0.kind.rawValue, $0.bound) }, uniquingKeysWith: { a, _ in a }))
         }
     }
 }

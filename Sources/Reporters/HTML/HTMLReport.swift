@@ -45,7 +45,11 @@ public enum HTMLReport {
         html += "<dt>verdict</dt><dd>\(Escape.html(verdictSentence(result)))</dd>"
         html += "<dt>expected</dt><dd>\(Escape.html(info.expected.text))</dd>"
         html += "<dt>found</dt><dd>\(Escape.html(verdict.found.isEmpty ? "no anomalies" : verdict.foundText))</dd>"
-        if !verdict.missing.isEmpty { html += "<dt>missing</dt><dd>\(Escape.html(verdict.missingText))</dd>" }
+        if !verdict.brokenCounts.isEmpty {
+            html += "<dt>broken counts</dt><dd>\(Escape.html(verdict.brokenCountsText))</dd>"
+        } else if !verdict.missing.isEmpty {
+            html += "<dt>missing</dt><dd>\(Escape.html(verdict.missingText))</dd>"
+        }
         if let refreshed = result.latency.refreshed {
             html += "<dt>refreshed</dt><dd>p50 \(DurationText.format(refreshed.p50)) · p99 \(DurationText.format(refreshed.p99)) · max \(DurationText.format(refreshed.max)) from commit to the refresh that brought it, over \(refreshed.count) save → reader pair\(refreshed.count == 1 ? "" : "s")</dd>"
         }
@@ -73,6 +77,11 @@ public enum HTMLReport {
             return "matched: expected \(names.map(\.rawValue).joined(separator: ", ")) and found \(names.count == 1 ? "it" : "them"); this variant reproduces the bug."
         case (.anomalies, false):
             return "NOT MATCHED: expected \(verdict.missingText) but did not find \(verdict.missing.count == 1 ? "it" : "them")."
+        case (.counts(let counts), true):
+            return "matched: expected \(result.info.expected.text) and found \(verdict.found.isEmpty ? "no anomaly" : verdict.foundText)"
+                + (counts.contains { $0.atLeast > 0 } ? "; this variant reproduces the bug." : ".")
+        case (.counts, false):
+            return "NOT MATCHED: expected \(verdict.brokenCountsText)."
         }
     }
 

@@ -56,15 +56,16 @@ extension ScenarioDecoder {
         return valid ? variant : nil
     }
 
-    /// `pass`, a list of anomaly names, or one anomaly name.
+    /// `pass`, a list of anomaly names, one anomaly name, or counts (`{ stale-read: 1, busy: 0 }`).
     func decodeExpectation(_ node: YAMLNode) -> Expectation? {
         if let word = node.scalar, !node.isNull {
             if word == "pass" { return .pass }
             return decoder.keyword(node, AnomalyKind.self, "anomaly").map { .anomalies([$0]) }
         }
+        if node.pairs != nil { return decodeCounts(node) }
         guard let items = node.items else {
-            decoder.error("expected expect: pass, or a list of anomalies like [stale-read], but found "
-                + "\(node.shortDescription).", at: node)
+            decoder.error("expected expect: pass, a list of anomalies like [stale-read], or counts like "
+                + "{ stale-read: 1, busy: 0 }, but found \(node.shortDescription).", at: node)
             return nil
         }
         guard !items.isEmpty else {
@@ -85,6 +86,34 @@ extension ScenarioDecoder {
             }
         }
         return valid ? .anomalies(names) : nil
+    }
+
+    /// `{ stale-read: 1, busy: 0, missed-insert: 1+ }`: exactly n of a kind (0 forbids it), or n or more.
+    func decodeCounts(_ node: YAMLNode) -> Expectation? {
+        guard let map = MappingReader(node, "anomaly counts like { stale-read: 1, busy: 0 }", decoder) else { return nil }
+        guard !map.pairs.isEmpty else {
+            decoder.error("empty counts would match any run; name a kind and its count, like { stale-read: 1 }, "
+                + "or write expect: pass.", at: node)
+            return nil
+        }
+        var counts: [AnomalyCount] = []
+        var valid = true
+        for pair in map.pairs {
+            guard let kind = decoder.keyword(pair.key, AnomalyKind.self, "anomaly") else {
+                valid = false
+                continue
+            }
+            // A kind named twice is a duplicate key, which the YAML layer already reports.
+            guard let bound = pair.value.scalar, !pair.value.isNull, let count = AnomalyCount(kind: kind, bound: bound) else {
+                decoder.error("the count of \(kind.rawValue) must be a whole number from 0 to 1000000 (exactly that many; "
+                    + "0 forbids it) or one followed by + (that many or more), like 1+, but found "
+                    + "\(pair.value.shortDescription).", at: pair.value)
+                valid = false
+                continue
+            }
+            counts.append(count)
+        }
+        return valid ? .counts(counts) : nil
     }
 
     /// `{ p50: 5ms, p90: 20ms, p99: 50ms, max: 200ms }` (any of them).

@@ -23,6 +23,7 @@ public enum ScenarioWriter {
         switch expectation {
         case .pass: lines.append("expect: pass")
         case .anomalies(let kinds): lines.append("expect: [\(kinds.map(\.rawValue).joined(separator: ", "))]")
+        case .counts(let counts): lines.append("expect: { \(counts.map { "\($0.kind.rawValue): \($0.bound)" }.joined(separator: ", ")) }")
         }
         if staleTolerance != Scenario.defaultStaleTolerance { lines.append("stale-tolerance: \(staleTolerance.description)") }
         lines.append("store:")

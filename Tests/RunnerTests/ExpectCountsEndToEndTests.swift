@@ -1,0 +1,58 @@
+import Basics
+import Checkers
+import Foundation
+import Reporters
+import Testing
+import TestSupport
+
+/// Exact and forbidding expectations, run end to end on bug 1 (one stale read, one unconverged view).
+@Suite(.serialized, .spawnsProcesses) struct ExpectCountsEndToEndTests {
+    static let yaml = """
+        summary: The app refreshes at staleness -1 after the share extension saves and keeps the old title.
+        store: { group: group.t, name: Notes, model: { Note: { title: string } } }
+        processes:
+          app: { role: host, refresh: staleness, staleness: -1, trigger: darwin }
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - app: { fetch: Note }
+          - share: launch
+          - share: { update: n1, set: { title: B } }
+          - share: save
+          - app: { read: n1, expect: { title: B }, within: 1s }
+        variants:
+          exactly-one:       { expect: { stale-read: 1 } }
+          one-and-no-busy:   { expect: { stale-read: 1+, busy: 0 } }
+          two-expected:      { expect: { stale-read: 2 } }
+          none-allowed:      { expect: { not-converged: 0 } }
+        """
+
+    private func verdict(_ variant: String) throws -> Verdict {
+        TraceChecker.check(try RunHarness.single(Self.yaml, variant: variant, mode: .deterministic).trace).verdict
+    }
+
+    @Test func exactAndForbiddingCountsMatchWhatTheRunShowed() throws {
+        #expect(try verdict("exactly-one").matched)
+        #expect(try verdict("one-and-no-busy").matched)
+    }
+
+    @Test func aCountTheRunBreaksIsNotMatchedAndSaysBy() throws {
+        let tooFew = try verdict("two-expected")
+        #expect(!tooFew.matched && tooFew.brokenCountsText == "stale-read: 2, found 1")
+        let forbidden = try verdict("none-allowed")
+        #expect(!forbidden.matched && forbidden.brokenCountsText == "not-converged: 0, found 1")
+    }
+
+    @Test func theReportsSayWhichCountBroke() throws {
+        let run = ReportedRun(checking: try RunHarness.single(Self.yaml, variant: "two-expected", mode: .deterministic).trace)
+        let document = JSONReport.document(run)
+        #expect(document.run.expectedCounts == ["stale-read": "2"])
+        let broken = try #require(document.verdict.brokenCounts?.first)
+        #expect(document.verdict.brokenCounts?.count == 1 && broken.kind == "stale-read" && broken.expected == "2" && broken.found == 1)
+        #expect(ConsoleReport.line(run.result).contains("NOT MATCHED") && ConsoleReport.line(run.result).contains("(expected stale-read: 2, found 1)"))
+        #expect(HTMLReport.render(run).contains("NOT MATCHED: expected stale-read: 2, found 1."))
+        #expect(JUnitReport.render([run]).contains("message=\"expected stale-read: 2, found 1\""))
+    }
+}

@@ -1,0 +1,61 @@
+import Basics
+import Foundation
+@testable import ScenarioModel
+import Testing
+
+/// `expect: { stale-read: 1, busy: 0, missed-insert: 1+ }`: exact, forbidding and open counts.
+@Suite("expect with counts")
+struct ExpectCountsTests {
+    private func yaml(_ expect: String) -> String {
+        Fixture.yaml(steps: "  - app: launch", after: "expect: \(expect)")
+    }
+
+    @Test func countsDecodeExactForbiddenAndOpen() throws {
+        let scenario = try Fixture.scenario(yaml("{ stale-read: 1, busy: 0, missed-insert: 2+ }"))
+        let expected = try #require(scenario.runs().first?.expectation)
+        #expect(expected == .counts([
+            AnomalyCount(kind: .staleRead, atLeast: 1, atMost: 1),
+            AnomalyCount(kind: .busy, atLeast: 0, atMost: 0),
+            AnomalyCount(kind: .missedInsert, atLeast: 2, atMost: nil),
+        ]))
+        #expect(expected.kinds == [.staleRead, .missedInsert], "busy: 0 is forbidden, not required")
+        #expect(expected.text == "stale-read: 1, busy: 0, missed-insert: 2+")
+    }
+
+    @Test func aVariantMayCountToo() throws {
+        let scenario = try Fixture.scenario(yaml("pass") + "variants:\n  one-busy: { expect: { busy: 1 } }\n")
+        #expect(scenario.runs().first?.expectation == .counts([AnomalyCount(kind: .busy, atLeast: 1, atMost: 1)]))
+    }
+
+    @Test(arguments: [
+        ("{ stale-read: -1 }", "must be a whole number from 0 to 1000000"),
+        ("{ stale-read: 1.5 }", "must be a whole number"),
+        ("{ stale-read: many }", "must be a whole number"),
+        ("{ stale-read: 99999999999999999999 }", "must be a whole number"),
+        ("{ stale-read: [1] }", "must be a whole number"),
+        ("{ stale-reed: 1 }", "did you mean 'stale-read'"),
+        ("{}", "empty counts would match any run"),
+    ])
+    func badCountsAreErrorsAtTheirPlace(_ expect: String, _ fragment: String) {
+        let errors = Fixture.errors(yaml(expect))
+        #expect(errors.count == 1, "\(errors)")
+        #expect(errors.first?.message.contains(fragment) == true, "\(errors)")
+        #expect(errors.first?.line == Fixture.firstStepLine + 1, "\(errors)")
+    }
+
+    @Test func aKindCountedTwiceIsAnError() {
+        let errors = Fixture.errors(yaml("{ busy: 0, busy: 1 }"))
+        #expect(errors.contains { $0.message.contains("'busy' appears more than once") }, "\(errors.map(\.message))")
+    }
+
+    @Test func countsRoundTripThroughTheWriterAndJSON() throws {
+        let counts = Expectation.counts([AnomalyCount(kind: .busy, atLeast: 0, atMost: 0), AnomalyCount(kind: .staleRead, atLeast: 1, atMost: nil)])
+        let data = try JSONEncoder().encode(counts)
+        #expect(String(decoding: data, as: UTF8.self).contains("\"stale-read\":\"1+\""))
+        guard case .counts(let decoded) = try JSONDecoder().decode(Expectation.self, from: data), case .counts(let original) = counts else {
+            Issue.record("counts did not decode as counts")
+            return
+        }
+        #expect(Set(decoded) == Set(original), "the same counts, in the kinds' own order")
+    }
+}
