@@ -153,6 +153,7 @@ import TestSupport
     @Test func quietPrintsOnlyWhatDidNotMatch() throws {
         let result = try CLI().run("run", "pass.yaml", "notmatched.yaml", "--quiet")
         #expect(!result.stdout.contains("pass / default"))
+        #expect(!result.stdout.hasPrefix("\n"), "a matched run leaves no empty line behind")
         #expect(result.stdout.contains("notmatched / default: NOT MATCHED"))
     }
 

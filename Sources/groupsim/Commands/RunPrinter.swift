@@ -50,7 +50,8 @@ final class RunPrinter: Sendable {
             return ready
         }
         for (run, interrupted) in ready {
-            if let run { print(lines(run).joined(separator: "\n")) }
+            // A quiet run that matched prints nothing at all, not an empty line.
+            if let run, case let printed = lines(run), !printed.isEmpty { print(printed.joined(separator: "\n")) }
             if let interrupted, !json {
                 print("\(interrupted.plan.info.scenario) / \(interrupted.plan.info.variant): interrupted (no verdict; not reported)")
             }
