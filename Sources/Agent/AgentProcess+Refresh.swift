@@ -69,9 +69,17 @@ extension AgentProcess {
         let inbox = inbox
         do {
             observer = try center.addObserver(settings.notificationName) { inbox.post($0) }
+            if settings.trigger == .remoteChange, let name = settings.remoteChangeName {
+                remoteChangeObserver = try center.addObserver(name) { inbox.post($0) }
+            }
         } catch {
             record(.error(ErrorRecord(kind: .other, message: "cannot observe notifications: \(error)")))
         }
+    }
+
+    /// Posts the store's remote-change notification after a commit, when the store posts one.
+    func postRemoteChange() {
+        if let name = settings.remoteChangeName { post(name) }
     }
 
     /// Posts a payload-less notification through the hub.
@@ -96,6 +104,8 @@ extension AgentProcess {
                          step: currentStep, at: delivery.receivedAt)
             if settings.trigger == .darwin && delivery.name == settings.notificationName {
                 runRefresh(reason: .darwin)
+            } else if settings.trigger == .remoteChange && delivery.name == settings.remoteChangeName {
+                runRefresh(reason: .remoteChange)
             }
         }
     }

@@ -71,6 +71,7 @@ extension AgentProcess {
     func recordCommit(_ commit: SaveCommit) {
         let interval = commitTimes.interval
         record(.saveCommitted(commit), start: interval?.start, at: interval?.end)
+        postRemoteChange()
     }
 
     /// Keeps what a savepoint inside `begin-write` wrote until `end-write` commits it.
@@ -94,6 +95,7 @@ extension AgentProcess {
         }
         outcome.inserted.merge(held.outcome.inserted) { $1 }
         outcome.deleted += held.outcome.deleted
+        if !held.commits.isEmpty { postRemoteChange() }
         if held.notifies { post(settings.notificationName) }
     }
 

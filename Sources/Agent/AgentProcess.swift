@@ -47,6 +47,8 @@ public final class AgentProcess {
     let inbox = Inbox<NotificationDelivery>()
     var center: (any DarwinNotificationCenter)?
     var observer: NotificationObserver?
+    /// The registration for the store's remote-change notification (`trigger: remote-change`).
+    var remoteChangeObserver: NotificationObserver?
     var crashArmed = false
     /// Notifications received since launch.
     var receivedNotifications = 0
@@ -118,7 +120,9 @@ public final class AgentProcess {
         coordinator.commitObserver = nil
         coordinator.beforeCommit = nil
         if let observer { try? center?.removeObserver(observer) }
+        if let remoteChangeObserver { try? center?.removeObserver(remoteChangeObserver) }
         observer = nil
+        remoteChangeObserver = nil
         center?.close()
         center = nil
         openedCopy = nil

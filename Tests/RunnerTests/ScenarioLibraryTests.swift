@@ -32,6 +32,7 @@ import Trace
         "strategy-comparison/refetch": [(.staleRead, "app", "n1")],
         "watch-has-its-own-store/no-sync": [(.missedInsert, "watch", nil)],
         "lost-notification-leaves-the-app-stale/darwin-only": [(.staleRead, "app", "n1")],
+        "batch-delete-the-view-never-learns-of/darwin-only": [(.missedDelete, "app", "n1")],
         "same-note-on-phone-and-watch-without-uuid/default": [(.duplicate, "group:group.example.notes", "n1"), (.duplicate, "own:watch", "n1")],
     ]
 

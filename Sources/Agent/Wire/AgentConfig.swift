@@ -99,6 +99,10 @@ public struct AgentSettings: Sendable, Hashable, Codable {
     public var syncLatencyNanos: UInt64 = 0
     /// The name of the cross-process save notification.
     public var notificationName: String = "store-did-save"
+    /// The name of the store's remote-change notification, posted after every commit to the store;
+    /// nil when no process that opens the store asks for it (`trigger: remote-change`), as Core Data
+    /// posts it only with `NSPersistentStoreRemoteChangeNotificationPostOptionKey` set.
+    public var remoteChangeName: String?
 
     public init() {}
 }

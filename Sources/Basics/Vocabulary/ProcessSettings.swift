@@ -37,6 +37,9 @@ public enum RefreshTrigger: String, Sendable, Hashable, Codable, CaseIterable {
     case poll
     /// Only at `run-refresh` steps.
     case manual
+    /// On Core Data's remote-change notification (`NSPersistentStoreRemoteChange`), which the store
+    /// posts for every commit to it (saves, batch operations, a held write's end) whatever `notify` says.
+    case remoteChange = "remote-change"
 }
 
 /// When the process registers for notifications (`observe`).

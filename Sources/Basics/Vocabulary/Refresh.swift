@@ -36,6 +36,8 @@ public enum RefreshReason: String, Sendable, Hashable, Codable, CaseIterable {
     case activation
     /// Its poll interval passed (`trigger: poll`).
     case poll
+    /// The store's remote-change notification (`trigger: remote-change`).
+    case remoteChange = "remote-change"
     /// A `run-refresh` step.
     case manual
     /// A step that refreshes by itself (`refresh`, `merge-history`, `sync`).

@@ -57,6 +57,12 @@ extension ScenarioRunner {
         // Darwin notifications never leave a device: a process with its own store (a watch app on
         // its own device) observes and posts a name no process on the phone uses.
         if settings.storage == .own { result.notificationName = "\(process).store-did-save" }
+        // The remote-change notification is the store's: on when any process opening the same store
+        // (the group store, or this process's own) asks for it.
+        let sharing = settings.storage == .own ? all.filter { $0.name == process } : all.filter { $0.settings.storage != .own }
+        if sharing.contains(where: { $0.settings.trigger == .remoteChange }) {
+            result.remoteChangeName = settings.storage == .own ? "\(process).remote-change" : "store-remote-change"
+        }
         // One ensemble per run: the group store and every own store with `sync: transfer`.
         let latencies = all.compactMap { process -> UInt64? in
             if case .transfer(let latency) = process.settings.sync { return latency.nanos }
