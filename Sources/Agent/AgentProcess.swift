@@ -91,6 +91,11 @@ public final class AgentProcess {
         wireStoreEvents()
         if settings.refresh == .history && settings.historyTracking {
             try coordinator.registerHistoryConsumer(config.process)
+            // A consumer that starts now takes the newest token as its own the first time it opens the store.
+            if settings.historyStart == .now, coordinator.historyToken(for: config.process) == nil,
+               let latest = try coordinator.latestHistoryToken() {
+                try coordinator.setHistoryToken(latest, for: config.process)
+            }
         }
         if settings.queryGeneration == .pinned { try view.pinQueryGeneration() }
     }

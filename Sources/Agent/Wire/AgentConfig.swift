@@ -84,6 +84,8 @@ public struct AgentSettings: Sendable, Hashable, Codable {
     public var author: String?
     /// Authors merged by `refresh: history`; nil means every author but its own.
     public var historyAuthors: [String]?
+    /// Where this history consumer starts when it has no token yet.
+    public var historyStart: HistoryStart = .all
     public var purge: PurgePolicy = .none
     public var refetch: RefetchMode = .keepRegistered
     public var notify: Bool = true

@@ -84,6 +84,15 @@ public enum DeliveryPolicy: String, Sendable, Hashable, Codable, CaseIterable {
     case queue
 }
 
+/// Where a history consumer without a token starts (`history-start`).
+public enum HistoryStart: String, Sendable, Hashable, Codable, CaseIterable {
+    /// From the beginning: Core Data's `fetchHistory(after: nil)` returns every transaction kept.
+    case all
+    /// From the newest transaction when the process opens the store, as apps that store a token do
+    /// on their first launch: what happened before is never merged.
+    case now
+}
+
 /// Whether the view context is pinned to a query generation (`query-generation`).
 public enum QueryGeneration: String, Sendable, Hashable, Codable, CaseIterable {
     /// Reads see the latest committed data.

@@ -68,6 +68,7 @@ public struct RunPlan: Sendable {
         ]
         if settings.refresh == .refetch { result["refetch"] = settings.refetch.rawValue }
         if settings.queryGeneration == .pinned { result["query-generation"] = "pinned" }
+        if settings.historyStart == .now { result["history-start"] = "now" }
         return result
     }
 }

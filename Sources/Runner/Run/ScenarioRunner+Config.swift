@@ -48,6 +48,7 @@ extension ScenarioRunner {
         case .allButOwn: result.historyAuthors = nil
         case .only(let names): result.historyAuthors = names
         }
+        result.historyStart = settings.historyStart
         result.purge = settings.purge
         result.refetch = settings.refetch
         result.notify = settings.notify

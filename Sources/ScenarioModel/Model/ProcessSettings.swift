@@ -25,6 +25,8 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
     public var author: TransactionAuthor = .processName
     /// `history-authors`: whose transactions `refresh: history` merges.
     public var historyAuthors: HistoryAuthors = .allButOwn
+    /// `history-start`: where a history consumer without a token starts.
+    public var historyStart: HistoryStart = .all
     /// `purge`: what `purge-history` deletes.
     public var purge: PurgePolicy = .none
     /// `refetch`: how `refresh: refetch` re-runs fetches.
@@ -69,6 +71,7 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
         case let .historyTracking(value): historyTracking = value
         case let .author(value): author = value
         case let .historyAuthors(value): historyAuthors = value
+        case let .historyStart(value): historyStart = value
         case let .purge(value): purge = value
         case let .refetch(value): refetch = value
         case let .notify(value): notify = value
@@ -92,6 +95,7 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     case historyTracking(Bool)
     case author(TransactionAuthor)
     case historyAuthors(HistoryAuthors)
+    case historyStart(HistoryStart)
     case purge(PurgePolicy)
     case refetch(RefetchMode)
     case notify(Bool)
@@ -104,7 +108,7 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     /// Every setting key, in the contract's order.
     public static let keys = [
         "refresh", "staleness", "trigger", "poll-interval", "observe", "merge-policy", "history-tracking",
-        "author", "history-authors", "purge", "refetch", "notify", "delivery", "query-generation",
+        "author", "history-authors", "history-start", "purge", "refetch", "notify", "delivery", "query-generation",
         "busy-timeout", "storage", "sync",
     ]
 }

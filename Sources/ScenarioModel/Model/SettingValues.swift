@@ -80,5 +80,6 @@ extension MergePolicy: ScenarioKeyword {}
 extension RefetchMode: ScenarioKeyword {}
 extension DeliveryPolicy: ScenarioKeyword {}
 extension QueryGeneration: ScenarioKeyword {}
+extension HistoryStart: ScenarioKeyword {}
 extension StorageLocation: ScenarioKeyword {}
 extension AttributeType: ScenarioKeyword {}

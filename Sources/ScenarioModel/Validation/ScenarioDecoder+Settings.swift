@@ -38,6 +38,7 @@ extension ScenarioDecoder {
         case "history-tracking": decoder.bool(node, "history-tracking").map(ProcessSetting.historyTracking)
         case "author": decodeAuthor(node).map(ProcessSetting.author)
         case "history-authors": decodeHistoryAuthors(node).map(ProcessSetting.historyAuthors)
+        case "history-start": decoder.keyword(node, HistoryStart.self, "history start").map(ProcessSetting.historyStart)
         case "purge": decodePurgePolicy(node, "purge").map(ProcessSetting.purge)
         case "refetch": decoder.keyword(node, RefetchMode.self, "refetch mode").map(ProcessSetting.refetch)
         case "notify": decoder.bool(node, "notify").map(ProcessSetting.notify)

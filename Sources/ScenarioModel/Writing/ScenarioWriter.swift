@@ -74,6 +74,7 @@ public enum ScenarioWriter {
         add("refetch", settings.refetch.rawValue, settings.refetch != defaults.refetch)
         add("notify", String(settings.notify), settings.notify != defaults.notify)
         add("delivery", settings.delivery.rawValue, settings.delivery != defaults.delivery)
+        add("history-start", settings.historyStart.rawValue, settings.historyStart != defaults.historyStart)
         add("query-generation", settings.queryGeneration.rawValue, settings.queryGeneration != defaults.queryGeneration)
         add("busy-timeout", settings.busyTimeout.description, settings.busyTimeout != defaults.busyTimeout)
         add("storage", settings.storage.rawValue, settings.storage != defaults.storage)
