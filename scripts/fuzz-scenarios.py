@@ -136,7 +136,7 @@ def unpositioned(lines, files):
             continue
         if re.match(r"^.+\.yaml:\d+:\d+: error: ", line):
             continue
-        if re.match(r"^\d+ error\(s\)", line):
+        if re.match(r"^\d+ error\(s\)", line) or re.match(r"^\d+ errors? in \d+ files?; \d+ files? valid\.$", line):
             continue
         bad.append(line)
     return bad
