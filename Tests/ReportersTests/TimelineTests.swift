@@ -118,4 +118,13 @@ struct TimelineTests {
         #expect(band.count == 2, "one suspension, one band")
         #expect(html.contains("width=\"6\" height=\"6\" class=\"band-suspended\""), "200 µs in a minute is still 6 px wide")
     }
+
+    @Test func anomaliesTooCloseToReadAreOneDotWithACountAndKeepTheirAnchors() {
+        let html = page(missedInserts(14))
+        let dots = occurrences("class=\"anomaly-dot\"", in: html)
+        #expect(dots >= 1 && dots < 14, "14 reads within 14 ms share a few dots, not 14 overlapping ones")
+        #expect(occurrences("class=\"anomaly-more\"", in: html) >= 1)
+        #expect((1...14).allSatisfy { html.contains("id=\"t\($0)\"") }, "every anomaly can still be shown on the timeline")
+        #expect(html.contains("<p class=\"by-object\">By object: <a href=\"#a1\">m1</a> (missed-insert)"))
+    }
 }

@@ -139,6 +139,7 @@ public enum HTMLReport {
                 return "<a href=\"#kind-\(kind.rawValue)\">\(kind.rawValue) ×\(indices.count)\(expected)</a>"
             }.joined() + "</p>\n"
         }
+        html += byObject(result)
         for (kind, indices) in groups {
             html += "<h3 id=\"kind-\(kind.rawValue)\">\(kind.rawValue) ×\(indices.count)</h3>\n<ol class=\"anomalies\">\n"
             for (n, i) in indices.enumerated() {
@@ -157,6 +158,25 @@ public enum HTMLReport {
             html += "</ul>\n"
         }
         return html
+    }
+
+    /// For runs whose anomalies touch several objects (workloads): each object with its anomalies by
+    /// kind, linking to its first, so one key's story can be followed.
+    static func byObject(_ result: CheckResult) -> String {
+        var order: [String] = [], kinds: [String: [AnomalyKind: Int]] = [:], first: [String: Int] = [:]
+        for (i, anomaly) in result.anomalies.enumerated() {
+            guard let object = anomaly.object else { continue }
+            if kinds[object] == nil { order.append(object); first[object] = i }
+            kinds[object, default: [:]][anomaly.kind, default: 0] += 1
+        }
+        guard order.count > 3 else { return "" }
+        let shown = order.prefix(60).map { object -> String in
+            let text = kinds[object, default: [:]].sorted { $0.key < $1.key }
+                .map { $0.value == 1 ? $0.key.rawValue : "\($0.key.rawValue) ×\($0.value)" }.joined(separator: ", ")
+            return "<a href=\"#a\(first[object]! + 1)\">\(Escape.html(object))</a> (\(Escape.html(text)))"
+        }
+        let more = order.count > 60 ? " · and \(order.count - 60) more objects" : ""
+        return "<p class=\"by-object\">By object: " + shown.joined(separator: " · ") + more + "</p>\n"
     }
 
     private static func anomalyItem(_ i: Int, _ anomaly: Anomaly, _ result: CheckResult, onDemand: Bool) -> String {

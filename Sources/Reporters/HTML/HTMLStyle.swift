@@ -79,6 +79,7 @@ enum HTMLStyle {
     .anomaly-number { font-size: 11px; font-weight: 700; fill: #fff; }
     .anomaly-label { font-size: 11.5px; font-weight: 700; fill: #a61b1b; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
     .anomaly:hover .anomaly-dot { r: 12; }
+    .anomaly-more { font-size: 10px; font-weight: 700; fill: #a61b1b; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
     .missed.on-demand { visibility: hidden; }
     .dot-refreshed { fill: var(--teal); }
     .dot-shown { fill: #4c7bd9; }
@@ -93,6 +94,7 @@ enum HTMLStyle {
     .anomaly:hover .missed.on-demand, a:target .missed.on-demand { visibility: visible; }
     .anomaly-kinds { margin: 0 0 10px; }
     .anomaly-kinds a { margin-right: 14px; }
+    .by-object { color: var(--muted); font-size: 13px; margin: 0 0 10px; }
     details.more-anomalies > summary { cursor: pointer; color: var(--muted); margin: 0 0 8px; }
     /* histograms */
     .hist-title { font-size: 13px; font-weight: 700; fill: var(--ink); }

@@ -287,13 +287,36 @@ struct TimelineSVG {
     private func anomalies(_ laneOf: [String: Int], storeLane: Int?) -> String {
         var svg = "<g class=\"anomalies\">"
         var rows: [Int: LabelRow] = [:]
-        for (i, anomaly) in run.result.anomalies.prefix(Self.maxAnomalies).enumerated() {
-            guard let lane = laneOf[anomaly.process] ?? storeLane else { continue }
-            let px = x(run.result.offset(anomaly.t)), y = mid(lane)
+        // Dots closer than a dot's width on one lane would hide each other's numbers: the first of such
+        // a cluster is drawn with a "+n" badge and every number in its tooltip; the others keep their
+        // anchor (`#t<n>`, for "show on the timeline") and their on-demand arrow, with no dot of their own.
+        let placed = run.result.anomalies.prefix(Self.maxAnomalies).enumerated().compactMap { i, anomaly -> (Int, Anomaly, Int, Double)? in
+            guard let lane = laneOf[anomaly.process] ?? storeLane else { return nil }
+            return (i, anomaly, lane, x(run.result.offset(anomaly.t)))
+        }
+        var clusterOf: [Int: Int] = [:], members: [Int: [Int]] = [:], lastDot: [Int: (index: Int, x: Double)] = [:]
+        for (i, _, lane, px) in placed.sorted(by: { ($0.2, $0.3, $0.0) < ($1.2, $1.3, $1.0) }) {
+            if let last = lastDot[lane], px - last.x < 20 {
+                clusterOf[i] = last.index
+                members[last.index, default: []].append(i)
+            } else {
+                lastDot[lane] = (i, px)
+            }
+        }
+        for (i, anomaly, lane, px) in placed {
+            let y = mid(lane)
             svg += "<a href=\"#a\(i + 1)\" id=\"t\(i + 1)\"><g class=\"anomaly\">"
             if arrowsOnDemand, let arrow = missedArrow(i, anomaly, laneOf) { svg += arrow }
+            if clusterOf[i] != nil {
+                svg += SVG.title("#\(i + 1) \(anomaly.kind.rawValue): \(anomaly.explanation)") + "</g></a>"
+                continue
+            }
+            let others = members[i] ?? []
             svg += "<circle cx=\"\(SVG.n(px))\" cy=\"\(SVG.n(y))\" r=\"10\" class=\"anomaly-dot\"/>"
             svg += SVG.text("\(i + 1)", x: px, y: y + 4, cls: "anomaly-number", anchor: "middle")
+            if !others.isEmpty {
+                svg += SVG.text("+\(others.count)", x: px + 9, y: y + 17, cls: "anomaly-more")
+            }
             let subject = [anomaly.object, anomaly.property].compactMap { $0 }.joined(separator: ".")
             let label = anomaly.kind.rawValue + (subject.isEmpty ? "" : " \(subject)")
             let labelWidth = SVG.width(label, size: 11.5)
@@ -302,7 +325,9 @@ struct TimelineSVG {
                 width: labelWidth, candidates: [px + 8, px - 8 - labelWidth], bounds: plotLeft...plotRight + 24) {
                 svg += SVG.text(label, x: lx, y: y - 14, cls: "anomaly-label")
             }
-            svg += SVG.title("#\(i + 1) \(anomaly.kind.rawValue): \(anomaly.explanation)") + "</g></a>"
+            let title = "#\(i + 1) \(anomaly.kind.rawValue): \(anomaly.explanation)"
+                + (others.isEmpty ? "" : " (and #" + others.map { String($0 + 1) }.joined(separator: ", #") + " here)")
+            svg += SVG.title(title) + "</g></a>"
         }
         return svg + "</g>\n"
     }
