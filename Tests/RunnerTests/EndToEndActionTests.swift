@@ -51,6 +51,10 @@ import Trace
         let outcome = try RunHarness.single(yaml)
         #expect(outcome.harnessError == nil, "\(outcome.harnessError.map { "\($0)" } ?? "")")
         #expect(outcome.checks.map(\.passed) == [true, true, true, true])
+        let refreshes = outcome.trace.events.compactMap { event -> RefreshKind? in
+            if case .refreshStarted(let refresh) = event.kind, refresh.reason == .step { refresh.strategy } else { nil }
+        }
+        #expect(refreshes == [.refreshObject], "the refresh step is in the trace, like every refresh")
         // After reset the view is empty and app has never fetched Note: its list holds nothing, so the
         // empty count is no missed insert (the list is what its fetches return, not the whole store).
         let anomalies = TraceChecker.check(outcome.trace).anomalies
