@@ -56,3 +56,34 @@ import TestSupport
         #expect(JUnitReport.render([run]).contains("message=\"expected stale-read: 2, found 1\""))
     }
 }
+
+/// A step's own arguments per variant, run end to end: the stale read appears only where the update
+/// changes the title.
+@Suite(.serialized, .spawnsProcesses) struct StepVariantsEndToEndTests {
+    static let yaml = """
+        summary: The share extension updates the title, or sets the same one again.
+        store: { group: group.t, name: Notes, model: { Note: { title: string } } }
+        processes:
+          app: { role: host, refresh: staleness, staleness: -1 }
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - app: { fetch: Note }
+          - app: { read: n1, expect: { title: A }, now: true }
+          - share: launch
+          - share: { update: n1, set: { title: B }, variants: { same-title: { set: { title: A } } } }
+          - share: save
+          - app: { read: n1, expect: { title: A }, within: 200ms, variants: { changed: { expect: { title: B } } } }
+        variants:
+          changed:    { expect: { stale-read: 1 } }
+          same-title: { expect: pass }
+        """
+
+    @Test(arguments: ["changed", "same-title"])
+    func eachVariantRunsItsOwnArguments(variant: String) throws {
+        let result = TraceChecker.check(try RunHarness.single(Self.yaml, variant: variant, mode: .deterministic).trace)
+        #expect(result.verdict.matched, "\(variant): \(result.anomalies.map(\.explanation))")
+    }
+}

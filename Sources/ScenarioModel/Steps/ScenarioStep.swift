@@ -16,19 +16,22 @@ public struct ScenarioStep: Sendable, Hashable, Codable {
     public var expectError: ExpectedError?
     /// The variants the step runs in (`only-in:`); nil runs it in every variant.
     public var onlyIn: [String]?
+    /// The variants that run their own version of this step instead (a step's `variants:`).
+    public var exceptIn: [String]?
 
     /// Creates a step.
     public init(location: SourceLocation, process: String?, step: Step, expectError: ExpectedError? = nil,
-                onlyIn: [String]? = nil) {
+                onlyIn: [String]? = nil, exceptIn: [String]? = nil) {
         self.location = location
         self.process = process
         self.step = step
         self.expectError = expectError
         self.onlyIn = onlyIn
+        self.exceptIn = exceptIn
     }
 
     /// Whether the step runs in the variant named `variant`.
     public func runs(in variant: String) -> Bool {
-        onlyIn.map { $0.contains(variant) } ?? true
+        (onlyIn.map { $0.contains(variant) } ?? true) && !(exceptIn?.contains(variant) ?? false)
     }
 }

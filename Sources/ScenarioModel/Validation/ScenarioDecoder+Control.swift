@@ -31,7 +31,7 @@ extension ScenarioDecoder {
         for item in items {
             objects = objectsBefore
             copies = copiesBefore
-            if let step = decodeStep(item) { steps.append(step) }
+            steps += decodeStep(item)
             objectsAfter.merge(objects) { earlier, _ in earlier }
             copiesAfter.merge(copies) { earlier, _ in earlier }
         }

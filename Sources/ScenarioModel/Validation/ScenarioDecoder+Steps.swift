@@ -34,15 +34,16 @@ extension ScenarioDecoder {
         if items.isEmpty {
             decoder.error("the scenario has no steps; add some, like - app: launch.", at: node)
         }
-        return items.compactMap { decodeStep($0) }
+        return items.flatMap { decodeStep($0) }
     }
 
-    /// Decodes one step: a mapping with one key, a process name or a control word.
-    func decodeStep(_ node: YAMLNode) -> ScenarioStep? {
+    /// Decodes one step: a mapping with one key, a process name or a control word. A process step with
+    /// `variants:` is several: its own version for the variants it names, and the step for the others.
+    func decodeStep(_ node: YAMLNode) -> [ScenarioStep] {
         guard let pairs = node.pairs, let first = pairs.first, let key = first.key.scalar else {
             decoder.error("expected a step like '- app: save' or '- sleep: 50ms', but found \(node.shortDescription).",
                           at: node)
-            return nil
+            return []
         }
         if pairs.count > 1, let second = pairs[1].key.scalar {
             decoder.error("a step has exactly one key, a process or a control word, but this one also has '\(second)'; "
@@ -51,18 +52,63 @@ extension ScenarioDecoder {
         }
         let location = decoder.location(of: first.key)
         if ScenarioDecoder.controlKeywords.contains(key) {
-            return decodeControlStep(key, first.value, at: location)
+            return decodeControlStep(key, first.value, at: location).map { [$0] } ?? []
         }
         guard knowsProcesses, !processNames.contains(key) else {
-            guard let (step, expectError, onlyIn) = decodeAction(first.value, process: key) else { return nil }
-            return ScenarioStep(location: location, process: key, step: step, expectError: expectError, onlyIn: onlyIn)
+            guard let (step, expectError, onlyIn) = decodeAction(first.value, process: key) else { return [] }
+            let versions = decodeVariantVersions(first.value, process: key, location: location, onlyIn: onlyIn)
+            let base = ScenarioStep(location: location, process: key, step: step, expectError: expectError, onlyIn: onlyIn,
+                                    exceptIn: versions.isEmpty ? nil : versions.compactMap(\.onlyIn?.first))
+            return [base] + versions
         }
         decoder.error("unknown process '\(key)'" + Suggestion.hint(
             for: key, in: processNames + ScenarioDecoder.controlKeywords,
             otherwise: "declare it under processes:, or start the step with a declared process "
                 + "(\(Suggestion.list(processNames))) or a control word "
                 + "(\(Suggestion.list(ScenarioDecoder.controlKeywords)))."), at: first.key)
-        return nil
+        return []
+    }
+
+    /// A step's `variants: { slow: { within: 5s } }`: for each named variant, the step with those
+    /// arguments in place of its own (the action itself stays), running only in that variant.
+    private func decodeVariantVersions(_ node: YAMLNode, process: String, location: SourceLocation,
+                                       onlyIn: [String]?) -> [ScenarioStep] {
+        guard let pairs = node.pairs, let overridesNode = pairs.first(where: { $0.key.scalar == "variants" })?.value,
+              let overrides = MappingReader(overridesNode, "the step's variants, like { slow: { within: 5s } }", decoder) else {
+            return []
+        }
+        stepsWithVersions.insert(location)
+        let base = pairs.filter { $0.key.scalar != "variants" && $0.key.scalar != "only-in" }
+        var versions: [ScenarioStep] = []
+        for override in overrides.pairs {
+            guard let name = override.key.scalar else { continue }
+            stepVariantNames.append((name, override.key))
+            if let onlyIn, !onlyIn.contains(name) {
+                decoder.error("the step runs only in \(Suggestion.list(onlyIn)), so it has no version for '\(name)'; "
+                    + "add '\(name)' to its only-in, or drop this override.", at: override.key)
+                continue
+            }
+            guard let replaced = MappingReader(override.value, "the arguments the step takes in '\(name)', like { within: 5s }", decoder) else {
+                continue
+            }
+            var merged = base
+            var valid = true
+            for pair in replaced.pairs {
+                guard let key = pair.key.scalar else { continue }
+                if key == "variants" || key == "only-in" {
+                    decoder.error("'\(key)' cannot be given per variant; set it on the step itself.", at: pair.key)
+                    valid = false
+                } else if let index = merged.firstIndex(where: { $0.key.scalar == key }) {
+                    merged[index] = pair
+                } else {
+                    merged.append(pair)
+                }
+            }
+            let node = YAMLNode(kind: .mapping(merged), line: node.line, column: node.column)
+            guard valid, let (step, expectError, _) = decodeAction(node, process: process) else { continue }
+            versions.append(ScenarioStep(location: location, process: process, step: step, expectError: expectError, onlyIn: [name]))
+        }
+        return versions
     }
 
     /// Decodes a process's action: a bare word, or a mapping with one action key and its arguments.
@@ -85,7 +131,7 @@ extension ScenarioDecoder {
         guard let map = MappingReader(node, "the action of '\(process)'", decoder) else { return nil }
         guard let action = selectAction(map, process: process) else { return nil }
         let modifiers = ScenarioDecoder.argumentActions[action] ?? []
-        map.rejectUnknownKeys([action] + modifiers + ["expect-error", "only-in"], in: "the \(action) step")
+        map.rejectUnknownKeys([action] + modifiers + ["expect-error", "only-in", "variants"], in: "the \(action) step")
         let expectError = map["expect-error"].flatMap { decoder.keyword($0, ExpectedError.self, "expected error") }
         let onlyIn = map["only-in"].flatMap(decodeVariantNames)
         let argument = map[action]!
@@ -117,7 +163,7 @@ extension ScenarioDecoder {
             return nil
         }
         if let action = actions.first { return action }
-        let unknown = map.pairs.first { $0.key.scalar != "expect-error" && $0.key.scalar != "only-in" }
+        let unknown = map.pairs.first { !["expect-error", "only-in", "variants"].contains($0.key.scalar ?? "") }
         if let key = unknown?.key, let word = key.scalar {
             decoder.error("unknown action '\(word)'" + Suggestion.hint(for: word, in: ScenarioDecoder.actionNames), at: key)
         } else {

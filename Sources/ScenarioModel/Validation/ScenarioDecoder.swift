@@ -30,6 +30,10 @@ final class ScenarioDecoder {
     var objectOrigins: [String: YAMLNode] = [:]
     /// The store copies taken by the steps so far.
     var copies: [String: YAMLNode] = [:]
+    /// The variant names steps give their own arguments for (a step's `variants:`), where each is written.
+    var stepVariantNames: [(name: String, key: YAMLNode)] = []
+    /// Where the steps with `variants:` are: their versions' `only-in` is checked as `variants:`, once.
+    var stepsWithVersions: Set<SourceLocation> = []
     /// Whether a workload step came before (its ids `k1...` cannot be named).
     var sawWorkload = false
     /// Every author name written with `history-authors`, checked once every author is known.
@@ -114,6 +118,10 @@ final class ScenarioDecoder {
         let explore = map["explore"].flatMap(decodeExplore) ?? ExploreSpace()
         checkHistoryAuthors()
         checkOnlyIn(steps, variants: variants.map(\.name))
+        for (name, key) in stepVariantNames where !variants.map(\.name).contains(name) {
+            decoder.error("the step's variants: names an unknown variant '\(name)'" + Suggestion.hint(
+                for: name, in: variants.map(\.name), otherwise: "declare it under variants:."), at: key)
+        }
 
         guard let name, let summary, let store else { return nil }
         return Scenario(
@@ -127,7 +135,8 @@ final class ScenarioDecoder {
     private func checkOnlyIn(_ steps: [ScenarioStep], variants: [String]) {
         for step in steps {
             if case let .parallel(children) = step.step { checkOnlyIn(children, variants: variants) }
-            for name in step.onlyIn ?? [] where !variants.contains(name) {
+            let isVersion = step.exceptIn == nil && stepsWithVersions.contains(step.location)
+            for name in step.onlyIn ?? [] where !variants.contains(name) && !isVersion {
                 decoder.error("only-in names an unknown variant '\(name)'" + Suggestion.hint(
                     for: name, in: variants,
                     otherwise: variants.isEmpty ? "declare it under variants:." : "declare it under variants:, or use one of \(Suggestion.list(variants))."),
