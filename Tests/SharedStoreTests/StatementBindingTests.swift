@@ -35,6 +35,28 @@ import Testing
         #expect(found == rows + [[.null, .null, .null]])
     }
 
+    /// Text is bound and read by its byte count: U+0000 inside a string survives, and "" stays "", not NULL.
+    @Test func textHoldingNulOrNothingRoundTripsWhole() throws {
+        let db = try SQLiteConnection(path: ":memory:", walMode: false)
+        try db.execute("CREATE TABLE t(n INTEGER, a)")
+        let texts = ["a\u{0}b", "\u{0}", "", "naïve ☃︎", String(repeating: "x", count: 5000)]
+        let insert = try db.cached("INSERT INTO t VALUES (?, ?)")
+        for (n, text) in texts.enumerated() {
+            insert.reset()
+            try insert.bind(Int64(n), at: 1)
+            try insert.bind([.string(text)], from: 2)
+            try insert.step()
+        }
+        let read = try db.prepare("SELECT a, length(CAST(a AS BLOB)) FROM t ORDER BY n")
+        var found: [Value] = [], lengths: [Int64] = []
+        while try read.step() {
+            found.append(read.value(at: 0))
+            lengths.append(read.int64(at: 1))
+        }
+        #expect(found == texts.map(Value.string))
+        #expect(lengths == texts.map { Int64($0.utf8.count) })
+    }
+
     @Test func savesOfOptionalAttributesWriteEachRowsOwnValues() throws {
         let fixture = try StoreFixture()
         let store = try fixture.open()

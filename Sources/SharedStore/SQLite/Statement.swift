@@ -68,8 +68,15 @@ public final class Statement {
         case .double(let d): rc = sqlite3_bind_double(handle, index, d)
         case .date(let d): rc = sqlite3_bind_double(handle, index, d.timeIntervalSinceReferenceDate)
         case .string(let s):
-            // withCString reads a native string in place; passing `s` directly copied it to an array first.
-            rc = s.withCString { sqlite3_bind_text(handle, index, $0, -1, groupsim_transient()) }
+            // With its byte count, not -1: a string holding U+0000 is stored whole, as Core Data stores it.
+            var text = s
+            rc = text.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    // An empty string has no buffer: bind "" (not NULL).
+                    guard let base = chars.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, groupsim_transient()) }
+                    return sqlite3_bind_text(handle, index, base, Int32(clamping: chars.count), groupsim_transient())
+                }
+            }
         case .uuid(let u):
             var bytes = u.uuid
             rc = withUnsafeBytes(of: &bytes) { raw in
@@ -144,7 +151,9 @@ public final class Statement {
     /// The text in column `index` (0-based) of the current row, or `nil` for NULL.
     public func string(at index: Int32) -> String? {
         guard let text = sqlite3_column_text(handle, index) else { return nil }
-        return String(cString: text)
+        // By its byte count, so text holding U+0000 comes back whole.
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
     /// The column's value as SQLite holds it: INTEGER as `.int`, REAL as `.double`, TEXT as `.string`,
