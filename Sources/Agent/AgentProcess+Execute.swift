@@ -1,6 +1,5 @@
 import Basics
 import SharedStore
-import Trace
 
 extension AgentProcess {
     /// Carries out one command. One exhaustive switch: a command added to `AgentCommand` does not
@@ -38,11 +37,7 @@ extension AgentProcess {
             refreshAll(reason: .step)
         case .refreshObject(let name, let merge):
             let id = try resolve(name)
-            // Recorded like every refresh, so the timeline draws it and no explanation says none ran.
-            let record = RefreshRecord(strategy: .refreshObject, reason: .step)
-            self.record(.refreshStarted(record))
-            view.refresh(id, mergeChanges: merge)
-            self.record(.refreshEnded(record))
+            refreshObject(id, mergeChanges: merge)
             // Without merging, refresh(_:mergeChanges:) discards the object's unsaved changes.
             if !merge { dirty[id] = nil }
         case .runRefresh:

@@ -39,6 +39,15 @@ extension AgentProcess {
         record(.refreshEnded(result))
     }
 
+    /// A `{ refresh: x }` step, recorded like every refresh, so the timeline draws it and no explanation
+    /// says none ran.
+    func refreshObject(_ id: ObjectID, mergeChanges: Bool) {
+        let result = RefreshRecord(strategy: .refreshObject, reason: .step)
+        record(.refreshStarted(result))
+        view.refresh(id, mergeChanges: mergeChanges)
+        record(.refreshEnded(result))
+    }
+
     private func refetch() {
         switch settings.refetch {
         case .reset:
