@@ -14,12 +14,14 @@ public enum HTMLReport {
     ) -> String {
         let result = run.result, info = result.info
         let title = "\(info.scenario) / \(info.variant)"
-        var html = HTMLPage.open(title: "\(title): \(result.verdict.matched ? "matched" : "NOT MATCHED")")
+        let filter = KeyFilter(result)
+        var html = HTMLPage.open(title: "\(title): \(result.verdict.matched ? "matched" : "NOT MATCHED")", css: filter.css())
         html += header(run, options: options)
-        html += "<h2 id=\"timeline\">Timeline</h2>\n" + legend()
-        html += "<div class=\"scroll\">\n" + TimelineSVG(run).render() + "</div>\n"
+        html += filter.inputs()
+        html += "<h2 id=\"timeline\">Timeline</h2>\n" + legend() + filter.bar()
+        html += "<div class=\"scroll\">\n" + TimelineSVG(run, filter: filter).render() + "</div>\n"
         html += WorkloadTable.render(run)
-        html += anomalies(result)
+        html += anomalies(result, filter: filter)
         html += latency(result)
         if variants.count > 1 {
             html += "<h2 id=\"variants\">Variants of \(Escape.html(info.scenario))</h2>\n"
@@ -125,7 +127,7 @@ public enum HTMLReport {
         return groups.filter { expected.contains($0.0) } + groups.filter { !expected.contains($0.0) }
     }
 
-    private static func anomalies(_ result: CheckResult) -> String {
+    private static func anomalies(_ result: CheckResult, filter: KeyFilter) -> String {
         var html = "<h2 id=\"anomalies\">Anomalies (\(result.anomalies.count))</h2>\n"
         guard !result.anomalies.isEmpty else { return html + "<p>None found.</p>\n" }
         let groups = anomaliesByKind(result)
@@ -146,7 +148,7 @@ public enum HTMLReport {
                 if n == shownPerKind {
                     html += "</ol>\n<details class=\"more-anomalies\"><summary>\(indices.count - shownPerKind) more \(kind.rawValue)</summary>\n<ol class=\"anomalies\">\n"
                 }
-                html += anomalyItem(i, result.anomalies[i], result, onDemand: onDemand)
+                html += anomalyItem(i, result.anomalies[i], result, onDemand: onDemand, filter: filter)
             }
             html += indices.count > shownPerKind ? "</ol>\n</details>\n" : "</ol>\n"
         }
@@ -179,11 +181,11 @@ public enum HTMLReport {
         return "<p class=\"by-object\">By object: " + shown.joined(separator: " · ") + more + "</p>\n"
     }
 
-    private static func anomalyItem(_ i: Int, _ anomaly: Anomaly, _ result: CheckResult, onDemand: Bool) -> String {
+    private static func anomalyItem(_ i: Int, _ anomaly: Anomaly, _ result: CheckResult, onDemand: Bool, filter: KeyFilter) -> String {
         var where_ = [anomaly.process]
         if let location = anomaly.location { where_.append("step \(anomaly.step.map(String.init) ?? "?") at \(location)") }
         where_.append("at \(DurationText.format(result.offset(anomaly.t)))")
-        var html = "<li id=\"a\(i + 1)\"><span class=\"num-dot\">\(i + 1)</span><span class=\"kind\">\(anomaly.kind.rawValue)</span>"
+        var html = "<li id=\"a\(i + 1)\"\(filter.attribute(anomaly.object.map { [$0] } ?? []))><span class=\"num-dot\">\(i + 1)</span><span class=\"kind\">\(anomaly.kind.rawValue)</span>"
         html += "<span class=\"where\">\(Escape.html(where_.joined(separator: " · ")))</span>"
         if onDemand, anomaly.cause != nil, i < TimelineSVG.maxAnomalies { html += " <a href=\"#t\(i + 1)\">show on the timeline</a>" }
         html += "<p class=\"explanation\">\(Escape.html(anomaly.explanation))</p>"
@@ -246,8 +248,9 @@ public enum HTMLReport {
 
 /// The page frame every HTML report shares.
 enum HTMLPage {
-    static func open(title: String) -> String {
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>\(Escape.html(title))</title>\n<style>\n\(HTMLStyle.css)\n</style>\n</head>\n<body>\n<main>\n"
+    /// The page up to its content; `css` adds rules of this page's own (the object filter's).
+    static func open(title: String, css: String = "") -> String {
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>\(Escape.html(title))</title>\n<style>\n\(HTMLStyle.css)\n\(css)</style>\n</head>\n<body>\n<main>\n"
     }
 
     static func close(generatedAt: String?) -> String {

@@ -95,6 +95,12 @@ enum HTMLStyle {
     .anomaly-kinds { margin: 0 0 10px; }
     .anomaly-kinds a { margin-right: 14px; }
     .by-object { color: var(--muted); font-size: 13px; margin: 0 0 10px; }
+    .key-input { position: absolute; opacity: 0; pointer-events: none; }
+    .key-filter { font-size: 13px; margin: 6px 0 8px; display: flex; flex-wrap: wrap; gap: 4px 6px; align-items: center; }
+    .key-caption { color: var(--muted); margin-right: 4px; }
+    .key-filter label { cursor: pointer; border: 1px solid var(--line); border-radius: 10px; padding: 1px 8px; background: #fff; }
+    .key-count { color: #a61b1b; font-weight: 700; font-size: 11px; }
+    .mark { transition: opacity 0.1s; }
     details.more-anomalies > summary { cursor: pointer; color: var(--muted); margin: 0 0 8px; }
     /* histograms */
     .hist-title { font-size: 13px; font-weight: 700; fill: var(--ink); }

@@ -28,10 +28,10 @@ struct TimelineModel {
         var segments: [Segment] = []
     }
 
-    struct Save { var process: String; var t: UInt64; var label: String; var detail: String }
+    struct Save { var process: String; var t: UInt64; var label: String; var detail: String; var objects: [String] }
     struct Point { var process: String; var t: UInt64; var label: String }
     struct Span { var process: String; var start: UInt64; var end: UInt64; var label: String }
-    struct Read { var process: String; var t: UInt64; var final: Bool; var step: Int?; var label: String }
+    struct Read { var process: String; var t: UInt64; var final: Bool; var step: Int?; var label: String; var objects: [String] }
     struct StepMark { var process: String; var t: UInt64; var index: Int; var label: String; var detail: String }
 
     var span: UInt64
@@ -87,7 +87,8 @@ struct TimelineModel {
                 let first = commit.objects.first.map { "\($0.id) v\($0.version)" } ?? "save"
                 saves.append(Save(
                     process: process, t: t, label: commit.objects.count > 1 ? "\(first) +\(commit.objects.count - 1)" : first,
-                    detail: "\(process) committed \(commit.source) of \(objects) to \(commit.store) at \(DurationText.format(t))"))
+                    detail: "\(process) committed \(commit.source) of \(objects) to \(commit.store) at \(DurationText.format(t))",
+                    objects: commit.objects.map(\.id)))
             case .notificationReceived(let note):
                 received.append(Point(process: process, t: t, label: "\(process) received \(note.name) at \(DurationText.format(t))"))
             case .refreshStarted(let record):
@@ -101,11 +102,11 @@ struct TimelineModel {
                 let shown = read.found ? ValuesText.render(read.values) : "not found"
                 reads.append(Read(
                     process: process, t: t, final: read.final || read.workload, step: read.workload ? nil : event.step,
-                    label: "\(process) read \(read.object) at \(DurationText.format(t)): \(shown)\(read.version.map { " (version \($0))" } ?? "") from \(read.source)\(read.final ? "" : " (an earlier attempt)")"))
+                    label: "\(process) read \(read.object) at \(DurationText.format(t)): \(shown)\(read.version.map { " (version \($0))" } ?? "") from \(read.source)\(read.final ? "" : " (an earlier attempt)")", objects: [read.object]))
             case .counted(let count):
                 reads.append(Read(
                     process: process, t: t, final: count.final, step: event.step,
-                    label: "\(process) counted \(count.ids.count) \(count.entity) at \(DurationText.format(t))"))
+                    label: "\(process) counted \(count.ids.count) \(count.entity) at \(DurationText.format(t))", objects: []))
             default:
                 break
             }

@@ -7,6 +7,7 @@ import Trace
 struct TimelineSVG {
     let model: TimelineModel
     let run: ReportedRun
+    let filter: KeyFilter
 
     let width = 1320.0
     let plotLeft = 196.0
@@ -18,9 +19,16 @@ struct TimelineSVG {
     let maxMarks = 3_000, maxArrows = 150, maxStepLabels = 40, maxSaveLabels = 80
     static let maxAnomalies = 400
 
-    init(_ run: ReportedRun) {
+    init(_ run: ReportedRun, filter: KeyFilter? = nil) {
         self.run = run
         model = TimelineModel(run)
+        self.filter = filter ?? KeyFilter(run.result)
+    }
+
+    /// `base` with the classes that let the object filter dim a mark about `objects`.
+    private func cls(_ base: String, _ objects: [String]) -> String {
+        let extra = filter.classes(objects)
+        return extra.isEmpty ? base : base + " " + extra
     }
 
     /// Whether the arrows from a missed commit to each anomaly are drawn only for the anomaly under the
@@ -58,17 +66,25 @@ struct TimelineSVG {
         let storeLane = hasStoreLane ? names.count - 1 : nil
         let height = top(names.count) + 6
         var svg = "<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(SVG.n(width)) \(SVG.n(height))\" width=\"\(SVG.n(width))\" height=\"\(SVG.n(height))\" role=\"img\" aria-label=\"Timeline of the run, one lane per process\">\n"
+        // Labels are placed most important first, then the layers are drawn bottom to top.
+        var board = LabelBoard()
+        let anomalyLayer = anomalies(laneOf, storeLane: storeLane, &board)
+        let arrowLayer = arrows(laneOf, &board)
+        let saveLayer = saves(laneOf, &board)
+        let stepLayer = steps(laneOf, &board)
+        let laneLayer = lanes(storeLane: storeLane, &board)
+        let readLayer = reads(laneOf, &board)
         svg += defs()
         svg += axis(height: height)
-        svg += lanes(storeLane: storeLane)
-        svg += steps(laneOf)
+        svg += laneLayer
+        svg += stepLayer
         svg += refreshes(laneOf)
         svg += notifications(laneOf)
-        svg += reads(laneOf)
-        svg += arrows(laneOf)
-        svg += saves(laneOf)
+        svg += readLayer
+        svg += arrowLayer
+        svg += saveLayer
         svg += crashes(laneOf)
-        svg += anomalies(laneOf, storeLane: storeLane)
+        svg += anomalyLayer
         return svg + "</svg>\n"
     }
 
@@ -96,7 +112,7 @@ struct TimelineSVG {
         return svg + "</g>\n"
     }
 
-    private func lanes(storeLane: Int?) -> String {
+    private func lanes(storeLane: Int?, _ board: inout LabelBoard) -> String {
         var svg = "<g class=\"lanes\">"
         for (i, lane) in model.lanes.enumerated() {
             let y = top(i)
@@ -113,8 +129,9 @@ struct TimelineSVG {
                     svg += "<rect x=\"\(SVG.n(x0))\" y=\"\(SVG.n(y + laneHeight - 10))\" width=\"\(SVG.n(bandWidth))\" height=\"6\" class=\"band-\(segment.state.rawValue)\">"
                     svg += SVG.title("\(lane.name): \(segment.state.label) for \(DurationText.format(segment.end - segment.start))") + "</rect>"
                     let name = "\(segment.state == .suspended ? "suspended" : "background") \(DurationText.format(segment.end - segment.start))"
-                    if bandWidth > SVG.width(name, size: 10) + 6 {
-                        svg += SVG.text(name, x: x0 + 3, y: y + laneHeight - 13, cls: "band-label")
+                    if bandWidth > LabelStyle.band.width(name) + 6,
+                       let at = board.place(name, style: .band, candidates: [.init(x: x0 + 3, y: y + laneHeight - 13)], bounds: plotLeft...plotRight) {
+                        svg += SVG.label(name, at: at, style: .band)
                     }
                 }
             }
@@ -132,19 +149,19 @@ struct TimelineSVG {
         return svg + "</g>\n"
     }
 
-    private func steps(_ laneOf: [String: Int]) -> String {
+    private func steps(_ laneOf: [String: Int], _ board: inout LabelBoard) -> String {
         var svg = "<g class=\"steps\">"
         var perLane: [Int: Int] = [:]
         for mark in model.steps { if let lane = laneOf[mark.process] { perLane[lane, default: 0] += 1 } }
-        var labelEnd: [Int: Double] = [:]
         for mark in Self.sampled(model.steps, maxMarks) {
             guard let lane = laneOf[mark.process] else { continue }
             let px = x(mark.t), y = top(lane)
             svg += "<g><line x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(y + 4))\" x2=\"\(SVG.n(px))\" y2=\"\(SVG.n(y + 20))\" class=\"step-tick\"/>"
-            if (perLane[lane] ?? 0) <= maxStepLabels, px + 3 > (labelEnd[lane] ?? 0) {
-                let label = "\(mark.index) \(mark.label)"
-                svg += SVG.text(label, x: px + 3, y: y + 16, cls: "step-label")
-                labelEnd[lane] = px + 3 + SVG.width(label, size: 10) + 6
+            let label = "\(mark.index) \(mark.label)"
+            if (perLane[lane] ?? 0) <= maxStepLabels,
+               let at = board.place(label, style: .step, candidates: [.init(x: px + 3, y: y + 16), .init(x: px - 3 - LabelStyle.step.width(label), y: y + 16)],
+                                    bounds: plotLeft...width - 4) {
+                svg += SVG.label(label, at: at, style: .step)
             }
             svg += SVG.title(mark.detail) + "</g>"
         }
@@ -178,7 +195,7 @@ struct TimelineSVG {
         return svg + "</g>\n"
     }
 
-    private func reads(_ laneOf: [String: Int]) -> String {
+    private func reads(_ laneOf: [String: Int], _ board: inout LabelBoard) -> String {
         var svg = "<g class=\"reads\">"
         // The earlier attempts of one `within:` check (often hundreds) are one mark: a thin bracket from
         // the first attempt to the last, with their count; the judged read is drawn on its own.
@@ -193,23 +210,25 @@ struct TimelineSVG {
             let x0 = x(first.t), x1 = x(last.t), y = mid(lane)
             let title = group.count == 1 ? "an earlier attempt: \(first.label)" : "\(group.count) earlier attempts of \(first.process)'s check\(first.step.map { " (step \($0))" } ?? ""), "
                 + "from \(DurationText.format(first.t)) to \(DurationText.format(last.t)); the last: \(last.label)"
-            svg += "<g class=\"read-retries\">\(SVG.title(title))"
+            svg += "<g class=\"\(cls("read-retries", first.objects))\">\(SVG.title(title))"
             svg += "<path d=\"M\(SVG.n(x0)),\(SVG.n(y - 6)) L\(SVG.n(x0)),\(SVG.n(y + 6)) M\(SVG.n(x0)),\(SVG.n(y)) L\(SVG.n(x1)),\(SVG.n(y)) M\(SVG.n(x1)),\(SVG.n(y - 6)) L\(SVG.n(x1)),\(SVG.n(y + 6))\"/>"
             let label = "×\(group.count)"
-            if x1 - x0 > SVG.width(label, size: 10) + 8 {
-                svg += SVG.text(label, x: (x0 + x1) / 2, y: y + 16, cls: "retry-count", anchor: "middle")
+            let labelWidth = LabelStyle.retry.width(label)
+            if x1 - x0 > labelWidth + 8,
+               let at = board.place(label, style: .retry, candidates: [.init(x: (x0 + x1 - labelWidth) / 2, y: y + 16)], bounds: plotLeft...plotRight) {
+                svg += SVG.label(label, at: at, style: .retry)
             }
             svg += "</g>"
         }
         for read in Self.sampled(model.reads.filter(\.final), maxMarks) {
             guard let lane = laneOf[read.process] else { continue }
             let px = x(read.t), y = mid(lane)
-            svg += "<rect x=\"\(SVG.n(px - 2))\" y=\"\(SVG.n(y - 8))\" width=\"4\" height=\"16\" rx=\"1\" class=\"read\">\(SVG.title(read.label))</rect>"
+            svg += "<rect x=\"\(SVG.n(px - 2))\" y=\"\(SVG.n(y - 8))\" width=\"4\" height=\"16\" rx=\"1\" class=\"\(cls("read", read.objects))\">\(SVG.title(read.label))</rect>"
         }
         return svg + "</g>\n"
     }
 
-    private func arrows(_ laneOf: [String: Int]) -> String {
+    private func arrows(_ laneOf: [String: Int], _ board: inout LabelBoard) -> String {
         var svg = "<g class=\"arrows\">"
         let shown = run.result.latency.propagations.filter { $0.seenAt != nil }
         let dense = shown.count > 40
@@ -218,22 +237,20 @@ struct TimelineSVG {
             let origin = run.result.origin
             svg += curve(
                 from: (x(p.committedAt - origin), mid(from)), to: (x(seen - origin), mid(to)),
-                cls: dense ? "propagation dense" : "propagation", marker: "arrow",
+                cls: cls(dense ? "propagation dense" : "propagation", [p.object]), marker: "arrow",
                 title: "\(p.writer) → \(p.reader): \(p.object) shown \(DurationText.format(seen - p.committedAt)) after its commit at \(DurationText.format(p.committedAt - origin))")
         }
         // What a stale or missed read should have shown: from the commit it missed to the read. When
         // there are many, each is drawn with its anomaly instead (`missedArrow`), shown on demand.
         guard !arrowsOnDemand else { return svg + "</g>\n" }
-        var labelRows: [Int: LabelRow] = [:]
         for (i, anomaly) in run.result.anomalies.prefix(Self.maxAnomalies).enumerated() {
             guard let arrow = missedArrow(i, anomaly, laneOf) else { continue }
             if let expected = anomaly.expected, let from = laneOf[anomaly.cause?.process ?? ""], let to = laneOf[anomaly.process] {
                 let mx = (x(run.result.offset(anomaly.cause!.t)) + x(run.result.offset(anomaly.t))) / 2
                 let my = (mid(from) + mid(to)) / 2 + (from == to ? -20 : 0)
-                let label = "\(expected) not shown", labelWidth = SVG.width(label, size: 11)
-                if let lx = labelRows[Int(my / 12), default: LabelRow()].place(
-                    width: labelWidth, candidates: [mx - labelWidth / 2], bounds: plotLeft...width - 4) {
-                    svg += SVG.text(label, x: lx, y: my - 5, cls: "missed-label")
+                let label = "\(expected) not shown", labelWidth = LabelStyle.missed.width(label)
+                if let at = board.place(label, style: .missed, candidates: [.init(x: mx - labelWidth / 2, y: my - 5)], bounds: plotLeft...width - 4) {
+                    svg += SVG.label(label, at: at, style: .missed)
                 }
             }
             svg += arrow
@@ -247,7 +264,7 @@ struct TimelineSVG {
               cause.t <= anomaly.t else { return nil }
         return curve(
             from: (x(run.result.offset(cause.t)), mid(from)), to: (x(run.result.offset(anomaly.t)) - 10, mid(to)),
-            cls: arrowsOnDemand ? "missed on-demand" : "missed", marker: "arrow-bad",
+            cls: cls(arrowsOnDemand ? "missed on-demand" : "missed", anomaly.object.map { [$0] } ?? []), marker: "arrow-bad",
             title: "#\(i + 1) \(anomaly.kind.rawValue): committed by \(cause.process) at \(DurationText.format(run.result.offset(cause.t))) (version \(cause.version)), not shown at \(DurationText.format(run.result.offset(anomaly.t)))")
     }
 
@@ -257,17 +274,16 @@ struct TimelineSVG {
         return "<path d=\"M\(SVG.n(from.0)),\(SVG.n(from.1)) C\(SVG.n(from.0 + dx)),\(SVG.n(from.1 + lift)) \(SVG.n(to.0 - dx)),\(SVG.n(to.1 + lift)) \(SVG.n(to.0)),\(SVG.n(to.1))\" class=\"\(cls)\" marker-end=\"url(#\(marker))\">\(SVG.title(title))</path>"
     }
 
-    private func saves(_ laneOf: [String: Int]) -> String {
+    private func saves(_ laneOf: [String: Int], _ board: inout LabelBoard) -> String {
         var svg = "<g class=\"saves\">"
         let label = model.saves.count <= maxSaveLabels
-        var labelEnd: [Int: Double] = [:]
         for save in Self.sampled(model.saves, maxMarks) {
             guard let lane = laneOf[save.process] else { continue }
             let px = x(save.t), y = mid(lane)
-            svg += "<g><circle cx=\"\(SVG.n(px))\" cy=\"\(SVG.n(y))\" r=\"6\" class=\"save\"/>"
-            if label, px - 4 > (labelEnd[lane] ?? 0) {
-                svg += SVG.text(save.label, x: px - 4, y: y - 13, cls: "save-label")
-                labelEnd[lane] = px - 4 + SVG.width(save.label, size: 10) + 6
+            svg += "<g\(filter.attribute(save.objects))><circle cx=\"\(SVG.n(px))\" cy=\"\(SVG.n(y))\" r=\"6\" class=\"save\"/>"
+            if label, let at = board.place(save.label, style: .save, candidates: [.init(x: px - 4, y: y - 13), .init(x: px + 4 - LabelStyle.save.width(save.label), y: y - 13)],
+                                           bounds: plotLeft...width - 4) {
+                svg += SVG.label(save.label, at: at, style: .save)
             }
             svg += SVG.title(save.detail) + "</g>"
         }
@@ -284,9 +300,8 @@ struct TimelineSVG {
         return svg + "</g>\n"
     }
 
-    private func anomalies(_ laneOf: [String: Int], storeLane: Int?) -> String {
+    private func anomalies(_ laneOf: [String: Int], storeLane: Int?, _ board: inout LabelBoard) -> String {
         var svg = "<g class=\"anomalies\">"
-        var rows: [Int: LabelRow] = [:]
         // Dots closer than a dot's width on one lane would hide each other's numbers: the first of such
         // a cluster is drawn with a "+n" badge and every number in its tooltip; the others keep their
         // anchor (`#t<n>`, for "show on the timeline") and their on-demand arrow, with no dot of their own.
@@ -303,9 +318,14 @@ struct TimelineSVG {
                 lastDot[lane] = (i, px)
             }
         }
+        // The count of a cluster is drawn whatever else is there: reserved before any label is placed.
+        for (i, _, lane, px) in placed where members[i] != nil {
+            board.reserve("+\(members[i]!.count)", at: LabelBoard.Point(x: px + 9, y: mid(lane) + 17), style: .anomalyMore)
+        }
         for (i, anomaly, lane, px) in placed {
             let y = mid(lane)
-            svg += "<a href=\"#a\(i + 1)\" id=\"t\(i + 1)\"><g class=\"anomaly\">"
+            let objects = ([i] + (members[i] ?? [])).compactMap { run.result.anomalies[$0].object }
+            svg += "<a href=\"#a\(i + 1)\" id=\"t\(i + 1)\"><g class=\"\(cls("anomaly", objects))\">"
             if arrowsOnDemand, let arrow = missedArrow(i, anomaly, laneOf) { svg += arrow }
             if clusterOf[i] != nil {
                 svg += SVG.title("#\(i + 1) \(anomaly.kind.rawValue): \(anomaly.explanation)") + "</g></a>"
@@ -315,15 +335,15 @@ struct TimelineSVG {
             svg += "<circle cx=\"\(SVG.n(px))\" cy=\"\(SVG.n(y))\" r=\"10\" class=\"anomaly-dot\"/>"
             svg += SVG.text("\(i + 1)", x: px, y: y + 4, cls: "anomaly-number", anchor: "middle")
             if !others.isEmpty {
-                svg += SVG.text("+\(others.count)", x: px + 9, y: y + 17, cls: "anomaly-more")
+                svg += SVG.label("+\(others.count)", at: LabelBoard.Point(x: px + 9, y: y + 17), style: .anomalyMore)
             }
             let subject = [anomaly.object, anomaly.property].compactMap { $0 }.joined(separator: ".")
             let label = anomaly.kind.rawValue + (subject.isEmpty ? "" : " \(subject)")
-            let labelWidth = SVG.width(label, size: 11.5)
+            let labelWidth = LabelStyle.anomaly.width(label)
             // Above the marks, beside the dot: the arrows arrive at the dot's height.
-            if let lx = rows[lane, default: LabelRow()].place(
-                width: labelWidth, candidates: [px + 8, px - 8 - labelWidth], bounds: plotLeft...plotRight + 24) {
-                svg += SVG.text(label, x: lx, y: y - 14, cls: "anomaly-label")
+            if let at = board.place(label, style: .anomaly, candidates: [.init(x: px + 8, y: y - 14), .init(x: px - 8 - labelWidth, y: y - 14)],
+                                    bounds: plotLeft...width - 4) {
+                svg += SVG.label(label, at: at, style: .anomaly)
             }
             let title = "#\(i + 1) \(anomaly.kind.rawValue): \(anomaly.explanation)"
                 + (others.isEmpty ? "" : " (and #" + others.map { String($0 + 1) }.joined(separator: ", #") + " here)")
