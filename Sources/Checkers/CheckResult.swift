@@ -18,6 +18,8 @@ public struct CheckResult: Sendable {
     public var eventCount: Int
     /// What the harness could not do as asked (`warning` events), in time order.
     public var warnings: [String] = []
+    /// How far each store grew (history, file and `-wal` sizes), as the runner measured it at the end.
+    public var growth: [StoreGrowth] = []
 
     public init(
         info: RunInfo, origin: UInt64, end: UInt64, anomalies: [Anomaly], latency: LatencyReport,

@@ -48,6 +48,7 @@ public enum TraceChecker {
         var latency = LatencyTracker(context: context)
         var refreshes = RefreshCostMeter()
         var warnings: [String] = []
+        var growths: [StoreGrowth] = []
         var harnessFailure: HarnessFailure?
         for event in trace.events {
             let process = event.process, step = event.step, t = event.t
@@ -94,6 +95,9 @@ public enum TraceChecker {
                 finals.finalStore(snapshot, process: process, t: t)
             case .finalView(let snapshot):
                 finals.finalView(snapshot, process: process, t: t)
+            case .storeGrowth(let growth):
+                growths.append(growth)
+                anomalies += GrowthChecker.check(growth, limits: trace.info.growthLimits, step: step, t: t, context: context)
             case .warning(let text):
                 warnings.append("\(process): \(text)")
             case .harnessFailed(let failure):
@@ -118,6 +122,7 @@ public enum TraceChecker {
             info: trace.info, origin: origin, end: end, anomalies: ordered(anomalies), latency: report,
             refreshCosts: refreshes.result, unexpectedErrors: errors.unexpected, eventCount: trace.events.count)
         result.warnings = warnings
+        result.growth = growths
         // The trace stops where the harness failed: what it shows is no verdict.
         if let harnessFailure { result.undecided(by: harnessFailure) }
         return result

@@ -34,6 +34,9 @@ public enum JSONReport {
         public var latency: LatencyDoc
         public var refresh: [RefreshDoc]
         public var unexpectedErrors: [ErrorDoc]
+        /// Each store's growth over the run (history, file and `-wal` sizes); absent in traces that
+        /// predate it.
+        public var stores: [StoreGrowth]?
 
         /// The counts of an expectation with counts, by kind; nil for the other forms.
         static func counts(_ expected: Expectation) -> [String: String]? {
@@ -50,7 +53,8 @@ public enum JSONReport {
                 summary: info.summary, seed: info.seed, mode: info.mode.rawValue, replay: options.replayCommand(info),
                 expected: info.expected.names, expectedCounts: Self.counts(info.expected), staleToleranceNs: info.staleToleranceNanos,
                 latencyBudget: info.latencyBudget.map { BudgetDoc(p50Ns: $0.p50, p90Ns: $0.p90, p99Ns: $0.p99, maxNs: $0.max) },
-                durationNs: result.end - result.origin, events: result.eventCount)
+                growthLimits: info.growthLimits, durationNs: result.end - result.origin, events: result.eventCount)
+            stores = result.growth.isEmpty ? nil : result.growth
             verdict = VerdictDoc(
                 matched: result.verdict.matched,
                 found: Dictionary(uniqueKeysWithValues: result.verdict.found.map { ($0.key.rawValue, $0.value) }),
@@ -104,6 +108,8 @@ public enum JSONReport {
         public var expectedCounts: [String: String]?
         public var staleToleranceNs: UInt64
         public var latencyBudget: BudgetDoc?
+        /// The run's `limits:` on store growth (sizes in bytes), if any.
+        public var growthLimits: GrowthLimits?
         public var durationNs: UInt64
         public var events: Int
     }

@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Trace
 
@@ -30,6 +31,13 @@ public enum MarkdownReport {
             md += "\n## Refresh cost\n\n| process | refreshes | total time |\n|---|---:|---:|\n"
             for cost in result.refreshCosts {
                 md += "| \(cell(cost.process)) | \(cost.count) | \(DurationText.format(cost.totalNanos)) |\n"
+            }
+        }
+        if !result.growth.isEmpty {
+            md += "\n## Stores\n\n| store | history transactions | history changes | file | -wal at the end | -wal at its largest |\n|---|---:|---:|---:|---:|---:|\n"
+            for growth in result.growth {
+                md += "| \(cell(growth.store)) | \(growth.historyTransactions) | \(growth.historyChanges) | \(ByteSize.text(growth.storeBytes)) | "
+                    + "\(ByteSize.text(growth.walBytes)) | \(ByteSize.text(growth.walPeakBytes))\(growth.walPeakStep.map { " (after step \($0))" } ?? "") |\n"
             }
         }
         if !result.unexpectedErrors.isEmpty {

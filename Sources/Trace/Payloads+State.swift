@@ -80,3 +80,34 @@ public struct VerificationRecord: Sendable, Hashable, Codable {
             objects: try c.decodeIfPresent([String].self, forKey: .objects) ?? [])
     }
 }
+
+/// How big a store grew during a run, measured by the runner: its history at the end, its file, and
+/// its `-wal` file at the end and at its largest (sampled after every step, while the processes
+/// still have the store open; SQLite reuses a `-wal` file without shrinking it, so its size is the
+/// most the log held at once).
+public struct StoreGrowth: Sendable, Hashable, Codable {
+    /// `group:<identifier>` or `own:<process>`.
+    public var store: String
+    /// History transactions (`ATRANSACTION` rows) at the end of the run; 0 without history tracking.
+    public var historyTransactions: Int64
+    /// History changes (`ACHANGE` rows) at the end of the run.
+    public var historyChanges: Int64
+    /// The store file's size in bytes at the end of the run.
+    public var storeBytes: Int64
+    /// The `-wal` file's size in bytes at the end of the run (before the processes closed the store).
+    public var walBytes: Int64
+    /// The largest the `-wal` file was after any step, in bytes, and the step after which it was.
+    public var walPeakBytes: Int64
+    public var walPeakStep: Int?
+
+    public init(store: String, historyTransactions: Int64, historyChanges: Int64, storeBytes: Int64, walBytes: Int64,
+                walPeakBytes: Int64, walPeakStep: Int? = nil) {
+        self.store = store
+        self.historyTransactions = historyTransactions
+        self.historyChanges = historyChanges
+        self.storeBytes = storeBytes
+        self.walBytes = walBytes
+        self.walPeakBytes = walPeakBytes
+        self.walPeakStep = walPeakStep
+    }
+}

@@ -46,6 +46,8 @@ public struct RunInfo: Sendable, Hashable, Codable {
     /// Tolerance for workload reads, in nanoseconds (the contract's `stale-tolerance`, default 250ms).
     public var staleToleranceNanos: UInt64
     public var latencyBudget: LatencyBudget?
+    /// The run's `limits:` on store growth, if any.
+    public var growthLimits: GrowthLimits?
     public var processes: [TraceProcess]
     public var steps: [StepInfo]
     /// How the run was executed; in the deterministic mode every time in the trace is virtual.
@@ -54,8 +56,10 @@ public struct RunInfo: Sendable, Hashable, Codable {
     public init(
         scenario: String, variant: String, file: String, summary: String, seed: UInt64,
         expected: Expectation, staleToleranceNanos: UInt64 = 250_000_000,
-        latencyBudget: LatencyBudget? = nil, processes: [TraceProcess], steps: [StepInfo], mode: RunMode = .realTime
+        latencyBudget: LatencyBudget? = nil, growthLimits: GrowthLimits? = nil, processes: [TraceProcess], steps: [StepInfo],
+        mode: RunMode = .realTime
     ) {
+        self.growthLimits = growthLimits
         self.mode = mode
         self.scenario = scenario
         self.variant = variant
@@ -72,7 +76,7 @@ public struct RunInfo: Sendable, Hashable, Codable {
 
 extension RunInfo {
     private enum CodingKeys: String, CodingKey {
-        case scenario, variant, file, summary, seed, expected, staleToleranceNanos, latencyBudget, processes, steps, mode
+        case scenario, variant, file, summary, seed, expected, staleToleranceNanos, latencyBudget, growthLimits, processes, steps, mode
     }
 
     /// Decodes a header; one written before runs had a mode was real-time.
@@ -84,6 +88,7 @@ extension RunInfo {
             seed: try c.decode(UInt64.self, forKey: .seed), expected: try c.decode(Expectation.self, forKey: .expected),
             staleToleranceNanos: try c.decode(UInt64.self, forKey: .staleToleranceNanos),
             latencyBudget: try c.decodeIfPresent(LatencyBudget.self, forKey: .latencyBudget),
+            growthLimits: try c.decodeIfPresent(GrowthLimits.self, forKey: .growthLimits),
             processes: try c.decode([TraceProcess].self, forKey: .processes), steps: try c.decode([StepInfo].self, forKey: .steps),
             mode: try c.decodeIfPresent(RunMode.self, forKey: .mode) ?? .realTime)
     }

@@ -80,6 +80,9 @@ public enum TraceEventKind: Sendable, Hashable {
     case verified(VerificationRecord)
     /// A store's contents at the end (after every live process's final refresh).
     case finalStore(StateSnapshot)
+    /// How far a store grew during the run (history, file and `-wal` sizes), measured by the runner
+    /// before the processes exit.
+    case storeGrowth(StoreGrowth)
     /// A live process's view at the end.
     case finalView(StateSnapshot)
     /// Free text for the report (stderr lines of a process, harness notes).

@@ -27,6 +27,7 @@ extension TraceEventKind {
         case .error: "error"
         case .verified: "verified"
         case .finalStore: "finalStore"
+        case .storeGrowth: "storeGrowth"
         case .finalView: "finalView"
         case .note: "note"
         case .warning: "warning"
@@ -66,6 +67,7 @@ extension TraceEventKind {
         case .error(let v): try container.encode(v, forKey: key)
         case .verified(let v): try container.encode(v, forKey: key)
         case .finalStore(let v): try container.encode(v, forKey: key)
+        case .storeGrowth(let v): try container.encode(v, forKey: key)
         case .finalView(let v): try container.encode(v, forKey: key)
         case .note(let v): try container.encode(v, forKey: key)
         case .warning(let v): try container.encode(v, forKey: key)
@@ -104,6 +106,7 @@ extension TraceEventKind {
         case "error": return .error(try c.decode(ErrorRecord.self, forKey: key))
         case "verified": return .verified(try c.decode(VerificationRecord.self, forKey: key))
         case "finalStore": return .finalStore(try c.decode(StateSnapshot.self, forKey: key))
+        case "storeGrowth": return .storeGrowth(try c.decode(StoreGrowth.self, forKey: key))
         case "finalView": return .finalView(try c.decode(StateSnapshot.self, forKey: key))
         case "note": return .note(try c.decode(String.self, forKey: key))
         case "warning": return .warning(try c.decode(String.self, forKey: key))

@@ -33,6 +33,8 @@ import Trace
         "watch-has-its-own-store/no-sync": [(.missedInsert, "watch", nil)],
         "lost-notification-leaves-the-app-stale/darwin-only": [(.staleRead, "app", "n1")],
         "batch-delete-the-view-never-learns-of/darwin-only": [(.missedDelete, "app", "n1")],
+        "history-never-purged/waits-for-the-widget": [(.storeGrowth, "group:group.example.notes", nil)],
+        "long-read-starves-the-checkpoint/read-kept-open": [(.storeGrowth, "group:group.example.notes", nil)],
         "same-note-on-phone-and-watch-without-uuid/default": [(.duplicate, "group:group.example.notes", "n1"), (.duplicate, "own:watch", "n1")],
     ]
 

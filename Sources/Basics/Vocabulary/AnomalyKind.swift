@@ -29,6 +29,9 @@ public enum AnomalyKind: String, Sendable, Hashable, Codable, CaseIterable, Comp
     case notConverged = "not-converged"
     /// A latency budget was exceeded.
     case latencyBudget = "latency-budget"
+    /// A store grew past a `limits:` budget: history never purged, or a `-wal` file a long read kept
+    /// from being checkpointed.
+    case storeGrowth = "store-growth"
     /// A `read` or `count` did not show what it expected, and no class above explains it.
     case unmetExpectation = "unmet-expectation"
 

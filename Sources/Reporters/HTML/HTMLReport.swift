@@ -28,6 +28,7 @@ public enum HTMLReport {
             html += CompareMatrix.html(variants, highlight: info.variant, link: link)
         }
         html += processes(info, costs: result.refreshCosts)
+        html += stores(result)
         html += steps(result)
         html += HTMLPage.close(generatedAt: options.generatedAt)
         return html
@@ -230,6 +231,28 @@ public enum HTMLReport {
             let settings = process.settings.keys.sorted().map { "\($0): \(process.settings[$0]!)" }.joined(separator: ", ")
             let cost = costs.first { $0.process == process.name }
             html += "<tr><td><strong>\(Escape.html(process.name))</strong></td><td>\(Escape.html(process.role.rawValue))</td><td><code>\(Escape.html(process.store))</code></td><td>\(Escape.html(settings))</td><td class=\"num\">\(cost.map { "\(DurationText.format($0.totalNanos)) in \($0.count)" } ?? "none")</td></tr>\n"
+        }
+        return html + "</tbody></table>\n"
+    }
+
+    /// Each store's growth: history at the end, file and `-wal` sizes, the `-wal` file's peak and the
+    /// run's limits beside them.
+    private static func stores(_ result: CheckResult) -> String {
+        guard !result.growth.isEmpty else { return "" }
+        let limits = result.info.growthLimits
+        func cell(_ value: Int64, _ limit: Int64?, _ text: (Int64) -> String, note: String = "") -> String {
+            let over = limit.map { value > $0 } ?? false
+            let bound = limit.map { " <span class=\"limit\">/ \(Escape.html(text($0)))</span>" } ?? ""
+            return "<td class=\"num\(over ? " over" : "")\">\(Escape.html(text(value)))\(bound)\(note)</td>"
+        }
+        let count = { (n: Int64) in String(n) }
+        var html = "<h2 id=\"stores\">Stores</h2>\n<table><thead><tr><th>store</th><th class=\"num\">history transactions</th><th class=\"num\">history changes</th><th class=\"num\">file</th><th class=\"num\">-wal at the end</th><th class=\"num\">-wal at its largest</th></tr></thead><tbody>\n"
+        for growth in result.growth {
+            let peakStep = growth.walPeakStep.map { " <span class=\"limit\">after step \($0)</span>" } ?? ""
+            html += "<tr><td><code>\(Escape.html(growth.store))</code></td>" + cell(growth.historyTransactions, limits?.historyTransactions, count)
+                + cell(growth.historyChanges, limits?.historyChanges, count) + cell(growth.storeBytes, limits?.storeBytes, ByteSize.text)
+                + "<td class=\"num\">\(ByteSize.text(growth.walBytes))</td>"
+                + cell(growth.walPeakBytes, limits?.walBytes, ByteSize.text, note: peakStep) + "</tr>\n"
         }
         return html + "</tbody></table>\n"
     }

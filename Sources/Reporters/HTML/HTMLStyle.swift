@@ -101,6 +101,8 @@ enum HTMLStyle {
     .key-filter label { cursor: pointer; border: 1px solid var(--line); border-radius: 10px; padding: 1px 8px; background: #fff; }
     .key-count { color: #a61b1b; font-weight: 700; font-size: 11px; }
     .mark { transition: opacity 0.1s; }
+    td.over { color: var(--bad); font-weight: 700; }
+    .limit { color: var(--muted); font-weight: 400; font-size: 12px; }
     details.more-anomalies > summary { cursor: pointer; color: var(--muted); margin: 0 0 8px; }
     /* histograms */
     .hist-title { font-size: 13px; font-weight: 700; fill: var(--ink); }

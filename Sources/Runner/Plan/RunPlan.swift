@@ -45,7 +45,7 @@ public struct RunPlan: Sendable {
         info = RunInfo(
             scenario: run.scenario, variant: run.variant, file: run.file, summary: summary, seed: run.rootSeed,
             expected: run.expectation, staleToleranceNanos: run.staleTolerance.nanos, latencyBudget: run.latencyBudget,
-            processes: processes, steps: table, mode: mode)
+            growthLimits: run.growthLimits, processes: processes, steps: table, mode: mode)
     }
 
     /// The trace's name for the store a process reads: the group's, or its own container's.

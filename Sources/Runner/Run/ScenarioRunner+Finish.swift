@@ -15,6 +15,11 @@ extension ScenarioRunner {
         for slot in orderedSlots where slot.canTakeCommands {
             try send(.finalRefresh, to: slot)
         }
+        // Growth is measured while the processes still hold the store open: the last to close it
+        // checkpoints and deletes the `-wal` file.
+        for store in storesToDump {
+            record(.storeGrowth(try growth(of: store)), as: "runner")
+        }
         for slot in orderedSlots where slot.canTakeCommands {
             try lifecycle(.exit, slot)
         }

@@ -89,6 +89,8 @@ public final class ScenarioRunner {
     var objects = ObjectRegistry()
     var clockOffset: UInt64 = 0
     var currentStep: RunPlan.PlannedStep?
+    /// Each store's largest `-wal` file after a step so far, and the step (`StoreGrowth`).
+    var walPeaks: [String: (bytes: Int64, step: Int?)] = [:]
 
     init(plan: RunPlan, options: RunnerOptions) throws {
         self.plan = plan
@@ -144,6 +146,7 @@ public final class ScenarioRunner {
                 if ProcessGuard.interruption != nil { throw HarnessFailure(message: "interrupted") }
                 try runner.schedulingPoint()
                 try runner.execute(step)
+                runner.sampleWAL(after: step.index)
             }
             runner.currentStep = nil
             try runner.finish()

@@ -28,6 +28,8 @@ public struct Scenario: Sendable, Hashable, Codable {
     public var latencyBudget: LatencyBudget?
     /// The tolerance of a workload read's staleness check (`stale-tolerance:`, 250ms by default).
     public var staleTolerance: Duration
+    /// Limits on how far each store may grow (`limits:`), checked at the end of every run.
+    public var growthLimits: GrowthLimits?
     /// What `explore` may do to the scenario (`explore:`; empty when the file has none).
     public var explore: ExploreSpace
     /// The file the scenario was read from, as it was named to the loader.
@@ -42,9 +44,11 @@ public struct Scenario: Sendable, Hashable, Codable {
     public init(name: String, summary: String, source: String? = nil, seed: UInt64? = nil, tags: [String] = [],
                 store: StoreDescription, processes: [ProcessDeclaration], steps: [ScenarioStep],
                 variants: [Variant] = [], expectation: Expectation = .pass, latencyBudget: LatencyBudget? = nil,
-                staleTolerance: Duration = Scenario.defaultStaleTolerance, explore: ExploreSpace = ExploreSpace(),
+                staleTolerance: Duration = Scenario.defaultStaleTolerance, growthLimits: GrowthLimits? = nil,
+                explore: ExploreSpace = ExploreSpace(),
                 file: String) {
         self.explore = explore
+        self.growthLimits = growthLimits
         self.name = name
         self.summary = summary
         self.source = source
@@ -108,6 +112,8 @@ public struct Variant: Sendable, Hashable, Codable {
     public var latencyBudget: LatencyBudget?
     /// Its `stale-tolerance`, or nil to inherit.
     public var staleTolerance: Duration?
+    /// Its `limits:`, each set limit replacing the scenario's.
+    public var growthLimits: GrowthLimits?
     /// Where the file declares it.
     public var location: SourceLocation
 

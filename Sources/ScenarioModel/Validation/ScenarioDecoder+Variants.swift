@@ -37,12 +37,15 @@ extension ScenarioDecoder {
             case "stale-tolerance":
                 variant.staleTolerance = decoder.duration(pair.value, "stale-tolerance")
                 valid = valid && variant.staleTolerance != nil
+            case "limits":
+                variant.growthLimits = decodeGrowthLimits(pair.value)
+                valid = valid && variant.growthLimits != nil
             default:
                 guard !knowsProcesses || processNames.contains(key) else {
                     decoder.error("unknown process or key '\(key)' in \(what)" + Suggestion.hint(
                         for: key, in: processNames + ScenarioDecoder.variantKeys,
                         otherwise: "a variant overrides the settings of declared processes "
-                            + "(\(Suggestion.list(processNames))) and may set expect, latency and stale-tolerance."),
+                            + "(\(Suggestion.list(processNames))) and may set expect, latency, stale-tolerance and limits."),
                         at: pair.key)
                     valid = false
                     continue
@@ -114,6 +117,35 @@ extension ScenarioDecoder {
             counts.append(count)
         }
         return valid ? .counts(counts) : nil
+    }
+
+    /// `{ history-transactions: 1000, history-changes: 10000, wal: 4MB, store: 50MB }` (any of them).
+    func decodeGrowthLimits(_ node: YAMLNode) -> GrowthLimits? {
+        guard let map = MappingReader(node, "limits like { history-transactions: 1000, wal: 4MB }", decoder) else { return nil }
+        map.rejectUnknownKeys(GrowthLimits.keys, in: "limits")
+        if map.pairs.isEmpty {
+            decoder.error("limits sets no limit; add one, like { history-transactions: 1000 } or { wal: 4MB }.", at: node)
+            return nil
+        }
+        var valid = true
+        func count(_ key: String) -> Int64? {
+            guard let node = map[key] else { return nil }
+            guard let value = decoder.int(node, "the \(key) limit", in: 0...Limits.objects * 100) else { valid = false; return nil }
+            return Int64(value)
+        }
+        func size(_ key: String) -> Int64? {
+            guard let node = map[key] else { return nil }
+            guard let text = node.scalar, !node.isNull, let bytes = ByteSize.parse(text) else {
+                decoder.error("expected a size like 4MB, 512KB or 1GB (at most 1024GB) for the \(key) limit, but found "
+                    + "\(node.shortDescription).", at: node)
+                valid = false
+                return nil
+            }
+            return bytes
+        }
+        let limits = GrowthLimits(historyTransactions: count("history-transactions"), historyChanges: count("history-changes"),
+                                  walBytes: size("wal"), storeBytes: size("store"))
+        return valid ? limits : nil
     }
 
     /// `{ p50: 5ms, p90: 20ms, p99: 50ms, max: 200ms }` (any of them).

@@ -44,13 +44,13 @@ final class ScenarioDecoder {
     /// The words that start a control step, and so cannot name a process.
     static let controlKeywords = ["sleep", "parallel", "clock", "workload", "fault"]
     /// The keys a variant uses beside process names, which cannot name a process either.
-    static let variantKeys = ["expect", "latency", "stale-tolerance"]
+    static let variantKeys = ["expect", "latency", "stale-tolerance", "limits"]
     /// Names the harness records its own trace events under.
     static let harnessNames = ["runner", "hub"]
     /// The top-level keys.
     static let topLevelKeys = [
         "name", "summary", "source", "seed", "tags", "store", "processes", "steps", "variants", "expect",
-        "latency", "stale-tolerance", "explore",
+        "latency", "stale-tolerance", "limits", "explore",
     ]
 
     init(file: String) {
@@ -115,6 +115,7 @@ final class ScenarioDecoder {
         let expectation = map["expect"].flatMap(decodeExpectation)
         let latency = map["latency"].flatMap(decodeLatencyBudget)
         let tolerance = map["stale-tolerance"].flatMap { decoder.duration($0, "stale-tolerance") }
+        let limits = map["limits"].flatMap(decodeGrowthLimits)
         let explore = map["explore"].flatMap(decodeExplore) ?? ExploreSpace()
         checkHistoryAuthors()
         checkOnlyIn(steps, variants: variants.map(\.name))
@@ -127,7 +128,7 @@ final class ScenarioDecoder {
         return Scenario(
             name: name, summary: summary, source: source, seed: seed, tags: tags, store: store,
             processes: processes, steps: steps, variants: variants, expectation: expectation ?? .pass,
-            latencyBudget: latency, staleTolerance: tolerance ?? Scenario.defaultStaleTolerance, explore: explore,
+            latencyBudget: latency, staleTolerance: tolerance ?? Scenario.defaultStaleTolerance, growthLimits: limits, explore: explore,
             file: decoder.file)
     }
 

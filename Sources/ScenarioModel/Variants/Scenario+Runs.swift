@@ -34,10 +34,14 @@ extension Scenario {
         case let (base?, override?): base.overridden(by: override)
         case let (base, override): override ?? base
         }
+        let limits: GrowthLimits? = switch (growthLimits, variant?.growthLimits) {
+        case let (base?, override?): base.overridden(by: override)
+        case let (base, override): override ?? base
+        }
         return ScenarioRun(
             scenario: name, variant: variant?.name ?? ScenarioRun.defaultVariantName, file: file, rootSeed: root,
             store: store, processes: processes, steps: steps, expectation: variant?.expectation ?? expectation,
-            latencyBudget: budget, staleTolerance: variant?.staleTolerance ?? staleTolerance)
+            latencyBudget: budget, staleTolerance: variant?.staleTolerance ?? staleTolerance, growthLimits: limits)
     }
 
     /// The steps that run in `variant` (`only-in:`), depth first.

@@ -24,6 +24,8 @@ public struct ScenarioRun: Sendable, Hashable, Codable {
     public var latencyBudget: LatencyBudget?
     /// The tolerance of a workload read's staleness check.
     public var staleTolerance: Duration
+    /// The limits on store growth checked, if any.
+    public var growthLimits: GrowthLimits?
 
     /// The name of the run of a scenario that has no variants.
     public static let defaultVariantName = "default"
@@ -31,7 +33,8 @@ public struct ScenarioRun: Sendable, Hashable, Codable {
     /// Creates a run.
     public init(scenario: String, variant: String, file: String, rootSeed: UInt64, store: StoreDescription,
                 processes: [RunProcess], steps: [ScenarioStep], expectation: Expectation,
-                latencyBudget: LatencyBudget?, staleTolerance: Duration) {
+                latencyBudget: LatencyBudget?, staleTolerance: Duration, growthLimits: GrowthLimits? = nil) {
+        self.growthLimits = growthLimits
         self.scenario = scenario
         self.variant = variant
         self.file = file

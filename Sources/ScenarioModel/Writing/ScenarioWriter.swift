@@ -14,7 +14,8 @@ public enum ScenarioWriter {
     ///   - processes: each process with its settings, written as the settings that differ from its role's defaults.
     public static func file(
         name: String, summary: String, comment: [String], storeSource: String, processes: [RunProcess],
-        steps: [ScenarioStep], expectation: Expectation, seed: UInt64, staleTolerance: Duration = Scenario.defaultStaleTolerance
+        steps: [ScenarioStep], expectation: Expectation, seed: UInt64, staleTolerance: Duration = Scenario.defaultStaleTolerance,
+        growthLimits: GrowthLimits? = nil
     ) throws -> String {
         var lines = comment.map { "# " + $0 }
         lines.append("name: \(YAMLText.word(name))")
@@ -26,6 +27,7 @@ public enum ScenarioWriter {
         case .counts(let counts): lines.append("expect: { \(counts.map { "\($0.kind.rawValue): \($0.bound)" }.joined(separator: ", ")) }")
         }
         if staleTolerance != Scenario.defaultStaleTolerance { lines.append("stale-tolerance: \(staleTolerance.description)") }
+        if let growthLimits { lines.append("limits: \(growthLimits.text)") }
         lines.append("store:")
         lines += try storeSection(of: storeSource).split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.isEmpty }.map { "  " + $0 }

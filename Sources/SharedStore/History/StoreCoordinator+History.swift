@@ -8,6 +8,18 @@ extension StoreCoordinator {
         return try HistoryReader.latestToken(core)
     }
 
+    /// How much history the store holds: its transactions and their changes (both 0 for a store that
+    /// never tracked history). Read on the writer connection, whatever this coordinator's options.
+    public func historySize() throws(StoreError) -> (transactions: Int64, changes: Int64) {
+        do {
+            let db = core.writer
+            guard try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'ACHANGE'") == 1 else { return (0, 0) }
+            return (try db.scalarInt("SELECT count(*) FROM ATRANSACTION") ?? 0, try db.scalarInt("SELECT count(*) FROM ACHANGE") ?? 0)
+        } catch {
+            throw .sqlite(error)
+        }
+    }
+
     /// Fetches the transactions after `token` (all when `nil`), keeping those `filter` selects for `ownAuthor`.
     ///
     /// Read on the writer connection, never through a pinned generation.

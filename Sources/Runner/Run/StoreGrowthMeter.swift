@@ -1,0 +1,47 @@
+import Agent
+import Foundation
+import SharedStore
+import Trace
+
+/// Measuring how far each store grows during a run (`limits:`): its `-wal` file after every step, its
+/// history and file sizes at the end.
+extension ScenarioRunner {
+    /// Notes each store's `-wal` size after a step, keeping the largest. Sizes come from the file
+    /// system, in the runner's own sequence, so the same steps give the same sizes on any machine.
+    func sampleWAL(after step: Int) {
+        for store in storesToDump {
+            guard let bytes = try? Self.fileSize(walFile(of: store)) else { continue }
+            if bytes > walPeaks[store.traceName]?.bytes ?? 0 { walPeaks[store.traceName] = (bytes, step) }
+        }
+    }
+
+    /// The store's history, file and `-wal` sizes now, with its `-wal` peak over the run.
+    func growth(of store: StoreLocation) throws(HarnessFailure) -> StoreGrowth {
+        do {
+            let url = try storeFile(store)
+            let wal = (try? Self.fileSize(walFile(of: store))) ?? 0
+            var history: (transactions: Int64, changes: Int64) = (0, 0)
+            if FileManager.default.fileExists(atPath: url.path) {
+                let coordinator = try StoreCoordinator(url: url, model: try storeModel(), options: StoreOptions(readOnly: true))
+                history = try coordinator.historySize()
+            }
+            let peak = walPeaks[store.traceName]
+            return StoreGrowth(
+                store: store.traceName, historyTransactions: history.transactions, historyChanges: history.changes,
+                storeBytes: (try? Self.fileSize(url)) ?? 0, walBytes: wal,
+                walPeakBytes: Swift.max(wal, peak?.bytes ?? 0), walPeakStep: (peak?.bytes ?? 0) >= wal ? peak?.step : currentStep?.index)
+        } catch {
+            throw failure("cannot measure the growth of \(store.traceName): \(error)")
+        }
+    }
+
+    private func walFile(of store: StoreLocation) throws -> URL {
+        let url = try storeFile(store)
+        return url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + "-wal")
+    }
+
+    private static func fileSize(_ url: URL) throws -> Int64 {
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        return (attributes[.size] as? NSNumber)?.int64Value ?? 0
+    }
+}
