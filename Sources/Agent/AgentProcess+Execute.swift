@@ -106,6 +106,8 @@ extension AgentProcess {
         case .finalRefresh:
             runRefresh(reason: .final)
             recordFinalView()
+        case .finalView:
+            recordFinalView()
         case .exit:
             // The driver replies and ends the loop; nothing to do to the store.
             break

@@ -11,7 +11,7 @@ extension AgentProcess {
         let options = StoreOptions(
             historyTracking: settings.historyTracking,
             busyTimeout: .nanoseconds(Int64(settings.busyTimeoutNanos)),
-            readOnly: readOnlyURL != nil,
+            readOnly: readOnlyURL != nil || settings.readOnly,
             bundleIdentifier: config.role.rawValue)
         let coordinator: StoreCoordinator
         if let readOnlyURL {

@@ -66,7 +66,10 @@ struct FinalStateChecker {
         stores[snapshot.store] = Snapshot(snapshot: snapshot, process: process, t: t)
     }
 
+    /// A process's view; a later one replaces it (a widget records what each reload rendered, and the
+    /// last is what it shows at the end).
     mutating func finalView(_ snapshot: StateSnapshot, process: String, t: UInt64) {
+        views.removeAll { $0.process == process }
         views.append(Snapshot(snapshot: snapshot, process: process, t: t))
     }
 

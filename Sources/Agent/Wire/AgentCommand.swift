@@ -60,6 +60,8 @@ public enum AgentCommand: Sendable, Hashable, Codable {
     case handleNotifications
     /// Runs the refresh strategy one last time (reason `final`) and records the view.
     case finalRefresh
+    /// Records the view as it is, with no last refresh: a widget shows what its last reload rendered.
+    case finalView
     /// Closes the store and exits with status 0.
     case exit
 }

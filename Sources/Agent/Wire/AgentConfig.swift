@@ -92,6 +92,8 @@ public struct AgentSettings: Sendable, Hashable, Codable {
     /// Whether the view context is pinned to a query generation at launch.
     public var queryGeneration: QueryGeneration = .unpinned
     public var busyTimeoutNanos: UInt64 = 5_000_000_000
+    /// `read-only`: open the store read-only (every save fails with `read-only`).
+    public var readOnly: Bool = false
     /// The processes with `refresh: history`: whose tokens `consumed-by-all` waits for.
     public var historyConsumers: [String] = []
     /// Whether this process's store takes part in an ensemble: an own store with `sync: transfer`,

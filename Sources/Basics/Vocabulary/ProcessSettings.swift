@@ -13,6 +13,12 @@ public enum ProcessRole: String, Sendable, Hashable, Codable, CaseIterable {
     case action
     /// A watch app: long-lived on its own device, with its own storage by default.
     case watch
+    /// A widget extension: launched by the system to reload its timelines (`reload-timelines`), runs its
+    /// `on-reload:` work, then is suspended and reused for the next reload, or exits (`between-reloads`).
+    case widget
+    /// A notification service extension: launched when a push arrives (`push`), runs its `on-push:`
+    /// work, exits.
+    case notificationService = "notification-service"
 }
 
 /// How the view context catches up with other processes' saves (`refresh`).
@@ -99,6 +105,14 @@ public enum QueryGeneration: String, Sendable, Hashable, Codable, CaseIterable {
     case unpinned
     /// Reads see the generation current when the context was pinned, until it is advanced.
     case pinned
+}
+
+/// What becomes of a widget's process after a reload (`between-reloads`).
+public enum BetweenReloads: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Suspended, and resumed for the next reload: its contexts, and what they hold, survive.
+    case suspend
+    /// Exits: the next reload launches it afresh.
+    case exit
 }
 
 /// Where the process's store lives (`storage`).

@@ -7,7 +7,7 @@ extension ScenarioRunner {
     func command(for step: Step, on slot: ProcessSlot) -> AgentCommand? {
         let model = plan.run.store.model
         switch step {
-        case .launch, .exit, .crash, .background, .suspend, .resume, .foreground, .terminate:
+        case .launch, .exit, .crash, .background, .suspend, .resume, .foreground, .terminate, .push, .reloadTimelines, .reload:
             return nil
         case .sleep, .parallel, .advanceClock, .workload, .fault:
             return nil

@@ -10,8 +10,12 @@ public struct RunPlan: Sendable {
     public struct PlannedStep: Sendable {
         public var index: Int
         public var step: ScenarioStep
-        /// For `parallel`: its children, numbered after it.
+        /// For `parallel`: its children, numbered after it; for `push` and a widget's `reload`, the
+        /// process's work.
         public var children: [PlannedStep]
+        /// What the plan decided about this step, recorded in the trace when it runs (a reload request
+        /// the budget refused, or one the run ended before).
+        public var notes: [String] = []
     }
 
     public let run: ScenarioRun
@@ -32,10 +36,24 @@ public struct RunPlan: Sendable {
                 location: step.location,
                 text: StepText.render(step)))
             var children: [PlannedStep] = []
-            if case .parallel(let inner) = step.step { children = inner.map(plan) }
+            switch step.step {
+            case .parallel(let inner): children = inner.map(plan)
+            case .push, .reload: children = (step.process.flatMap(run.process(named:))?.work ?? []).map(plan)
+            default: break
+            }
             return PlannedStep(index: index, step: step, children: children)
         }
-        steps = run.steps.map(plan)
+        var reloads = ReloadSchedule(run: run)
+        var planned: [PlannedStep] = []
+        for step in run.steps {
+            planned.append(plan(step))
+            for reload in reloads.after(step, at: planned.count - 1, index: planned[planned.count - 1].index) {
+                planned.append(plan(reload))
+            }
+        }
+        for (position, note) in reloads.unfinished() { planned[position].notes.append(note) }
+        for (position, note) in reloads.refused { planned[position].notes.append(note) }
+        steps = planned
         let processes = run.processes.map { process in
             TraceProcess(
                 name: process.name, role: process.settings.role,
@@ -69,6 +87,12 @@ public struct RunPlan: Sendable {
         if settings.refresh == .refetch { result["refetch"] = settings.refetch.rawValue }
         if settings.queryGeneration == .pinned { result["query-generation"] = "pinned" }
         if settings.historyStart == .now { result["history-start"] = "now" }
+        if settings.readOnly { result["read-only"] = "true" }
+        if settings.role == .widget {
+            result["reload-delay"] = settings.reloadDelay.description
+            result["reload-budget"] = String(settings.reloadBudget)
+            result["between-reloads"] = settings.betweenReloads.rawValue
+        }
         return result
     }
 }

@@ -22,6 +22,9 @@ enum StepText {
         case .terminate: return "terminate"
         case .observe: return "observe"
         case .deliver: return "deliver"
+        case .push: return "push"
+        case .reloadTimelines(let widget): return "reload-timelines" + (widget.map { " of \($0)" } ?? "")
+        case .reload(let step): return "reload (requested at step \(step))"
         case .insert(let entity, let id, let values): return "insert \(entity) \(id) \(render(values))"
         case .update(let id, let values): return "update \(id) \(render(values))"
         case .delete(let id): return "delete \(id)"

@@ -4,8 +4,9 @@ import Supervisor
 import Trace
 
 extension ScenarioRunner {
-    /// The end of a run: every live process gets a last, quiescent refresh and records its view;
-    /// then each store's contents are recorded, for convergence, duplicates and data loss.
+    /// The end of a run: every live process gets a last, quiescent refresh and records its view (a
+    /// widget records what its last reload rendered: nothing refreshes it between reloads); then each
+    /// store's contents are recorded, for convergence, duplicates and data loss.
     func finish() throws(HarnessFailure) {
         for slot in orderedSlots where slot.lifecycle.state == .suspended {
             try lifecycle(.resume, slot)
@@ -13,7 +14,7 @@ extension ScenarioRunner {
         // Every notification delivered is handled (with the refreshes it triggers) before the final one:
         // the request waits for them.
         for slot in orderedSlots where slot.canTakeCommands {
-            try send(.finalRefresh, to: slot)
+            try send(slot.process.settings.role == .widget ? .finalView : .finalRefresh, to: slot)
         }
         // Growth is measured while the processes still hold the store open: the last to close it
         // checkpoints and deletes the `-wal` file.

@@ -10,6 +10,15 @@ extension ScenarioRunner {
     func execute(_ planned: RunPlan.PlannedStep) throws(HarnessFailure) {
         currentStep = planned
         record(.stepStarted)
+        for note in planned.notes { record(.note(note)) }
+        if case .push = planned.step.step {
+            try runSystemWork(planned)
+            return
+        }
+        if case .reload = planned.step.step {
+            try runSystemWork(planned)
+            return
+        }
         if case .parallel = planned.step.step {
             try executeParallel(planned.children)
             currentStep = planned
@@ -41,6 +50,11 @@ extension ScenarioRunner {
         case .resume: try lifecycle(.resume, slot)
         case .foreground: try lifecycle(.foreground, slot)
         case .terminate: try lifecycle(.terminate, slot)
+        case .reloadTimelines:
+            // The request is the system's to act on: the plan placed the reloads it runs (`ReloadSchedule`).
+            guard slot.canTakeCommands else {
+                throw failure("it asks for a timeline reload but is not running; launch it first", process: slot.name)
+            }
         default:
             guard let command = command(for: step.step, on: slot) else {
                 throw failure("step cannot be sent to an agent", process: slot.name)

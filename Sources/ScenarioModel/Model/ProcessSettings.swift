@@ -43,11 +43,23 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
     public var storage: StorageLocation
     /// `sync`: how an `own`-storage process exchanges changes with the group store.
     public var sync: SyncMode = .none
+    /// `read-only`: whether the process opens the store read-only (a widget that only shows data).
+    public var readOnly: Bool = false
+    /// `reload-delay`: for a widget, how long after a `reload-timelines` request the system runs the
+    /// reload, on the simulated clock.
+    public var reloadDelay: Duration = .zero
+    /// `reload-budget`: for a widget, how many reloads the system runs per simulated day; later
+    /// requests that day are ignored.
+    public var reloadBudget: Int = 40
+    /// `between-reloads`: for a widget, whether its process is suspended and reused, or exits.
+    public var betweenReloads: BetweenReloads = .suspend
 
     /// The defaults for a role: every setting's first listed value, and `storage: own` for `watch`.
     public init(role: ProcessRole) {
         self.role = role
         self.storage = role == .watch ? .own : .group
+        // A widget refreshes when the system reloads it, not on notifications.
+        if role == .widget { trigger = .manual }
     }
 
     /// These settings with `overrides` applied in order.
@@ -80,6 +92,10 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
         case let .busyTimeout(value): busyTimeout = value
         case let .storage(value): storage = value
         case let .sync(value): sync = value
+        case let .readOnly(value): readOnly = value
+        case let .reloadDelay(value): reloadDelay = value
+        case let .reloadBudget(value): reloadBudget = value
+        case let .betweenReloads(value): betweenReloads = value
         }
     }
 }
@@ -104,11 +120,18 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     case busyTimeout(Duration)
     case storage(StorageLocation)
     case sync(SyncMode)
+    case readOnly(Bool)
+    case reloadDelay(Duration)
+    case reloadBudget(Int)
+    case betweenReloads(BetweenReloads)
 
     /// Every setting key, in the contract's order.
     public static let keys = [
         "refresh", "staleness", "trigger", "poll-interval", "observe", "merge-policy", "history-tracking",
         "author", "history-authors", "history-start", "purge", "refetch", "notify", "delivery", "query-generation",
-        "busy-timeout", "storage", "sync",
+        "busy-timeout", "storage", "sync", "read-only", "reload-delay", "reload-budget", "between-reloads",
     ]
+
+    /// The settings only a widget takes.
+    public static let widgetKeys: Set<String> = ["reload-delay", "reload-budget", "between-reloads"]
 }

@@ -88,12 +88,16 @@ public struct ProcessDeclaration: Sendable, Hashable, Codable {
     public var settings: ProcessSettings
     /// Where the file declares it.
     public var location: SourceLocation
+    /// What the process does each time the system runs it: a widget's `on-reload:`, a notification
+    /// service extension's `on-push:` (empty for the other roles).
+    public var work: [ScenarioStep]
 
     /// Creates a declaration.
-    public init(name: String, settings: ProcessSettings, location: SourceLocation) {
+    public init(name: String, settings: ProcessSettings, location: SourceLocation, work: [ScenarioStep] = []) {
         self.name = name
         self.settings = settings
         self.location = location
+        self.work = work
     }
 
     /// The process's role.

@@ -81,5 +81,6 @@ extension RefetchMode: ScenarioKeyword {}
 extension DeliveryPolicy: ScenarioKeyword {}
 extension QueryGeneration: ScenarioKeyword {}
 extension HistoryStart: ScenarioKeyword {}
+extension BetweenReloads: ScenarioKeyword {}
 extension StorageLocation: ScenarioKeyword {}
 extension AttributeType: ScenarioKeyword {}

@@ -28,6 +28,17 @@ public enum Step: Sendable, Hashable, Codable {
     /// Handle every notification delivered to the process so far, now (with the refreshes they
     /// trigger). Written by `explore` into counterexamples, where the schedule delivered early.
     case deliver
+    /// A push arrives for this notification service extension: the system launches it, it runs its
+    /// `on-push:` work, and it exits.
+    case push
+    /// Ask the system to reload widget timelines (`WidgetCenter.reloadTimelines(ofKind:)`): one widget's,
+    /// or every widget's when `widget` is nil. The system runs each reload after the widget's
+    /// `reload-delay`, within its `reload-budget` per simulated day.
+    case reloadTimelines(widget: String?)
+    /// The system reloading this widget, as a `reloadTimelines` request at step `requestedAt` asked:
+    /// launch or resume it, run its refresh strategy and its `on-reload:` work, then suspend or exit it.
+    /// Made by the runner's plan, never written in a file.
+    case reload(requestedAt: Int)
 
     // MARK: Objects and contexts
 

@@ -57,6 +57,14 @@ extension ScenarioDecoder {
             return .openCopy(name: name)
         case "read", "count":
             return decodeCheck(action, argument, map)
+        case "reload-timelines":
+            guard let widget = processReference(argument, "a widget process") else { return nil }
+            if let declared = processes.first(where: { $0.name == widget }), declared.role != .widget {
+                decoder.error("reload-timelines reloads a widget, and '\(widget)' is a \(declared.role.rawValue); name a "
+                    + "process with role: widget, or write reload-timelines: true for every widget.", at: argument)
+                return nil
+            }
+            return .reloadTimelines(widget: widget)
         default:
             return nil
         }

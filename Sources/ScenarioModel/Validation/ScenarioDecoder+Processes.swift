@@ -21,7 +21,28 @@ extension ScenarioDecoder {
                 .flatMap { decoder.keyword($0, ProcessRole.self, "role") }
             let settings = decodeSettings(settingsMap, of: name, allowingRole: true)
             let declared = ProcessSettings(role: role ?? .host).applying(settings)
+            if let role { checkRoleKeys(settingsMap, role: role, process: name) }
             processes.append(ProcessDeclaration(name: name, settings: declared, location: location))
+        }
+    }
+
+    /// Keys that only some roles take: the widget settings, and each role's work (`on-reload:`,
+    /// `on-push:`), whose nodes are kept to be decoded once the steps are (they may name the steps' objects).
+    private func checkRoleKeys(_ map: MappingReader, role: ProcessRole, process: String) {
+        for pair in map.pairs {
+            guard let key = pair.key.scalar else { continue }
+            if ProcessSetting.widgetKeys.contains(key), role != .widget {
+                decoder.error("\(key) is a widget's setting, and '\(process)' is a \(role.rawValue); remove it, or make "
+                    + "the process role: widget.", at: pair.key)
+            }
+            guard let owner = ScenarioDecoder.workKeys[key] else { continue }
+            guard owner == role else {
+                decoder.error("\(key) is what a \(owner.rawValue) does when the system runs it, and '\(process)' is a "
+                    + "\(role.rawValue); remove it, or make the process role: \(owner.rawValue).", at: pair.key)
+                continue
+            }
+            pendingWork.append((process, key, pair.value))
+            registerWorkInserts(pair.value)
         }
     }
 

@@ -14,6 +14,12 @@ extension ScenarioDecoder {
                 }
                 continue
             }
+            if ScenarioDecoder.workKeys[key] != nil {
+                if !allowingRole {
+                    decoder.error("a variant cannot change the \(key) of '\(process)'; give its steps only-in: instead.", at: pair.key)
+                }
+                continue
+            }
             guard ProcessSetting.keys.contains(key) else {
                 let known = ProcessSetting.keys + (allowingRole ? ["role"] : [])
                 decoder.error("unknown setting '\(key)' for process '\(process)'" + Suggestion.hint(for: key, in: known),
@@ -48,6 +54,11 @@ extension ScenarioDecoder {
         case "busy-timeout": decoder.duration(node, "busy-timeout").map(ProcessSetting.busyTimeout)
         case "storage": decoder.keyword(node, StorageLocation.self, "storage").map(ProcessSetting.storage)
         case "sync": decodeSync(node).map(ProcessSetting.sync)
+        case "read-only": decoder.bool(node, "read-only").map(ProcessSetting.readOnly)
+        case "reload-delay":
+            decoder.duration(node, "reload-delay (on the simulated clock)", limit: Limits.simulatedTime).map(ProcessSetting.reloadDelay)
+        case "reload-budget": decoder.int(node, "reload-budget (reloads per simulated day)", in: 0...Limits.objects).map(ProcessSetting.reloadBudget)
+        case "between-reloads": decoder.keyword(node, BetweenReloads.self, "between-reloads").map(ProcessSetting.betweenReloads)
         default: nil
         }
     }

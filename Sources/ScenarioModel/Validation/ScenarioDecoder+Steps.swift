@@ -10,7 +10,8 @@ extension ScenarioDecoder {
         "save": .save, "rollback": .rollback, "reset": .reset, "refresh": .refreshAll, "run-refresh": .runRefresh,
         "pin-generation": .pinGeneration, "unpin-generation": .unpinGeneration, "begin-write": .beginWrite,
         "end-write": .endWrite, "merge-history": .mergeHistory, "purge-history": .purgeHistory(policy: nil),
-        "checkpoint": .checkpoint, "sync": .sync, "leech": .leech,
+        "checkpoint": .checkpoint, "sync": .sync, "leech": .leech, "push": .push,
+        "reload-timelines": .reloadTimelines(widget: nil),
     ]
 
     /// Actions that take an argument, with the other keys each one accepts.
@@ -20,6 +21,13 @@ extension ScenarioDecoder {
         "batch-insert": ["count", "set"], "batch-update": ["where", "set"], "batch-delete": ["where"],
         "pin-generation": [], "purge-history": [], "post": [], "copy-store": ["with-wal"], "open-copy": [],
         "read": ["expect", "within", "now"], "count": ["expect", "where", "within", "now"],
+        "reload-timelines": [],
+    ]
+
+    /// Actions a role's work (`on-reload:`, `on-push:`) cannot hold: the system runs the process's
+    /// lifecycle around the work itself.
+    static let systemActions: Set<String> = [
+        "launch", "exit", "crash", "background", "suspend", "resume", "foreground", "terminate", "push", "reload-timelines",
     ]
 
     /// Every action name, in a stable order for messages.
@@ -56,6 +64,7 @@ extension ScenarioDecoder {
         }
         guard knowsProcesses, !processNames.contains(key) else {
             guard let (step, expectError, onlyIn) = decodeAction(first.value, process: key) else { return [] }
+            checkRole(of: step, process: key, at: first.value)
             let versions = decodeVariantVersions(first.value, process: key, location: location, onlyIn: onlyIn)
             let base = ScenarioStep(location: location, process: key, step: step, expectError: expectError, onlyIn: onlyIn,
                                     exceptIn: versions.isEmpty ? nil : versions.compactMap(\.onlyIn?.first))
@@ -67,6 +76,59 @@ extension ScenarioDecoder {
                 + "(\(Suggestion.list(processNames))) or a control word "
                 + "(\(Suggestion.list(ScenarioDecoder.controlKeywords)))."), at: first.key)
         return []
+    }
+
+    /// `push` needs a notification service extension; `reload-timelines` a widget.
+    private func checkRole(of step: Step, process: String, at node: YAMLNode) {
+        let widgets = processes.filter { $0.role == .widget }.map(\.name)
+        switch step {
+        case .push where self.processes.first(where: { $0.name == process }).map({ $0.role != .notificationService }) == true:
+            decoder.error("push launches a notification service extension, and '\(process)' is not one; push to a process "
+                + "with role: notification-service.", at: node)
+        case .reloadTimelines(nil) where widgets.isEmpty:
+            decoder.error("reload-timelines reloads widgets, and no process has role: widget; declare one.", at: node)
+        default:
+            break
+        }
+    }
+
+    /// Decodes each process's work (`on-reload:`, `on-push:`): a list of its actions, written without the
+    /// process name, as steps take them; `only-in:` selects per variant.
+    func decodePendingWork() {
+        for (process, key, node) in pendingWork {
+            guard let items = node.items else {
+                decoder.error("expected \(key) as a list of actions, like [ { fetch: Note }, { read: n1 } ], but found "
+                    + "\(node.shortDescription).", at: node)
+                continue
+            }
+            var work: [ScenarioStep] = []
+            for item in items {
+                if let pairs = item.pairs, let variants = pairs.first(where: { $0.key.scalar == "variants" }) {
+                    decoder.error("a step of \(key) cannot take variants:; give it only-in: instead.", at: variants.key)
+                    continue
+                }
+                guard let (step, expectError, onlyIn) = decodeAction(item, process: process) else { continue }
+                if ScenarioDecoder.systemActions.contains(step.keyword) {
+                    decoder.error("\(step.keyword) cannot be part of \(key): the system launches, suspends and ends '\(process)' "
+                        + "around its work itself.", at: item)
+                    continue
+                }
+                let location = decoder.location(of: item.pairs?.first?.key ?? item)
+                work.append(ScenarioStep(location: location, process: process, step: step, expectError: expectError, onlyIn: onlyIn))
+            }
+            if let index = processes.firstIndex(where: { $0.name == process }) { processes[index].work += work }
+        }
+    }
+
+    /// Registers the ids a role's work inserts, so the steps may name them before the work is decoded.
+    func registerWorkInserts(_ node: YAMLNode) {
+        for item in node.items ?? [] {
+            guard let pairs = item.pairs, let insert = pairs.first(where: { $0.key.scalar == "insert" })?.value.scalar,
+                  let idNode = pairs.first(where: { $0.key.scalar == "id" })?.value, let id = idNode.scalar,
+                  objects[id] == nil else { continue }
+            objects[id] = .some(insert)
+            objectOrigins[id] = idNode
+        }
     }
 
     /// A step's `variants: { slow: { within: 5s } }`: for each named variant, the step with those

@@ -22,6 +22,10 @@ final class ScenarioDecoder {
     var model: ModelDescription?
     /// The declared processes, in order.
     var processes: [ProcessDeclaration] = []
+    /// Each process's `on-reload:` or `on-push:`, decoded after the steps.
+    var pendingWork: [(process: String, key: String, node: YAMLNode)] = []
+    /// The keys that give a role's work, and the role that takes each.
+    static let workKeys: [String: ProcessRole] = ["on-reload": .widget, "on-push": .notificationService]
     /// Whether the `processes` section could be read (step checks of process names are skipped otherwise).
     var knowsProcesses = false
     /// The objects inserted by the steps so far: id -> entity name (nil when the entity is unknown).
@@ -118,7 +122,8 @@ final class ScenarioDecoder {
         let limits = map["limits"].flatMap(decodeGrowthLimits)
         let explore = map["explore"].flatMap(decodeExplore) ?? ExploreSpace()
         checkHistoryAuthors()
-        checkOnlyIn(steps, variants: variants.map(\.name))
+        decodePendingWork()
+        checkOnlyIn(steps + processes.flatMap(\.work), variants: variants.map(\.name))
         for (name, key) in stepVariantNames where !variants.map(\.name).contains(name) {
             decoder.error("the step's variants: names an unknown variant '\(name)'" + Suggestion.hint(
                 for: name, in: variants.map(\.name), otherwise: "declare it under variants:."), at: key)

@@ -61,11 +61,14 @@ public struct RunProcess: Sendable, Hashable, Codable {
     public var settings: ProcessSettings
     /// Its random seed.
     public var seed: UInt64
+    /// What it does each time the system runs it (`on-reload:`, `on-push:`), the steps of this variant.
+    public var work: [ScenarioStep]
 
     /// Creates a run's process.
-    public init(name: String, settings: ProcessSettings, seed: UInt64) {
+    public init(name: String, settings: ProcessSettings, seed: UInt64, work: [ScenarioStep] = []) {
         self.name = name
         self.settings = settings
         self.seed = seed
+        self.work = work
     }
 }

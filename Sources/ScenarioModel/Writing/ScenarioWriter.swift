@@ -80,6 +80,10 @@ public enum ScenarioWriter {
         add("query-generation", settings.queryGeneration.rawValue, settings.queryGeneration != defaults.queryGeneration)
         add("busy-timeout", settings.busyTimeout.description, settings.busyTimeout != defaults.busyTimeout)
         add("storage", settings.storage.rawValue, settings.storage != defaults.storage)
+        add("read-only", String(settings.readOnly), settings.readOnly != defaults.readOnly)
+        add("reload-delay", settings.reloadDelay.description, settings.reloadDelay != defaults.reloadDelay)
+        add("reload-budget", String(settings.reloadBudget), settings.reloadBudget != defaults.reloadBudget)
+        add("between-reloads", settings.betweenReloads.rawValue, settings.betweenReloads != defaults.betweenReloads)
         if case .transfer(let latency) = settings.sync {
             pairs.append(("sync", YAMLText.flow([("transfer", YAMLText.flow([("latency", latency.description)]))])))
         }

@@ -26,8 +26,12 @@ public enum StepWriter {
         switch step {
         case .launch, .exit, .crash, .background, .suspend, .resume, .foreground, .terminate, .observe, .deliver,
              .save, .rollback, .reset, .refreshAll, .runRefresh, .unpinGeneration, .beginWrite, .endWrite,
-             .mergeHistory, .checkpoint, .sync, .leech:
+             .mergeHistory, .checkpoint, .sync, .leech, .push:
             return step.keyword
+        case .reloadTimelines(nil): return "{ reload-timelines: true }"
+        case .reloadTimelines(let widget?): return Y.flow([("reload-timelines", Y.word(widget))])
+        case .reload:
+            throw Unwritable(description: "a widget's reload is the system's; its steps are written instead")
         case .pinGeneration: return "{ pin-generation: current }"
         case .purgeHistory(nil): return "purge-history"
         case .purgeHistory(let policy?): return Y.flow([("purge-history", purge(policy))])
