@@ -35,6 +35,10 @@ import Trace
         "batch-delete-the-view-never-learns-of/darwin-only": [(.missedDelete, "app", "n1")],
         "history-never-purged/waits-for-the-widget": [(.storeGrowth, "group:group.example.notes", nil)],
         "long-read-starves-the-checkpoint/read-kept-open": [(.storeGrowth, "group:group.example.notes", nil)],
+        "widget-keeps-a-stale-context/reused-context": [(.staleRead, "widget", "n1"), (.notConverged, "widget", "n1")],
+        "widget-reload-budget-runs-out/reload-per-keystroke": [(.notConverged, "widget", "n1")],
+        "widget-reload-budget-runs-out/reload-delayed-past-the-run": [(.notConverged, "widget", "n1")],
+        "notification-service-writes-while-app-suspended/refetch-on-notification": [(.missedInsert, "app", "m1")],
         "same-note-on-phone-and-watch-without-uuid/default": [(.duplicate, "group:group.example.notes", "n1"), (.duplicate, "own:watch", "n1")],
     ]
 

@@ -1,0 +1,117 @@
+import Basics
+import Checkers
+import Foundation
+import Runner
+import ScenarioModel
+import Testing
+import TestSupport
+import Trace
+
+/// When the system runs a widget's reloads (delay and budget on the simulated clock, coalesced
+/// requests, a new budget each simulated day) and what a reload and a push do to their processes.
+@Suite(.serialized, .spawnsProcesses) struct SystemWorkTests {
+    private func yaml(widget: String, steps: String) -> String {
+        """
+        summary: Reloads.
+        store:
+          group: group.example.notes
+          name: Notes
+          model:
+            Note:
+              title: string
+        processes:
+          app:
+            role: host
+          widget:
+            role: widget
+        \(widget)
+            on-reload:
+              - { fetch: Note }
+          service:
+            role: notification-service
+            on-push:
+              - { insert: Note, id: m1, set: { title: Pushed } }
+              - save
+        steps:
+          - app: launch
+        \(steps)
+        """
+    }
+
+    /// The plan's steps as text, with the notes the plan left on them.
+    private func plan(widget: String = "", _ steps: String) throws -> [String] {
+        let scenario = try ScenarioLoader.parse(yaml: yaml(widget: widget, steps: steps), file: "test.yaml")
+        let plan = RunPlan(run: scenario.runs()[0], summary: scenario.summary)
+        return plan.steps.map { step in
+            plan.info.steps[step.index].text + step.notes.map { " [\($0)]" }.joined()
+        }
+    }
+
+    @Test func aReloadRunsRightAfterItsRequestWithNoDelay() throws {
+        let steps = try plan("  - app: { reload-timelines: widget }\n  - app: save")
+        #expect(steps == ["app: launch", "app: reload-timelines of widget", "widget: reload (requested at step 1)", "app: save"])
+    }
+
+    @Test func aDelayedReloadWaitsForTheSimulatedClockAndRequestsMeanwhileAreCoalesced() throws {
+        let steps = try plan(widget: "    reload-delay: 20s", """
+              - app: { reload-timelines: widget }
+              - app: { reload-timelines: true }
+              - clock: { advance: 19s }
+              - app: save
+              - clock: { advance: 1s }
+              - app: save
+            """)
+        #expect(steps == [
+            "app: launch", "app: reload-timelines of widget", "app: reload-timelines", "clock advance 19s", "app: save",
+            "clock advance 1s", "widget: reload (requested at step 1)", "app: save",
+        ])
+    }
+
+    @Test func requestsPastTheDailyBudgetAreIgnoredUntilTheNextSimulatedDay() throws {
+        let steps = try plan(widget: "    reload-budget: 1", """
+              - app: { reload-timelines: widget }
+              - app: { reload-timelines: widget }
+              - clock: { advance: 1d }
+              - app: { reload-timelines: widget }
+            """)
+        #expect(steps == [
+            "app: launch", "app: reload-timelines of widget", "widget: reload (requested at step 1)",
+            "app: reload-timelines of widget [the system ignored the request to reload widget: its budget of 1 reload a day (reload-budget) is used up.]",
+            "clock advance 1d", "app: reload-timelines of widget", "widget: reload (requested at step 6)",
+        ])
+    }
+
+    @Test func aReloadTheRunNeverReachesIsNotedOnItsRequest() throws {
+        let steps = try plan(widget: "    reload-delay: 1m", "  - app: { reload-timelines: widget }")
+        #expect(steps.last == "app: reload-timelines of widget [the system would reload widget at +1m on the simulated clock (reload-delay), and the run ended first: the reload never ran.]")
+    }
+
+    @Test(arguments: RunMode.allCases, [BetweenReloads.suspend, .exit])
+    func aReloadStartsTheWidgetRunsItsWorkAndSuspendsOrEndsIt(mode: RunMode, between: BetweenReloads) throws {
+        let outcome = try RunHarness.single(yaml(widget: "    between-reloads: \(between.rawValue)", steps: """
+              - app: { reload-timelines: widget }
+              - app: { reload-timelines: widget }
+            """), mode: mode)
+        #expect(outcome.harnessError == nil)
+        let states = outcome.events(of: "widget").compactMap { event -> LifecycleState? in
+            if case .lifecycle(let change) = event.kind { change.state } else { nil }
+        }
+        let expected: [LifecycleState] = between == .suspend
+            ? [.launching, .active, .suspended, .active, .suspended, .active, .exited]
+            : [.launching, .active, .exited, .launching, .active, .exited]
+        #expect(states == expected)
+        let views = outcome.events(of: "widget").filter { if case .finalView = $0.kind { true } else { false } }
+        #expect(views.count >= 2, "each reload records what it rendered")
+    }
+
+    @Test(arguments: RunMode.allCases)
+    func aPushLaunchesTheExtensionRunsItsWorkAndEndsIt(mode: RunMode) throws {
+        let outcome = try RunHarness.single(yaml(widget: "", steps: "  - service: push\n  - app: { fetch: Note }\n  - app: { count: Note, expect: 1, now: true }"), mode: mode)
+        #expect(outcome.harnessError == nil)
+        let states = outcome.events(of: "service").compactMap { event -> LifecycleState? in
+            if case .lifecycle(let change) = event.kind { change.state } else { nil }
+        }
+        #expect(states == [.launching, .active, .exited])
+        #expect(TraceChecker.check(outcome.trace).verdict.matched)
+    }
+}

@@ -1,0 +1,97 @@
+import Basics
+@testable import ScenarioModel
+import Testing
+
+/// Widgets and notification service extensions: their work (`on-reload:`, `on-push:`), their settings
+/// and the steps that start them, each mistake reported where it is written.
+@Suite struct SystemWorkDecodingTests {
+    /// A host, a widget and a notification service extension, with `extra` lines under the widget.
+    private func yaml(widget extra: String = "", steps: String = "  - app: launch", after: String = "") -> String {
+        """
+        summary: A test.
+        store:
+          group: group.example.notes
+          name: Notes
+          model:
+            Note:
+              title: string
+        processes:
+          app:
+            role: host
+          widget:
+            role: widget
+        \(extra)
+          service:
+            role: notification-service
+            on-push:
+              - { insert: Note, id: m1, set: { title: Pushed } }
+              - save
+        steps:
+        \(steps)
+        \(after)
+        """
+    }
+
+    @Test func workIsDecodedAsTheProcesssStepsWithTheirPositions() throws {
+        let scenario = try ScenarioLoader.parse(yaml: yaml(widget: """
+                reload-delay: 5s
+                reload-budget: 2
+                between-reloads: exit
+                read-only: true
+                on-reload:
+                  - { fetch: Note }
+                  - { read: m1, only-in: [b] }
+            """, steps: "  - app: launch\n  - app: { reload-timelines: widget }\n  - service: push\n  - app: { read: m1 }",
+            after: "variants:\n  a: {}\n  b: {}"), file: "w.yaml")
+        let widget = try #require(scenario.process(named: "widget"))
+        #expect(widget.settings.trigger == .manual, "a widget refreshes at its reloads, not on notifications")
+        #expect(widget.settings.reloadDelay == .seconds(5) && widget.settings.reloadBudget == 2)
+        #expect(widget.settings.betweenReloads == .exit && widget.settings.readOnly)
+        #expect(widget.work.map(\.step.keyword) == ["fetch", "read"])
+        #expect(widget.work.map(\.location.line) == [18, 19])
+        #expect(scenario.process(named: "service")?.work.map(\.step.keyword) == ["insert", "save"])
+        let runs = scenario.runs()
+        #expect(runs[0].process(named: "widget")?.work.count == 1 && runs[1].process(named: "widget")?.work.count == 2,
+                "only-in selects a work step per variant")
+        #expect(scenario.steps[1].step == .reloadTimelines(widget: "widget") && scenario.steps[2].step == .push)
+    }
+
+    private func expectOneError(_ text: String, line: Int, column: Int, containing fragment: String,
+                                sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        Fixture.expectOneError(text, line: line, column: column, containing: fragment, sourceLocation: sourceLocation)
+    }
+
+    @Test func pushOnlyStartsANotificationServiceExtension() {
+        expectOneError(yaml(steps: "  - app: launch\n  - widget: push"), line: 21, column: 13,
+                       containing: "push launches a notification service extension, and 'widget' is not one")
+    }
+
+    @Test func reloadTimelinesNamesAWidget() {
+        expectOneError(yaml(steps: "  - app: launch\n  - app: { reload-timelines: service }"), line: 21, column: 30,
+                       containing: "reload-timelines reloads a widget, and 'service' is a notification-service")
+        expectOneError(yaml(steps: "  - app: launch\n  - app: { reload-timelines: widgit }"), line: 21, column: 30,
+                       containing: "unknown process 'widgit'; did you mean 'widget'?")
+    }
+
+    @Test func workBelongsToItsRoleAndWidgetSettingsToWidgets() {
+        expectOneError(yaml().replacingOccurrences(of: "    role: host", with: "    role: host\n    on-reload: [save]"), line: 11, column: 5,
+                       containing: "on-reload is what a widget does when the system runs it, and 'app' is a host")
+        expectOneError(yaml().replacingOccurrences(of: "    role: host", with: "    role: host\n    reload-budget: 5"), line: 11, column: 5,
+                       containing: "reload-budget is a widget's setting, and 'app' is a host")
+    }
+
+    @Test func workCannotRunTheLifecycleTheSystemRuns() {
+        expectOneError(yaml(widget: "    on-reload: [ { fetch: Note }, exit ]"), line: 13, column: 35,
+                       containing: "exit cannot be part of on-reload: the system launches, suspends and ends 'widget'")
+    }
+
+    @Test func aVariantCannotReplaceWork() {
+        expectOneError(yaml(after: "variants:\n  v: { widget: { on-reload: [save] } }"), line: 22, column: 18,
+                       containing: "a variant cannot change the on-reload of 'widget'; give its steps only-in: instead.")
+    }
+
+    @Test func aBudgetOrDelayOutOfRangeIsRefused() {
+        expectOneError(yaml(widget: "    reload-budget: -1"), line: 13, column: 20, containing: "reload-budget (reloads per simulated day) must be between 0 and 1000000")
+        expectOneError(yaml(widget: "    between-reloads: sleep"), line: 13, column: 22, containing: "between-reloads")
+    }
+}
