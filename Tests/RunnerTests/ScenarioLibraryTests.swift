@@ -38,6 +38,7 @@ import Trace
         "widget-keeps-a-stale-context/reused-context": [(.staleRead, "widget", "n1"), (.notConverged, "widget", "n1")],
         "widget-reload-budget-runs-out/reload-per-keystroke": [(.notConverged, "widget", "n1")],
         "widget-reload-budget-runs-out/reload-delayed-past-the-run": [(.notConverged, "widget", "n1")],
+        "widget-suspended-holding-a-lock/writes-on-reload": [(.lockHeldWhileSuspended, "widget", nil), (.busy, "app", nil)],
         "notification-service-writes-while-app-suspended/refetch-on-notification": [(.missedInsert, "app", "m1")],
         "same-note-on-phone-and-watch-without-uuid/default": [(.duplicate, "group:group.example.notes", "n1"), (.duplicate, "own:watch", "n1")],
     ]

@@ -10,7 +10,7 @@ import Trace
 /// When the system runs a widget's reloads (delay and budget on the simulated clock, coalesced
 /// requests, a new budget each simulated day) and what a reload and a push do to their processes.
 @Suite(.serialized, .spawnsProcesses) struct SystemWorkTests {
-    private func yaml(widget: String, steps: String) -> String {
+    private func yaml(widget: String, onReload: String = "      - { fetch: Note }", steps: String) -> String {
         """
         summary: Reloads.
         store:
@@ -26,7 +26,7 @@ import Trace
             role: widget
         \(widget)
             on-reload:
-              - { fetch: Note }
+        \(onReload)
           service:
             role: notification-service
             on-push:
@@ -102,6 +102,18 @@ import Trace
         #expect(states == expected)
         let views = outcome.events(of: "widget").filter { if case .finalView = $0.kind { true } else { false } }
         #expect(views.count >= 2, "each reload records what it rendered")
+    }
+
+    @Test func aReadOnlyWidgetReadsTheStoreAndEverySaveFailsReadOnly() throws {
+        let outcome = try RunHarness.single(yaml(widget: "    read-only: true", onReload: """
+                  - { update: m1, set: { title: Edited } }
+                  - { save: true, expect-error: read-only }
+            """, steps: "  - service: push\n  - app: { reload-timelines: widget }"))
+        #expect(outcome.harnessError == nil)
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.verdict.matched, "\(result.anomalies.map(\.explanation))")
+        let failures = outcome.events(of: "widget").compactMap { if case .saveFailed(let error) = $0.kind { error.kind } else { nil } }
+        #expect(failures == [.readOnly])
     }
 
     @Test(arguments: RunMode.allCases)
