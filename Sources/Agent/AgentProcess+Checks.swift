@@ -16,14 +16,16 @@ func nanosLeft(until deadline: UInt64) -> UInt64 {
 
 extension AgentProcess {
     /// `read`: what the view shows for the object now, re-read until it matches or `within` passes.
-    func checkRead(_ name: String, expect: TraceValues?, absent: Bool, withinNanos: UInt64, workload: Bool) throws {
+    func checkRead(_ name: String, expect: TraceValues?, absent: Bool, withinNanos: UInt64, workload: Bool,
+                   related: [String: [String]]? = nil) throws {
         let expected = try expect.map { try normalized($0, for: name) }
-        let checked = expected != nil || absent
+        let checked = expected != nil || absent || related != nil
         let deadline = time.current + withinNanos
         while true {
             let started = time.now()
-            var observation = observe(name, workload: workload)
-            let matches = absent ? !observation.found : expected.map { matchesExpectation(observation, $0) } ?? true
+            var observation = related.map { observeRelated(name, Array($0.keys), workload: workload) } ?? observe(name, workload: workload)
+            let relatedMatch = related.map { wanted in wanted.allSatisfy { observation.related?[$0.key] == $0.value } } ?? true
+            let matches = absent ? !observation.found : (expected.map { matchesExpectation(observation, $0) } ?? true) && relatedMatch
             lastCheckMatched = matches
             let done = matches || (time.isVirtual ? isLastAttempt : started >= deadline)
             observation.final = done
@@ -32,7 +34,8 @@ extension AgentProcess {
                 if checked {
                     record(.check(CheckRecord(
                         kind: absent ? .readAbsent : .read, subject: name, expected: expected ?? [:],
-                        actual: observation.values, passed: matches, withinNanos: withinNanos)))
+                        actual: observation.values, passed: matches, withinNanos: withinNanos,
+                        expectedRelated: related, actualRelated: related == nil ? nil : observation.related ?? [:])))
                 }
                 return
             }
@@ -97,6 +100,37 @@ extension AgentProcess {
             record(.error(errorRecord(error, expected: nil)))
             return Observation(object: name, found: true, source: .error, workload: workload, store: openedCopyName)
         }
+    }
+
+    /// A read that also asks what `relationships` hold, in the view and in the store: the store's
+    /// contents are read just before and just after the view's, and kept only when both agree, so they
+    /// are what the store held throughout the read.
+    func observeRelated(_ name: String, _ relationships: [String], workload: Bool) -> Observation {
+        let before = storeRelated(name, relationships)
+        var observation = observe(name, workload: workload)
+        guard observation.found, let id = ids[name] else { return observation }
+        var shown: [String: [String]] = [:]
+        for relationship in relationships {
+            shown[relationship] = ((try? currentContext.relatedObjects(of: id, via: relationship)) ?? []).map { ids.name(of: $0) }.sorted()
+        }
+        observation.related = shown
+        // With edits of its own pending (or inside a held write) the view may rightly differ from the
+        // store: the read is then not judged.
+        let ownEdits = currentContext.hasChanges || heldWrite != nil
+        if !ownEdits, let before, before == storeRelated(name, relationships) { observation.relatedInStore = before }
+        return observation
+    }
+
+    /// What the store holds in `relationships` of `name` now, read through the inspector (no cache, no
+    /// pinned generation); nil when it cannot be read (a copy, an object not in the store).
+    private func storeRelated(_ name: String, _ relationships: [String]) -> [String: [String]]? {
+        guard openedCopy == nil, let id = ids[name], !id.isTemporary, let fresh = inspectorContext("related-check") else { return nil }
+        var result: [String: [String]] = [:]
+        for relationship in relationships {
+            guard let related = try? fresh.relatedObjects(of: id, via: relationship) else { return nil }
+            result[relationship] = related.map { ids.name(of: $0) }.sorted()
+        }
+        return result
     }
 
     /// The scenario names of the view's objects of `entity` that match `filter`, sorted; and those the

@@ -81,8 +81,8 @@ extension AgentProcess {
         case .leech:
             try sync(leechOnly: true, into: &outcome)
         // Checks.
-        case .read(let name, let expect, let absent, let within, let workload):
-            try checkRead(name, expect: expect, absent: absent, withinNanos: within, workload: workload)
+        case .read(let name, let expect, let absent, let within, let workload, let related):
+            try checkRead(name, expect: expect, absent: absent, withinNanos: within, workload: workload, related: related)
         case .count(let entity, let predicate, let expect, let within):
             try checkCount(entity, predicate: predicate, expect: expect, withinNanos: within)
         // Lifecycle seen from inside the process.

@@ -59,16 +59,20 @@ struct ExpectationChecker {
             let property = record.expected.keys.sorted().first { key in
                 guard let want = record.expected[key] else { return false }
                 return !(record.actual[key].map { $0.matches(want) } ?? false)
-            }
+            } ?? record.expectedRelated?.keys.sorted().first { record.actualRelated?[$0] != record.expectedRelated?[$0] }
+            let seen = Self.render(record.actual, record.actualRelated), wanted = Self.render(record.expected, record.expectedRelated)
             anomalies.append(context.anomaly(
                 .unmetExpectation, process: process, step: step, t: t, object: record.subject, property: property,
-                seen: Self.render(record.actual), expected: Self.render(record.expected),
-                explanation: "\(process) read \(record.subject) at \(context.at(t)) expecting \(Self.render(record.expected))\(within) but saw \(Self.render(record.actual)), and no stale, missed or phantom read explains it."))
+                seen: seen, expected: wanted,
+                explanation: "\(process) read \(record.subject) at \(context.at(t)) expecting \(wanted)\(within) but saw \(seen), and no stale, missed or phantom read explains it."))
         }
     }
 
-    /// `{rank: 1, title: "B"}`.
-    static func render(_ values: TraceValues) -> String {
-        "{" + values.keys.sorted().map { "\($0): \(values[$0]!)" }.joined(separator: ", ") + "}"
+    /// `{rank: 1, title: "B"}`, with relationships as id lists (`tags: [t1, t2]`).
+    static func render(_ values: TraceValues, _ related: [String: [String]]? = nil) -> String {
+        let related = related ?? [:]
+        let parts = values.keys.sorted().map { "\($0): \(values[$0]!)" }
+            + related.keys.sorted().map { "\($0): " + RelatedText.render(related[$0]!) }
+        return "{" + parts.joined(separator: ", ") + "}"
     }
 }

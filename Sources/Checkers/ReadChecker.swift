@@ -93,6 +93,27 @@ struct ReadChecker {
             }
         }
         anomalies += found.sorted { ($0.property ?? "") < ($1.property ?? "") }
+        anomalies += judgeRelated(read, history: history, process: process, step: step, window: window)
+    }
+
+    /// Relationships are judged against what the store held throughout the read (`relatedInStore`, read
+    /// by the agent just before and after the view and kept only when both agree): a view holding other
+    /// objects is stale, with the object's last commit before the read as the likely cause.
+    private func judgeRelated(_ read: Observation, history: ObjectHistory, process: String, step: Int?, window: ReadWindow) -> [Anomaly] {
+        guard let shown = read.related, let stored = read.relatedInStore else { return [] }
+        var anomalies: [Anomaly] = []
+        for name in shown.keys.sorted() where !read.dirty.contains(name) {
+            guard let held = stored[name], let seen = shown[name], held != seen else { continue }
+            let last = history.settled(before: window.t)
+            let commit = last.map { " (the last commit to \(read.object) before it was \($0.writer)'s at \(context.at($0.end)), version \($0.version))" } ?? ""
+            anomalies.append(context.anomaly(
+                .staleRead, process: process, step: step, t: window.t, object: read.object, property: name,
+                seen: RelatedText.render(seen), expected: RelatedText.render(held), cause: last?.reference,
+                explanation: "\(process) read \(read.object).\(name) = \(RelatedText.render(seen)) at \(context.at(window.t)), but the store "
+                    + "held \(RelatedText.render(held)) throughout the read\(commit); the view kept the relationship's contents as it had "
+                    + "fetched them."))
+        }
+        return anomalies
     }
 
     /// Judges one property's value; nil when it is one the read may show.

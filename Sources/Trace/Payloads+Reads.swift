@@ -21,6 +21,13 @@ public struct Observation: Sendable, Hashable, Codable {
     /// True when the object is missing from the view because this process deleted it and has not
     /// saved: its own unsaved edit, never an anomaly.
     public var deletedUnsaved: Bool?
+    /// The relationships the read's step asked about: name -> the scenario ids the view's object holds
+    /// (sorted; a to-one holds at most one).
+    public var related: [String: [String]]?
+    /// The same relationships as the store held them throughout the read (read from the store just
+    /// before and just after the view, and kept only when both agree); nil when a commit landed in
+    /// between, or nothing was asked.
+    public var relatedInStore: [String: [String]]?
 
     public init(object: String, found: Bool, values: TraceValues = [:], version: Int64? = nil, dirty: [String] = [], source: ReadSource = .memory, final: Bool = true, workload: Bool = false, store: String? = nil, deletedUnsaved: Bool? = nil) {
         self.store = store
@@ -88,8 +95,14 @@ public struct CheckRecord: Sendable, Hashable, Codable {
     public var passed: Bool
     /// The `within` deadline in nanoseconds (0 for `now: true`).
     public var withinNanos: UInt64
+    /// For a read: the relationships it expected (scenario ids, sorted), and what the view held.
+    public var expectedRelated: [String: [String]]?
+    public var actualRelated: [String: [String]]?
 
-    public init(kind: CheckKind, subject: String, expected: TraceValues = [:], actual: TraceValues = [:], expectedCount: Int? = nil, actualCount: Int? = nil, passed: Bool, withinNanos: UInt64) {
+    public init(kind: CheckKind, subject: String, expected: TraceValues = [:], actual: TraceValues = [:], expectedCount: Int? = nil, actualCount: Int? = nil, passed: Bool, withinNanos: UInt64,
+                expectedRelated: [String: [String]]? = nil, actualRelated: [String: [String]]? = nil) {
+        self.expectedRelated = expectedRelated
+        self.actualRelated = actualRelated
         self.kind = kind
         self.subject = subject
         self.expected = expected
@@ -99,4 +112,9 @@ public struct CheckRecord: Sendable, Hashable, Codable {
         self.passed = passed
         self.withinNanos = withinNanos
     }
+}
+
+/// A relationship's contents as reports print them: `[t1, t2]`, `[]`.
+public enum RelatedText {
+    public static func render(_ ids: [String]) -> String { "[" + ids.joined(separator: ", ") + "]" }
 }

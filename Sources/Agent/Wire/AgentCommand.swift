@@ -42,7 +42,7 @@ public enum AgentCommand: Sendable, Hashable, Codable {
     case leech
     // Checks. `withinNanos` 0 reads once.
     /// `absent`: the read expects the object not to be in the view.
-    case read(id: String, expect: TraceValues?, absent: Bool, withinNanos: UInt64, workload: Bool)
+    case read(id: String, expect: TraceValues?, absent: Bool, withinNanos: UInt64, workload: Bool, related: [String: [String]]? = nil)
     case count(entity: String, predicate: FetchPredicate?, expect: Int?, withinNanos: UInt64)
     // Lifecycle seen from inside the process.
     case becomeActive

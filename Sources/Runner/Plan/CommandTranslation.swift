@@ -48,11 +48,15 @@ extension ScenarioRunner {
         case .leech: return .leech
         case .read(let id, let expectation, let timing):
             let expect: TraceValues?
+            var related: [String: [String]]?
             switch expectation {
-            case .values(let values): expect = values.traceValues
+            case .values(let values, let relationships):
+                expect = values.traceValues
+                related = relationships.isEmpty ? nil : relationships
             case .absent, nil: expect = nil
             }
-            return .read(id: id, expect: expect, absent: expectation == .absent, withinNanos: timing.nanos, workload: false)
+            return .read(id: id, expect: expect, absent: expectation == .absent, withinNanos: timing.nanos, workload: false,
+                         related: related)
         case .count(let entity, let expected, let predicate, let timing):
             return .count(entity: entity, predicate: predicate, expect: expected, withinNanos: timing.nanos)
         }

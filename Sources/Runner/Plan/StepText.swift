@@ -59,7 +59,12 @@ enum StepText {
         case .read(let id, let expectation, let timing):
             var text = "read \(id)"
             switch expectation {
-            case .values(let values): text += " expect \(render(values))"
+            case .values(let values, let related):
+                text += " expect \(render(values))"
+                if !related.isEmpty {
+                    text.removeLast()
+                    text += (values.isEmpty ? "" : ", ") + related.keys.sorted().map { "\($0): [\(related[$0]!.joined(separator: ", "))]" }.joined(separator: ", ") + "}"
+                }
             case .absent: text += " expect absent"
             case nil: break
             }

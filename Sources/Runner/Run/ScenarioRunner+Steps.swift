@@ -62,7 +62,7 @@ extension ScenarioRunner {
             let start = clock.now()
             let reply: AgentReply
             switch (clock.isVirtual, command) {
-            case (true, .read(_, _, _, let within, _)), (true, .count(_, _, _, let within)):
+            case (true, .read(_, _, _, let within, _, _)), (true, .count(_, _, _, let within)):
                 reply = try sendCheck(command, within: within, to: slot, expectError: step.expectError?.kind)
             default:
                 reply = try send(command, to: slot, expectError: step.expectError?.kind,

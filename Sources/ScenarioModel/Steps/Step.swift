@@ -134,8 +134,9 @@ public enum CheckTiming: Sendable, Hashable, Codable {
 
 /// What a `read` expects to see.
 public enum ReadExpectation: Sendable, Hashable, Codable {
-    /// The object is in the view with these attribute values (others are not checked).
-    case values([String: Value])
+    /// The object is in the view with these attribute values and these relationships' contents (scenario
+    /// ids; a to-one holds at most one), others not checked.
+    case values([String: Value], related: [String: [String]] = [:])
     /// The object is not in the view (`expect: absent`).
     case absent
 }

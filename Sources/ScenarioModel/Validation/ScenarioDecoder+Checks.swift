@@ -10,8 +10,18 @@ extension ScenarioDecoder {
             if let expect = map["expect"] {
                 if expect.scalar == "absent", !expect.isQuoted {
                     expectation = .absent
-                } else if expect.pairs != nil {
-                    expectation = .values(attributeValues(expect, entity: target?.entity, "the expected values"))
+                } else if let pairs = expect.pairs {
+                    // Relationships hold scenario ids; the rest are attributes.
+                    let relationshipNames = Set(target?.entity?.relationships.map(\.name) ?? [])
+                    var related: [String: [String]] = [:]
+                    for pair in pairs {
+                        guard let name = pair.key.scalar, relationshipNames.contains(name),
+                              let relationship = target?.entity?.relationship(named: name) else { continue }
+                        if let ids = relatedIDs(pair.value, relationship) { related[name] = ids }
+                    }
+                    let attributes = YAMLNode(kind: .mapping(pairs.filter { !relationshipNames.contains($0.key.scalar ?? "") }),
+                                              line: expect.line, column: expect.column)
+                    expectation = .values(attributeValues(attributes, entity: target?.entity, "the expected values"), related: related)
                 } else {
                     decoder.error("expected the read's expect as values like { title: B }, or absent, but found "
                         + "\(expect.shortDescription).", at: expect)
@@ -26,6 +36,38 @@ extension ScenarioDecoder {
         let predicate = map["where"].flatMap { decodePredicate($0, entity: entity?.model) }
         guard let entity, let expected, let timing else { return nil }
         return .count(entity: entity.name, expected: expected, predicate: predicate, timing: timing)
+    }
+
+    /// What a read expects a relationship to hold: a list of object ids for a to-many (`[t1, t2]`, `[]`),
+    /// one id or null for a to-one; each an object of the destination entity inserted by an earlier step.
+    private func relatedIDs(_ node: YAMLNode, _ relationship: RelationshipDescription) -> [String]? {
+        let items: [YAMLNode]
+        if relationship.isToMany {
+            guard let list = node.items else {
+                decoder.error("'\(relationship.name)' is a to-many relationship: expect a list of \(relationship.destination) ids, "
+                    + "like [t1, t2], or [] for none, but found \(node.shortDescription).", at: node)
+                return nil
+            }
+            items = list
+        } else if node.isNull {
+            items = []
+        } else if node.scalar != nil {
+            items = [node]
+        } else {
+            decoder.error("'\(relationship.name)' is a to-one relationship: expect one \(relationship.destination) id, or null, "
+                + "but found \(node.shortDescription).", at: node)
+            return nil
+        }
+        var ids: [String] = []
+        for item in items {
+            guard let (id, entity) = objectReference(item) else { return nil }
+            if let entity, entity.name != relationship.destination {
+                decoder.error("'\(id)' is a \(entity.name), and '\(relationship.name)' holds \(relationship.destination) objects.", at: item)
+                return nil
+            }
+            ids.append(id)
+        }
+        return Array(Set(ids)).sorted()
     }
 
     /// `within: 200ms`, or `now: true`; within 1s when neither is given.

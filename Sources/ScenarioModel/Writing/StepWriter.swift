@@ -61,7 +61,9 @@ public enum StepWriter {
         case .read(let id, let expectation, let timing):
             var pairs = [("read", Y.word(id))]
             switch expectation {
-            case .values(let values)?: pairs.append(("expect", Y.values(values)))
+            case .values(let values, let related)?:
+                let relatedPairs = related.keys.sorted().map { ($0, "[" + related[$0]!.map(Y.word).joined(separator: ", ") + "]") }
+                pairs.append(("expect", relatedPairs.isEmpty ? Y.values(values) : Y.flow(values.keys.sorted().map { (Y.word($0), Y.value(values[$0]!)) } + relatedPairs)))
             case .absent?: pairs.append(("expect", "absent"))
             case nil: break
             }

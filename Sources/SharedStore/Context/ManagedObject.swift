@@ -19,6 +19,9 @@ final class ManagedObject {
     @exclusivity(unchecked) var values: [Value]
     /// The `Z_OPT` those values came from (0 for an unsaved insert).
     @exclusivity(unchecked) var version: Int64
+    /// Fired to-many relationships: relationship index -> the destination keys as read (pending changes
+    /// apply on top). Kept until the object becomes a fault, as Core Data keeps a fired to-many.
+    @exclusivity(unchecked) var toMany: [Int: [Int64]]?
     /// Pending changes, boxed: most objects (every fault a fetch registers) have none, and keeping the four
     /// fields out of line makes each object 96 bytes instead of 128.
     @exclusivity(unchecked) private var pending: PendingChanges?
@@ -87,6 +90,7 @@ final class ManagedObject {
         guard !isInserted else { return }
         isFault = true
         isInaccessible = false
+        toMany = nil
         if !keepChanges { pending = nil }
     }
 

@@ -85,9 +85,14 @@ extension ObjectContext {
     }
 
     func isFresh(_ snapshot: RowSnapshot) -> Bool {
+        isFresh(readAt: snapshot.readAt)
+    }
+
+    /// Whether cached data read at `readAt` may fulfil a fault, by `stalenessInterval`.
+    func isFresh(readAt: Date) -> Bool {
         if stalenessInterval < 0 { return true }
         if stalenessInterval == 0 { return false }
-        return core.clock.now.timeIntervalSince(snapshot.readAt) <= stalenessInterval
+        return core.clock.now.timeIntervalSince(readAt) <= stalenessInterval
     }
 
     func fill(_ object: ManagedObject, with snapshot: consuming RowSnapshot) {

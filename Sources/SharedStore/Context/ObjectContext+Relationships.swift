@@ -24,10 +24,14 @@ extension ObjectContext {
             guard case .int(let pk) = object.current[slot] else { return [] }
             return [core.objectID(destination, pk)]
         case .inverseForeignKey(let slot):
-            var keys = id.isTemporary ? [] : try primaryKeys(
-                "SELECT Z_PK FROM \(destination.tableName) WHERE \(destination.slots[slot].column) = ?", id.primaryKey)
+            let index = info.relationshipIndex[relationship]!
+            var keys = try storedToMany(object, id, info, index) { () throws(StoreError) in
+                try primaryKeys("SELECT Z_PK FROM \(destination.tableName) WHERE \(destination.slots[slot].column) = ?", id.primaryKey)
+            }
             var keySet = Set(keys)
-            for other in objects.values where other.entity == rel.destination && !other.isFault {
+            // This context's own changes on top: the destination objects whose key it set, inserted or deleted.
+            for other in objects.values where other.entity == rel.destination
+                && (other.isInserted || other.isDeleted || other.changes[slot] != nil) {
                 let otherID = other.id
                 let points = other.current[slot] == .int(id.primaryKey)
                 if points && !other.isDeleted && keySet.insert(otherID.primaryKey).inserted {
@@ -38,13 +42,37 @@ extension ObjectContext {
             }
             return keys.map { core.objectID(destination, $0) }
         case .joinTable(let table, let owner, let target):
-            var keys = id.isTemporary ? [] : try primaryKeys("SELECT \(target) FROM \(table) WHERE \(owner) = ?", id.primaryKey)
             let index = info.relationshipIndex[relationship]!
+            var keys = try storedToMany(object, id, info, index) { () throws(StoreError) in
+                try primaryKeys("SELECT \(target) FROM \(table) WHERE \(owner) = ?", id.primaryKey)
+            }
             let removed = Set(object.joinRemoves[index] ?? [])
             keys.removeAll { removed.contains($0) }
             for key in object.joinAdds[index] ?? [] where !keys.contains(key) { keys.append(key) }
             return keys.map { core.objectID(destination, $0) }
         }
+    }
+
+    /// The destination keys a fired to-many holds, as read, before this context's pending changes: kept in
+    /// the object once fired (until it becomes a fault); otherwise the row cache's, when fresh by the
+    /// staleness rules, as Core Data reloads a faulted object's properties "from the store or last
+    /// cached state"; otherwise SQL, which is cached (except inside a pinned generation). An unsaved
+    /// owner holds none.
+    private func storedToMany(_ object: ManagedObject, _ id: ObjectID, _ info: EntityInfo, _ index: Int,
+                              query: () throws(StoreError) -> [Int64]) throws(StoreError) -> [Int64] {
+        guard !id.isTemporary else { return [] }
+        if let held = object.toMany?[index] { return held }
+        let keys: [Int64]
+        if generation.isPinned && isViewContext {
+            keys = try query()
+        } else if let cached = core.toManySnapshot(info.index, id.primaryKey, index), isFresh(readAt: cached.readAt) {
+            keys = cached.keys
+        } else {
+            keys = try query()
+            core.store(ToManySnapshot(keys: keys, readAt: core.clock.now), info.index, id.primaryKey, index)
+        }
+        object.toMany = (object.toMany ?? [:]).merging([index: keys]) { $1 }
+        return keys
     }
 
     private func primaryKeys(_ sql: String, _ key: Int64) throws(StoreError) -> [Int64] {
@@ -72,9 +100,14 @@ extension ObjectContext {
         let target = try object(for: other)
         guard !source.isDeleted else { throw .notFound(id) }
         guard !target.isDeleted else { throw .notFound(other) }
+        var previousOwner: ObjectID?
         switch rel.storage {
         case .foreignKey(let slot):
             _ = try fired(id, info)
+            if adding, rel.inverseName.flatMap({ destination.relationshipIndex[$0] }).map({ destination.relationships[$0].isToMany }) == true,
+               case .int(let old) = source.current[slot], old != other.primaryKey {
+                previousOwner = core.objectID(destination, old)
+            }
             if adding {
                 set(source, slot, .int(other.primaryKey))
             } else if source.current[slot] == .int(other.primaryKey) {
@@ -87,6 +120,9 @@ extension ObjectContext {
             }
         case .inverseForeignKey(let slot):
             _ = try fired(other, destination)
+            if adding, case .int(let old) = target.current[slot], old != id.primaryKey {
+                previousOwner = core.objectID(info, old)
+            }
             if adding {
                 set(target, slot, .int(id.primaryKey))
             } else if target.current[slot] == .int(id.primaryKey) {
@@ -102,8 +138,12 @@ extension ObjectContext {
                 source.joinRemoves[index, default: []].append(other.primaryKey)
             }
         }
-        // Core Data marks both ends of a relationship change as updated: both versions move on save.
-        for object in [source, target] where !object.isInserted {
+        // Core Data marks both ends of a relationship change as updated, and the object a to-one is taken
+        // from (inverse maintenance removes it from that object's to-many): their versions move on save,
+        // and history names them.
+        var ends = [source, target]
+        if let previousOwner, let owner = try? object(for: previousOwner), !owner.isDeleted { ends.append(owner) }
+        for object in ends where !object.isInserted {
             object.touched = true
             markUpdated(object)
         }

@@ -39,6 +39,8 @@ final class StoreCore {
     let readOnlyReason: String?
     /// The row cache: one table per entity (`model.entities` order), by primary key.
     @exclusivity(unchecked) var rows: [KeyTable<RowSnapshot>]
+    /// Fired to-many relationships' contents, by owner row and relationship (`toManySnapshot`).
+    @exclusivity(unchecked) var toManyRows: [ToManyKey: ToManySnapshot] = [:]
     @exclusivity(unchecked) var contexts: [WeakContext] = []
     @exclusivity(unchecked) private var nextTemporaryKey: Int64 = -1
     /// The last history token this process wrote or consumed (for `own-token` purges).
@@ -119,6 +121,26 @@ final class StoreCore {
         if rows[entity].removeValue(forKey: id.primaryKey) != nil {
             emit(.snapshotDropped(object: id, reason: reason))
         }
+        if !toManyRows.isEmpty { toManyRows = toManyRows.filter { $0.key.entity != entity || $0.key.primaryKey != id.primaryKey } }
+    }
+
+    // MARK: To-many cache
+
+    /// A fired to-many's destination keys as last read from SQL: part of the row cache, with the same
+    /// staleness rules (Core Data reloads a faulted object's properties "from the store or last cached
+    /// state", to-many relationships included).
+    func toManySnapshot(_ entity: Int, _ primaryKey: Int64, _ relationship: Int) -> ToManySnapshot? {
+        toManyRows[ToManyKey(entity: entity, primaryKey: primaryKey, relationship: relationship)]
+    }
+
+    func store(_ snapshot: ToManySnapshot, _ entity: Int, _ primaryKey: Int64, _ relationship: Int) {
+        toManyRows[ToManyKey(entity: entity, primaryKey: primaryKey, relationship: relationship)] = snapshot
+    }
+
+    /// Forgets every cached content of the relationships in `relationships` (by owner entity and index).
+    func dropToMany(_ relationships: Set<ToManyKey.Relationship>) {
+        guard !relationships.isEmpty, !toManyRows.isEmpty else { return }
+        toManyRows = toManyRows.filter { !relationships.contains(ToManyKey.Relationship(entity: $0.key.entity, index: $0.key.relationship)) }
     }
 
     // MARK: Reading rows
@@ -192,3 +214,22 @@ extension StoreCore {
     }
 }
 
+
+/// One owner row's to-many relationship, as the to-many cache keys it.
+struct ToManyKey: Hashable {
+    /// A relationship of an entity, whatever the row.
+    struct Relationship: Hashable {
+        let entity: Int
+        let index: Int
+    }
+
+    let entity: Int
+    let primaryKey: Int64
+    let relationship: Int
+}
+
+/// A to-many's destination keys as read from SQL, and when.
+struct ToManySnapshot {
+    let keys: [Int64]
+    let readAt: Date
+}

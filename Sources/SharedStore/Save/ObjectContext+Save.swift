@@ -57,6 +57,7 @@ extension ObjectContext {
             }
         }
         var removed: Set<ObjectID> = []
+        var written = Set<Int>()
         // The writes are read in place and their values moved out (into the row cache): copying each write
         // would retain and release its values, whose header is no longer in the cache after a large save.
         var writes: [SaveWrite] = []
@@ -65,6 +66,7 @@ extension ObjectContext {
             for i in writes.indices {
                 unowned(unsafe) let object = writes[i].object
                 unowned(unsafe) let entity = writes[i].entity
+                written.insert(entity.index)
                 let version = writes[i].version
                 var values: [Value] = []
                 swap(&values, &writes[i].values)
@@ -117,6 +119,7 @@ extension ObjectContext {
             screen.remap(transaction.mapping)
             remapTemporaryKeys(transaction.mapping)
         }
+        forgetToMany(afterWritingTo: written)
         screen.remove(removed)
         deletedOrder.removeAll()
         deletedSet.removeAll()
@@ -139,6 +142,27 @@ extension ObjectContext {
             for observer in core.didSaveObservers { observer(event) }
         }
         return result
+    }
+
+    /// A save changes the contents of the to-many relationships owned by, or pointing into, the entities it
+    /// wrote: this context's fired ones and the cached ones are read again (Core Data updates both ends of
+    /// a relationship in the saving context; re-reading gives the same answer).
+    private func forgetToMany(afterWritingTo written: Set<Int>) {
+        guard !written.isEmpty else { return }
+        var affected = Set<ToManyKey.Relationship>()
+        for entity in core.model.entities {
+            for (index, relationship) in entity.relationships.enumerated() where relationship.isToMany
+                && (written.contains(entity.index) || written.contains(relationship.destination)) {
+                affected.insert(ToManyKey.Relationship(entity: entity.index, index: index))
+            }
+        }
+        guard !affected.isEmpty else { return }
+        core.dropToMany(affected)
+        for object in objects.values where object.toMany != nil {
+            for index in object.toMany!.keys where affected.contains(ToManyKey.Relationship(entity: object.entity, index: index)) {
+                object.toMany![index] = nil
+            }
+        }
     }
 
     /// Other objects of this context may hold a just-saved object's temporary key in a to-one slot.

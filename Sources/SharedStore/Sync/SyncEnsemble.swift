@@ -144,6 +144,11 @@ public final class SyncEnsemble {
             result.historyToken = token
             result.importedFiles = imported
             result.changes = applied.remoteChanges(core)
+            // The import wrote through this coordinator, as a context of it would: its cache of those rows
+            // (values and to-many contents) is out of date.
+            for id in result.changes.updated + result.changes.deleted {
+                if let entity = try? core.model.entity(named: id.entity) { core.dropSnapshot(id, entity: entity.index, reason: .remoteMerge) }
+            }
             try interrupt(.beforeUpload)
             result.exportedFiles += try upload()
             try store.setHistoryToken(try engine.meta(SyncSchema.exportTokenKey)?.intValue, for: Self.historyConsumer)
