@@ -104,6 +104,7 @@ extension AgentProcess {
             object: ids.name(of: conflict.object), cachedVersion: conflict.cachedVersion,
             storeVersion: conflict.storeVersion ?? -1, policy: conflict.policy,
             outcome: conflict.outcome, cachedValues: conflict.cachedValues.traceValues,
-            storeValues: conflict.storeValues.traceValues)))
+            storeValues: conflict.storeValues.traceValues, constraint: conflict.constraint,
+            existing: conflict.existingObject.map { ids.name(of: $0) })))
     }
 }

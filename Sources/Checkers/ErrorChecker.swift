@@ -121,8 +121,13 @@ struct ErrorChecker {
         switch record.kind {
         case .conflict:
             let conflict = candidate.conflict
-            let explanation = conflict.map {
-                "\(process)'s save failed at \(when) on an optimistic-locking conflict on \($0.object): it had version \($0.cachedVersion), the store version \($0.storeVersion) (merge policy \($0.policy))."
+            let explanation = conflict.map { conflict in
+                if let constraint = conflict.constraint {
+                    let value = conflict.cachedValues[constraint].map { " \($0)" } ?? ""
+                    return "\(process)'s save failed at \(when) on a constraint conflict: its new \(conflict.object) has the \(constraint)\(value) "
+                        + "of \(conflict.existing ?? "a row") already in the store (version \(conflict.storeVersion)), and merge policy \(conflict.policy) does not resolve it."
+                }
+                return "\(process)'s save failed at \(when) on an optimistic-locking conflict on \(conflict.object): it had version \(conflict.cachedVersion), the store version \(conflict.storeVersion) (merge policy \(conflict.policy))."
             } ?? "\(process)'s save failed at \(when) on an optimistic-locking conflict\(detail)."
             anomalies.append(context.anomaly(
                 .conflict, process: process, step: step, t: t, object: conflict?.object,

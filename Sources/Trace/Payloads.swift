@@ -83,8 +83,15 @@ public struct ConflictRecord: Sendable, Hashable, Codable {
     public var outcome: ConflictOutcome
     public var cachedValues: TraceValues
     public var storeValues: TraceValues
+    /// For a constraint conflict: the unique attribute the insert shared with a row of the store, and
+    /// that row (scenario id or `Entity#pk`); nil for an optimistic-locking conflict.
+    public var constraint: String?
+    public var existing: String?
 
-    public init(object: String, cachedVersion: Int64, storeVersion: Int64, policy: MergePolicy, outcome: ConflictOutcome, cachedValues: TraceValues = [:], storeValues: TraceValues = [:]) {
+    public init(object: String, cachedVersion: Int64, storeVersion: Int64, policy: MergePolicy, outcome: ConflictOutcome, cachedValues: TraceValues = [:], storeValues: TraceValues = [:],
+                constraint: String? = nil, existing: String? = nil) {
+        self.constraint = constraint
+        self.existing = existing
         self.object = object
         self.cachedVersion = cachedVersion
         self.storeVersion = storeVersion

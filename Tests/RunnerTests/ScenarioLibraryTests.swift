@@ -41,6 +41,7 @@ import Trace
         "widget-suspended-holding-a-lock/writes-on-reload": [(.lockHeldWhileSuspended, "widget", nil), (.busy, "app", nil)],
         "notification-service-writes-while-app-suspended/refetch-on-notification": [(.missedInsert, "app", "m1")],
         "tags-added-elsewhere-never-show/refresh-all-objects": [(.staleRead, "app", "n1")],
+        "same-tag-created-in-app-and-extension/error-policy": [(.conflict, "share", "groceries")],
         "same-note-on-phone-and-watch-without-uuid/default": [(.duplicate, "group:group.example.notes", "n1"), (.duplicate, "own:watch", "n1")],
     ]
 

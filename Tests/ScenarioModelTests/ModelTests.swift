@@ -18,6 +18,20 @@ import Testing
         return try Fixture.scenario(yaml).store.model
     }
 
+    @Test func anAttributeMayBeAUniquenessConstraint() throws {
+        let decoded = try model("""
+            Tag:
+              name: string unique
+              code: int? unique
+              color: string unique = red
+              note: string
+            """)
+        let attributes = try #require(decoded.entity(named: "Tag")).attributes
+        #expect(attributes.map(\.isUnique) == [true, true, true, false])
+        #expect(attributes[1].isOptional && attributes[2].defaultValue == .string("red"))
+        #expect(PropertyDeclaration.parse("Tag unique", entityNames: ["Tag"]) == .failure(.init(message: "only an attribute can be unique; 'Tag' is not an attribute type.")))
+    }
+
     @Test func inverseIsInferredOnlyWhenUnambiguous() throws {
         let decoded = try model("""
             Folder:

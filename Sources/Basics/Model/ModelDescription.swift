@@ -14,16 +14,33 @@ public struct AttributeDescription: Sendable, Hashable, Codable {
     /// Whether a deleted object's value is kept in its history tombstone (Core Data's
     /// `preservesValueInHistoryOnDeletion`); by default only `uuid` attributes are, as global identifiers.
     public var preservesValueInHistoryOnDeletion: Bool
+    /// Whether the attribute is a uniqueness constraint of its entity (Core Data's `uniquenessConstraints`,
+    /// one attribute each): two rows never hold the same non-nil value, and a save that would make them
+    /// is a constraint conflict its merge policy resolves.
+    public var isUnique: Bool
 
     /// Creates an attribute.
     public init(name: String, type: AttributeType, isOptional: Bool = false, defaultValue: Value? = nil,
-                preservesValueInHistoryOnDeletion: Bool? = nil)
+                preservesValueInHistoryOnDeletion: Bool? = nil, isUnique: Bool = false)
     {
         self.name = name
         self.type = type
         self.isOptional = isOptional
         self.defaultValue = defaultValue
         self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion ?? (type == .uuid)
+        self.isUnique = isUnique
+    }
+
+    private enum CodingKeys: String, CodingKey { case name, type, isOptional, defaultValue, preservesValueInHistoryOnDeletion, isUnique }
+
+    /// Decodes an attribute; `isUnique` may be absent (descriptions written before it existed).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(name: try c.decode(String.self, forKey: .name), type: try c.decode(AttributeType.self, forKey: .type),
+                  isOptional: try c.decode(Bool.self, forKey: .isOptional),
+                  defaultValue: try c.decodeIfPresent(Value.self, forKey: .defaultValue),
+                  preservesValueInHistoryOnDeletion: try c.decode(Bool.self, forKey: .preservesValueInHistoryOnDeletion),
+                  isUnique: try c.decodeIfPresent(Bool.self, forKey: .isUnique) ?? false)
     }
 }
 

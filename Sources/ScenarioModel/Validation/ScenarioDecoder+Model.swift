@@ -51,8 +51,8 @@ extension ScenarioDecoder {
             }
             guard let declaration = propertyDeclarationText(pair.value) else { continue }
             switch PropertyDeclaration.parse(declaration, entityNames: entityNames) {
-            case let .success(.attribute(type, optional, defaultText)):
-                var attribute = AttributeDescription(name: property, type: type, isOptional: optional)
+            case let .success(.attribute(type, optional, defaultText, unique)):
+                var attribute = AttributeDescription(name: property, type: type, isOptional: optional, isUnique: unique)
                 if let defaultText {
                     attribute.defaultValue = defaultValue(defaultText, for: attribute, at: pair.value)
                 }
@@ -126,16 +126,24 @@ extension ScenarioDecoder {
 
 /// A property's type as the model writes it: `string`, `int?`, `bool = false`, `[Tag]`, `Note?`.
 enum PropertyDeclaration: Equatable {
-    case attribute(AttributeType, optional: Bool, defaultText: String?)
+    case attribute(AttributeType, optional: Bool, defaultText: String?, unique: Bool)
     case relationship(destination: String, toMany: Bool, optional: Bool)
 
-    struct Failure: Error {
+    struct Failure: Error, Equatable {
         var message: String
     }
 
     static func parse(_ text: String, entityNames: [String]) -> Result<PropertyDeclaration, Failure> {
         var typePart = text.trimmingWhitespace()
         var defaultText: String?
+        // `string unique` (or `string unique = A`): a uniqueness constraint on the attribute.
+        var unique = false
+        let words = typePart.split(separator: " ", maxSplits: 1).map(String.init)
+        if words.count == 2, words[1].trimmingWhitespace() == "unique" || words[1].trimmingWhitespace().hasPrefix("unique ")
+            || words[1].trimmingWhitespace().hasPrefix("unique=") {
+            unique = true
+            typePart = words[0] + String(words[1].trimmingWhitespace().dropFirst("unique".count))
+        }
         if let equals = typePart.firstIndex(of: "=") {
             defaultText = String(typePart[typePart.index(after: equals)...]).trimmingWhitespace()
             typePart = String(typePart[..<equals]).trimmingWhitespace()
@@ -162,7 +170,10 @@ enum PropertyDeclaration: Equatable {
         let optional = typePart.hasSuffix("?")
         let base = optional ? String(typePart.dropLast()).trimmingWhitespace() : typePart
         if let type = AttributeType(rawValue: base) {
-            return .success(.attribute(type, optional: optional, defaultText: defaultText))
+            return .success(.attribute(type, optional: optional, defaultText: defaultText, unique: unique))
+        }
+        if unique {
+            return .failure(Failure(message: "only an attribute can be unique; '\(base)' is not an attribute type."))
         }
         if entityNames.contains(base) {
             if defaultText != nil {

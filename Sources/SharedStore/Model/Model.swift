@@ -13,6 +13,8 @@ public final class Model: Sendable {
     let entityIndex: [String: Int]
     /// Whether any relationship is stored in a join table (saves skip join-table work otherwise).
     let hasJoinTables: Bool
+    /// Whether some entity has a uniqueness constraint (a save then looks for constraint conflicts).
+    let hasUniqueAttributes: Bool
     /// This model among every model made in the process (keys remember it: a freed model's address can
     /// be reused, a serial cannot).
     let serial = ModelSerial.next()
@@ -41,6 +43,7 @@ public final class Model: Sendable {
         hasJoinTables = entities.contains { entity in
             entity.relationships.contains { if case .joinTable = $0.storage { true } else { false } }
         }
+        hasUniqueAttributes = entities.contains { !$0.uniqueSlots.isEmpty }
         versionHash = Model.hash(of: description)
     }
 
@@ -82,7 +85,7 @@ public final class Model: Sendable {
         for entity in description.entities.sorted(by: { $0.name < $1.name }) {
             canonical += "E:\(entity.name);"
             for a in entity.attributes.sorted(by: { $0.name < $1.name }) {
-                canonical += "A:\(a.name):\(a.type):\(a.isOptional):\(a.defaultValue?.description ?? "-");"
+                canonical += "A:\(a.name):\(a.type):\(a.isOptional):\(a.defaultValue?.description ?? "-")\(a.isUnique ? ":unique" : "");"
             }
             for r in entity.relationships.sorted(by: { $0.name < $1.name }) {
                 canonical += "R:\(r.name):\(r.destination):\(r.isToMany):\(r.inverse ?? "-");"
@@ -160,6 +163,8 @@ final class EntityInfo: Sendable {
     var hasToOneSlots: Bool { slots.count > attributeCount }
     /// The attributes' names, by slot (what `attributeSlot` compares, without copying whole slots).
     let attributeNames: [String]
+    /// The slots of the attributes that are uniqueness constraints.
+    let uniqueSlots: [Int]
 
     init(index: Int, entityNumber: Int64, name: String, tableName: String, attributes: [AttributeDescription],
          slots: [Slot], slotIndex: [String: Int], relationships: [RelationshipInfo], relationshipIndex: [String: Int])
@@ -181,6 +186,7 @@ final class EntityInfo: Sendable {
         saveInsertSQL = "INSERT INTO \(tableName) (Z_PK, Z_ENT, Z_OPT\(slots.map { ", " + $0.column }.joined())) VALUES (?, \(entityNumber), 1\(marks))"
         attributeCount = attributes.count
         attributeNames = slots.prefix(attributes.count).map(\.name)
+        uniqueSlots = attributes.indices.filter { attributes[$0].isUnique }
     }
 
 

@@ -20,9 +20,16 @@ public struct SaveConflict: Sendable, CustomStringConvertible {
     public let outcome: ConflictOutcome
     /// The values the object ended with (written, or taken from the store); empty on failure.
     public let resolvedValues: [String: Value]
+    /// For a constraint conflict (Core Data's `NSConstraintConflict`): the unique attribute an insert
+    /// shares with a row of the store, and that row; nil for an optimistic-locking conflict.
+    public var constraint: String? = nil
+    public var existingObject: ObjectID? = nil
 
     public var description: String {
-        "conflict on \(object): cached v\(cachedVersion), store \(storeVersion.map { "v\($0)" } ?? "deleted"), policy \(policy.rawValue) -> \(outcome.rawValue)"
+        if let constraint, let existingObject {
+            return "constraint conflict on \(object): its \(constraint) is \(existingObject)'s, policy \(policy.rawValue) -> \(outcome.rawValue)"
+        }
+        return "conflict on \(object): cached v\(cachedVersion), store \(storeVersion.map { "v\($0)" } ?? "deleted"), policy \(policy.rawValue) -> \(outcome.rawValue)"
     }
 }
 

@@ -58,6 +58,9 @@ extension ObjectContext {
         }
         var removed: Set<ObjectID> = []
         var written = Set<Int>()
+        // Inserts a constraint conflict made into existing rows: temporary -> permanent IDs are then given whole.
+        let upserted = transaction.conflicts.contains { $0.constraint != nil }
+        var permanentIDs: [ObjectID: ObjectID] = [:]
         // The writes are read in place and their values moved out (into the row cache): copying each write
         // would retain and release its values, whose header is no longer in the cache after a large save.
         var writes: [SaveWrite] = []
@@ -72,9 +75,11 @@ extension ObjectContext {
                 swap(&values, &writes[i].values)
                 switch writes[i].kind {
                 case .committed(let operation):
-                    if operation == .insert {
+                    if operation == .insert || object.isInserted {
+                        // An insert, or one a constraint conflict made an update of an existing row.
                         // Re-registered under its permanent ID, as obtainPermanentIDs does.
                         let permanent = core.objectID(entity, writes[i].primaryKey)
+                        if upserted { permanentIDs[object.id] = permanent }
                         objects.reregister(object, as: permanent, entity: entity.index)
                         object.isInserted = false
                     }
@@ -100,6 +105,13 @@ extension ObjectContext {
                                    entity.index, object.id.primaryKey)
                     }
                 case .tookStore(let undelete):
+                    if object.isInserted {
+                        // An insert whose constraint conflict kept the store's row: it becomes that row.
+                        let permanent = core.objectID(entity, writes[i].primaryKey)
+                        permanentIDs[object.id] = permanent
+                        objects.reregister(object, as: permanent, entity: entity.index)
+                        object.isInserted = false
+                    }
                     if undelete { object.isDeleted = false }
                     object.values = values
                     object.version = version
@@ -132,6 +144,7 @@ extension ObjectContext {
             ? SaveRecord(changes: changes, temporaryKeys: transaction.mapping.temporary)
             : SaveRecord(compact: compact, model: core.model, store: core.store,
                          temporaryKeys: transaction.mapping.temporary)
+        if upserted { record.givenPermanentIDs = permanentIDs }
         let result = SaveResult(context: name, record: record, conflicts: transaction.conflicts,
                                 historyToken: transaction.historyToken)
         if detailed && !changes.isEmpty {

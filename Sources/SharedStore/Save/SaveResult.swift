@@ -49,6 +49,12 @@ final class SaveRecord: @unchecked Sendable {
     private let model: Model?
     private let store: StoreIdentity?
     private let temporaryKeys: [Int64]
+    /// Temporary -> permanent IDs given whole (a save whose constraint conflicts made inserts into
+    /// existing rows: its changes no longer pair one by one with its temporary keys).
+    var givenPermanentIDs: [ObjectID: ObjectID]? {
+        get { lock.withLock { builtPermanentIDs } }
+        set { lock.withLock { builtPermanentIDs = newValue } }
+    }
     /// Guards the built forms (a `SaveResult` is `Sendable`: it may be read from several threads).
     private let lock = NSLock()
     private var builtChanges: [CommittedChange]?

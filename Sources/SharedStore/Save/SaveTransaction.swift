@@ -36,7 +36,7 @@ struct SaveTransaction {
     let policy: MergePolicy
     var db: SQLiteConnection { core.writer }
     /// Temporary primary key -> permanent primary key, for the inserted objects.
-    private(set) var mapping = TemporaryKeyMap()
+    var mapping = TemporaryKeyMap()
     /// How many objects the save inserts.
     private(set) var insertCount = 0
     var writes: [SaveWrite] = []
@@ -67,7 +67,10 @@ struct SaveTransaction {
         do {
             let keys = try allocateKeys(temporaryKeys: temporaryKeys, entities: entities)
             writes.reserveCapacity(inserts.count + updates.count + deletes.count)
-            for (object, key) in zip(inserts, keys) { try insert(object, key: key) }
+            let existing = core.model.hasUniqueAttributes ? try constraintConflicts(inserts) : [:]
+            for (i, (object, key)) in zip(inserts, keys).enumerated() {
+                if let row = existing[i] { try upsert(object, onto: row) } else { try insert(object, key: key) }
+            }
             var pending: [(ManagedObject, Bool)] = []
             for object in updates where !(try update(object)) { pending.append((object, false)) }
             for object in deletes where !(try delete(object)) { pending.append((object, true)) }
