@@ -157,9 +157,9 @@ extension AgentProcess {
         guard !requests.isEmpty, let fresh = inspectorContext("list-check") else { return ([], false) }
         var names: Set<String> = []
         for request in requests {
-            var unlimited = request
-            unlimited.fetchLimit = nil
-            for id in (try? fresh.fetch(unlimited)) ?? [] {
+            // The list as the fetch would make it now: its predicate, sort and limit, without pending
+            // changes (the inspector has none).
+            for id in (try? fresh.fetch(request)) ?? [] {
                 if let filter, !filter.evaluate((try? fresh.values(of: id)) ?? [:]) { continue }
                 names.insert(ids.name(of: id))
             }

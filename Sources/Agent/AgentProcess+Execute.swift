@@ -29,8 +29,10 @@ extension AgentProcess {
         case .reset:
             view.reset()
             forgetUnsaved()
-        case .fetch(let entity, let predicate, let sort):
-            let request = FetchRequest(entity: entity, filter: predicate, sortKeys: sort.isEmpty ? nil : sort)
+        case .fetch(let entity, let predicate, let sort, let options):
+            let request = FetchRequest(entity: entity, filter: predicate, sortKeys: sort.isEmpty ? nil : sort,
+                                       returnsObjectsAsFaults: options.returnsObjectsAsFaults, fetchLimit: options.limit,
+                                       includesPendingChanges: options.includesPendingChanges)
             _ = try currentContext.fetch(request)
             if !fetches.contains(request) { fetches.append(request) }
         case .refreshAll:

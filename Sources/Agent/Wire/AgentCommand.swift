@@ -16,7 +16,7 @@ public enum AgentCommand: Sendable, Hashable, Codable {
     case save
     case rollback
     case reset
-    case fetch(entity: String, predicate: FetchPredicate?, sort: [SortKey])
+    case fetch(entity: String, predicate: FetchPredicate?, sort: [SortKey], options: FetchOptions = FetchOptions())
     case refreshAll
     case refreshObject(id: String, merge: Bool)
     case runRefresh

@@ -23,8 +23,8 @@ extension ScenarioRunner {
         case .save: return .save
         case .rollback: return .rollback
         case .reset: return .reset
-        case .fetch(let entity, let predicate, let sort):
-            return .fetch(entity: entity, predicate: predicate, sort: sort)
+        case .fetch(let entity, let predicate, let sort, let options):
+            return .fetch(entity: entity, predicate: predicate, sort: sort, options: options)
         case .refreshAll: return .refreshAll
         case .refresh(let id, let merge): return .refreshObject(id: id, merge: merge)
         case .runRefresh: return .runRefresh

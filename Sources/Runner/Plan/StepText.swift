@@ -33,10 +33,13 @@ enum StepText {
         case .save: return "save"
         case .rollback: return "rollback"
         case .reset: return "reset"
-        case .fetch(let entity, let predicate, let sort):
+        case .fetch(let entity, let predicate, let sort, let options):
             var text = "fetch \(entity)"
             if let predicate { text += " where \(predicate.description)" }
             if !sort.isEmpty { text += " sort \(sort.map(\.description).joined(separator: ","))" }
+            if let limit = options.limit { text += " limit \(limit)" }
+            if !options.includesPendingChanges { text += " without pending changes" }
+            if !options.returnsObjectsAsFaults { text += " filled" }
             return text
         case .refreshAll: return "refresh"
         case .refresh(let id, let merge): return "refresh \(id) merge \(merge)"

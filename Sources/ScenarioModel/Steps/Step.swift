@@ -59,7 +59,7 @@ public enum Step: Sendable, Hashable, Codable {
     /// Reset the view context.
     case reset
     /// Fetch `entity` (optionally filtered and sorted) and register the results in the view.
-    case fetch(entity: String, predicate: FetchPredicate?, sort: [SortKey])
+    case fetch(entity: String, predicate: FetchPredicate?, sort: [SortKey], options: FetchOptions = FetchOptions())
     /// `refreshAllObjects()`, whatever the strategy.
     case refreshAll
     /// `refresh(_:mergeChanges:)` of one object.

@@ -19,7 +19,22 @@ extension ScenarioDecoder {
             let entity = entityReference(argument)
             let predicate = map["where"].flatMap { decodePredicate($0, entity: entity?.model) }
             let sort = map["sort"].map { decodeSort($0, entity: entity?.model) } ?? []
-            return entity.map { .fetch(entity: $0.name, predicate: predicate, sort: sort) }
+            var options = FetchOptions()
+            var valid = true
+            if let node = map["limit"] {
+                options.limit = decoder.int(node, "the fetch limit", in: 1...Limits.objects)
+                valid = options.limit != nil
+            }
+            if let node = map["includes-pending-changes"] {
+                guard let value = decoder.bool(node, "includes-pending-changes") else { return nil }
+                options.includesPendingChanges = value
+            }
+            if let node = map["returns-objects-as-faults"] {
+                guard let value = decoder.bool(node, "returns-objects-as-faults") else { return nil }
+                options.returnsObjectsAsFaults = value
+            }
+            guard valid else { return nil }
+            return entity.map { .fetch(entity: $0.name, predicate: predicate, sort: sort, options: options) }
         case "refresh":
             let target = objectReference(argument)
             let merge = map["merge"].flatMap { decoder.bool($0, "merge") } ?? true

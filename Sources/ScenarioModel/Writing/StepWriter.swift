@@ -42,10 +42,13 @@ public enum StepWriter {
         case .relate(let id, let to, let via): return Y.flow([("relate", Y.word(id)), ("to", Y.word(to)), ("via", Y.word(via))])
         case .unrelate(let id, let from, let via):
             return Y.flow([("unrelate", Y.word(id)), ("from", Y.word(from)), ("via", Y.word(via))])
-        case .fetch(let entity, let predicate, let sort):
+        case .fetch(let entity, let predicate, let sort, let options):
             var pairs = [("fetch", Y.word(entity))]
             if let predicate { pairs.append(("where", Y.quoted(predicate.description))) }
             if !sort.isEmpty { pairs.append(("sort", Y.quoted(sort.map(\.description).joined(separator: ", ")))) }
+            if let limit = options.limit { pairs.append(("limit", String(limit))) }
+            if !options.includesPendingChanges { pairs.append(("includes-pending-changes", "false")) }
+            if !options.returnsObjectsAsFaults { pairs.append(("returns-objects-as-faults", "false")) }
             return Y.flow(pairs)
         case .refresh(let id, let merge): return Y.flow([("refresh", Y.word(id)), ("merge", merge ? "true" : "false")])
         case .batchInsert(let entity, let count, let values):
