@@ -85,8 +85,12 @@ extension AgentProcess {
         let context = currentContext
         guard let id = ids[name], context.viewContains(id) else {
             let deleted = ids[name].map { context.isDeleted($0) || heldDeletes.contains($0) } ?? false
-            return Observation(object: name, found: false, workload: workload, store: openedCopyName,
-                               deletedUnsaved: deleted ? true : nil)
+            var observation = Observation(object: name, found: false, workload: workload, store: openedCopyName,
+                                          deletedUnsaved: deleted ? true : nil)
+            if !deleted, !workload, openedCopy == nil, let id = ids[name], !id.isTemporary {
+                observation.listed = listedByOwnFetches(id)
+            }
+            return observation
         }
         let wasFault = context.isFault(id)
         lastFaultSource = nil
@@ -131,6 +135,20 @@ extension AgentProcess {
             result[relationship] = related.map { ids.name(of: $0) }.sorted()
         }
         return result
+    }
+
+    /// Whether this process's own fetches of `id`'s entity return it from the store now (through the
+    /// inspector: no cache, no pinned generation); nil when it never fetched the entity.
+    private func listedByOwnFetches(_ id: ObjectID) -> Bool? {
+        let requests = fetches.filter { $0.entity == id.entity }
+        guard !requests.isEmpty else { return nil }
+        if !ownEdits(of: id).isEmpty {
+            // Its own unsaved edits decide, as a fetch matches an edited object by its unsaved values.
+            guard let values = try? currentContext.values(of: id) else { return nil }
+            return requests.contains { $0.filter?.evaluate(values) ?? true }
+        }
+        guard let fresh = inspectorContext("list-check") else { return nil }
+        return requests.contains { ((try? fresh.fetch($0)) ?? []).contains(id) }
     }
 
     /// The scenario names of the view's objects of `entity` that match `filter`, sorted; and those the
@@ -212,7 +230,8 @@ extension AgentProcess {
             guard var values = try? context.values(of: id) else { continue }
             for property in ownEdits(of: id) { values[property] = nil }
             objects.append(ObjectState(
-                id: ids.name(of: id), entity: id.entity, version: context.version(of: id), values: values.traceValues))
+                id: ids.name(of: id), entity: id.entity, version: context.version(of: id), values: values.traceValues,
+                pk: openedCopy == nil ? id.primaryKey : nil))
         }
         var absent: Set<String> = []
         let fresh = (openedCopy ?? coordinator).newBackgroundContext(name: "final-check")

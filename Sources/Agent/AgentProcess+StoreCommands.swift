@@ -55,7 +55,12 @@ extension AgentProcess {
     }
 
     func openCopy(named name: String) throws {
-        openedCopy = try AgentProcess.openStore(config: config, clock: clock, readOnlyURL: copyURL(name))
+        do {
+            openedCopy = try AgentProcess.openStore(config: config, clock: clock, readOnlyURL: copyURL(name))
+        } catch {
+            // As Core Data's addPersistentStore fails on such a file: the step's error, not the harness's.
+            throw AgentError(kind: .storeLoadFailed, description: "the copy '\(name)' cannot be opened as a store: \(error)")
+        }
         openedCopyName = "copy:\(name)"
     }
 

@@ -157,7 +157,11 @@ struct FinalStateChecker {
         let process = view.process, store = final.snapshot.store
         // One id may name several rows (a duplicate): the view's object is compared with the closest.
         var rows: [String: [ObjectState]] = [:]
-        for object in final.snapshot.objects { rows[object.id, default: []].append(object) }
+        var byRow: [RowRef: ObjectState] = [:]
+        for object in final.snapshot.objects {
+            rows[object.id, default: []].append(object)
+            if let pk = object.pk { byRow[RowRef(entity: object.entity, pk: pk)] = object }
+        }
         var inView: [String: ObjectState] = [:]
         for object in view.snapshot.objects where inView[object.id] == nil { inView[object.id] = object }
         // A view holds what its fetches returned: the objects it lacks are those its own fetches would
@@ -173,7 +177,10 @@ struct FinalStateChecker {
         }
         for id in inView.keys.sorted() {
             let shown = inView[id]!
-            guard let candidates = rows[id] else {
+            // A view names a row by what its process knows (another process's insert of a duplicate id
+            // is `Entity#pk` to it): the row with the same primary key is the one to compare.
+            let sameRow = shown.pk.flatMap { byRow[RowRef(entity: shown.entity, pk: $0)] }
+            guard let candidates = sameRow.map({ [$0] }) ?? rows[id] else {
                 add(id, nil, seen: "\(id) in the view", expected: "no \(id)",
                     "At the end, \(process)'s view still shows \(id), which is not in the store \(store).")
                 continue
@@ -192,4 +199,10 @@ struct FinalStateChecker {
                 "At the end, \(process)'s view shows \(list.joined(separator: "; "))\(differing.count > 3 ? " (and \(differing.count - 3) more)" : "").")
         }
     }
+}
+
+/// A row of a store by entity and primary key.
+private struct RowRef: Hashable {
+    let entity: String
+    let pk: Int64
 }

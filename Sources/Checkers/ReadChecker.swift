@@ -30,6 +30,8 @@ struct ReadChecker {
         if !read.found {
             // Gone because the reader deleted it and has not saved: its own edit.
             if read.deletedUnsaved == true { return }
+            // Left out of the list by the reader's own fetch (its predicate or limit): not missing.
+            if read.listed == false { return }
             if let history {
                 checkAbsent(read, history: history, process: process, step: step, window: window, into: &anomalies)
             } else if let (other, history) = oracle.elsewhere(object: read.object, notIn: store) {

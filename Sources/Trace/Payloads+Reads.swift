@@ -28,6 +28,10 @@ public struct Observation: Sendable, Hashable, Codable {
     /// before and just after the view, and kept only when both agree); nil when a commit landed in
     /// between, or nothing was asked.
     public var relatedInStore: [String: [String]]?
+    /// For an object not in the view: whether this process's own fetches of its entity return it from
+    /// the store now; nil when the process never fetched the entity (or the object is unknown to it).
+    /// An object its own filtered fetch leaves out is not missing from the view.
+    public var listed: Bool?
 
     public init(object: String, found: Bool, values: TraceValues = [:], version: Int64? = nil, dirty: [String] = [], source: ReadSource = .memory, final: Bool = true, workload: Bool = false, store: String? = nil, deletedUnsaved: Bool? = nil) {
         self.store = store

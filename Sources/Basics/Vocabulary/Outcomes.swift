@@ -34,6 +34,9 @@ public enum ErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
     case syncFailed = "sync-failed"
     /// A `leech` of a store already in the ensemble.
     case alreadyLeeched = "already-leeched"
+    /// A store file could not be opened (Core Data's `addPersistentStore` fails): a copy taken without
+    /// its `-wal` that lacks even its schema, say.
+    case storeLoadFailed = "store-load-failed"
     /// The harness waited too long.
     case timeout
     /// Anything else: the harness could not perform the step.

@@ -12,6 +12,8 @@ public enum ExpectedError: String, Sendable, Hashable, Codable, CaseIterable, Sc
     case expiredToken = "expired-token"
     /// The object is not in the store.
     case notFound = "not-found"
+    /// The store file cannot be opened (`open-copy` of a copy that lacks its schema).
+    case storeLoadFailed = "store-load-failed"
 }
 
 extension AnomalyKind: ScenarioKeyword {}
@@ -24,6 +26,7 @@ extension ExpectedError {
         case .readOnly: .readOnly
         case .expiredToken: .expiredToken
         case .notFound: .notFound
+        case .storeLoadFailed: .storeLoadFailed
         }
     }
 }
