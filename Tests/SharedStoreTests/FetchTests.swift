@@ -146,7 +146,8 @@ import Testing
     }
 
     @Test func pendingInsertsAndDeletesShowInTheView() throws {
-        let context = try StoreFixture().open().viewContext
+        let fixture = try StoreFixture()
+        let context = try fixture.open().viewContext
         let kept = try context.insertNote("kept")
         let gone = try context.insertNote("gone")
         try context.delete(gone)

@@ -79,6 +79,30 @@ import Testing
         #expect(try fresh.relatedObjects(of: note, via: "tags").isEmpty)
     }
 
+    @Test func deletingATagNullifiesItAndUpdatesItsNoteAsCoreDatasDefaultDeleteRuleDoes() throws {
+        let fixture = try StoreFixture()
+        let app = try fixture.open(history: true), share = try fixture.open(history: true)
+        let (note, tag) = try noteWithATag(fixture, app: app)
+        let token = try app.latestHistoryToken()
+        let other = share.newBackgroundContext(name: "share")
+        try other.delete(tag)
+        let result = try other.save()
+        #expect(result.updated == [note] && result.deleted == [tag], "the note loses the tag: it is updated in the same save")
+        app.viewContext.mergeChanges(fromRemoteContextSave: try app.fetchHistory(after: token).remoteChanges)
+        #expect(try app.viewContext.relatedObjects(of: note, via: "tags").isEmpty)
+    }
+
+    @Test func aResetAndRefetchReadsToManyContentsAgainWhateverTheStaleness() throws {
+        let fixture = try StoreFixture()
+        let app = try fixture.open(), share = try fixture.open()
+        let (note, first) = try noteWithATag(fixture, app: app)
+        let second = try tagElsewhere(share, note)
+        let context = app.viewContext
+        context.reset()
+        _ = try context.fetch(FetchRequest(entity: "Note"))
+        #expect(Set(try context.relatedObjects(of: note, via: "tags")) == [first, second], "a fetch reads the row, and its to-many, again")
+    }
+
     @Test func aPendingRelateShowsOnTopOfTheFetchedContents() throws {
         let fixture = try StoreFixture()
         let app = try fixture.open()

@@ -54,7 +54,8 @@ extension ScenarioDecoder {
             return decoder.name(argument, "a notification name").map { .post(name: $0) }
         case "copy-store":
             guard let name = decoder.name(argument, "a name for the copy, like backup") else { return nil }
-            if let earlier = copies[name] {
+            // A step's per-variant versions decode its copy-store again: the same node is no second copy.
+            if let earlier = copies[name], earlier.line != argument.line || earlier.column != argument.column {
                 decoder.error("a copy named '\(name)' is already taken at line \(earlier.line); give this one "
                     + "another name.", at: argument)
             }

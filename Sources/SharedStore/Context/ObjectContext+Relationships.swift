@@ -100,13 +100,13 @@ extension ObjectContext {
         let target = try object(for: other)
         guard !source.isDeleted else { throw .notFound(id) }
         guard !target.isDeleted else { throw .notFound(other) }
-        var previousOwner: ObjectID?
+        var previousOwner: (id: ObjectID, info: EntityInfo)?
         switch rel.storage {
         case .foreignKey(let slot):
             _ = try fired(id, info)
             if adding, rel.inverseName.flatMap({ destination.relationshipIndex[$0] }).map({ destination.relationships[$0].isToMany }) == true,
                case .int(let old) = source.current[slot], old != other.primaryKey {
-                previousOwner = core.objectID(destination, old)
+                previousOwner = (core.objectID(destination, old), destination)
             }
             if adding {
                 set(source, slot, .int(other.primaryKey))
@@ -121,7 +121,7 @@ extension ObjectContext {
         case .inverseForeignKey(let slot):
             _ = try fired(other, destination)
             if adding, case .int(let old) = target.current[slot], old != id.primaryKey {
-                previousOwner = core.objectID(info, old)
+                previousOwner = (core.objectID(info, old), info)
             }
             if adding {
                 set(target, slot, .int(id.primaryKey))
@@ -142,10 +142,48 @@ extension ObjectContext {
         // from (inverse maintenance removes it from that object's to-many): their versions move on save,
         // and history names them.
         var ends = [source, target]
-        if let previousOwner, let owner = try? object(for: previousOwner), !owner.isDeleted { ends.append(owner) }
+        if let previousOwner, let owner = try? fired(previousOwner.id, previousOwner.info), !owner.isDeleted {
+            ends.append(owner)
+        }
         for object in ends where !object.isInserted {
             object.touched = true
             markUpdated(object)
+        }
+    }
+
+    /// Core Data's default delete rule, Nullify, for an object about to be deleted: the objects on the
+    /// other side of its relationships lose it, so they change too (their versions move on save and
+    /// history names them). Its to-one's target loses it from its inverse; the objects whose to-one
+    /// points at it have that key cleared; the objects joined to it in a join table lose it.
+    func nullifyRelationships(of object: ManagedObject) throws(StoreError) {
+        let info = core.model.entities[object.entity]
+        guard !info.relationships.isEmpty, !object.isInserted else { return }
+        _ = try fired(object.id, info)
+        for relationship in info.relationships where relationship.inverseName != nil {
+            let destination = core.model.entities[relationship.destination]
+            switch relationship.storage {
+            case .foreignKey(let slot):
+                guard case .int(let key) = object.current[slot] else { continue }
+                let other = try fired(core.objectID(destination, key), destination)
+                guard !other.isDeleted else { continue }
+                other.touched = true
+                markUpdated(other)
+            case .inverseForeignKey(let slot):
+                let keys = try primaryKeys("SELECT Z_PK FROM \(destination.tableName) WHERE \(destination.slots[slot].column) = ?",
+                                           object.id.primaryKey)
+                for key in keys {
+                    let other = try fired(core.objectID(destination, key), destination)
+                    guard !other.isDeleted, other.current[slot] == .int(object.id.primaryKey) else { continue }
+                    set(other, slot, .null)
+                }
+            case .joinTable(let table, let owner, let target):
+                for key in try primaryKeys("SELECT \(target) FROM \(table) WHERE \(owner) = ?", object.id.primaryKey) {
+                    let other = try fired(core.objectID(destination, key), destination)
+                    guard !other.isDeleted else { continue }
+                    other.touched = true
+                    markUpdated(other)
+                }
+            }
         }
     }
 

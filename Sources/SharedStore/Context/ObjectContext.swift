@@ -164,6 +164,7 @@ public final class ObjectContext {
             return
         }
         guard !object.isDeleted else { return }
+        try nullifyRelationships(of: object)
         object.isDeleted = true
         updatedSet.remove(id)
         deletedOrder.append(id)

@@ -40,7 +40,7 @@ final class StoreCore {
     /// The row cache: one table per entity (`model.entities` order), by primary key.
     @exclusivity(unchecked) var rows: [KeyTable<RowSnapshot>]
     /// Fired to-many relationships' contents, by owner row and relationship (`toManySnapshot`).
-    @exclusivity(unchecked) var toManyRows: [ToManyKey: ToManySnapshot] = [:]
+    @exclusivity(unchecked) var toManyRows: [ToManyKey.Row: [Int: ToManySnapshot]] = [:]
     @exclusivity(unchecked) var contexts: [WeakContext] = []
     @exclusivity(unchecked) private var nextTemporaryKey: Int64 = -1
     /// The last history token this process wrote or consumed (for `own-token` purges).
@@ -108,6 +108,9 @@ final class StoreCore {
 
     func store(_ snapshot: consuming RowSnapshot, _ entity: Int, _ primaryKey: Int64) {
         rows[entity].updateValue(snapshot, forKey: primaryKey)
+        // A row read again (a fetch, a fault reading SQL, a save) takes its to-many contents with it: the
+        // next fire reads them again, as the row's snapshot is new.
+        if !toManyRows.isEmpty { toManyRows.removeValue(forKey: ToManyKey.Row(entity: entity, primaryKey: primaryKey)) }
     }
 
     /// How many snapshots the cache holds.
@@ -121,7 +124,7 @@ final class StoreCore {
         if rows[entity].removeValue(forKey: id.primaryKey) != nil {
             emit(.snapshotDropped(object: id, reason: reason))
         }
-        if !toManyRows.isEmpty { toManyRows = toManyRows.filter { $0.key.entity != entity || $0.key.primaryKey != id.primaryKey } }
+        if !toManyRows.isEmpty { toManyRows.removeValue(forKey: ToManyKey.Row(entity: entity, primaryKey: id.primaryKey)) }
     }
 
     // MARK: To-many cache
@@ -130,17 +133,20 @@ final class StoreCore {
     /// staleness rules (Core Data reloads a faulted object's properties "from the store or last cached
     /// state", to-many relationships included).
     func toManySnapshot(_ entity: Int, _ primaryKey: Int64, _ relationship: Int) -> ToManySnapshot? {
-        toManyRows[ToManyKey(entity: entity, primaryKey: primaryKey, relationship: relationship)]
+        toManyRows[ToManyKey.Row(entity: entity, primaryKey: primaryKey)]?[relationship]
     }
 
     func store(_ snapshot: ToManySnapshot, _ entity: Int, _ primaryKey: Int64, _ relationship: Int) {
-        toManyRows[ToManyKey(entity: entity, primaryKey: primaryKey, relationship: relationship)] = snapshot
+        toManyRows[ToManyKey.Row(entity: entity, primaryKey: primaryKey), default: [:]][relationship] = snapshot
     }
 
     /// Forgets every cached content of the relationships in `relationships` (by owner entity and index).
     func dropToMany(_ relationships: Set<ToManyKey.Relationship>) {
         guard !relationships.isEmpty, !toManyRows.isEmpty else { return }
-        toManyRows = toManyRows.filter { !relationships.contains(ToManyKey.Relationship(entity: $0.key.entity, index: $0.key.relationship)) }
+        for row in Array(toManyRows.keys) {
+            toManyRows[row] = toManyRows[row]!.filter { !relationships.contains(ToManyKey.Relationship(entity: row.entity, index: $0.key)) }
+            if toManyRows[row]!.isEmpty { toManyRows[row] = nil }
+        }
     }
 
     // MARK: Reading rows
@@ -215,17 +221,19 @@ extension StoreCore {
 }
 
 
-/// One owner row's to-many relationship, as the to-many cache keys it.
-struct ToManyKey: Hashable {
+/// How the to-many cache keys what it holds.
+enum ToManyKey {
+    /// An owner row: its relationships' contents are cached together, and dropped with the row's snapshot.
+    struct Row: Hashable {
+        let entity: Int
+        let primaryKey: Int64
+    }
+
     /// A relationship of an entity, whatever the row.
     struct Relationship: Hashable {
         let entity: Int
         let index: Int
     }
-
-    let entity: Int
-    let primaryKey: Int64
-    let relationship: Int
 }
 
 /// A to-many's destination keys as read from SQL, and when.
