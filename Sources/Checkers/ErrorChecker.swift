@@ -147,6 +147,10 @@ struct ErrorChecker {
             } ?? "\(process)'s history fetch failed at \(when) because its token had expired\(detail)."
             anomalies.append(context.anomaly(
                 .expiredToken, process: process, step: step, t: t, seen: record.message, explanation: explanation))
+        case .storeLoadFailed:
+            anomalies.append(context.anomaly(
+                .storeLoadFailed, process: process, step: step, t: t, seen: record.message,
+                explanation: "\(process)'s \(operation) failed at \(when): the store file could not be opened, as Core Data's addPersistentStore would fail\(detail)."))
         default:
             unexpected.append(UnexpectedError(
                 process: process, step: step, location: context.location(step), kind: record.kind,

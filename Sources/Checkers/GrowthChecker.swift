@@ -25,7 +25,7 @@ enum GrowthChecker {
         exceeded("wal", growth.walPeakBytes, limits.walBytes, ByteSize.text, at: growth.walPeakStep ?? step,
                  "the -wal file of \(store) grew to \(ByteSize.text(growth.walPeakBytes))"
                     + (growth.walPeakStep.map { " (largest after step \($0))" } ?? ""),
-                 why: ": no checkpoint could reset it, as when a read transaction (a pinned query generation) stays open while others write")
+                 why: ": SQLite starts the log over only after a checkpoint that no open read transaction (a pinned query generation, say) holds back, and writes past it keep it growing")
         exceeded("store", growth.storeBytes, limits.storeBytes, ByteSize.text, at: step,
                  "the file of \(store) is \(ByteSize.text(growth.storeBytes)) at the end of the run", why: "")
         return anomalies

@@ -48,6 +48,32 @@ public enum TraceValue: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
+    /// Strings are equal when their bytes are, as `NSString`'s `isEqual:` and SQLite compare them: "é" and
+    /// "e" + U+0301 are two values (Swift's `==` on `String` would call them equal).
+    public static func == (lhs: TraceValue, rhs: TraceValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.string(let a), .string(let b)): a.utf8.elementsEqual(b.utf8)
+        case (.int(let a), .int(let b)): a == b
+        case (.double(let a), .double(let b)): a == b
+        case (.bool(let a), .bool(let b)): a == b
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .string(let value):
+            hasher.combine(1)
+            hasher.combine(value.utf8.count)
+            for byte in value.utf8 { hasher.combine(byte) }
+        case .int(let value): hasher.combine(2); hasher.combine(value)
+        case .double(let value): hasher.combine(3); hasher.combine(value)
+        case .bool(let value): hasher.combine(4); hasher.combine(value)
+        }
+    }
+
     /// Numeric equality across `int` and `double` (a scenario's `rank: 1` may be read back as 1.0).
     public func matches(_ other: TraceValue) -> Bool {
         switch (self, other) {

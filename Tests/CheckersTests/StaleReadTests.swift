@@ -26,6 +26,22 @@ struct StaleReadTests {
         #expect(anomaly.explanation == "app read n1.title = \"A\" (version 1) at 412 ms, but share committed \"B\" at 230 ms (version 2); the view kept the old row snapshot: no refresh ran in app between that save and the read (trigger: darwin).")
     }
 
+    /// "é" precomposed and "e" with a combining accent are two values to Core Data and SQLite (bytes
+    /// differ), though Swift's `String ==` calls them equal: a read of the old one is stale.
+    @Test func stringsAreComparedByTheirBytes() {
+        #expect(TraceValue.string("\u{e9}") != .string("e\u{301}"))
+        #expect(Set([TraceValue.string("\u{e9}"), .string("e\u{301}")]).count == 2)
+        var script = hostAndShare()
+        script.at(ms: 10)
+        script.insert("app", "n1", ["title": .string("\u{e9}")])
+        script.at(ms: 20)
+        script.update("share", "n1", ["title": .string("e\u{301}")], version: 2)
+        script.at(ms: 40)
+        script.step("app", "app: read n1", line: 12)
+        script.read("app", "n1", ["title": .string("\u{e9}")], version: 1)
+        #expect(kinds(check(script)) == [.staleRead])
+    }
+
     @Test func propertiesAreJudgedOneByOne() {
         var script = hostShowingN1()
         script.at(ms: 100)

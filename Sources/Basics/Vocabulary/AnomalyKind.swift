@@ -25,6 +25,8 @@ public enum AnomalyKind: String, Sendable, Hashable, Codable, CaseIterable, Comp
     case readOnly = "read-only"
     /// A committed transaction is missing after a crash, restart or copy.
     case dataLoss = "data-loss"
+    /// A store file could not be opened (a copy without its schema; Core Data's `addPersistentStore` fails).
+    case storeLoadFailed = "store-load-failed"
     /// At the end, a live process's view differs from the store.
     case notConverged = "not-converged"
     /// A latency budget was exceeded.

@@ -53,7 +53,9 @@ public enum ByteSize {
     public static func parse(_ text: String) -> Int64? {
         let upper = text.uppercased().filter { $0 != " " && $0 != "_" }
         let (digits, factor) = units.first { upper.hasSuffix($0.0) }.map { (String(upper.dropLast($0.0.count)), $0.1) } ?? (upper, 1)
-        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let value = Double(digits), value.isFinite, value >= 0,
+        // Digits with at most one decimal point: no exponent, sign, "inf" or "nan".
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+              digits.filter({ $0 == "." }).count <= 1, let value = Double(digits), value.isFinite, value >= 0,
               value * Double(factor) <= Double(limit) else { return nil }
         return Int64((value * Double(factor)).rounded())
     }

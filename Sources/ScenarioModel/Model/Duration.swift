@@ -72,8 +72,10 @@ extension Duration {
         case malformed
         /// A number without a unit (other than 0).
         case missingUnit
-        /// Finer than a microsecond, or too large to hold.
+        /// Finer than a microsecond.
         case outOfRange
+        /// Too long to hold in microseconds (about 292,000 years).
+        case tooLong
     }
 
     /// Parses `<number><unit>` with unit `us` (or `µs`), `ms`, `s`, `m`, `h` or `d`; the number may
@@ -101,9 +103,9 @@ extension Duration {
     /// `number × scale`, exactly, from its decimal digits.
     private static func scaled(_ number: String, by scale: Int64) throws(ParseError) -> Int64 {
         let parts = number.split(separator: ".", omittingEmptySubsequences: false)
-        guard let whole = Int64(parts[0]) else { throw .outOfRange }
+        guard let whole = Int64(parts[0]) else { throw .tooLong }
         var (total, overflow) = whole.multipliedReportingOverflow(by: scale)
-        guard !overflow else { throw .outOfRange }
+        guard !overflow else { throw .tooLong }
         if parts.count == 2 {
             var fraction = parts[1]
             while fraction.last == "0" { fraction = fraction.dropLast() }
@@ -112,7 +114,7 @@ extension Duration {
                 guard remaining % 10 == 0, let value = Int64(String(digit)) else { throw .outOfRange }
                 remaining /= 10
                 (total, overflow) = total.addingReportingOverflow(value * remaining)
-                guard !overflow else { throw .outOfRange }
+                guard !overflow else { throw .tooLong }
             }
         }
         return total

@@ -139,8 +139,11 @@ final class NodeDecoder {
                 self.error("the duration '\(text)' for \(what) has no unit; write it like \(text)s or \(text)ms.",
                            at: node)
             case .outOfRange:
-                self.error("the duration '\(text)' for \(what) is finer than a microsecond or too long; "
+                self.error("the duration '\(text)' for \(what) is finer than a microsecond; "
                     + "round it to whole microseconds.", at: node)
+            case .tooLong:
+                let clock = limit == Limits.realTime ? "the longest a run waits on the real clock" : "the longest the simulated clock moves at once"
+                self.error("the duration '\(text)' for \(what) is longer than \(limit), \(clock); use a shorter one.", at: node)
             case .malformed:
                 self.error("expected a duration like 200ms for \(what), but found '\(text)'; "
                     + "write a number followed by us, ms, s, m, h or d.", at: node)

@@ -61,6 +61,10 @@ extension ScenarioDecoder {
         var ids: [String] = []
         for item in items {
             guard let (id, entity) = objectReference(item) else { return nil }
+            if ids.contains(id) {
+                decoder.error("'\(id)' is listed twice; a relationship holds an object once.", at: item)
+                return nil
+            }
             if let entity, entity.name != relationship.destination {
                 decoder.error("'\(id)' is a \(entity.name), and '\(relationship.name)' holds \(relationship.destination) objects.", at: item)
                 return nil

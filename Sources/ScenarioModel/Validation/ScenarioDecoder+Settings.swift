@@ -102,6 +102,11 @@ extension ScenarioDecoder {
             return nil
         }
         guard let names = decoder.scalarList(node, "history-authors") else { return nil }
+        if names.isEmpty {
+            decoder.error("history-authors: [] would merge no transaction at all; list the authors to merge, like "
+                + "[share], or write all-but-own.", at: node)
+            return nil
+        }
         historyAuthorReferences += names.map { (name: $0.0, node: $0.1) }
         return .only(names.map(\.0))
     }

@@ -255,7 +255,9 @@ extension ScenarioDecoder {
     private func decodeVariantNames(_ node: YAMLNode) -> [String]? {
         if let name = node.scalar, !name.isEmpty { return [name] }
         guard let items = node.items, !items.isEmpty else {
-            decoder.error("only-in takes a variant name or a list of them, like only-in: [fixed].", at: node)
+            decoder.error(node.items != nil
+                ? "only-in: [] names no variant, so the step would never run; name the variants it runs in, or remove only-in."
+                : "only-in takes a variant name or a list of them, like only-in: [fixed].", at: node)
             return nil
         }
         var names: [String] = []
