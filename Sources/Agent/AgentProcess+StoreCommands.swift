@@ -76,6 +76,13 @@ extension AgentProcess {
     @discardableResult
     func mergeHistory() throws -> RemoteChanges {
         let filter: HistoryAuthorFilter = settings.historyAuthors.map { .authors($0) } ?? .allButOwn
+        if settings.foreignToken == .reset, coordinator.historyTokenIsForeign(for: config.process) {
+            // The store was replaced: its history starts afresh, and so does this consumer.
+            let start = settings.historyStart == .now ? try coordinator.latestHistoryToken() : nil
+            try coordinator.setHistoryToken(start, for: config.process)
+            record(.note("\(config.process)'s history token belonged to the store this one replaced; it starts again"
+                + (start == nil ? " from the first transaction" : " from the newest")))
+        }
         let before = coordinator.historyToken(for: config.process)
         do {
             let result = try coordinator.mergeHistory(into: view, consumer: config.process, filter: filter)
@@ -87,6 +94,8 @@ extension AgentProcess {
         } catch {
             if case .expiredToken = error {
                 record(.historyFetched(HistoryFetch(tokenBefore: before, tokenAfter: before, transactions: 0, merged: 0, expired: true)))
+            } else if case .foreignToken = error {
+                record(.historyFetched(HistoryFetch(tokenBefore: before, tokenAfter: before, transactions: 0, merged: 0, expired: false)))
             }
             throw error
         }

@@ -147,6 +147,10 @@ struct ErrorChecker {
             } ?? "\(process)'s history fetch failed at \(when) because its token had expired\(detail)."
             anomalies.append(context.anomaly(
                 .expiredToken, process: process, step: step, t: t, seen: record.message, explanation: explanation))
+        case .foreignToken:
+            anomalies.append(context.anomaly(
+                .foreignToken, process: process, step: step, t: t, seen: record.message,
+                explanation: "\(process) fetched history at \(when) with a token saved for the store this one replaced (restored or recreated, it has a new identifier), so it merged nothing."))
         case .storeLoadFailed:
             anomalies.append(context.anomaly(
                 .storeLoadFailed, process: process, step: step, t: t, seen: record.message,

@@ -42,6 +42,7 @@ import Trace
         "notification-service-writes-while-app-suspended/refetch-on-notification": [(.missedInsert, "app", "m1")],
         "tags-added-elsewhere-never-show/refresh-all-objects": [(.staleRead, "app", "n1")],
         "same-tag-created-in-app-and-extension/error-policy": [(.conflict, "share", "groceries")],
+        "history-token-from-a-replaced-store/token-kept": [(.foreignToken, "app", nil), (.missedInsert, "app", "n3")],
         "same-note-on-phone-and-watch-without-uuid/default": [(.duplicate, "group:group.example.notes", "n1"), (.duplicate, "own:watch", "n1")],
     ]
 

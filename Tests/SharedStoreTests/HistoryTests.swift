@@ -118,3 +118,29 @@ import Testing
                 "reads still work")
     }
 }
+
+/// A store replaced by a copy is another store: a new identifier, and a token saved for the old one
+/// is rejected until it is started again.
+@Suite struct StoreIdentityTests {
+    @Test func aRestoredStoreHasANewIdentifierAndRejectsTokensSavedForTheOldOne() throws {
+        let fixture = try StoreFixture()
+        let app = try fixture.open(history: true)
+        _ = try app.viewContext.insertNote("A")
+        try app.mergeHistory(into: app.viewContext, consumer: "app")
+        let old = app.storeIdentifier
+        let backup = fixture.directory.url.appendingPathComponent("backup/Notes.sqlite")
+        try app.copyStore(to: backup, includeWAL: true)
+        let token = app.historyToken(for: "app")
+        _ = consume app
+        try StoreFiles.restore(fixture.url, from: backup)
+        let restored = try fixture.open(history: true)
+        #expect(restored.storeIdentifier != old)
+        #expect(restored.historyToken(for: "app") == token, "the token file stays in the container")
+        #expect(restored.historyTokenIsForeign(for: "app"))
+        #expect(throws: StoreError.self) { try restored.mergeHistory(into: restored.viewContext, consumer: "app") }
+        try restored.setHistoryToken(nil, for: "app")
+        #expect(!restored.historyTokenIsForeign(for: "app"))
+        let merged = try restored.mergeHistory(into: restored.viewContext, consumer: "app")
+        #expect(merged.transactions.count == 1, "started again, it reads the restored history from the start")
+    }
+}

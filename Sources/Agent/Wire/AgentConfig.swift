@@ -94,6 +94,8 @@ public struct AgentSettings: Sendable, Hashable, Codable {
     public var busyTimeoutNanos: UInt64 = 5_000_000_000
     /// `read-only`: open the store read-only (every save fails with `read-only`).
     public var readOnly: Bool = false
+    /// `foreign-token`: what to do with a history token saved for a store this one replaced.
+    public var foreignToken: ForeignToken = .fail
     /// The processes with `refresh: history`: whose tokens `consumed-by-all` waits for.
     public var historyConsumers: [String] = []
     /// Whether this process's store takes part in an ensemble: an own store with `sync: transfer`,

@@ -17,6 +17,8 @@ public enum AnomalyKind: String, Sendable, Hashable, Codable, CaseIterable, Comp
     case duplicate
     /// History was fetched after the part it needed was purged.
     case expiredToken = "expired-token"
+    /// History was fetched with a token saved for a store this one replaced (restored or recreated).
+    case foreignToken = "foreign-token"
     /// An operation failed with SQLITE_BUSY after the busy timeout.
     case busy
     /// A process was suspended with a transaction open on a shared store (0xdead10cc).

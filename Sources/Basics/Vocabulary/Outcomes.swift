@@ -28,6 +28,8 @@ public enum ErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
     case readOnly = "read-only"
     /// History was purged past the process's token.
     case expiredToken = "expired-token"
+    /// The history token was saved for a store this one replaced (its identifier changed).
+    case foreignToken = "foreign-token"
     /// No object with that id (or its row is gone).
     case notFound = "not-found"
     /// A sync could not complete.

@@ -107,6 +107,14 @@ public enum QueryGeneration: String, Sendable, Hashable, Codable, CaseIterable {
     case pinned
 }
 
+/// What a history consumer does with a token saved for a store this one replaced (`foreign-token`).
+public enum ForeignToken: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Fetch with it, as an app that keeps its token does: the fetch fails and nothing is merged, every time.
+    case fail
+    /// Drop it and start again (where `history-start` says), as an app that checks the store's identifier does.
+    case reset
+}
+
 /// What becomes of a widget's process after a reload (`between-reloads`).
 public enum BetweenReloads: String, Sendable, Hashable, Codable, CaseIterable {
     /// Suspended, and resumed for the next reload: its contexts, and what they hold, survive.

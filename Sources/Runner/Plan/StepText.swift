@@ -25,6 +25,7 @@ enum StepText {
         case .push: return "push"
         case .reloadTimelines(let widget): return "reload-timelines" + (widget.map { " of \($0)" } ?? "")
         case .reload(let step): return "reload (requested at step \(step))"
+        case .restoreStore(let name): return "restore-store from \(name)"
         case .insert(let entity, let id, let values): return "insert \(entity) \(id) \(render(values))"
         case .update(let id, let values): return "update \(id) \(render(values))"
         case .delete(let id): return "delete \(id)"

@@ -25,6 +25,8 @@ extension ScenarioRunner {
             }
         case .workload(let workload):
             try runWorkload(workload)
+        case .restoreStore(let name):
+            try restoreStore(from: name)
         case .fault(let fault):
             try inject(fault)
         default:

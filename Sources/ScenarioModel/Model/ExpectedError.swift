@@ -10,6 +10,8 @@ public enum ExpectedError: String, Sendable, Hashable, Codable, CaseIterable, Sc
     case readOnly = "read-only"
     /// The history fetch finds its token expired.
     case expiredToken = "expired-token"
+    /// The history fetch finds its token saved for a store this one replaced.
+    case foreignToken = "foreign-token"
     /// The object is not in the store.
     case notFound = "not-found"
     /// The store file cannot be opened (`open-copy` of a copy that lacks its schema).
@@ -25,6 +27,7 @@ extension ExpectedError {
         case .busy: .busy
         case .readOnly: .readOnly
         case .expiredToken: .expiredToken
+        case .foreignToken: .foreignToken
         case .notFound: .notFound
         case .storeLoadFailed: .storeLoadFailed
         }

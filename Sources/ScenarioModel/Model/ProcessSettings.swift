@@ -43,6 +43,8 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
     public var storage: StorageLocation
     /// `sync`: how an `own`-storage process exchanges changes with the group store.
     public var sync: SyncMode = .none
+    /// `foreign-token`: what a history consumer does with a token saved for a store this one replaced.
+    public var foreignToken: ForeignToken = .fail
     /// `read-only`: whether the process opens the store read-only (a widget that only shows data).
     public var readOnly: Bool = false
     /// `reload-delay`: for a widget, how long after a `reload-timelines` request the system runs the
@@ -93,6 +95,7 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
         case let .storage(value): storage = value
         case let .sync(value): sync = value
         case let .readOnly(value): readOnly = value
+        case let .foreignToken(value): foreignToken = value
         case let .reloadDelay(value): reloadDelay = value
         case let .reloadBudget(value): reloadBudget = value
         case let .betweenReloads(value): betweenReloads = value
@@ -121,6 +124,7 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     case storage(StorageLocation)
     case sync(SyncMode)
     case readOnly(Bool)
+    case foreignToken(ForeignToken)
     case reloadDelay(Duration)
     case reloadBudget(Int)
     case betweenReloads(BetweenReloads)
@@ -129,7 +133,7 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     public static let keys = [
         "refresh", "staleness", "trigger", "poll-interval", "observe", "merge-policy", "history-tracking",
         "author", "history-authors", "history-start", "purge", "refetch", "notify", "delivery", "query-generation",
-        "busy-timeout", "storage", "sync", "read-only", "reload-delay", "reload-budget", "between-reloads",
+        "busy-timeout", "storage", "sync", "read-only", "foreign-token", "reload-delay", "reload-budget", "between-reloads",
     ]
 
     /// The settings only a widget takes.

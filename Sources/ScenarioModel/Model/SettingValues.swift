@@ -82,5 +82,6 @@ extension DeliveryPolicy: ScenarioKeyword {}
 extension QueryGeneration: ScenarioKeyword {}
 extension HistoryStart: ScenarioKeyword {}
 extension BetweenReloads: ScenarioKeyword {}
+extension ForeignToken: ScenarioKeyword {}
 extension StorageLocation: ScenarioKeyword {}
 extension AttributeType: ScenarioKeyword {}

@@ -49,6 +49,7 @@ extension Step {
         case .advanceClock: "clock"
         case .workload: "workload"
         case .fault: "fault"
+        case .restoreStore: "restore-store"
         }
     }
 

@@ -119,6 +119,10 @@ public enum Step: Sendable, Hashable, Codable {
     case workload(Workload)
     /// A fault injected into the notification hub or a process.
     case fault(Fault)
+    /// Replace the group store with a copy taken by `copy-store` (Core Data's
+    /// `replacePersistentStore(at:withPersistentStoreFrom:)`): the restored store gets a new identifier.
+    /// Every process of the store must have exited.
+    case restoreStore(from: String)
 }
 
 /// When a check decides.

@@ -55,6 +55,7 @@ extension ScenarioDecoder {
         case "storage": decoder.keyword(node, StorageLocation.self, "storage").map(ProcessSetting.storage)
         case "sync": decodeSync(node).map(ProcessSetting.sync)
         case "read-only": decoder.bool(node, "read-only").map(ProcessSetting.readOnly)
+        case "foreign-token": decoder.keyword(node, ForeignToken.self, "foreign-token").map(ProcessSetting.foreignToken)
         case "reload-delay":
             decoder.duration(node, "reload-delay (on the simulated clock)", limit: Limits.simulatedTime).map(ProcessSetting.reloadDelay)
         case "reload-budget": decoder.int(node, "reload-budget (reloads per simulated day)", in: 0...Limits.objects).map(ProcessSetting.reloadBudget)

@@ -75,6 +75,7 @@ public enum StepWriter {
             return Y.flow([("count", Y.word(entity))] + (predicate.map { [("where", Y.quoted($0.description))] } ?? [])
                 + [("expect", String(expected)), self.timing(timing)])
         case .sleep(let duration): return duration.description
+        case .restoreStore(let name): return Y.word(name)
         case .advanceClock(let duration): return Y.flow([("advance", duration.description)])
         case .fault(let fault):
             switch fault {

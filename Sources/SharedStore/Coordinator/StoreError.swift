@@ -18,6 +18,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case readOnly(reason: String)
     /// History was fetched after a token whose following transactions were purged (Core Data's 134301).
     case expiredToken(token: Int64, purgedThrough: Int64)
+    /// The consumer's saved token belongs to another store: this one was replaced or restored since, and
+    /// has a new identifier (Core Data rejects such a token, error 134501 in the reports of bug 24).
+    case foreignToken(consumer: String, savedFor: String)
     /// A predicate or sort key that cannot be parsed or does not fit the entity.
     case invalidPredicate(FetchPredicateError)
     /// The operation needs a state the store is not in (e.g. `endWrite` without `beginWrite`).
@@ -40,6 +43,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .readOnly(let reason): "the store is read-only to this process: \(reason)"
         case .expiredToken(let token, let purged):
             "history token \(token) has expired: transactions through \(purged) were purged"
+        case .foreignToken(let consumer, _):
+            // Without the identifiers: they are random, and a deterministic run's trace must not be.
+            "the history token of \(consumer) was saved for a store this one replaced (it has another identifier)"
         case .invalidPredicate(let error): "\(error)"
         case .invalidState(let message): message
         case .file(let path, let reason): "\(path): \(reason)"
@@ -77,6 +83,7 @@ extension ErrorKind {
             case .notFound: self = .notFound
             case .readOnly: self = .readOnly
             case .expiredToken: self = .expiredToken
+            case .foreignToken: self = .foreignToken
             case .sqlite(let inner): self.init(inner)
             default: return nil
             }

@@ -52,6 +52,21 @@ public enum StoreFiles {
         }
     }
 
+    /// Replaces the store at `store` with the copy at `source`, as Core Data's
+    /// `replacePersistentStore(at:withPersistentStoreFrom:)` does, under a new identifier: the restored
+    /// store is another store, and a history token saved for the one it replaces is rejected. No process
+    /// may have either open.
+    public static func restore(_ store: URL, from source: URL) throws(StoreError) {
+        try copy(from: source, to: store, includeWAL: true)
+        do {
+            let db = try SQLiteConnection(path: store.path)
+            try db.cached("UPDATE Z_METADATA SET Z_UUID = ? WHERE Z_VERSION = 1").run([.string(UUID().uuidString)])
+            try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        } catch {
+            throw StoreError.wrap(error)
+        }
+    }
+
     /// Compares a store file (a copy, or the store after a crash) with commits known to have happened and
     /// names what is missing: a row absent or at an older version, a value that differs at the same
     /// version, a deleted row still present.

@@ -16,15 +16,16 @@ struct HistoryTokenStore {
         return directory.appendingPathComponent("\(safe).json")
     }
 
-    /// Whether the consumer is registered, and its token (`nil` when it has none yet).
-    func token(_ consumer: String) -> (registered: Bool, token: Int64?) {
-        guard let data = try? Data(contentsOf: file(consumer)) else { return (false, nil) }
+    /// Whether the consumer is registered, its token (`nil` when it has none yet), and the identifier of
+    /// the store the token was saved for (`nil` in files that predate it).
+    func token(_ consumer: String) -> (registered: Bool, token: Int64?, store: String?) {
+        guard let data = try? Data(contentsOf: file(consumer)) else { return (false, nil, nil) }
         let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-        return (true, (object?["token"] as? NSNumber)?.int64Value)
+        return (true, (object?["token"] as? NSNumber)?.int64Value, object?["store"] as? String)
     }
 
-    func setToken(_ token: Int64?, _ consumer: String) throws(StoreError) {
-        let json = "{\"consumer\":\(quoted(consumer)),\"token\":\(token.map(String.init) ?? "null")}"
+    func setToken(_ token: Int64?, _ consumer: String, store: String) throws(StoreError) {
+        let json = "{\"consumer\":\(quoted(consumer)),\"store\":\(quoted(store)),\"token\":\(token.map(String.init) ?? "null")}"
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try Data(json.utf8).write(to: file(consumer), options: .atomic)

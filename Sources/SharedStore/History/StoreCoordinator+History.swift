@@ -72,7 +72,12 @@ extension StoreCoordinator {
         throws(StoreError) -> HistoryFetchResult
     {
         let tokens = HistoryTokenStore(storeURL: core.url)
-        let before = tokens.token(consumer).token
+        let saved = tokens.token(consumer)
+        let before = saved.token
+        if before != nil, let store = saved.store, store != core.storeIdentifier {
+            core.emit(.historyFetched(consumer: consumer, tokenBefore: before, tokenAfter: before, merged: 0, skipped: 0))
+            throw .foreignToken(consumer: consumer, savedFor: store)
+        }
         let result: HistoryFetchResult
         do {
             result = try fetchHistory(after: before, filter: filter, ownAuthor: context.transactionAuthor)
@@ -81,7 +86,7 @@ extension StoreCoordinator {
             throw error
         }
         context.mergeChanges(fromRemoteContextSave: result.remoteChanges)
-        if result.tokenAfter != before { try tokens.setToken(result.tokenAfter, consumer) }
+        if result.tokenAfter != before || saved.store == nil { try tokens.setToken(result.tokenAfter, consumer, store: core.storeIdentifier) }
         if let after = result.tokenAfter { core.lastOwnToken = max(core.lastOwnToken ?? after, after) }
         core.emit(.historyFetched(consumer: consumer, tokenBefore: before, tokenAfter: result.tokenAfter,
                                   merged: result.transactions.count, skipped: result.skipped))
@@ -91,7 +96,13 @@ extension StoreCoordinator {
     /// Registers a history consumer (for `consumedByAll`) without a token, unless it already has one.
     public func registerHistoryConsumer(_ consumer: String) throws(StoreError) {
         let tokens = HistoryTokenStore(storeURL: core.url)
-        if !tokens.token(consumer).registered { try tokens.setToken(nil, consumer) }
+        if !tokens.token(consumer).registered { try tokens.setToken(nil, consumer, store: core.storeIdentifier) }
+    }
+
+    /// Whether the consumer's saved token was saved for another store (this one replaced it since).
+    public func historyTokenIsForeign(for consumer: String) -> Bool {
+        let saved = HistoryTokenStore(storeURL: core.url).token(consumer)
+        return saved.token != nil && saved.store.map { $0 != core.storeIdentifier } ?? false
     }
 
     /// The consumer's persisted token (`nil` when it has none).
@@ -101,7 +112,7 @@ extension StoreCoordinator {
 
     /// Persists a consumer's token.
     public func setHistoryToken(_ token: Int64?, for consumer: String) throws(StoreError) {
-        try HistoryTokenStore(storeURL: core.url).setToken(token, consumer)
+        try HistoryTokenStore(storeURL: core.url).setToken(token, consumer, store: core.storeIdentifier)
     }
 
     /// The last history token this process wrote or consumed (what `.ownToken` purges before).
