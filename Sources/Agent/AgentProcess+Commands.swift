@@ -36,6 +36,8 @@ extension AgentProcess {
         defer { currentStep = nil }
         learn(request.ids)
         globalIDs = request.globalIDs.isEmpty ? globalIDs : request.globalIDs
+        contextOverride = request.context.map(intentContext)
+        defer { contextOverride = nil }
         var outcome = CommandOutcome()
         do {
             try execute(request.command, into: &outcome)
@@ -53,6 +55,17 @@ extension AgentProcess {
             let status: AgentReply.Status = record.expected ? .ok : .failed
             reply(AgentReply(seq: request.seq, status: status, error: record))
         }
+    }
+
+    /// The context of the App Intent `name` in this process: a background context of the store, whose
+    /// saves are authored by the intent, made the first time one of its steps runs here.
+    func intentContext(_ name: String) -> ObjectContext {
+        if let context = intentContexts[name] { return context }
+        let context = coordinator.newBackgroundContext(name: name)
+        context.transactionAuthor = name
+        context.mergePolicy = settings.mergePolicy
+        intentContexts[name] = context
+        return context
     }
 
     /// Binds the scenario ids the runner learned from other processes' saves.

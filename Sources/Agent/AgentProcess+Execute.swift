@@ -34,7 +34,8 @@ extension AgentProcess {
                                        returnsObjectsAsFaults: options.returnsObjectsAsFaults, fetchLimit: options.limit,
                                        includesPendingChanges: options.includesPendingChanges)
             _ = try currentContext.fetch(request)
-            if !fetches.contains(request) { fetches.append(request) }
+            // An intent's fetches are its own context's, not the lists this process shows.
+            if contextOverride == nil, !fetches.contains(request) { fetches.append(request) }
         case .refreshAll:
             refreshAll(reason: .step)
         case .refreshObject(let name, let merge):

@@ -26,7 +26,11 @@ public final class AgentProcess {
     let time: AgentTime
     let clock: AgentClock
     var coordinator: StoreCoordinator
-    var view: ObjectContext { coordinator.viewContext }
+    var view: ObjectContext { contextOverride ?? coordinator.viewContext }
+    /// The context of the App Intent whose step is running in this process, if any (`AgentRequest.context`).
+    var contextOverride: ObjectContext?
+    /// Each App Intent's context in this process, by the intent's name.
+    var intentContexts: [String: ObjectContext] = [:]
 
     /// Scenario id <-> object ID in this process's store (temporary IDs until the insert is saved).
     var ids = ObjectIdentities()
@@ -131,6 +135,7 @@ public final class AgentProcess {
         center?.close()
         center = nil
         openedCopy = nil
+        intentContexts = [:]
         inspectorStore = nil
         ensemble = nil
     }

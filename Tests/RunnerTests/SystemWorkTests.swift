@@ -127,3 +127,67 @@ import Trace
         #expect(TraceChecker.check(outcome.trace).verdict.matched)
     }
 }
+
+/// Where an App Intent's steps run: the host's process when it runs and is not suspended, else a
+/// widget's, else its own; in another process through a context of the intent's own.
+@Suite(.serialized, .spawnsProcesses) struct IntentRoutingTests {
+    private func yaml(widget: Bool, _ steps: String) -> String {
+        """
+        summary: Intents.
+        store:
+          group: group.example.notes
+          name: Notes
+          model:
+            Note:
+              title: string
+        processes:
+          app: { role: host }
+        \(widget ? "  widget: { role: widget, on-reload: [ { fetch: Note } ] }" : "")
+          intent: { role: intent }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+        \(steps)
+        """
+    }
+
+    private func notes(_ outcome: RunOutcome) -> [String] {
+        outcome.trace.events.compactMap { if case .note(let text) = $0.kind, text.hasPrefix("intent's step") { text } else { nil } }
+    }
+
+    private func committer(_ outcome: RunOutcome) -> String? {
+        outcome.trace.events.last { if case .saveCommitted = $0.kind { true } else { false } }?.process
+    }
+
+    @Test(arguments: RunMode.allCases)
+    func withTheHostRunningTheIntentRunsInItsProcessThroughItsOwnContext(mode: RunMode) throws {
+        let outcome = try RunHarness.single(yaml(widget: false, "  - intent: { update: n1, set: { title: B } }\n  - intent: save"), mode: mode)
+        #expect(outcome.harnessError == nil)
+        #expect(notes(outcome) == ["intent's step runs in app's process, through a context of intent's own",
+                                   "intent's step runs in app's process, through a context of intent's own"])
+        #expect(committer(outcome) == "app")
+    }
+
+    @Test func withTheHostSuspendedTheIntentRunsInTheWidgetWhichIsSuspendedAgain() throws {
+        let outcome = try RunHarness.single(yaml(widget: true, """
+              - app: { reload-timelines: widget }
+              - app: suspend
+              - intent: { update: n1, set: { title: B } }
+              - intent: save
+              - app: resume
+            """))
+        #expect(outcome.harnessError == nil)
+        #expect(notes(outcome).allSatisfy { $0.hasPrefix("intent's step runs in widget's process") } && notes(outcome).count == 2)
+        #expect(committer(outcome) == "widget")
+        let widgetStates = outcome.events(of: "widget").compactMap { if case .lifecycle(let change) = $0.kind { change.state } else { nil } }
+        #expect(widgetStates.prefix(7) == [.launching, .active, .suspended, .active, .suspended, .active, .suspended])
+    }
+
+    @Test func withNoHostRunningAndNoWidgetTheIntentRunsInItsOwnProcess() throws {
+        let outcome = try RunHarness.single(yaml(widget: false, "  - app: exit\n  - intent: { update: n1, set: { title: B } }\n  - intent: save"))
+        #expect(outcome.harnessError == nil)
+        #expect(notes(outcome) == ["intent's step runs in intent's process", "intent's step runs in intent's process"])
+        #expect(committer(outcome) == "intent")
+    }
+}

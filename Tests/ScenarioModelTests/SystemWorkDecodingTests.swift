@@ -90,6 +90,13 @@ import Testing
                        containing: "a variant cannot change the on-reload of 'widget'; give its steps only-in: instead.")
     }
 
+    @Test func anIntentIsStartedByTheSystemNotByItsSteps() {
+        let text = yaml(steps: "  - app: launch\n  - intent: launch").replacingOccurrences(
+            of: "  service:\n", with: "  intent:\n    role: intent\n  service:\n")
+        Fixture.expectOneError(text, line: 23, column: 13,
+                               containing: "launch cannot be a step of 'intent': an App Intent runs in the process the system picks")
+    }
+
     @Test func aBudgetOrDelayOutOfRangeIsRefused() {
         expectOneError(yaml(widget: "    reload-budget: -1"), line: 13, column: 20, containing: "reload-budget (reloads per simulated day) must be between 0 and 1000000")
         expectOneError(yaml(widget: "    between-reloads: sleep"), line: 13, column: 22, containing: "between-reloads")

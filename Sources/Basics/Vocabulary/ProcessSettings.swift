@@ -19,6 +19,10 @@ public enum ProcessRole: String, Sendable, Hashable, Codable, CaseIterable {
     /// A notification service extension: launched when a push arrives (`push`), runs its `on-push:`
     /// work, exits.
     case notificationService = "notification-service"
+    /// An App Intent: its steps run in the host's process when the host is running and not suspended,
+    /// otherwise in a widget's process, otherwise in a process of its own; always through a context of
+    /// its own.
+    case intent
 }
 
 /// How the view context catches up with other processes' saves (`refresh`).

@@ -28,7 +28,10 @@ extension ScenarioRunner {
         // A workload writes out its operations as it runs them.
         if clock.isVirtual, planned.step.step.keyword != "workload" { executed.append(planned.step) }
         if let process = planned.step.process {
-            let error = try executeProcessStep(planned.step, on: try slot(process))
+            let slot = try slot(process)
+            let error = slot.process.settings.role == .intent
+                ? try executeIntentStep(planned.step, intent: slot)
+                : try executeProcessStep(planned.step, on: slot)
             record(.stepEnded(error))
         } else {
             try executeControl(planned.step.step)
@@ -152,6 +155,7 @@ extension ScenarioRunner {
         slot.sentIDs.merge(delta) { $1 }
         var request = AgentRequest(seq: seq, step: currentStep?.index, expectError: expectError, ids: delta,
                                    deliveries: socketHub?.deliveredCount(to: slot.name), command: command)
+        request.context = commandContext
         if let scriptedHub {
             request.virtualTime = clock.current
             request.notifications = scriptedHub.take(for: slot.name)

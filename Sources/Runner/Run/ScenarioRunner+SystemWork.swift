@@ -42,3 +42,49 @@ extension ScenarioRunner {
         record(.stepEnded(nil))
     }
 }
+
+extension ScenarioRunner {
+    /// An App Intent's step runs where the system runs intents: in the host's process when it is
+    /// running and not suspended, otherwise in a widget's (resumed or launched for it, and suspended or
+    /// ended again after), otherwise in the intent's own process; in another process, through a context
+    /// of the intent's own. The trace says which process ran it.
+    func executeIntentStep(_ step: ScenarioStep, intent: ProcessSlot) throws(HarnessFailure) -> ErrorRecord? {
+        var after: Step?
+        let carrier: ProcessSlot
+        if let host = orderedSlots.first(where: { $0.process.settings.role == .host && $0.canTakeCommands }) {
+            carrier = host
+        } else if let widget = orderedSlots.first(where: { $0.process.settings.role == .widget }) {
+            switch widget.lifecycle.state {
+            case .suspended:
+                try lifecycle(.resume, widget)
+                after = .suspend
+            case .active, .background, .launching:
+                break
+            case .notRunning, .exited, .crashed, .terminated, .killed:
+                try lifecycle(.launch, widget)
+                after = .exit
+            }
+            carrier = widget
+        } else {
+            if !intent.lifecycle.state.isRunning { try lifecycle(.launch, intent) }
+            carrier = intent
+        }
+        record(.note("\(intent.name)'s step runs in \(carrier.name)'s process"
+            + (carrier === intent ? "" : ", through a context of \(intent.name)'s own")), as: intent.name)
+        commandContext = carrier === intent ? nil : intent.name
+        let error: ErrorRecord?
+        do {
+            error = try executeProcessStep(step, on: carrier)
+        } catch {
+            commandContext = nil
+            throw error
+        }
+        commandContext = nil
+        switch after {
+        case .suspend?: try suspend(carrier)
+        case .exit?: try lifecycle(.exit, carrier)
+        default: break
+        }
+        return error
+    }
+}

@@ -89,6 +89,8 @@ public final class ScenarioRunner {
     var objects = ObjectRegistry()
     var clockOffset: UInt64 = 0
     var currentStep: RunPlan.PlannedStep?
+    /// The App Intent whose step is being sent to another process's agent (`AgentRequest.context`).
+    var commandContext: String?
     /// Each store's largest `-wal` file after a step so far, and the step (`StoreGrowth`).
     var walPeaks: [String: (bytes: Int64, step: Int?)] = [:]
 

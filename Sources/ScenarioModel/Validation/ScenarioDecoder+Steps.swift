@@ -85,6 +85,10 @@ extension ScenarioDecoder {
         case .push where self.processes.first(where: { $0.name == process }).map({ $0.role != .notificationService }) == true:
             decoder.error("push launches a notification service extension, and '\(process)' is not one; push to a process "
                 + "with role: notification-service.", at: node)
+        case _ where ScenarioDecoder.systemActions.contains(step.keyword) && step.keyword != "reload-timelines"
+            && processes.first(where: { $0.name == process })?.role == .intent:
+            decoder.error("\(step.keyword) cannot be a step of '\(process)': an App Intent runs in the process the system picks "
+                + "(the host's, a widget's or its own), which starts and ends it.", at: node)
         case .reloadTimelines(nil) where widgets.isEmpty:
             decoder.error("reload-timelines reloads widgets, and no process has role: widget; declare one.", at: node)
         default:
