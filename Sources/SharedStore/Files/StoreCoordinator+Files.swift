@@ -56,12 +56,25 @@ public enum StoreFiles {
     /// `replacePersistentStore(at:withPersistentStoreFrom:)` does, under a new identifier: the restored
     /// store is another store, and a history token saved for the one it replaces is rejected. No process
     /// may have either open.
+    ///
+    /// The copy is read as SQLite reads it (its `-wal` applied; its `-shm` left behind, since a copied
+    /// index describes another process's view of the log) and written into the store file in place with
+    /// SQLite's online backup, so the file keeps its identity on disk and its locks.
     public static func restore(_ store: URL, from source: URL) throws(StoreError) {
-        try copy(from: source, to: store, includeWAL: true)
+        let manager = FileManager.default
+        let scratch = manager.temporaryDirectory.appendingPathComponent("groupsim-restore-\(UUID().uuidString)", isDirectory: true)
+        defer { try? manager.removeItem(at: scratch) }
         do {
-            let db = try SQLiteConnection(path: store.path)
-            try db.cached("UPDATE Z_METADATA SET Z_UUID = ? WHERE Z_VERSION = 1").run([.string(UUID().uuidString)])
-            try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try manager.createDirectory(at: scratch, withIntermediateDirectories: true)
+            let copy = scratch.appendingPathComponent(source.lastPathComponent)
+            try manager.copyItem(at: source, to: copy)
+            let wal = URL(fileURLWithPath: source.path + "-wal")
+            if manager.fileExists(atPath: wal.path) { try manager.copyItem(at: wal, to: URL(fileURLWithPath: copy.path + "-wal")) }
+            let from = try SQLiteConnection(path: copy.path)
+            let to = try SQLiteConnection(path: store.path)
+            try to.restore(from: from)
+            try to.cached("UPDATE Z_METADATA SET Z_UUID = ? WHERE Z_VERSION = 1").run([.string(UUID().uuidString)])
+            try to.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         } catch {
             throw StoreError.wrap(error)
         }

@@ -131,4 +131,16 @@ public final class SQLiteConnection {
         let code = (extended & 0xFF) == (rc & 0xFF) ? extended : rc
         return SQLiteError(extendedCode: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }
+
+    /// Replaces this database's contents with `source`'s (SQLite's online backup, in one step).
+    func restore(from source: SQLiteConnection) throws(SQLiteError) {
+        guard let backup = sqlite3_backup_init(handle, "main", source.handle, "main") else {
+            throw SQLiteError(extendedCode: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
+        }
+        let step = sqlite3_backup_step(backup, -1)
+        let finish = sqlite3_backup_finish(backup)
+        guard step == SQLITE_DONE, finish == SQLITE_OK else {
+            throw SQLiteError(extendedCode: step == SQLITE_DONE ? finish : step, message: "restoring from a copy failed")
+        }
+    }
 }
