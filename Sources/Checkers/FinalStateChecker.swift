@@ -155,6 +155,9 @@ struct FinalStateChecker {
 
     private func checkConvergence(_ view: Snapshot, against final: Snapshot, into anomalies: inout [Anomaly]) {
         let process = view.process, store = final.snapshot.store
+        // A widget shows what its last reload rendered: say when that was.
+        let widget = context.info.processes.first { $0.name == process }?.role == .widget
+        let rendered = widget ? " (a widget shows what its last reload rendered, at \(context.at(view.t)))" : ""
         // One id may name several rows (a duplicate): the view's object is compared with the closest.
         var rows: [String: [ObjectState]] = [:]
         var byRow: [RowRef: ObjectState] = [:]
@@ -196,7 +199,7 @@ struct FinalStateChecker {
             guard let first = differing.first else { continue }
             let list = differing.prefix(3).map { "\(id).\($0) = \(shown.values[$0]!) but the store has \(stored.values[$0]!)" }
             add(id, first, seen: "\(shown.values[first]!)", expected: "\(stored.values[first]!)",
-                "At the end, \(process)'s view shows \(list.joined(separator: "; "))\(differing.count > 3 ? " (and \(differing.count - 3) more)" : "").")
+                "At the end, \(process)'s view shows \(list.joined(separator: "; "))\(differing.count > 3 ? " (and \(differing.count - 3) more)" : "")\(rendered).")
         }
     }
 }

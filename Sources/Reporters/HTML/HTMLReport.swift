@@ -29,7 +29,7 @@ public enum HTMLReport {
         }
         html += processes(info, costs: result.refreshCosts)
         html += stores(result)
-        html += steps(result)
+        html += steps(run)
         html += HTMLPage.close(generatedAt: options.generatedAt)
         return html
     }
@@ -257,13 +257,19 @@ public enum HTMLReport {
         return html + "</tbody></table>\n"
     }
 
-    private static func steps(_ result: CheckResult) -> String {
+    private static func steps(_ run: ReportedRun) -> String {
+        let result = run.result
+        // What the harness noted at a step (a reload the budget refused, where an intent ran, a restore).
+        var notes: [Int: [String]] = [:]
+        for event in run.trace.events {
+            if case .note(let text) = event.kind, let step = event.step { notes[step, default: []].append(text) }
+        }
         var flagged: [Int: [Int]] = [:]
         for (i, anomaly) in result.anomalies.enumerated() { if let step = anomaly.step { flagged[step, default: []].append(i + 1) } }
         var html = "<h2 id=\"steps\">Steps</h2>\n<table><thead><tr><th class=\"num\">#</th><th>process</th><th>where</th><th>step</th><th>anomalies</th></tr></thead><tbody>\n"
         for step in result.info.steps {
             let marks = (flagged[step.index] ?? []).prefix(12).map { "<a class=\"num-dot\" href=\"#a\($0)\">\($0)</a>" }.joined()
-            html += "<tr\(marks.isEmpty ? "" : " class=\"flagged\"")><td class=\"num\">\(step.index)</td><td>\(Escape.html(step.process ?? "–"))</td><td class=\"mono\">\(Escape.html(step.location.fileAndLine))</td><td><code>\(Escape.html(step.text))</code></td><td>\(marks)</td></tr>\n"
+            html += "<tr\(marks.isEmpty ? "" : " class=\"flagged\"")><td class=\"num\">\(step.index)</td><td>\(Escape.html(step.process ?? "–"))</td><td class=\"mono\">\(Escape.html(step.location.fileAndLine))</td><td><code>\(Escape.html(step.text))</code>\((notes[step.index] ?? []).prefix(3).map { "<div class=\"step-note\">\(Escape.html($0))</div>" }.joined())</td><td>\(marks)</td></tr>\n"
         }
         return html + "</tbody></table>\n"
     }

@@ -102,6 +102,7 @@ enum HTMLStyle {
     .key-count { color: #a61b1b; font-weight: 700; font-size: 11px; }
     .mark { transition: opacity 0.1s; }
     td.over { color: var(--bad); font-weight: 700; }
+    .step-note { color: var(--muted); font-size: 12.5px; margin-top: 2px; }
     .limit { color: var(--muted); font-weight: 400; font-size: 12px; }
     details.more-anomalies > summary { cursor: pointer; color: var(--muted); margin: 0 0 8px; }
     /* histograms */

@@ -14,7 +14,12 @@ extension ScenarioRunner {
         // Every notification delivered is handled (with the refreshes it triggers) before the final one:
         // the request waits for them.
         for slot in orderedSlots where slot.canTakeCommands {
-            try send(slot.process.settings.role == .widget ? .finalView : .finalRefresh, to: slot)
+            guard slot.process.settings.role == .widget else {
+                try send(.finalRefresh, to: slot)
+                continue
+            }
+            // A widget's view is what its last reload rendered, recorded then.
+            if !widgetsReloaded.contains(slot.name) { try send(.finalView, to: slot) }
         }
         // Growth is measured while the processes still hold the store open: the last to close it
         // checkpoints and deletes the `-wal` file.

@@ -36,7 +36,10 @@ extension ScenarioRunner {
             try system(.exit)
         } else {
             // What the reload rendered stays on screen until the next one: the widget's view.
-            if slot.canTakeCommands { try send(.finalView, to: slot) }
+            if slot.canTakeCommands {
+                try send(.finalView, to: slot)
+                widgetsReloaded.insert(name)
+            }
             try system(settings.betweenReloads == .suspend ? .suspend : .exit)
         }
         record(.stepEnded(nil))

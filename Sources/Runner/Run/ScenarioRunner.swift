@@ -91,6 +91,8 @@ public final class ScenarioRunner {
     var currentStep: RunPlan.PlannedStep?
     /// The App Intent whose step is being sent to another process's agent (`AgentRequest.context`).
     var commandContext: String?
+    /// The widgets whose reloads recorded their views (what their timelines show).
+    var widgetsReloaded: Set<String> = []
     /// Each store's largest `-wal` file after a step so far, and the step (`StoreGrowth`).
     var walPeaks: [String: (bytes: Int64, step: Int?)] = [:]
 
