@@ -27,6 +27,7 @@ extension AgentProcess {
         view.stalenessInterval = settings.staleness
         view.mergePolicy = settings.mergePolicy
         view.transactionAuthor = settings.author
+        view.shouldDeleteInaccessibleFaults = settings.deleteInaccessibleFaults
         return coordinator
     }
 

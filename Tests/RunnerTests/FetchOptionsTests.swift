@@ -68,3 +68,44 @@ import Trace
         #expect(TraceChecker.check(outcome.trace).verdict.matched)
     }
 }
+
+/// `delete-inaccessible-faults`: Core Data's `shouldDeleteInaccessibleFaults`.
+@Suite(.serialized, .spawnsProcesses) struct InaccessibleFaultSettingTests {
+    private func yaml(_ setting: Bool) -> String {
+        """
+        summary: A fault whose row another process deleted.
+        store:
+          group: group.example.notes
+          name: Notes
+          model:
+            Note:
+              title: string
+        processes:
+          app: { role: host, staleness: 0, delete-inaccessible-faults: \(setting) }
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - app: reset
+          - app: { fetch: Note }
+          - share: launch
+          - share: { delete: n1 }
+          - share: save
+          - app: { read: n1, now: true }
+        """
+    }
+
+    private func errors(_ outcome: RunOutcome) -> [ErrorKind] {
+        outcome.events(of: "app").compactMap { if case .error(let record) = $0.kind { record.kind } else { nil } }
+    }
+
+    @Test func falseMakesTheReadOfAGoneRowFailNotFoundAndTrueFiresItAsDeleted() throws {
+        let strict = try RunHarness.single(yaml(false))
+        #expect(strict.harnessError == nil)
+        #expect(errors(strict) == [.notFound])
+        let lenient = try RunHarness.single(yaml(true))
+        #expect(errors(lenient).isEmpty)
+        #expect(TraceChecker.check(lenient.trace).anomalies.contains { $0.kind == .missedDelete }, "the view still holds the deleted note")
+    }
+}

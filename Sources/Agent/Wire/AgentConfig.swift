@@ -96,6 +96,8 @@ public struct AgentSettings: Sendable, Hashable, Codable {
     public var readOnly: Bool = false
     /// `foreign-token`: what to do with a history token saved for a store this one replaced.
     public var foreignToken: ForeignToken = .fail
+    /// `delete-inaccessible-faults`: the view context's `shouldDeleteInaccessibleFaults`.
+    public var deleteInaccessibleFaults: Bool = true
     /// The processes with `refresh: history`: whose tokens `consumed-by-all` waits for.
     public var historyConsumers: [String] = []
     /// Whether this process's store takes part in an ensemble: an own store with `sync: transfer`,

@@ -43,6 +43,9 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
     public var storage: StorageLocation
     /// `sync`: how an `own`-storage process exchanges changes with the group store.
     public var sync: SyncMode = .none
+    /// `delete-inaccessible-faults`: the view context's `shouldDeleteInaccessibleFaults` (a fault whose row
+    /// is gone fires as a deleted object with nil values when true; fails with `not-found` when false).
+    public var deleteInaccessibleFaults: Bool = true
     /// `foreign-token`: what a history consumer does with a token saved for a store this one replaced.
     public var foreignToken: ForeignToken = .fail
     /// `read-only`: whether the process opens the store read-only (a widget that only shows data).
@@ -96,6 +99,7 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
         case let .sync(value): sync = value
         case let .readOnly(value): readOnly = value
         case let .foreignToken(value): foreignToken = value
+        case let .deleteInaccessibleFaults(value): deleteInaccessibleFaults = value
         case let .reloadDelay(value): reloadDelay = value
         case let .reloadBudget(value): reloadBudget = value
         case let .betweenReloads(value): betweenReloads = value
@@ -125,6 +129,7 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     case sync(SyncMode)
     case readOnly(Bool)
     case foreignToken(ForeignToken)
+    case deleteInaccessibleFaults(Bool)
     case reloadDelay(Duration)
     case reloadBudget(Int)
     case betweenReloads(BetweenReloads)
@@ -133,7 +138,7 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     public static let keys = [
         "refresh", "staleness", "trigger", "poll-interval", "observe", "merge-policy", "history-tracking",
         "author", "history-authors", "history-start", "purge", "refetch", "notify", "delivery", "query-generation",
-        "busy-timeout", "storage", "sync", "read-only", "foreign-token", "reload-delay", "reload-budget", "between-reloads",
+        "busy-timeout", "storage", "sync", "read-only", "foreign-token", "delete-inaccessible-faults", "reload-delay", "reload-budget", "between-reloads",
     ]
 
     /// The settings only a widget takes.

@@ -56,6 +56,8 @@ extension ScenarioDecoder {
         case "sync": decodeSync(node).map(ProcessSetting.sync)
         case "read-only": decoder.bool(node, "read-only").map(ProcessSetting.readOnly)
         case "foreign-token": decoder.keyword(node, ForeignToken.self, "foreign-token").map(ProcessSetting.foreignToken)
+        case "delete-inaccessible-faults":
+            decoder.bool(node, "delete-inaccessible-faults").map(ProcessSetting.deleteInaccessibleFaults)
         case "reload-delay":
             decoder.duration(node, "reload-delay (on the simulated clock)", limit: Limits.simulatedTime).map(ProcessSetting.reloadDelay)
         case "reload-budget": decoder.int(node, "reload-budget (reloads per simulated day)", in: 0...Limits.objects).map(ProcessSetting.reloadBudget)
