@@ -36,7 +36,7 @@ extension AgentProcess {
         defer { currentStep = nil }
         learn(request.ids)
         globalIDs = request.globalIDs.isEmpty ? globalIDs : request.globalIDs
-        contextOverride = request.context.map(intentContext)
+        contextOverride = request.context.map { namedContext($0, author: request.contextAuthor) }
         defer { contextOverride = nil }
         var outcome = CommandOutcome()
         do {
@@ -57,14 +57,17 @@ extension AgentProcess {
         }
     }
 
-    /// The context of the App Intent `name` in this process: a background context of the store, whose
-    /// saves are authored by the intent, made the first time one of its steps runs here.
-    func intentContext(_ name: String) -> ObjectContext {
-        if let context = intentContexts[name] { return context }
+    /// The background context `name` of this process (a step's `context:`, or an App Intent's), made
+    /// the first time a step uses it: the view context's settings, its saves authored by `author` (the
+    /// process's own author when nil).
+    func namedContext(_ name: String, author: String?) -> ObjectContext {
+        if let context = namedContexts[name] { return context }
         let context = coordinator.newBackgroundContext(name: name)
-        context.transactionAuthor = name
+        context.transactionAuthor = author ?? settings.author
         context.mergePolicy = settings.mergePolicy
-        intentContexts[name] = context
+        context.stalenessInterval = settings.staleness
+        context.shouldDeleteInaccessibleFaults = settings.deleteInaccessibleFaults
+        namedContexts[name] = context
         return context
     }
 

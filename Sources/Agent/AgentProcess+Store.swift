@@ -28,6 +28,7 @@ extension AgentProcess {
         view.mergePolicy = settings.mergePolicy
         view.transactionAuthor = settings.author
         view.shouldDeleteInaccessibleFaults = settings.deleteInaccessibleFaults
+        view.automaticallyMergesChangesFromParent = settings.automaticallyMerges
         return coordinator
     }
 

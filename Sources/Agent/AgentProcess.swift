@@ -27,10 +27,10 @@ public final class AgentProcess {
     let clock: AgentClock
     var coordinator: StoreCoordinator
     var view: ObjectContext { contextOverride ?? coordinator.viewContext }
-    /// The context of the App Intent whose step is running in this process, if any (`AgentRequest.context`).
+    /// The background context the running command goes through, if any (`AgentRequest.context`).
     var contextOverride: ObjectContext?
-    /// Each App Intent's context in this process, by the intent's name.
-    var intentContexts: [String: ObjectContext] = [:]
+    /// This process's background contexts (steps' `context:`, App Intents run here), by name.
+    var namedContexts: [String: ObjectContext] = [:]
 
     /// Scenario id <-> object ID in this process's store (temporary IDs until the insert is saved).
     var ids = ObjectIdentities()
@@ -135,7 +135,7 @@ public final class AgentProcess {
         center?.close()
         center = nil
         openedCopy = nil
-        intentContexts = [:]
+        namedContexts = [:]
         inspectorStore = nil
         ensemble = nil
     }

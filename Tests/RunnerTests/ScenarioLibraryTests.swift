@@ -44,6 +44,7 @@ import Trace
         "same-tag-created-in-app-and-extension/error-policy": [(.conflict, "share", "groceries")],
         "history-token-from-a-replaced-store/token-kept": [(.foreignToken, "app", nil), (.missedInsert, "app", "n3")],
         "intent-write-invisible-to-the-app/long-lived-context": [(.staleRead, "app", "n1")],
+        "background-save-never-reaches-the-screen/view-context-alone": [(.staleRead, "app", "n1")],
         "same-note-on-phone-and-watch-without-uuid/default": [(.duplicate, "group:group.example.notes", "n1"), (.duplicate, "own:watch", "n1")],
     ]
 

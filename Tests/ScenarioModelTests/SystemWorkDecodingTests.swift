@@ -97,6 +97,14 @@ import Testing
                                containing: "launch cannot be a step of 'intent': an App Intent runs in the process the system picks")
     }
 
+    @Test func anActionMayRunThroughANamedContextAndAProcessActionMayNot() throws {
+        let scenario = try ScenarioLoader.parse(yaml: yaml(steps: "  - app: launch\n  - app: { fetch: Note, context: bg }\n  - app: { save: true, context: bg }"), file: "c.yaml")
+        #expect(scenario.steps[1].context == "bg" && scenario.steps[2].context == "bg" && scenario.steps[0].context == nil)
+        #expect(try StepWriter.line(scenario.steps[2]) == "app: { save: true, context: bg }")
+        expectOneError(yaml(steps: "  - app: launch\n  - app: { checkpoint: true, context: bg }"), line: 21, column: 30,
+                       containing: "checkpoint acts on the process, not on one of its contexts; remove context:.")
+    }
+
     @Test func aBudgetOrDelayOutOfRangeIsRefused() {
         expectOneError(yaml(widget: "    reload-budget: -1"), line: 13, column: 20, containing: "reload-budget (reloads per simulated day) must be between 0 and 1000000")
         expectOneError(yaml(widget: "    between-reloads: sleep"), line: 13, column: 22, containing: "between-reloads")

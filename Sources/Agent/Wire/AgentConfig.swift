@@ -98,6 +98,8 @@ public struct AgentSettings: Sendable, Hashable, Codable {
     public var foreignToken: ForeignToken = .fail
     /// `delete-inaccessible-faults`: the view context's `shouldDeleteInaccessibleFaults`.
     public var deleteInaccessibleFaults: Bool = true
+    /// `automatically-merges`: the view context's `automaticallyMergesChangesFromParent`.
+    public var automaticallyMerges: Bool = false
     /// The processes with `refresh: history`: whose tokens `consumed-by-all` waits for.
     public var historyConsumers: [String] = []
     /// Whether this process's store takes part in an ensemble: an own store with `sync: transfer`,

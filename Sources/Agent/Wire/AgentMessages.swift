@@ -26,10 +26,12 @@ public struct AgentRequest: Sendable, Hashable, Codable {
     /// Deterministic mode, for a `read` or `count` with `within`: whether its deadline has passed, so
     /// this attempt is the last (the runner re-asks after each delivery or timer until then).
     public var lastAttempt: Bool?
-    /// For an App Intent's step run in this process: the intent's name. The command then runs through
-    /// a context of the intent's own (created on first use, its saves authored by the intent), not
-    /// the view context.
+    /// The background context the command runs through (created on first use), not the view context:
+    /// a step's `context:`, or an App Intent's own context when its step runs in this process.
     public var context: String?
+    /// The transaction author of that context's saves; nil for the process's own (an intent's context
+    /// saves as the intent).
+    public var contextAuthor: String?
     public var command: AgentCommand
 
     public init(seq: Int, step: Int? = nil, expectError: ErrorKind? = nil, ids: [String: ObjectRef] = [:],

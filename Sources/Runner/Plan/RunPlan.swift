@@ -90,6 +90,7 @@ public struct RunPlan: Sendable {
         if settings.readOnly { result["read-only"] = "true" }
         if settings.foreignToken == .reset { result["foreign-token"] = "reset" }
         if !settings.deleteInaccessibleFaults { result["delete-inaccessible-faults"] = "false" }
+        if settings.automaticallyMerges { result["automatically-merges"] = "true" }
         if settings.role == .widget {
             result["reload-delay"] = settings.reloadDelay.description
             result["reload-budget"] = String(settings.reloadBudget)

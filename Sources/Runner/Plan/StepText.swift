@@ -6,6 +6,7 @@ enum StepText {
     static func render(_ step: ScenarioStep) -> String {
         let body = render(step.step)
         var text = step.process.map { "\($0): \(body)" } ?? body
+        if let context = step.context { text += " in context \(context)" }
         if let error = step.expectError { text += " expect-error \(error.rawValue)" }
         return text
     }

@@ -29,9 +29,14 @@ extension ScenarioRunner {
         if clock.isVirtual, planned.step.step.keyword != "workload" { executed.append(planned.step) }
         if let process = planned.step.process {
             let slot = try slot(process)
-            let error = slot.process.settings.role == .intent
-                ? try executeIntentStep(planned.step, intent: slot)
-                : try executeProcessStep(planned.step, on: slot)
+            let error: ErrorRecord?
+            if slot.process.settings.role == .intent {
+                error = try executeIntentStep(planned.step, intent: slot)
+            } else {
+                commandContext = planned.step.context.map { ($0, nil) }
+                defer { commandContext = nil }
+                error = try executeProcessStep(planned.step, on: slot)
+            }
             record(.stepEnded(error))
         } else {
             try executeControl(planned.step.step)
@@ -91,7 +96,7 @@ extension ScenarioRunner {
         var busy: Set<String> = []
         for child in children {
             guard let process = child.step.process, !busy.contains(process),
-                  let slot = slots[process], slot.canTakeCommands,
+                  let slot = slots[process], slot.canTakeCommands, slot.process.settings.role != .intent,
                   let command = command(for: child.step.step, on: slot)
             else {
                 // Lifecycle and control steps, and a second step of one process, run in order.
@@ -103,8 +108,10 @@ extension ScenarioRunner {
             record(.stepStarted)
             busy.insert(process)
             let sentAt = clock.now()
-            let seq = try write(command, to: slot, expectError: child.step.expectError?.kind)
-            pending.append((child, slot, seq, sentAt))
+            commandContext = child.step.context.map { ($0, nil) }
+            let written = Result { () throws(HarnessFailure) in try write(command, to: slot, expectError: child.step.expectError?.kind) }
+            commandContext = nil
+            pending.append((child, slot, try written.get(), sentAt))
         }
         try finishPending(&pending)
     }
@@ -155,7 +162,8 @@ extension ScenarioRunner {
         slot.sentIDs.merge(delta) { $1 }
         var request = AgentRequest(seq: seq, step: currentStep?.index, expectError: expectError, ids: delta,
                                    deliveries: socketHub?.deliveredCount(to: slot.name), command: command)
-        request.context = commandContext
+        request.context = commandContext?.name
+        request.contextAuthor = commandContext?.author
         if let scriptedHub {
             request.virtualTime = clock.current
             request.notifications = scriptedHub.take(for: slot.name)

@@ -89,8 +89,8 @@ public final class ScenarioRunner {
     var objects = ObjectRegistry()
     var clockOffset: UInt64 = 0
     var currentStep: RunPlan.PlannedStep?
-    /// The App Intent whose step is being sent to another process's agent (`AgentRequest.context`).
-    var commandContext: String?
+    /// The background context the step being sent goes through, and its author (`AgentRequest.context`).
+    var commandContext: (name: String, author: String?)?
     /// The widgets whose reloads recorded their views (what their timelines show).
     var widgetsReloaded: Set<String> = []
     /// Each store's largest `-wal` file after a step so far, and the step (`StoreGrowth`).

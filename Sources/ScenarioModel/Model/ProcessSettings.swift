@@ -43,6 +43,9 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
     public var storage: StorageLocation
     /// `sync`: how an `own`-storage process exchanges changes with the group store.
     public var sync: SyncMode = .none
+    /// `automatically-merges`: the view context's `automaticallyMergesChangesFromParent`: it takes the saves
+    /// of this process's other contexts (never another process's).
+    public var automaticallyMerges: Bool = false
     /// `delete-inaccessible-faults`: the view context's `shouldDeleteInaccessibleFaults` (a fault whose row
     /// is gone fires as a deleted object with nil values when true; fails with `not-found` when false).
     public var deleteInaccessibleFaults: Bool = true
@@ -100,6 +103,7 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
         case let .readOnly(value): readOnly = value
         case let .foreignToken(value): foreignToken = value
         case let .deleteInaccessibleFaults(value): deleteInaccessibleFaults = value
+        case let .automaticallyMerges(value): automaticallyMerges = value
         case let .reloadDelay(value): reloadDelay = value
         case let .reloadBudget(value): reloadBudget = value
         case let .betweenReloads(value): betweenReloads = value
@@ -130,6 +134,7 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     case readOnly(Bool)
     case foreignToken(ForeignToken)
     case deleteInaccessibleFaults(Bool)
+    case automaticallyMerges(Bool)
     case reloadDelay(Duration)
     case reloadBudget(Int)
     case betweenReloads(BetweenReloads)
@@ -138,7 +143,7 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     public static let keys = [
         "refresh", "staleness", "trigger", "poll-interval", "observe", "merge-policy", "history-tracking",
         "author", "history-authors", "history-start", "purge", "refetch", "notify", "delivery", "query-generation",
-        "busy-timeout", "storage", "sync", "read-only", "foreign-token", "delete-inaccessible-faults", "reload-delay", "reload-budget", "between-reloads",
+        "busy-timeout", "storage", "sync", "read-only", "foreign-token", "delete-inaccessible-faults", "automatically-merges", "reload-delay", "reload-budget", "between-reloads",
     ]
 
     /// The settings only a widget takes.

@@ -18,6 +18,9 @@ public struct ScenarioStep: Sendable, Hashable, Codable {
     public var onlyIn: [String]?
     /// The variants that run their own version of this step instead (a step's `variants:`).
     public var exceptIn: [String]?
+    /// The process's background context the action runs through (`context: bg`), made on first use;
+    /// nil for its view context.
+    public var context: String?
 
     /// Creates a step.
     public init(location: SourceLocation, process: String?, step: Step, expectError: ExpectedError? = nil,

@@ -65,10 +65,16 @@ extension ScenarioDecoder {
         guard knowsProcesses, !processNames.contains(key) else {
             guard let (step, expectError, onlyIn) = decodeAction(first.value, process: key) else { return [] }
             checkRole(of: step, process: key, at: first.value)
+            let context = decodeContext(first.value, step: step, process: key)
             let versions = decodeVariantVersions(first.value, process: key, location: location, onlyIn: onlyIn)
-            let base = ScenarioStep(location: location, process: key, step: step, expectError: expectError, onlyIn: onlyIn,
+            var base = ScenarioStep(location: location, process: key, step: step, expectError: expectError, onlyIn: onlyIn,
                                     exceptIn: versions.isEmpty ? nil : versions.compactMap(\.onlyIn?.first))
-            return [base] + versions
+            base.context = context
+            return [base] + versions.map { version in
+                var version = version
+                version.context = context
+                return version
+            }
         }
         decoder.error("unknown process '\(key)'" + Suggestion.hint(
             for: key, in: processNames + ScenarioDecoder.controlKeywords,
@@ -76,6 +82,24 @@ extension ScenarioDecoder {
                 + "(\(Suggestion.list(processNames))) or a control word "
                 + "(\(Suggestion.list(ScenarioDecoder.controlKeywords)))."), at: first.key)
         return []
+    }
+
+    /// `context: bg`: the process's background context the action runs through (an object action, a
+    /// save, a fetch, a check, a refresh); nil for its view context.
+    private func decodeContext(_ node: YAMLNode, step: Step, process: String) -> String? {
+        guard let pair = node.pairs?.first(where: { $0.key.scalar == "context" }) else { return nil }
+        guard let name = decoder.name(pair.value, "a context name like bg") else { return nil }
+        let role = processes.first { $0.name == process }?.role
+        if ScenarioDecoder.systemActions.contains(step.keyword) || ["sync", "leech", "checkpoint", "copy-store", "open-copy",
+            "observe", "deliver", "begin-write", "end-write", "pin-generation", "unpin-generation", "post"].contains(step.keyword) {
+            decoder.error("\(step.keyword) acts on the process, not on one of its contexts; remove context:.", at: pair.key)
+            return nil
+        }
+        if role == .intent {
+            decoder.error("an App Intent's steps already run through a context of its own; remove context:.", at: pair.key)
+            return nil
+        }
+        return name
     }
 
     /// `push` needs a notification service extension; `reload-timelines` a widget.
@@ -197,7 +221,7 @@ extension ScenarioDecoder {
         guard let map = MappingReader(node, "the action of '\(process)'", decoder) else { return nil }
         guard let action = selectAction(map, process: process) else { return nil }
         let modifiers = ScenarioDecoder.argumentActions[action] ?? []
-        map.rejectUnknownKeys([action] + modifiers + ["expect-error", "only-in", "variants"], in: "the \(action) step")
+        map.rejectUnknownKeys([action] + modifiers + ["expect-error", "only-in", "variants", "context"], in: "the \(action) step")
         let expectError = map["expect-error"].flatMap { decoder.keyword($0, ExpectedError.self, "expected error") }
         let onlyIn = map["only-in"].flatMap(decodeVariantNames)
         let argument = map[action]!
@@ -229,7 +253,7 @@ extension ScenarioDecoder {
             return nil
         }
         if let action = actions.first { return action }
-        let unknown = map.pairs.first { !["expect-error", "only-in", "variants"].contains($0.key.scalar ?? "") }
+        let unknown = map.pairs.first { !["expect-error", "only-in", "variants", "context"].contains($0.key.scalar ?? "") }
         if let key = unknown?.key, let word = key.scalar {
             decoder.error("unknown action '\(word)'" + Suggestion.hint(for: word, in: ScenarioDecoder.actionNames), at: key)
         } else {

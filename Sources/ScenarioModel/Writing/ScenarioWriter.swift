@@ -82,6 +82,7 @@ public enum ScenarioWriter {
         add("storage", settings.storage.rawValue, settings.storage != defaults.storage)
         add("read-only", String(settings.readOnly), settings.readOnly != defaults.readOnly)
         add("foreign-token", settings.foreignToken.rawValue, settings.foreignToken != defaults.foreignToken)
+        add("automatically-merges", String(settings.automaticallyMerges), settings.automaticallyMerges != defaults.automaticallyMerges)
         add("delete-inaccessible-faults", String(settings.deleteInaccessibleFaults),
             settings.deleteInaccessibleFaults != defaults.deleteInaccessibleFaults)
         add("reload-delay", settings.reloadDelay.description, settings.reloadDelay != defaults.reloadDelay)

@@ -16,6 +16,10 @@ public enum StepWriter {
             if !body.hasPrefix("{") { body = "{ \(body): true }" }
             body = String(body.dropLast(2)) + ", expect-error: \(error.rawValue) }"
         }
+        if let context = step.context {
+            if !body.hasPrefix("{") { body = "{ \(body): true }" }
+            body = String(body.dropLast(2)) + ", context: \(YAMLText.word(context)) }"
+        }
         guard let process = step.process else { return "\(step.step.keyword): \(body)" }
         return "\(YAMLText.word(process)): \(body)"
     }
