@@ -182,7 +182,8 @@ extension AgentProcess {
                 names.insert(ids.name(of: id))
             }
         }
-        return (names.sorted(), requests.contains { $0.predicate == nil })
+        // A list of every object: a fetch with neither predicate nor limit.
+        return (names.sorted(), requests.contains { $0.predicate == nil && $0.filter == nil && $0.fetchLimit == nil })
     }
 
     /// The properties of `id` holding this process's own edits: unsaved, or saved inside a held write

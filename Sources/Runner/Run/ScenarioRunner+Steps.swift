@@ -31,7 +31,11 @@ extension ScenarioRunner {
             let slot = try slot(process)
             let error: ErrorRecord?
             if slot.process.settings.role == .intent {
-                error = try executeIntentStep(planned.step, intent: slot)
+                let (intentError, carrier) = try executeIntentStep(planned.step, intent: slot)
+                // The step ends where it ran, beside what the carrier recorded of it (a failed save,
+                // expected or not), so one failure counts once and `expect-error` applies to it.
+                record(.stepEnded(intentError), as: carrier)
+                return
             } else {
                 commandContext = planned.step.context.map { ($0, nil) }
                 defer { commandContext = nil }

@@ -31,6 +31,12 @@ extension ScenarioRunner {
         for child in planned.children {
             try execute(child)
             currentStep = planned
+            // Killed in the middle of its work (a crash fault): the rest of the work never runs.
+            guard slot.lifecycle.state.isRunning else {
+                record(.note("\(name) ended in the middle of its work; the rest of it did not run"))
+                record(.stepEnded(nil))
+                return
+            }
         }
         if case .push = planned.step.step {
             try system(.exit)
@@ -48,24 +54,26 @@ extension ScenarioRunner {
 
 extension ScenarioRunner {
     /// An App Intent's step runs where the system runs intents: in the host's process when it is
-    /// running and not suspended, otherwise in a widget's (resumed or launched for it, and suspended or
-    /// ended again after), otherwise in the intent's own process; in another process, through a context
-    /// of the intent's own. The trace says which process ran it.
-    func executeIntentStep(_ step: ScenarioStep, intent: ProcessSlot) throws(HarnessFailure) -> ErrorRecord? {
-        var after: Step?
+    /// running and not suspended, otherwise in a widget's (resumed or launched for it, and left running:
+    /// the system keeps an extension alive while it performs an intent), otherwise in the intent's own
+    /// process; in another process, through a context of the intent's own. Steps after an unsaved change
+    /// run where that change is: an intent does not move between processes in the middle of its work.
+    /// The trace says which process ran each step; returns the step's error and that process's name.
+    func executeIntentStep(_ step: ScenarioStep, intent: ProcessSlot) throws(HarnessFailure) -> (ErrorRecord?, String) {
         let carrier: ProcessSlot
-        if let host = orderedSlots.first(where: { $0.process.settings.role == .host && $0.canTakeCommands }) {
+        if let pending = intentWork[intent.name], let slot = slots[pending] {
+            guard slot.canTakeCommands else {
+                throw failure("\(intent.name) has unsaved changes in \(pending)'s process, which is now \(slot.lifecycle.state); "
+                    + "save (or roll back) before \(pending) stops, as an intent finishes its work in one process", process: intent.name)
+            }
+            carrier = slot
+        } else if let host = orderedSlots.first(where: { $0.process.settings.role == .host && $0.canTakeCommands }) {
             carrier = host
         } else if let widget = orderedSlots.first(where: { $0.process.settings.role == .widget }) {
             switch widget.lifecycle.state {
-            case .suspended:
-                try lifecycle(.resume, widget)
-                after = .suspend
-            case .active, .background, .launching:
-                break
-            case .notRunning, .exited, .crashed, .terminated, .killed:
-                try lifecycle(.launch, widget)
-                after = .exit
+            case .suspended: try lifecycle(.resume, widget)
+            case .active, .background, .launching: break
+            case .notRunning, .exited, .crashed, .terminated, .killed: try lifecycle(.launch, widget)
             }
             carrier = widget
         } else {
@@ -83,11 +91,12 @@ extension ScenarioRunner {
             throw error
         }
         commandContext = nil
-        switch after {
-        case .suspend?: try suspend(carrier)
-        case .exit?: try lifecycle(.exit, carrier)
+        // Where its unsaved work now is (an object action leaves some; save, rollback and reset end it).
+        switch step.step {
+        case .insert, .update, .delete, .relate, .unrelate: intentWork[intent.name] = carrier.name
+        case .save, .rollback, .reset: intentWork[intent.name] = nil
         default: break
         }
-        return error
+        return (error, carrier.name)
     }
 }

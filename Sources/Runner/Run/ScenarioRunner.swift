@@ -91,6 +91,8 @@ public final class ScenarioRunner {
     var currentStep: RunPlan.PlannedStep?
     /// The background context the step being sent goes through, and its author (`AgentRequest.context`).
     var commandContext: (name: String, author: String?)?
+    /// Each App Intent with unsaved changes, and the process they are in.
+    var intentWork: [String: String] = [:]
     /// The widgets whose reloads recorded their views (what their timelines show).
     var widgetsReloaded: Set<String> = []
     /// Each store's largest `-wal` file after a step so far, and the step (`StoreGrowth`).

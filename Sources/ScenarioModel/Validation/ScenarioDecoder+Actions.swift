@@ -102,6 +102,18 @@ extension ScenarioDecoder {
             objectOrigins[id] = idNode
         }
         guard let entity else { return nil }
+        // One unique value names one row: a second id for it would name the first's row under another
+        // name, and the checkers could not tell them apart.
+        for attribute in entity.model?.attributes ?? [] where attribute.isUnique {
+            guard let value = values[attribute.name], value != .null else { continue }
+            let key = "\(entity.name).\(attribute.name)=\(value)"
+            if let (other, node) = uniqueValues[key], other != id {
+                decoder.error("\(entity.name).\(attribute.name) is unique, and '\(other)' (line \(node.line)) already has \(value); "
+                    + "give this insert the id '\(other)', as it is the same logical object.", at: idNode)
+            } else if uniqueValues[key] == nil {
+                uniqueValues[key] = (id, idNode)
+            }
+        }
         return .insert(entity: entity.name, id: id, values: values)
     }
 

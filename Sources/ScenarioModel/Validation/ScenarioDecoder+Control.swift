@@ -80,6 +80,20 @@ extension ScenarioDecoder {
         let duration = map.required("duration", in: what, example: "duration: 2s")
             .flatMap { positiveDuration($0, "the workload's duration") }
         let keys = map["keys"].flatMap { decoder.int($0, "keys", in: 1...Limits.objects) } ?? 100
+        for name in processes ?? [] {
+            guard let role = self.processes.first(where: { $0.name == name })?.role,
+                  [.widget, .intent, .notificationService].contains(role) else { continue }
+            let what = role == .intent ? "an App Intent" : role == .widget ? "a widget" : "a notification service extension"
+            decoder.error("a workload drives running processes, and '\(name)' is \(what), which the system starts "
+                + "and ends; give the workload the host or an extension you launch.", at: processesNode ?? node)
+            return nil
+        }
+        if let entity, let unique = entity.model?.attributes.first(where: \.isUnique), let entityNode = map["entity"] {
+            decoder.error("a workload inserts objects under ids of its own, and \(entity.name).\(unique.name) is unique: the "
+                + "checkers could not follow an upsert between two of its ids; run the workload on an entity without "
+                + "uniqueness constraints.", at: entityNode)
+            return nil
+        }
         guard let processes, !processes.isEmpty, let entity, let duration else { return nil }
         let operations = rate * duration.seconds
         guard operations <= Double(Limits.workloadOperations) else {

@@ -136,7 +136,8 @@ extension ScenarioDecoder {
                     continue
                 }
                 guard let (step, expectError, onlyIn) = decodeAction(item, process: process) else { continue }
-                if ScenarioDecoder.systemActions.contains(step.keyword) {
+                // A notification service extension may ask for widget reloads, as iOS lets it.
+                if ScenarioDecoder.systemActions.contains(step.keyword), !(key == "on-push" && step.keyword == "reload-timelines") {
                     decoder.error("\(step.keyword) cannot be part of \(key): the system launches, suspends and ends '\(process)' "
                         + "around its work itself.", at: item)
                     continue

@@ -32,6 +32,8 @@ final class ScenarioDecoder {
     var objects: [String: String?] = [:]
     /// Where each object id was first inserted.
     var objectOrigins: [String: YAMLNode] = [:]
+    /// Each unique attribute value an insert set (`Entity.attribute=value`), with the id and where.
+    var uniqueValues: [String: (String, YAMLNode)] = [:]
     /// The store copies taken by the steps so far.
     var copies: [String: YAMLNode] = [:]
     /// The variant names steps give their own arguments for (a step's `variants:`), where each is written.

@@ -96,6 +96,8 @@ extension ObjectContext {
     }
 
     func fill(_ object: ManagedObject, with snapshot: consuming RowSnapshot) {
+        // A row read again takes its to-many contents with it (`shouldRefreshRefetchedObjects` included).
+        object.toMany = nil
         object.values = snapshot.values
         object.version = snapshot.version
         object.isFault = false

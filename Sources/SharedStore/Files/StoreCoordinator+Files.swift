@@ -71,6 +71,10 @@ public enum StoreFiles {
             let wal = URL(fileURLWithPath: source.path + "-wal")
             if manager.fileExists(atPath: wal.path) { try manager.copyItem(at: wal, to: URL(fileURLWithPath: copy.path + "-wal")) }
             let from = try SQLiteConnection(path: copy.path)
+            // A copy that is no store (taken without its -wal before any checkpoint) replaces nothing.
+            guard try from.tableExists("Z_METADATA") else {
+                throw StoreError.file(path: source.path, reason: "the copy has no store in it (no Z_METADATA): it was taken without the -wal that held its schema")
+            }
             let to = try SQLiteConnection(path: store.path)
             try to.restore(from: from)
             try to.cached("UPDATE Z_METADATA SET Z_UUID = ? WHERE Z_VERSION = 1").run([.string(UUID().uuidString)])

@@ -48,6 +48,15 @@ enum StoreSchema {
     /// so processes opening the store together agree.
     static func prepare(_ db: SQLiteConnection, model: Model, historyTracking: Bool) throws(StoreError) -> Metadata {
         do {
+            // An existing store that needs nothing written opens with a read: opening it takes no write
+            // lock, so a process can launch while another holds one (as Core Data adds such a store).
+            if try db.tableExists("Z_METADATA") {
+                let metadata = try check(db, model: model)
+                let historyReady = try db.tableExists("ATRANSACTION")
+                if !historyTracking || (metadata.historyTracked && historyReady) {
+                    return metadata
+                }
+            }
             return try db.writeTransaction {
                 if try db.tableExists("Z_METADATA") {
                     let metadata = try check(db, model: model)

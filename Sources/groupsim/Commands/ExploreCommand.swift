@@ -33,7 +33,7 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: "The first schedule seed.")
     var seed: UInt64 = 1
 
-    @Option(help: "This machine's share of the seeds, i/n (0-based): disjoint seeds for each of n machines.")
+    @Option(help: "This machine's share of the seeds, i/n (1-based, as run --shard): disjoint seeds for each of n machines.")
     var shard: String = "1/1"
 
     @Option(name: .customLong("report-dir"), help: "Where reports and counterexamples are written.")
