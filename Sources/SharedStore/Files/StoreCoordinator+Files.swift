@@ -73,7 +73,7 @@ public enum StoreFiles {
             let from = try SQLiteConnection(path: copy.path)
             // A copy that is no store (taken without its -wal before any checkpoint) replaces nothing.
             guard try from.tableExists("Z_METADATA") else {
-                throw StoreError.file(path: source.path, reason: "the copy has no store in it (no Z_METADATA): it was taken without the -wal that held its schema")
+                throw StoreError.invalidState("the copy has no store in it (no Z_METADATA): it was taken without the -wal that held its schema")
             }
             let to = try SQLiteConnection(path: store.path)
             try to.restore(from: from)
