@@ -44,6 +44,8 @@ public struct ExploreReport: Sendable, Codable {
 
     /// Whether any variant has a counterexample.
     public var foundCounterexamples: Bool { variants.contains { !$0.counterexamples.isEmpty } }
+    /// Whether some schedule did not match its variant, whether or not it could be written down.
+    public var foundFailures: Bool { variants.contains { $0.failing > 0 } }
 
     /// One line per variant: `scenario / variant: 200 schedules, none found` or what was found.
     public var consoleLines: [String] {
@@ -52,7 +54,8 @@ public struct ExploreReport: Sendable, Codable {
             guard variant.failing > 0 else { return head + ", none found" + Self.undecidedNote(variant) }
             let files = variant.counterexamples.map { "\($0.file) (\($0.stepsAfter) steps)" }.joined(separator: ", ")
             return head + ", \(variant.failing) not matching \(variant.expected.text): " + Self.foundText(variant)
-                + (files.isEmpty ? "" : " -> " + files) + Self.undecidedNote(variant)
+                + (files.isEmpty ? " (no counterexample: written as a file, no failing schedule failed the same way)" : " -> " + files)
+                + Self.undecidedNote(variant)
         }
     }
 
@@ -109,14 +112,17 @@ public struct ExploreReport: Sendable, Codable {
             if byScenario[variant.scenario] == nil { order.append(variant.scenario) }
             byScenario[variant.scenario, default: []].append(variant)
         }
-        let failures = variants.filter { !$0.counterexamples.isEmpty }.count
+        let failures = variants.filter { $0.failing > 0 }.count
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"groupsim explore\" tests=\"\(variants.count)\" failures=\"\(failures)\" errors=\"0\">\n"
         for scenario in order {
             let cases = byScenario[scenario] ?? []
-            xml += "  <testsuite name=\"\(Escape.xml(scenario))\" tests=\"\(cases.count)\" failures=\"\(cases.filter { !$0.counterexamples.isEmpty }.count)\" errors=\"0\">\n"
+            xml += "  <testsuite name=\"\(Escape.xml(scenario))\" tests=\"\(cases.count)\" failures=\"\(cases.filter { $0.failing > 0 }.count)\" errors=\"0\">\n"
             for variant in cases {
                 xml += "    <testcase classname=\"\(Escape.xml(scenario))\" name=\"\(Escape.xml(variant.variant))\">\n"
+                if variant.failing > 0, variant.counterexamples.isEmpty {
+                    xml += "      <failure message=\"\(Escape.xml("\(variant.failing) schedules did not match \(variant.expected.text); none could be written as a file that fails the same way"))\" type=\"unpinned\"/>\n"
+                }
                 for example in variant.counterexamples {
                     xml += "      <failure message=\"\(Escape.xml(example.explanation))\" type=\"\(example.kind.rawValue)\">"
                         + "\(Escape.xml("schedule seed \(example.seed); shrunk to \(example.file)"))</failure>\n"

@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func aToOneExpectsOneIdOrNull() {
-        Fixture.expectOneError(Fixture.yaml(steps: inserts + "\n  - app: { read: t1, expect: { note: [n1] } }"), line: line, column: 38,
+        Fixture.expectOneError(Fixture.yaml(steps: inserts + "\n  - app: { read: t1, expect: { note: [n1, n1] } }"), line: line, column: 38,
                                containing: "'note' is a to-one relationship: expect one Note id, or null")
     }
 }

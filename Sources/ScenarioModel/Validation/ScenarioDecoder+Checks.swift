@@ -53,6 +53,9 @@ extension ScenarioDecoder {
             items = []
         } else if node.scalar != nil {
             items = [node]
+        } else if let list = node.items, list.count <= 1 {
+            // As written back (counterexamples write every relationship as a list): [n1] or [].
+            items = list
         } else {
             decoder.error("'\(relationship.name)' is a to-one relationship: expect one \(relationship.destination) id, or null, "
                 + "but found \(node.shortDescription).", at: node)

@@ -67,7 +67,7 @@ struct ExploreCommand: ParsableCommand {
             try merged.write(to: root)
             merged.consoleLines.forEach { print($0) }
             print("Report: \(root.appendingPathComponent("explore.html").path)")
-            if merged.foundCounterexamples { throw ExitCode(1) }
+            if merged.foundFailures { throw ExitCode(1) }
             return
         }
         let scenarios = try ScenarioPaths.load(paths)
@@ -101,6 +101,6 @@ struct ExploreCommand: ParsableCommand {
         try report.write(to: root)
         print("Report: \(root.appendingPathComponent("explore.html").path)")
         if let interrupted = ProcessGuard.interruptedExitStatus { throw ExitCode(interrupted) }
-        if report.foundCounterexamples { throw ExitCode(1) }
+        if report.foundFailures { throw ExitCode(1) }
     }
 }
