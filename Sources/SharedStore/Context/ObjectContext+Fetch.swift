@@ -69,6 +69,8 @@ extension ObjectContext {
                 ids.append(id)
             }
         }
+        // The limit bounds the results, pending changes included (the SQL took at most as many rows).
+        if let limit = request.fetchLimit, ids.count > limit { ids.removeLast(ids.count - limit) }
         screen.setList(request.viewKey, ids)
         screen.removeExtras(entity: info.name, keeping: Set(objects.inserted.lazy.map(\.id)))
         return ids
