@@ -140,7 +140,9 @@ struct ErrorChecker {
         case .readOnly:
             anomalies.append(context.anomaly(
                 .readOnly, process: process, step: step, t: t, seen: record.message,
-                explanation: "\(process)'s \(operation) failed at \(when) because the store is read-only to this process\(detail)."))
+                explanation: "\(process)'s \(operation) failed at \(when) because the store is read-only to this process"
+                    + (record.message.hasPrefix("the store is read-only to this process")
+                        ? String(record.message.dropFirst("the store is read-only to this process".count)) : detail) + "."))
         case .expiredToken:
             let explanation = candidate.history.map {
                 "\(process) fetched history at \(when) after the transactions it needed were purged (its token: \($0.tokenBefore.map(String.init) ?? "none")); it merged nothing."
