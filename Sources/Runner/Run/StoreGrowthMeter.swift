@@ -9,7 +9,9 @@ extension ScenarioRunner {
     /// Notes each store's `-wal` size after a step, keeping the largest. Sizes come from the file
     /// system, in the runner's own sequence, so the same steps give the same sizes on any machine.
     func sampleWAL(after step: Int) {
-        for store in storesToDump {
+        // Only while a process holds the store: once the last one has gone, whether its connection has
+        // closed (and SQLite removed the -wal) is a matter of timing, and so would the size be.
+        for store in storesToDump where isHeld(store) {
             guard let bytes = try? Self.fileSize(walFile(of: store)) else { continue }
             if bytes > walPeaks[store.traceName]?.bytes ?? 0 { walPeaks[store.traceName] = (bytes, step) }
         }
@@ -19,6 +21,9 @@ extension ScenarioRunner {
     func growth(of store: StoreLocation) throws(HarnessFailure) -> StoreGrowth {
         do {
             let url = try storeFile(store)
+            // A store no process holds is measured at rest (checkpointed, its -wal empty), whenever its
+            // last holder's connection actually closed.
+            if !isHeld(store), FileManager.default.fileExists(atPath: url.path) { try StoreFiles.checkpoint(url) }
             let wal = (try? Self.fileSize(walFile(of: store))) ?? 0
             var history: (transactions: Int64, changes: Int64) = (0, 0)
             if FileManager.default.fileExists(atPath: url.path) {
@@ -33,6 +38,11 @@ extension ScenarioRunner {
         } catch {
             throw failure("cannot measure the growth of \(store.traceName): \(error)")
         }
+    }
+
+    /// Whether a running process has `store` open.
+    private func isHeld(_ store: StoreLocation) -> Bool {
+        orderedSlots.contains { $0.store == store.traceName && $0.lifecycle.state.isRunning }
     }
 
     private func walFile(of store: StoreLocation) throws -> URL {

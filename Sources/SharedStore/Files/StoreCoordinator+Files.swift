@@ -52,6 +52,17 @@ public enum StoreFiles {
         }
     }
 
+    /// Checkpoints the store at `url` and truncates its `-wal`, as the last connection to close it does:
+    /// what a store nobody holds open looks like at rest, whenever the last holder actually closed it.
+    public static func checkpoint(_ url: URL) throws(StoreError) {
+        do {
+            let db = try SQLiteConnection(path: url.path)
+            try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        } catch {
+            throw StoreError.wrap(error)
+        }
+    }
+
     /// Replaces the store at `store` with the copy at `source`, as Core Data's
     /// `replacePersistentStore(at:withPersistentStoreFrom:)` does, under a new identifier: the restored
     /// store is another store, and a history token saved for the one it replaces is rejected. No process
