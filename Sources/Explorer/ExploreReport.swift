@@ -46,6 +46,8 @@ public struct ExploreReport: Sendable, Codable {
     public var foundCounterexamples: Bool { variants.contains { !$0.counterexamples.isEmpty } }
     /// Whether some schedule did not match its variant, whether or not it could be written down.
     public var foundFailures: Bool { variants.contains { $0.failing > 0 } }
+    /// Whether some variant had no schedule the harness could carry through (nothing was decided).
+    public var undecidedVariants: Bool { variants.contains { $0.schedules == 0 && $0.undecided > 0 } }
 
     /// One line per variant: `scenario / variant: 200 schedules, none found` or what was found.
     public var consoleLines: [String] {

@@ -192,3 +192,48 @@ import Trace
         #expect(committer(outcome) == "intent")
     }
 }
+
+/// A restore is one commit that makes every row the copy's: what was committed after the copy was taken
+/// is gone by it, not lost, and reads after it are judged against the copy.
+@Suite(.serialized, .spawnsProcesses) struct RestoreJudgmentTests {
+    @Test(arguments: RunMode.allCases)
+    func changesAfterTheCopyAreUndoneByTheRestoreNotLost(mode: RunMode) throws {
+        let outcome = try RunHarness.single("""
+            summary: Restore.
+            store:
+              group: group.example.notes
+              name: Notes
+              model:
+                Note:
+                  title: string
+            processes:
+              app: { role: host, refresh: staleness, staleness: 0 }
+              share: { role: share }
+            steps:
+              - app: launch
+              - app: { insert: Note, id: n1, set: { title: A } }
+              - app: { insert: Note, id: n2, set: { title: Kept } }
+              - app: save
+              - app: { copy-store: backup }
+              - app: { update: n1, set: { title: B } }
+              - app: { insert: Note, id: n3, set: { title: After the copy } }
+              - app: save
+              - app: exit
+              - restore-store: backup
+              - app: launch
+              - app: { fetch: Note }
+              - app: { read: n1, expect: { title: A }, now: true }
+              - app: { count: Note, expect: 2, now: true }
+              - share: launch
+              - share: { update: n1, set: { title: C } }
+              - share: save
+              - app: { read: n1, expect: { title: C }, within: 1s }
+            """, mode: mode)
+        #expect(outcome.harnessError == nil)
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.anomalies.isEmpty, "\(result.anomalies.map(\.explanation))")
+        let restore = outcome.trace.events.compactMap { if case .saveCommitted(let commit) = $0.kind, commit.source == .restore { commit } else { nil } }
+        #expect(restore.count == 1)
+        #expect(restore.first?.objects.map(\.operation).sorted { $0.rawValue < $1.rawValue } == [.delete, .update, .update])
+    }
+}

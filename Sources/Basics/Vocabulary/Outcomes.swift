@@ -77,6 +77,8 @@ public enum CommitSource: String, Sendable, Hashable, Codable, CaseIterable {
     case batchDelete = "batch-delete"
     /// Changes a sync imported from a peer store.
     case syncImport = "sync-import"
+    /// A `restore-store`: every row becomes the copy's (inserted, updated or deleted to match it).
+    case restore
 }
 
 /// Why a store file was read back and checked for lost commits.

@@ -8,6 +8,22 @@ extension ScenarioRunner {
     /// `restore-store: name`: the group store becomes the copy `name` under a new identifier. The runner
     /// does it between processes, as an app's restore does at launch: every process of the store must
     /// have exited (a process still holding the old file would go on writing to it).
+    /// The rows a restore changed, as committed objects: each row of the copy inserted or updated (with
+    /// its version and every value), each row only the replaced store had deleted.
+    static func restoreChanges(from before: StateSnapshot, to after: StateSnapshot) -> [CommittedObject] {
+        func key(_ object: ObjectState) -> String { "\(object.entity)#\(object.pk ?? -1)" }
+        let old = Dictionary(before.objects.map { (key($0), $0) }, uniquingKeysWith: { a, _ in a })
+        let new = Set(after.objects.map(key))
+        var changes = after.objects.map { row in
+            CommittedObject(id: row.id, entity: row.entity, operation: old[key(row)] == nil ? .insert : .update,
+                            version: row.version ?? 1, values: row.values, changed: row.values.keys.sorted(), pk: row.pk)
+        }
+        for row in before.objects where !new.contains(key(row)) {
+            changes.append(CommittedObject(id: row.id, entity: row.entity, operation: .delete, version: row.version ?? 1, pk: row.pk))
+        }
+        return changes
+    }
+
     func restoreStore(from name: String) throws(HarnessFailure) {
         let group = "group:\(plan.run.store.group)"
         let running = orderedSlots.filter { $0.store == group && $0.lifecycle.state.isRunning }.map(\.name)
@@ -19,8 +35,17 @@ extension ScenarioRunner {
                                      name: plan.run.store.name, traceName: group)
         let copy = sandbox.copies.appendingPathComponent(name, isDirectory: true)
             .appendingPathComponent("\(plan.run.store.name).sqlite")
+        let before: StateSnapshot
+        let url: URL
         do {
-            try StoreFiles.restore(try storeFile(location), from: copy)
+            url = try storeFile(location)
+            before = try contents(of: url, as: group, namedAfter: group)
+        } catch {
+            throw failure("cannot read the store before restoring it: \(error)")
+        }
+        let start = clock.now()
+        do {
+            try StoreFiles.restore(url, from: copy)
         } catch {
             // As replacePersistentStore fails on a copy that is no store (one taken without its -wal
             // before any checkpoint has no schema): the step's error, and the store stays as it was.
@@ -28,5 +53,15 @@ extension ScenarioRunner {
             return
         }
         record(.note("the store \(group) was replaced by the copy '\(name)' under a new identifier"))
+        // For the checkers the restore is one commit that makes every row the copy's: what was committed
+        // before and is not in the copy is gone by it, not lost.
+        let after: StateSnapshot
+        do {
+            after = try contents(of: url, as: group, namedAfter: group)
+        } catch {
+            throw failure("cannot read the store after restoring it: \(error)")
+        }
+        record(.saveCommitted(SaveCommit(store: group, source: .restore, objects: Self.restoreChanges(from: before, to: after))),
+               start: start, as: "runner")
     }
 }

@@ -68,6 +68,7 @@ struct ExploreCommand: ParsableCommand {
             merged.consoleLines.forEach { print($0) }
             print("Report: \(root.appendingPathComponent("explore.html").path)")
             if merged.foundFailures { throw ExitCode(1) }
+            if merged.undecidedVariants { throw ExitCode(2) }
             return
         }
         let scenarios = try ScenarioPaths.load(paths)
@@ -102,5 +103,6 @@ struct ExploreCommand: ParsableCommand {
         print("Report: \(root.appendingPathComponent("explore.html").path)")
         if let interrupted = ProcessGuard.interruptedExitStatus { throw ExitCode(interrupted) }
         if report.foundFailures { throw ExitCode(1) }
+        if report.undecidedVariants { throw ExitCode(2) }
     }
 }
