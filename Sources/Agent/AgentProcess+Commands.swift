@@ -36,7 +36,7 @@ extension AgentProcess {
         defer { currentStep = nil }
         learn(request.ids)
         globalIDs = request.globalIDs.isEmpty ? globalIDs : request.globalIDs
-        contextOverride = request.context.map { namedContext($0, author: request.contextAuthor) }
+        contextOverride = request.context.map { namedContext($0, author: request.contextAuthor, mergePolicy: request.contextMergePolicy) }
         defer { contextOverride = nil }
         var outcome = CommandOutcome()
         do {
@@ -60,11 +60,11 @@ extension AgentProcess {
     /// The background context `name` of this process (a step's `context:`, or an App Intent's), made
     /// the first time a step uses it: the view context's settings, its saves authored by `author` (the
     /// process's own author when nil).
-    func namedContext(_ name: String, author: String?) -> ObjectContext {
+    func namedContext(_ name: String, author: String?, mergePolicy: MergePolicy? = nil) -> ObjectContext {
         if let context = namedContexts[name] { return context }
         let context = coordinator.newBackgroundContext(name: name)
         context.transactionAuthor = author ?? settings.author
-        context.mergePolicy = settings.mergePolicy
+        context.mergePolicy = mergePolicy ?? settings.mergePolicy
         context.stalenessInterval = settings.staleness
         context.shouldDeleteInaccessibleFaults = settings.deleteInaccessibleFaults
         namedContexts[name] = context

@@ -32,6 +32,9 @@ public struct AgentRequest: Sendable, Hashable, Codable {
     /// The transaction author of that context's saves; nil for the process's own (an intent's context
     /// saves as the intent).
     public var contextAuthor: String?
+    /// That context's merge policy; nil for the process's own (an intent's context resolves conflicts
+    /// by the intent's `merge-policy`).
+    public var contextMergePolicy: MergePolicy?
     public var command: AgentCommand
 
     public init(seq: Int, step: Int? = nil, expectError: ErrorKind? = nil, ids: [String: ObjectRef] = [:],

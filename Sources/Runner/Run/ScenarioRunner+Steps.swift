@@ -37,7 +37,7 @@ extension ScenarioRunner {
                 record(.stepEnded(intentError), as: carrier)
                 return
             } else {
-                commandContext = planned.step.context.map { ($0, nil) }
+                commandContext = planned.step.context.map { ($0, nil, nil) }
                 defer { commandContext = nil }
                 error = try executeProcessStep(planned.step, on: slot)
             }
@@ -112,7 +112,7 @@ extension ScenarioRunner {
             record(.stepStarted)
             busy.insert(process)
             let sentAt = clock.now()
-            commandContext = child.step.context.map { ($0, nil) }
+            commandContext = child.step.context.map { ($0, nil, nil) }
             let written = Result { () throws(HarnessFailure) in try write(command, to: slot, expectError: child.step.expectError?.kind) }
             commandContext = nil
             pending.append((child, slot, try written.get(), sentAt))
@@ -168,6 +168,7 @@ extension ScenarioRunner {
                                    deliveries: socketHub?.deliveredCount(to: slot.name), command: command)
         request.context = commandContext?.name
         request.contextAuthor = commandContext?.author
+        request.contextMergePolicy = commandContext?.mergePolicy
         if let scriptedHub {
             request.virtualTime = clock.current
             request.notifications = scriptedHub.take(for: slot.name)

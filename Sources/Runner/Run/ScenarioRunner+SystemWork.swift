@@ -82,7 +82,7 @@ extension ScenarioRunner {
         }
         record(.note("\(intent.name)'s step runs in \(carrier.name)'s process"
             + (carrier === intent ? "" : ", through a context of \(intent.name)'s own")), as: intent.name)
-        commandContext = carrier === intent ? nil : (intent.name, intent.name)
+        commandContext = carrier === intent ? nil : (intent.name, intent.name, intent.process.settings.mergePolicy)
         let error: ErrorRecord?
         do {
             error = try executeProcessStep(step, on: carrier)

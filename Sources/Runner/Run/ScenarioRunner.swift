@@ -90,7 +90,7 @@ public final class ScenarioRunner {
     var clockOffset: UInt64 = 0
     var currentStep: RunPlan.PlannedStep?
     /// The background context the step being sent goes through, and its author (`AgentRequest.context`).
-    var commandContext: (name: String, author: String?)?
+    var commandContext: (name: String, author: String?, mergePolicy: MergePolicy?)?
     /// Each App Intent with unsaved changes, and the process they are in.
     var intentWork: [String: String] = [:]
     /// The widgets whose reloads recorded their views (what their timelines show).
