@@ -15,6 +15,8 @@ public final class Model: Sendable {
     let hasJoinTables: Bool
     /// Whether some entity has a uniqueness constraint (a save then looks for constraint conflicts).
     let hasUniqueAttributes: Bool
+    /// Whether some relationship is to-many (a save then forgets the to-many contents it changed).
+    let hasToManyRelationships: Bool
     /// This model among every model made in the process (keys remember it: a freed model's address can
     /// be reused, a serial cannot).
     let serial = ModelSerial.next()
@@ -44,6 +46,7 @@ public final class Model: Sendable {
             entity.relationships.contains { if case .joinTable = $0.storage { true } else { false } }
         }
         hasUniqueAttributes = entities.contains { !$0.uniqueSlots.isEmpty }
+        hasToManyRelationships = entities.contains { $0.relationships.contains(where: \.isToMany) }
         versionHash = Model.hash(of: description)
     }
 

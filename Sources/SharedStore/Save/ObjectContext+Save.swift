@@ -57,7 +57,8 @@ extension ObjectContext {
             }
         }
         var removed: Set<ObjectID> = []
-        var written = Set<Int>()
+        // Which entities the save wrote, by index: a flag per entity, not a set insert per row.
+        var written = [Bool](repeating: false, count: core.model.entities.count)
         // Inserts a constraint conflict made into existing rows: temporary -> permanent IDs are then given whole.
         let upserted = transaction.conflicts.contains { $0.constraint != nil }
         var permanentIDs: [ObjectID: ObjectID] = [:]
@@ -69,7 +70,7 @@ extension ObjectContext {
             for i in writes.indices {
                 unowned(unsafe) let object = writes[i].object
                 unowned(unsafe) let entity = writes[i].entity
-                written.insert(entity.index)
+                written[entity.index] = true
                 let version = writes[i].version
                 var values: [Value] = []
                 swap(&values, &writes[i].values)
@@ -160,12 +161,12 @@ extension ObjectContext {
     /// A save changes the contents of the to-many relationships owned by, or pointing into, the entities it
     /// wrote: this context's fired ones and the cached ones are read again (Core Data updates both ends of
     /// a relationship in the saving context; re-reading gives the same answer).
-    private func forgetToMany(afterWritingTo written: Set<Int>) {
-        guard !written.isEmpty else { return }
+    private func forgetToMany(afterWritingTo written: [Bool]) {
+        guard core.model.hasToManyRelationships else { return }
         var affected = Set<ToManyKey.Relationship>()
         for entity in core.model.entities {
             for (index, relationship) in entity.relationships.enumerated() where relationship.isToMany
-                && (written.contains(entity.index) || written.contains(relationship.destination)) {
+                && (written[entity.index] || written[relationship.destination]) {
                 affected.insert(ToManyKey.Relationship(entity: entity.index, index: index))
             }
         }
