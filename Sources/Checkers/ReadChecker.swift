@@ -23,7 +23,8 @@ struct ReadChecker {
     }
 
     mutating func observe(_ read: Observation, process: String, step: Int?, invoked: UInt64, t: UInt64, into anomalies: inout [Anomaly]) {
-        guard read.final || read.workload, let store = context.store(of: process) else { return }
+        // A read that failed (the error is reported as such) showed nothing to judge.
+        guard read.final || read.workload, read.source != .error, let store = context.store(of: process) else { return }
         let window = ReadWindow(invoked: invoked, t: t, tolerance: read.workload ? context.info.staleToleranceNanos : 0)
         let before = anomalies.count
         let history = oracle.history(store: store, object: read.object)

@@ -37,6 +37,9 @@ public enum JSONReport {
         /// Each store's growth over the run (history, file and `-wal` sizes); absent in traces that
         /// predate it.
         public var stores: [StoreGrowth]?
+        /// What the harness noted (a reload the budget refused, where an intent ran, a restore); absent
+        /// when nothing was.
+        public var notes: [NoteDoc]?
 
         /// The counts of an expectation with counts, by kind; nil for the other forms.
         static func counts(_ expected: Expectation) -> [String: String]? {
@@ -55,6 +58,7 @@ public enum JSONReport {
                 latencyBudget: info.latencyBudget.map { BudgetDoc(p50Ns: $0.p50, p90Ns: $0.p90, p99Ns: $0.p99, maxNs: $0.max) },
                 growthLimits: info.growthLimits, durationNs: result.end - result.origin, events: result.eventCount)
             stores = result.growth.isEmpty ? nil : result.growth
+            notes = reported.notes.isEmpty ? nil : reported.notes.map { NoteDoc(step: $0.step, process: $0.process, text: $0.text) }
             verdict = VerdictDoc(
                 matched: result.verdict.matched,
                 found: Dictionary(uniqueKeysWithValues: result.verdict.found.map { ($0.key.rawValue, $0.value) }),
@@ -112,6 +116,12 @@ public enum JSONReport {
         public var growthLimits: GrowthLimits?
         public var durationNs: UInt64
         public var events: Int
+    }
+
+    public struct NoteDoc: Codable, Sendable, Equatable {
+        public var step: Int?
+        public var process: String
+        public var text: String
     }
 
     public struct BudgetDoc: Codable, Sendable, Equatable {

@@ -40,6 +40,12 @@ public enum MarkdownReport {
                     + "\(ByteSize.text(growth.walBytes)) | \(ByteSize.text(growth.walPeakBytes))\(growth.walPeakStep.map { " (after step \($0))" } ?? "") |\n"
             }
         }
+        if !run.notes.isEmpty {
+            md += "\n## Notes\n\n"
+            for note in run.notes.prefix(50) {
+                md += "- \(note.step.map { "step \($0), " } ?? "")\(inline(note.process)): \(inline(note.text))\n"
+            }
+        }
         if !result.unexpectedErrors.isEmpty {
             md += "\n## Other errors\n\n| process | step | at | error |\n|---|---|---:|---|\n"
             for error in result.unexpectedErrors {

@@ -36,3 +36,16 @@ public struct ReportOptions: Sendable {
         self.replayCommand = replayCommand
     }
 }
+
+extension ReportedRun {
+    /// What the harness noted during the run (a reload the budget refused, where an intent ran, a
+    /// restore, a history token started again), with the step it was noted at, if any, in time order.
+    public var notes: [(step: Int?, process: String, text: String)] {
+        trace.events.compactMap { event in
+            if case .note(let text) = event.kind, event.process != "runner" || event.step != nil || !text.hasPrefix("run started") {
+                return (event.step, event.process, text)
+            }
+            return nil
+        }
+    }
+}

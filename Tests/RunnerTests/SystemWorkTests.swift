@@ -237,3 +237,28 @@ import Trace
         #expect(restore.first?.objects.map(\.operation).sorted { $0.rawValue < $1.rawValue } == [.delete, .update, .update])
     }
 }
+
+/// Hundreds of clock steps in a row: the runner sends them without awaiting replies, so the agent must
+/// not answer them (its replies would fill the pipe and both sides would block writing).
+@Suite(.serialized, .spawnsProcesses) struct ClockFloodTests {
+    @Test func sevenHundredClockStepsInARowFinish() throws {
+        let steps = String(repeating: "  - clock: { advance: 1us }\n", count: 700)
+        let outcome = try RunHarness.single("""
+            summary: Clock flood.
+            store:
+              group: group.example.notes
+              name: Notes
+              model:
+                Note:
+                  title: string
+            processes:
+              app: { role: host }
+            steps:
+              - app: launch
+            \(steps)  - app: { insert: Note, id: n1, set: { title: A } }
+              - app: save
+            """)
+        #expect(outcome.harnessError == nil)
+        #expect(TraceChecker.check(outcome.trace).verdict.matched)
+    }
+}

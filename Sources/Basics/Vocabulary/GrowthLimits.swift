@@ -57,7 +57,10 @@ public enum ByteSize {
         guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
               digits.filter({ $0 == "." }).count <= 1, let value = Double(digits), value.isFinite, value >= 0,
               value * Double(factor) <= Double(limit) else { return nil }
-        return Int64((value * Double(factor)).rounded())
+        // A size is a whole number of bytes: 1.5B or 0.001KB is no size.
+        let bytes = value * Double(factor)
+        guard bytes == bytes.rounded() else { return nil }
+        return Int64(bytes)
     }
 
     /// `4MB`, `1536KB` or `1000`: exactly `bytes`, in the largest unit that divides it, as a scenario

@@ -261,8 +261,9 @@ public enum HTMLReport {
         let result = run.result
         // What the harness noted at a step (a reload the budget refused, where an intent ran, a restore).
         var notes: [Int: [String]] = [:]
-        for event in run.trace.events {
-            if case .note(let text) = event.kind, let step = event.step { notes[step, default: []].append(text) }
+        var unstepped: [String] = []
+        for note in run.notes {
+            if let step = note.step { notes[step, default: []].append(note.text) } else { unstepped.append("\(note.process): \(note.text)") }
         }
         var flagged: [Int: [Int]] = [:]
         for (i, anomaly) in result.anomalies.enumerated() { if let step = anomaly.step { flagged[step, default: []].append(i + 1) } }
@@ -271,7 +272,11 @@ public enum HTMLReport {
             let marks = (flagged[step.index] ?? []).prefix(12).map { "<a class=\"num-dot\" href=\"#a\($0)\">\($0)</a>" }.joined()
             html += "<tr\(marks.isEmpty ? "" : " class=\"flagged\"")><td class=\"num\">\(step.index)</td><td>\(Escape.html(step.process ?? "–"))</td><td class=\"mono\">\(Escape.html(step.location.fileAndLine))</td><td><code>\(Escape.html(step.text))</code>\((notes[step.index] ?? []).prefix(3).map { "<div class=\"step-note\">\(Escape.html($0))</div>" }.joined())</td><td>\(marks)</td></tr>\n"
         }
-        return html + "</tbody></table>\n"
+        html += "</tbody></table>\n"
+        if !unstepped.isEmpty {
+            html += "<p class=\"step-note\">" + unstepped.prefix(20).map(Escape.html).joined(separator: "<br>") + "</p>\n"
+        }
+        return html
     }
 }
 
