@@ -10,6 +10,22 @@ struct FinalStateTests {
         ObjectState(id: id, entity: "Note", version: version, values: ["title": .string(title)])
     }
 
+    /// A copy that holds no store (taken without its -wal before any checkpoint) lost what was committed
+    /// before it was taken, and nothing when nothing was.
+    @Test func anUnreadableCopyLosesOnlyWhatWasCommittedBeforeIt() {
+        for committed in [false, true] {
+            var script = TraceScript(processes: [("app", .host)])
+            if committed {
+                script.at(ms: 10)
+                script.insert("app", "n1", ["title": .string("A")])
+            }
+            script.at(ms: 20)
+            script.record("app", .verified(VerificationRecord(store: "copy:backup", source: group, reason: .copy, unreadable: "no such table: Z_METADATA")), sinceMs: 19)
+            let kinds = TraceChecker.check(script.trace).anomalies.map(\.kind)
+            #expect(kinds == (committed ? [.dataLoss] : []), "committed before the copy: \(committed)")
+        }
+    }
+
     @Test func idTwiceInAFinalStoreIsDuplicate() {
         var script = TraceScript(processes: [("app", .host), ("watch", .watch)])
         script.at(ms: 10)
