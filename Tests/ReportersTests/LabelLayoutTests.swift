@@ -97,6 +97,23 @@ struct LabelLayoutTests {
         #expect(html.contains("<li id=\"a3\" class=\"mark k3\">"))
     }
 
+    @Test func everyRoutedNotificationIsALineFromItsPostToWhereItWent() {
+        var s = TraceScript(processes: [("app", .host), ("share", .share)])
+        s.at(ms: 10)
+        let posted = s.now
+        s.at(ms: 12)
+        s.record("hub", .notificationRouted(NotificationRecord(name: "did-save", from: "share", to: "app", postedAt: posted), decision: .delivered))
+        s.at(ms: 20)
+        s.record("hub", .notificationRouted(NotificationRecord(name: "did-save", from: "share", to: "app", postedAt: posted), decision: .droppedWhileSuspended))
+        s.record("hub", .notificationRouted(NotificationRecord(name: "did-save", from: "share", to: "app", postedAt: posted), decision: .coalesced))
+        let page = HTMLReport.render(ReportedRun(checking: s.trace))
+        let html = String(page[page.range(of: "<svg class=\"timeline\"")!.lowerBound...])
+        #expect(html.components(separatedBy: "class=\"message\"").count - 1 == 1)
+        #expect(html.components(separatedBy: "class=\"message lost\"").count - 1 == 1)
+        #expect(html.components(separatedBy: "class=\"message held\"").count - 1 == 1)
+        #expect(html.contains("share&#39;s did-save posted at 10 ms: dropped-while-suspended for app at 20 ms"))
+    }
+
     @Test func aRunAboutAFewObjectsHasNoFilter() {
         let html = HTMLReport.render(ReportedRun(checking: crowded(keys: 3)))
         #expect(!html.contains("class=\"key-input\"") && !html.contains("class=\"mark") && !html.contains(" k1\""))

@@ -99,6 +99,7 @@ public enum HTMLReport {
             (swatch("<path d=\"M1,7 C8,0 14,0 21,7\" class=\"propagation\"/>"), "first read showing it"),
             (swatch("<path d=\"M1,7 L21,7\" class=\"missed\"/>"), "a commit the read missed"),
             (swatch("<path d=\"M6,2 L16,2 L11,10 z\" class=\"notification\"/>"), "notification received"),
+            (swatch("<path d=\"M1,3 L21,11\" class=\"message\"/>"), "post → receipt (dashed: held; red: lost)"),
             (swatch("<g class=\"notification-lost\"><path d=\"M6,2 L16,2 L11,10 z\"/><path d=\"M5,0 L17,11\"/></g>"), "notification lost"),
             (swatch("<rect x=\"2\" y=\"4\" width=\"18\" height=\"7\" rx=\"2\" class=\"refresh\"/>"), "refresh"),
             (swatch("<rect x=\"9\" y=\"0\" width=\"4\" height=\"14\" class=\"read\"/>"), "read (judged)"),

@@ -61,6 +61,9 @@ enum HTMLStyle {
     .step-label { font-size: 10px; fill: #52606d; }
     .refresh { fill: var(--violet); fill-opacity: 0.75; }
     .notification { fill: var(--blue); }
+    .message { stroke: var(--blue); stroke-opacity: 0.45; stroke-width: 1; }
+    .message.held { stroke-dasharray: 3 3; }
+    .message.lost { stroke: var(--bad); stroke-opacity: 0.6; stroke-dasharray: 3 3; }
     .notification-lost path { fill: none; stroke: var(--bad); stroke-width: 1.5; }
     .read { fill: #52606d; }
     .read-attempt { fill: #b8c2cc; }

@@ -45,6 +45,11 @@ struct TimelineModel {
     var reads: [Read] = []
     var crashes: [Point] = []
     var steps: [StepMark] = []
+    /// Every notification the hub routed from a poster to a receiver: post -> what became of it.
+    var messages: [Message] = []
+
+    /// One notification's way from its post to a receiver (delivered, held, coalesced or lost).
+    struct Message { var from: String; var to: String; var postedAt: UInt64; var t: UInt64; var decision: HubDecision; var name: String }
 
     init(_ run: ReportedRun) {
         let result = run.result, info = result.info
@@ -64,6 +69,10 @@ struct TimelineModel {
         let steps = Dictionary(info.steps.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
         for event in run.trace.events {
             let t = offset(event.t), process = event.process
+            if case .notificationRouted(let note, let decision) = event.kind, let from = note.from, let to = note.to,
+               let posted = note.postedAt, laneIndex[from] != nil, laneIndex[to] != nil, from != to, decision != .posted {
+                messages.append(Message(from: from, to: to, postedAt: offset(posted), t: t, decision: decision, name: note.name))
+            }
             if case .notificationRouted(let note, let decision) = event.kind, decision.isLoss, let to = note.to, laneIndex[to] != nil {
                 let poster = note.from.map { " of \($0)'s save" } ?? ""
                 lost.append(Point(process: to, t: t, label: "the notification\(poster) was \(decision.rawValue) at \(DurationText.format(t)): \(to) never received it"))

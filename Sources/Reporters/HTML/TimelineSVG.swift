@@ -79,6 +79,7 @@ struct TimelineSVG {
         svg += laneLayer
         svg += stepLayer
         svg += refreshes(laneOf)
+        svg += messages(laneOf)
         svg += notifications(laneOf)
         svg += readLayer
         svg += arrowLayer
@@ -174,6 +175,23 @@ struct TimelineSVG {
             guard let lane = laneOf[span.process] else { continue }
             let x0 = x(span.start), x1 = x(span.end)
             svg += "<rect x=\"\(SVG.n(x0))\" y=\"\(SVG.n(top(lane) + 76))\" width=\"\(SVG.n(Swift.max(x1 - x0, 3)))\" height=\"9\" rx=\"2\" class=\"refresh\">\(SVG.title(span.label))</rect>"
+        }
+        return svg + "</g>\n"
+    }
+
+    /// Each notification from its post on the poster's lane to where it went on the receiver's: a solid
+    /// line when delivered, dashed when held (queued, coalesced, delayed), dashed red when lost.
+    private func messages(_ laneOf: [String: Int]) -> String {
+        var svg = "<g class=\"messages\">"
+        for message in Self.sampled(model.messages, maxArrows) {
+            guard let from = laneOf[message.from], let to = laneOf[message.to] else { continue }
+            let x0 = x(message.postedAt), x1 = x(message.t)
+            let y0 = top(from) + 73, y1 = top(to) + 66
+            let cls = message.decision.isLoss ? "message lost" : message.decision == .delivered ? "message" : "message held"
+            let what = message.decision == .delivered ? "delivered to \(message.to)" : "\(message.decision.rawValue) for \(message.to)"
+            svg += "<line x1=\"\(SVG.n(x0))\" y1=\"\(SVG.n(y0))\" x2=\"\(SVG.n(x1))\" y2=\"\(SVG.n(y1))\" class=\"\(cls)\">"
+                + SVG.title("\(message.from)'s \(message.name) posted at \(DurationText.format(message.postedAt)): \(what) at \(DurationText.format(message.t))")
+                + "</line>"
         }
         return svg + "</g>\n"
     }
