@@ -103,7 +103,14 @@ extension AgentProcess {
     func resolve(_ name: String) throws -> ObjectID {
         guard let id = ids[name] else { throw AgentError.unknownID(name) }
         // existingObject(with:) registers it and puts it in the view, registered or not.
-        if id.isTemporary { return id }
+        if id.isTemporary {
+            // An unsaved insert lives in the context that made it; another context (a step's context:, an
+            // App Intent's) finds nothing until it is saved, as in Core Data.
+            guard contextOverride == nil || contextOverride!.registeredObjects.contains(id) else {
+                throw AgentError(kind: .notFound, description: "'\(name)' is an unsaved insert of another context; it can be reached once it is saved")
+            }
+            return id
+        }
         return try view.existingObject(with: id)
     }
 
