@@ -34,6 +34,11 @@ extension ScenarioRunner {
         }
     }
 
+    /// The running processes that have the store `traceName` open (suspended ones included).
+    func processesHolding(_ traceName: String) -> [ProcessSlot] {
+        orderedSlots.filter { $0.store == traceName && $0.lifecycle.state.isRunning }
+    }
+
     var orderedSlots: [ProcessSlot] {
         plan.run.processes.compactMap { slots[$0.name] }
     }

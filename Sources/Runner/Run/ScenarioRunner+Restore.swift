@@ -26,7 +26,7 @@ extension ScenarioRunner {
 
     func restoreStore(from name: String) throws(HarnessFailure) {
         let group = "group:\(plan.run.store.group)"
-        let running = orderedSlots.filter { $0.store == group && $0.lifecycle.state.isRunning }.map(\.name)
+        let running = processesHolding(group).map(\.name)
         guard running.isEmpty else {
             throw failure("restore-store replaces the store file, and \(running.joined(separator: ", ")) still has it open; "
                 + "exit or crash \(running.count == 1 ? "it" : "them") first")

@@ -40,9 +40,8 @@ extension ScenarioRunner {
         }
     }
 
-    /// Whether a running process has `store` open.
     private func isHeld(_ store: StoreLocation) -> Bool {
-        orderedSlots.contains { $0.store == store.traceName && $0.lifecycle.state.isRunning }
+        !processesHolding(store.traceName).isEmpty
     }
 
     private func walFile(of store: StoreLocation) throws -> URL {

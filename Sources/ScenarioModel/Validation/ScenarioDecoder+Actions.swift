@@ -63,14 +63,7 @@ extension ScenarioDecoder {
             let withWAL = map["with-wal"].flatMap { decoder.bool($0, "with-wal") } ?? true
             return .copyStore(name: name, withWAL: withWAL)
         case "open-copy":
-            guard let name = decoder.name(argument, "the name of a copy taken by copy-store") else { return nil }
-            if copies[name] == nil {
-                let hint = copies.isEmpty ? "." : Suggestion.hint(for: name, in: copies.keys.sorted(), listing: true)
-                decoder.error("no earlier copy-store step takes a copy named '\(name)'; take it first with "
-                    + "{ copy-store: \(name) }" + hint, at: argument)
-                return nil
-            }
-            return .openCopy(name: name)
+            return copyReference(argument).map { .openCopy(name: $0) }
         case "read", "count":
             return decodeCheck(action, argument, map)
         case "reload-timelines":
@@ -163,6 +156,18 @@ extension ScenarioDecoder {
         default:
             return entity.map { .batchDelete(entity: $0.name, predicate: predicate) }
         }
+    }
+
+    /// The name of a copy an earlier `copy-store` took (`open-copy`, `restore-store`).
+    func copyReference(_ node: YAMLNode) -> String? {
+        guard let name = decoder.name(node, "the name of a copy taken by copy-store") else { return nil }
+        guard copies[name] != nil else {
+            let hint = copies.isEmpty ? "." : Suggestion.hint(for: name, in: copies.keys.sorted(), listing: true)
+            decoder.error("no earlier copy-store step takes a copy named '\(name)'; take it first with "
+                + "{ copy-store: \(name) }" + hint, at: node)
+            return nil
+        }
+        return name
     }
 
     /// An object id inserted by an earlier step, with its entity when known.

@@ -17,14 +17,7 @@ extension ScenarioDecoder {
 
     /// `restore-store: backup`: the name of a copy an earlier `copy-store` took.
     private func decodeRestore(_ node: YAMLNode) -> Step? {
-        guard let name = decoder.name(node, "the name of a copy taken by copy-store") else { return nil }
-        guard copies[name] != nil else {
-            let hint = copies.isEmpty ? "." : Suggestion.hint(for: name, in: copies.keys.sorted(), listing: true)
-            decoder.error("no earlier copy-store step takes a copy named '\(name)'; take it first with "
-                + "{ copy-store: \(name) }" + hint, at: node)
-            return nil
-        }
-        return .restoreStore(from: name)
+        copyReference(node).map { .restoreStore(from: $0) }
     }
 
     /// Steps that start together: each is checked against what came before the `parallel`, and what they
