@@ -8,11 +8,12 @@ extension AgentProcess {
     static func openStore(config: AgentConfig, clock: AgentClock, readOnlyURL: URL? = nil) throws -> StoreCoordinator {
         let model = try Model(config.model)
         let settings = config.settings
-        let options = StoreOptions(
+        var options = StoreOptions(
             historyTracking: settings.historyTracking,
             busyTimeout: .nanoseconds(Int64(settings.busyTimeoutNanos)),
             readOnly: readOnlyURL != nil || settings.readOnly,
             bundleIdentifier: config.role.rawValue)
+        options.writeTransactions = settings.writeTransactions
         let coordinator: StoreCoordinator
         if let readOnlyURL {
             coordinator = try StoreCoordinator(url: readOnlyURL, model: model, options: options, clock: clock)

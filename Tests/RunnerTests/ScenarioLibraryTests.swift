@@ -45,6 +45,7 @@ import Trace
         "history-token-from-a-replaced-store/token-kept": [(.foreignToken, "app", nil), (.missedInsert, "app", "n3")],
         "intent-write-invisible-to-the-app/long-lived-context": [(.staleRead, "app", "n1")],
         "background-save-never-reaches-the-screen/view-context-alone": [(.staleRead, "app", "n1")],
+        "deferred-transaction-fails-busy-at-once/deferred": [(.busy, "app", nil)],
         "same-note-on-phone-and-watch-without-uuid/default": [(.duplicate, "group:group.example.notes", "n1"), (.duplicate, "own:watch", "n1")],
     ]
 

@@ -107,6 +107,10 @@ import Testing
         for value in QueryGeneration.allCases {
             #expect(try settings("query-generation: \(value.rawValue)").queryGeneration == value)
         }
+        for value in WriteTransactions.allCases {
+            #expect(try settings("write-transactions: \(value.rawValue)").writeTransactions == value)
+        }
+        #expect(try settings("").writeTransactions == .immediate)
     }
 
     @Test func authorMayBeANameAndResolvesToTheProcessNameByDefault() throws {
@@ -131,6 +135,11 @@ import Testing
     private func messages(_ setting: String) -> [String] {
         Fixture.errors(Fixture.yaml(steps: "  - app: launch").replacingOccurrences(
             of: "    role: host", with: "    role: host\n    \(setting)")).map(\.message)
+    }
+
+    @Test func writeTransactionsNamesItsValues() {
+        let found = messages("write-transactions: exclusive")
+        #expect(found.count == 1 && found[0].contains("immediate") && found[0].contains("deferred"), "\(found)")
     }
 
     @Test func transferFalseAsksForSyncNone() {

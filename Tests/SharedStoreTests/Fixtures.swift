@@ -19,14 +19,14 @@ final class StoreFixture {
     }
 
     func open(history: Bool = false, readOnly: Bool = false, busyTimeout: Duration = .seconds(5),
-              bundle: String? = nil, url: URL? = nil) throws -> StoreCoordinator
+              bundle: String? = nil, url: URL? = nil, writes: WriteTransactions = .immediate) throws -> StoreCoordinator
     {
         let recorder = self.recorder
-        return try StoreCoordinator(
-            url: url ?? self.url, model: model,
-            options: StoreOptions(historyTracking: history, busyTimeout: busyTimeout, readOnly: readOnly,
-                                  bundleIdentifier: bundle),
-            clock: clock, eventSink: { recorder.append($0) })
+        var options = StoreOptions(historyTracking: history, busyTimeout: busyTimeout, readOnly: readOnly,
+                                   bundleIdentifier: bundle)
+        options.writeTransactions = writes
+        return try StoreCoordinator(url: url ?? self.url, model: model, options: options, clock: clock,
+                                    eventSink: { recorder.append($0) })
     }
 
     var recorded: [StoreEvent] { recorder.events }

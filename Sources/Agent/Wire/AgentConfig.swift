@@ -92,6 +92,8 @@ public struct AgentSettings: Sendable, Hashable, Codable {
     /// Whether the view context is pinned to a query generation at launch.
     public var queryGeneration: QueryGeneration = .unpinned
     public var busyTimeoutNanos: UInt64 = 5_000_000_000
+    /// `write-transactions`: how the store's write transactions begin.
+    public var writeTransactions: WriteTransactions = .immediate
     /// `read-only`: open the store read-only (every save fails with `read-only`).
     public var readOnly: Bool = false
     /// `foreign-token`: what to do with a history token saved for a store this one replaced.

@@ -119,6 +119,19 @@ public enum ForeignToken: String, Sendable, Hashable, Codable, CaseIterable {
     case reset
 }
 
+/// How a process's write transactions begin (`write-transactions`).
+///
+/// SQLite gives a transaction its snapshot at its first read and the write lock at its first write. A
+/// deferred transaction that has read cannot wait for the lock: when another connection holds it, or has
+/// committed since the snapshot was taken, the first write fails with `SQLITE_BUSY` at once, whatever the
+/// busy timeout (the busy handler is only called for a transaction that holds nothing yet).
+public enum WriteTransactions: String, Sendable, Hashable, Codable, CaseIterable {
+    /// `BEGIN IMMEDIATE`: the write lock is taken first, waiting up to the busy timeout (Core Data's way).
+    case immediate
+    /// `BEGIN DEFERRED`: the transaction reads first and asks for the write lock at its first write.
+    case deferred
+}
+
 /// What becomes of a widget's process after a reload (`between-reloads`).
 public enum BetweenReloads: String, Sendable, Hashable, Codable, CaseIterable {
     /// Suspended, and resumed for the next reload: its contexts, and what they hold, survive.

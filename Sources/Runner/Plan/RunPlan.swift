@@ -89,6 +89,7 @@ public struct RunPlan: Sendable {
         if settings.historyStart == .now { result["history-start"] = "now" }
         if settings.readOnly { result["read-only"] = "true" }
         if settings.foreignToken == .reset { result["foreign-token"] = "reset" }
+        if settings.writeTransactions == .deferred { result["write-transactions"] = "deferred" }
         if !settings.deleteInaccessibleFaults { result["delete-inaccessible-faults"] = "false" }
         if settings.automaticallyMerges { result["automatically-merges"] = "true" }
         if settings.role == .widget {

@@ -54,6 +54,7 @@ extension ScenarioRunner {
         result.notify = settings.notify
         result.queryGeneration = settings.queryGeneration
         result.busyTimeoutNanos = settings.busyTimeout.nanos
+        result.writeTransactions = settings.writeTransactions
         result.readOnly = settings.readOnly
         result.foreignToken = settings.foreignToken
         result.deleteInaccessibleFaults = settings.deleteInaccessibleFaults

@@ -39,6 +39,9 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
     public var queryGeneration: QueryGeneration = .unpinned
     /// `busy-timeout`: how long an operation waits on a lock before failing with `busy`.
     public var busyTimeout: Duration = .seconds(5)
+    /// `write-transactions`: whether write transactions begin `immediate` (taking the lock first) or
+    /// `deferred` (reading first, upgrading at the first write).
+    public var writeTransactions: WriteTransactions = .immediate
     /// `storage`: the group container, or a store of its own (the default for `watch`).
     public var storage: StorageLocation
     /// `sync`: how an `own`-storage process exchanges changes with the group store.
@@ -98,6 +101,7 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
         case let .delivery(value): delivery = value
         case let .queryGeneration(value): queryGeneration = value
         case let .busyTimeout(value): busyTimeout = value
+        case let .writeTransactions(value): writeTransactions = value
         case let .storage(value): storage = value
         case let .sync(value): sync = value
         case let .readOnly(value): readOnly = value
@@ -129,6 +133,7 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     case delivery(DeliveryPolicy)
     case queryGeneration(QueryGeneration)
     case busyTimeout(Duration)
+    case writeTransactions(WriteTransactions)
     case storage(StorageLocation)
     case sync(SyncMode)
     case readOnly(Bool)
@@ -143,7 +148,7 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     public static let keys = [
         "refresh", "staleness", "trigger", "poll-interval", "observe", "merge-policy", "history-tracking",
         "author", "history-authors", "history-start", "purge", "refetch", "notify", "delivery", "query-generation",
-        "busy-timeout", "storage", "sync", "read-only", "foreign-token", "delete-inaccessible-faults", "automatically-merges", "reload-delay", "reload-budget", "between-reloads",
+        "busy-timeout", "write-transactions", "storage", "sync", "read-only", "foreign-token", "delete-inaccessible-faults", "automatically-merges", "reload-delay", "reload-budget", "between-reloads",
     ]
 
     /// The settings only a widget takes.

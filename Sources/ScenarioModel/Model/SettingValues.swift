@@ -83,5 +83,6 @@ extension QueryGeneration: ScenarioKeyword {}
 extension HistoryStart: ScenarioKeyword {}
 extension BetweenReloads: ScenarioKeyword {}
 extension ForeignToken: ScenarioKeyword {}
+extension WriteTransactions: ScenarioKeyword {}
 extension StorageLocation: ScenarioKeyword {}
 extension AttributeType: ScenarioKeyword {}

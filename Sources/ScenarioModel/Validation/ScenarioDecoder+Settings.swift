@@ -56,6 +56,8 @@ extension ScenarioDecoder {
         case "sync": decodeSync(node).map(ProcessSetting.sync)
         case "read-only": decoder.bool(node, "read-only").map(ProcessSetting.readOnly)
         case "foreign-token": decoder.keyword(node, ForeignToken.self, "foreign-token").map(ProcessSetting.foreignToken)
+        case "write-transactions":
+            decoder.keyword(node, WriteTransactions.self, "write-transactions").map(ProcessSetting.writeTransactions)
         case "automatically-merges": decoder.bool(node, "automatically-merges").map(ProcessSetting.automaticallyMerges)
         case "delete-inaccessible-faults":
             decoder.bool(node, "delete-inaccessible-faults").map(ProcessSetting.deleteInaccessibleFaults)

@@ -79,6 +79,8 @@ public enum ScenarioWriter {
         add("history-start", settings.historyStart.rawValue, settings.historyStart != defaults.historyStart)
         add("query-generation", settings.queryGeneration.rawValue, settings.queryGeneration != defaults.queryGeneration)
         add("busy-timeout", settings.busyTimeout.description, settings.busyTimeout != defaults.busyTimeout)
+        add("write-transactions", settings.writeTransactions.rawValue,
+            settings.writeTransactions != defaults.writeTransactions)
         add("storage", settings.storage.rawValue, settings.storage != defaults.storage)
         add("read-only", String(settings.readOnly), settings.readOnly != defaults.readOnly)
         add("foreign-token", settings.foreignToken.rawValue, settings.foreignToken != defaults.foreignToken)

@@ -211,6 +211,23 @@ final class StoreCore {
 }
 
 extension StoreCore {
+    /// Begins a write transaction as `options.writeTransactions` says: `BEGIN IMMEDIATE` (the write lock
+    /// first, waiting up to the busy timeout), or `BEGIN DEFERRED` followed by a read, so the transaction
+    /// holds a snapshot and asks for the lock only at its first write, where SQLite fails it with `busy`
+    /// at once when another connection holds the lock or has committed since.
+    func beginOutermost(_ db: SQLiteConnection) throws(SQLiteError) {
+        switch options.writeTransactions {
+        case .immediate:
+            try db.execute("BEGIN IMMEDIATE")
+        case .deferred:
+            try db.execute("BEGIN DEFERRED")
+            do { try db.execute("SELECT count(*) FROM Z_PRIMARYKEY") } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
     /// Runs the COMMIT that publishes this process's writes to other connections, telling
     /// `commitObserver` just before (while the write lock is still held) and just after it.
     func commitOutermost(_ db: SQLiteConnection) throws(SQLiteError) {

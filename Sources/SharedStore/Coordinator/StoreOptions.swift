@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// How a process opens a store.
@@ -13,6 +14,8 @@ public struct StoreOptions: Sendable {
     public var processIdentifier: Int32
     /// The bundle identifier (the process's role) written in history transactions.
     public var bundleIdentifier: String?
+    /// How write transactions (saves, batch operations, purges, `beginWrite`) begin.
+    public var writeTransactions: WriteTransactions = .immediate
 
     /// Creates options; the defaults are Core Data's (no history tracking) with a 5 s busy timeout.
     public init(historyTracking: Bool = false, busyTimeout: Duration = .seconds(5), readOnly: Bool = false,

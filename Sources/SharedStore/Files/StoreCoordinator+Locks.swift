@@ -2,12 +2,13 @@ import Basics
 extension StoreCoordinator {
     /// Takes the store's write lock and keeps it across calls (`BEGIN IMMEDIATE` held open) until
     /// `endWrite()`. Saves and batch operations in between run inside it (as savepoints) and become visible
-    /// to other processes at `endWrite()`.
+    /// to other processes at `endWrite()`. With `writeTransactions: .deferred` it begins a transaction
+    /// that reads now and takes the lock at its first write (see `WriteTransactions`).
     /// - Throws: `StoreError.sqlite` with code `.busy` when another process holds the lock past the busy
     ///   timeout; `.invalidState` when a write is already held.
     public func beginWrite() throws(StoreError) {
         guard !core.heldWrite else { throw .invalidState("a write transaction is already held") }
-        do { try core.writer.execute("BEGIN IMMEDIATE") } catch { throw .sqlite(error) }
+        do { try core.beginOutermost(core.writer) } catch { throw .sqlite(error) }
         core.heldWrite = true
     }
 
@@ -39,7 +40,7 @@ extension StoreCoordinator {
     func inWriteTransaction<T>(_ body: () throws -> T) throws -> T {
         let db = core.writer
         let nested = core.heldWrite
-        try db.execute(nested ? "SAVEPOINT work" : "BEGIN IMMEDIATE")
+        if nested { try db.execute("SAVEPOINT work") } else { try core.beginOutermost(db) }
         do {
             let result = try body()
             if nested { try db.execute("RELEASE work") } else { try core.commitOutermost(db) }

@@ -60,7 +60,7 @@ struct SaveTransaction {
                       deletes: [ManagedObject]) throws(SaveError) {
         let nested = core.heldWrite
         do {
-            try db.execute(nested ? "SAVEPOINT save" : "BEGIN IMMEDIATE")
+            if nested { try db.execute("SAVEPOINT save") } else { try core.beginOutermost(db) }
         } catch {
             throw .sqlite(error)
         }
