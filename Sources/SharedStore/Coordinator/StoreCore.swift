@@ -68,7 +68,7 @@ final class StoreCore {
         if options.readOnly {
             metadata = try StoreSchema.check(writer, model: model)
         } else {
-            metadata = try StoreSchema.prepare(writer, model: model, historyTracking: options.historyTracking)
+            metadata = try StoreSchema.prepare(writer, model: model, options: options)
         }
         storeIdentifier = metadata.storeIdentifier
         store = StoreIdentity(metadata.storeIdentifier)

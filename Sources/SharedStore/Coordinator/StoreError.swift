@@ -8,8 +8,14 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case unknownProperty(entity: String, property: String)
     /// A value does not fit the attribute's type.
     case typeMismatch(entity: String, property: String, value: Value, expected: AttributeType)
-    /// The store file was made with another model (Core Data's 134100); no migration is attempted.
+    /// The store file was made with a model this process does not have (a newer one, or another app's):
+    /// Core Data's 134100 "the model used to open the store is incompatible with the one used to create it".
     case modelMismatch(path: String, storeHash: String, modelHash: String)
+    /// The store was made with a previous version of the model and this process does not migrate
+    /// (`migratesAutomatically` off, or read-only): Core Data's 134100 as well.
+    case migrationRequired(path: String, storeHash: String, modelHash: String)
+    /// A lightweight migration cannot infer the mapping (Core Data's 134140); the store is unchanged.
+    case migrationFailed(reason: String)
     /// The object's row is gone (Core Data's 133000 "object inaccessible", or `existingObject` not finding it).
     case notFound(ObjectID)
     /// The ID belongs to another store, or is temporary where a saved object is needed.
@@ -37,7 +43,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .typeMismatch(let entity, let property, let value, let expected):
             "\(entity).\(property): `\(value)` is not a \(expected)"
         case .modelMismatch(let path, let storeHash, let modelHash):
-            "the store at \(path) was created with another model (store hash \(storeHash), model hash \(modelHash)); migration is not supported"
+            "the store at \(path) was made with a model this process does not have (store hash \(storeHash), model hash \(modelHash))"
+        case .migrationRequired(let path, let storeHash, let modelHash):
+            "the store at \(path) was made with a previous model (store hash \(storeHash)) and this process does not migrate it to its own (model hash \(modelHash))"
+        case .migrationFailed(let reason): "the store cannot be migrated: \(reason)"
         case .notFound(let id): "object \(id) is inaccessible: its row no longer exists"
         case .invalidObjectID(let id, let reason): "invalid object ID \(id): \(reason)"
         case .readOnly(let reason): "the store is read-only to this process: \(reason)"
@@ -84,6 +93,7 @@ extension ErrorKind {
             case .readOnly: self = .readOnly
             case .expiredToken: self = .expiredToken
             case .foreignToken: self = .foreignToken
+            case .modelMismatch, .migrationRequired, .migrationFailed: self = .storeLoadFailed
             case .sqlite(let inner): self.init(inner)
             default: return nil
             }

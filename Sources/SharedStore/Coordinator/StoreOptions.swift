@@ -16,6 +16,12 @@ public struct StoreOptions: Sendable {
     public var bundleIdentifier: String?
     /// How write transactions (saves, batch operations, purges, `beginWrite`) begin.
     public var writeTransactions: WriteTransactions = .immediate
+    /// The earlier versions of the model this process has (its bundle's other `.xcdatamodel` versions):
+    /// a store made with one of them is migrated to the process's model when it opens it.
+    public var previousModels: [Model] = []
+    /// Core Data's `NSMigratePersistentStoresAutomaticallyOption` (with an inferred mapping): migrate a
+    /// store made with a previous model when opening it. Off, such a store fails to load.
+    public var migratesAutomatically = true
 
     /// Creates options; the defaults are Core Data's (no history tracking) with a 5 s busy timeout.
     public init(historyTracking: Bool = false, busyTimeout: Duration = .seconds(5), readOnly: Bool = false,

@@ -21,33 +21,51 @@ enum StoreSchema {
         ]
         var joinTables: Set<String> = []
         for entity in model.entities {
-            let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
-                + entity.slots.map { slot in
-                    switch slot.kind {
-                    case .attribute(let type): "\(slot.column) \(type.sqlType)"
-                    case .toOne: "\(slot.column) INTEGER"
-                    }
-                }
-            sql.append("CREATE TABLE IF NOT EXISTS \(entity.tableName) (\(columns.joined(separator: ", ")))")
-            for slot in entity.slots where slot.attributeType == nil {
-                sql.append("CREATE INDEX IF NOT EXISTS \(entity.tableName)_\(slot.column)_INDEX ON \(entity.tableName) (\(slot.column))")
-            }
+            sql += tableStatements(for: entity)
             for relationship in entity.relationships {
                 guard case .joinTable(let table, let owner, let target) = relationship.storage,
                     joinTables.insert(table).inserted
                 else { continue }
-                let (a, b) = owner < target ? (owner, target) : (target, owner)
-                sql.append("CREATE TABLE IF NOT EXISTS \(table) (\(a) INTEGER, \(b) INTEGER, PRIMARY KEY (\(a), \(b)))")
-                sql.append("CREATE INDEX IF NOT EXISTS \(table)_\(b)_INDEX ON \(table) (\(b), \(a))")
+                sql += joinTableStatements(table: table, owner, target)
             }
         }
         return sql
     }
 
+    /// The entity's table and the indexes of its to-one columns.
+    static func tableStatements(for entity: EntityInfo) -> [String] {
+        let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+            + entity.slots.map { slot in
+                switch slot.kind {
+                case .attribute(let type): "\(slot.column) \(type.sqlType)"
+                case .toOne: "\(slot.column) INTEGER"
+                }
+            }
+        var sql = ["CREATE TABLE IF NOT EXISTS \(entity.tableName) (\(columns.joined(separator: ", ")))"]
+        for slot in entity.slots where slot.attributeType == nil {
+            sql.append("CREATE INDEX IF NOT EXISTS \(entity.tableName)_\(slot.column)_INDEX ON \(entity.tableName) (\(slot.column))")
+        }
+        return sql
+    }
+
+    /// A many-to-many relationship's join table, keyed by both columns, and its reverse index.
+    static func joinTableStatements(table: String, _ owner: String, _ target: String) -> [String] {
+        let (a, b) = owner < target ? (owner, target) : (target, owner)
+        return ["CREATE TABLE IF NOT EXISTS \(table) (\(a) INTEGER, \(b) INTEGER, PRIMARY KEY (\(a), \(b)))",
+                "CREATE INDEX IF NOT EXISTS \(table)_\(b)_INDEX ON \(table) (\(b), \(a))"]
+    }
+
+    /// `Z_METADATA.Z_PLIST` for a store of `model`.
+    static func metadataPlist(_ model: Model) -> String {
+        #"{"NSStoreType":"SQLite","NSStoreModelVersionHash":"\#(model.versionHash)"}"#
+    }
+
     /// Creates the schema when the file is new, or checks the model hash; runs in one IMMEDIATE transaction
     /// so processes opening the store together agree.
-    static func prepare(_ db: SQLiteConnection, model: Model, historyTracking: Bool) throws(StoreError) -> Metadata {
+    static func prepare(_ db: SQLiteConnection, model: Model, options: StoreOptions) throws(StoreError) -> Metadata {
+        let historyTracking = options.historyTracking
         do {
+            if try db.tableExists("Z_METADATA") { try migrateIfNeeded(db, to: model, options: options) }
             // An existing store that needs nothing written opens with a read: opening it takes no write
             // lock, so a process can launch while another holds one (as Core Data adds such a store).
             if try db.tableExists("Z_METADATA") {
@@ -73,7 +91,7 @@ enum StoreSchema {
                         .run([.int(entity.entityNumber), .string(entity.name)])
                 }
                 let identifier = UUID().uuidString
-                let plist = #"{"NSStoreType":"SQLite","NSStoreModelVersionHash":"\#(model.versionHash)"}"#
+                let plist = metadataPlist(model)
                 try db.cached("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
                     .run([.string(identifier), .string(plist)])
                 if historyTracking {
@@ -90,15 +108,12 @@ enum StoreSchema {
     /// Reads the metadata of an existing store (no writes), checking the model hash.
     static func check(_ db: SQLiteConnection, model: Model) throws(StoreError) -> Metadata {
         do {
-            let statement = try db.cached("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
+            let statement = try db.cached("SELECT Z_UUID FROM Z_METADATA WHERE Z_VERSION = 1")
             defer { statement.reset() }
             guard try statement.step(), let identifier = statement.string(at: 0) else {
                 throw StoreError.modelMismatch(path: db.path, storeHash: "(no metadata)", modelHash: model.versionHash)
             }
-            let plist = statement.string(at: 1) ?? ""
-            let storeHash = plist.range(of: #""NSStoreModelVersionHash":""#).map { range in
-                String(plist[range.upperBound...].prefix { $0 != "\"" })
-            } ?? "(none)"
+            let storeHash = try modelHash(db) ?? "(none)"
             guard storeHash == model.versionHash else {
                 throw StoreError.modelMismatch(path: db.path, storeHash: storeHash, modelHash: model.versionHash)
             }
@@ -107,6 +122,38 @@ enum StoreSchema {
             return Metadata(storeIdentifier: identifier, historyTracked: tracked)
         } catch {
             throw StoreError.wrap(error)
+        }
+    }
+
+    /// The version hash of the model the store was made with or last migrated to (`nil` without metadata).
+    static func modelHash(_ db: SQLiteConnection) throws(SQLiteError) -> String? {
+        let statement = try db.cached("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
+        defer { statement.reset() }
+        guard try statement.step(), let plist = statement.string(at: 0) else { return nil }
+        return plist.range(of: #""NSStoreModelVersionHash":""#).map { range in
+            String(plist[range.upperBound...].prefix { $0 != "\"" })
+        }
+    }
+
+    /// Migrates a store made with one of `options.previousModels` to `model` (Core Data's automatic
+    /// lightweight migration), in one write transaction; does nothing for a store of `model`.
+    /// - Throws: `.modelMismatch` for a store of a model this process does not know (a newer one);
+    ///   `.migrationRequired` when `options.migratesAutomatically` is off; `.sqlite` (busy) when another
+    ///   process holds the write lock past the busy timeout; `.migrationFailed` for a change a lightweight
+    ///   migration cannot infer.
+    static func migrateIfNeeded(_ db: SQLiteConnection, to model: Model, options: StoreOptions) throws {
+        guard let storeHash = try modelHash(db), storeHash != model.versionHash else { return }
+        guard let source = options.previousModels.first(where: { $0.versionHash == storeHash }) else {
+            throw StoreError.modelMismatch(path: db.path, storeHash: storeHash, modelHash: model.versionHash)
+        }
+        guard options.migratesAutomatically, !options.readOnly else {
+            throw StoreError.migrationRequired(path: db.path, storeHash: storeHash, modelHash: model.versionHash)
+        }
+        try db.writeTransaction {
+            // Another process may have migrated it while this one waited for the lock.
+            guard try modelHash(db) == storeHash else { return }
+            try StoreMigration(source: source, destination: model).run(on: db)
+            try db.cached("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1").run([.string(metadataPlist(model))])
         }
     }
 

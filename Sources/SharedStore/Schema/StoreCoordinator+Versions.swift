@@ -1,0 +1,21 @@
+import Foundation
+
+extension StoreCoordinator {
+    /// The version hash (`Model.versionHash`) of the model the store at `url` was made with or last
+    /// migrated to, read without writing; `nil` when the file has no store metadata yet.
+    public static func modelHash(ofStoreAt url: URL) throws(StoreError) -> String? {
+        do {
+            let db = try SQLiteConnection(path: url.path, readOnly: true, walMode: false)
+            guard try db.tableExists("Z_METADATA") else { return nil }
+            return try StoreSchema.modelHash(db)
+        } catch {
+            throw .sqlite(error)
+        }
+    }
+
+    /// The version hash of the model the open store has now: another process may have migrated it
+    /// since this one opened it (this process's statements then name columns that may be gone).
+    public func currentModelHash() throws(StoreError) -> String? {
+        do { return try StoreSchema.modelHash(core.writer) } catch { throw .sqlite(error) }
+    }
+}

@@ -1,0 +1,144 @@
+import Basics
+import Foundation
+import SharedStore
+import Testing
+import TestSupport
+
+/// Opening a store made with a previous model version: Core Data's lightweight migration, in place.
+@Suite struct MigrationTests {
+    static func model(_ entities: [(name: String, properties: [(name: String, type: String)])]) throws -> Model {
+        try Model(ModelDescription.parse(entities))
+    }
+
+    static let v1 = try! model([("Note", [("title", "string"), ("color", "string?")])])
+    static let v2 = try! model([("Note", [("title", "string"), ("pinned", "bool = false")])])
+
+    final class Files {
+        let directory: TemporaryDirectory
+        let url: URL
+        init() throws {
+            directory = try TemporaryDirectory(prefix: "migration")
+            url = directory.url.appendingPathComponent("Notes.sqlite")
+        }
+
+        func open(_ model: Model, previous: [Model] = [], migrate: Bool = true, history: Bool = true,
+                  busyTimeout: Duration = .seconds(5)) throws -> StoreCoordinator {
+            var options = StoreOptions(historyTracking: history, busyTimeout: busyTimeout)
+            options.previousModels = previous
+            options.migratesAutomatically = migrate
+            return try StoreCoordinator(url: url, model: model, options: options, clock: ManualClock())
+        }
+    }
+
+    @Test func addedAndRemovedAttributesMigrateInPlace() throws {
+        let files = try Files()
+        let old = try files.open(Self.v1)
+        let id = try old.viewContext.insert("Note", values: ["title": "Groceries", "color": "green"])
+        let saved = try old.viewContext.save().permanentIDs[id]!
+        let identifier = old.storeIdentifier
+        let new = try files.open(Self.v2, previous: [Self.v1])
+        #expect(new.storeIdentifier == identifier, "migrated in place: the same store")
+        #expect(try StoreCoordinator.modelHash(ofStoreAt: files.url) == Self.v2.versionHash)
+        let note = try #require(try new.viewContext.fetch(FetchRequest(entity: "Note")).first)
+        #expect(note.primaryKey == saved.primaryKey)
+        #expect(try new.viewContext.values(of: note) == ["title": "Groceries", "pinned": .bool(false)])
+        // The process that opened it with v1 still has it open: its statements name a column that is gone.
+        #expect(try old.currentModelHash() == Self.v2.versionHash)
+        #expect(throws: StoreError.self) {
+            _ = try old.newBackgroundContext().fetch(FetchRequest(entity: "Note"))
+        }
+        // History written before the migration is still read.
+        #expect(try new.fetchHistory(after: nil).transactions.flatMap(\.changes).count == 1)
+    }
+
+    @Test func anAddedEntityRenumbersTheOthersAndTheirJoinTables() throws {
+        let v1 = try Self.model([("Note", [("title", "string"), ("tags", "[Tag]")]),
+                                 ("Tag", [("name", "string"), ("notes", "[Note]")])])
+        let v2 = try Self.model([("Note", [("title", "string"), ("tags", "[Tag]")]),
+                                 ("Tag", [("name", "string"), ("notes", "[Note]")]),
+                                 ("Attachment", [("name", "string")])])
+        let files = try Files()
+        let old = try files.open(v1)
+        let context = old.viewContext
+        let note = try context.insert("Note", values: ["title": "Trip"])
+        let tag = try context.insert("Tag", values: ["name": "travel"])
+        try context.relate(note, to: tag, via: "tags")
+        let keys = try context.save().permanentIDs
+        let new = try files.open(v2, previous: [v1])
+        let view = new.viewContext
+        let notes = try view.fetch(FetchRequest(entity: "Note"))
+        #expect(notes.count == 1)
+        let tags = try view.relatedObjects(of: notes[0], via: "tags")
+        #expect(tags.map(\.primaryKey) == [keys[tag]!.primaryKey])
+        #expect(try view.value("name", of: tags[0]) == "travel")
+        // Keys go on from where they were; history still names the entities.
+        let second = try view.insert("Note", values: ["title": "Second"])
+        #expect(try view.save().permanentIDs[second]!.primaryKey == keys[note]!.primaryKey + 1)
+        #expect(Set(try new.fetchHistory(after: nil).transactions.flatMap(\.changes).map(\.object.entity)) == ["Note", "Tag"])
+        _ = try view.insert("Attachment", values: ["name": "map.pdf"])
+        try view.save()
+    }
+
+    @Test func anAttributeMadeRequiredTakesItsDefaultWhereItWasNull() throws {
+        let v1 = try Self.model([("Note", [("title", "string"), ("color", "string?")])])
+        let v2 = try Self.model([("Note", [("title", "string"), ("color", "string = none")])])
+        let files = try Files()
+        let old = try files.open(v1)
+        _ = try old.viewContext.insert("Note", values: ["title": "A"])
+        try old.viewContext.save()
+        let new = try files.open(v2, previous: [v1])
+        let id = try #require(try new.viewContext.fetch(FetchRequest(entity: "Note")).first)
+        #expect(try new.viewContext.value("color", of: id) == "none")
+    }
+
+    @Test func aStoreOfANewerModelFailsToLoad() throws {
+        let files = try Files()
+        _ = try files.open(Self.v2)
+        #expect {
+            _ = try files.open(Self.v1)
+        } throws: { error in
+            guard case StoreError.modelMismatch = error else { return false }
+            return ErrorKind(error) == .storeLoadFailed
+        }
+    }
+
+    @Test func aProcessThatDoesNotMigrateFailsToLoadAnOlderStoreAndLeavesIt() throws {
+        let files = try Files()
+        _ = try files.open(Self.v1)
+        #expect {
+            _ = try files.open(Self.v2, previous: [Self.v1], migrate: false)
+        } throws: { error in
+            guard case StoreError.migrationRequired = error else { return false }
+            return ErrorKind(error) == .storeLoadFailed
+        }
+        #expect(try StoreCoordinator.modelHash(ofStoreAt: files.url) == Self.v1.versionHash)
+    }
+
+    @Test func aMigrationWaitsForTheWriteLockAndFailsBusyPastTheTimeout() throws {
+        let files = try Files()
+        let old = try files.open(Self.v1)
+        try old.beginWrite()
+        #expect {
+            _ = try files.open(Self.v2, previous: [Self.v1], busyTimeout: .milliseconds(20))
+        } throws: { ErrorKind($0) == .busy }
+        #expect(try StoreCoordinator.modelHash(ofStoreAt: files.url) == Self.v1.versionHash)
+        try old.endWrite()
+        _ = try files.open(Self.v2, previous: [Self.v1])
+        #expect(try StoreCoordinator.modelHash(ofStoreAt: files.url) == Self.v2.versionHash)
+    }
+
+    @Test func aChangeALightweightMigrationCannotInferLeavesTheStoreAsItWas() throws {
+        let v2 = try Self.model([("Note", [("title", "int"), ("color", "string?")])])
+        let files = try Files()
+        let old = try files.open(Self.v1)
+        _ = try old.viewContext.insert("Note", values: ["title": "A"])
+        try old.viewContext.save()
+        #expect {
+            _ = try files.open(v2, previous: [Self.v1])
+        } throws: { error in
+            guard case StoreError.migrationFailed(let reason) = error else { return false }
+            return reason.contains("Note.title was a string and is a int")
+        }
+        #expect(try files.open(Self.v1).viewContext.fetch(FetchRequest(entity: "Note")).count == 1)
+    }
+}
