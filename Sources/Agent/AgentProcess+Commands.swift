@@ -131,6 +131,7 @@ extension AgentProcess {
 
     /// The trace's record of `error`, with its kind, and whether the step expected it.
     func errorRecord(_ error: any Error, expected: ErrorKind?) -> ErrorRecord {
+        let error = migratedUnderneath(error) ?? error
         let kind: ErrorKind
         if let agentError = error as? AgentError {
             kind = agentError.kind

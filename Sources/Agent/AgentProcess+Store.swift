@@ -14,6 +14,8 @@ extension AgentProcess {
             readOnly: readOnlyURL != nil || settings.readOnly,
             bundleIdentifier: config.role.rawValue)
         options.writeTransactions = settings.writeTransactions
+        options.previousModels = try previousModels(config)
+        options.migratesAutomatically = settings.migrate
         let coordinator: StoreCoordinator
         if let readOnlyURL {
             coordinator = try StoreCoordinator(url: readOnlyURL, model: model, options: options, clock: clock)

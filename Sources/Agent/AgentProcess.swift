@@ -90,7 +90,21 @@ public final class AgentProcess {
         self.time = time
         trace = try TraceRecorder(path: config.tracePath, process: config.process, clock: { time.now() })
         clock = AgentClock(offsetNanos: config.clockOffsetNanos, time: time)
-        coordinator = try AgentProcess.openStore(config: config, clock: clock)
+        let storeURL = try? AppGroupContainers(
+            root: URL(fileURLWithPath: config.store.containersRoot), groups: [config.store.group]
+        ).storeURL(group: config.store.group, name: config.store.name)
+        let versionBefore = config.modelVersions.isEmpty ? nil
+            : storeURL.flatMap { FileManager.default.fileExists(atPath: $0.path) ? try? StoreCoordinator.modelHash(ofStoreAt: $0) : nil }
+        do {
+            coordinator = try AgentProcess.openStore(config: config, clock: clock)
+        } catch {
+            throw AgentProcess.loadFailure(error, config: config, storeURL: storeURL)
+        }
+        if let versionBefore, versionBefore != coordinator.model.versionHash {
+            let from = AgentProcess.versionName(ofHash: versionBefore, in: config) ?? "another model"
+            trace.record(.note("\(config.process) migrated the store from \(from) to \(AgentProcess.ownVersion(config)) "
+                + "(a lightweight migration, in place)"), step: nil)
+        }
         self.center = time.isVirtual ? ScriptedNotificationCenter(process: config.process, clock: { time.now() }) : center
         wireStoreEvents()
         if settings.refresh == .history && settings.historyTracking {

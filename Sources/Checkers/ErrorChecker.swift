@@ -164,7 +164,7 @@ struct ErrorChecker {
         case .storeLoadFailed:
             anomalies.append(context.anomaly(
                 .storeLoadFailed, process: process, step: step, t: t, seen: record.message,
-                explanation: "\(process)'s \(operation) failed at \(when): the store file could not be opened, as Core Data's addPersistentStore would fail\(detail)."))
+                explanation: "\(process)'s \(operation) failed at \(when) on a store it could not load or read, where Core Data's loadPersistentStores or fetch reports an error\(detail)."))
         default:
             unexpected.append(UnexpectedError(
                 process: process, step: step, location: context.location(step), kind: record.kind,

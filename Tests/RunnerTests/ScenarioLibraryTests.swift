@@ -46,6 +46,8 @@ import Trace
         "intent-write-invisible-to-the-app/long-lived-context": [(.staleRead, "app", "n1")],
         "background-save-never-reaches-the-screen/view-context-alone": [(.staleRead, "app", "n1")],
         "deferred-transaction-fails-busy-at-once/deferred": [(.busy, "app", nil)],
+        "migration-races-an-extension/extension-open": [(.storeLoadFailed, "share", nil)],
+        "migration-races-an-extension/extension-writing": [(.storeLoadFailed, "app", nil)],
         "same-note-on-phone-and-watch-without-uuid/default": [(.duplicate, "group:group.example.notes", "n1"), (.duplicate, "own:watch", "n1")],
     ]
 

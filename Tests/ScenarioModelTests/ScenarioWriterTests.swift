@@ -101,4 +101,33 @@ import Testing
         #expect(run.processes.map(\.settings) == [app, share, watch])
         #expect(scenario.store.model.entity(named: "Note")?.attributes.count == 7)
     }
+
+    @Test func modelVersionAndTransactionSettingsReadBack() throws {
+        let source = """
+        summary: Versions.
+        store:
+          group: group.test
+          name: Notes
+          models:
+            v1: { Note: { title: string, color: string? } }
+            v2: { Note: { title: string } }
+        processes:
+          app: { role: host }
+        steps:
+          - app: launch
+        """
+        var app = ProcessSettings(role: .host)
+        app.modelVersion = "v1"
+        app.migrate = false
+        app.onLoadFailure = .retry
+        app.writeTransactions = .deferred
+        let text = try ScenarioWriter.file(
+            name: "written", summary: "Versions.", comment: [], storeSource: source,
+            processes: [RunProcess(name: "app", settings: app, seed: 1)],
+            steps: [ScenarioStep(location: SourceLocation(file: "x", line: 1, column: 1), process: "app", step: .launch)],
+            expectation: .pass, seed: 1)
+        let scenario = try ScenarioLoader.parse(yaml: text, file: "written.yaml")
+        #expect(scenario.store.versions.map(\.name) == ["v1", "v2"])
+        #expect(try #require(scenario.runs().first).processes[0].settings == app)
+    }
 }

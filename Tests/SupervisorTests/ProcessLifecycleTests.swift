@@ -11,6 +11,22 @@ import Testing
         #expect(app.state == .active)
     }
 
+    @Test func aStoreThatDoesNotLoadEndsTheLaunchAsACrashThatCanBeLaunchedAgain() throws {
+        var app = ProcessLifecycle(process: "app", role: .host)
+        _ = try app.handle(.launch)
+        #expect(try app.handle(.storeLoadFailed) == [.notifyHub(.crashed)])
+        #expect(app.state == .crashed)
+        #expect(throws: LifecycleError.self) { try app.handle(.storeLoadFailed) }
+        #expect(try app.handle(.launch) == [.notifyHub(.launching), .spawn])
+    }
+
+    @Test func aProcessStillWaitingForItsStoreExitsWithoutAnAgentToAsk() throws {
+        var share = ProcessLifecycle(process: "share", role: .share)
+        _ = try share.handle(.launch)
+        #expect(try share.handle(.exit) == [.notifyHub(.exited)])
+        #expect(share.state == .exited)
+    }
+
     @Test func hostGoesThroughBackgroundSuspensionAndBack() throws {
         var app = ProcessLifecycle(process: "app", role: .host)
         _ = try app.handle(.launch)

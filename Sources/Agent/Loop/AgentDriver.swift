@@ -73,7 +73,8 @@ extension AgentProcess {
                 agent = try AgentProcess.spawned(config: config)
             } catch {
                 let record = ErrorRecord(kind: .other, message: "cannot become the process: \(error)")
-                if let data = try? JSONEncoder().encode(AgentReply(seq: 0, status: .failed, error: record)) {
+                let reply = loadFailureReply(error) ?? AgentReply(seq: 0, status: .failed, error: record)
+                if let data = try? JSONEncoder().encode(reply) {
                     output.write(String(decoding: data, as: UTF8.self))
                 }
                 continue

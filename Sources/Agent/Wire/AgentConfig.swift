@@ -12,8 +12,11 @@ public struct AgentConfig: Sendable, Hashable, Codable {
     public var launchCount: Int
     /// The store this process opens.
     public var store: StoreLocation
-    /// The model, as the scenario declared it.
+    /// The model this process opens the store with (its `model` version, or the scenario's only model).
     public var model: ModelDescription
+    /// Every version of `store.models`, oldest first (empty with one model): the process can migrate from
+    /// those before `settings.modelVersion`, and names a store's model by them.
+    public var modelVersions: [ModelVersion] = []
     public var settings: AgentSettings
     /// The notify hub's socket path.
     public var hubSocket: String
@@ -94,6 +97,10 @@ public struct AgentSettings: Sendable, Hashable, Codable {
     public var busyTimeoutNanos: UInt64 = 5_000_000_000
     /// `write-transactions`: how the store's write transactions begin.
     public var writeTransactions: WriteTransactions = .immediate
+    /// `model`: the version of `AgentConfig.modelVersions` the process opens the store with (nil: the newest).
+    public var modelVersion: String?
+    /// `migrate`: whether the process migrates a store made with an earlier version.
+    public var migrate: Bool = true
     /// `read-only`: open the store read-only (every save fails with `read-only`).
     public var readOnly: Bool = false
     /// `foreign-token`: what to do with a history token saved for a store this one replaced.

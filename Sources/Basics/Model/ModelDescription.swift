@@ -133,3 +133,17 @@ extension EntityDescription {
         attributes.first { $0.type == .uuid }
     }
 }
+
+/// One version of a store's model (`store.models: { v1: ..., v2: ... }`), as an app's `.xcdatamodeld`
+/// holds several `.xcdatamodel` versions.
+public struct ModelVersion: Sendable, Hashable, Codable {
+    /// The version's name in the file (`v1`).
+    public var name: String
+    /// Its entities.
+    public var model: ModelDescription
+
+    public init(name: String, model: ModelDescription) {
+        self.name = name
+        self.model = model
+    }
+}

@@ -132,6 +132,16 @@ public enum WriteTransactions: String, Sendable, Hashable, Codable, CaseIterable
     case deferred
 }
 
+/// What a process does when its store fails to load at launch (`on-load-failure`): busy, made with a
+/// model it does not have, or needing a migration it does not run.
+public enum LoadFailure: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Ends, as Apple's project template does (`fatalError` in `loadPersistentStores`'s handler).
+    case crash
+    /// Keeps running without its store and tries to load it again before each of its later steps, as an
+    /// extension that leaves migrations to its app waits for it.
+    case retry
+}
+
 /// What becomes of a widget's process after a reload (`between-reloads`).
 public enum BetweenReloads: String, Sendable, Hashable, Codable, CaseIterable {
     /// Suspended, and resumed for the next reload: its contexts, and what they hold, survive.

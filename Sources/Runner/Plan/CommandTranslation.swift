@@ -5,7 +5,7 @@ import Trace
 extension ScenarioRunner {
     /// The agent command for a process step, or nil for lifecycle steps (the runner does those).
     func command(for step: Step, on slot: ProcessSlot) -> AgentCommand? {
-        let model = plan.run.store.model
+        let model = plan.run.store.model(version: slot.process.settings.modelVersion)
         switch step {
         case .launch, .exit, .crash, .background, .suspend, .resume, .foreground, .terminate, .push, .reloadTimelines, .reload:
             return nil

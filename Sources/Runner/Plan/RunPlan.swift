@@ -90,6 +90,9 @@ public struct RunPlan: Sendable {
         if settings.readOnly { result["read-only"] = "true" }
         if settings.foreignToken == .reset { result["foreign-token"] = "reset" }
         if settings.writeTransactions == .deferred { result["write-transactions"] = "deferred" }
+        if let version = settings.modelVersion { result["model"] = version }
+        if !settings.migrate { result["migrate"] = "false" }
+        if settings.onLoadFailure == .retry { result["on-load-failure"] = "retry" }
         if !settings.deleteInaccessibleFaults { result["delete-inaccessible-faults"] = "false" }
         if settings.automaticallyMerges { result["automatically-merges"] = "true" }
         if settings.role == .widget {

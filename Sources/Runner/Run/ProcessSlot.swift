@@ -1,6 +1,7 @@
 import Agent
 import ScenarioModel
 import Supervisor
+import Trace
 
 /// One scenario process as the runner tracks it across launches: its lifecycle, its child process
 /// when running, and the scenario ids it has been told about.
@@ -17,6 +18,9 @@ final class ProcessSlot {
     private var nextSeq = 1
     /// The scenario ids already sent to the running agent.
     var sentIDs: [String: ObjectRef] = [:]
+    /// Set while the process, launched with `on-load-failure: retry`, waits to load its store: why the
+    /// last attempt failed. It has no agent then, and loads again before its next step.
+    var awaitingStore: ErrorRecord?
 
     init(process: RunProcess, store: String) {
         self.process = process

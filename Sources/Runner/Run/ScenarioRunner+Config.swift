@@ -9,12 +9,15 @@ extension ScenarioRunner {
     func agentConfig(for slot: ProcessSlot) -> AgentConfig {
         let run = plan.run
         let settings = slot.process.settings
-        return AgentConfig(
+        var config = AgentConfig(
             process: slot.name, role: settings.role, launchCount: slot.launches, store: storeLocation(of: slot),
-            model: run.store.model, settings: Self.agentSettings(settings, process: slot.name, all: run.processes),
+            model: run.store.model(version: settings.modelVersion),
+            settings: Self.agentSettings(settings, process: slot.name, all: run.processes),
             hubSocket: sandbox.hubSocket, tracePath: sandbox.trace(of: slot.name).path,
             copiesDirectory: sandbox.copies.path, transferDirectory: sandbox.transfer.path,
             clockOffsetNanos: clockOffset, seed: slot.process.seed)
+        config.modelVersions = run.store.versions
+        return config
     }
 
     /// Where a process's store lives: the group's container, or (`storage: own`) a container of its own.
@@ -55,6 +58,8 @@ extension ScenarioRunner {
         result.queryGeneration = settings.queryGeneration
         result.busyTimeoutNanos = settings.busyTimeout.nanos
         result.writeTransactions = settings.writeTransactions
+        result.modelVersion = settings.modelVersion
+        result.migrate = settings.migrate
         result.readOnly = settings.readOnly
         result.foreignToken = settings.foreignToken
         result.deleteInaccessibleFaults = settings.deleteInaccessibleFaults

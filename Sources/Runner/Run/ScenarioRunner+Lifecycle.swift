@@ -33,8 +33,11 @@ extension ScenarioRunner {
     private func perform(_ action: LifecycleAction, _ slot: ProcessSlot) throws(HarnessFailure) {
         switch action {
         case .spawn:
-            try spawn(slot)
-            try lifecycle(.ready, slot)
+            if let error = try spawn(slot) {
+                try storeDidNotLoad(error, slot)
+            } else {
+                try lifecycle(.ready, slot)
+            }
         case .notifyHub(let state):
             hub.setLifecycle(Self.hubState(state), for: slot.name)
             if state != .suspended && state != .launching {
@@ -52,8 +55,9 @@ extension ScenarioRunner {
         }
     }
 
-    /// Starts the agent with its config and waits until it has opened its store.
-    private func spawn(_ slot: ProcessSlot) throws(HarnessFailure) {
+    /// Starts the agent with its config and waits until it has opened its store. Returns the error of a
+    /// store that did not load (the agent has then ended), nil once it is ready.
+    func spawn(_ slot: ProcessSlot) throws(HarnessFailure) -> ErrorRecord? {
         var config = agentConfig(for: slot)
         if clock.isVirtual { config.virtualStart = clock.current }
         let configURL = sandbox.config(of: slot.name, launch: slot.launches)
@@ -82,7 +86,19 @@ extension ScenarioRunner {
             slot.child?.kill()
             throw failure("\(error)\(stderrTail(of: slot))", process: slot.name)
         }
-        guard let reply = try? JSONDecoder().decode(AgentReply.self, from: Data(line.utf8)), reply.status == .ready else {
+        let decoded = try? JSONDecoder().decode(AgentReply.self, from: Data(line.utf8))
+        if let decoded, decoded.status == .failed, let error = decoded.error, error.kind == .storeLoadFailed {
+            // A standby agent goes on waiting for its next process; a spawned one has exited.
+            if slot.pooled, let pool = options.agentPool, let child = slot.child {
+                pool.giveBack(child)
+            } else {
+                slot.child?.kill()
+            }
+            slot.child = nil
+            followVirtualTime(decoded, from: slot)
+            return error
+        }
+        guard let reply = decoded, reply.status == .ready else {
             slot.child?.kill()
             slot.child = nil
             throw failure("the agent did not start: \(line)", process: slot.name)
@@ -90,6 +106,7 @@ extension ScenarioRunner {
         followVirtualTime(reply, from: slot)
         armPollTimer(slot)
         record(.lifecycle(LifecycleChange(state: .launching, pid: pid(of: slot))), as: slot.name)
+        return nil
     }
 
     private func spawnSpec(_ slot: ProcessSlot, config configURL: URL) -> LaunchSpec {

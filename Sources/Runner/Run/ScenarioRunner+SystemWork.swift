@@ -25,6 +25,12 @@ extension ScenarioRunner {
         case .active, .background, .launching: break
         case .notRunning, .exited, .crashed, .terminated, .killed: try system(.launch)
         }
+        guard slot.child != nil || slot.awaitingStore != nil else {
+            // Its store did not load and it ended (the error is recorded): its work never runs.
+            record(.note("\(name)'s store did not load; its work did not run"))
+            record(.stepEnded(nil))
+            return
+        }
         if case .reload = planned.step.step, settings.refresh != .none {
             try system(.runRefresh)
         }

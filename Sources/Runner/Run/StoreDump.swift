@@ -10,9 +10,18 @@ extension ScenarioRunner {
         return orderedSlots.filter { $0.launches > 0 && seen.insert($0.store).inserted }.map(storeLocation(of:))
     }
 
-    /// The scenario's model, compiled for SharedStore.
-    func storeModel() throws -> Model {
-        try Model(plan.run.store.model)
+    /// The model the store file at `url` has now, compiled for SharedStore: with `store.models`, the
+    /// version its metadata names (the newest when it names none of them), else the scenario's model.
+    func storeModel(of url: URL) throws -> Model {
+        let store = plan.run.store
+        guard !store.versions.isEmpty, let hash = try? StoreCoordinator.modelHash(ofStoreAt: url) else {
+            return try Model(store.model)
+        }
+        for version in store.versions.reversed() {
+            let model = try Model(version.model)
+            if model.versionHash == hash { return model }
+        }
+        return try Model(store.model)
     }
 
     /// Every row of a store at the end of the run, named by scenario id where the run knows one.
@@ -30,11 +39,12 @@ extension ScenarioRunner {
     /// are named by the scenario ids the run knows for the store `source` (a copy is named after the
     /// store it copies), else `Entity#pk`, and carry their primary keys.
     func contents(of url: URL, as name: String, namedAfter source: String) throws -> StateSnapshot {
-        let coordinator = try StoreCoordinator(url: url, model: try storeModel(), options: StoreOptions(readOnly: true))
+        let model = try storeModel(of: url)
+        let coordinator = try StoreCoordinator(url: url, model: model, options: StoreOptions(readOnly: true))
         let context = coordinator.newBackgroundContext(name: "harness-read")
         let names = self.objects.names(in: source)
         var objects: [ObjectState] = []
-        for entity in plan.run.store.model.entities.map(\.name) {
+        for entity in model.entityNames {
             for id in try context.fetch(FetchRequest(entity: entity)) {
                 let values = try context.values(of: id)
                 let ref = ObjectRef(entity: id.entity, pk: id.primaryKey)

@@ -42,6 +42,13 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
     /// `write-transactions`: whether write transactions begin `immediate` (taking the lock first) or
     /// `deferred` (reading first, upgrading at the first write).
     public var writeTransactions: WriteTransactions = .immediate
+    /// `model`: the version of `store.models` the process opens the store with; nil for the newest.
+    public var modelVersion: String?
+    /// `migrate`: whether the process migrates a store made with an earlier version (Core Data's
+    /// `NSMigratePersistentStoresAutomaticallyOption`, on in `NSPersistentContainer`).
+    public var migrate: Bool = true
+    /// `on-load-failure`: what the process does when its store fails to load at launch.
+    public var onLoadFailure: LoadFailure = .crash
     /// `storage`: the group container, or a store of its own (the default for `watch`).
     public var storage: StorageLocation
     /// `sync`: how an `own`-storage process exchanges changes with the group store.
@@ -102,6 +109,9 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
         case let .queryGeneration(value): queryGeneration = value
         case let .busyTimeout(value): busyTimeout = value
         case let .writeTransactions(value): writeTransactions = value
+        case let .modelVersion(value): modelVersion = value
+        case let .migrate(value): migrate = value
+        case let .onLoadFailure(value): onLoadFailure = value
         case let .storage(value): storage = value
         case let .sync(value): sync = value
         case let .readOnly(value): readOnly = value
@@ -134,6 +144,9 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     case queryGeneration(QueryGeneration)
     case busyTimeout(Duration)
     case writeTransactions(WriteTransactions)
+    case modelVersion(String)
+    case migrate(Bool)
+    case onLoadFailure(LoadFailure)
     case storage(StorageLocation)
     case sync(SyncMode)
     case readOnly(Bool)
@@ -148,7 +161,7 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     public static let keys = [
         "refresh", "staleness", "trigger", "poll-interval", "observe", "merge-policy", "history-tracking",
         "author", "history-authors", "history-start", "purge", "refetch", "notify", "delivery", "query-generation",
-        "busy-timeout", "write-transactions", "storage", "sync", "read-only", "foreign-token", "delete-inaccessible-faults", "automatically-merges", "reload-delay", "reload-budget", "between-reloads",
+        "busy-timeout", "write-transactions", "model", "migrate", "on-load-failure", "storage", "sync", "read-only", "foreign-token", "delete-inaccessible-faults", "automatically-merges", "reload-delay", "reload-budget", "between-reloads",
     ]
 
     /// The settings only a widget takes.

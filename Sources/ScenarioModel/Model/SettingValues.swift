@@ -84,5 +84,6 @@ extension HistoryStart: ScenarioKeyword {}
 extension BetweenReloads: ScenarioKeyword {}
 extension ForeignToken: ScenarioKeyword {}
 extension WriteTransactions: ScenarioKeyword {}
+extension LoadFailure: ScenarioKeyword {}
 extension StorageLocation: ScenarioKeyword {}
 extension AttributeType: ScenarioKeyword {}

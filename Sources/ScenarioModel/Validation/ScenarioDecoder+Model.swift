@@ -4,21 +4,84 @@ import Basics
 extension ScenarioDecoder {
     func decodeStore(_ node: YAMLNode) -> StoreDescription? {
         guard let map = MappingReader(node, "the store", decoder) else { return nil }
-        map.rejectUnknownKeys(["group", "name", "model"], in: "the store")
+        map.rejectUnknownKeys(["group", "name", "model", "models"], in: "the store")
         let group = map.required("group", in: "the store", example: "group: group.example.notes")
             .flatMap { decoder.name($0, "an app-group identifier like group.example.notes") }
         let name = map.required("name", in: "the store", example: "name: Notes")
             .flatMap { decoder.name($0, "the store's file name, like Notes") }
-        let model = map.required("model", in: "the store", example: "model: { Note: { title: string } }")
-            .flatMap(decodeModel)
+        var versions: [ModelVersion] = []
+        let model: ModelDescription?
+        if let modelsNode = map["models"] {
+            if let single = map["model"] {
+                decoder.error("the store has both model: and models:; give one model under model:, or every version "
+                    + "under models:.", at: single)
+            }
+            versions = decodeModelVersions(modelsNode)
+            model = versions.last?.model
+        } else {
+            model = map.required("model", in: "the store", example: "model: { Note: { title: string } }")
+                .flatMap(decodeModel)
+        }
         self.model = model
+        self.modelVersions = versions
         guard let group, let name, let model else { return nil }
-        return StoreDescription(group: group, name: name, model: model)
+        return StoreDescription(group: group, name: name, model: model, versions: versions)
+    }
+
+    /// `models: { v1: { Note: ... }, v2: { Note: ... } }`: the versions, oldest first, each a model; every
+    /// later version must be one Core Data can migrate an earlier one to without a mapping model.
+    private func decodeModelVersions(_ node: YAMLNode) -> [ModelVersion] {
+        guard let map = MappingReader(node, "the model versions (each name mapped to its entities), oldest first", decoder)
+        else { return [] }
+        guard map.pairs.count >= 2 else {
+            decoder.error("models: declares the versions of a model that changed, so it needs two or more; "
+                + "with one, write it under model:.", at: node)
+            return []
+        }
+        var versions: [(ModelVersion, YAMLNode)] = []
+        for pair in map.pairs {
+            guard let name = decoder.name(pair.key, "a version name like v1") else { continue }
+            guard let model = decodeModel(pair.value) else { continue }
+            for (earlier, _) in versions {
+                checkLightweight(from: earlier, to: ModelVersion(name: name, model: model), at: pair.value)
+            }
+            versions.append((ModelVersion(name: name, model: model), pair.value))
+        }
+        return versions.map(\.0)
+    }
+
+    /// Errors for the changes from `old` to `new` that Core Data's inferred (lightweight) mapping cannot
+    /// make: an attribute's type, a property turned between attribute, to-one and to-many, a relationship
+    /// pointed at another entity. Added and removed entities and properties, and new defaults, are fine.
+    private func checkLightweight(from old: ModelVersion, to new: ModelVersion, at node: YAMLNode) {
+        for entity in new.model.entities {
+            guard let before = old.model.entities.first(where: { $0.name == entity.name }) else { continue }
+            let at = propertyNode(entity.name, in: node)
+            func kind(_ entity: EntityDescription, _ name: String) -> String? {
+                if let attribute = entity.attributes.first(where: { $0.name == name }) { return attribute.type.rawValue }
+                if let relationship = entity.relationships.first(where: { $0.name == name }) {
+                    return relationship.isToMany ? "[\(relationship.destination)]" : relationship.destination
+                }
+                return nil
+            }
+            for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) {
+                guard let was = kind(before, name), let now = kind(entity, name), was != now else { continue }
+                decoder.error("\(entity.name).\(name) is \(was) in \(old.name) and \(now) in \(new.name): Core Data's "
+                    + "lightweight migration cannot infer that change (it needs a mapping model); add a new property "
+                    + "instead, and remove the old one.", at: at(name) ?? node)
+            }
+        }
+    }
+
+    /// Finds the node of `entity.property` in a version's YAML, for errors.
+    private func propertyNode(_ entity: String, in version: YAMLNode) -> (String) -> YAMLNode? {
+        let properties = version.pairs?.first { $0.key.scalar == entity }?.value.pairs ?? []
+        return { name in properties.first { $0.key.scalar == name }?.value }
     }
 
     /// Decodes the entities, then infers inverses. Entities whose properties have errors are kept (with
     /// the properties that decoded), so steps naming them are not reported a second time.
-    private func decodeModel(_ node: YAMLNode) -> ModelDescription? {
+    func decodeModel(_ node: YAMLNode) -> ModelDescription? {
         guard let map = MappingReader(node, "the model (entity names mapped to their properties)", decoder) else {
             return nil
         }

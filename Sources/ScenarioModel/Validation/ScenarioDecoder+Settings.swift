@@ -58,6 +58,9 @@ extension ScenarioDecoder {
         case "foreign-token": decoder.keyword(node, ForeignToken.self, "foreign-token").map(ProcessSetting.foreignToken)
         case "write-transactions":
             decoder.keyword(node, WriteTransactions.self, "write-transactions").map(ProcessSetting.writeTransactions)
+        case "model": decodeModelVersionName(node).map(ProcessSetting.modelVersion)
+        case "migrate": decoder.bool(node, "migrate").map(ProcessSetting.migrate)
+        case "on-load-failure": decoder.keyword(node, LoadFailure.self, "on-load-failure").map(ProcessSetting.onLoadFailure)
         case "automatically-merges": decoder.bool(node, "automatically-merges").map(ProcessSetting.automaticallyMerges)
         case "delete-inaccessible-faults":
             decoder.bool(node, "delete-inaccessible-faults").map(ProcessSetting.deleteInaccessibleFaults)
@@ -67,6 +70,23 @@ extension ScenarioDecoder {
         case "between-reloads": decoder.keyword(node, BetweenReloads.self, "between-reloads").map(ProcessSetting.betweenReloads)
         default: nil
         }
+    }
+
+    /// `model: v1`: a version declared under `store.models`.
+    private func decodeModelVersionName(_ node: YAMLNode) -> String? {
+        guard let name = decoder.name(node, "a model version like v1") else { return nil }
+        let names = modelVersions.map(\.name)
+        guard !names.isEmpty else {
+            decoder.error("model: names a version of store.models, but the store declares one model (store.model); "
+                + "declare the versions under models: { v1: ..., v2: ... }.", at: node)
+            return nil
+        }
+        guard names.contains(name) else {
+            decoder.error("unknown model version '\(name)'" + Suggestion.hint(
+                for: name, in: names, otherwise: "the store's versions are \(Suggestion.list(names)).") , at: node)
+            return nil
+        }
+        return name
     }
 
     /// Seconds (`-1`, `0`, `2.5`; any negative number never expires) or a duration (`500ms`).

@@ -204,6 +204,13 @@ extension ScenarioDecoder {
 
     /// Decodes a process's action: a bare word, or a mapping with one action key and its arguments.
     private func decodeAction(_ node: YAMLNode, process: String) -> (Step, ExpectedError?, [String]?)? {
+        // Checked against the model version the process opens the store with.
+        let newest = model
+        if let version = processes.first(where: { $0.name == process })?.settings.modelVersion,
+           let declared = modelVersions.first(where: { $0.name == version }) {
+            model = declared.model
+        }
+        defer { model = newest }
         if node.isNull {
             decoder.error("the step for '\(process)' has no action; write one, like - \(process): save.", at: node)
             return nil

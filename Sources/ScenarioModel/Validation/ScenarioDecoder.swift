@@ -19,7 +19,10 @@ final class ScenarioDecoder {
     let baseName: String
 
     /// The model, once decoded; nil when the store is missing or broken (entity checks are then skipped).
+    /// While a process's action is decoded, the model of the version that process opens the store with.
     var model: ModelDescription?
+    /// `store.models`, oldest first; empty with `store.model`.
+    var modelVersions: [ModelVersion] = []
     /// The declared processes, in order.
     var processes: [ProcessDeclaration] = []
     /// Each process's `on-reload:` or `on-push:`, decoded after the steps.

@@ -81,6 +81,9 @@ public enum ScenarioWriter {
         add("busy-timeout", settings.busyTimeout.description, settings.busyTimeout != defaults.busyTimeout)
         add("write-transactions", settings.writeTransactions.rawValue,
             settings.writeTransactions != defaults.writeTransactions)
+        add("model", settings.modelVersion ?? "", settings.modelVersion != nil)
+        add("migrate", String(settings.migrate), settings.migrate != defaults.migrate)
+        add("on-load-failure", settings.onLoadFailure.rawValue, settings.onLoadFailure != defaults.onLoadFailure)
         add("storage", settings.storage.rawValue, settings.storage != defaults.storage)
         add("read-only", String(settings.readOnly), settings.readOnly != defaults.readOnly)
         add("foreign-token", settings.foreignToken.rawValue, settings.foreignToken != defaults.foreignToken)

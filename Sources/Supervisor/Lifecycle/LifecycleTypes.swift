@@ -22,6 +22,9 @@ public enum LifecycleInput: Sendable, Equatable, Hashable, CustomStringConvertib
     case terminate
     /// The child exited on its own, or after a request or kill.
     case childExited(ProcessExit)
+    /// The child could not load its store at launch and ended, as an app whose template calls
+    /// `fatalError` in `loadPersistentStores`'s handler.
+    case storeLoadFailed
 
     /// The verb for error messages: "cannot suspend 'share'".
     public var verb: String {
@@ -36,6 +39,7 @@ public enum LifecycleInput: Sendable, Equatable, Hashable, CustomStringConvertib
         case .foreground: return "foreground"
         case .terminate: return "terminate"
         case .childExited: return "record the exit of"
+        case .storeLoadFailed: return "record the failed store load of"
         }
     }
 

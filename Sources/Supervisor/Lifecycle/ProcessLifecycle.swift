@@ -19,6 +19,8 @@ import Basics
 /// | background | foreground | active | notifyHub(active), runRefreshOnActivation |
 /// | suspended | foreground | active | sendSignal(continue), notifyHub(active), runRefreshOnActivation |
 /// | launching, active, background, suspended | childExited | exited (code 0) or crashed | notifyHub(..), reportUnexpectedExit |
+/// | launching | storeLoadFailed | crashed | notifyHub(crashed) |
+/// | launching (no child: waiting to load its store) | exit | exited | notifyHub(exited) |
 ///
 /// Asking for the state a process is already in (background twice, resume while running) does
 /// nothing. The hub hears of a suspension before the SIGSTOP, so it holds deliveries from then on,
@@ -54,6 +56,11 @@ public struct ProcessLifecycle: Sendable, Equatable {
 
         case (.exit, .active), (.exit, .background):
             return move(to: .exited, [.notifyHub(.exited), .sendExitRequest])
+        case (.exit, .launching):
+            // Only a process still waiting to load its store is launching between steps: no agent to ask.
+            return move(to: .exited, [.notifyHub(.exited)])
+        case (.storeLoadFailed, .launching):
+            return move(to: .crashed, [.notifyHub(.crashed)])
         case (.crash, let current) where current.isRunning:
             return move(to: .crashed, [.notifyHub(.crashed), .sendSignal(.kill)])
         case (.terminate, let current) where current.isRunning:

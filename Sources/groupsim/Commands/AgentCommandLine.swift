@@ -42,6 +42,11 @@ struct AgentCommandLine: ParsableCommand {
         do {
             agent = try AgentProcess.spawned(config: configuration)
         } catch {
+            // A store that does not load is the process's outcome, which the runner records; anything
+            // else means the agent could not start.
+            if let reply = AgentProcess.loadFailureReply(error), let data = try? JSONEncoder().encode(reply) {
+                FileHandle.standardOutput.write(Data((String(decoding: data, as: UTF8.self) + "\n").utf8))
+            }
             FileHandle.standardError.write(Data("agent \(configuration.process): cannot open its store: \(error)\n".utf8))
             throw ExitCode(1)
         }

@@ -1,0 +1,109 @@
+import Basics
+@testable import ScenarioModel
+import Testing
+
+/// `store.models` and the settings that choose a version: each process's steps are checked against the
+/// version it opens the store with, and versions must be ones Core Data migrates between on its own.
+@Suite struct ModelVersionTests {
+    static func yaml(models: String, processes: String, steps: String) -> String {
+        """
+        summary: Versions.
+        store:
+          group: group.example.notes
+          name: Notes
+          models:
+        \(models)
+        processes:
+        \(processes)
+        steps:
+        \(steps)
+        """
+    }
+
+    static let twoVersions = """
+            v1: { Note: { title: string, color: string? } }
+            v2: { Note: { title: string, pinned: bool = false }, Tag: { name: string } }
+        """
+
+    @Test func versionsDecodeOldestFirstAndTheNewestIsTheModel() throws {
+        let scenario = try Fixture.scenario(Self.yaml(models: Self.twoVersions, processes: """
+              old: { role: host, model: v1, migrate: false, on-load-failure: retry }
+              app: { role: host }
+            """, steps: "  - app: launch"))
+        #expect(scenario.store.versions.map(\.name) == ["v1", "v2"])
+        #expect(scenario.store.model.entityNames == ["Note", "Tag"])
+        #expect(scenario.store.model(version: "v1").entityNames == ["Note"])
+        #expect(scenario.store.versions(before: "v2").map(\.name) == ["v1"])
+        #expect(scenario.store.versions(before: nil).map(\.name) == ["v1"])
+        #expect(scenario.store.versions(before: "v1").isEmpty)
+        let old = scenario.processes[0].settings
+        #expect(old.modelVersion == "v1" && !old.migrate && old.onLoadFailure == .retry)
+        #expect(scenario.processes[1].settings.modelVersion == nil && scenario.processes[1].settings.migrate)
+    }
+
+    @Test func stepsAreCheckedAgainstTheVersionTheirProcessOpens() {
+        let errors = Fixture.errors(Self.yaml(models: Self.twoVersions, processes: """
+              old: { role: host, model: v1 }
+              app: { role: host }
+            """, steps: """
+              - old: { insert: Note, id: n1, set: { color: red } }
+              - old: { insert: Note, id: n2, set: { pinned: true } }
+              - app: { insert: Tag, id: t1, set: { name: x } }
+              - old: { insert: Tag, id: t2, set: { name: x } }
+            """))
+        #expect(errors.count == 2, "\(errors)")
+        #expect(errors.contains { $0.message.contains("no attribute 'pinned'") && $0.line == 13 })
+        #expect(errors.contains { $0.message.contains("unknown entity 'Tag'") && $0.line == 15 })
+    }
+
+    @Test(arguments: [
+        ("v1: { Note: { title: string } }\n    v2: { Note: { title: int } }", "Note.title is string in v1 and int in v2"),
+        ("v1: { Note: { tag: Tag }, Tag: { name: string } }\n    v2: { Note: { tag: [Tag] }, Tag: { name: string } }",
+         "Note.tag is Tag in v1 and [Tag] in v2"),
+        ("v1: { Note: { title: string } }", "needs two or more"),
+    ])
+    func versionsCoreDataCannotMigrateBetweenAreRefused(models: String, message: String) {
+        let errors = Fixture.errors(Self.yaml(models: "    " + models, processes: "  app: { role: host }", steps: "  - app: launch"))
+        #expect(errors.contains { $0.message.contains(message) }, "\(errors)")
+    }
+
+    @Test func addedRemovedAndRequiredWithADefaultAreLightweight() throws {
+        _ = try Fixture.scenario(Self.yaml(models: """
+                v1: { Note: { title: string, color: string? } }
+                v2: { Note: { title: string, color: string = none, pinned: bool = false }, Tag: { name: string } }
+                v3: { Note: { title: string, tags: [Tag] }, Tag: { name: string, notes: [Note] } }
+            """, processes: "  app: { role: host }", steps: "  - app: launch"))
+    }
+
+    @Test func aModelSettingNeedsADeclaredVersion() {
+        let unknown = Fixture.errors(Self.yaml(models: Self.twoVersions, processes: "  app: { role: host, model: v3 }",
+                                               steps: "  - app: launch"))
+        #expect(unknown.count == 1 && unknown[0].message.hasPrefix("unknown model version 'v3'"), "\(unknown)")
+        let single = Fixture.errors("""
+            summary: One model.
+            store: { group: group.example.notes, name: Notes, model: { Note: { title: string } } }
+            processes: { app: { role: host, model: v1 } }
+            steps: [ { app: launch } ]
+            """)
+        #expect(single.count == 1 && single[0].message.contains("declares one model"), "\(single)")
+        let both = Fixture.errors("""
+            summary: Both.
+            store:
+              group: group.example.notes
+              name: Notes
+              model: { Note: { title: string } }
+              models: { v1: { Note: { title: string } }, v2: { Note: { title: string, n: int } } }
+            processes: { app: { role: host } }
+            steps: [ { app: launch } ]
+            """)
+        #expect(both.contains { $0.message.contains("both model: and models:") }, "\(both)")
+    }
+
+    @Test func loadSettingsNameTheirValues() {
+        let errors = Fixture.errors(Self.yaml(models: Self.twoVersions,
+                                              processes: "  app: { role: host, on-load-failure: wait, migrate: maybe }",
+                                              steps: "  - app: launch"))
+        #expect(errors.count == 2, "\(errors)")
+        #expect(errors.contains { $0.message.contains("crash") && $0.message.contains("retry") })
+    }
+}
