@@ -1,0 +1,90 @@
+import Basics
+import Checkers
+import Foundation
+import Runner
+import Testing
+import TestSupport
+import Trace
+
+/// A store that does not load at launch, with real processes: the process ends with a
+/// `store-load-failed` (`on-load-failure: crash`) and may be launched again, or it waits and loads the
+/// store before its next step (`retry`); the work of a push whose store did not load never runs.
+@Suite(.serialized, .spawnsProcesses) struct StoreLoadTests {
+    static func yaml(processes: String, steps: String, expect: String) -> String {
+        """
+        summary: The store starts on v1, made by the previous app.
+        store:
+          group: group.t
+          name: Notes
+          models:
+            v1: { Note: { title: string } }
+            v2: { Note: { title: string, rank: int = 7 } }
+        processes:
+          old-app: { role: host, model: v1 }
+          app: { role: host }
+        \(processes)
+        steps:
+          - old-app: launch
+          - old-app: { insert: Note, id: n1, set: { title: A } }
+          - old-app: save
+          - old-app: exit
+        \(steps)
+        expect: \(expect)
+        """
+    }
+
+    @Test(arguments: RunMode.allCases)
+    func aProcessWithAnOlderModelCrashesAtLaunchAndItsPushDoesNothing(mode: RunMode) throws {
+        let yaml = Self.yaml(processes: """
+              share: { role: share, model: v1 }
+              service:
+                role: notification-service
+                model: v1
+                on-push: [ { insert: Note, id: m1, set: { title: Pushed } }, save ]
+            """, steps: """
+              - app: launch
+              - share: launch
+              - share: launch
+              - service: push
+              - app: { fetch: Note }
+              - app: { read: n1, expect: { title: A, rank: 7 } }
+              - app: { count: Note, expect: 1 }
+            """, expect: "{ store-load-failed: 3 }")
+        let outcome = try RunHarness.single(yaml, mode: mode)
+        #expect(outcome.harnessError == nil, "\(String(describing: outcome.harnessError))")
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.verdict.matched, "\(result.anomalies.map(\.explanation))")
+        let failures = result.anomalies.filter { $0.kind == .storeLoadFailed }
+        #expect(failures.map(\.process) == ["share", "share", "service"])
+        #expect(failures.allSatisfy { $0.explanation.contains("made with v2, which this process (with v1) does not have") })
+        #expect(!outcome.events(of: "service").contains { if case .saveCommitted = $0.kind { true } else { false } })
+        #expect(outcome.leftNoProcess)
+    }
+
+    @Test(arguments: RunMode.allCases)
+    func aProcessThatLeavesTheMigrationToTheAppWaitsForIt(mode: RunMode) throws {
+        let yaml = Self.yaml(processes: """
+              share: { role: share, migrate: false, on-load-failure: retry }
+            """, steps: """
+              - share: launch
+              - share: background
+              - share: { fetch: Note }
+              - app: launch
+              - share: { fetch: Note }
+              - share: { read: n1, expect: { title: A, rank: 7 } }
+              - share: exit
+            """, expect: "{ store-load-failed: 1 }")
+        let outcome = try RunHarness.single(yaml, mode: mode)
+        #expect(outcome.harnessError == nil, "\(String(describing: outcome.harnessError))")
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.verdict.matched, "\(result.anomalies.map(\.explanation))")
+        // The fetch before the app migrated is the one failure; the one after loads the store first.
+        #expect(result.anomalies.filter { $0.kind == .storeLoadFailed }.map(\.location) == ["test.yaml:19"])
+        let notes = outcome.events(of: "share").compactMap { if case .note(let text) = $0.kind { text } else { nil } }
+        #expect(notes.contains { $0.contains("does not migrate it") && $0.contains("waits") }, "\(notes)")
+        #expect(notes.contains { $0.contains("loaded its store") }, "\(notes)")
+        let migrated = outcome.events(of: "app").compactMap { if case .note(let text) = $0.kind { text } else { nil } }
+        #expect(migrated.contains { $0.contains("migrated the store from v1 to v2") }, "\(migrated)")
+        #expect(outcome.leftNoProcess)
+    }
+}
