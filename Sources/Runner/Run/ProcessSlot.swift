@@ -21,6 +21,9 @@ final class ProcessSlot {
     /// Set while the process, launched with `on-load-failure: retry`, waits to load its store: why the
     /// last attempt failed. It has no agent then, and loads again before its next step.
     var awaitingStore: ErrorRecord?
+    /// Set when the process ended at launch because its store did not load (`on-load-failure: crash`),
+    /// until it is launched again: its steps meanwhile are skipped, not harness errors.
+    var endedByLoadFailure = false
 
     init(process: RunProcess, store: String) {
         self.process = process

@@ -11,6 +11,7 @@ extension ScenarioRunner {
         case .crash:
             record(.error(error), as: slot.name)
             try lifecycle(.storeLoadFailed, slot)
+            slot.endedByLoadFailure = true
         case .retry:
             slot.awaitingStore = error
             record(.note("\(slot.name)'s store did not load: \(error.message); it waits, and loads it again before its next step"),
@@ -22,6 +23,17 @@ extension ScenarioRunner {
     /// (its store loaded now, or the step ends the waiting process), or the step's outcome otherwise:
     /// `.some(nil)` for a step with nothing to do without a store, `.some(error)` when it still does not load.
     func stepWhileAwaitingStore(_ step: Step, _ slot: ProcessSlot) throws(HarnessFailure) -> ErrorRecord?? {
+        if slot.endedByLoadFailure {
+            // The file could not know the launch would fail: the process's steps until it is launched
+            // again have nothing to run on.
+            if case .launch = step {
+                slot.endedByLoadFailure = false
+                return nil
+            }
+            record(.note("\(slot.name) ended at launch because its store did not load; \(step.keyword) was skipped"),
+                   as: slot.name)
+            return .some(nil)
+        }
         guard slot.awaitingStore != nil else { return nil }
         switch step {
         case .exit, .crash, .terminate:
