@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
         // Runs the built `groupsim` executable as a user would: exit codes, output, files written.
-        .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "SharedStore"]),
         .testTarget(name: "AgentTests", dependencies: ["Basics", "Agent", "Notify", "Trace", "TestSupport"]),
         .testTarget(name: "SharedStoreTests", dependencies: ["Basics", "SharedStore", "CSQLite", "TestSupport"]),
         .testTarget(name: "NotifyTests", dependencies: ["Basics", "Notify", "TestSupport"]),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SharedStore
 import TestSupport
 
 /// The command line as a user meets it: exit codes 0 (every run matched), 1 (some did not), 2 (the
@@ -188,5 +189,48 @@ import TestSupport
         #expect(seen.sorted() == ["harness / default", "notmatched / default", "pass / default"])
         let bad = try cli.run("run", "pass.yaml", "--shard", "0/3")
         #expect(bad.status == 64 && bad.stderr.contains("--shard takes n/m with 1 <= n <= m"))
+    }
+}
+
+/// `groupsim inspect`: a store's model, objects and history, as text or one JSON object.
+@Suite(.serialized, .spawnsProcesses) struct InspectCommandTests {
+    /// A store with two notes and a tag, written with history by the `share` bundle.
+    private func store(in cli: CLI) throws -> String {
+        let url = cli.directory.url.appendingPathComponent("Notes.sqlite")
+        let store = try StoreCoordinator(url: url, model: try Model(.notesExample),
+                                         options: StoreOptions(historyTracking: true, bundleIdentifier: "share"))
+        for title in ["A", "B"] { _ = try store.viewContext.insert("Note", values: ["title": .string(title)]) }
+        _ = try store.viewContext.insert("Tag", values: ["name": "t"])
+        try store.viewContext.save()
+        return url.path
+    }
+
+    @Test func jsonHasTheEntitiesWithTheirCountsAndTheHistory() throws {
+        let cli = try CLI()
+        let result = try cli.run("inspect", try store(in: cli), "--json")
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let entities = try #require(object["entities"] as? [[String: Any]])
+        #expect(entities.map { $0["name"] as? String } == ["Note", "Tag"])
+        #expect(entities.map { $0["count"] as? Int } == [2, 1])
+        let history = try #require(object["history"] as? [String: Any])
+        #expect(history["transactions"] as? Int == 1 && history["changes"] as? Int == 3)
+    }
+
+    @Test func textSaysWhatTheStoreHoldsAndWhatLooksWrong() throws {
+        let cli = try CLI()
+        let result = try cli.run("inspect", try store(in: cli))
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Note (Z_ENT 1, table ZNOTE): 2 objects, keys up to 2"), "\(result.stdout)")
+        #expect(result.stdout.contains("History: 1 transaction, 3 changes (3 inserts, 0 updates, 0 deletes), tokens 1 to 1"))
+        #expect(result.stdout.contains("bundle ids: share 1"))
+        #expect(result.stdout.contains("- history was never purged"))
+    }
+
+    @Test func aFileThatIsNoStoreExitsOneAndNamesIt() throws {
+        let cli = try CLI()
+        let result = try cli.run("inspect", "pass.yaml")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("groupsim inspect: pass.yaml:"), "\(result.stderr)")
     }
 }

@@ -148,6 +148,14 @@ public final class Statement {
     /// The double in column `index` (0-based) of the current row.
     public func double(at index: Int32) -> Double { sqlite3_column_double(handle, index) }
 
+    /// The column's bytes (a BLOB's, or a text's UTF-8), nil for NULL.
+    public func data(at index: Int32) -> Data? {
+        guard !isNull(at: index) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return Data() }
+        return Data(bytes: bytes, count: count)
+    }
+
     /// The text in column `index` (0-based) of the current row, or `nil` for NULL.
     public func string(at index: Int32) -> String? {
         guard let text = sqlite3_column_text(handle, index) else { return nil }

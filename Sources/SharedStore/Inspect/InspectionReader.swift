@@ -1,0 +1,189 @@
+import Foundation
+
+/// The reads behind `StoreInspector`, on a private copy of the store: metadata, the model the schema
+/// shows (COREDATA-STORE's rules: tables per root entity, `Z_SUPER`, to-one columns with their
+/// `<TABLE>_<COLUMN>_INDEX`, join tables `Z_<n><NAME>`), counts, history and problems.
+struct InspectionReader {
+    let db: SQLiteConnection
+    private var tables: [String: [(name: String, type: String)]] = [:]
+    private var indexes: Set<String> = []
+
+    init(db: SQLiteConnection) {
+        self.db = db
+    }
+
+    private struct Row {
+        var number: Int64, name: String, parent: Int64, max: Int64
+    }
+
+    mutating func read(path: String, files: StoreInspection.Files) throws -> StoreInspection {
+        try loadSchema()
+        var inspection = StoreInspection(
+            path: path, layout: .groupsim, identifier: nil, storeType: nil, frameworkVersion: nil, hashedEntities: [],
+            entities: [], history: nil, files: files, problems: [])
+        try readMetadata(into: &inspection)
+        let rows = try primaryKeyRows()
+        inspection.entities = try entities(rows)
+        inspection.history = try history(layout: inspection.layout)
+        inspection.problems = problems(inspection)
+        return inspection
+    }
+
+    // MARK: Schema
+
+    private mutating func loadSchema() throws {
+        let statement = try db.prepare("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name")
+        var names: [String] = []
+        while try statement.step() {
+            guard let name = statement.string(at: 1) else { continue }
+            if statement.string(at: 0) == "index" { indexes.insert(name) } else { names.append(name) }
+        }
+        for name in names {
+            // Table names come from sqlite_master; quoting keeps any name one identifier.
+            let info = try db.prepare("PRAGMA table_info(\"\(name.replacingOccurrences(of: "\"", with: "\"\""))\")")
+            var columns: [(String, String)] = []
+            while try info.step() { columns.append((info.string(at: 1) ?? "", (info.string(at: 2) ?? "").uppercased())) }
+            tables[name] = columns
+        }
+    }
+
+    private func readMetadata(into inspection: inout StoreInspection) throws {
+        let statement = try db.prepare("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
+        guard try statement.step() else { return }
+        inspection.identifier = statement.string(at: 0)
+        guard let plist = statement.data(at: 1) else { return }
+        if plist.starts(with: Array("bplist00".utf8)),
+           let dictionary = try? PropertyListSerialization.propertyList(from: plist, options: [], format: nil) as? [String: Any] {
+            inspection.layout = .coreData
+            inspection.storeType = dictionary["NSStoreType"] as? String
+            inspection.frameworkVersion = (dictionary["NSPersistenceFrameworkVersion"] as? NSNumber)?.intValue
+            inspection.hashedEntities = ((dictionary["NSStoreModelVersionHashes"] as? [String: Any])?.keys).map { $0.sorted() } ?? []
+        } else if let json = try? JSONSerialization.jsonObject(with: plist) as? [String: Any] {
+            inspection.storeType = json["NSStoreType"] as? String
+        }
+    }
+
+    private func primaryKeyRows() throws -> [Row] {
+        let statement = try db.prepare("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT < 16000 ORDER BY Z_ENT")
+        var rows: [Row] = []
+        while try statement.step() {
+            rows.append(Row(number: statement.int64(at: 0), name: statement.string(at: 1) ?? "?",
+                            parent: statement.isNull(at: 2) ? 0 : statement.int64(at: 2), max: statement.int64(at: 3)))
+        }
+        return rows
+    }
+
+    // MARK: Entities
+
+    private func entities(_ rows: [Row]) throws -> [StoreInspection.Entity] {
+        let byNumber = Dictionary(rows.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
+        func root(_ row: Row) -> Row {
+            var current = row
+            var seen: Set<Int64> = [row.number]
+            while current.parent != 0, let parent = byNumber[current.parent], seen.insert(parent.number).inserted { current = parent }
+            return current
+        }
+        let entityNames = rows.map(\.name)
+        var result: [StoreInspection.Entity] = []
+        for row in rows {
+            let table = "Z" + root(row).name.uppercased()
+            let columns = tables[table] ?? []
+            let isRoot = row.parent == 0
+            var attributes: [StoreInspection.Attribute] = []
+            var relationships: [StoreInspection.Relationship] = []
+            if isRoot {
+                for (column, type) in columns where !["Z_PK", "Z_ENT", "Z_OPT"].contains(column) && column.hasPrefix("Z") {
+                    // `Z<n>_<NAME>`: the entity of a to-one's target, a companion of the column `Z<NAME>`.
+                    if Self.entityColumn(column) != nil { continue }
+                    let name = String(column.dropFirst()).lowercased()
+                    if type == "INTEGER", indexes.contains("\(table)_\(column)_INDEX") {
+                        relationships.append(StoreInspection.Relationship(
+                            name: name, destination: toOneDestination(column, in: columns, byNumber: byNumber, names: entityNames),
+                            toMany: false, storage: column))
+                    } else {
+                        attributes.append(StoreInspection.Attribute(name: name, column: column, type: Self.typeName(type)))
+                    }
+                }
+            }
+            relationships += joinTableRelationships(of: row, byNumber: byNumber)
+            result.append(StoreInspection.Entity(
+                name: row.name, number: row.number, parent: row.parent == 0 ? nil : byNumber[row.parent]?.name,
+                table: table, count: try count(table, entity: row.number, columns: columns), maxPrimaryKey: row.max,
+                attributes: attributes, relationships: relationships))
+        }
+        return result
+    }
+
+    private func count(_ table: String, entity: Int64, columns: [(name: String, type: String)]) throws -> Int {
+        guard !columns.isEmpty else { return 0 }
+        let hasEntityColumn = columns.contains { $0.name == "Z_ENT" }
+        let sql = "SELECT count(*) FROM \(table)" + (hasEntityColumn ? " WHERE Z_ENT = ?" : "")
+        return Int(try db.scalarInt(sql, hasEntityColumn ? [.int(entity)] : []) ?? 0)
+    }
+
+    /// A to-one's destination: the entity its `Z<n>_<NAME>` companion names, else the entity the
+    /// relationship is named after; nil when neither tells.
+    private func toOneDestination(_ column: String, in columns: [(name: String, type: String)], byNumber: [Int64: Row],
+                                  names: [String]) -> String? {
+        let bare = String(column.dropFirst())
+        for (other, _) in columns {
+            if let (number, name) = Self.entityColumn(other), name == bare, let entity = byNumber[number] { return entity.name }
+        }
+        return names.first { $0.uppercased() == bare }
+    }
+
+    /// `Z1_BOOK` -> (1, "BOOK").
+    static func entityColumn(_ column: String) -> (Int64, String)? {
+        guard column.hasPrefix("Z"), let underscore = column.firstIndex(of: "_") else { return nil }
+        let digits = column[column.index(after: column.startIndex)..<underscore]
+        guard !digits.isEmpty, digits.allSatisfy(\.isNumber), let number = Int64(digits) else { return nil }
+        return (number, String(column[column.index(after: underscore)...]))
+    }
+
+    /// `Z_1BOOKS` (a join table) or `Z_2AUTHORS` (a join column) -> (1, "BOOKS").
+    static func joinName(_ name: String) -> (Int64, String)? {
+        guard name.hasPrefix("Z_") else { return nil }
+        let rest = name.dropFirst(2)
+        let digits = rest.prefix { $0.isNumber }
+        guard !digits.isEmpty, let number = Int64(digits), digits.count < rest.count else { return nil }
+        return (number, String(rest.dropFirst(digits.count)))
+    }
+
+    /// The to-many relationships of `row` that join tables hold: the table's own (`Z_<n><NAME>` with n its
+    /// number), and the inverse of another entity's table when that table names it.
+    private func joinTableRelationships(of row: Row, byNumber: [Int64: Row]) -> [StoreInspection.Relationship] {
+        var result: [StoreInspection.Relationship] = []
+        for (table, columns) in tables.sorted(by: { $0.key < $1.key }) {
+            guard let (owner, relationship) = Self.joinName(table), columns.count == 2,
+                  let parsed = Optional(columns.compactMap { Self.joinName($0.name) }), parsed.count == 2 else { continue }
+            // The column named after the relationship holds the destination's keys; the other the owner's,
+            // named after the inverse (Core Data) or the owner entity (SharedStore).
+            let stripped = parsed.map { ($0.0, $0.1.hasSuffix("_1") ? String($0.1.dropLast(2)) : $0.1) }
+            guard let target = stripped.firstIndex(where: { $0.1 == relationship }) ?? stripped.indices.last else { continue }
+            let destination = stripped[target].0
+            let inverse = stripped[1 - target].1
+            if owner == row.number {
+                result.append(StoreInspection.Relationship(
+                    name: relationship.lowercased(), destination: byNumber[destination]?.name, toMany: true, storage: table))
+            }
+            if destination == row.number, owner != destination || inverse != relationship,
+               let ownerRow = byNumber[owner], inverse != ownerRow.name.uppercased() {
+                result.append(StoreInspection.Relationship(
+                    name: inverse.lowercased(), destination: ownerRow.name, toMany: true, storage: table))
+            }
+        }
+        return result
+    }
+
+    static func typeName(_ declared: String) -> String {
+        switch declared {
+        case "INTEGER": "int"
+        case "FLOAT", "REAL", "DOUBLE": "double"
+        case "DECIMAL": "decimal"
+        case "TIMESTAMP": "date"
+        case "VARCHAR", "TEXT": "string"
+        case "BLOB": "binary"
+        default: declared.lowercased()
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import Basics
+import Foundation
+import SharedStore
+
+/// `groupsim inspect STORE.sqlite [--json]`: what a Core Data store (or a GroupSim one) holds, read from a
+/// copy so the file itself is never written.
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show a Core Data store's model, objects, history, files and problems.",
+        discussion: """
+            Reads a .sqlite store (with its -wal and -shm beside it) as Core Data wrote it, from a simulator's \
+            app-group container, a device backup or a sysdiagnose, or as GroupSim wrote it. The model is \
+            inferred from the schema. The files are copied first and never written. Exit status: 0 when the \
+            store was read (problems are findings, not failures), 1 when it could not be.
+            """
+    )
+
+    @Argument(help: "The store's .sqlite file.")
+    var store: String
+
+    @Flag(help: "Print one JSON object (entities, history, files, problems) instead of text.")
+    var json = false
+
+    func run() throws {
+        let inspection: StoreInspection
+        do {
+            inspection = try StoreInspector.inspect(URL(fileURLWithPath: store))
+        } catch {
+            printError("groupsim inspect: \(store): \(error)")
+            throw ExitCode(1)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.dateEncodingStrategy = .iso8601
+            print(String(decoding: try encoder.encode(inspection), as: UTF8.self))
+        } else {
+            print(InspectionText.render(inspection), terminator: "")
+        }
+    }
+}
+
+/// The text form of an inspection.
+enum InspectionText {
+    static func render(_ inspection: StoreInspection) -> String {
+        var out = ""
+        let layout = inspection.layout == .coreData
+            ? "Core Data's layout" + (inspection.frameworkVersion.map { ", framework version \($0)" } ?? "")
+            : "GroupSim's layout"
+        out += "\(inspection.path) (\(layout))\n"
+        if let identifier = inspection.identifier { out += "store identifier \(identifier)\n" }
+        let files = inspection.files
+        out += "files: .sqlite \(ByteSize.text(files.store)), -wal \(files.wal.map(ByteSize.text) ?? "absent"), "
+            + "-shm \(files.shm.map(ByteSize.text) ?? "absent")\n"
+        out += "\nEntities:\n"
+        for entity in inspection.entities {
+            let kind = entity.parent.map { "sub-entity of \($0), " } ?? ""
+            out += "  \(entity.name) (Z_ENT \(entity.number), \(kind)table \(entity.table)): \(counted(entity.count, "object")), "
+                + "keys up to \(entity.maxPrimaryKey)\n"
+            if !entity.attributes.isEmpty {
+                out += "    attributes: " + entity.attributes.map { "\($0.name) \($0.type)" }.joined(separator: ", ") + "\n"
+            }
+            for relationship in entity.relationships {
+                let destination = relationship.destination ?? "(destination unknown)"
+                out += "    \(relationship.name) -> \(relationship.toMany ? "[\(destination)]" : destination) (\(relationship.storage))\n"
+            }
+        }
+        if let history = inspection.history {
+            out += "\nHistory: \(counted(history.transactions, "transaction")), \(counted(history.changes, "change")) "
+                + "(\(history.inserts) inserts, \(history.updates) updates, \(history.deletes) deletes)"
+            if let oldest = history.oldestToken, let newest = history.newestToken { out += ", tokens \(oldest) to \(newest)" }
+            out += "\n"
+            if let first = history.first, let last = history.last {
+                out += "  from \(first.formatted(.iso8601)) to \(last.formatted(.iso8601))\n"
+            }
+            for (label, counts) in [("authors", history.authors), ("bundle ids", history.bundleIdentifiers),
+                                    ("processes", history.processes)] where !counts.isEmpty {
+                out += "  \(label): " + counts.map { "\($0.name ?? "(none)") \($0.transactions)" }.joined(separator: ", ") + "\n"
+            }
+        } else {
+            out += "\nHistory: none (the store was never opened with history tracking)\n"
+        }
+        out += "\nProblems:" + (inspection.problems.isEmpty ? " none\n" : "\n")
+        for problem in inspection.problems { out += "  - \(problem)\n" }
+        return out
+    }
+}
