@@ -80,6 +80,34 @@ extension AgentProcess {
         }
     }
 
+    /// `state`: the object's `isFault`, `isDeleted` and registration in the context, read without firing
+    /// anything, until they are as expected or `within` passes.
+    func checkState(_ name: String, expect: TraceValues, withinNanos: UInt64) {
+        let deadline = time.current + withinNanos
+        while true {
+            let context = currentContext
+            var actual: TraceValues = [:]
+            let id = ids[name]
+            for key in expect.keys {
+                let flag: Bool = switch key {
+                case "fault": id.map { context.isFault($0) } ?? true
+                case "deleted": id.map { context.isDeleted($0) || heldDeletes.contains($0) } ?? false
+                default: id.map { context.isRegistered($0) } ?? false
+                }
+                actual[key] = .bool(flag)
+            }
+            let matches = actual == expect
+            lastCheckMatched = matches
+            if matches || (time.isVirtual ? isLastAttempt : time.now() >= deadline) {
+                record(.check(CheckRecord(kind: .state, subject: name, expected: expect, actual: actual, passed: matches,
+                                          withinNanos: withinNanos)))
+                return
+            }
+            if time.isVirtual { return }
+            idle(forNanos: min(recheckNanos, nanosLeft(until: deadline)))
+        }
+    }
+
     /// One read of the view: fires the object's fault by the staleness rules, runs no fetch.
     func observe(_ name: String, workload: Bool) -> Observation {
         let context = currentContext

@@ -1,5 +1,6 @@
 import Basics
 import SharedStore
+import Trace
 
 extension AgentProcess {
     /// Carries out one command. One exhaustive switch: a command added to `AgentCommand` does not
@@ -62,8 +63,14 @@ extension AgentProcess {
         // History.
         case .mergeHistory:
             try mergeHistoryStep()
-        case .purgeHistory(let policy):
-            try purgeHistory(policy ?? settings.purge)
+        case .purgeHistory(let policy, let expected):
+            let purge = policy ?? settings.purge
+            let deleted = try purgeHistory(purge)
+            record(.note("\(config.process) purged \(deleted) history transaction\(deleted == 1 ? "" : "s") (\(purge))"))
+            if let expected {
+                record(.check(CheckRecord(kind: .purge, subject: "history", expectedCount: expected, actualCount: deleted,
+                                          passed: deleted == expected, withinNanos: 0)))
+            }
         // Notifications.
         case .post(let name):
             post(name)
@@ -88,6 +95,8 @@ extension AgentProcess {
             try checkRead(name, expect: expect, absent: absent, withinNanos: within, workload: workload, related: related)
         case .count(let entity, let predicate, let expect, let within):
             try checkCount(entity, predicate: predicate, expect: expect, withinNanos: within)
+        case .state(let name, let expect, let within):
+            checkState(name, expect: expect, withinNanos: within)
         // Lifecycle seen from inside the process.
         case .becomeActive:
             if settings.trigger == .activation { runRefresh(reason: .activation) }

@@ -102,10 +102,12 @@ extension AgentProcess {
     }
 
     /// Purges history by `policy`; `consumed-by-all` counts the processes with `refresh: history`.
-    func purgeHistory(_ policy: PurgePolicy) throws {
+    /// Returns how many transactions it deleted.
+    @discardableResult
+    func purgeHistory(_ policy: PurgePolicy) throws -> Int {
         let storePolicy: HistoryPurgePolicy
         switch policy {
-        case .none: return
+        case .none: return 0
         case .consumedByAll: storePolicy = .consumedByAll
         case .ownToken: storePolicy = .ownToken
         case .olderThan(let age): storePolicy = .olderThan(age.seconds)
@@ -115,6 +117,7 @@ extension AgentProcess {
         let consumers = settings.historyConsumers + (settings.syncEnabled ? [SyncEnsemble.historyConsumer] : [])
         let deleted = try coordinator.purgeHistory(storePolicy, consumers: consumers)
         record(.purged(PurgeRecord(policy: storePolicy.description, beforeToken: before, deleted: deleted)))
+        return deleted
     }
 
     /// The history strategy: merge after the saved token, then purge by the `purge` setting.

@@ -49,6 +49,19 @@ struct ExpectationChecker {
                     explanation: "\(process)'s step at \(context.at(t)) was expected to fail with \(record.subject), but it succeeded."))
                 continue
             }
+            if record.kind == .purge, let want = record.expectedCount, let got = record.actualCount {
+                anomalies.append(context.anomaly(
+                    .unmetExpectation, process: process, step: step, t: t, seen: "\(got) deleted", expected: "\(want) deleted",
+                    explanation: "\(process)'s purge-history at \(context.at(t)) deleted \(got) history transaction\(got == 1 ? "" : "s") where \(want) \(want == 1 ? "was" : "were") expected."))
+                continue
+            }
+            if record.kind == .state {
+                anomalies.append(context.anomaly(
+                    .unmetExpectation, process: process, step: step, t: t, object: record.subject,
+                    seen: Self.render(record.actual), expected: Self.render(record.expected),
+                    explanation: "\(process)'s \(record.subject) was \(Self.render(record.actual)) at \(context.at(t)) where \(Self.render(record.expected)) was expected\(within)."))
+                continue
+            }
             if record.kind == .readAbsent {
                 anomalies.append(context.anomaly(
                     .unmetExpectation, process: process, step: step, t: t, object: record.subject,

@@ -251,3 +251,50 @@ import Testing
                                line: line, column: 28, containing: "the workload names no process")
     }
 }
+
+/// `state`: the flags it checks, and what it refuses.
+@Suite struct StateStepTests {
+    @Test func flagsDecodeAndTimingDefaultsToWithin() throws {
+        let scenario = try Fixture.scenario(Fixture.yaml(steps: """
+              - app: launch
+              - app: { insert: Note, id: n1 }
+              - app: { state: n1, expect: { fault: false, deleted: false } }
+              - app: { state: n1, expect: { registered: true }, now: true }
+            """))
+        #expect(scenario.steps[2].step == .state(id: "n1", expectation: ObjectStateExpectation(fault: false, deleted: false),
+                                                 timing: .defaultWithin))
+        #expect(scenario.steps[3].step == .state(id: "n1", expectation: ObjectStateExpectation(registered: true), timing: .now))
+    }
+
+    @Test(arguments: [
+        ("{ state: n1 }", "needs 'expect'"),
+        ("{ state: n1, expect: {} }", "the expected state is empty"),
+        ("{ state: n1, expect: { fualt: true } }", "fault"),
+        ("{ state: n1, expect: { fault: maybe } }", "fault"),
+        ("{ state: n9, expect: { fault: true } }", "n9"),
+    ])
+    func whatItRefusesIsNamed(step: String, message: String) {
+        let errors = Fixture.errors(Fixture.yaml(steps: "  - app: launch\n  - app: { insert: Note, id: n1 }\n  - app: \(step)"))
+        #expect(errors.count >= 1 && errors.allSatisfy { $0.line == Fixture.firstStepLine + 2 }, "\(errors)")
+        #expect(errors.contains { $0.message.contains(message) }, "\(errors)")
+    }
+}
+
+/// `purge-history`'s `expect: { deleted: n }`.
+@Suite struct PurgeExpectationTests {
+    @Test func theCountDecodesWithAPolicyOrTheSetting() throws {
+        let scenario = try Fixture.scenario(Fixture.yaml(steps: """
+              - app: { purge-history: consumed-by-all, expect: { deleted: 2 } }
+              - app: { purge-history: true, expect: { deleted: 0 } }
+              - app: purge-history
+            """))
+        #expect(scenario.steps.map(\.step) == [.purgeHistory(policy: .consumedByAll, expectDeleted: 2),
+                                               .purgeHistory(policy: nil, expectDeleted: 0), .purgeHistory(policy: nil)])
+    }
+
+    @Test(arguments: [("{ deleted: -1 }", "deletes"), ("{ deleted: many }", "deletes"), ("{ removed: 1 }", "removed"), ("3", "{ deleted: 2 }")])
+    func aBadCountIsNamed(expect: String, message: String) {
+        let errors = Fixture.errors(Fixture.yaml(steps: "  - app: { purge-history: consumed-by-all, expect: \(expect) }"))
+        #expect(errors.count >= 1 && errors.contains { $0.message.contains(message) }, "\(errors)")
+    }
+}

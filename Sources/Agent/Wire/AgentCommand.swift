@@ -29,7 +29,7 @@ public enum AgentCommand: Sendable, Hashable, Codable {
     case endWrite
     // History.
     case mergeHistory
-    case purgeHistory(policy: PurgePolicy?)
+    case purgeHistory(policy: PurgePolicy?, expectDeleted: Int? = nil)
     // Notifications.
     case post(name: String)
     case observe
@@ -44,6 +44,8 @@ public enum AgentCommand: Sendable, Hashable, Codable {
     /// `absent`: the read expects the object not to be in the view.
     case read(id: String, expect: TraceValues?, absent: Bool, withinNanos: UInt64, workload: Bool, related: [String: [String]]? = nil)
     case count(entity: String, predicate: FetchPredicate?, expect: Int?, withinNanos: UInt64)
+    /// The object's `fault`, `deleted` and `registered` flags (those given) in the context, without firing it.
+    case state(id: String, expect: TraceValues, withinNanos: UInt64)
     // Lifecycle seen from inside the process.
     case becomeActive
     case enterBackground

@@ -103,4 +103,8 @@ public enum CheckKind: String, Sendable, Hashable, Codable, CaseIterable {
     case count
     /// An `expect-error` that did not happen.
     case expectError = "expect-error"
+    /// A `state` check of an object's `isFault`, `isDeleted` and registration.
+    case state
+    /// A `purge-history` with `expect: { deleted: n }`: how many transactions it deleted.
+    case purge
 }

@@ -39,7 +39,7 @@ extension ScenarioRunner {
         case .beginWrite: return .beginWrite
         case .endWrite: return .endWrite
         case .mergeHistory: return .mergeHistory
-        case .purgeHistory(let policy): return .purgeHistory(policy: policy)
+        case .purgeHistory(let policy, let expected): return .purgeHistory(policy: policy, expectDeleted: expected)
         case .post(let name): return .post(name: name)
         case .checkpoint: return .checkpoint
         case .copyStore(let name, let withWAL): return .copyStore(name: name, withWAL: withWAL)
@@ -59,6 +59,12 @@ extension ScenarioRunner {
                          related: related)
         case .count(let entity, let expected, let predicate, let timing):
             return .count(entity: entity, predicate: predicate, expect: expected, withinNanos: timing.nanos)
+        case .state(let id, let expectation, let timing):
+            var flags: TraceValues = [:]
+            if let fault = expectation.fault { flags["fault"] = .bool(fault) }
+            if let deleted = expectation.deleted { flags["deleted"] = .bool(deleted) }
+            if let registered = expectation.registered { flags["registered"] = .bool(registered) }
+            return .state(id: id, expect: flags, withinNanos: timing.nanos)
         }
     }
 }

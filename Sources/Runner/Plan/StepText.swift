@@ -54,7 +54,8 @@ enum StepText {
         case .beginWrite: return "begin-write"
         case .endWrite: return "end-write"
         case .mergeHistory: return "merge-history"
-        case .purgeHistory(let policy): return "purge-history" + (policy.map { " \($0)" } ?? "")
+        case .purgeHistory(let policy, let expected):
+            return "purge-history" + (policy.map { " \($0)" } ?? "") + (expected.map { " expect {deleted: \($0)}" } ?? "")
         case .post(let name): return "post \(name)"
         case .checkpoint: return "checkpoint"
         case .copyStore(let name, let withWAL): return "copy-store \(name)" + (withWAL ? "" : " without -wal")
@@ -76,6 +77,10 @@ enum StepText {
             return text + render(timing)
         case .count(let entity, let expected, let predicate, let timing):
             return "count \(entity)" + (predicate.map { " where \($0.description)" } ?? "") + " expect \(expected)" + render(timing)
+        case .state(let id, let expectation, let timing):
+            let flags = [("fault", expectation.fault), ("deleted", expectation.deleted), ("registered", expectation.registered)]
+                .compactMap { key, flag in flag.map { "\(key): \($0)" } }
+            return "state \(id) expect {\(flags.joined(separator: ", "))}" + render(timing)
         case .sleep(let duration): return "sleep \(duration)"
         case .parallel(let steps): return "parallel (\(steps.count) steps)"
         case .advanceClock(let duration): return "clock advance \(duration)"

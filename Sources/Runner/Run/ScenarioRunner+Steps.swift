@@ -75,7 +75,7 @@ extension ScenarioRunner {
             let start = clock.now()
             let reply: AgentReply
             switch (clock.isVirtual, command) {
-            case (true, .read(_, _, _, let within, _, _)), (true, .count(_, _, _, let within)):
+            case (true, .read(_, _, _, let within, _, _)), (true, .count(_, _, _, let within)), (true, .state(_, _, let within)):
                 reply = try sendCheck(command, within: within, to: slot, expectError: step.expectError?.kind)
             default:
                 reply = try send(command, to: slot, expectError: step.expectError?.kind,
@@ -254,7 +254,7 @@ extension ScenarioRunner {
     func timeout(for step: Step, _ slot: ProcessSlot) -> Swift.Duration {
         var extra: UInt64 = slot.process.settings.busyTimeout.nanos
         switch step {
-        case .read(_, _, .within(let duration)), .count(_, _, _, .within(let duration)):
+        case .read(_, _, .within(let duration)), .count(_, _, _, .within(let duration)), .state(_, _, .within(let duration)):
             extra += duration.nanos
         default: break
         }

@@ -20,6 +20,18 @@ public enum PurgePolicy: Sendable, Hashable, Codable {
     case olderThan(Duration)
 }
 
+extension PurgePolicy: CustomStringConvertible {
+    /// As the file writes it: `consumed-by-all`, `older-than 7d`.
+    public var description: String {
+        switch self {
+        case .none: "none"
+        case .consumedByAll: "consumed-by-all"
+        case .ownToken: "own-token"
+        case .olderThan(let age): "older-than \(age)"
+        }
+    }
+}
+
 /// The transaction author written on save (`author`).
 public enum TransactionAuthor: Sendable, Hashable, Codable {
     /// The process's name (the default).

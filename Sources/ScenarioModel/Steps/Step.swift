@@ -86,7 +86,8 @@ public enum Step: Sendable, Hashable, Codable {
     /// Fetch history after the saved token and merge it.
     case mergeHistory
     /// Purge history by `policy`, or by the process's `purge` setting when nil.
-    case purgeHistory(policy: PurgePolicy?)
+    /// `expectDeleted`: how many transactions the purge must delete (a check).
+    case purgeHistory(policy: PurgePolicy?, expectDeleted: Int? = nil)
     /// Post a payload-less notification by name.
     case post(name: String)
     /// A TRUNCATE checkpoint.
@@ -106,6 +107,9 @@ public enum Step: Sendable, Hashable, Codable {
     case read(id: String, expectation: ReadExpectation?, timing: CheckTiming)
     /// Count the objects of `entity` in the view (optionally filtered) and check it is `expected`.
     case count(entity: String, expected: Int, predicate: FetchPredicate?, timing: CheckTiming)
+    /// Check the object's state in the context without firing its fault (`isFault`, `isDeleted`,
+    /// whether it is registered).
+    case state(id: String, expectation: ObjectStateExpectation, timing: CheckTiming)
 
     // MARK: Control
 
@@ -134,6 +138,26 @@ public enum CheckTiming: Sendable, Hashable, Codable {
 
     /// The default when a check says neither `within` nor `now`.
     public static let defaultWithin = CheckTiming.within(.seconds(1))
+}
+
+/// What a `state` check expects of an object in a context: each given flag must hold; nil is not checked.
+public struct ObjectStateExpectation: Sendable, Hashable, Codable {
+    /// `isFault`: its values are not in memory (a registered object turned into a fault, or one not registered).
+    public var fault: Bool?
+    /// `isDeleted`: deleted in this context and not saved yet (or a fault whose row was gone, with
+    /// `delete-inaccessible-faults` on).
+    public var deleted: Bool?
+    /// Whether the context has the object registered (`registeredObject(for:)` finds it).
+    public var registered: Bool?
+
+    public init(fault: Bool? = nil, deleted: Bool? = nil, registered: Bool? = nil) {
+        self.fault = fault
+        self.deleted = deleted
+        self.registered = registered
+    }
+
+    /// The keys of `expect:`, in order.
+    public static let keys = ["fault", "deleted", "registered"]
 }
 
 /// What a `read` expects to see.

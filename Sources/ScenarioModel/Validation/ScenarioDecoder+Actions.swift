@@ -49,7 +49,20 @@ extension ScenarioDecoder {
             }
             return .pinGeneration
         case "purge-history":
-            return decodePurgePolicy(argument, "purge-history").map { .purgeHistory(policy: $0) }
+            var expected: Int?
+            if let expect = map["expect"] {
+                guard let counts = MappingReader(expect, "what the purge deletes, like { deleted: 2 }", decoder) else { return nil }
+                counts.rejectUnknownKeys(["deleted"], in: "the purge's expect")
+                guard let count = counts.required("deleted", in: "the purge's expect", example: "expect: { deleted: 2 }")
+                    .flatMap({ decoder.int($0, "the number of transactions the purge deletes", in: 0...Limits.objects) })
+                else { return nil }
+                expected = count
+            }
+            // `purge-history: true` with an expect: the process's own purge setting.
+            if argument.scalar.map({ ["true", "True", "TRUE"].contains($0) }) == true, !argument.isQuoted {
+                return .purgeHistory(policy: nil, expectDeleted: expected)
+            }
+            return decodePurgePolicy(argument, "purge-history").map { .purgeHistory(policy: $0, expectDeleted: expected) }
         case "post":
             return decoder.name(argument, "a notification name").map { .post(name: $0) }
         case "copy-store":
@@ -64,7 +77,7 @@ extension ScenarioDecoder {
             return .copyStore(name: name, withWAL: withWAL)
         case "open-copy":
             return copyReference(argument).map { .openCopy(name: $0) }
-        case "read", "count":
+        case "read", "count", "state":
             return decodeCheck(action, argument, map)
         case "reload-timelines":
             guard let widget = processReference(argument, "a widget process") else { return nil }

@@ -30,6 +30,13 @@ extension ScenarioDecoder {
             guard let target, let timing else { return nil }
             return .read(id: target.id, expectation: expectation, timing: timing)
         }
+        if action == "state" {
+            let target = objectReference(argument)
+            let expectation = map.required("expect", in: "the state step", example: "{ state: n1, expect: { fault: true } }")
+                .flatMap(decodeStateExpectation)
+            guard let target, let expectation, let timing else { return nil }
+            return .state(id: target.id, expectation: expectation, timing: timing)
+        }
         let entity = entityReference(argument)
         let expected = map.required("expect", in: "the count step", example: "{ count: Note, expect: 3 }")
             .flatMap { decoder.int($0, "the expected count", in: 0...Limits.objects) }
@@ -75,6 +82,22 @@ extension ScenarioDecoder {
             ids.append(id)
         }
         return Array(Set(ids)).sorted()
+    }
+
+    /// `expect: { fault: true, deleted: false, registered: true }`: at least one flag.
+    private func decodeStateExpectation(_ node: YAMLNode) -> ObjectStateExpectation? {
+        guard let map = MappingReader(node, "the expected state, like { fault: true }", decoder) else { return nil }
+        map.rejectUnknownKeys(ObjectStateExpectation.keys, in: "the expected state")
+        guard !map.pairs.isEmpty else {
+            decoder.error("the expected state is empty; give fault:, deleted: or registered:, like { fault: true }.", at: node)
+            return nil
+        }
+        let fault = map["fault"].flatMap { decoder.bool($0, "fault") }
+        let deleted = map["deleted"].flatMap { decoder.bool($0, "deleted") }
+        let registered = map["registered"].flatMap { decoder.bool($0, "registered") }
+        if (map["fault"] != nil && fault == nil) || (map["deleted"] != nil && deleted == nil)
+            || (map["registered"] != nil && registered == nil) { return nil }
+        return ObjectStateExpectation(fault: fault, deleted: deleted, registered: registered)
     }
 
     /// `within: 200ms`, or `now: true`; within 1s when neither is given.

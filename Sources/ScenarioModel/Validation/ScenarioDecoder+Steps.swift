@@ -19,9 +19,9 @@ extension ScenarioDecoder {
         "insert": ["id", "set"], "update": ["set"], "delete": [], "relate": ["to", "via"],
         "unrelate": ["from", "via"], "fetch": ["where", "sort"] + FetchOptions.keys, "refresh": ["merge"],
         "batch-insert": ["count", "set"], "batch-update": ["where", "set"], "batch-delete": ["where"],
-        "pin-generation": [], "purge-history": [], "post": [], "copy-store": ["with-wal"], "open-copy": [],
+        "pin-generation": [], "purge-history": ["expect"], "post": [], "copy-store": ["with-wal"], "open-copy": [],
         "read": ["expect", "within", "now"], "count": ["expect", "where", "within", "now"],
-        "reload-timelines": [],
+        "state": ["expect", "within", "now"], "reload-timelines": [],
     ]
 
     /// Actions a role's work (`on-reload:`, `on-push:`) cannot hold: the system runs the process's
@@ -234,7 +234,7 @@ extension ScenarioDecoder {
         let onlyIn = map["only-in"].flatMap(decodeVariantNames)
         let argument = map[action]!
         if let step = ScenarioDecoder.bareActions[action], argument.scalar.map({ ["true", "True", "TRUE"].contains($0) }) == true,
-           !argument.isQuoted, !(action == "refresh" && map["merge"] != nil) {
+           !argument.isQuoted, !(action == "refresh" && map["merge"] != nil), !(action == "purge-history" && map["expect"] != nil) {
             return (step, expectError, onlyIn)
         }
         guard ScenarioDecoder.argumentActions[action] != nil else {
@@ -282,6 +282,7 @@ extension ScenarioDecoder {
             "batch-delete": "{ batch-delete: Note, where: \"rank > 2\" }", "post": "{ post: notes-changed }",
             "copy-store": "{ copy-store: backup, with-wal: false }", "open-copy": "{ open-copy: backup }",
             "read": "{ read: n1, expect: { title: B }, within: 200ms }", "count": "{ count: Note, expect: 3 }",
+            "state": "{ state: n1, expect: { fault: true } }",
         ]
         return examples[action] ?? "{ \(action): ... }"
     }

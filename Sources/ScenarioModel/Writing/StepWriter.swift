@@ -37,8 +37,10 @@ public enum StepWriter {
         case .reload:
             throw Unwritable(description: "a widget's reload is the system's; its steps are written instead")
         case .pinGeneration: return "{ pin-generation: current }"
-        case .purgeHistory(nil): return "purge-history"
-        case .purgeHistory(let policy?): return Y.flow([("purge-history", purge(policy))])
+        case .purgeHistory(nil, nil): return "purge-history"
+        case .purgeHistory(let policy, let expected):
+            return Y.flow([("purge-history", policy.map(purge) ?? "true")]
+                + (expected.map { [("expect", Y.flow([("deleted", String($0))]))] } ?? []))
         case .insert(let entity, let id, let values):
             return Y.flow([("insert", Y.word(entity)), ("id", Y.word(id))] + (values.isEmpty ? [] : [("set", Y.values(values))]))
         case .update(let id, let values): return Y.flow([("update", Y.word(id)), ("set", Y.values(values))])
@@ -78,6 +80,10 @@ public enum StepWriter {
         case .count(let entity, let expected, let predicate, let timing):
             return Y.flow([("count", Y.word(entity))] + (predicate.map { [("where", Y.quoted($0.description))] } ?? [])
                 + [("expect", String(expected)), self.timing(timing)])
+        case .state(let id, let expectation, let timing):
+            let flags = [("fault", expectation.fault), ("deleted", expectation.deleted), ("registered", expectation.registered)]
+                .compactMap { key, flag in flag.map { (key, $0 ? "true" : "false") } }
+            return Y.flow([("state", Y.word(id)), ("expect", Y.flow(flags)), self.timing(timing)])
         case .sleep(let duration): return duration.description
         case .restoreStore(let name): return Y.word(name)
         case .advanceClock(let duration): return Y.flow([("advance", duration.description)])
