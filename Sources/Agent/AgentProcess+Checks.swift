@@ -172,11 +172,20 @@ extension AgentProcess {
         guard !requests.isEmpty else { return nil }
         if !ownEdits(of: id).isEmpty {
             // Its own unsaved edits decide, as a fetch matches an edited object by its unsaved values.
-            guard let values = try? currentContext.values(of: id) else { return nil }
-            return requests.contains { $0.filter?.evaluate(values) ?? true }
+            guard (try? currentContext.values(of: id)) != nil else { return nil }
+            return requests.contains { $0.filter.map { currentContext.matches($0, id) } ?? true }
         }
         guard let fresh = inspectorContext("list-check") else { return nil }
         return requests.contains { ((try? fresh.fetch($0)) ?? []).contains(id) }
+    }
+
+    /// Whether the object matches `filter` in `context`; an object whose values cannot be read is matched
+    /// as one with no values (a key path follows nothing from it).
+    static func matches(_ filter: FetchPredicate, _ id: ObjectID, in context: ObjectContext) -> Bool {
+        guard filter.followsRelationships, (try? context.values(of: id)) != nil else {
+            return filter.evaluate((try? context.values(of: id)) ?? [:])
+        }
+        return context.matches(filter, id)
     }
 
     /// The scenario names of the view's objects of `entity` that match `filter`, sorted; and those the
@@ -186,7 +195,7 @@ extension AgentProcess {
         var names: [String] = []
         var hidden: [String] = []
         for id in context.viewObjects(entity: entity) {
-            if let filter, !filter.evaluate((try? context.values(of: id)) ?? [:]) {
+            if let filter, !Self.matches(filter, id, in: context) {
                 hidden.append(ids.name(of: id))
                 continue
             }
@@ -206,7 +215,7 @@ extension AgentProcess {
             // The list as the fetch would make it now: its predicate, sort and limit, without pending
             // changes (the inspector has none).
             for id in (try? fresh.fetch(request)) ?? [] {
-                if let filter, !filter.evaluate((try? fresh.values(of: id)) ?? [:]) { continue }
+                if let filter, !Self.matches(filter, id, in: fresh) { continue }
                 names.insert(ids.name(of: id))
             }
         }

@@ -111,4 +111,39 @@ import Testing
         let data = try JSONEncoder().encode(predicate)
         #expect(try JSONDecoder().decode(FetchPredicate.self, from: data) == predicate)
     }
+
+    @Test func keyPathsParseAgainstTheModelAndPrintBack() throws {
+        let model = ModelDescription(entities: [
+            EntityDescription(name: "Note", attributes: [AttributeDescription(name: "title", type: .string)],
+                              relationships: [RelationshipDescription(name: "tags", destination: "Tag", isToMany: true),
+                                              RelationshipDescription(name: "folder", destination: "Folder", isToMany: false)]),
+            EntityDescription(name: "Tag", attributes: [AttributeDescription(name: "rank", type: .int)]),
+            EntityDescription(name: "Folder", attributes: [AttributeDescription(name: "name", type: .string)]),
+        ])
+        let schema = ModelEntitySchema(model: model, entity: model.entities[0])
+        func parse(_ text: String) throws(FetchPredicateError) -> FetchPredicate { try FetchPredicate(parsing: text, entity: schema) }
+        #expect(try parse("ANY tags.rank > 2") == .related(relationship: "tags", quantifier: .any,
+                                                            predicate: .comparison(attribute: "rank", op: .greater, value: .int(2))))
+        #expect(try parse("folder.name == 'Work'") == .related(relationship: "folder", quantifier: .any,
+                                                                predicate: .comparison(attribute: "name", op: .equal, value: .string("Work"))))
+        #expect(try parse("tags.@count >= 2") == .relatedCount(relationship: "tags", op: .greaterOrEqual, count: 2))
+        #expect(try parse("folder == nil") == .relatedCount(relationship: "folder", op: .equal, count: 0))
+        #expect(try parse("folder != nil") == .relatedCount(relationship: "folder", op: .greater, count: 0))
+        for text in ["ALL tags.rank IN {1, 2}", "NONE tags.rank == 1 AND title == 'x'", "NOT (tags.@count == 0)"] {
+            let predicate = try parse(text)
+            #expect(try parse(predicate.description) == predicate, "\(text) -> \(predicate)")
+        }
+        func error(_ text: String) -> String {
+            do { _ = try parse(text); return "" } catch { return error.message }
+        }
+        #expect(error("tags.rank == 1").contains("to-many relationship: say which of its objects must match"))
+        #expect(error("ANY tags.@count > 1").contains("does not apply to @count"))
+        #expect(error("ANY tags.rank == 'x'").contains("'rank' is int"))
+        #expect(error("ANY tags.color == 1").contains("Tag has no attribute 'color'"))
+        #expect(error("ANY title.x == 1").contains("'title' is an attribute of Note, not a relationship"))
+        #expect(error("tags.@max > 1").contains("use @count"))
+        #expect(error("folder == 'x'").contains("compares with nil only"))
+        #expect(error("tags > 1").contains("follow it to an attribute"))
+        #expect(error("tags.@count > 'x'").contains("whole number"))
+    }
 }

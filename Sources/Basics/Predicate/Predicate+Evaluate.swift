@@ -6,10 +6,26 @@ extension FetchPredicate {
     /// without `[c]`), and match nothing against null; numbers compare with numbers, dates with dates.
     /// SharedStore's SQL for the same predicate selects the same rows.
     public func evaluate(_ values: [String: Value]) -> Bool {
+        evaluate(values, related: { _ in [] })
+    }
+
+    /// Whether an object with these values matches, `related` giving the values of the objects a
+    /// relationship holds (for key paths: `ANY tags.name == 'x'` holds for some of them, `ALL` for every
+    /// one, vacuously for none, `NONE` for none; `tags.@count` counts them).
+    public func evaluate(_ values: [String: Value], related: (String) -> [[String: Value]]) -> Bool {
         switch self {
-        case let .and(operands): return operands.allSatisfy { $0.evaluate(values) }
-        case let .or(operands): return operands.contains { $0.evaluate(values) }
-        case let .not(operand): return !operand.evaluate(values)
+        case let .and(operands): return operands.allSatisfy { $0.evaluate(values, related: related) }
+        case let .or(operands): return operands.contains { $0.evaluate(values, related: related) }
+        case let .not(operand): return !operand.evaluate(values, related: related)
+        case let .related(relationship, quantifier, predicate):
+            let objects = related(relationship)
+            switch quantifier {
+            case .any: return objects.contains { predicate.evaluate($0) }
+            case .all: return objects.allSatisfy { predicate.evaluate($0) }
+            case .none: return !objects.contains { predicate.evaluate($0) }
+            }
+        case let .relatedCount(relationship, op, count):
+            return op.holds(.int(Int64(related(relationship).count)), .int(count))
         case let .constant(flag): return flag
         case let .inList(attribute, list):
             let value = values[attribute] ?? .null

@@ -28,11 +28,18 @@ public indirect enum FetchPredicate: Sendable, Hashable, Codable, CustomStringCo
     case not(FetchPredicate)
     /// `TRUEPREDICATE` or `FALSEPREDICATE`.
     case constant(Bool)
+    /// `ANY tags.name == 'x'` (also `ALL`, `NONE`; a to-one's `folder.name == 'x'` is `ANY`): `predicate`,
+    /// a comparison or an `IN` on the destination's attributes, holds for any, all or none of the objects
+    /// the relationship holds.
+    case related(relationship: String, quantifier: RelationshipQuantifier, predicate: FetchPredicate)
+    /// `tags.@count > 1`: how many objects the relationship holds (`folder == nil` is `folder.@count == 0`).
+    case relatedCount(relationship: String, op: ComparisonOperator, count: Int64)
 
     /// The attributes the predicate reads.
     public var attributes: Set<String> {
         switch self {
         case let .comparison(attribute, _, _), let .inList(attribute, _): [attribute]
+        case let .related(relationship, _, _), let .relatedCount(relationship, _, _): [relationship]
         case let .and(operands), let .or(operands): operands.reduce(into: []) { $0.formUnion($1.attributes) }
         case let .not(operand): operand.attributes
         case .constant: []
@@ -54,6 +61,21 @@ public indirect enum FetchPredicate: Sendable, Hashable, Codable, CustomStringCo
             return "NOT (\(operand.description))"
         case let .constant(flag):
             return flag ? "TRUEPREDICATE" : "FALSEPREDICATE"
+        case let .related(relationship, quantifier, predicate):
+            // The inner predicate names the destination's attribute; the path prefixes it.
+            return "\(quantifier.rawValue) \(relationship)." + predicate.description
+        case let .relatedCount(relationship, op, count):
+            return "\(relationship).@count \(op.rawValue) \(count)"
+        }
+    }
+
+    /// Whether the predicate follows a relationship (SQL then needs the model, memory the related objects).
+    public var followsRelationships: Bool {
+        switch self {
+        case .related, .relatedCount: true
+        case let .and(operands), let .or(operands): operands.contains(where: \.followsRelationships)
+        case let .not(operand): operand.followsRelationships
+        case .comparison, .inList, .constant: false
         }
     }
 
@@ -105,6 +127,13 @@ public enum ComparisonOperator: String, Sendable, Hashable, Codable, CaseIterabl
     public var isTextual: Bool { [.contains, .beginsWith, .endsWith].contains(self) }
 }
 
+/// How a key path through a to-many relationship is quantified: `ANY` (`SOME`), `ALL`, `NONE`.
+public enum RelationshipQuantifier: String, Sendable, Hashable, Codable, CaseIterable {
+    case any = "ANY"
+    case all = "ALL"
+    case none = "NONE"
+}
+
 /// What a predicate's attribute names, as the entity it filters knows it.
 public enum PredicateAttribute: Sendable, Hashable {
     /// An attribute of this type.
@@ -123,6 +152,34 @@ public protocol PredicateSchema {
     func predicateAttribute(_ name: String) -> PredicateAttribute
     /// The attribute names, for "did you mean".
     var predicateAttributeNames: [String] { get }
+    /// The relationship `name` (its destination, and whether it is to-many), or nil when the schema does
+    /// not know the model around the entity (key paths are then refused).
+    func predicateRelationship(_ name: String) -> (destination: any PredicateSchema, toMany: Bool)?
+}
+
+extension PredicateSchema {
+    public func predicateRelationship(_ name: String) -> (destination: any PredicateSchema, toMany: Bool)? { nil }
+}
+
+/// An entity of a model, with its relationships' destinations: the schema key paths are checked against.
+public struct ModelEntitySchema: PredicateSchema {
+    public let model: ModelDescription
+    public let entity: EntityDescription
+
+    public init(model: ModelDescription, entity: EntityDescription) {
+        self.model = model
+        self.entity = entity
+    }
+
+    public var predicateEntityName: String { entity.name }
+    public func predicateAttribute(_ name: String) -> PredicateAttribute { entity.predicateAttribute(name) }
+    public var predicateAttributeNames: [String] { entity.predicateAttributeNames }
+
+    public func predicateRelationship(_ name: String) -> (destination: any PredicateSchema, toMany: Bool)? {
+        guard let relationship = entity.relationship(named: name),
+              let destination = model.entity(named: relationship.destination) else { return nil }
+        return (ModelEntitySchema(model: model, entity: destination), relationship.isToMany)
+    }
 }
 
 extension EntityDescription: PredicateSchema {

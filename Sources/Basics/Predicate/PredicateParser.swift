@@ -31,7 +31,7 @@ struct PredicateToken: Equatable {
 struct PredicateParser {
     private let tokens: [PredicateToken]
     private let entity: (any PredicateSchema)?
-    private var index = 0
+    private(set) var index = 0
 
     init(tokens: [PredicateToken], entity: (any PredicateSchema)?) {
         self.tokens = tokens
@@ -100,10 +100,20 @@ struct PredicateParser {
     }
 
     private mutating func parseComparison() throws(FetchPredicateError) -> FetchPredicate {
+        var quantifier: (RelationshipQuantifier, Int)?
+        // A quantifier is followed by a key path; `all == 2` compares an attribute named all.
+        if case let .word(word) = current.kind, ["ANY", "SOME", "ALL", "NONE"].contains(word.uppercased()),
+           case .word = tokens[min(index + 1, tokens.count - 1)].kind {
+            quantifier = (RelationshipQuantifier(rawValue: word.uppercased() == "SOME" ? "ANY" : word.uppercased())!, current.offset)
+            advance()
+        }
         let token = current
         guard case let .word(name) = token.kind, !Self.reserved.contains(name.uppercased()) else {
             throw FetchPredicateError(message: "expected an attribute name but found \(describe(token)); write a condition like rank > 2.",
                                  offset: token.offset)
+        }
+        if quantifier != nil || tokens[min(index + 1, tokens.count - 1)].kind == .symbol(".") || isRelationship(name) {
+            return try parseKeyPath(name, at: token.offset, quantifier: quantifier)
         }
         let type = try lookUp(name, at: token.offset)
         advance()
@@ -115,6 +125,96 @@ struct PredicateParser {
         let literal = current
         advance()
         return .comparison(attribute: name, op: op, value: try Self.value(of: literal, for: name, type: type, op: op))
+    }
+
+    private func isRelationship(_ name: String) -> Bool {
+        entity?.predicateAttribute(name) == .relationship
+    }
+
+    /// `tags.name == 'x'` after an optional quantifier, `tags.@count > 1`, or a to-one `folder == nil`.
+    private mutating func parseKeyPath(_ name: String, at offset: Int, quantifier: (RelationshipQuantifier, Int)?)
+        throws(FetchPredicateError) -> FetchPredicate
+    {
+        let relationship = try lookUpRelationship(name, at: offset)
+        advance()
+        guard current.kind == .symbol(".") else {
+            // `folder == nil`, `folder != nil`: whether the to-one holds an object.
+            if quantifier == nil, relationship.map({ !$0.toMany }) ?? true, isKeyword("==", "=", "!=", "<>") {
+                let op = try parseOperator()
+                guard case .word(let word) = current.kind, ["nil", "null"].contains(word.lowercased()) else {
+                    throw FetchPredicateError(message: "a to-one relationship compares with nil only, like \(name) == nil; "
+                        + "compare one of its attributes with \(name).attribute.", offset: current.offset)
+                }
+                advance()
+                return .relatedCount(relationship: name, op: op == .equal ? .equal : .greater, count: 0)
+            }
+            throw FetchPredicateError(message: "'\(name)' is a relationship; follow it to an attribute (\(name).name == 'x', with "
+                + "ANY, ALL or NONE for a to-many) or count it (\(name).@count > 0).", offset: current.offset)
+        }
+        advance()
+        let keyToken = current
+        guard case .word(let key) = keyToken.kind else {
+            throw FetchPredicateError(message: "expected an attribute of \(name) or @count after '\(name).', but found \(describe(keyToken)).",
+                                      offset: keyToken.offset)
+        }
+        if key.lowercased() == "@count" {
+            if let quantifier {
+                throw FetchPredicateError(message: "\(quantifier.0.rawValue) does not apply to @count; write \(name).@count > 0.",
+                                          offset: quantifier.1)
+            }
+            advance()
+            let op = try parseOperator()
+            guard !op.isTextual else {
+                throw FetchPredicateError(message: "@count is a number; compare it with ==, !=, <, <=, > or >=.", offset: keyToken.offset)
+            }
+            let literal = current
+            advance()
+            guard case .number(let text) = literal.kind, let count = Int64(text) else {
+                throw FetchPredicateError(message: "@count compares with a whole number, like \(name).@count > 1.", offset: literal.offset)
+            }
+            return .relatedCount(relationship: name, op: op, count: count)
+        }
+        if key.hasPrefix("@") {
+            throw FetchPredicateError(message: "'\(key)' is not an aggregate this language has; use @count.", offset: keyToken.offset)
+        }
+        if let relationship, relationship.toMany, quantifier == nil {
+            throw FetchPredicateError(message: "'\(name)' is a to-many relationship: say which of its objects must match, "
+                + "like ANY \(name).\(key) == 'x' (or ALL, NONE), or count them with \(name).@count.", offset: offset)
+        }
+        var inner = PredicateParser(tokens: Array(tokens[index...]), entity: relationship?.destination)
+        let predicate = try inner.parseComparison(nested: true)
+        index += inner.index
+        return .related(relationship: name, quantifier: quantifier?.0 ?? .any, predicate: predicate)
+    }
+
+    /// The destination's comparison of a key path: an attribute, an operator or IN, a literal.
+    private mutating func parseComparison(nested: Bool) throws(FetchPredicateError) -> FetchPredicate {
+        let token = current
+        if case .word(let word) = token.kind, ["ANY", "SOME", "ALL", "NONE"].contains(word.uppercased())
+            || tokens[min(index + 1, tokens.count - 1)].kind == .symbol(".") || isRelationship(word) {
+            throw FetchPredicateError(message: "a key path follows one relationship to an attribute; a longer path is not supported.",
+                                      offset: token.offset)
+        }
+        return try parseComparison()
+    }
+
+    private func lookUpRelationship(_ name: String, at offset: Int) throws(FetchPredicateError)
+        -> (destination: any PredicateSchema, toMany: Bool)?
+    {
+        guard let entity else { return nil }
+        switch entity.predicateAttribute(name) {
+        case .relationship:
+            guard let relationship = entity.predicateRelationship(name) else {
+                throw FetchPredicateError(message: "'\(name)' is a relationship of \(entity.predicateEntityName), and this predicate "
+                    + "cannot follow it here.", offset: offset)
+            }
+            return relationship
+        case .attribute:
+            throw FetchPredicateError(message: "'\(name)' is an attribute of \(entity.predicateEntityName), not a relationship; "
+                + "compare it directly, like \(name) == 'x'.", offset: offset)
+        case .unknown:
+            throw FetchPredicateError(message: "\(entity.predicateEntityName) has no relationship '\(name)'", offset: offset)
+        }
     }
 
     /// `{ literal, ... }` or `[ literal, ... ]`.
@@ -147,8 +247,8 @@ struct PredicateParser {
         switch entity.predicateAttribute(name) {
         case .attribute(let type): return type
         case .relationship:
-            throw FetchPredicateError(message: "'\(name)' is a relationship of \(entity.predicateEntityName); a predicate compares attributes only.",
-                                 offset: offset)
+            throw FetchPredicateError(message: "'\(name)' is a relationship of \(entity.predicateEntityName); follow it to an attribute "
+                + "(\(name).name == 'x', with ANY, ALL or NONE for a to-many) or count it (\(name).@count > 0).", offset: offset)
         case .unknown:
             throw FetchPredicateError(message: "\(entity.predicateEntityName) has no attribute '\(name)'"
                 + Suggestion.hint(for: name, in: entity.predicateAttributeNames), offset: offset)

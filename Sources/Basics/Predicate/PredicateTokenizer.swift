@@ -57,7 +57,9 @@ enum PredicateTokenizer {
                     throw FetchPredicateError(message: "'\(text)' is not a number; write 1e-05 or 0.00001, or quote text.", offset: start)
                 }
                 tokens.append(PredicateToken(kind: .number(String(String.UnicodeScalarView(scalars[start..<i]))), offset: start))
-            } else if isWordScalar(s) {
+            } else if isWordScalar(s) || (s == "@" && i + 1 < scalars.count && isWordScalar(scalars[i + 1])) {
+                // `@count` is one word: the key path's aggregate.
+                if s == "@" { i += 1 }
                 while i < scalars.count, isWordScalar(scalars[i]) { i += 1 }
                 tokens.append(PredicateToken(kind: .word(String(String.UnicodeScalarView(scalars[start..<i]))), offset: start))
             } else {
@@ -65,7 +67,7 @@ enum PredicateTokenizer {
                 if ["==", "!=", "<=", ">=", "=<", "=>", "<>", "&&", "||"].contains(pair) {
                     tokens.append(PredicateToken(kind: .symbol(pair), offset: start))
                     i += 2
-                } else if "=<>!()[]{},".unicodeScalars.contains(s) {
+                } else if "=<>!()[]{},.".unicodeScalars.contains(s) {
                     tokens.append(PredicateToken(kind: .symbol(String(s)), offset: start))
                     i += 1
                 } else {

@@ -118,7 +118,10 @@ extension ScenarioDecoder {
     func decodePredicate(_ node: YAMLNode, entity: EntityDescription?) -> FetchPredicate? {
         guard let text = decoder.string(node, "a predicate like \"rank > 2\"") else { return nil }
         do {
-            return try FetchPredicate(parsing: text, entity: entity)
+            // Key paths are checked against the destinations, in the model the step's process opens.
+            var schema: (any PredicateSchema)? = entity
+            if let entity, let model { schema = ModelEntitySchema(model: model, entity: entity) }
+            return try FetchPredicate(parsing: text, entity: schema)
         } catch {
             let singleLine = !text.contains("\n")
             let column = singleLine ? node.column + (node.isQuoted ? 1 : 0) + error.offset : node.column

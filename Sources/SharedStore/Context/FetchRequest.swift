@@ -51,10 +51,10 @@ public struct FetchRequest: Sendable, Hashable {
     }
 
     /// The predicate to run: `filter`, or `predicate` parsed against `entity`'s attributes.
-    func resolvedPredicate(_ entity: EntityInfo) throws(FetchPredicateError) -> FetchPredicate? {
+    func resolvedPredicate(_ entity: EntityInfo, model: Model) throws(FetchPredicateError) -> FetchPredicate? {
         if let filter { return filter }
         guard let text = predicate, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
-        return try FetchPredicate(parsing: text, entity: entity)
+        return try FetchPredicate(parsing: text, entity: StoreEntitySchema(model: model, entity: entity))
     }
 
     /// The sort to run: `sortKeys`, or `sort` parsed.
@@ -76,35 +76,54 @@ public struct FetchRequest: Sendable, Hashable {
 /// Translating predicates and sort keys to SQL for one entity. The SQL selects exactly the rows
 /// `FetchPredicate.evaluate` matches.
 enum PredicateSQL {
-    static func whereClause(_ predicate: FetchPredicate, _ entity: EntityInfo) throws(FetchPredicateError) -> (String, [Value]) {
+    static func whereClause(_ predicate: FetchPredicate, _ entity: EntityInfo, model: Model) throws(FetchPredicateError) -> (String, [Value]) {
         var arguments: [Value] = []
-        let sql = try translate(predicate, entity, &arguments)
+        let sql = try translate(predicate, entity, model: model, column: "", &arguments)
         return (sql, arguments)
     }
 
-    private static func translate(_ node: FetchPredicate, _ entity: EntityInfo, _ arguments: inout [Value]) throws(FetchPredicateError) -> String {
+    /// `column` qualifies the entity's columns (`d.` inside a key path's subquery).
+    private static func translate(_ node: FetchPredicate, _ entity: EntityInfo, model: Model, column prefix: String,
+                                  _ arguments: inout [Value]) throws(FetchPredicateError) -> String {
         switch node {
         case .and(let operands):
             guard !operands.isEmpty else { return "1" }
             var parts: [String] = []
-            for operand in operands { parts.append(try translate(operand, entity, &arguments)) }
+            for operand in operands { parts.append(try translate(operand, entity, model: model, column: prefix, &arguments)) }
             return "(" + parts.joined(separator: " AND ") + ")"
         case .or(let operands):
             guard !operands.isEmpty else { return "0" }
             var parts: [String] = []
-            for operand in operands { parts.append(try translate(operand, entity, &arguments)) }
+            for operand in operands { parts.append(try translate(operand, entity, model: model, column: prefix, &arguments)) }
             return "(" + parts.joined(separator: " OR ") + ")"
         case .not(let operand):
-            return "(NOT \(try translate(operand, entity, &arguments)))"
+            // Two-valued, as in memory: a comparison with NULL is false, so its negation is true.
+            return "(NOT coalesce(\(try translate(operand, entity, model: model, column: prefix, &arguments)), 0))"
         case .constant(let flag):
             return flag ? "1" : "0"
+        case .related(let key, let quantifier, let inner):
+            let (destination, from) = try members(key, of: entity, model: model)
+            let condition = try translate(inner, destination, model: model, column: "d.", &arguments)
+            switch quantifier {
+            case .any: return "EXISTS (SELECT 1 \(from) AND coalesce(\(condition), 0))"
+            case .none: return "(NOT EXISTS (SELECT 1 \(from) AND coalesce(\(condition), 0)))"
+            case .all: return "(NOT EXISTS (SELECT 1 \(from) AND NOT coalesce(\(condition), 0)))"
+            }
+        case .relatedCount(let key, let op, let count):
+            guard !op.isTextual else {
+                throw FetchPredicateError(message: "@count compares with numbers, not \(op.rawValue)", offset: 0)
+            }
+            let (_, from) = try members(key, of: entity, model: model)
+            arguments.append(.int(count))
+            return "(SELECT count(*) \(from)) \(op == .equal ? "=" : op.rawValue) ?"
         case .inList(let key, let values):
             let (name, type) = try attribute(key, entity)
             guard !values.isEmpty else { return "0" }
             for value in values { arguments.append(try convert(value, type, key)) }
-            return "\(name) IN (\(values.map { _ in "?" }.joined(separator: ", ")))"
+            return "\(prefix)\(name) IN (\(values.map { _ in "?" }.joined(separator: ", ")))"
         case .comparison(let key, let op, let value):
-            let (name, type) = try attribute(key, entity)
+            let (bare, type) = try attribute(key, entity)
+            let name = prefix + bare
             if op.isTextual {
                 guard type == .string else {
                     throw FetchPredicateError(message: "\(op.rawValue) needs a string attribute; `\(key)` is a \(type)", offset: 0)
@@ -133,6 +152,27 @@ enum PredicateSQL {
             let converted = type == .int && value.type == .double ? value : try convert(value, type, key)
             arguments.append(converted)
             return op == .notEqual ? "(\(name) != ? OR \(name) IS NULL)" : "\(name) \(op == .equal ? "=" : op.rawValue) ?"
+        }
+    }
+
+    /// `FROM <destination> d ... WHERE <the link to the outer row>` for a relationship of `entity`: the
+    /// objects it holds, whatever its storage.
+    private static func members(_ key: String, of entity: EntityInfo, model: Model) throws(FetchPredicateError)
+        -> (EntityInfo, String)
+    {
+        guard let index = entity.relationshipIndex[key] else {
+            throw FetchPredicateError(message: "\(entity.name) has no relationship `\(key)`", offset: 0)
+        }
+        let relationship = entity.relationships[index]
+        let destination = model.entities[relationship.destination]
+        let outer = entity.tableName
+        switch relationship.storage {
+        case .foreignKey(let slot):
+            return (destination, "FROM \(destination.tableName) d WHERE d.Z_PK = \(outer).\(entity.slots[slot].column)")
+        case .inverseForeignKey(let slot):
+            return (destination, "FROM \(destination.tableName) d WHERE d.\(destination.slots[slot].column) = \(outer).Z_PK")
+        case .joinTable(let table, let owner, let target):
+            return (destination, "FROM \(destination.tableName) d JOIN \(table) j ON j.\(target) = d.Z_PK WHERE j.\(owner) = \(outer).Z_PK")
         }
     }
 
@@ -174,11 +214,33 @@ enum PredicateSQL {
     }
 }
 
+/// An entity of a compiled model, with its relationships' destinations: what string predicates are parsed
+/// against in SharedStore, key paths included.
+struct StoreEntitySchema: PredicateSchema {
+    let model: Model
+    let entity: EntityInfo
+
+    var predicateEntityName: String { entity.name }
+    func predicateAttribute(_ key: String) -> PredicateAttribute {
+        guard let slot = entity.slotIndex[key] else {
+            return entity.relationshipIndex[key] == nil ? .unknown : .relationship
+        }
+        return entity.slots[slot].attributeType.map(PredicateAttribute.attribute) ?? .relationship
+    }
+    var predicateAttributeNames: [String] { entity.predicateAttributeNames }
+
+    func predicateRelationship(_ name: String) -> (destination: any PredicateSchema, toMany: Bool)? {
+        guard let index = entity.relationshipIndex[name] else { return nil }
+        let relationship = entity.relationships[index]
+        return (StoreEntitySchema(model: model, entity: model.entities[relationship.destination]), relationship.isToMany)
+    }
+}
+
 extension EntityInfo: PredicateSchema {
     var predicateEntityName: String { name }
 
     func predicateAttribute(_ key: String) -> PredicateAttribute {
-        guard let slot = slotIndex[key] else { return .unknown }
+        guard let slot = slotIndex[key] else { return relationshipIndex[key] == nil ? .unknown : .relationship }
         return slots[slot].attributeType.map(PredicateAttribute.attribute) ?? .relationship
     }
 

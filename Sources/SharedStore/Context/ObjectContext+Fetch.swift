@@ -21,8 +21,8 @@ extension ObjectContext {
         var arguments: [Value] = []
         let orderBy: String
         do {
-            predicate = try request.resolvedPredicate(info)
-            if let predicate { (whereClause, arguments) = try PredicateSQL.whereClause(predicate, info) }
+            predicate = try request.resolvedPredicate(info, model: core.model)
+            if let predicate { (whereClause, arguments) = try PredicateSQL.whereClause(predicate, info, model: core.model) }
             orderBy = PredicateSQL.orderBy(try request.resolvedSort(info), info)
         } catch {
             throw .invalidPredicate(error)
@@ -65,7 +65,8 @@ extension ObjectContext {
         if request.includesPendingChanges {
             for object in objects.inserted where object.entity == info.index {
                 let id = object.id
-                if let predicate, !predicate.evaluate(core.namedValues(info, object.values)) { continue }
+                if let predicate, !(predicate.followsRelationships ? matches(predicate, id)
+                    : predicate.evaluate(core.namedValues(info, object.values))) { continue }
                 ids.append(id)
             }
         }
@@ -82,10 +83,7 @@ extension ObjectContext {
     private func matchingUnsavedEdits(_ ids: [ObjectID], _ info: EntityInfo, _ predicate: FetchPredicate) -> [ObjectID] {
         let edited = updatedSet.filter { $0.entity == info.name && objects[$0]?.hasUpdates == true }
         guard !edited.isEmpty else { return ids }
-        func matches(_ id: ObjectID) -> Bool {
-            guard let values = try? values(of: id) else { return false }
-            return predicate.evaluate(values)
-        }
+        func matches(_ id: ObjectID) -> Bool { self.matches(predicate, id) }
         var result = ids.filter { !edited.contains($0) || matches($0) }
         let fetched = Set(ids)
         for id in edited.sorted() where !fetched.contains(id) && !isDeleted(id) && matches(id) { result.append(id) }
@@ -98,9 +96,25 @@ extension ObjectContext {
         guard let predicate else { return ids.count }
         let info = try core.model.entity(named: entity)
         let parsed: FetchPredicate
-        do { parsed = try FetchPredicate(parsing: predicate, entity: info) } catch { throw .invalidPredicate(error) }
+        do { parsed = try FetchPredicate(parsing: predicate, entity: StoreEntitySchema(model: core.model, entity: info)) } catch {
+            throw .invalidPredicate(error)
+        }
         var count = 0
-        for id in ids where parsed.evaluate(try values(of: id)) { count += 1 }
+        for id in ids {
+            _ = try values(of: id)
+            if matches(parsed, id) { count += 1 }
+        }
         return count
+    }
+
+    /// Whether the object matches `predicate` by the values this context has for it (firing its fault),
+    /// and, for a key path, the values of the objects its relationships hold here (firing theirs); false
+    /// for an object whose values cannot be read.
+    public func matches(_ predicate: FetchPredicate, _ id: ObjectID) -> Bool {
+        guard let values = try? values(of: id) else { return false }
+        guard predicate.followsRelationships else { return predicate.evaluate(values) }
+        return predicate.evaluate(values) { relationship in
+            ((try? self.relatedObjects(of: id, via: relationship)) ?? []).compactMap { try? self.values(of: $0) }
+        }
     }
 }

@@ -94,12 +94,13 @@ extension StoreCoordinator {
         return try batch(.delete, info, author: author, tombstones: { tombstones[$0] }) { db in
             let rows = try core.readRows(info, where: whereClause, arguments: arguments, orderBy: "Z_PK", limit: nil, on: db)
             for (key, row) in rows { tombstones[key] = HistoryRecorder.tombstone(info, row.values) }
+            // The rows first, while the join tables still hold what a key path in the predicate follows;
+            // then the join rows of the owners that are gone.
+            try db.cached("DELETE FROM \(info.tableName) WHERE \(whereClause)").run(arguments)
             for relationship in info.relationships {
                 guard case .joinTable(let table, let owner, _) = relationship.storage else { continue }
-                try db.cached("DELETE FROM \(table) WHERE \(owner) IN (SELECT Z_PK FROM \(info.tableName) WHERE \(whereClause))")
-                    .run(arguments)
+                try db.cached("DELETE FROM \(table) WHERE \(owner) NOT IN (SELECT Z_PK FROM \(info.tableName))").run()
             }
-            try db.cached("DELETE FROM \(info.tableName) WHERE \(whereClause)").run(arguments)
             return (rows.map(\.0), [])
         }
     }
@@ -122,7 +123,7 @@ extension StoreCoordinator {
         guard let predicate, !predicate.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         let info = try core.model.entity(named: entity)
         do {
-            return try FetchPredicate(parsing: predicate, entity: info)
+            return try FetchPredicate(parsing: predicate, entity: StoreEntitySchema(model: core.model, entity: info))
         } catch {
             throw .invalidPredicate(error)
         }
@@ -131,7 +132,7 @@ extension StoreCoordinator {
     private func sql(_ filter: FetchPredicate?, _ info: EntityInfo) throws(StoreError) -> (String, [Value]) {
         guard let filter else { return ("1", []) }
         do {
-            return try PredicateSQL.whereClause(filter, info)
+            return try PredicateSQL.whereClause(filter, info, model: core.model)
         } catch {
             throw .invalidPredicate(error)
         }

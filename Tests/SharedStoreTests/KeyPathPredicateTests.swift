@@ -1,0 +1,82 @@
+import Basics
+import Foundation
+import SharedStore
+import Testing
+
+/// Key paths in predicates (`ANY tags.name == 'x'`, `ALL`, `NONE`, a to-one's `note.title`, `@count`,
+/// `note == nil`): SQL and memory select the same objects, NULLs and negations included.
+@Suite struct KeyPathPredicateTests {
+    /// Notes A (tags x, y), B (tag y), C (no tag), D (a tag with no name), and a tag of no note: the
+    /// example model's `Note.tags` is a to-many whose inverse is `Tag.note`, a to-one.
+    private func store() throws -> (ObjectContext, StoreFixture) {
+        let fixture = try StoreFixture()
+        let context = try fixture.open().viewContext
+        var notes: [String: ObjectID] = [:]
+        for title in ["A", "B", "C", "D"] { notes[title] = try context.insert("Note", values: ["title": .string(title)]) }
+        for (name, note) in [("x", "A"), ("y", "A"), ("y", "B"), (nil, "D")] as [(String?, String)] {
+            let tag = try context.insert("Tag", values: ["name": name.map(Value.string) ?? .null])
+            try context.relate(notes[note]!, to: tag, via: "tags")
+        }
+        _ = try context.insert("Tag", values: ["name": "orphan"])
+        try context.save()
+        return (context, fixture)
+    }
+
+    @Test func sqlAndMemoryAgree() throws {
+        let (context, fixture) = try store()
+        let cases: [(String, String, [String])] = [
+            ("Note", "ANY tags.name == 'y'", ["A", "B"]),
+            ("Note", "SOME tags.name == 'x'", ["A"]),
+            ("Note", "ALL tags.name == 'y'", ["B", "C"]),
+            ("Note", "NONE tags.name == 'y'", ["C", "D"]),
+            ("Note", "ANY tags.name == nil", ["D"]),
+            ("Note", "NOT (ANY tags.name == 'y')", ["C", "D"]),
+            ("Note", "ANY tags.name IN {'x', 'z'}", ["A"]),
+            ("Note", "ANY tags.name BEGINSWITH 'x' OR title == 'C'", ["A", "C"]),
+            ("Note", "tags.@count == 2", ["A"]),
+            ("Note", "tags.@count >= 1 AND tags.@count < 2", ["B", "D"]),
+            ("Note", "tags.@count == 0", ["C"]),
+            ("Tag", "note.title == 'A'", ["x", "y"]),
+            ("Tag", "note == nil", ["orphan"]),
+            ("Tag", "note != nil AND NOT (note.title == 'A')", ["y", "(nil)"]),
+            ("Tag", "ALL note.title == 'B'", ["y", "orphan"]),
+            ("Tag", "NOT name == 'x'", ["y", "y", "(nil)", "orphan"]),
+        ]
+        let reader = try fixture.open().viewContext
+        for (entity, text, expected) in cases {
+            let label = entity == "Note" ? "title" : "name"
+            func names(_ ids: [ObjectID], in context: ObjectContext) throws -> [String] {
+                try ids.map { try context.value(label, of: $0).stringValue ?? "(nil)" }.sorted()
+            }
+            let fetched = try reader.fetch(FetchRequest(entity: entity, predicate: text))
+            #expect(try names(fetched, in: reader) == expected.sorted(), "SQL: \(text)")
+            let model = ModelDescription.notesExample
+            let predicate = try FetchPredicate(parsing: text, entity: ModelEntitySchema(model: model, entity: model.entity(named: entity)!))
+            let all = try context.fetch(FetchRequest(entity: entity))
+            #expect(try names(all.filter { context.matches(predicate, $0) }, in: context) == expected.sorted(), "memory: \(text)")
+            #expect(try FetchPredicate(parsing: predicate.description) == predicate, "round trip: \(predicate)")
+        }
+    }
+
+    @Test func pendingChangesMatchThroughTheirRelationships() throws {
+        let (context, fixture) = try store()
+        defer { withExtendedLifetime(fixture) {} }
+        let note = try context.insert("Note", values: ["title": "E"])
+        let tag = try context.insert("Tag", values: ["name": "y"])
+        try context.relate(note, to: tag, via: "tags")
+        let ids = try context.fetch(FetchRequest(entity: "Note", predicate: "ANY tags.name == 'y'"))
+        #expect(try ids.map { try context.title($0) ?? "" }.sorted() == ["A", "B", "E"])
+        #expect(try context.countInView(entity: "Note", where: "tags.@count == 1") == 2, "B and E: A has two tags")
+    }
+
+    @Test func aBatchDeleteByAKeyPathDeletesTheRowsAndTheirJoinRows() throws {
+        let (context, fixture) = try store()
+        let store = try fixture.open()
+        let deleted = try store.batchDelete("Note", where: "ANY tags.name == 'y'")
+        #expect(deleted.count == 2)
+        let reader = try fixture.open().viewContext
+        #expect(try reader.fetch(FetchRequest(entity: "Note")).map { try reader.title($0) ?? "" }.sorted() == ["C", "D"])
+        #expect(try reader.fetch(FetchRequest(entity: "Tag", predicate: "note != nil")).count == 1)
+        _ = context
+    }
+}
