@@ -85,6 +85,12 @@ extension AgentProcess {
     /// `end-write`: commits the held transaction; only now do its saves become commits that other
     /// processes can see, and only now is their notification posted.
     func commitHeldWrite(into outcome: inout CommandOutcome) throws {
+        guard holdsBeginWrite else {
+            // Its begin-write failed (busy, say): there is nothing to commit, as SQLite's COMMIT outside a
+            // transaction changes nothing.
+            record(.note("\(config.process) holds no write transaction (its begin-write did not take one): end-write commits nothing"))
+            return
+        }
         let held = heldWrite ?? HeldWrite()
         heldWrite = nil
         commitTimes.reset()

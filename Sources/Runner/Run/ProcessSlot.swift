@@ -25,6 +25,9 @@ final class ProcessSlot {
     /// until it is launched again: its steps meanwhile are skipped, not harness errors.
     var endedByLoadFailure = false
 
+    /// Whether the process's store did not load: it ended at launch, or it waits to load it.
+    var hasNoStore: Bool { endedByLoadFailure || awaitingStore != nil }
+
     init(process: RunProcess, store: String) {
         self.process = process
         self.store = store

@@ -41,7 +41,12 @@ extension ScenarioRunner {
         case .delayNotifications(let process, let delay):
             hub.delayNotifications(to: process, by: .nanoseconds(Int64(delay.nanos)))
         case .crash(let process, _):
-            try send(.armCrashDuringSave, to: try slot(process))
+            let target = try slot(process)
+            guard !target.hasNoStore else {
+                record(.note("\(process) has no store loaded (it did not load at launch): there is no save to crash"))
+                return
+            }
+            try send(.armCrashDuringSave, to: target)
         }
     }
 
@@ -68,6 +73,11 @@ extension ScenarioRunner {
     /// Random operations from the workload's seed, at its rate; each write saves at once and every
     /// read is checked like any other.
     private func runWorkload(_ workload: Workload) throws(HarnessFailure) {
+        let storeless = workload.processes.filter { slots[$0]?.hasNoStore == true }
+        guard storeless.isEmpty else {
+            record(.note("the workload did not run: \(storeless.joined(separator: ", ")) has no store loaded (it did not load at launch)"))
+            return
+        }
         let entity = plan.run.store.model.entity(named: workload.entity)
         let attribute = entity?.attributes.first { !$0.isOptional && [.string, .int, .double].contains($0.type) }
         let seed = workload.seed ?? plan.run.rootSeed &+ UInt64(currentStep?.index ?? 0)

@@ -36,7 +36,8 @@ extension ScenarioRunner {
 
     /// The running processes that have the store `traceName` open (suspended ones included).
     func processesHolding(_ traceName: String) -> [ProcessSlot] {
-        orderedSlots.filter { $0.store == traceName && $0.lifecycle.state.isRunning }
+        // A process waiting to load its store holds no file of it.
+        orderedSlots.filter { $0.store == traceName && $0.lifecycle.state.isRunning && $0.awaitingStore == nil }
     }
 
     var orderedSlots: [ProcessSlot] {

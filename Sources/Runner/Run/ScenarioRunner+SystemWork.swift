@@ -13,12 +13,20 @@ extension ScenarioRunner {
         guard let name = planned.step.process else { throw failure("the system's work names no process") }
         let slot = try slot(name)
         let settings = slot.process.settings
-        func system(_ step: Step) throws(HarnessFailure) {
+        /// Runs a step of the system's; false when the process's store still does not load (the error is
+        /// recorded, as an anomaly of the step), so its work cannot run.
+        @discardableResult
+        func system(_ step: Step) throws(HarnessFailure) -> Bool {
             let scenarioStep = ScenarioStep(location: planned.step.location, process: name, step: step)
             if clock.isVirtual { executed.append(scenarioStep) }
             if let error = try executeProcessStep(scenarioStep, on: slot) {
-                throw failure("the system could not \(step.keyword) '\(name)': \(error.message)", process: name)
+                guard error.kind == .storeLoadFailed else {
+                    throw failure("the system could not \(step.keyword) '\(name)': \(error.message)", process: name)
+                }
+                record(.error(error), as: name)
+                return false
             }
+            return true
         }
         switch slot.lifecycle.state {
         case .suspended: try system(.resume)
@@ -31,8 +39,11 @@ extension ScenarioRunner {
             record(.stepEnded(nil))
             return
         }
-        if case .reload = planned.step.step, settings.refresh != .none {
-            try system(.runRefresh)
+        if case .reload = planned.step.step, settings.refresh != .none, !(try system(.runRefresh)) {
+            record(.note("\(name)'s store still does not load; its work did not run"))
+            try system(settings.betweenReloads == .suspend ? .suspend : .exit)
+            record(.stepEnded(nil))
+            return
         }
         for child in planned.children {
             try execute(child)
@@ -97,7 +108,12 @@ extension ScenarioRunner {
             throw error
         }
         commandContext = nil
-        // Where its unsaved work now is (an object action leaves some; save, rollback and reset end it).
+        // Where its unsaved work now is (an object action leaves some; save, rollback and reset end it), if
+        // the process could run it (its store may not have loaded).
+        guard carrier.canTakeCommands else {
+            intentWork[intent.name] = nil
+            return (error, carrier.name)
+        }
         switch step.step {
         case .insert, .update, .delete, .relate, .unrelate: intentWork[intent.name] = carrier.name
         case .save, .rollback, .reset: intentWork[intent.name] = nil

@@ -31,6 +31,7 @@ extension ScenarioDecoder {
     private func checkRoleKeys(_ map: MappingReader, role: ProcessRole, process: String) {
         for pair in map.pairs {
             guard let key = pair.key.scalar else { continue }
+            if key == "model", role == .intent { refuseIntentModel(process, at: pair.key) }
             if ProcessSetting.widgetKeys.contains(key), role != .widget {
                 decoder.error("\(key) is a widget's setting, and '\(process)' is a \(role.rawValue); remove it, or make "
                     + "the process role: widget.", at: pair.key)
@@ -44,6 +45,13 @@ extension ScenarioDecoder {
             pendingWork.append((process, key, pair.value))
             registerWorkInserts(pair.value)
         }
+    }
+
+    /// An App Intent's steps run in the app's or a widget's process, through that process's store: its
+    /// model is theirs.
+    func refuseIntentModel(_ process: String, at node: YAMLNode) {
+        decoder.error("an App Intent runs in the app's or a widget's process and uses that process's model, so "
+            + "'\(process)' takes no model:; give model: to those processes.", at: node)
     }
 
     /// Checks a process name: a plain name that no control step or variant key uses.

@@ -26,6 +26,10 @@ extension ScenarioDecoder {
                               at: pair.key)
                 continue
             }
+            if key == "model", !allowingRole, processes.first(where: { $0.name == process })?.role == .intent {
+                refuseIntentModel(process, at: pair.key)
+                continue
+            }
             if let setting = decodeSetting(key, pair.value) {
                 settings.append(setting)
             }

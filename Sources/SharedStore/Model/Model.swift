@@ -83,15 +83,18 @@ public final class Model: Sendable {
         return entityIndex[name]
     }
 
+    /// What Core Data's version hashes cover (`NSPropertyDescription.versionHash`: the name and whether it
+    /// is optional; an attribute's type; a relationship's destination, inverse and cardinality), and the
+    /// uniqueness constraints; not default values, which need no migration.
     static func hash(of description: ModelDescription) -> String {
         var canonical = ""
         for entity in description.entities.sorted(by: { $0.name < $1.name }) {
             canonical += "E:\(entity.name);"
             for a in entity.attributes.sorted(by: { $0.name < $1.name }) {
-                canonical += "A:\(a.name):\(a.type):\(a.isOptional):\(a.defaultValue?.description ?? "-")\(a.isUnique ? ":unique" : "");"
+                canonical += "A:\(a.name):\(a.type):\(a.isOptional)\(a.isUnique ? ":unique" : "");"
             }
             for r in entity.relationships.sorted(by: { $0.name < $1.name }) {
-                canonical += "R:\(r.name):\(r.destination):\(r.isToMany):\(r.inverse ?? "-");"
+                canonical += "R:\(r.name):\(r.destination):\(r.isToMany):\(r.isOptional):\(r.inverse ?? "-");"
             }
         }
         var h: UInt64 = 0xcbf2_9ce4_8422_2325

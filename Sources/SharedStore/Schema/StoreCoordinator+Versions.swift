@@ -15,7 +15,9 @@ extension StoreCoordinator {
 
     /// The version hash of the model the open store has now: another process may have migrated it
     /// since this one opened it (this process's statements then name columns that may be gone).
+    /// Read on a connection of its own: this process's may be inside a transaction whose snapshot
+    /// predates the migration.
     public func currentModelHash() throws(StoreError) -> String? {
-        do { return try StoreSchema.modelHash(core.writer) } catch { throw .sqlite(error) }
+        try Self.modelHash(ofStoreAt: core.url)
     }
 }
