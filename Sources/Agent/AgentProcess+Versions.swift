@@ -65,12 +65,15 @@ extension AgentProcess {
         else { return nil }
         let now = Self.versionName(ofHash: current, in: config) ?? "another model"
         return AgentError(kind: .storeLoadFailed, description: "another process migrated the store to \(now) while this "
-            + "one had it open with \(Self.ownVersion(config)), and it can no longer read it: \(error)")
+            + "one had it open with \(Self.ownVersion(config)), and it can no longer use it: \(error)")
     }
 
+    /// SQLite's own error (`SQLITE_ERROR`: no such column or table, a constraint on renumbered keys), not
+    /// a busy or a read-only store, which a migration underneath does not explain.
     private func isSQLiteError(_ error: any Error) -> Bool {
         switch error {
-        case StoreError.sqlite, SaveError.sqlite, SaveError.store(.sqlite): true
+        case StoreError.sqlite(let e), SaveError.sqlite(let e), SaveError.store(.sqlite(let e)):
+            e.code == .error || e.code == .constraint
         default: false
         }
     }

@@ -58,8 +58,10 @@ import Testing
 
     @Test(arguments: [
         ("v1: { Note: { title: string } }\n    v2: { Note: { title: int } }", "Note.title is string in v1 and int in v2"),
-        ("v1: { Note: { tag: Tag }, Tag: { name: string } }\n    v2: { Note: { tag: [Tag] }, Tag: { name: string } }",
-         "Note.tag is Tag in v1 and [Tag] in v2"),
+        ("v1: { Note: { tag: [Tag] }, Tag: { name: string } }\n    v2: { Note: { tag: Tag }, Tag: { name: string } }",
+         "Note.tag is [Tag] in v1 and Tag in v2"),
+        ("v1: { Note: { tag: Tag }, Tag: { name: string }, Folder: { name: string } }\n    v2: { Note: { tag: Folder }, Tag: { name: string }, Folder: { name: string } }",
+         "Note.tag is Tag in v1 and Folder in v2"),
         ("v1: { Note: { title: string } }", "needs two or more"),
     ])
     func versionsCoreDataCannotMigrateBetweenAreRefused(models: String, message: String) {
@@ -72,6 +74,8 @@ import Testing
                 v1: { Note: { title: string, color: string? } }
                 v2: { Note: { title: string, color: string = none, pinned: bool = false }, Tag: { name: string } }
                 v3: { Note: { title: string, tags: [Tag] }, Tag: { name: string, notes: [Note] } }
+                v4: { Note: { title: string, tags: [Tag], folder: Tag }, Tag: { name: string, notes: [Note] } }
+                v5: { Note: { title: string, tags: [Tag], folder: [Tag] }, Tag: { name: string, notes: [Note] } }
             """, processes: "  app: { role: host }", steps: "  - app: launch"))
     }
 

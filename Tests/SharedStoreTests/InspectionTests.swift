@@ -1,5 +1,8 @@
 import Basics
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import SharedStore
 import Testing
 import TestSupport
@@ -141,6 +144,19 @@ import TestSupport
         #expect(inspection.history?.authors == [.init(name: nil, transactions: 1)])
         #expect(inspection.history?.bundleIdentifiers == [.init(name: "share", transactions: 1)])
         #expect(inspection.problems.contains { $0.hasPrefix("history was never purged") })
+    }
+
+    @Test func aFIFOBesideTheStoreIsRefusedInsteadOfCopiedForever() throws {
+        let directory = try TemporaryDirectory(prefix: "inspect")
+        let url = directory.url.appendingPathComponent("Books.sqlite")
+        try Self.coreDataStore(at: url, journal: "DELETE")
+        #expect(mkfifo(url.path + "-wal", 0o600) == 0)
+        #expect {
+            _ = try StoreInspector.inspect(url)
+        } throws: { error in
+            guard case StoreError.file(let path, let reason) = error else { return false }
+            return path.hasSuffix("Books.sqlite-wal") && reason.contains("not a regular file")
+        }
     }
 
     @Test func aFileThatIsNoStoreIsRefusedWithItsPath() throws {

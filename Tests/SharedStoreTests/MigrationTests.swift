@@ -141,4 +141,79 @@ import TestSupport
         }
         #expect(try files.open(Self.v1).viewContext.fetch(FetchRequest(entity: "Note")).count == 1)
     }
+
+    /// The related objects' names of every note, by title.
+    private func tags(_ store: StoreCoordinator, via relationship: String = "tags") throws -> [String: [String]] {
+        let view = store.viewContext
+        var result: [String: [String]] = [:]
+        for note in try view.fetch(FetchRequest(entity: "Note")) {
+            let title = try view.value("title", of: note).stringValue ?? "?"
+            result[title] = try view.relatedObjects(of: note, via: relationship).map { try view.value("name", of: $0).stringValue ?? "?" }.sorted()
+        }
+        return result
+    }
+
+    private func seedTags(_ store: StoreCoordinator) throws {
+        let view = store.viewContext
+        let a = try view.insert("Note", values: ["title": "A"])
+        let b = try view.insert("Note", values: ["title": "B"])
+        let x = try view.insert("Tag", values: ["name": "x"])
+        let y = try view.insert("Tag", values: ["name": "y"])
+        try view.relate(a, to: x, via: "tags")
+        try view.relate(b, to: y, via: "tags")
+        try view.save()
+    }
+
+    @Test func aRelationshipKeepsItsObjectsWhenItsInverseIsRemovedOrAdded() throws {
+        // With the to-one inverse, Note.tags is kept in Tag's ZNOTE column; without it, in a join table.
+        let withInverse = try Self.model([("Note", [("title", "string"), ("tags", "[Tag]")]), ("Tag", [("name", "string"), ("note", "Note?")])])
+        let without = try Self.model([("Note", [("title", "string"), ("tags", "[Tag]")]), ("Tag", [("name", "string")])])
+        for (from, to) in [(withInverse, without), (without, withInverse)] {
+            let files = try Files()
+            try seedTags(try files.open(from))
+            let migrated = try files.open(to, previous: [from])
+            #expect(try tags(migrated) == ["A": ["x"], "B": ["y"]])
+        }
+    }
+
+    @Test func aToOneMadeToManyKeepsItsObject() throws {
+        let v1 = try Self.model([("Note", [("title", "string"), ("folder", "Folder?")]), ("Folder", [("name", "string")])])
+        let v2 = try Self.model([("Note", [("title", "string"), ("folder", "[Folder]")]), ("Folder", [("name", "string")])])
+        let files = try Files()
+        let old = try files.open(v1)
+        let note = try old.viewContext.insert("Note", values: ["title": "A"])
+        let folder = try old.viewContext.insert("Folder", values: ["name": "Work"])
+        try old.viewContext.relate(note, to: folder, via: "folder")
+        try old.viewContext.save()
+        #expect(try tags(try files.open(v2, previous: [v1]), via: "folder") == ["A": ["Work"]])
+        // The other way is no lightweight migration.
+        let back = try Files()
+        _ = try back.open(v2)
+        #expect(throws: StoreError.self) { _ = try back.open(v1, previous: [v2]) }
+    }
+
+    @Test func joinTablesThatTradeNamesWhenEntitiesAreRenumberedKeepTheirRows() throws {
+        // Note.tags and Photo.tags (no inverses) are Z_1TAGS and Z_2TAGS; Album sorts first in v2 and
+        // pushes them to Z_2TAGS and Z_3TAGS: Note's new table has Photo's old name.
+        let v1 = try Self.model([("Note", [("title", "string"), ("tags", "[Tag]")]), ("Photo", [("title", "string"), ("tags", "[Tag]")]),
+                                 ("Tag", [("name", "string")])])
+        let v2 = try Self.model([("Note", [("title", "string"), ("tags", "[Tag]")]), ("Photo", [("title", "string"), ("tags", "[Tag]")]),
+                                 ("Tag", [("name", "string")]), ("Album", [("name", "string")])])
+        let files = try Files()
+        let old = try files.open(v1)
+        let view = old.viewContext
+        let note = try view.insert("Note", values: ["title": "N"])
+        let photo = try view.insert("Photo", values: ["title": "P"])
+        let x = try view.insert("Tag", values: ["name": "x"])
+        let y = try view.insert("Tag", values: ["name": "y"])
+        try view.relate(note, to: x, via: "tags")
+        try view.relate(photo, to: y, via: "tags")
+        try view.relate(photo, to: x, via: "tags")
+        try view.save()
+        let migrated = try files.open(v2, previous: [v1])
+        #expect(try tags(migrated) == ["N": ["x"]])
+        let context = migrated.viewContext
+        let photos = try context.fetch(FetchRequest(entity: "Photo"))
+        #expect(try context.relatedObjects(of: photos[0], via: "tags").map { try context.value("name", of: $0).stringValue ?? "" }.sorted() == ["x", "y"])
+    }
 }

@@ -79,6 +79,8 @@ public enum CommitSource: String, Sendable, Hashable, Codable, CaseIterable {
     case syncImport = "sync-import"
     /// A `restore-store`: every row becomes the copy's (inserted, updated or deleted to match it).
     case restore
+    /// A lightweight migration at a process's launch: the values it filled, the rows of removed entities.
+    case migration
 }
 
 /// Why a store file was read back and checked for lost commits.

@@ -33,7 +33,7 @@ extension ScenarioRunner {
     private func perform(_ action: LifecycleAction, _ slot: ProcessSlot) throws(HarnessFailure) {
         switch action {
         case .spawn:
-            if let error = try spawn(slot) {
+            if let error = try launchAgent(slot) {
                 try storeDidNotLoad(error, slot)
             } else {
                 try lifecycle(.ready, slot)

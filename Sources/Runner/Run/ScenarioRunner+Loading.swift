@@ -1,10 +1,61 @@
 import Basics
+import Foundation
+import SharedStore
 import ScenarioModel
 import Trace
 
 /// A process whose store does not load at launch: it ends (`on-load-failure: crash`, the template's
-/// `fatalError`), or it waits and loads again before each of its later steps (`retry`).
+/// `fatalError`), or it waits and loads again before each of its later steps (`retry`). And a launch that
+/// migrated the store: one commit for the checkers, as a restore is.
 extension ScenarioRunner {
+    /// Starts the process's agent (see `spawn`); when its launch migrated the store to another model
+    /// version, records what the migration changed as one commit (`source: migration`): the values it
+    /// filled and dropped, and the rows of entities it removed, so that no checker takes them for a write
+    /// nobody made or for lost data.
+    func launchAgent(_ slot: ProcessSlot) throws(HarnessFailure) -> ErrorRecord? {
+        let baseline = migrationBaseline(slot)
+        let start = clock.now()
+        if let error = try spawn(slot) { return error }
+        if let baseline, let url = try? storeFile(storeLocation(of: slot)),
+           let hash = try? StoreCoordinator.modelHash(ofStoreAt: url), hash != baseline.hash,
+           let after = try? contents(of: url, as: slot.store, namedAfter: slot.store) {
+            let changes = Self.migrationChanges(from: baseline.rows, to: after)
+            if !changes.isEmpty {
+                record(.saveCommitted(SaveCommit(store: slot.store, source: .migration, objects: changes)), start: start, as: slot.name)
+            }
+        }
+        return nil
+    }
+
+    /// The store's model hash and rows before a launch, when the scenario has model versions and the store exists.
+    private func migrationBaseline(_ slot: ProcessSlot) -> (hash: String, rows: StateSnapshot)? {
+        guard !plan.run.store.versions.isEmpty, let url = try? storeFile(storeLocation(of: slot)),
+              FileManager.default.fileExists(atPath: url.path),
+              let hash = try? StoreCoordinator.modelHash(ofStoreAt: url),
+              let rows = try? contents(of: url, as: slot.store, namedAfter: slot.store) else { return nil }
+        return (hash, rows)
+    }
+
+    /// What a migration changed: each row's properties whose values it filled, changed or dropped (an
+    /// update at the row's version), and each row of an entity it removed (a delete).
+    static func migrationChanges(from before: StateSnapshot, to after: StateSnapshot) -> [CommittedObject] {
+        func key(_ object: ObjectState) -> String { "\(object.entity)#\(object.pk ?? -1)" }
+        let old = Dictionary(before.objects.map { (key($0), $0) }, uniquingKeysWith: { a, _ in a })
+        let kept = Set(after.objects.map(key))
+        var changes: [CommittedObject] = []
+        for row in after.objects {
+            guard let was = old[key(row)] else { continue }
+            let changed = Set(row.values.keys).union(was.values.keys).filter { row.values[$0] != was.values[$0] }.sorted()
+            guard !changed.isEmpty else { continue }
+            changes.append(CommittedObject(id: row.id, entity: row.entity, operation: .update, version: row.version ?? 1,
+                                           values: row.values.filter { changed.contains($0.key) }, changed: changed, pk: row.pk))
+        }
+        for row in before.objects where !kept.contains(key(row)) {
+            changes.append(CommittedObject(id: row.id, entity: row.entity, operation: .delete, version: row.version ?? 1, pk: row.pk))
+        }
+        return changes
+    }
+
     /// Called at a launch whose store did not load (`error` is why; the agent has ended).
     func storeDidNotLoad(_ error: ErrorRecord, _ slot: ProcessSlot) throws(HarnessFailure) {
         switch slot.process.settings.onLoadFailure {
@@ -43,15 +94,22 @@ extension ScenarioRunner {
             record(.note("\(slot.name) has not loaded its store yet; \(step.keyword) changes nothing it holds"), as: slot.name)
             return .some(nil)
         default:
-            if let error = try spawn(slot) {
-                slot.awaitingStore = error
-                return .some(error)
-            }
-            slot.awaitingStore = nil
-            try lifecycle(.ready, slot)
-            record(.note("\(slot.name) loaded its store"), as: slot.name)
+            if let error = try retryLoad(slot) { return .some(error) }
             if case .launch = step { return .some(nil) }
             return nil
         }
+    }
+
+    /// Loads the store of a process waiting for it: nil once it has (the process is then active), or why
+    /// it still does not.
+    func retryLoad(_ slot: ProcessSlot) throws(HarnessFailure) -> ErrorRecord? {
+        if let error = try launchAgent(slot) {
+            slot.awaitingStore = error
+            return error
+        }
+        slot.awaitingStore = nil
+        try lifecycle(.ready, slot)
+        record(.note("\(slot.name) loaded its store"), as: slot.name)
+        return nil
     }
 }

@@ -39,6 +39,14 @@ extension ScenarioRunner {
             record(.stepEnded(nil))
             return
         }
+        // Waiting for its store: one attempt for the whole of its work, which needs it.
+        if slot.awaitingStore != nil, let error = try retryLoad(slot) {
+            record(.error(error), as: name)
+            record(.note("\(name)'s store still does not load; its work did not run"))
+            if case .push = planned.step.step { try system(.exit) } else { try system(settings.betweenReloads == .suspend ? .suspend : .exit) }
+            record(.stepEnded(nil))
+            return
+        }
         if case .reload = planned.step.step, settings.refresh != .none, !(try system(.runRefresh)) {
             record(.note("\(name)'s store still does not load; its work did not run"))
             try system(settings.betweenReloads == .suspend ? .suspend : .exit)

@@ -51,8 +51,9 @@ extension ScenarioDecoder {
     }
 
     /// Errors for the changes from `old` to `new` that Core Data's inferred (lightweight) mapping cannot
-    /// make: an attribute's type, a property turned between attribute, to-one and to-many, a relationship
-    /// pointed at another entity. Added and removed entities and properties, and new defaults, are fine.
+    /// make: an attribute's type, a property turned between attribute and relationship, a to-many made
+    /// to-one, a relationship pointed at another entity. Added and removed entities and properties, new
+    /// defaults, and a to-one made to-many are fine.
     private func checkLightweight(from old: ModelVersion, to new: ModelVersion, at node: YAMLNode) {
         for entity in new.model.entities {
             guard let before = old.model.entities.first(where: { $0.name == entity.name }) else { continue }
@@ -66,6 +67,8 @@ extension ScenarioDecoder {
             }
             for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) {
                 guard let was = kind(before, name), let now = kind(entity, name), was != now else { continue }
+                // A to-one made to-many (of the same entity) is inferred, Apple's guide says; not the reverse.
+                if now == "[\(was)]" { continue }
                 decoder.error("\(entity.name).\(name) is \(was) in \(old.name) and \(now) in \(new.name): Core Data's "
                     + "lightweight migration cannot infer that change (it needs a mapping model); add a new property "
                     + "instead, and remove the old one.", at: at(name) ?? node)

@@ -10,126 +10,220 @@ import Basics
 /// - an added attribute or to-one gets its column, filled with the attribute's default (null when it has
 ///   none); a removed one loses its column;
 /// - an attribute that was optional and is not any more gets its default where the row held null;
+/// - a relationship whose storage changes (its inverse added or removed, a to-one made to-many, a join
+///   table renamed by renumbering) keeps the objects it held: they are read from the old storage and
+///   written to the new before anything is dropped;
 /// - entities are renumbered (Core Data numbers them alphabetically): `Z_ENT` in their rows, in
-///   `Z_PRIMARYKEY`, in history's `ZENTITY` and in the sync tables follows, and so do join tables named
-///   after the numbers; history of a removed entity is kept under entity 0, which no model has.
+///   `Z_PRIMARYKEY`, in history's `ZENTITY` and in the sync tables follows; history of a removed entity is
+///   kept under entity 0, which no model has.
 /// What it cannot infer fails with `StoreError.migrationFailed` and leaves the store as it was: an
-/// attribute whose type changed, a property that changed between attribute, to-one and to-many, a to-one
-/// that points at another entity.
+/// attribute whose type changed, a property that changed between attribute and relationship, a to-many
+/// made to-one, a relationship that points at another entity.
 struct StoreMigration {
     let source: Model
     let destination: Model
 
     /// Runs the migration on `db`, which must be inside a write transaction.
     func run(on db: SQLiteConnection) throws {
-        let renumbered = try migrateEntities(on: db)
-        try migrateJoinTables(on: db)
+        try checkInferable()
+        let retired = try retireChangingJoinTables(on: db)
+        let renumbered = try addTablesAndColumns(on: db)
+        try createJoinTables(on: db)
+        try carryRelationships(retired: retired, on: db)
+        try dropWhatIsGone(retired: retired, on: db)
         try rewritePrimaryKeyTable(on: db)
         if !renumbered.isEmpty { try renumberReferences(renumbered, on: db) }
     }
 
-    // MARK: Entities and columns
+    // MARK: What can be inferred
 
-    /// Creates, drops and alters the entity tables; returns the kept entities whose number changed.
-    private func migrateEntities(on db: SQLiteConnection) throws -> [Int64: Int64] {
-        var renumbered: [Int64: Int64] = [:]
-        for old in source.entities where destination.entityIndex[old.name] == nil {
-            try db.execute("DROP TABLE IF EXISTS \(old.tableName)")
-            renumbered[old.entityNumber] = 0
+    private func checkInferable() throws {
+        for entity in destination.entities {
+            guard let oldIndex = source.entityIndex[entity.name] else { continue }
+            let old = source.entities[oldIndex]
+            for slot in entity.slots {
+                guard let oldSlot = old.slotIndex[slot.name].map({ old.slots[$0] }) else { continue }
+                switch (oldSlot.kind, slot.kind) {
+                case let (.attribute(was), .attribute(now)) where was != now:
+                    throw StoreError.migrationFailed(reason: "\(entity.name).\(slot.name) was a \(was) and is a \(now): "
+                        + "a lightweight migration cannot infer a type change (it needs a mapping model)")
+                case (.attribute, .toOne), (.toOne, .attribute):
+                    throw StoreError.migrationFailed(reason: "\(entity.name).\(slot.name) changed between attribute and "
+                        + "relationship: a lightweight migration cannot infer that")
+                default: break
+                }
+            }
+            for relationship in entity.relationships {
+                if let oldSlot = old.slotIndex[relationship.name].map({ old.slots[$0] }), oldSlot.attributeType != nil {
+                    throw StoreError.migrationFailed(reason: "\(entity.name).\(relationship.name) changed between attribute and "
+                        + "relationship: a lightweight migration cannot infer that")
+                }
+                guard let was = old.relationshipIndex[relationship.name].map({ old.relationships[$0] }) else { continue }
+                if was.isToMany, !relationship.isToMany {
+                    throw StoreError.migrationFailed(reason: "\(entity.name).\(relationship.name) was a to-many and is a to-one: "
+                        + "a lightweight migration infers the other way only")
+                }
+                if source.entities[was.destination].name != destination.entities[relationship.destination].name {
+                    throw StoreError.migrationFailed(reason: "\(entity.name).\(relationship.name) pointed at "
+                        + "\(source.entities[was.destination].name) and points at \(destination.entities[relationship.destination].name): "
+                        + "a lightweight migration cannot infer that")
+                }
+            }
         }
+    }
+
+    // MARK: Join tables, entities and columns
+
+    /// Renames every source join table that the destination does not keep as it is (its name or columns
+    /// change with the entity numbers, or its relationship's storage changes), so that a new table can take
+    /// its name; returns old name -> the name it has now.
+    private func retireChangingJoinTables(on db: SQLiteConnection) throws -> [String: String] {
+        let kept = Set(Self.joinTables(of: destination).map { "\($0.table)|\($0.owner)|\($0.target)" })
+        var retired: [String: String] = [:]
+        for join in Self.joinTables(of: source) where !kept.contains("\(join.table)|\(join.owner)|\(join.target)") {
+            guard retired[join.table] == nil else { continue }
+            let (_, second) = join.owner < join.target ? (join.owner, join.target) : (join.target, join.owner)
+            try db.execute("DROP INDEX IF EXISTS \(join.table)_\(second)_INDEX")
+            try db.execute("ALTER TABLE \(join.table) RENAME TO \(join.table)_GSRETIRED")
+            retired[join.table] = "\(join.table)_GSRETIRED"
+        }
+        return retired
+    }
+
+    /// Creates the added entities' tables and the added columns; returns the kept entities whose number
+    /// changed (old -> new) and removed ones (old -> 0).
+    private func addTablesAndColumns(on db: SQLiteConnection) throws -> [Int64: Int64] {
+        var renumbered: [Int64: Int64] = [:]
+        for old in source.entities where destination.entityIndex[old.name] == nil { renumbered[old.entityNumber] = 0 }
         for entity in destination.entities {
             guard let oldIndex = source.entityIndex[entity.name] else {
                 for statement in StoreSchema.tableStatements(for: entity) { try db.execute(statement) }
                 continue
             }
             let old = source.entities[oldIndex]
-            try migrateColumns(from: old, to: entity, on: db)
+            let table = entity.tableName
+            for slot in entity.slots {
+                guard let oldSlot = old.slotIndex[slot.name].map({ old.slots[$0] }) else {
+                    switch slot.kind {
+                    case .attribute(let type):
+                        try db.execute("ALTER TABLE \(table) ADD COLUMN \(slot.column) \(type.sqlType)")
+                        if slot.defaultValue != .null {
+                            try db.cached("UPDATE \(table) SET \(slot.column) = ?").run([slot.defaultValue])
+                        }
+                    case .toOne:
+                        try db.execute("ALTER TABLE \(table) ADD COLUMN \(slot.column) INTEGER")
+                        try db.execute("CREATE INDEX IF NOT EXISTS \(table)_\(slot.column)_INDEX ON \(table) (\(slot.column))")
+                    }
+                    continue
+                }
+                if oldSlot.isOptional, !slot.isOptional, slot.defaultValue != .null {
+                    try db.cached("UPDATE \(table) SET \(slot.column) = ? WHERE \(slot.column) IS NULL").run([slot.defaultValue])
+                }
+            }
             if old.entityNumber != entity.entityNumber {
-                try db.cached("UPDATE \(entity.tableName) SET Z_ENT = ?").run([.int(entity.entityNumber)])
+                try db.cached("UPDATE \(table) SET Z_ENT = ?").run([.int(entity.entityNumber)])
                 renumbered[old.entityNumber] = entity.entityNumber
             }
         }
         return renumbered
     }
 
-    private func migrateColumns(from old: EntityInfo, to entity: EntityInfo, on db: SQLiteConnection) throws {
-        let table = entity.tableName
-        for slot in old.slots where entity.slotIndex[slot.name] == nil {
-            if slot.attributeType == nil { try db.execute("DROP INDEX IF EXISTS \(table)_\(slot.column)_INDEX") }
-            try db.execute("ALTER TABLE \(table) DROP COLUMN \(slot.column)")
+    private func createJoinTables(on db: SQLiteConnection) throws {
+        var created: Set<String> = []
+        for join in Self.joinTables(of: destination) where created.insert(join.table).inserted {
+            for statement in StoreSchema.joinTableStatements(table: join.table, join.owner, join.target) { try db.execute(statement) }
         }
-        for slot in entity.slots {
-            guard let oldSlot = old.slotIndex[slot.name].map({ old.slots[$0] }) else {
-                switch slot.kind {
-                case .attribute(let type):
-                    try db.execute("ALTER TABLE \(table) ADD COLUMN \(slot.column) \(type.sqlType)")
-                    if slot.defaultValue != .null {
-                        try db.cached("UPDATE \(table) SET \(slot.column) = ?").run([slot.defaultValue])
-                    }
-                case .toOne:
-                    try db.execute("ALTER TABLE \(table) ADD COLUMN \(slot.column) INTEGER")
-                    try db.execute("CREATE INDEX IF NOT EXISTS \(table)_\(slot.column)_INDEX ON \(table) (\(slot.column))")
+    }
+
+    /// For every relationship in both models whose storage changed: the pairs (owner key, destination key)
+    /// it held, read from the old storage and written to the new one.
+    private func carryRelationships(retired: [String: String], on db: SQLiteConnection) throws {
+        for entity in destination.entities {
+            guard let oldIndex = source.entityIndex[entity.name] else { continue }
+            let old = source.entities[oldIndex]
+            for relationship in entity.relationships {
+                guard let was = old.relationshipIndex[relationship.name].map({ old.relationships[$0] }) else { continue }
+                let from = pairs(of: was, in: old, model: source, retired: retired)
+                let to = location(of: relationship, in: entity, model: destination)
+                guard from.location != to else { continue }
+                let with = "WITH pairs(e, d) AS (\(from.select)) "
+                switch relationship.storage {
+                case .foreignKey(let slot):
+                    let (table, column) = (entity.tableName, entity.slots[slot].column)
+                    try db.execute(with + "UPDATE \(table) SET \(column) = (SELECT d FROM pairs WHERE e = \(table).Z_PK LIMIT 1) "
+                        + "WHERE Z_PK IN (SELECT e FROM pairs)")
+                case .inverseForeignKey(let slot):
+                    let target = destination.entities[relationship.destination]
+                    let (table, column) = (target.tableName, target.slots[slot].column)
+                    try db.execute(with + "UPDATE \(table) SET \(column) = (SELECT e FROM pairs WHERE d = \(table).Z_PK LIMIT 1) "
+                        + "WHERE Z_PK IN (SELECT d FROM pairs)")
+                case .joinTable(let table, let owner, let target):
+                    try db.execute(with + "INSERT OR IGNORE INTO \(table) (\(owner), \(target)) SELECT e, d FROM pairs")
                 }
+            }
+        }
+    }
+
+    /// Where a relationship's pairs are kept, as a comparable string, and a SELECT of them as (e, d).
+    private func pairs(of relationship: RelationshipInfo, in entity: EntityInfo, model: Model, retired: [String: String])
+        -> (location: String, select: String)
+    {
+        switch relationship.storage {
+        case .foreignKey(let slot):
+            let column = entity.slots[slot].column
+            return ("fk:\(entity.tableName).\(column)",
+                    "SELECT Z_PK, \(column) FROM \(entity.tableName) WHERE \(column) IS NOT NULL")
+        case .inverseForeignKey(let slot):
+            let target = model.entities[relationship.destination]
+            let column = target.slots[slot].column
+            return ("fk:\(target.tableName).\(column)",
+                    "SELECT \(column), Z_PK FROM \(target.tableName) WHERE \(column) IS NOT NULL")
+        case .joinTable(let table, let owner, let target):
+            // A retired table is read under its new name; its location stays the old one, which the
+            // destination does not use any more.
+            return ("join:\(table)|\(owner)|\(target)", "SELECT \(owner), \(target) FROM \(retired[table] ?? table)")
+        }
+    }
+
+    private func location(of relationship: RelationshipInfo, in entity: EntityInfo, model: Model) -> String {
+        switch relationship.storage {
+        case .foreignKey(let slot): "fk:\(entity.tableName).\(entity.slots[slot].column)"
+        case .inverseForeignKey(let slot):
+            "fk:\(model.entities[relationship.destination].tableName).\(model.entities[relationship.destination].slots[slot].column)"
+        case .joinTable(let table, let owner, let target): "join:\(table)|\(owner)|\(target)"
+        }
+    }
+
+    /// Drops what the destination has not: columns, entity tables, the retired join tables and the join
+    /// tables of removed relationships.
+    private func dropWhatIsGone(retired: [String: String], on db: SQLiteConnection) throws {
+        for old in source.entities {
+            guard let newIndex = destination.entityIndex[old.name] else {
+                try db.execute("DROP TABLE IF EXISTS \(old.tableName)")
                 continue
             }
-            try checkInferable(oldSlot, slot, of: entity, old: old)
-            if oldSlot.isOptional, !slot.isOptional, slot.defaultValue != .null {
-                try db.cached("UPDATE \(table) SET \(slot.column) = ? WHERE \(slot.column) IS NULL").run([slot.defaultValue])
+            let entity = destination.entities[newIndex]
+            for slot in old.slots where entity.slotIndex[slot.name] == nil {
+                if slot.attributeType == nil { try db.execute("DROP INDEX IF EXISTS \(old.tableName)_\(slot.column)_INDEX") }
+                try db.execute("ALTER TABLE \(old.tableName) DROP COLUMN \(slot.column)")
             }
         }
-        // A to-many in one version and an attribute or to-one in the other.
-        for relationship in entity.relationships where relationship.isToMany && old.slotIndex[relationship.name] != nil {
-            throw StoreError.migrationFailed(reason: "\(entity.name).\(relationship.name) is a to-one or an attribute in the store's model "
-                + "and a to-many in this one: a lightweight migration cannot infer that")
-        }
-        for relationship in old.relationships where relationship.isToMany && entity.slotIndex[relationship.name] != nil {
-            throw StoreError.migrationFailed(reason: "\(entity.name).\(relationship.name) is a to-many in the store's model "
-                + "and a to-one or an attribute in this one: a lightweight migration cannot infer that")
-        }
+        for name in retired.values.sorted() { try db.execute("DROP TABLE IF EXISTS \(name)") }
     }
 
-    private func checkInferable(_ oldSlot: Slot, _ slot: Slot, of entity: EntityInfo, old: EntityInfo) throws {
-        switch (oldSlot.kind, slot.kind) {
-        case let (.attribute(was), .attribute(now)) where was != now:
-            throw StoreError.migrationFailed(reason: "\(entity.name).\(slot.name) was a \(was) and is a \(now): "
-                + "a lightweight migration cannot infer a type change (it needs a mapping model)")
-        case let (.toOne(was), .toOne(now)) where source.entities[was].name != destination.entities[now].name:
-            throw StoreError.migrationFailed(reason: "\(entity.name).\(slot.name) pointed at \(source.entities[was].name) "
-                + "and points at \(destination.entities[now].name): a lightweight migration cannot infer that")
-        case (.attribute, .toOne), (.toOne, .attribute):
-            throw StoreError.migrationFailed(reason: "\(entity.name).\(slot.name) changed between attribute and relationship: "
-                + "a lightweight migration cannot infer that")
-        default:
-            return
-        }
-    }
-
-    // MARK: Join tables
-
-    /// Creates the destination's join tables, moving the rows of a table whose name or columns changed
-    /// (entity numbers are part of them), and drops the source's tables nothing uses any more.
-    private func migrateJoinTables(on db: SQLiteConnection) throws {
-        var kept: Set<String> = []
-        for entity in destination.entities {
+    /// Every join table of a model, once each: its name and the two columns (owner side, target side) as
+    /// the first relationship that uses it sees them.
+    static func joinTables(of model: Model) -> [(table: String, owner: String, target: String)] {
+        var seen: Set<String> = []
+        var result: [(table: String, owner: String, target: String)] = []
+        for entity in model.entities {
             for relationship in entity.relationships {
                 guard case .joinTable(let table, let owner, let target) = relationship.storage,
-                      kept.insert(table).inserted else { continue }
-                for statement in StoreSchema.joinTableStatements(table: table, owner, target) { try db.execute(statement) }
-                guard let oldEntity = source.entityIndex[entity.name].map({ source.entities[$0] }),
-                      let oldRelationship = oldEntity.relationshipIndex[relationship.name].map({ oldEntity.relationships[$0] }),
-                      case .joinTable(let oldTable, let oldOwner, let oldTarget) = oldRelationship.storage,
-                      (oldTable, oldOwner, oldTarget) != (table, owner, target)
-                else { continue }
-                try db.execute("INSERT OR IGNORE INTO \(table) (\(owner), \(target)) SELECT \(oldOwner), \(oldTarget) FROM \(oldTable)")
+                      seen.insert(table).inserted else { continue }
+                result.append((table, owner, target))
             }
         }
-        for entity in source.entities {
-            for relationship in entity.relationships {
-                guard case .joinTable(let table, _, _) = relationship.storage, !kept.contains(table) else { continue }
-                try db.execute("DROP TABLE IF EXISTS \(table)")
-                kept.insert(table)
-            }
-        }
+        return result
     }
 
     // MARK: Numbers

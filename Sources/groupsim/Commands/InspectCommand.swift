@@ -2,6 +2,7 @@ import ArgumentParser
 import Basics
 import Foundation
 import SharedStore
+import Supervisor
 
 /// `groupsim inspect STORE.sqlite [--json]`: what a Core Data store (or a GroupSim one) holds, read from a
 /// copy so the file itself is never written.
@@ -24,9 +25,15 @@ struct InspectCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        // The copy it reads is removed on Ctrl-C and on SIGTERM too.
+        ProcessGuard.installCleanupHandlers(grace: .seconds(1))
+        let scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("groupsim-inspect-\(UUID().uuidString)", isDirectory: true)
+        let token = CleanupRegistry.shared.add { try? FileManager.default.removeItem(at: scratch) }
+        defer { CleanupRegistry.shared.remove(token) }
         let inspection: StoreInspection
         do {
-            inspection = try StoreInspector.inspect(URL(fileURLWithPath: store))
+            inspection = try StoreInspector.inspect(URL(fileURLWithPath: store), scratch: scratch)
         } catch {
             printError("groupsim inspect: \(store): \(error)")
             throw ExitCode(1)
