@@ -110,4 +110,34 @@ import Testing
         #expect(errors.count == 2, "\(errors)")
         #expect(errors.contains { $0.message.contains("crash") && $0.message.contains("retry") })
     }
+
+    @Test func aVariantThatGivesAnOlderVersionHasItsProcessStepsCheckedAgain() {
+        let errors = Fixture.errors(Self.yaml(models: Self.twoVersions, processes: """
+              app: { role: host }
+              share: { role: share }
+            """, steps: """
+              - app: { insert: Note, id: n1, set: { title: A } }
+              - share: { update: n1, set: { pinned: true } }
+              - share: { insert: Tag, id: t1, set: { name: x } }
+              - share: { read: n1, expect: { pinned: true }, only-in: [same] }
+              - share: { fetch: Note, where: "pinned == true" }
+            variants:
+              same: { expect: pass }
+              old: { share: { model: v1 }, expect: pass }
+            """))
+        #expect(errors.map(\.line) == [13, 14, 16], "\(errors)")
+        #expect(errors.first?.message.hasPrefix("in variant 'old', 'share' opens the store with v1, and its Note has no property 'pinned'") == true)
+        #expect(errors[1].message.contains("its model has no entity Tag"))
+    }
+
+    @Test func aProcessCannotNameAnObjectOfAnEntityItsVersionLacks() {
+        let errors = Fixture.errors(Self.yaml(models: Self.twoVersions, processes: """
+              app: { role: host }
+              old: { role: share, model: v1 }
+            """, steps: """
+              - app: { insert: Tag, id: t1, set: { name: x } }
+              - old: { read: t1 }
+            """))
+        #expect(errors.count == 1 && errors[0].message.contains("whose model has no entity Tag, so it can never show t1"), "\(errors)")
+    }
 }

@@ -129,6 +129,7 @@ final class ScenarioDecoder {
         checkHistoryAuthors()
         decodePendingWork()
         checkOnlyIn(steps + processes.flatMap(\.work), variants: variants.map(\.name))
+        checkVariantModelVersions(steps, variants: variants)
         for (name, key) in stepVariantNames where !variants.map(\.name).contains(name) {
             decoder.error("the step's variants: names an unknown variant '\(name)'" + Suggestion.hint(
                 for: name, in: variants.map(\.name), otherwise: "declare it under variants:."), at: key)

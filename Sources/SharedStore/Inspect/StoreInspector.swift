@@ -20,6 +20,16 @@ public enum StoreInspector {
         let files: StoreInspection.Files
         do {
             try fm.createDirectory(at: scratch, withIntermediateDirectories: true)
+            // A copy that would fill the disk is refused before it starts (a -wal never checkpointed can be
+            // many gigabytes).
+            let needed = ["", "-wal", "-shm"].compactMap { suffix in
+                (try? fm.attributesOfItem(atPath: url.resolvingSymlinksInPath().path + suffix)[.size] as? NSNumber)?.int64Value
+            }.reduce(0, +)
+            if let free = (try? fm.attributesOfFileSystem(forPath: scratch.path)[.systemFreeSize] as? NSNumber)?.int64Value,
+               needed > free - (256 << 20) {
+                throw StoreError.file(path: url.path, reason: "reading it needs a copy of \(needed) bytes (with its -wal and -shm), "
+                    + "and \(scratch.deletingLastPathComponent().path) has \(free) bytes free; set TMPDIR to a larger disk")
+            }
             let store = try copyRegularFile(url, to: copy)
             func side(_ suffix: String) throws(StoreError) -> Int64? {
                 let source = URL(fileURLWithPath: url.path + suffix)
