@@ -51,7 +51,12 @@ extension ScenarioRunner {
     /// A step of one process: a lifecycle action, or a command for its agent.
     /// Returns the step's error (a scenario outcome, not a harness failure), if any.
     func executeProcessStep(_ step: ScenarioStep, on slot: ProcessSlot) throws(HarnessFailure) -> ErrorRecord? {
-        if let outcome = try stepWhileAwaitingStore(step.step, slot) { return outcome }
+        if let outcome = try stepWhileAwaitingStore(step.step, slot) {
+            // A step that expected its store not to load (`expect-error: store-load-failed`) succeeds so.
+            guard var error = outcome else { return nil }
+            error.expected = step.expectError?.kind == error.kind
+            return error
+        }
         switch step.step {
         case .launch: try lifecycle(.launch, slot)
         case .exit: try lifecycle(.exit, slot)
