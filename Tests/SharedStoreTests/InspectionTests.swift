@@ -155,7 +155,7 @@ import TestSupport
             _ = try StoreInspector.inspect(url)
         } throws: { error in
             guard case StoreError.file(let path, let reason) = error else { return false }
-            return path.hasSuffix("Books.sqlite-wal") && reason.contains("not a regular file")
+            return path.hasSuffix("Books.sqlite-wal") && reason.contains("Books.sqlite-wal is not a regular file")
         }
     }
 

@@ -39,15 +39,19 @@ extension InspectionReader {
         }
         if try db.tableExists("ACHANGE") {
             let statement = try db.prepare("SELECT ZCHANGETYPE, count(*) FROM ACHANGE GROUP BY ZCHANGETYPE")
+            var unknown = 0
             while try statement.step() {
                 let count = Int(statement.int64(at: 1))
                 history.changes += count
-                switch statement.int64(at: 0) {
+                // ZCHANGETYPE: 0 insert, 1 update, 2 delete; anything else (NULL, text) is counted apart.
+                switch statement.isNull(at: 0) ? -1 : statement.value(at: 0).intValue ?? -1 {
                 case 0: history.inserts += count
                 case 1: history.updates += count
-                default: history.deletes += count
+                case 2: history.deletes += count
+                default: unknown += count
                 }
             }
+            history.unknownChanges = unknown
         }
         return history
     }
@@ -87,6 +91,18 @@ extension InspectionReader {
                 problems.append("there is no -wal file, and keys were handed out that no row has (\(gaps.joined(separator: "; "))): "
                     + "rows were deleted, or the store was copied without its -wal and lost the commits in it")
             }
+        }
+        for entity in inspection.entities where entity.parent == nil {
+            let family = inspection.entities.filter { $0.table == entity.table }
+            let handedOut = family.map(\.maxPrimaryKey).max() ?? 0
+            if let highest = highestKey(entity.table), highest > handedOut {
+                problems.append("\(entity.name): Z_PRIMARYKEY says keys up to \(handedOut) were handed out, but \(entity.table) has a "
+                    + "row with key \(highest): the next insert would take a key a row already has")
+            }
+        }
+        if let history = inspection.history, history.unknownChanges > 0 {
+            problems.append("\(history.unknownChanges) history change\(history.unknownChanges == 1 ? " has" : "s have") a ZCHANGETYPE "
+                + "other than 0 (insert), 1 (update) or 2 (delete)")
         }
         if let history = inspection.history, history.transactions > 0, history.oldestToken == 1 {
             problems.append("history was never purged: all \(history.transactions) transactions since the store was made are kept")

@@ -7,6 +7,8 @@ struct InspectionReader {
     let db: SQLiteConnection
     private var tables: [String: [(name: String, type: String)]] = [:]
     private var indexes: Set<String> = []
+    /// What could not be read or looks inconsistent, found while reading (added to the problems).
+    private(set) var findings: [String] = []
 
     init(db: SQLiteConnection) {
         self.db = db
@@ -19,15 +21,26 @@ struct InspectionReader {
     mutating func read(path: String, files: StoreInspection.Files) throws -> StoreInspection {
         try loadSchema()
         var inspection = StoreInspection(
-            path: path, layout: .groupsim, identifier: nil, storeType: nil, frameworkVersion: nil, hashedEntities: [],
+            path: path, layout: .unknown, identifier: nil, storeType: nil, frameworkVersion: nil, hashedEntities: [],
             entities: [], history: nil, files: files, problems: [])
-        try readMetadata(into: &inspection)
-        let rows = try primaryKeyRows()
-        inspection.entities = try entities(rows)
-        inspection.history = try history(layout: inspection.layout)
-        inspection.problems = problems(inspection)
+        // Each part is read on its own: what one cannot read is a problem, not the end of the report.
+        do { try readMetadata(into: &inspection) } catch { findings.append("the metadata (Z_METADATA) could not be read: \(error)") }
+        do {
+            inspection.entities = try entities(try primaryKeyRows())
+        } catch {
+            findings.append("the entities (Z_PRIMARYKEY and their tables) could not be read: \(error)")
+        }
+        do {
+            inspection.history = try history(layout: inspection.layout)
+        } catch {
+            findings.append("the history (ATRANSACTION, ACHANGE) could not be read: \(error)")
+        }
+        inspection.problems = findings + problems(inspection)
         return inspection
     }
+
+    /// A table name for SQL: quoted, so that any name sqlite_master holds is one identifier.
+    static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 
     // MARK: Schema
 
@@ -47,40 +60,72 @@ struct InspectionReader {
         }
     }
 
-    private func readMetadata(into inspection: inout StoreInspection) throws {
-        let statement = try db.prepare("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
-        guard try statement.step() else { return }
+    private mutating func readMetadata(into inspection: inout StoreInspection) throws {
+        let statement = try db.prepare("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
+        guard try statement.step() else {
+            findings.append("Z_METADATA has no row for version 1: the store has no identifier or model hashes")
+            return
+        }
         inspection.identifier = statement.string(at: 0)
-        guard let plist = statement.data(at: 1) else { return }
+        guard let plist = statement.data(at: 1) else {
+            findings.append("Z_METADATA.Z_PLIST is empty: the store's model hashes are unknown")
+            return
+        }
         if plist.starts(with: Array("bplist00".utf8)),
            let dictionary = try? PropertyListSerialization.propertyList(from: plist, options: [], format: nil) as? [String: Any] {
             inspection.layout = .coreData
             inspection.storeType = dictionary["NSStoreType"] as? String
-            inspection.frameworkVersion = (dictionary["NSPersistenceFrameworkVersion"] as? NSNumber)?.intValue
-            inspection.hashedEntities = ((dictionary["NSStoreModelVersionHashes"] as? [String: Any])?.keys).map { $0.sorted() } ?? []
-        } else if let json = try? JSONSerialization.jsonObject(with: plist) as? [String: Any] {
+            if let number = dictionary["NSPersistenceFrameworkVersion"] as? NSNumber, number.doubleValue.magnitude < 1e15 {
+                inspection.frameworkVersion = number.intValue
+            }
+            if let hashes = dictionary["NSStoreModelVersionHashes"] as? [String: Any], !hashes.isEmpty {
+                inspection.hashedEntities = hashes.keys.sorted()
+            } else {
+                findings.append("the metadata has no NSStoreModelVersionHashes dictionary: no model can be matched with the store")
+            }
+        } else if let json = try? JSONSerialization.jsonObject(with: plist) as? [String: Any], json["NSStoreModelVersionHash"] != nil {
+            inspection.layout = .groupsim
             inspection.storeType = json["NSStoreType"] as? String
+        } else {
+            findings.append("Z_METADATA.Z_PLIST is neither a binary property list (Core Data's) nor GroupSim's metadata: "
+                + "the store's model hashes are unknown")
         }
     }
 
-    private func primaryKeyRows() throws -> [Row] {
-        let statement = try db.prepare("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT < 16000 ORDER BY Z_ENT")
+    /// The entity rows of `Z_PRIMARYKEY`: all but history's three (16001-16003, named CHANGE, TRANSACTION
+    /// and TRANSACTIONSTRING); a row without a number or a name is a problem.
+    private mutating func primaryKeyRows() throws -> [Row] {
+        let statement = try db.prepare("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
         var rows: [Row] = []
         while try statement.step() {
-            rows.append(Row(number: statement.int64(at: 0), name: statement.string(at: 1) ?? "?",
-                            parent: statement.isNull(at: 2) ? 0 : statement.int64(at: 2), max: statement.int64(at: 3)))
+            let name = statement.string(at: 1)
+            guard !statement.isNull(at: 0), let name else {
+                findings.append("Z_PRIMARYKEY has a row without a number or a name (\(name ?? "no name")): it is left out")
+                continue
+            }
+            let number = statement.int64(at: 0)
+            if [16001: "CHANGE", 16002: "TRANSACTION", 16003: "TRANSACTIONSTRING"][number] == name { continue }
+            rows.append(Row(number: number, name: name, parent: statement.isNull(at: 2) ? 0 : statement.int64(at: 2),
+                            max: statement.int64(at: 3)))
         }
         return rows
     }
 
     // MARK: Entities
 
-    private func entities(_ rows: [Row]) throws -> [StoreInspection.Entity] {
+    private mutating func entities(_ rows: [Row]) throws -> [StoreInspection.Entity] {
         let byNumber = Dictionary(rows.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
+        var broken: Set<Int64> = []
         func root(_ row: Row) -> Row {
             var current = row
             var seen: Set<Int64> = [row.number]
-            while current.parent != 0, let parent = byNumber[current.parent], seen.insert(parent.number).inserted { current = parent }
+            while current.parent != 0 {
+                guard let parent = byNumber[current.parent], seen.insert(parent.number).inserted else {
+                    broken.insert(row.number)
+                    return current
+                }
+                current = parent
+            }
             return current
         }
         let entityNames = rows.map(\.name)
@@ -88,6 +133,12 @@ struct InspectionReader {
         for row in rows {
             let table = "Z" + root(row).name.uppercased()
             let columns = tables[table] ?? []
+            if broken.contains(row.number) {
+                findings.append("\(row.name)'s Z_SUPER (\(row.parent)) names no entity, or leads back to it: its rows' table is unknown")
+            }
+            if columns.isEmpty, row.parent == 0 {
+                findings.append("\(row.name) has no table \(table)")
+            }
             let isRoot = row.parent == 0
             var attributes: [StoreInspection.Attribute] = []
             var relationships: [StoreInspection.Relationship] = []
@@ -114,11 +165,17 @@ struct InspectionReader {
         return result
     }
 
-    private func count(_ table: String, entity: Int64, columns: [(name: String, type: String)]) throws -> Int {
+    private mutating func count(_ table: String, entity: Int64, columns: [(name: String, type: String)]) throws -> Int {
         guard !columns.isEmpty else { return 0 }
         let hasEntityColumn = columns.contains { $0.name == "Z_ENT" }
-        let sql = "SELECT count(*) FROM \(table)" + (hasEntityColumn ? " WHERE Z_ENT = ?" : "")
+        let sql = "SELECT count(*) FROM \(Self.quoted(table))" + (hasEntityColumn ? " WHERE Z_ENT = ?" : "")
         return Int(try db.scalarInt(sql, hasEntityColumn ? [.int(entity)] : []) ?? 0)
+    }
+
+    /// The highest primary key of a table's rows, for the `Z_MAX` check.
+    func highestKey(_ table: String) -> Int64? {
+        guard tables[table]?.contains(where: { $0.name == "Z_PK" }) == true else { return nil }
+        return try? db.scalarInt("SELECT max(Z_PK) FROM \(Self.quoted(table))")
     }
 
     /// A to-one's destination: the entity its `Z<n>_<NAME>` companion names, else the entity the

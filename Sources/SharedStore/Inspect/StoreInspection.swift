@@ -11,6 +11,8 @@ public struct StoreInspection: Sendable, Hashable, Codable {
         case coreData = "core-data"
         /// SharedStore's own (JSON metadata, its history columns): see Docs/SharedStore.md.
         case groupsim
+        /// Metadata that is neither (missing, unreadable, or of an unknown form): see `problems`.
+        case unknown
     }
 
     /// The `.sqlite` file inspected.
@@ -104,6 +106,8 @@ public struct StoreInspection: Sendable, Hashable, Codable {
         public var inserts: Int
         public var updates: Int
         public var deletes: Int
+        /// Changes whose `ZCHANGETYPE` is none of the three (counted in `changes`).
+        public var unknownChanges: Int = 0
         /// Transactions per author (nil: none set), bundle id and process, most first.
         public var authors: [NamedCount]
         public var bundleIdentifiers: [NamedCount]

@@ -6,28 +6,51 @@ import Foundation
 /// the last connection closes), so the inspector reads a copy of the files in a temporary directory it
 /// removes afterwards; the files it was given are never opened for writing.
 public enum StoreInspector {
-    /// Inspects the store at `url` (its `-wal` and `-shm` beside it, if any), copying them into
-    /// `scratch` (a new temporary directory when nil), which is removed before it returns.
+    /// Inspects the store at `url` (its `-wal`, `-shm` and `-journal` beside it, if any), copying them
+    /// into `scratch` (a new temporary directory when nil), which is removed before it returns. A symbolic
+    /// link is followed: the files beside its target are the store's.
+    ///
+    /// The files are copied one after another, so a process writing meanwhile can leave a copy whose
+    /// `-wal` and `.sqlite` disagree; SQLite then finds it malformed, and the inspector copies again (up
+    /// to five times). The `-shm` is not copied (only measured): SQLite rebuilds it from the `-wal`, which
+    /// a copy taken in the middle of a write would otherwise contradict.
     /// - Throws: `StoreError.file` when the file is missing, is no regular file (a directory, a FIFO, a
     ///   device), or cannot be copied; `.sqlite` when it is no SQLite database; `.invalidState` when it is
-    ///   a database without a store's tables.
-    public static func inspect(_ url: URL, scratch: URL? = nil) throws(StoreError) -> StoreInspection {
+    ///   a database without a store's tables (with the reason when its `-wal` is missing).
+    public static func inspect(_ given: URL, scratch: URL? = nil) throws(StoreError) -> StoreInspection {
         let fm = FileManager.default
-        guard fm.fileExists(atPath: url.path) else { throw .file(path: url.path, reason: "no such file") }
+        guard fm.fileExists(atPath: given.path) else { throw .file(path: given.path, reason: "no such file") }
+        let url = given.resolvingSymlinksInPath()
         let scratch = scratch ?? fm.temporaryDirectory.appendingPathComponent("groupsim-inspect-\(UUID().uuidString)", isDirectory: true)
         defer { try? fm.removeItem(at: scratch) }
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try inspectOnce(url, reportedAs: given.path, scratch: scratch)
+            } catch .sqlite(let error) where error.code == .corrupt && attempt < 5 {
+                // Copied while another process wrote: copy again.
+                try? fm.removeItem(at: scratch)
+                usleep(UInt32(20_000 * attempt))
+            }
+        }
+    }
+
+    private static func inspectOnce(_ url: URL, reportedAs path: String, scratch: URL) throws(StoreError) -> StoreInspection {
+        let fm = FileManager.default
         let copy = scratch.appendingPathComponent(url.lastPathComponent)
+        func size(_ suffix: String) -> Int64? {
+            (try? fm.attributesOfItem(atPath: url.path + suffix)[.size] as? NSNumber)?.int64Value
+        }
         let files: StoreInspection.Files
         do {
             try fm.createDirectory(at: scratch, withIntermediateDirectories: true)
             // A copy that would fill the disk is refused before it starts (a -wal never checkpointed can be
             // many gigabytes).
-            let needed = ["", "-wal", "-shm"].compactMap { suffix in
-                (try? fm.attributesOfItem(atPath: url.resolvingSymlinksInPath().path + suffix)[.size] as? NSNumber)?.int64Value
-            }.reduce(0, +)
+            let needed = ["", "-wal", "-journal"].compactMap(size).reduce(0, +)
             if let free = (try? fm.attributesOfFileSystem(forPath: scratch.path)[.systemFreeSize] as? NSNumber)?.int64Value,
                needed > free - (256 << 20) {
-                throw StoreError.file(path: url.path, reason: "reading it needs a copy of \(needed) bytes (with its -wal and -shm), "
+                throw StoreError.file(path: path, reason: "reading it needs a copy of \(needed) bytes (with its -wal), "
                     + "and \(scratch.deletingLastPathComponent().path) has \(free) bytes free; set TMPDIR to a larger disk")
             }
             let store = try copyRegularFile(url, to: copy)
@@ -36,19 +59,26 @@ public enum StoreInspector {
                 guard fm.fileExists(atPath: source.path) else { return nil }
                 return try copyRegularFile(source, to: URL(fileURLWithPath: copy.path + suffix))
             }
-            files = StoreInspection.Files(store: store, wal: try side("-wal"), shm: try side("-shm"))
+            // A hot rollback journal is rolled back in the copy, as SQLite would at the next open.
+            _ = try side("-journal")
+            files = StoreInspection.Files(store: store, wal: try side("-wal"), shm: size("-shm"))
         } catch let error as StoreError {
             throw error
         } catch {
-            throw .file(path: url.path, reason: "cannot copy it to read it: \(error.localizedDescription)")
+            throw .file(path: path, reason: "cannot copy it to read it: \(error.localizedDescription)")
         }
         do {
             let db = try SQLiteConnection(path: copy.path, walMode: false)
             guard try db.tableExists("Z_PRIMARYKEY"), try db.tableExists("Z_METADATA") else {
-                throw StoreError.invalidState("\(url.path) is a SQLite database without Z_PRIMARYKEY and Z_METADATA: not a Core Data store")
+                let walMode = (try? FileHandle(forReadingFrom: copy).read(upToCount: 20)).map { $0.count == 20 && $0[18] == 2 } ?? false
+                if walMode, files.wal == nil {
+                    throw StoreError.invalidState("\(path) has no store tables in its .sqlite file, and it is in WAL mode without its "
+                        + "-wal: it was copied without it, and every commit not yet checkpointed, its schema included, is missing")
+                }
+                throw StoreError.invalidState("\(path) is a SQLite database without Z_PRIMARYKEY and Z_METADATA: not a Core Data store")
             }
             var reader = InspectionReader(db: db)
-            return try reader.read(path: url.path, files: files)
+            return try reader.read(path: path, files: files)
         } catch let error as StoreError {
             throw error
         } catch {
@@ -66,7 +96,8 @@ public enum StoreInspector {
             throw .file(path: source.path, reason: "cannot read its attributes: \(error.localizedDescription)")
         }
         guard attributes[.type] as? FileAttributeType == .typeRegular else {
-            throw .file(path: source.path, reason: "it is not a regular file (a directory, a FIFO or a device cannot be a store's file)")
+            throw .file(path: source.path, reason: "\(source.lastPathComponent) is not a regular file (a directory, a FIFO or a device "
+                + "cannot be a store's file)")
         }
         let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
         guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {

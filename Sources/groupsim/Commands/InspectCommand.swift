@@ -35,13 +35,21 @@ struct InspectCommand: ParsableCommand {
         do {
             inspection = try StoreInspector.inspect(URL(fileURLWithPath: store), scratch: scratch)
         } catch {
-            printError("groupsim inspect: \(store): \(error)")
+            if case .file(_, let reason) = error {
+                printError("groupsim inspect: \(store): \(reason)")
+            } else {
+                printError("groupsim inspect: \(store): \(error)")
+            }
             throw ExitCode(1)
         }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .iso8601
+            // With microseconds, as Core Data stores history timestamps.
+            encoder.dateEncodingStrategy = .custom { date, encoder in
+                var container = encoder.singleValueContainer()
+                try container.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
+            }
             print(String(decoding: try encoder.encode(inspection), as: UTF8.self))
         } else {
             print(InspectionText.render(inspection), terminator: "")
@@ -80,7 +88,8 @@ enum InspectionText {
             if let oldest = history.oldestToken, let newest = history.newestToken { out += ", tokens \(oldest) to \(newest)" }
             out += "\n"
             if let first = history.first, let last = history.last {
-                out += "  from \(first.formatted(.iso8601)) to \(last.formatted(.iso8601))\n"
+                let format = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+                out += "  from \(first.formatted(format)) to \(last.formatted(format))\n"
             }
             for (label, counts) in [("authors", history.authors), ("bundle ids", history.bundleIdentifiers),
                                     ("processes", history.processes)] where !counts.isEmpty {
