@@ -43,7 +43,8 @@ extension AgentProcess {
             reason = "the store was made with \(storeVersion), which this process (with \(own)) does not have: Core Data's "
                 + "134100, the model used to open the store is incompatible with the one used to create it"
         case StoreError.migrationRequired:
-            reason = "the store was made with \(storeVersion) and this process (with \(own), migrate: false) does not "
+            let why = config.settings.readOnly ? "read-only" : "migrate: false"
+            reason = "the store was made with \(storeVersion) and this process (with \(own), \(why)) does not "
                 + "migrate it: Core Data's 134100"
         case StoreError.migrationFailed(let why):
             reason = "the migration from \(storeVersion) to \(own) failed: \(why)"

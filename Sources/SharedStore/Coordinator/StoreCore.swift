@@ -66,6 +66,11 @@ final class StoreCore {
         }
         let metadata: StoreSchema.Metadata
         if options.readOnly {
+            // A read-only store is never migrated: one made with an earlier version does not load.
+            if let hash = try? StoreSchema.modelHash(writer), hash != model.versionHash,
+               options.previousModels.contains(where: { $0.versionHash == hash }) {
+                throw .migrationRequired(path: url.path, storeHash: hash, modelHash: model.versionHash)
+            }
             metadata = try StoreSchema.check(writer, model: model)
         } else {
             metadata = try StoreSchema.prepare(writer, model: model, options: options)
