@@ -50,6 +50,8 @@ KEYS = [
     "insert", "update", "delete", "read", "count", "fetch", "workload", "mix", "rate", "duration", "keys",
     "fault", "crash", "during", "sleep", "clock", "advance", "parallel", "only-in", "expect-error",
     "copy-store", "with-wal", "open-copy", "batch-insert", "batch-update", "batch-delete", "id", "via",
+    "models", "migrate", "on-load-failure", "write-transactions", "state", "fault", "deleted", "registered",
+    "begin-write", "end-write", "purge-history", "reload-timelines", "push", "context", "limits",
 ]
 
 
