@@ -1,6 +1,7 @@
 import Basics
 import Checkers
 import Foundation
+import Synchronization
 import Runner
 import ScenarioModel
 import Testing
@@ -51,6 +52,22 @@ import Trace
         "same-note-on-phone-and-watch-without-uuid/default": [(.duplicate, "group:group.example.notes", "n1"), (.duplicate, "own:watch", "n1")],
     ]
 
+    /// The plans two at a time, as `groupsim run --jobs 2` runs them on a two-core machine (a verdict must
+    /// not depend on the load), in their order.
+    static func executeTwoAtATime(_ plans: [RunPlan], options: RunnerOptions) -> [RunOutcome] {
+        let results = Mutex<[Int: RunOutcome]>([:])
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: min(2, plans.count)) { _ in
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < plans.count else { return }
+                let outcome = ScenarioRunner.execute(plans[index], options: options)
+                results.withLock { $0[index] = outcome }
+            }
+        }
+        return results.withLock { done in plans.indices.compactMap { done[$0] } }
+    }
+
     /// Both modes: the deterministic mode must give every run the verdict real time gives it.
     @Test(arguments: RunMode.allCases)
     func everyScenarioRunMatchesItsExpectation(mode: RunMode) throws {
@@ -58,8 +75,7 @@ import Trace
         #expect(scenarios.count >= 10)
         let plans = scenarios.flatMap { scenario in scenario.runs().map { RunPlan(run: $0, summary: scenario.summary, mode: mode) } }
         let options = RunnerOptions(agentExecutable: RunHarness.groupsim)
-        var outcomes: [RunOutcome] = []
-        for plan in plans { outcomes.append(ScenarioRunner.execute(plan, options: options)) }
+        let outcomes = Self.executeTwoAtATime(plans, options: options)
         for outcome in outcomes {
             let name = "\(outcome.plan.info.scenario)/\(outcome.plan.info.variant)"
             #expect(outcome.harnessError == nil, "\(name): \(outcome.harnessError.map(String.init(describing:)) ?? "")")
