@@ -154,6 +154,20 @@ public final class AgentProcess {
         ensemble = nil
     }
 
+    /// Closes every connection this process has to a store (its own, a copy it opened, the harness's
+    /// inspector, the ensemble's), at `exit`: the last connection to a WAL store checkpoints it as it
+    /// closes, and the runner's next step must find the files as this process leaves them.
+    func closeStores() {
+        inspectorStore?.close()
+        inspectorStore = nil
+        openedCopy?.close()
+        openedCopy = nil
+        ensemble = nil
+        namedContexts = [:]
+        contextOverride = nil
+        coordinator.close()
+    }
+
     /// Deterministic mode: hands the runner's deliveries to the observers, then handles them.
     func deliver(_ notifications: [DeliveredNotification]) {
         guard let scripted = center as? ScriptedNotificationCenter else { return }

@@ -46,6 +46,9 @@ extension AgentProcess {
                     continue
                 }
                 if case .exit = request.command {
+                    // The store is closed before the reply: the runner's next step finds the files as this
+                    // process leaves them (its last-connection checkpoint done), whatever the timing.
+                    closeStores()
                     reply(AgentReply(seq: request.seq, status: .ok))
                     return 0
                 }

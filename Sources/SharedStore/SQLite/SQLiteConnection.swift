@@ -19,6 +19,8 @@ public final class SQLiteConnection {
     let handle: OpaquePointer
     /// Unchecked exclusivity: a connection is confined to one thread and never calls out while using it.
     @exclusivity(unchecked) private var cache: [String: Statement] = [:]
+    /// Set by `close()`: the handle is gone, and nothing may use the connection any more.
+    @exclusivity(unchecked) private var closed = false
 
     /// Opens (and, unless read-only, creates) the database at `path`.
     ///
@@ -52,6 +54,16 @@ public final class SQLiteConnection {
     }
 
     deinit {
+        close()
+    }
+
+    /// Finalizes the cached statements and closes the connection now, rather than when it is released:
+    /// the last connection to a WAL database checkpoints it and removes its `-wal` as it closes, and a
+    /// process that closes before it says it is done leaves the files as they will stay. Nothing may use
+    /// the connection afterwards.
+    public func close() {
+        guard !closed else { return }
+        closed = true
         cache.removeAll()
         sqlite3_close_v2(handle)
     }

@@ -15,6 +15,13 @@ extension StoreCoordinator {
 
     /// The version hash of the model the open store has now: another process may have migrated it
     /// since this one opened it (this process's statements then name columns that may be gone).
+    /// Closes the store's connections now (see `SQLiteConnection.close()`), when the process is done with
+    /// it: nothing may use this coordinator or its contexts afterwards.
+    public func close() {
+        core.reader.close()
+        core.writer.close()
+    }
+
     /// Read on a connection of its own: this process's may be inside a transaction whose snapshot
     /// predates the migration.
     public func currentModelHash() throws(StoreError) -> String? {
