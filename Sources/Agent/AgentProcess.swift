@@ -148,10 +148,7 @@ public final class AgentProcess {
         remoteChangeObserver = nil
         center?.close()
         center = nil
-        openedCopy = nil
-        namedContexts = [:]
-        inspectorStore = nil
-        ensemble = nil
+        closeStores()
     }
 
     /// Closes every connection this process has to a store (its own, a copy it opened, the harness's

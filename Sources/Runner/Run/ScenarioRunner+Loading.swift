@@ -27,11 +27,13 @@ extension ScenarioRunner {
         return nil
     }
 
-    /// The store's model hash and rows before a launch, when the scenario has model versions and the store exists.
+    /// The store's model hash and rows before a launch that may migrate it: the scenario has model
+    /// versions, the store exists, and it is not of the version the process opens it with.
     private func migrationBaseline(_ slot: ProcessSlot) -> (hash: String, rows: StateSnapshot)? {
         guard !plan.run.store.versions.isEmpty, let url = try? storeFile(storeLocation(of: slot)),
               FileManager.default.fileExists(atPath: url.path),
               let hash = try? StoreCoordinator.modelHash(ofStoreAt: url),
+              let own = try? Model(plan.run.store.model(version: slot.process.settings.modelVersion)), hash != own.versionHash,
               let rows = try? contents(of: url, as: slot.store, namedAfter: slot.store) else { return nil }
         return (hash, rows)
     }

@@ -28,6 +28,17 @@ extension ScenarioRunner {
             }
             return true
         }
+        /// What the system does once the work is over: a notification service extension exits, a
+        /// widget is suspended or exits (`between-reloads`).
+        func endOfWork() throws(HarnessFailure) {
+            if case .push = planned.step.step { try system(.exit) } else { try system(settings.betweenReloads == .suspend ? .suspend : .exit) }
+        }
+        /// Ends the step without its work: the process's store does not load.
+        func withoutStore() throws(HarnessFailure) {
+            record(.note("\(name)'s store still does not load; its work did not run"))
+            try endOfWork()
+            record(.stepEnded(nil))
+        }
         switch slot.lifecycle.state {
         case .suspended: try system(.resume)
         case .active, .background, .launching: break
@@ -42,15 +53,11 @@ extension ScenarioRunner {
         // Waiting for its store: one attempt for the whole of its work, which needs it.
         if slot.awaitingStore != nil, let error = try retryLoad(slot) {
             record(.error(error), as: name)
-            record(.note("\(name)'s store still does not load; its work did not run"))
-            if case .push = planned.step.step { try system(.exit) } else { try system(settings.betweenReloads == .suspend ? .suspend : .exit) }
-            record(.stepEnded(nil))
+            try withoutStore()
             return
         }
         if case .reload = planned.step.step, settings.refresh != .none, !(try system(.runRefresh)) {
-            record(.note("\(name)'s store still does not load; its work did not run"))
-            try system(settings.betweenReloads == .suspend ? .suspend : .exit)
-            record(.stepEnded(nil))
+            try withoutStore()
             return
         }
         for child in planned.children {
@@ -63,16 +70,12 @@ extension ScenarioRunner {
                 return
             }
         }
-        if case .push = planned.step.step {
-            try system(.exit)
-        } else {
-            // What the reload rendered stays on screen until the next one: the widget's view.
-            if slot.canTakeCommands {
-                try send(.finalView, to: slot)
-                widgetsReloaded.insert(name)
-            }
-            try system(settings.betweenReloads == .suspend ? .suspend : .exit)
+        // What a reload rendered stays on screen until the next one: the widget's view.
+        if case .reload = planned.step.step, slot.canTakeCommands {
+            try send(.finalView, to: slot)
+            widgetsReloaded.insert(name)
         }
+        try endOfWork()
         record(.stepEnded(nil))
     }
 }

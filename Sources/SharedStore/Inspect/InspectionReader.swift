@@ -53,7 +53,7 @@ struct InspectionReader {
         }
         for name in names {
             // Table names come from sqlite_master; quoting keeps any name one identifier.
-            let info = try db.prepare("PRAGMA table_info(\"\(name.replacingOccurrences(of: "\"", with: "\"\""))\")")
+            let info = try db.prepare("PRAGMA table_info(\(Self.quoted(name)))")
             var columns: [(String, String)] = []
             while try info.step() { columns.append((info.string(at: 1) ?? "", (info.string(at: 2) ?? "").uppercased())) }
             tables[name] = columns
