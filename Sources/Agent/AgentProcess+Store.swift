@@ -58,6 +58,7 @@ extension AgentProcess {
             case .cache: .cache
             case .sql: .sql
             case .pinnedGeneration: .generation
+            case .parentContext: .parent
             }
             lastFaultSource = read
             record(.faultFulfilled(object: ids.name(of: object), source: read))

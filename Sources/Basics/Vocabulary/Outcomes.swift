@@ -65,6 +65,8 @@ public enum ReadSource: String, Sendable, Hashable, Codable, CaseIterable {
     case sql
     /// A fault fired through a pinned query generation.
     case generation
+    /// A child context's fault fired from what its parent context held.
+    case parent
     /// The fault could not be fulfilled.
     case error
 }

@@ -13,8 +13,19 @@ extension ObjectContext {
     /// pending deletes are left out.
     /// - Returns: the objects, in sort order (unsaved inserts appended).
     /// - Throws: `StoreError.unknownEntity`, `.invalidPredicate` (with the column), `.sqlite`.
+    ///
+    /// A child context's fetch runs through its parent (see `newChildContext(name:)`): its results are
+    /// what the parent would fetch with its own unsaved changes, then this context's.
     @discardableResult
     public func fetch(_ request: FetchRequest) throws(StoreError) -> [ObjectID] {
+        let ids = try results(of: request)
+        screen.setList(request.viewKey, ids)
+        screen.removeExtras(entity: request.entity, keeping: Set(objects.inserted.lazy.map(\.id)))
+        return ids
+    }
+
+    /// The objects `request` finds, registered here, without changing the view.
+    func results(of request: FetchRequest) throws(StoreError) -> [ObjectID] {
         let info = try core.model.entity(named: request.entity)
         var predicate: FetchPredicate?
         var whereClause: String?
@@ -27,6 +38,32 @@ extension ObjectContext {
         } catch {
             throw .invalidPredicate(error)
         }
+        var ids: [ObjectID]
+        if let parent {
+            ids = try fetchThroughParent(parent, request, info)
+        } else {
+            ids = try storeResults(request, info, whereClause, arguments, orderBy)
+        }
+        if request.includesPendingChanges, let predicate {
+            ids = matchingUnsavedEdits(ids, info, predicate)
+        }
+        if request.includesPendingChanges {
+            for object in objects.inserted where object.entity == info.index {
+                let id = object.id
+                if let predicate, !(predicate.followsRelationships ? matches(predicate, id)
+                    : predicate.evaluate(core.namedValues(info, object.values))) { continue }
+                ids.append(id)
+            }
+        }
+        // The limit bounds the results, pending changes included (the SQL took at most as many rows).
+        if let limit = request.fetchLimit, ids.count > limit { ids.removeLast(ids.count - limit) }
+        return ids
+    }
+
+    /// The rows `request` selects in the store, registered here (pending deletes left out when the request
+    /// includes pending changes), each refreshing the row cache.
+    private func storeResults(_ request: FetchRequest, _ info: EntityInfo, _ whereClause: String?,
+                              _ arguments: [Value], _ orderBy: String) throws(StoreError) -> [ObjectID] {
         try ensurePinned()
         var rows = try core.readRows(info, where: whereClause, arguments: arguments, orderBy: orderBy,
                                      limit: request.fetchLimit, on: connection)
@@ -59,21 +96,6 @@ extension ObjectContext {
                 if cache { core.store(snapshot, info.index, primaryKey) }
             }
         }
-        if request.includesPendingChanges, let predicate {
-            ids = matchingUnsavedEdits(ids, info, predicate)
-        }
-        if request.includesPendingChanges {
-            for object in objects.inserted where object.entity == info.index {
-                let id = object.id
-                if let predicate, !(predicate.followsRelationships ? matches(predicate, id)
-                    : predicate.evaluate(core.namedValues(info, object.values))) { continue }
-                ids.append(id)
-            }
-        }
-        // The limit bounds the results, pending changes included (the SQL took at most as many rows).
-        if let limit = request.fetchLimit, ids.count > limit { ids.removeLast(ids.count - limit) }
-        screen.setList(request.viewKey, ids)
-        screen.removeExtras(entity: info.name, keeping: Set(objects.inserted.lazy.map(\.id)))
         return ids
     }
 

@@ -6,6 +6,7 @@ extension ObjectContext {
     ///
     /// A firing fault reuses the row cache's snapshot unless it is older than `stalenessInterval`
     /// (or the view context is pinned to a query generation, which reads its snapshot); otherwise it reads SQL.
+    /// A child context's fault takes what its parent holds now, the parent's unsaved changes included.
     /// - Throws: `StoreError.notFound` when the row is gone and `shouldDeleteInaccessibleFaults` is false.
     public func values(of id: ObjectID) throws(StoreError) -> [String: Value] {
         let info = try entityInfo(of: id)
@@ -35,8 +36,16 @@ extension ObjectContext {
             screen.add(id)
             return id
         }
-        guard !id.isTemporary else { throw .invalidObjectID(id, reason: "a temporary ID of another context") }
-        let snapshot = try readFromStore(id, info)
+        let snapshot: RowSnapshot?
+        if let parent {
+            guard parent.canReach(id) || !id.isTemporary else {
+                throw .invalidObjectID(id, reason: "a temporary ID of another context")
+            }
+            snapshot = try parent.snapshot(forChild: id, info)
+        } else {
+            guard !id.isTemporary else { throw .invalidObjectID(id, reason: "a temporary ID of another context") }
+            snapshot = try readFromStore(id, info)
+        }
         guard let snapshot else { throw .notFound(id) }
         let object = register(id, entity: info.index)
         fill(object, with: snapshot)
@@ -57,7 +66,10 @@ extension ObjectContext {
         guard object.isFault else { return object }
         let source: FaultSource
         let snapshot: RowSnapshot?
-        if generation.isPinned && isViewContext {
+        if let parent {
+            snapshot = try parent.snapshot(forChild: id, info)
+            source = .parentContext
+        } else if generation.isPinned && isViewContext {
             try ensurePinned()
             snapshot = try readFromStore(id, info)
             source = .pinnedGeneration
@@ -70,7 +82,7 @@ extension ObjectContext {
             source = .sql
         }
         guard let snapshot else {
-            core.dropSnapshot(id, entity: info.index, reason: .rowGone)
+            if parent == nil { core.dropSnapshot(id, entity: info.index, reason: .rowGone) }
             guard shouldDeleteInaccessibleFaults else { throw .notFound(id) }
             object.values = info.slots.map { $0.isOptional ? .null : $0.defaultValue }
             object.version = 0

@@ -60,10 +60,13 @@ extension ObjectContext {
     /// owner holds none.
     private func storedToMany(_ object: ManagedObject, _ id: ObjectID, _ info: EntityInfo, _ index: Int,
                               query: () throws(StoreError) -> [Int64]) throws(StoreError) -> [Int64] {
-        guard !id.isTemporary else { return [] }
+        guard !id.isTemporary || parent?.canReach(id) == true else { return [] }
         if let held = object.toMany?[index] { return held }
         let keys: [Int64]
-        if generation.isPinned && isViewContext {
+        if let parent {
+            // A child's to-many is what its parent's holds now, the parent's unsaved changes included.
+            keys = try parent.relatedObjects(of: id, via: info.relationships[index].name).map(\.primaryKey)
+        } else if generation.isPinned && isViewContext {
             keys = try query()
         } else if let cached = core.toManySnapshot(info.index, id.primaryKey, index), isFresh(readAt: cached.readAt) {
             keys = cached.keys

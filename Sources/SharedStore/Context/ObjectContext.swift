@@ -45,8 +45,12 @@ public final class ObjectContext {
     /// Whether a fault whose row is gone fires as a deleted object with default values (default `true`)
     /// instead of throwing `StoreError.notFound`.
     @exclusivity(unchecked) public var shouldDeleteInaccessibleFaults = true
-    /// Whether saves of this process's other contexts merge into this one (never another process's).
+    /// Whether saves merge into this one automatically (never another process's): for a context on the
+    /// coordinator, the saves of this process's other contexts on it; for a child, its parent's saves.
     @exclusivity(unchecked) public var automaticallyMergesChangesFromParent = false
+    /// The context this one fetches through and saves into (Core Data's `parent`); `nil` for a context on
+    /// the coordinator. See `newChildContext(name:)`.
+    public let parent: ObjectContext?
 
     let core: StoreCore
     @exclusivity(unchecked) var objects: ObjectTable
@@ -57,10 +61,11 @@ public final class ObjectContext {
     /// The view context's pinned query generation, when pinned (see `pinQueryGeneration()`).
     @exclusivity(unchecked) var generation: GenerationPin = .unpinned
 
-    init(core: StoreCore, name: String, isViewContext: Bool) {
+    init(core: StoreCore, name: String, isViewContext: Bool, parent: ObjectContext? = nil) {
         self.core = core
         self.name = name
         self.isViewContext = isViewContext
+        self.parent = parent
         objects = ObjectTable(model: core.model, store: core.store)
         core.contexts.append(WeakContext(self))
     }

@@ -83,6 +83,18 @@ struct ObjectTable {
         insertedEntities.append(object.entity)
     }
 
+    /// Registers `object`, an unsaved insert a child context's save pushed here: its temporary key may be
+    /// older than this context's newest insert, so it goes where the decreasing order puts it.
+    mutating func insertPushed(_ object: ManagedObject) {
+        let key = object.id.primaryKey
+        precondition(key < 0, "a pushed insert has a temporary key")
+        var index = insertedKeys.count
+        while index > 0 && insertedKeys[index - 1] < key { index -= 1 }
+        inserted.insert(object, at: index)
+        insertedKeys.insert(key, at: index)
+        insertedEntities.insert(object.entity, at: index)
+    }
+
     /// Makes room for `count` more saved objects of `entity` (before registering a large fetch or save).
     mutating func reserveCapacity(_ count: Int, entity: Int) {
         tables[entity].reserveCapacity(tables[entity].count + count)

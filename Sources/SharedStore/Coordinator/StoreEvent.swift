@@ -9,6 +9,8 @@ public enum FaultSource: String, Sendable {
     case sql
     /// A SQL read inside the view context's pinned query generation.
     case pinnedGeneration = "pinned-generation"
+    /// What a child context's parent held (`ObjectContext.newChildContext(name:)`).
+    case parentContext = "parent-context"
 }
 
 /// Why a row snapshot left the row cache.

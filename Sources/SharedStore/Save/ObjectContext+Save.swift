@@ -13,6 +13,7 @@ extension ObjectContext {
     @discardableResult
     public func save() throws(SaveError) -> SaveResult {
         guard hasChanges else { return .empty(name) }
+        if let parent { return try pushToParent(parent) }
         if let reason = core.readOnlyReason { throw .readOnly(reason: reason) }
         let inserts = objects.inserted
         let updates = updatedSet.sorted().compactMap { objects[$0] }
@@ -148,13 +149,16 @@ extension ObjectContext {
         if upserted { record.givenPermanentIDs = permanentIDs }
         let result = SaveResult(context: name, record: record, conflicts: transaction.conflicts,
                                 historyToken: transaction.historyToken)
-        if detailed && !changes.isEmpty {
-            let event = DidSaveEvent(context: name, changes: changes)
-            for context in core.liveContexts() where context !== self && context.automaticallyMergesChangesFromParent {
+        let event = detailed && !changes.isEmpty ? DidSaveEvent(context: name, changes: changes) : nil
+        if let event {
+            // Contexts on the coordinator take the save; children take it from their parent, below.
+            for context in core.liveContexts() where context !== self && context.parent == nil
+                && context.automaticallyMergesChangesFromParent {
                 context.mergeChanges(fromContextDidSave: event)
             }
             for observer in core.didSaveObservers { observer(event) }
         }
+        passSaveToChildren(transaction.mapping, event)
         return result
     }
 
@@ -180,7 +184,7 @@ extension ObjectContext {
     }
 
     /// Other objects of this context may hold a just-saved object's temporary key in a to-one slot.
-    private func remapTemporaryKeys(_ mapping: TemporaryKeyMap) {
+    func remapTemporaryKeys(_ mapping: TemporaryKeyMap) {
         for entity in core.model.entities where entity.slots.count > entity.attributeCount {
             for object in objects.values(entity: entity.index) where !object.isFault {
                 for slot in entity.attributeCount..<entity.slots.count {

@@ -15,6 +15,18 @@ public struct SaveResult: Sendable {
     public let conflicts: [SaveConflict]
     /// The history transaction's token, when history tracking is on and something was written.
     public let historyToken: Int64?
+    /// The parent context's name when the saving context is a child: its changes went there, not to the
+    /// store (`changes` then lists them with the versions the child had read, and temporary IDs).
+    public let savedInto: String?
+
+    init(context: String, record: SaveRecord, conflicts: [SaveConflict], historyToken: Int64?,
+         savedInto: String? = nil) {
+        self.context = context
+        self.record = record
+        self.conflicts = conflicts
+        self.historyToken = historyToken
+        self.savedInto = savedInto
+    }
 
     /// Inserted objects (permanent IDs).
     public var inserted: [ObjectID] { changes.filter { $0.operation == .insert }.map(\.object) }
