@@ -66,13 +66,24 @@ extension AgentProcess {
     /// The background context `name` of this process (a step's `context:`, or an App Intent's), made
     /// the first time a step uses it: the view context's settings, its saves authored by `author` (the
     /// process's own author when nil).
+    ///
+    /// A context the process declares under `contexts:` is made as declared: a child of the view context
+    /// or of another declared context (made first), or a background context, with its automatic merge.
     func namedContext(_ name: String, author: String?, mergePolicy: MergePolicy? = nil) -> ObjectContext {
         if let context = namedContexts[name] { return context }
-        let context = coordinator.newBackgroundContext(name: name)
+        let declaration = settings.contexts.first { $0.name == name }
+        let context: ObjectContext
+        switch declaration?.parent ?? .store {
+        case .store: context = coordinator.newBackgroundContext(name: name)
+        case .view: context = coordinator.viewContext.newChildContext(name: name)
+        case .context(let parent):
+            context = namedContext(parent, author: nil).newChildContext(name: name)
+        }
         context.transactionAuthor = author ?? settings.author
         context.mergePolicy = mergePolicy ?? settings.mergePolicy
         context.stalenessInterval = settings.staleness
         context.shouldDeleteInaccessibleFaults = settings.deleteInaccessibleFaults
+        context.automaticallyMergesChangesFromParent = declaration?.automaticallyMerges ?? false
         namedContexts[name] = context
         return context
     }
@@ -106,7 +117,7 @@ extension AgentProcess {
         if id.isTemporary {
             // An unsaved insert lives in the context that made it; another context (a step's context:, an
             // App Intent's) finds nothing until it is saved, as in Core Data.
-            guard contextOverride == nil || contextOverride!.registeredObjects.contains(id) else {
+            guard contextOverride == nil || contextOverride!.canReach(id) else {
                 throw AgentError(kind: .notFound, description: "'\(name)' is an unsaved insert of another context; it can be reached once it is saved")
             }
             return id
@@ -119,6 +130,7 @@ extension AgentProcess {
 
     func forgetUnsaved() {
         dirty.removeAll()
+        pushedBaseVersions.removeAll()
         ids.forgetTemporary()
     }
 

@@ -8,12 +8,13 @@ extension AgentProcess {
     /// Inside `begin-write` the save is a savepoint: nothing is committed, recorded or posted until
     /// `end-write` commits the held transaction (`commitHeldWrite`).
     func performSave(into outcome: inout CommandOutcome) throws {
+        if let parent = view.parent { return try saveIntoParent(parent) }
         let touched = view.updatedObjects + view.deletedObjects
         var baseVersions: [ObjectID: Int64] = [:]
         for id in touched {
             // The save fires an edited fault first; firing it here reads the same version.
             _ = try? view.values(of: id)
-            baseVersions[id] = view.version(of: id)
+            baseVersions[id] = [view.version(of: id), pushedBaseVersions[id]].compactMap { $0 }.min()
         }
         let changedBefore = dirty
         let result: SaveResult
@@ -34,6 +35,7 @@ extension AgentProcess {
             for change in result.changes where change.operation == .delete { heldWrite?.deleted.insert(change.object) }
         }
         dirty.removeAll()
+        for id in touched { pushedBaseVersions[id] = nil }
         for conflict in result.conflicts { recordConflict(conflict) }
         guard !result.changes.isEmpty else { return }
 
@@ -65,6 +67,28 @@ extension AgentProcess {
         outcome.deleted += made.deleted
         recordCommit(commit)
         if settings.notify { post(settings.notificationName) }
+    }
+
+    /// A child context's save: its changes move into its parent, nothing reaches the store, and no other
+    /// process is told. The edits stay this process's own unsaved ones; the versions the child read them
+    /// from are kept for the parent's save.
+    private func saveIntoParent(_ parent: ObjectContext) throws {
+        for id in view.updatedObjects + view.deletedObjects {
+            _ = try? view.values(of: id)
+            if let version = view.version(of: id) {
+                pushedBaseVersions[id] = min(pushedBaseVersions[id] ?? version, version)
+            }
+        }
+        let result: SaveResult
+        do {
+            result = try view.save()
+        } catch {
+            record(.saveFailed(errorRecord(error, expected: nil)))
+            throw error
+        }
+        guard !result.changes.isEmpty else { return }
+        let names = result.changes.map { "\($0.operation.rawValue) \(ids.name(of: $0.object))" }
+        record(.note("\(view.name) saved into its parent context \(parent.name), not the store: \(names.joined(separator: ", "))"))
     }
 
     /// Records a commit with the interval of the COMMIT that made it (now, when none was observed).

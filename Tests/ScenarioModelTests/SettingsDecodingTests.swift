@@ -162,3 +162,52 @@ import Testing
         #expect(messages("history-authors: share").first?.contains("as a list of authors like [app, share]") == true)
     }
 }
+
+/// `contexts:` declares background and child contexts.
+@Suite struct ContextDeclarationTests {
+    private func messages(_ setting: String) -> [String] {
+        Fixture.errors(Fixture.yaml(steps: "  - app: launch").replacingOccurrences(
+            of: "    role: host", with: "    role: host\n    \(setting)")).map(\.message)
+    }
+
+    @Test func contextsDecodeInFileOrderWithTheirParents() throws {
+        let yaml = Fixture.yaml(steps: "  - app: { save: true, context: leaf }").replacingOccurrences(
+            of: "    role: host",
+            with: "    role: host\n    contexts: { importer: { automatically-merges: true }, editor: { parent: view }, leaf: { parent: editor } }")
+        let contexts = try Fixture.scenario(yaml).processes[0].settings.contexts
+        #expect(contexts == [
+            ContextDeclaration(name: "importer", parent: .store, automaticallyMerges: true),
+            ContextDeclaration(name: "editor", parent: .view),
+            ContextDeclaration(name: "leaf", parent: .context("editor")),
+        ])
+    }
+
+    @Test func aParentMustBeDeclaredAbove() {
+        let found = messages("contexts: { leaf: { parent: editor }, editor: { parent: view } }")
+        #expect(found.count == 1 && found[0].contains("neither store, view nor a context declared above it"), "\(found)")
+        #expect(messages("contexts: { editor: { parent: editor } }") == ["context 'editor' cannot be its own parent."])
+    }
+
+    @Test func parentWordsAndUnknownKeysAreRefused() {
+        #expect(messages("contexts: { view: { parent: store } }").first?.contains("names a parent, not a context") == true)
+        #expect(messages("contexts: { editor: { parnt: view } }").first?.contains("parnt") == true)
+        #expect(messages("contexts: [editor]").first?.contains("contexts (a mapping") == true)
+        #expect(messages("contexts: { editor: view }").first?.contains("the settings of context 'editor'") == true)
+        #expect(messages("contexts: { editor: { automatically-merges: 1 } }").count == 1)
+    }
+
+    @Test func theWriterWritesThemBack() throws {
+        var settings = ProcessSettings(role: .host)
+        settings.contexts = [ContextDeclaration(name: "editor", parent: .view, automaticallyMerges: true),
+                             ContextDeclaration(name: "leaf", parent: .context("editor")),
+                             ContextDeclaration(name: "importer")]
+        let text = try ScenarioWriter.file(
+            name: "written", summary: "Contexts.", comment: [], storeSource: ScenarioWriterTests.source,
+            processes: [RunProcess(name: "app", settings: settings, seed: 1)],
+            steps: [ScenarioStep(location: SourceLocation(file: "x", line: 1, column: 1), process: "app", step: .launch)],
+            expectation: .pass, seed: 1)
+        #expect(text.contains("contexts: { editor: { parent: view, automatically-merges: true }, leaf: { parent: editor }, importer: {} }"), "\(text)")
+        let back = try ScenarioLoader.parse(yaml: text, file: "written.yaml")
+        #expect(back.processes[0].settings.contexts == settings.contexts)
+    }
+}

@@ -109,6 +109,8 @@ public struct AgentSettings: Sendable, Hashable, Codable {
     public var deleteInaccessibleFaults: Bool = true
     /// `automatically-merges`: the view context's `automaticallyMergesChangesFromParent`.
     public var automaticallyMerges: Bool = false
+    /// `contexts`: the background and child contexts the process declares.
+    public var contexts: [ContextDeclaration] = []
     /// The processes with `refresh: history`: whose tokens `consumed-by-all` waits for.
     public var historyConsumers: [String] = []
     /// Whether this process's store takes part in an ensemble: an own store with `sync: transfer`,

@@ -95,6 +95,16 @@ public struct RunPlan: Sendable {
         if settings.onLoadFailure == .retry { result["on-load-failure"] = "retry" }
         if !settings.deleteInaccessibleFaults { result["delete-inaccessible-faults"] = "false" }
         if settings.automaticallyMerges { result["automatically-merges"] = "true" }
+        if !settings.contexts.isEmpty {
+            result["contexts"] = settings.contexts.map { context in
+                let parent = switch context.parent {
+                case .store: "store"
+                case .view: "view"
+                case .context(let name): name
+                }
+                return "\(context.name) (parent \(parent)\(context.automaticallyMerges ? ", merges" : ""))"
+            }.joined(separator: ", ")
+        }
         if settings.role == .widget {
             result["reload-delay"] = settings.reloadDelay.description
             result["reload-budget"] = String(settings.reloadBudget)

@@ -56,6 +56,8 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
     /// `automatically-merges`: the view context's `automaticallyMergesChangesFromParent`: it takes the saves
     /// of this process's other contexts (never another process's).
     public var automaticallyMerges: Bool = false
+    /// `contexts`: the background and child contexts the process declares, in file order.
+    public var contexts: [ContextDeclaration] = []
     /// `delete-inaccessible-faults`: the view context's `shouldDeleteInaccessibleFaults` (a fault whose row
     /// is gone fires as a deleted object with nil values when true; fails with `not-found` when false).
     public var deleteInaccessibleFaults: Bool = true
@@ -118,6 +120,7 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
         case let .foreignToken(value): foreignToken = value
         case let .deleteInaccessibleFaults(value): deleteInaccessibleFaults = value
         case let .automaticallyMerges(value): automaticallyMerges = value
+        case let .contexts(value): contexts = value
         case let .reloadDelay(value): reloadDelay = value
         case let .reloadBudget(value): reloadBudget = value
         case let .betweenReloads(value): betweenReloads = value
@@ -153,6 +156,7 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     case foreignToken(ForeignToken)
     case deleteInaccessibleFaults(Bool)
     case automaticallyMerges(Bool)
+    case contexts([ContextDeclaration])
     case reloadDelay(Duration)
     case reloadBudget(Int)
     case betweenReloads(BetweenReloads)
@@ -161,7 +165,7 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     public static let keys = [
         "refresh", "staleness", "trigger", "poll-interval", "observe", "merge-policy", "history-tracking",
         "author", "history-authors", "history-start", "purge", "refetch", "notify", "delivery", "query-generation",
-        "busy-timeout", "write-transactions", "model", "migrate", "on-load-failure", "storage", "sync", "read-only", "foreign-token", "delete-inaccessible-faults", "automatically-merges", "reload-delay", "reload-budget", "between-reloads",
+        "busy-timeout", "write-transactions", "model", "migrate", "on-load-failure", "storage", "sync", "read-only", "foreign-token", "delete-inaccessible-faults", "automatically-merges", "contexts", "reload-delay", "reload-budget", "between-reloads",
     ]
 
     /// The settings only a widget takes.

@@ -66,6 +66,7 @@ extension ScenarioDecoder {
         case "migrate": decoder.bool(node, "migrate").map(ProcessSetting.migrate)
         case "on-load-failure": decoder.keyword(node, LoadFailure.self, "on-load-failure").map(ProcessSetting.onLoadFailure)
         case "automatically-merges": decoder.bool(node, "automatically-merges").map(ProcessSetting.automaticallyMerges)
+        case "contexts": decodeContexts(node).map(ProcessSetting.contexts)
         case "delete-inaccessible-faults":
             decoder.bool(node, "delete-inaccessible-faults").map(ProcessSetting.deleteInaccessibleFaults)
         case "reload-delay":
@@ -204,5 +205,46 @@ extension ScenarioDecoder {
             return nil
         }
         return .transfer(latency: latency ?? .zero)
+    }
+
+    /// `contexts: { editor: { parent: view }, importer: { automatically-merges: true } }`: each name once,
+    /// each parent `store`, `view` or a context declared before it (so there is no cycle).
+    private func decodeContexts(_ node: YAMLNode) -> [ContextDeclaration]? {
+        guard let map = MappingReader(node, "contexts (a mapping like { editor: { parent: view } })", decoder) else {
+            return nil
+        }
+        var declared: [ContextDeclaration] = []
+        for pair in map.pairs {
+            guard let name = decoder.name(pair.key, "a context name like editor") else { continue }
+            guard name != "view" && name != "store" else {
+                decoder.error("'\(name)' names a parent, not a context; call the context something else (editor, importer).", at: pair.key)
+                continue
+            }
+            guard let settings = MappingReader(pair.value, "the settings of context '\(name)' (like { parent: view })", decoder)
+            else { continue }
+            settings.rejectUnknownKeys(["parent", "automatically-merges"], in: "context '\(name)'")
+            var declaration = ContextDeclaration(name: name)
+            if let merges = settings["automatically-merges"] {
+                declaration.automaticallyMerges = decoder.bool(merges, "automatically-merges") ?? false
+            }
+            if let parentNode = settings["parent"], let parent = decoder.name(parentNode, "a parent (store, view or a context declared above)") {
+                switch parent {
+                case "store": declaration.parent = .store
+                case "view": declaration.parent = .view
+                case name:
+                    decoder.error("context '\(name)' cannot be its own parent.", at: parentNode)
+                default:
+                    if declared.contains(where: { $0.name == parent }) {
+                        declaration.parent = .context(parent)
+                    } else {
+                        let known = ["store", "view"] + declared.map(\.name)
+                        decoder.error("context '\(name)' names parent '\(parent)', which is neither store, view nor a context declared above it"
+                            + Suggestion.hint(for: parent, in: known), at: parentNode)
+                    }
+                }
+            }
+            declared.append(declaration)
+        }
+        return declared
     }
 }

@@ -90,6 +90,18 @@ public enum ScenarioWriter {
         add("automatically-merges", String(settings.automaticallyMerges), settings.automaticallyMerges != defaults.automaticallyMerges)
         add("delete-inaccessible-faults", String(settings.deleteInaccessibleFaults),
             settings.deleteInaccessibleFaults != defaults.deleteInaccessibleFaults)
+        if !settings.contexts.isEmpty {
+            pairs.append(("contexts", YAMLText.flow(settings.contexts.map { context in
+                var fields: [(String, String)] = []
+                switch context.parent {
+                case .store: break
+                case .view: fields.append(("parent", "view"))
+                case .context(let name): fields.append(("parent", YAMLText.word(name)))
+                }
+                if context.automaticallyMerges { fields.append(("automatically-merges", "true")) }
+                return (YAMLText.word(context.name), YAMLText.flow(fields))
+            })))
+        }
         add("reload-delay", settings.reloadDelay.description, settings.reloadDelay != defaults.reloadDelay)
         add("reload-budget", String(settings.reloadBudget), settings.reloadBudget != defaults.reloadBudget)
         add("between-reloads", settings.betweenReloads.rawValue, settings.betweenReloads != defaults.betweenReloads)
