@@ -146,4 +146,53 @@ import Testing
         #expect(error("tags > 1").contains("follow it to an attribute"))
         #expect(error("tags.@count > 'x'").contains("whole number"))
     }
+
+    @Test func longerKeyPathsNestOneRelationshipAtATime() throws {
+        let model = ModelDescription(entities: [
+            EntityDescription(name: "Note", attributes: [AttributeDescription(name: "title", type: .string)],
+                              relationships: [RelationshipDescription(name: "folder", destination: "Folder", isToMany: false)]),
+            EntityDescription(name: "Folder", attributes: [AttributeDescription(name: "name", type: .string)],
+                              relationships: [RelationshipDescription(name: "notes", destination: "Note", isToMany: true),
+                                              RelationshipDescription(name: "owner", destination: "Person", isToMany: false)]),
+            EntityDescription(name: "Person", attributes: [AttributeDescription(name: "name", type: .string)]),
+        ])
+        let schema = ModelEntitySchema(model: model, entity: model.entities[0])
+        func parse(_ text: String) throws(FetchPredicateError) -> FetchPredicate { try FetchPredicate(parsing: text, entity: schema) }
+        let title = FetchPredicate.comparison(attribute: "title", op: .equal, value: .string("x"))
+        #expect(try parse("folder.owner.name == 'x'") == .related(relationship: "folder", quantifier: .any, predicate:
+            .related(relationship: "owner", quantifier: .any, predicate: .comparison(attribute: "name", op: .equal, value: .string("x")))))
+        #expect(try parse("ALL folder.notes.title == 'x'") == .related(relationship: "folder", quantifier: .all, predicate:
+            .related(relationship: "notes", quantifier: .all, predicate: title)), "ALL holds at every step")
+        #expect(try parse("NONE folder.notes.title == 'x'") == .related(relationship: "folder", quantifier: .none, predicate:
+            .related(relationship: "notes", quantifier: .any, predicate: title)), "NONE: not any of what the path reaches")
+        #expect(try parse("folder.notes.@count > 2") == .related(relationship: "folder", quantifier: .any, predicate:
+            .relatedCount(relationship: "notes", op: .greater, count: 2)))
+        #expect(try parse("folder.owner == nil") == .related(relationship: "folder", quantifier: .any, predicate:
+            .relatedCount(relationship: "owner", op: .equal, count: 0)))
+        for text in ["ANY folder.notes.folder.owner.name == 'x'", "NONE folder.notes.title BEGINSWITH 'a'",
+                     "folder.notes.@count == 1 AND folder.owner.name != nil"] {
+            let predicate = try parse(text)
+            #expect(try parse(predicate.description) == predicate, "\(text) -> \(predicate)")
+        }
+        func error(_ text: String) -> String {
+            do { _ = try parse(text); return "" } catch { return error.message }
+        }
+        #expect(error("folder.notes.title == 'x'").contains("'notes' is a to-many relationship"))
+        #expect(error("folder.ANY notes.title == 'x'").contains("a quantifier goes before the whole key path"))
+        #expect(error("folder.owner.age == 1").contains("Person has no attribute 'age'"))
+        #expect(error("folder.nobody.name == 1").contains("Folder has no relationship 'nobody'"))
+    }
+
+    @Test func nestingIsBoundedInsteadOfExhaustingTheStack() throws {
+        func error(_ text: String) -> String {
+            do { _ = try FetchPredicate(parsing: text); return "" } catch { return error.message }
+        }
+        let limit = FetchPredicate.maxDepth
+        #expect(error(String(repeating: "(", count: limit) + "rank == 1" + String(repeating: ")", count: limit)) == "")
+        #expect(error(String(repeating: "(", count: limit + 1) + "rank == 1" + String(repeating: ")", count: limit + 1))
+            .contains("more than \(limit) levels deep"))
+        #expect(error(String(repeating: "NOT ", count: 20_000) + "rank == 1").contains("levels deep"))
+        #expect(error(String(repeating: "(", count: 20_000) + "rank == 1").contains("levels deep"))
+        #expect(error("a" + String(repeating: ".b", count: 20_000) + " == 1").contains("levels deep"))
+    }
 }

@@ -5,7 +5,7 @@ import Runner
 import Testing
 import TestSupport
 
-/// Key paths in `where:` end to end: counts over the view, fetches, a relate saved by another process,
+/// Key paths in `where:` end to end (one relationship and longer): counts over the view, fetches, a relate saved by another process,
 /// and a batch delete by a key path, in both modes.
 @Suite(.serialized, .spawnsProcesses) struct KeyPathEndToEndTests {
     static let yaml = """
@@ -41,6 +41,9 @@ import TestSupport
           - app: { count: Note, where: "folder.name == 'Work'", expect: 1 }
           - app: { count: Note, where: "folder == nil", expect: 2 }
           - app: { count: Note, where: "NOT (folder == nil) AND tags.@count == 2", expect: 1 }
+          - app: { count: Note, where: "ANY tags.notes.title == 'B'", expect: 2 }
+          - app: { count: Tag, where: "ANY notes.folder.name == 'Work'", expect: 2 }
+          - app: { count: Note, where: "NONE tags.notes.folder.name == 'Work'", expect: 1 }
           - app: { fetch: Note, where: "tags.@count == 0" }
           - app: { count: Note, where: "tags.@count == 0", expect: 1 }
           - share: launch
@@ -53,6 +56,8 @@ import TestSupport
           - share: { batch-delete: Note, where: "ANY tags.name == 'later'" }
           - app: merge-history                        # a batch delete posts no notification; its history says
           - app: { count: Note, where: "tags.@count == 1", expect: 1 }   # n3, tagged urgent by the share extension
+          - app: { fetch: Note, where: "ANY tags.notes.title == 'C'" }
+          - app: { count: Note, where: "ANY tags.notes.title == 'C'", expect: 1 }
           - share: exit
         """
 

@@ -41,6 +41,12 @@ import Testing
             ("Tag", "note != nil AND NOT (note.title == 'A')", ["y", "(nil)"]),
             ("Tag", "ALL note.title == 'B'", ["y", "orphan"]),
             ("Tag", "NOT name == 'x'", ["y", "y", "(nil)", "orphan"]),
+            ("Tag", "ANY note.tags.name == 'x'", ["x", "y"]),
+            ("Tag", "note.tags.@count == 2", ["x", "y"]),
+            ("Tag", "ALL note.tags.name == 'y'", ["y", "orphan"]),
+            ("Tag", "NONE note.tags.name == 'y'", ["(nil)", "orphan"]),
+            ("Note", "ANY tags.note.title == 'A'", ["A"]),
+            ("Note", "ANY tags.note.tags.name == nil", ["D"]),
         ]
         let reader = try fixture.open().viewContext
         for (entity, text, expected) in cases {

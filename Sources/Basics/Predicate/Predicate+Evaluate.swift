@@ -9,20 +9,22 @@ extension FetchPredicate {
         evaluate(values, related: { _ in [] })
     }
 
-    /// Whether an object with these values matches, `related` giving the values of the objects a
-    /// relationship holds (for key paths: `ANY tags.name == 'x'` holds for some of them, `ALL` for every
-    /// one, vacuously for none, `NONE` for none; `tags.@count` counts them).
-    public func evaluate(_ values: [String: Value], related: (String) -> [[String: Value]]) -> Bool {
+    /// Whether an object with these values matches, `related` giving the objects a relationship holds
+    /// (for key paths: `ANY tags.name == 'x'` holds for some of them, `ALL` for every one, vacuously for
+    /// none, `NONE` for none; `tags.@count` counts them). Each related object gives its own related
+    /// objects, for a longer path.
+    public func evaluate(_ values: [String: Value], related: (String) -> [PredicateObject]) -> Bool {
         switch self {
         case let .and(operands): return operands.allSatisfy { $0.evaluate(values, related: related) }
         case let .or(operands): return operands.contains { $0.evaluate(values, related: related) }
         case let .not(operand): return !operand.evaluate(values, related: related)
         case let .related(relationship, quantifier, predicate):
             let objects = related(relationship)
+            func holds(_ object: PredicateObject) -> Bool { predicate.evaluate(object.values, related: object.related) }
             switch quantifier {
-            case .any: return objects.contains { predicate.evaluate($0) }
-            case .all: return objects.allSatisfy { predicate.evaluate($0) }
-            case .none: return !objects.contains { predicate.evaluate($0) }
+            case .any: return objects.contains(where: holds)
+            case .all: return objects.allSatisfy(holds)
+            case .none: return !objects.contains(where: holds)
             }
         case let .relatedCount(relationship, op, count):
             return op.holds(.int(Int64(related(relationship).count)), .int(count))
@@ -78,5 +80,20 @@ extension ComparisonOperator {
             }
             return false
         }
+    }
+}
+
+/// An object a key path reaches, for evaluating a predicate in memory: its values, and the objects its
+/// own relationships hold (asked for only when a longer path follows them).
+public struct PredicateObject {
+    /// Its attribute values by name.
+    public let values: [String: Value]
+    /// The objects its relationship of that name holds.
+    public let related: (String) -> [PredicateObject]
+
+    /// An object with `values`, whose relationships `related` gives.
+    public init(values: [String: Value], related: @escaping (String) -> [PredicateObject] = { _ in [] }) {
+        self.values = values
+        self.related = related
     }
 }

@@ -62,8 +62,18 @@ public indirect enum FetchPredicate: Sendable, Hashable, Codable, CustomStringCo
         case let .constant(flag):
             return flag ? "TRUEPREDICATE" : "FALSEPREDICATE"
         case let .related(relationship, quantifier, predicate):
-            // The inner predicate names the destination's attribute; the path prefixes it.
-            return "\(quantifier.rawValue) \(relationship)." + predicate.description
+            // The inner predicate names the destination's attribute, or continues the path: one quantifier
+            // and the whole path, as the parser reads it.
+            var path = relationship
+            var inner = predicate
+            while case let .related(next, _, deeper) = inner {
+                path += "." + next
+                inner = deeper
+            }
+            if case let .relatedCount(next, op, count) = inner {
+                return "\(quantifier.rawValue) \(path).\(next).@count \(op.rawValue) \(count)"
+            }
+            return "\(quantifier.rawValue) \(path)." + inner.description
         case let .relatedCount(relationship, op, count):
             return "\(relationship).@count \(op.rawValue) \(count)"
         }

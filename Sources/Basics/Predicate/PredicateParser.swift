@@ -1,6 +1,9 @@
 import Foundation
 
 extension FetchPredicate {
+    /// How deep NOT, parentheses and the relationships of key paths may nest together in a parsed predicate.
+    public static let maxDepth = 64
+
     /// Parses `text`; with `entity`, checks every attribute and converts every literal to its type
     /// (an int literal for a double attribute, quoted text for a date or a UUID).
     ///
@@ -32,10 +35,25 @@ struct PredicateParser {
     private let tokens: [PredicateToken]
     private let entity: (any PredicateSchema)?
     private(set) var index = 0
+    /// How deep the parser is in NOT, parentheses and key paths: bounded, so a hostile predicate cannot
+    /// exhaust the stack.
+    private var depth: Int
 
-    init(tokens: [PredicateToken], entity: (any PredicateSchema)?) {
+    static var maxDepth: Int { FetchPredicate.maxDepth }
+
+    init(tokens: [PredicateToken], entity: (any PredicateSchema)?, depth: Int = 0) {
         self.tokens = tokens
         self.entity = entity
+        self.depth = depth
+    }
+
+    /// Goes one level deeper, or says the predicate nests too deep at `offset`.
+    private mutating func descend(at offset: Int) throws(FetchPredicateError) {
+        depth += 1
+        guard depth <= Self.maxDepth else {
+            throw FetchPredicateError(message: "the predicate nests NOT, parentheses and key paths more than \(Self.maxDepth) levels deep; simplify it.",
+                                      offset: offset)
+        }
     }
 
     mutating func parse() throws(FetchPredicateError) -> FetchPredicate {
@@ -79,6 +97,8 @@ struct PredicateParser {
 
     private mutating func parseUnary() throws(FetchPredicateError) -> FetchPredicate {
         if isKeyword("NOT", "!") {
+            try descend(at: current.offset)
+            defer { depth -= 1 }
             advance()
             return .not(try parseUnary())
         }
@@ -88,6 +108,8 @@ struct PredicateParser {
         }
         if current.kind == .symbol("(") {
             let open = current.offset
+            try descend(at: open)
+            defer { depth -= 1 }
             advance()
             let inner = try parseOr()
             guard current.kind == .symbol(")") else {
@@ -131,10 +153,17 @@ struct PredicateParser {
         entity?.predicateAttribute(name) == .relationship
     }
 
-    /// `tags.name == 'x'` after an optional quantifier, `tags.@count > 1`, or a to-one `folder == nil`.
-    private mutating func parseKeyPath(_ name: String, at offset: Int, quantifier: (RelationshipQuantifier, Int)?)
-        throws(FetchPredicateError) -> FetchPredicate
+    /// `tags.name == 'x'` after an optional quantifier, `tags.@count > 1`, or a to-one `folder == nil`; a
+    /// path may follow several relationships (`ANY folder.notes.title == 'x'`, `folder.owner.name == 'x'`).
+    ///
+    /// `inherited` is the quantifier of the path this relationship continues (after its first one): the
+    /// path's objects are those every step reaches, as `NSPredicate` flattens them, so `ANY` and `ALL`
+    /// apply at each step and `NONE` is the first step's (not any of what the rest reaches).
+    private mutating func parseKeyPath(_ name: String, at offset: Int, quantifier: (RelationshipQuantifier, Int)?,
+                                       inherited: RelationshipQuantifier? = nil) throws(FetchPredicateError) -> FetchPredicate
     {
+        try descend(at: offset)
+        defer { depth -= 1 }
         let relationship = try lookUpRelationship(name, at: offset)
         advance()
         guard current.kind == .symbol(".") else {
@@ -177,23 +206,28 @@ struct PredicateParser {
         if key.hasPrefix("@") {
             throw FetchPredicateError(message: "'\(key)' is not an aggregate this language has; use @count.", offset: keyToken.offset)
         }
-        if let relationship, relationship.toMany, quantifier == nil {
+        let pathQuantifier = quantifier?.0 ?? inherited
+        if let relationship, relationship.toMany, pathQuantifier == nil {
             throw FetchPredicateError(message: "'\(name)' is a to-many relationship: say which of its objects must match, "
                 + "like ANY \(name).\(key) == 'x' (or ALL, NONE), or count them with \(name).@count.", offset: offset)
         }
-        var inner = PredicateParser(tokens: Array(tokens[index...]), entity: relationship?.destination)
-        let predicate = try inner.parseComparison(nested: true)
+        var inner = PredicateParser(tokens: Array(tokens[index...]), entity: relationship?.destination, depth: depth)
+        let predicate = try inner.parseDestination(inherited: pathQuantifier.map { $0 == .none ? .any : $0 })
         index += inner.index
-        return .related(relationship: name, quantifier: quantifier?.0 ?? .any, predicate: predicate)
+        return .related(relationship: name, quantifier: pathQuantifier ?? .any, predicate: predicate)
     }
 
-    /// The destination's comparison of a key path: an attribute, an operator or IN, a literal.
-    private mutating func parseComparison(nested: Bool) throws(FetchPredicateError) -> FetchPredicate {
+    /// What follows `relationship.` in a key path: the destination's comparison (an attribute, an
+    /// operator or IN, a literal), or the next relationship of a longer path.
+    private mutating func parseDestination(inherited: RelationshipQuantifier?) throws(FetchPredicateError) -> FetchPredicate {
         let token = current
-        if case .word(let word) = token.kind, ["ANY", "SOME", "ALL", "NONE"].contains(word.uppercased())
-            || tokens[min(index + 1, tokens.count - 1)].kind == .symbol(".") || isRelationship(word) {
-            throw FetchPredicateError(message: "a key path follows one relationship to an attribute; a longer path is not supported.",
+        guard case .word(let word) = token.kind else { return try parseComparison() }
+        if ["ANY", "SOME", "ALL", "NONE"].contains(word.uppercased()), case .word = tokens[min(index + 1, tokens.count - 1)].kind {
+            throw FetchPredicateError(message: "a quantifier goes before the whole key path, like ANY folder.notes.title == 'x'.",
                                       offset: token.offset)
+        }
+        if tokens[min(index + 1, tokens.count - 1)].kind == .symbol(".") || isRelationship(word) {
+            return try parseKeyPath(word, at: token.offset, quantifier: nil, inherited: inherited)
         }
         return try parseComparison()
     }

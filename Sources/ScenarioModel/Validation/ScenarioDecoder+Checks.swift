@@ -125,7 +125,8 @@ extension ScenarioDecoder {
         } catch {
             let singleLine = !text.contains("\n")
             let column = singleLine ? node.column + (node.isQuoted ? 1 : 0) + error.offset : node.column
-            decoder.error("the predicate '\(text)' does not parse: \(error.message)", yamlLine: node.line, column: column)
+            let shown = text.count > 80 ? String(text.prefix(77)) + "..." : text
+            decoder.error("the predicate '\(shown)' does not parse: \(error.message)", yamlLine: node.line, column: column)
             return nil
         }
     }

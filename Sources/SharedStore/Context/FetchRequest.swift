@@ -102,8 +102,9 @@ enum PredicateSQL {
         case .constant(let flag):
             return flag ? "1" : "0"
         case .related(let key, let quantifier, let inner):
-            let (destination, from) = try members(key, of: entity, model: model)
-            let condition = try translate(inner, destination, model: model, column: "d.", &arguments)
+            let alias = Self.alias(below: prefix)
+            let (destination, from) = try members(key, of: entity, model: model, outer: prefix, alias: alias)
+            let condition = try translate(inner, destination, model: model, column: alias + ".", &arguments)
             switch quantifier {
             case .any: return "EXISTS (SELECT 1 \(from) AND coalesce(\(condition), 0))"
             case .none: return "(NOT EXISTS (SELECT 1 \(from) AND coalesce(\(condition), 0)))"
@@ -113,7 +114,7 @@ enum PredicateSQL {
             guard !op.isTextual else {
                 throw FetchPredicateError(message: "@count compares with numbers, not \(op.rawValue)", offset: 0)
             }
-            let (_, from) = try members(key, of: entity, model: model)
+            let (_, from) = try members(key, of: entity, model: model, outer: prefix, alias: Self.alias(below: prefix))
             arguments.append(.int(count))
             return "(SELECT count(*) \(from)) \(op == .equal ? "=" : op.rawValue) ?"
         case .inList(let key, let values):
@@ -157,22 +158,32 @@ enum PredicateSQL {
 
     /// `FROM <destination> d ... WHERE <the link to the outer row>` for a relationship of `entity`: the
     /// objects it holds, whatever its storage.
-    private static func members(_ key: String, of entity: EntityInfo, model: Model) throws(FetchPredicateError)
-        -> (EntityInfo, String)
+    /// The alias of the subquery one relationship below the scope whose columns `prefix` qualifies: `d1`
+    /// below the fetched table, `d2` below `d1.`, and so on (a longer key path nests subqueries).
+    private static func alias(below prefix: String) -> String {
+        guard prefix.hasPrefix("d"), let depth = Int(prefix.dropFirst().dropLast()) else { return "d1" }
+        return "d\(depth + 1)"
+    }
+
+    /// The FROM and WHERE of the objects relationship `key` of `entity` holds, as alias `alias`, for the
+    /// object whose columns `outer` qualifies (the fetched table when empty).
+    private static func members(_ key: String, of entity: EntityInfo, model: Model, outer prefix: String, alias d: String)
+        throws(FetchPredicateError) -> (EntityInfo, String)
     {
         guard let index = entity.relationshipIndex[key] else {
             throw FetchPredicateError(message: "\(entity.name) has no relationship `\(key)`", offset: 0)
         }
         let relationship = entity.relationships[index]
         let destination = model.entities[relationship.destination]
-        let outer = entity.tableName
+        let outer = prefix.isEmpty ? entity.tableName : String(prefix.dropLast())
         switch relationship.storage {
         case .foreignKey(let slot):
-            return (destination, "FROM \(destination.tableName) d WHERE d.Z_PK = \(outer).\(entity.slots[slot].column)")
+            return (destination, "FROM \(destination.tableName) \(d) WHERE \(d).Z_PK = \(outer).\(entity.slots[slot].column)")
         case .inverseForeignKey(let slot):
-            return (destination, "FROM \(destination.tableName) d WHERE d.\(destination.slots[slot].column) = \(outer).Z_PK")
+            return (destination, "FROM \(destination.tableName) \(d) WHERE \(d).\(destination.slots[slot].column) = \(outer).Z_PK")
         case .joinTable(let table, let owner, let target):
-            return (destination, "FROM \(destination.tableName) d JOIN \(table) j ON j.\(target) = d.Z_PK WHERE j.\(owner) = \(outer).Z_PK")
+            let j = "j" + d.dropFirst()
+            return (destination, "FROM \(destination.tableName) \(d) JOIN \(table) \(j) ON \(j).\(target) = \(d).Z_PK WHERE \(j).\(owner) = \(outer).Z_PK")
         }
     }
 

@@ -135,8 +135,15 @@ extension ObjectContext {
     public func matches(_ predicate: FetchPredicate, _ id: ObjectID) -> Bool {
         guard let values = try? values(of: id) else { return false }
         guard predicate.followsRelationships else { return predicate.evaluate(values) }
-        return predicate.evaluate(values) { relationship in
-            ((try? self.relatedObjects(of: id, via: relationship)) ?? []).compactMap { try? self.values(of: $0) }
+        return predicate.evaluate(values) { relationship in self.predicateObjects(related: id, via: relationship) }
+    }
+
+    /// The objects `relationship` of `id` holds here, with their values (firing their faults) and their
+    /// own relationships, for a key path; those whose values cannot be read are left out.
+    private func predicateObjects(related id: ObjectID, via relationship: String) -> [PredicateObject] {
+        ((try? relatedObjects(of: id, via: relationship)) ?? []).compactMap { other in
+            guard let values = try? values(of: other) else { return nil }
+            return PredicateObject(values: values) { next in self.predicateObjects(related: other, via: next) }
         }
     }
 }
