@@ -41,6 +41,8 @@ PLAUSIBLE = [
     "coalesce", "overwrite", "object-trump", "store-trump", "rollback", "error", "pinned", "own", "group", "reset",
     "keep-registered", "consumed-by-all", "own-token", "{ older-than: 7d }", "lazy", "launch", "host", "share",
     "action", "watch", "pass", "[stale-read]", "[missed-insert]", "50/s", "500/s", "\"rank > 2\"", "-rank",
+    "view", "store", "editor", "{ editor: { parent: view } }", "{ a: { parent: b }, b: { parent: view } }",
+    "\"ANY tags.notes.title == 'x'\"", "\"folder.owner.name == nil\"", "\"" + "(" * 70 + "rank > 1" + ")" * 70 + "\"",
 ]
 KEYS = [
     "name", "summary", "seed", "tags", "store", "group", "model", "processes", "role", "refresh", "staleness",
@@ -52,6 +54,7 @@ KEYS = [
     "copy-store", "with-wal", "open-copy", "batch-insert", "batch-update", "batch-delete", "id", "via",
     "models", "migrate", "on-load-failure", "write-transactions", "state", "fault", "deleted", "registered",
     "begin-write", "end-write", "purge-history", "reload-timelines", "push", "context", "limits",
+    "contexts", "parent", "automatically-merges",
 ]
 
 

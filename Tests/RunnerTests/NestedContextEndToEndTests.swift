@@ -1,0 +1,70 @@
+import Basics
+import Checkers
+import Foundation
+import Runner
+import Testing
+import TestSupport
+
+/// Declared contexts end to end: a child of the view context and a child of that child, a background
+/// context that merges, inserts and edits pushed up one level at a time, and another process that sees
+/// them only once the view context saves; in both modes.
+@Suite(.serialized, .spawnsProcesses) struct NestedContextEndToEndTests {
+    static let yaml = """
+        summary: Declared contexts, nested two deep, with another process reading the store.
+        store:
+          group: group.t
+          name: Notes
+          model:
+            Note: { title: string }
+        processes:
+          app:
+            role: host
+            contexts:
+              editor: { parent: view }
+              sheet: { parent: editor }
+              importer: { automatically-merges: true }
+          share: { role: share, refresh: staleness, staleness: 0 }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - app: { update: n1, set: { title: edited in the view } }
+          - app: { fetch: Note, context: sheet }
+          - app: { read: n1, expect: { title: edited in the view }, now: true, context: sheet }
+          - app: { insert: Note, id: n2, set: { title: made in the sheet }, context: sheet }
+          - app: { update: n1, set: { title: B }, context: sheet }
+          - app: { save: true, context: sheet }
+          - app: { count: Note, expect: 1 }
+          - app: { fetch: Note, context: editor }
+          - app: { count: Note, expect: 2, context: editor }
+          - app: { read: n1, expect: { title: B }, now: true, context: editor }
+          - app: { save: true, context: editor }
+          - share: launch
+          - share: { fetch: Note }
+          - share: { count: Note, expect: 1 }
+          - app: save
+          - share: { fetch: Note }
+          - share: { count: Note, expect: 2 }
+          - share: { read: n1, expect: { title: B } }
+          - app: { update: n2, set: { title: imported }, context: importer }
+          - app: { save: true, context: importer }
+          - app: { read: n2, expect: { title: imported }, now: true, context: importer }
+          - app: { refresh: n2 }
+          - app: { read: n2, expect: { title: imported }, now: true }
+          - share: exit
+        """
+
+    @Test(arguments: RunMode.allCases)
+    func childSavesReachTheStoreOnlyThroughTheViewContext(mode: RunMode) throws {
+        let outcome = try RunHarness.single(Self.yaml, mode: mode)
+        #expect(outcome.harnessError == nil, "\(String(describing: outcome.harnessError))")
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.verdict.matched, "\(result.anomalies.map(\.explanation))")
+        let notes = outcome.trace.events.compactMap { event -> String? in
+            if case .note(let text) = event.kind { return text }
+            return nil
+        }
+        #expect(notes.contains { $0.hasPrefix("sheet saved into its parent context editor") }, "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("editor saved into its parent context viewContext") }, "\(notes)")
+    }
+}
