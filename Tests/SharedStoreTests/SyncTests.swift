@@ -160,7 +160,7 @@ import Testing
 
         // Even with the record lost, applying a change set again changes nothing: identities and stamps.
         let db = try SQLiteConnection(path: watch.url.path)
-        try db.execute("DELETE FROM ZSYNCAPPLIED")
+        try db.execute("DELETE FROM GROUPSIM_SYNCAPPLIED")
         let again = try watch.sync()
         #expect(again.importedFiles.count == 1)
         #expect(again.changes.isEmpty)

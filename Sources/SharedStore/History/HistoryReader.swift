@@ -13,9 +13,19 @@ enum HistoryReader {
         }
     }
 
-    /// The highest token deleted by a purge, or nil when nothing was ever purged.
+    /// The highest token deleted by a purge, or nil when nothing was ever purged. Read off the store as
+    /// Core Data leaves it: tokens are handed out from 1 by `Z_PRIMARYKEY`'s `Z_MAX` and a purge deletes
+    /// the oldest, so every token below the oldest kept (or up to `Z_MAX`, when none is kept) was purged.
     static func purgedThrough(_ core: StoreCore) throws(StoreError) -> Int64? {
-        do { return try StoreSchema.meta(core.writer, "historyPurgedThrough")?.intValue } catch { throw .sqlite(error) }
+        do {
+            let db = core.writer
+            guard let handedOut = try db.scalarInt("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
+                                                   [.int(HistorySchema.transactionEntity)]), handedOut > 0 else { return nil }
+            let through = try db.scalarInt("SELECT min(Z_PK) FROM ATRANSACTION").map { $0 - 1 } ?? handedOut
+            return through > 0 ? through : nil
+        } catch {
+            throw .sqlite(error)
+        }
     }
 
     static func latestToken(_ core: StoreCore) throws(StoreError) -> Int64? {
@@ -29,10 +39,11 @@ enum HistoryReader {
         let db = core.writer
         do {
             var sql = """
-                SELECT t.Z_PK, a.ZNAME, c.ZNAME, b.ZNAME, t.ZPROCESSID, t.ZTIMESTAMP FROM ATRANSACTION t
-                LEFT JOIN ATRANSACTIONSTRING a ON a.Z_PK = t.ZAUTHOR
-                LEFT JOIN ATRANSACTIONSTRING c ON c.Z_PK = t.ZCONTEXTNAME
-                LEFT JOIN ATRANSACTIONSTRING b ON b.Z_PK = t.ZBUNDLEID
+                SELECT t.Z_PK, a.ZNAME, c.ZNAME, b.ZNAME, p.ZNAME, t.ZTIMESTAMP FROM ATRANSACTION t
+                LEFT JOIN ATRANSACTIONSTRING a ON a.Z_PK = t.ZAUTHORTS
+                LEFT JOIN ATRANSACTIONSTRING c ON c.Z_PK = t.ZCONTEXTNAMETS
+                LEFT JOIN ATRANSACTIONSTRING b ON b.Z_PK = t.ZBUNDLEIDTS
+                LEFT JOIN ATRANSACTIONSTRING p ON p.Z_PK = t.ZPROCESSIDTS
                 """
             var arguments: [Value] = []
             if let token { sql += " WHERE t.Z_PK > ?"; arguments.append(.int(token)) }
@@ -42,16 +53,19 @@ enum HistoryReader {
             try statement.bind(arguments)
             var headers: [(Int64, String?, String?, String?, Int32, Date)] = []
             while try statement.step() {
+                // A process id is interned as text: SharedStore's are pids, Core Data's process names.
                 headers.append((statement.int64(at: 0), statement.string(at: 1), statement.string(at: 2),
-                                statement.string(at: 3), Int32(truncatingIfNeeded: statement.int64(at: 4)),
+                                statement.string(at: 3), statement.string(at: 4).flatMap { Int32($0) } ?? 0,
                                 Date(timeIntervalSinceReferenceDate: statement.double(at: 5))))
             }
             statement.reset()
             guard let first = headers.first else { return [] }
             var changes: [Int64: [HistoryChangeRecord]] = [:]
+            let changeColumns = try db.columns(of: "ACHANGE")
+            let tombstones = (0...).prefix { changeColumns.contains("ZTOMBSTONE\($0)") }.count
             let changeStatement = try db.cached("""
-                SELECT ZTRANSACTIONID, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS, ZTOMBSTONE FROM ACHANGE
-                WHERE ZTRANSACTIONID >= ? ORDER BY Z_PK
+                SELECT ZTRANSACTIONID, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS\((0..<tombstones).map { ", ZTOMBSTONE\($0)" }.joined())
+                FROM ACHANGE WHERE ZTRANSACTIONID >= ? ORDER BY Z_PK
                 """)
             try changeStatement.bind([.int(first.0)])
             let byNumber = Dictionary(uniqueKeysWithValues: core.model.entities.map { ($0.entityNumber, $0) })
@@ -62,8 +76,15 @@ enum HistoryReader {
                 case 1: .update
                 default: .delete
                 }
-                let columns = changeStatement.string(at: 4).map { $0.split(separator: ",").map(String.init) } ?? []
-                let tombstone = changeStatement.string(at: 5).map { decodeTombstone($0, entity) }
+                let columns = changeStatement.data(at: 4).map { HistorySchema.properties(inMask: Array($0), entity) } ?? []
+                var tombstone: [String: Value]?
+                if operation == .delete {
+                    let kept = HistoryRecorder.tombstoneAttributes(entity)
+                    for (i, name) in kept.enumerated() where i < tombstones {
+                        let type = entity.attributes.first { $0.name == name }?.type ?? .string
+                        tombstone = (tombstone ?? [:]).merging([name: changeStatement.value(at: Int32(5 + i), as: type)]) { $1 }
+                    }
+                }
                 changes[changeStatement.int64(at: 0), default: []].append(HistoryChangeRecord(
                     object: core.objectID(entity, changeStatement.int64(at: 3)), operation: operation,
                     updatedProperties: columns, tombstone: tombstone))
@@ -78,17 +99,4 @@ enum HistoryReader {
         }
     }
 
-    static func decodeTombstone(_ json: String, _ entity: EntityInfo) -> [String: Value] {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return [:] }
-        var result: [String: Value] = [:]
-        for (key, raw) in object {
-            let type = entity.attributes.first { $0.name == key }?.type ?? .string
-            if let text = raw as? String, let value = try? Value.from(scalar: text, as: type) {
-                result[key] = value
-            } else {
-                result[key] = .null
-            }
-        }
-        return result
-    }
 }

@@ -8,7 +8,7 @@ struct HistoryChange {
     let operation: ChangeOperation
     /// Updated properties (for updates).
     let columns: [String]
-    /// A deleted object's preserved values.
+    /// A deleted object's preserved values, by attribute.
     let tombstone: [String: Value]?
 
     var changeType: Int64 {
@@ -45,16 +45,22 @@ enum HistoryRecorder {
     static func record(core: StoreCore, contextName: String, author: String?, changes: [HistoryChange]) throws -> Int64 {
         let db = core.writer
         let token = try insertTransaction(core, contextName: contextName, author: author)
+        var key = try HistorySchema.takeKeys(changes.count, of: HistorySchema.changeEntity, db)
+        let tombstones = HistorySchema.tombstoneColumns(core.model)
+        let list = (0..<tombstones).map { ", ZTOMBSTONE\($0)" }.joined()
         let statement = try db.cached("""
-            INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS, ZTOMBSTONE)
-            VALUES (2, 1, ?, ?, ?, ?, ?, ?)
+            INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(list))
+            VALUES (?, \(HistorySchema.changeEntity), 1, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: tombstones)))
             """)
         for change in changes {
-            try statement.run([
-                .int(change.changeType), .int(change.entity.entityNumber), .int(change.primaryKey), .int(token),
-                change.columns.isEmpty ? .null : .string(change.columns.joined(separator: ",")),
-                change.tombstone.map { .string(encode($0)) } ?? .null,
-            ])
+            var values: [Value] = [.int(key), .int(change.changeType), .int(change.entity.entityNumber),
+                                   .int(change.primaryKey), .int(token), .null]
+            let kept = change.tombstone == nil ? [] : tombstoneAttributes(change.entity)
+            values += (0..<tombstones).map { i in i < kept.count ? change.tombstone?[kept[i]] ?? .null : .null }
+            try statement.bind(values)
+            if !change.columns.isEmpty { try statement.bind(Data(HistorySchema.columnsMask(change.columns, change.entity)), at: 6) }
+            while try statement.step() {}
+            key += 1
         }
         return token
     }
@@ -62,25 +68,29 @@ enum HistoryRecorder {
     static func insertTransaction(_ core: StoreCore, contextName: String, author: String?) throws -> Int64 {
         let db = core.writer
         let bundle = core.options.bundleIdentifier
+        let token = try HistorySchema.takeKeys(1, of: HistorySchema.transactionEntity, db)
         try db.cached("""
-            INSERT INTO ATRANSACTION (Z_ENT, Z_OPT, ZAUTHOR, ZBUNDLEID, ZCONTEXTNAME, ZPROCESSID, ZTIMESTAMP)
-            VALUES (1, 1, ?, ?, ?, ?, ?)
+            INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
+            VALUES (?, \(HistorySchema.transactionEntity), 1, ?, ?, ?, ?, ?)
             """).run([
+                .int(token),
                 try author.map { .int(try intern($0, db)) } ?? .null,
                 try bundle.map { .int(try intern($0, db)) } ?? .null,
                 .int(try intern(contextName, db)),
-                .int(Int64(core.options.processIdentifier)),
+                .int(try intern(String(core.options.processIdentifier), db)),
                 .double(core.clock.now.timeIntervalSinceReferenceDate),
             ])
-        return db.lastInsertRowID
+        return token
     }
 
     static func intern(_ string: String, _ db: SQLiteConnection) throws -> Int64 {
         if let key = try db.scalarInt("SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?", [.string(string)]) {
             return key
         }
-        try db.cached("INSERT INTO ATRANSACTIONSTRING (Z_ENT, Z_OPT, ZNAME) VALUES (3, 1, ?)").run([.string(string)])
-        return db.lastInsertRowID
+        let key = try HistorySchema.takeKeys(1, of: HistorySchema.stringEntity, db)
+        try db.cached("INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, \(HistorySchema.stringEntity), 1, ?)")
+            .run([.int(key), .string(string)])
+        return key
     }
 
     static func tombstone(_ entity: EntityInfo, _ values: [Value]) -> [String: Value]? {
@@ -91,9 +101,8 @@ enum HistoryRecorder {
         return result.isEmpty ? nil : result
     }
 
-    static func encode(_ tombstone: [String: Value]) -> String {
-        let plain = tombstone.mapValues { $0.isNull ? NSNull() as Any : $0.description as Any }
-        guard let data = try? JSONSerialization.data(withJSONObject: plain, options: [.sortedKeys]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+    /// The attributes of `entity` whose values a tombstone keeps, in model order: `ZTOMBSTONE0`, ... hold them.
+    static func tombstoneAttributes(_ entity: EntityInfo) -> [String] {
+        entity.attributes.filter(\.preservesValueInHistoryOnDeletion).map(\.name)
     }
 }

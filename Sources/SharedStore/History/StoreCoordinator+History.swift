@@ -154,9 +154,8 @@ extension StoreCoordinator {
                 guard let through else { return (0, nil) }
                 try db.cached("DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT Z_PK FROM ATRANSACTION WHERE \(clause))")
                     .run([argument])
+                // What was purged is read off the tokens left (`HistoryReader.purgedThrough`).
                 let deleted = try db.cached("DELETE FROM ATRANSACTION WHERE \(clause)").run([argument])
-                let previous = try StoreSchema.meta(db, "historyPurgedThrough")?.intValue ?? 0
-                try StoreSchema.setMeta(db, "historyPurgedThrough", .int(max(previous, through)))
                 return (deleted, through)
             }
             core.emit(.historyPurged(policy: policy.description, throughToken: through, deleted: deleted))

@@ -73,7 +73,7 @@ struct InspectionReader {
         }
         if plist.starts(with: Array("bplist00".utf8)),
            let dictionary = try? PropertyListSerialization.propertyList(from: plist, options: [], format: nil) as? [String: Any] {
-            inspection.layout = .coreData
+            inspection.layout = dictionary[StoreMetadata.layoutKey] == nil ? .coreData : .groupsim
             inspection.storeType = dictionary["NSStoreType"] as? String
             if let number = dictionary["NSPersistenceFrameworkVersion"] as? NSNumber, number.doubleValue.magnitude < 1e15 {
                 inspection.frameworkVersion = number.intValue
@@ -83,11 +83,8 @@ struct InspectionReader {
             } else {
                 findings.append("the metadata has no NSStoreModelVersionHashes dictionary: no model can be matched with the store")
             }
-        } else if let json = try? JSONSerialization.jsonObject(with: plist) as? [String: Any], json["NSStoreModelVersionHash"] != nil {
-            inspection.layout = .groupsim
-            inspection.storeType = json["NSStoreType"] as? String
         } else {
-            findings.append("Z_METADATA.Z_PLIST is neither a binary property list (Core Data's) nor GroupSim's metadata: "
+            findings.append("Z_METADATA.Z_PLIST is not a binary property list, as Core Data writes it: "
                 + "the store's model hashes are unknown")
         }
     }

@@ -9,7 +9,7 @@ public struct StoreInspection: Sendable, Hashable, Codable {
     public enum Layout: String, Sendable, Hashable, Codable {
         /// Core Data's: `Z_METADATA.Z_PLIST` a binary property list, history strings in `Z...TS` columns.
         case coreData = "core-data"
-        /// SharedStore's own (JSON metadata, its history columns): see Docs/SharedStore.md.
+        /// Core Data's, written by SharedStore (its metadata carries `GroupSimLayout`).
         case groupsim
         /// Metadata that is neither (missing, unreadable, or of an unknown form): see `problems`.
         case unknown

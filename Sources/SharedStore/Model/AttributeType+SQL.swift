@@ -6,7 +6,8 @@ extension AttributeType {
         switch self {
         case .string: "VARCHAR"
         case .int, .bool: "INTEGER"
-        case .double, .date: "FLOAT"
+        case .double: "FLOAT"
+        case .date: "TIMESTAMP"
         case .uuid: "BLOB"
         }
     }

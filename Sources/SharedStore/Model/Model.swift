@@ -9,6 +9,8 @@ public final class Model: Sendable {
     public let modelDescription: ModelDescription
     /// A stable hash of the model's structure, stored in `Z_METADATA` to refuse a store made with another model.
     public let versionHash: String
+    /// Each entity's version hash (`NSStoreModelVersionHashes`), 32 bytes.
+    public let entityVersionHashes: [String: [UInt8]]
     let entities: [EntityInfo]
     let entityIndex: [String: Int]
     /// Whether any relationship is stored in a join table (saves skip join-table work otherwise).
@@ -47,7 +49,8 @@ public final class Model: Sendable {
         }
         hasUniqueAttributes = entities.contains { !$0.uniqueSlots.isEmpty }
         hasToManyRelationships = entities.contains { $0.relationships.contains(where: \.isToMany) }
-        versionHash = Model.hash(of: description)
+        entityVersionHashes = Model.entityHashes(of: description)
+        versionHash = Model.digest(of: entityVersionHashes)
     }
 
     /// The names of the entities, in declaration order.
@@ -85,24 +88,29 @@ public final class Model: Sendable {
 
     /// What Core Data's version hashes cover (`NSPropertyDescription.versionHash`: the name and whether it
     /// is optional; an attribute's type; a relationship's destination, inverse and cardinality), and the
-    /// uniqueness constraints; not default values, which need no migration.
-    static func hash(of description: ModelDescription) -> String {
-        var canonical = ""
-        for entity in description.entities.sorted(by: { $0.name < $1.name }) {
-            canonical += "E:\(entity.name);"
+    /// uniqueness constraints; not default values, which need no migration. One SHA-256 per entity, over
+    /// this canonical text of it (GroupSim's definition: Core Data's own algorithm is not published, so a
+    /// store Core Data wrote carries other hashes; see `StoreSchema`).
+    static func entityHashes(of description: ModelDescription) -> [String: [UInt8]] {
+        var hashes: [String: [UInt8]] = [:]
+        for entity in description.entities {
+            var canonical = "E:\(entity.name);"
             for a in entity.attributes.sorted(by: { $0.name < $1.name }) {
                 canonical += "A:\(a.name):\(a.type):\(a.isOptional)\(a.isUnique ? ":unique" : "");"
             }
             for r in entity.relationships.sorted(by: { $0.name < $1.name }) {
                 canonical += "R:\(r.name):\(r.destination):\(r.isToMany):\(r.isOptional):\(r.inverse ?? "-");"
             }
+            hashes[entity.name] = SHA256.digest(Array(canonical.utf8))
         }
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in canonical.utf8 {
-            h ^= UInt64(byte)
-            h &*= 0x100_0000_01b3
-        }
-        return String(h, radix: 16)
+        return hashes
+    }
+
+    /// `NSStoreModelVersionHashesDigest`: base64 of the SHA-256 of the entity hashes in name order; what
+    /// tells one model version from another.
+    static func digest(of hashes: [String: [UInt8]]) -> String {
+        let joined = hashes.keys.sorted().flatMap { hashes[$0]! }
+        return Data(SHA256.digest(joined)).base64EncodedString()
     }
 }
 

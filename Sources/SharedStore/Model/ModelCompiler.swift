@@ -144,7 +144,11 @@ struct ModelCompiler {
             let tableRelationship = ownerSide ? relationship.name : inverse!.name
             let table = "Z_\(numbers[tableOwner])\(tableRelationship.uppercased())"
             let other = ownerSide ? destination : source
-            let ownerColumn = "Z_\(numbers[tableOwner])\(description.entities[tableOwner].name.uppercased())"
+            // Each column is named after the relationship that points at its entity, as in Core Data's
+            // `Z_1BOOKS (Z_1AUTHORS, Z_2BOOKS)` (Author 1 `books` <-> Book 2 `authors`); the owner's entity name
+            // when nothing points back.
+            let towardOwner = ownerSide ? inverse?.name : relationship.name
+            let ownerColumn = "Z_\(numbers[tableOwner])\((towardOwner ?? description.entities[tableOwner].name).uppercased())"
             var otherColumn = "Z_\(numbers[other])\(tableRelationship.uppercased())"
             if ownerColumn == otherColumn { otherColumn += "_1" }
             let sourceColumn = ownerSide ? ownerColumn : otherColumn

@@ -133,6 +133,15 @@ public final class SQLiteConnection {
         return statement.int64(at: 0)
     }
 
+    /// The column names of table `name` (empty when there is no such table).
+    public func columns(of table: String) throws(SQLiteError) -> Set<String> {
+        let statement = try prepare("SELECT name FROM pragma_table_info(?)")
+        try statement.bind([.string(table)])
+        var names: Set<String> = []
+        while try statement.step() { if let name = statement.string(at: 0) { names.insert(name) } }
+        return names
+    }
+
     /// Whether a table named `name` exists.
     public func tableExists(_ name: String) throws(SQLiteError) -> Bool {
         try scalarInt("SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?", [.string(name)]) ?? 0 > 0

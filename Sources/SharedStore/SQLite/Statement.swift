@@ -105,6 +105,16 @@ public final class Statement {
         guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql) }
     }
 
+    /// Binds bytes as a BLOB to the 1-based parameter `index`.
+    public func bind(_ data: Data, at index: Int32) throws(SQLiteError) {
+        if index >= 1 && index <= 64 { nullParameters &= ~(1 << UInt64(index - 1)) }
+        let rc = data.withUnsafeBytes { raw in
+            sqlite3_bind_blob(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(clamping: raw.count),
+                              groupsim_transient())
+        }
+        guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql) }
+    }
+
     /// Binds `values` to parameters 1...n, after resetting the statement.
     public func bind(_ values: [Value]) throws(SQLiteError) {
         reset()

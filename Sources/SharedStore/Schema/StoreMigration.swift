@@ -255,7 +255,7 @@ struct StoreMigration {
         let moved = pairs.filter { $0.value != 0 }
         let movedCases = moved.map { "WHEN \($0.key) THEN \(-$0.value)" }.joined(separator: " ")
         let movedKeys = moved.map { String($0.key) }.joined(separator: ", ")
-        for table in ["ZSYNCOBJECT", "ZSYNCSTAMP", "ZSYNCTOMBSTONE", "ZSYNCPENDINGREF"] where try db.tableExists(table) {
+        for table in ["GROUPSIM_SYNCOBJECT", "GROUPSIM_SYNCSTAMP", "GROUPSIM_SYNCTOMBSTONE", "GROUPSIM_SYNCPENDINGREF"] where try db.tableExists(table) {
             if !removed.isEmpty { try db.execute("DELETE FROM \(table) WHERE ZENT IN (\(removed))") }
             guard !moved.isEmpty else { continue }
             try db.execute("UPDATE \(table) SET ZENT = CASE ZENT \(movedCases) END WHERE ZENT IN (\(movedKeys))")

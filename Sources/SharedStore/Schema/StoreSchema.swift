@@ -4,20 +4,28 @@ import Foundation
 /// Creates a store's tables in Core Data's layout, or checks an existing store against the model.
 ///
 /// Tables: `Z<ENTITY>` (`Z_PK`, `Z_ENT`, `Z_OPT`, `Z<ATTR>`, `Z<TOONE>`), `Z_<n><REL>` join tables,
-/// `Z_PRIMARYKEY` (`Z_ENT`, `Z_NAME`, `Z_SUPER`, `Z_MAX`), `Z_METADATA` (`Z_VERSION`, `Z_UUID`, `Z_PLIST`
-/// holding the model hash as JSON), and `Z_STOREMETA` (key/value: history tracking, purges).
+/// `Z_PRIMARYKEY` (`Z_ENT`, `Z_NAME`, `Z_SUPER`, `Z_MAX`; with history, rows 16001-16003), `Z_METADATA`
+/// (`Z_VERSION`, `Z_UUID`, `Z_PLIST`: a binary property list, `StoreMetadata`), `Z_MODELCACHE` (the
+/// model, as JSON; Core Data keeps its compiled model there and tools ignore it), and the history tables
+/// (`HistorySchema`). What SharedStore needs beyond them lives in tables whose names start with
+/// `GROUPSIM_`, which no Core Data table can have (entity tables start with `Z`, history tables with
+/// `A`): `GROUPSIM_META` (key/value: the sync engine's state) and the sync engine's tables.
 enum StoreSchema {
     struct Metadata {
         let storeIdentifier: String
-        /// Whether some process ever opened the store with history tracking.
+        /// Whether the store has persistent history (some process opened it with history tracking).
         let historyTracked: Bool
     }
+
+    /// SharedStore's key/value table.
+    static let metaTable = "GROUPSIM_META"
 
     static func createStatements(for model: Model) -> [String] {
         var sql = [
             "CREATE TABLE IF NOT EXISTS Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
             "CREATE TABLE IF NOT EXISTS Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
-            "CREATE TABLE IF NOT EXISTS Z_STOREMETA (Z_KEY VARCHAR PRIMARY KEY, Z_VALUE)",
+            "CREATE TABLE IF NOT EXISTS Z_MODELCACHE (Z_CONTENT BLOB)",
+            "CREATE TABLE IF NOT EXISTS \(metaTable) (NAME VARCHAR PRIMARY KEY, VALUE)",
         ]
         var joinTables: Set<String> = []
         for entity in model.entities {
@@ -55,13 +63,8 @@ enum StoreSchema {
                 "CREATE INDEX IF NOT EXISTS \(table)_\(b)_INDEX ON \(table) (\(b), \(a))"]
     }
 
-    /// `Z_METADATA.Z_PLIST` for a store of `model`.
-    static func metadataPlist(_ model: Model) -> String {
-        #"{"NSStoreType":"SQLite","NSStoreModelVersionHash":"\#(model.versionHash)"}"#
-    }
-
-    /// Creates the schema when the file is new, or checks the model hash; runs in one IMMEDIATE transaction
-    /// so processes opening the store together agree.
+    /// Creates the schema when the file is new, or checks the model hashes; runs in one IMMEDIATE
+    /// transaction so processes opening the store together agree.
     static func prepare(_ db: SQLiteConnection, model: Model, options: StoreOptions) throws(StoreError) -> Metadata {
         let historyTracking = options.historyTracking
         do {
@@ -70,18 +73,13 @@ enum StoreSchema {
             // lock, so a process can launch while another holds one (as Core Data adds such a store).
             if try db.tableExists("Z_METADATA") {
                 let metadata = try check(db, model: model)
-                let historyReady = try db.tableExists("ATRANSACTION")
-                if !historyTracking || (metadata.historyTracked && historyReady) {
-                    return metadata
-                }
+                let historyReady = historyTracking && metadata.historyTracked ? try HistorySchema.isReady(db, model: model) : false
+                if !historyTracking || historyReady { return metadata }
             }
             return try db.writeTransaction {
                 if try db.tableExists("Z_METADATA") {
                     let metadata = try check(db, model: model)
-                    if historyTracking {
-                        try HistorySchema.create(db)
-                        try setMeta(db, "historyTracking", .int(1))
-                    }
+                    if historyTracking { try HistorySchema.create(db, model: model) }
                     return Metadata(storeIdentifier: metadata.storeIdentifier,
                                     historyTracked: historyTracking || metadata.historyTracked)
                 }
@@ -91,13 +89,12 @@ enum StoreSchema {
                         .run([.int(entity.entityNumber), .string(entity.name)])
                 }
                 let identifier = UUID().uuidString
-                let plist = metadataPlist(model)
-                try db.cached("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
-                    .run([.string(identifier), .string(plist)])
-                if historyTracking {
-                    try HistorySchema.create(db)
-                    try setMeta(db, "historyTracking", .int(1))
-                }
+                let insert = try db.cached("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
+                try insert.bind([.string(identifier)])
+                try insert.bind(StoreMetadata.encode(model), at: 2)
+                while try insert.step() {}
+                try writeModelCache(db, model)
+                if historyTracking { try HistorySchema.create(db, model: model) }
                 return Metadata(storeIdentifier: identifier, historyTracked: historyTracking)
             }
         } catch {
@@ -105,7 +102,19 @@ enum StoreSchema {
         }
     }
 
-    /// Reads the metadata of an existing store (no writes), checking the model hash.
+    /// `Z_MODELCACHE`'s one row: the model, as JSON.
+    static func writeModelCache(_ db: SQLiteConnection, _ model: Model) throws(SQLiteError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let content = (try? encoder.encode(model.modelDescription)) ?? Data()
+        try db.execute("DELETE FROM Z_MODELCACHE")
+        let insert = try db.cached("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)")
+        insert.reset()
+        try insert.bind(content, at: 1)
+        while try insert.step() {}
+    }
+
+    /// Reads the metadata of an existing store (no writes), checking that `model` fits it.
     static func check(_ db: SQLiteConnection, model: Model) throws(StoreError) -> Metadata {
         do {
             let statement = try db.cached("SELECT Z_UUID FROM Z_METADATA WHERE Z_VERSION = 1")
@@ -113,36 +122,67 @@ enum StoreSchema {
             guard try statement.step(), let identifier = statement.string(at: 0) else {
                 throw StoreError.modelMismatch(path: db.path, storeHash: "(no metadata)", modelHash: model.versionHash)
             }
-            let storeHash = try modelHash(db) ?? "(none)"
-            guard storeHash == model.versionHash else {
-                throw StoreError.modelMismatch(path: db.path, storeHash: storeHash, modelHash: model.versionHash)
+            let metadata = try storeMetadata(db)
+            guard try fits(db, model: model, metadata: metadata) else {
+                throw StoreError.modelMismatch(path: db.path, storeHash: metadata?.digest ?? "(none)", modelHash: model.versionHash)
             }
-            let tracked = try db.tableExists("Z_STOREMETA")
-                ? (try meta(db, "historyTracking")?.intValue ?? 0) == 1 : false
-            return Metadata(storeIdentifier: identifier, historyTracked: tracked)
+            let tracked = try db.scalarInt("SELECT count(*) FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(HistorySchema.transactionEntity)]) ?? 0
+            return Metadata(storeIdentifier: identifier, historyTracked: tracked > 0)
         } catch {
             throw StoreError.wrap(error)
         }
     }
 
-    /// The version hash of the model the store was made with or last migrated to (`nil` without metadata).
-    static func modelHash(_ db: SQLiteConnection) throws(SQLiteError) -> String? {
+    /// Whether `model` is the store's: its entity hashes match; or, for a store Core Data wrote (whose
+    /// hashes SharedStore cannot compute), its schema has every table and column the model needs, with
+    /// the model's entity numbers.
+    static func fits(_ db: SQLiteConnection, model: Model, metadata: StoreMetadata?) throws(SQLiteError) -> Bool {
+        guard let metadata else { return false }
+        if metadata.digest == model.versionHash { return true }
+        guard !metadata.writtenByGroupSim else { return false }
+        return try schemaHolds(db, model)
+    }
+
+    /// Whether the store's tables hold `model`: each entity's table with its columns and its
+    /// `Z_PRIMARYKEY` row under the model's number, and each join table.
+    static func schemaHolds(_ db: SQLiteConnection, _ model: Model) throws(SQLiteError) -> Bool {
+        for entity in model.entities {
+            guard try db.scalarInt("SELECT count(*) FROM Z_PRIMARYKEY WHERE Z_ENT = ? AND Z_NAME = ?",
+                                   [.int(entity.entityNumber), .string(entity.name)]) == 1 else { return false }
+            let columns = try db.columns(of: entity.tableName)
+            guard ["Z_PK", "Z_ENT", "Z_OPT"].allSatisfy(columns.contains),
+                  entity.slots.allSatisfy({ columns.contains($0.column) }) else { return false }
+            for relationship in entity.relationships {
+                guard case .joinTable(let table, let owner, let target) = relationship.storage else { continue }
+                let joined = try db.columns(of: table)
+                guard joined.contains(owner), joined.contains(target) else { return false }
+            }
+        }
+        return true
+    }
+
+    /// The store's `Z_METADATA.Z_PLIST`, decoded; `nil` without one.
+    static func storeMetadata(_ db: SQLiteConnection) throws(SQLiteError) -> StoreMetadata? {
         let statement = try db.cached("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
         defer { statement.reset() }
-        guard try statement.step(), let plist = statement.string(at: 0) else { return nil }
-        return plist.range(of: #""NSStoreModelVersionHash":""#).map { range in
-            String(plist[range.upperBound...].prefix { $0 != "\"" })
-        }
+        guard try statement.step(), let data = statement.data(at: 0) else { return nil }
+        return StoreMetadata.decode(data)
+    }
+
+    /// The version digest of the model the store was made with or last migrated to (`nil` without metadata).
+    static func modelHash(_ db: SQLiteConnection) throws(SQLiteError) -> String? {
+        try storeMetadata(db)?.digest
     }
 
     /// Migrates a store made with one of `options.previousModels` to `model` (Core Data's automatic
-    /// lightweight migration), in one write transaction; does nothing for a store of `model`.
+    /// lightweight migration), in one write transaction; does nothing for a store `model` fits.
     /// - Throws: `.modelMismatch` for a store of a model this process does not know (a newer one);
     ///   `.migrationRequired` when `options.migratesAutomatically` is off; `.sqlite` (busy) when another
     ///   process holds the write lock past the busy timeout; `.migrationFailed` for a change a lightweight
     ///   migration cannot infer.
     static func migrateIfNeeded(_ db: SQLiteConnection, to model: Model, options: StoreOptions) throws {
-        guard let storeHash = try modelHash(db), storeHash != model.versionHash else { return }
+        let metadata = try storeMetadata(db)
+        guard let storeHash = metadata?.digest, try !fits(db, model: model, metadata: metadata) else { return }
         guard let source = options.previousModels.first(where: { $0.versionHash == storeHash }) else {
             throw StoreError.modelMismatch(path: db.path, storeHash: storeHash, modelHash: model.versionHash)
         }
@@ -153,18 +193,27 @@ enum StoreSchema {
             // Another process may have migrated it while this one waited for the lock.
             guard try modelHash(db) == storeHash else { return }
             try StoreMigration(source: source, destination: model).run(on: db)
-            try db.cached("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1").run([.string(metadataPlist(model))])
+            let update = try db.cached("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1")
+            update.reset()
+            try update.bind(StoreMetadata.encode(model), at: 1)
+            while try update.step() {}
+            if try db.tableExists("Z_MODELCACHE") { try writeModelCache(db, model) }
+            if try db.tableExists("ACHANGE") { try HistorySchema.create(db, model: model) }
         }
     }
 
+    /// A value of `GROUPSIM_META`; `nil` when unset (or the store has no such table: Core Data wrote it).
     static func meta(_ db: SQLiteConnection, _ key: String) throws(SQLiteError) -> Value? {
-        let statement = try db.cached("SELECT Z_VALUE FROM Z_STOREMETA WHERE Z_KEY = ?")
+        guard try db.tableExists(metaTable) else { return nil }
+        let statement = try db.cached("SELECT VALUE FROM \(metaTable) WHERE NAME = ?")
         try statement.bind([.string(key)])
         defer { statement.reset() }
         return try statement.step() ? statement.value(at: 0) : nil
     }
 
+    /// Sets a value of `GROUPSIM_META` (made first in a store Core Data wrote), inside the caller's write.
     static func setMeta(_ db: SQLiteConnection, _ key: String, _ value: Value) throws(SQLiteError) {
-        try db.cached("INSERT OR REPLACE INTO Z_STOREMETA (Z_KEY, Z_VALUE) VALUES (?, ?)").run([.string(key), value])
+        try db.execute("CREATE TABLE IF NOT EXISTS \(metaTable) (NAME VARCHAR PRIMARY KEY, VALUE)")
+        try db.cached("INSERT OR REPLACE INTO \(metaTable) (NAME, VALUE) VALUES (?, ?)").run([.string(key), value])
     }
 }

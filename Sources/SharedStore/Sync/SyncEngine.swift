@@ -27,7 +27,7 @@ final class SyncEngine {
     // MARK: Metadata
 
     func meta(_ key: String) throws -> Value? {
-        guard try db.tableExists("Z_STOREMETA") else { return nil }
+        guard try db.tableExists(StoreSchema.metaTable) else { return nil }
         return try StoreSchema.meta(db, key)
     }
 
@@ -44,7 +44,7 @@ final class SyncEngine {
 
     /// The global identifier recorded for a row, if any.
     func mappedIdentifier(_ entity: EntityInfo, _ primaryKey: Int64) throws -> String? {
-        let statement = try db.cached("SELECT ZGID FROM ZSYNCOBJECT WHERE ZENT = ? AND ZPK = ?")
+        let statement = try db.cached("SELECT ZGID FROM GROUPSIM_SYNCOBJECT WHERE ZENT = ? AND ZPK = ?")
         try statement.bind([.int(entity.entityNumber), .int(primaryKey)])
         defer { statement.reset() }
         return try statement.step() ? statement.string(at: 0) : nil
@@ -52,17 +52,17 @@ final class SyncEngine {
 
     /// The row recorded for a global identifier, if any.
     func mappedKey(_ entity: EntityInfo, _ identifier: String) throws -> Int64? {
-        try db.scalarInt("SELECT ZPK FROM ZSYNCOBJECT WHERE ZENT = ? AND ZGID = ?",
+        try db.scalarInt("SELECT ZPK FROM GROUPSIM_SYNCOBJECT WHERE ZENT = ? AND ZGID = ?",
                          [.int(entity.entityNumber), .string(identifier)])
     }
 
     func setMapping(_ entity: EntityInfo, _ primaryKey: Int64, _ identifier: String) throws {
-        try db.cached("INSERT OR REPLACE INTO ZSYNCOBJECT (ZENT, ZPK, ZGID) VALUES (?, ?, ?)")
+        try db.cached("INSERT OR REPLACE INTO GROUPSIM_SYNCOBJECT (ZENT, ZPK, ZGID) VALUES (?, ?, ?)")
             .run([.int(entity.entityNumber), .int(primaryKey), .string(identifier)])
     }
 
     func removeMapping(_ entity: EntityInfo, _ primaryKey: Int64) throws {
-        try db.cached("DELETE FROM ZSYNCOBJECT WHERE ZENT = ? AND ZPK = ?")
+        try db.cached("DELETE FROM GROUPSIM_SYNCOBJECT WHERE ZENT = ? AND ZPK = ?")
             .run([.int(entity.entityNumber), .int(primaryKey)])
     }
 
@@ -87,7 +87,7 @@ final class SyncEngine {
         let column = entity.slots[slot].column
         let key = try db.scalarInt("""
             SELECT Z_PK FROM \(entity.tableName) t WHERE \(column) = ? AND NOT EXISTS
-            (SELECT 1 FROM ZSYNCOBJECT o WHERE o.ZENT = ? AND o.ZPK = t.Z_PK) ORDER BY Z_PK LIMIT 1
+            (SELECT 1 FROM GROUPSIM_SYNCOBJECT o WHERE o.ZENT = ? AND o.ZPK = t.Z_PK) ORDER BY Z_PK LIMIT 1
             """, [.uuid(uuid), .int(entity.entityNumber)])
         return (key, false)
     }
@@ -114,22 +114,22 @@ final class SyncEngine {
     // MARK: Tombstones
 
     func isTombstoned(_ entity: EntityInfo, _ identifier: String) throws -> Bool {
-        try db.scalarInt("SELECT 1 FROM ZSYNCTOMBSTONE WHERE ZENT = ? AND ZGID = ?",
+        try db.scalarInt("SELECT 1 FROM GROUPSIM_SYNCTOMBSTONE WHERE ZENT = ? AND ZGID = ?",
                          [.int(entity.entityNumber), .string(identifier)]) != nil
     }
 
     /// Records that `identifier` is deleted for good and forgets its stamps.
     func addTombstone(_ entity: EntityInfo, _ identifier: String, _ stamp: SyncStamp) throws {
-        try db.cached("INSERT OR IGNORE INTO ZSYNCTOMBSTONE (ZENT, ZGID, ZTIME, ZSTORE) VALUES (?, ?, ?, ?)")
+        try db.cached("INSERT OR IGNORE INTO GROUPSIM_SYNCTOMBSTONE (ZENT, ZGID, ZTIME, ZSTORE) VALUES (?, ?, ?, ?)")
             .run([.int(entity.entityNumber), .string(identifier), .double(stamp.time), .string(stamp.store)])
-        try db.cached("DELETE FROM ZSYNCSTAMP WHERE ZENT = ? AND ZGID = ?")
+        try db.cached("DELETE FROM GROUPSIM_SYNCSTAMP WHERE ZENT = ? AND ZGID = ?")
             .run([.int(entity.entityNumber), .string(identifier)])
     }
 
     // MARK: Stamps
 
     func stamp(_ entity: EntityInfo, _ identifier: String, _ property: String) throws -> (SyncStamp, String?)? {
-        let statement = try db.cached("SELECT ZTIME, ZSTORE, ZVALUE FROM ZSYNCSTAMP WHERE ZENT = ? AND ZGID = ? AND ZPROPERTY = ?")
+        let statement = try db.cached("SELECT ZTIME, ZSTORE, ZVALUE FROM GROUPSIM_SYNCSTAMP WHERE ZENT = ? AND ZGID = ? AND ZPROPERTY = ?")
         try statement.bind([.int(entity.entityNumber), .string(identifier), .string(property)])
         defer { statement.reset() }
         guard try statement.step() else { return nil }
@@ -139,7 +139,7 @@ final class SyncEngine {
     func setStamp(_ entity: EntityInfo, _ identifier: String, _ property: String, _ stamp: SyncStamp,
                   value: String? = nil) throws
     {
-        try db.cached("INSERT OR REPLACE INTO ZSYNCSTAMP (ZENT, ZGID, ZPROPERTY, ZTIME, ZSTORE, ZVALUE) VALUES (?, ?, ?, ?, ?, ?)")
+        try db.cached("INSERT OR REPLACE INTO GROUPSIM_SYNCSTAMP (ZENT, ZGID, ZPROPERTY, ZTIME, ZSTORE, ZVALUE) VALUES (?, ?, ?, ?, ?, ?)")
             .run([.int(entity.entityNumber), .string(identifier), .string(property), .double(stamp.time),
                   .string(stamp.store), value.map(Value.string) ?? .null])
     }
@@ -163,14 +163,14 @@ final class SyncEngine {
             guard case .joinTable(let table, let owner, _) = relationship.storage else { continue }
             try db.cached("DELETE FROM \(table) WHERE \(owner) = ?").run([.int(key)])
         }
-        try db.cached("DELETE FROM ZSYNCPENDINGREF WHERE ZENT = ? AND ZPK = ?").run([.int(entity.entityNumber), .int(key)])
+        try db.cached("DELETE FROM GROUPSIM_SYNCPENDINGREF WHERE ZENT = ? AND ZPK = ?").run([.int(entity.entityNumber), .int(key)])
     }
 
     // MARK: Unresolved references
 
     /// The relationship targets of a row not resolved yet (global identifiers).
     func pendingTargets(_ entity: EntityInfo, _ key: Int64, _ property: String) throws -> [String] {
-        let statement = try db.cached("SELECT ZTARGET FROM ZSYNCPENDINGREF WHERE ZENT = ? AND ZPK = ? AND ZPROPERTY = ?")
+        let statement = try db.cached("SELECT ZTARGET FROM GROUPSIM_SYNCPENDINGREF WHERE ZENT = ? AND ZPK = ? AND ZPROPERTY = ?")
         try statement.bind([.int(entity.entityNumber), .int(key), .string(property)])
         defer { statement.reset() }
         var targets: [String] = []
@@ -179,12 +179,12 @@ final class SyncEngine {
     }
 
     func clearPending(_ entity: EntityInfo, _ key: Int64, _ property: String) throws {
-        try db.cached("DELETE FROM ZSYNCPENDINGREF WHERE ZENT = ? AND ZPK = ? AND ZPROPERTY = ?")
+        try db.cached("DELETE FROM GROUPSIM_SYNCPENDINGREF WHERE ZENT = ? AND ZPK = ? AND ZPROPERTY = ?")
             .run([.int(entity.entityNumber), .int(key), .string(property)])
     }
 
     func addPending(_ entity: EntityInfo, _ key: Int64, _ property: String, _ target: String) throws {
-        try db.cached("INSERT OR IGNORE INTO ZSYNCPENDINGREF (ZENT, ZPK, ZPROPERTY, ZTARGET) VALUES (?, ?, ?, ?)")
+        try db.cached("INSERT OR IGNORE INTO GROUPSIM_SYNCPENDINGREF (ZENT, ZPK, ZPROPERTY, ZTARGET) VALUES (?, ?, ?, ?)")
             .run([.int(entity.entityNumber), .int(key), .string(property), .string(target)])
     }
 
@@ -207,7 +207,7 @@ final class SyncEngine {
 }
 
 extension SyncValue {
-    /// The canonical text of a many-to-many value (kept in `ZSYNCSTAMP.ZVALUE`).
+    /// The canonical text of a many-to-many value (kept in `GROUPSIM_SYNCSTAMP.ZVALUE`).
     var referencesText: String? {
         guard case .references(let ids) = self else { return nil }
         return ids.joined(separator: ",")

@@ -61,7 +61,7 @@ public final class SyncEnsemble {
     }
 
     /// The store's identifier in the ensemble (`watch-1A2B3C4D`), or nil before it leeches. Kept in the
-    /// store's metadata (`Z_STOREMETA`), so it survives relaunches and is shared by the processes of a store.
+    /// store's metadata (`GROUPSIM_META`), so it survives relaunches and is shared by the processes of a store.
     public var storeIdentifier: String? { try? engine.storeIdentifier() }
 
     /// Whether the store belongs to the ensemble.
@@ -126,7 +126,7 @@ public final class SyncEnsemble {
                 var references: [PendingReference] = []
                 for (name, changeSet) in pending where try !isApplied(name) {
                     try engine.importChangeSet(changeSet, name: name, applied: applied, references: &references)
-                    try engine.db.cached("INSERT INTO ZSYNCAPPLIED (ZNAME, ZSTORE, ZSEQUENCE, ZAPPLIEDAT) VALUES (?, ?, ?, ?)")
+                    try engine.db.cached("INSERT INTO GROUPSIM_SYNCAPPLIED (ZNAME, ZSTORE, ZSEQUENCE, ZAPPLIEDAT) VALUES (?, ?, ?, ?)")
                         .run([.string(name), .string(changeSet.store), .int(changeSet.sequence),
                               .double(clock.now.timeIntervalSinceReferenceDate)])
                     imported.append(name)
@@ -178,7 +178,7 @@ public final class SyncEnsemble {
         }
         do {
             let entity = try core.model.entity(named: id.entity)
-            let hasTables = try engine.db.tableExists("ZSYNCOBJECT")
+            let hasTables = try engine.db.tableExists("GROUPSIM_SYNCOBJECT")
             if hasTables, let identifier = try engine.mappedIdentifier(entity, id.primaryKey) { return identifier }
             guard let row = try core.readRow(entity, id.primaryKey, on: engine.db) else { throw SyncError.notFound(id) }
             if let identifier = engine.uuidIdentifier(entity, row.values),
@@ -199,7 +199,7 @@ public final class SyncEnsemble {
     public func object(forGlobalIdentifier identifier: String, entity: String? = nil) throws(SyncError) -> ObjectID? {
         do {
             let entities = try entity.map { [try core.model.entity(named: $0)] } ?? core.model.entities
-            let hasTables = try engine.db.tableExists("ZSYNCOBJECT")
+            let hasTables = try engine.db.tableExists("GROUPSIM_SYNCOBJECT")
             for info in entities {
                 if hasTables {
                     if let key = try engine.findKey(info, identifier).0 { return core.objectID(info, key) }
@@ -242,14 +242,14 @@ public final class SyncEnsemble {
                                   exportedAt: clock.now.timeIntervalSinceReferenceDate, model: core.model.versionHash,
                                   changes: changes)
         let data = try changeSet.encoded()
-        try engine.db.cached("INSERT OR REPLACE INTO ZSYNCOUTBOX (ZNAME, ZDATA) VALUES (?, ?)")
+        try engine.db.cached("INSERT OR REPLACE INTO GROUPSIM_SYNCOUTBOX (ZNAME, ZDATA) VALUES (?, ?)")
             .run([.string(changeSet.fileName), .string(String(decoding: data, as: UTF8.self))])
         try engine.setMeta(SyncSchema.sequenceKey, .int(sequence))
     }
 
     /// Writes every committed outbox change set to the transfer service, then drops it from the outbox.
     private func upload() throws -> [String] {
-        let statement = try engine.db.cached("SELECT ZNAME, ZDATA FROM ZSYNCOUTBOX ORDER BY ZNAME")
+        let statement = try engine.db.cached("SELECT ZNAME, ZDATA FROM GROUPSIM_SYNCOUTBOX ORDER BY ZNAME")
         try statement.bind([])
         var files: [(String, String)] = []
         while try statement.step() { files.append((statement.string(at: 0) ?? "", statement.string(at: 1) ?? "")) }
@@ -258,13 +258,13 @@ public final class SyncEnsemble {
             do { try transfer.write(name, data: Data(text.utf8)) } catch {
                 throw SyncError.transfer(operation: "write \(name)", reason: "\(error)")
             }
-            try engine.db.cached("DELETE FROM ZSYNCOUTBOX WHERE ZNAME = ?").run([.string(name)])
+            try engine.db.cached("DELETE FROM GROUPSIM_SYNCOUTBOX WHERE ZNAME = ?").run([.string(name)])
         }
         return files.map(\.0)
     }
 
     private func isApplied(_ name: String) throws -> Bool {
-        try engine.db.scalarInt("SELECT 1 FROM ZSYNCAPPLIED WHERE ZNAME = ?", [.string(name)]) != nil
+        try engine.db.scalarInt("SELECT 1 FROM GROUPSIM_SYNCAPPLIED WHERE ZNAME = ?", [.string(name)]) != nil
     }
 
     /// The visible peer change sets not applied yet, read and checked, in (store, sequence) order.

@@ -94,7 +94,7 @@ extension SyncEngine {
             identifier = uuid.uuidString
         }
         // An object never exported and without a uuid: no peer knows it.
-        try db.cached("DELETE FROM ZSYNCPENDINGREF WHERE ZENT = ? AND ZPK = ?").run([.int(entity.entityNumber), .int(key)])
+        try db.cached("DELETE FROM GROUPSIM_SYNCPENDINGREF WHERE ZENT = ? AND ZPK = ?").run([.int(entity.entityNumber), .int(key)])
         guard let identifier else { return nil }
         try removeMapping(entity, key)
         guard try !isTombstoned(entity, identifier) else { return nil }

@@ -150,7 +150,7 @@ extension SyncEngine {
     }
 
     /// Writes the queued relationship values, resolving global identifiers to this store's rows. A target
-    /// deleted in the ensemble is left out; one unknown here is kept in `ZSYNCPENDINGREF` until it arrives.
+    /// deleted in the ensemble is left out; one unknown here is kept in `GROUPSIM_SYNCPENDINGREF` until it arrives.
     func resolveReferences(_ references: [PendingReference], name: String, applied: AppliedChanges) throws {
         for reference in references {
             let entity = reference.entity
@@ -192,7 +192,7 @@ extension SyncEngine {
 
     /// Writes the awaited relationship targets that have arrived (or drops those deleted meanwhile).
     private func resolvePendingTargets(applied: AppliedChanges) throws {
-        let statement = try db.cached("SELECT ZENT, ZPK, ZPROPERTY, ZTARGET FROM ZSYNCPENDINGREF ORDER BY ZENT, ZPK, ZPROPERTY, ZTARGET")
+        let statement = try db.cached("SELECT ZENT, ZPK, ZPROPERTY, ZTARGET FROM GROUPSIM_SYNCPENDINGREF ORDER BY ZENT, ZPK, ZPROPERTY, ZTARGET")
         try statement.bind([])
         var rows: [(Int64, Int64, String, String)] = []
         while try statement.step() {
@@ -212,7 +212,7 @@ extension SyncEngine {
             let found = try resolve(info, target)
             let gone = try isTombstoned(info, target)
             guard found != nil || gone else { continue }
-            try db.cached("DELETE FROM ZSYNCPENDINGREF WHERE ZENT = ? AND ZPK = ? AND ZPROPERTY = ? AND ZTARGET = ?")
+            try db.cached("DELETE FROM GROUPSIM_SYNCPENDINGREF WHERE ZENT = ? AND ZPK = ? AND ZPROPERTY = ? AND ZTARGET = ?")
                 .run([.int(number), .int(key), .string(name), .string(target)])
             guard let found else { continue }
             let rowKey = RowKey(entity: entity.index, primaryKey: key)

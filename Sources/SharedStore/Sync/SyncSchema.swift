@@ -2,16 +2,16 @@ import Basics
 
 /// The sync engine's side tables, kept in the store file itself so they commit with the data they describe.
 ///
-/// - `ZSYNCOBJECT`: (entity, `Z_PK`) <-> global identifier, for every object exported or imported once.
-/// - `ZSYNCSTAMP`: per object and property, the stamp (time, store) of the value the store holds; for
+/// - `GROUPSIM_SYNCOBJECT`: (entity, `Z_PK`) <-> global identifier, for every object exported or imported once.
+/// - `GROUPSIM_SYNCSTAMP`: per object and property, the stamp (time, store) of the value the store holds; for
 ///   many-to-many relationships also the exported value, to tell a real change from a touch.
-/// - `ZSYNCTOMBSTONE`: global identifiers deleted anywhere in the ensemble (a delete is final).
-/// - `ZSYNCAPPLIED`: the peers' change-set files already applied (idempotent import).
-/// - `ZSYNCOUTBOX`: exported change sets committed but not yet written to the transfer service.
-/// - `ZSYNCPENDINGREF`: relationship targets imported before their object arrived (a third store's file
+/// - `GROUPSIM_SYNCTOMBSTONE`: global identifiers deleted anywhere in the ensemble (a delete is final).
+/// - `GROUPSIM_SYNCAPPLIED`: the peers' change-set files already applied (idempotent import).
+/// - `GROUPSIM_SYNCOUTBOX`: exported change sets committed but not yet written to the transfer service.
+/// - `GROUPSIM_SYNCPENDINGREF`: relationship targets imported before their object arrived (a third store's file
 ///   not visible yet): resolved by a later import, and still exported as part of the value meanwhile.
-/// - `ZSYNC_<TABLE>_<COLUMN>_INDEX`: an index on each entity's identifying `uuid` column.
-/// - `Z_STOREMETA` keys `sync.store` (this store's ensemble identifier: it has leeched), `sync.sequence`
+/// - `GROUPSIM_SYNC_<TABLE>_<COLUMN>_INDEX`: an index on each entity's identifying `uuid` column.
+/// - `GROUPSIM_META` keys `sync.store` (this store's ensemble identifier: it has leeched), `sync.sequence`
 ///   (its last export number), `sync.exportToken` (the history token exported through).
 enum SyncSchema {
     static let storeKey = "sync.store"
@@ -26,23 +26,23 @@ enum SyncSchema {
         for entity in model.entities {
             guard let slot = syncModel.uuidSlot[entity.index] else { continue }
             let column = entity.slots[slot].column
-            try db.execute("CREATE INDEX IF NOT EXISTS ZSYNC_\(entity.tableName)_\(column)_INDEX ON \(entity.tableName) (\(column))")
+            try db.execute("CREATE INDEX IF NOT EXISTS GROUPSIM_SYNC_\(entity.tableName)_\(column)_INDEX ON \(entity.tableName) (\(column))")
         }
     }
 
     static func create(_ db: SQLiteConnection) throws(SQLiteError) {
         try db.execute("""
-            CREATE TABLE IF NOT EXISTS ZSYNCOBJECT (ZENT INTEGER NOT NULL, ZPK INTEGER NOT NULL, ZGID VARCHAR NOT NULL,
+            CREATE TABLE IF NOT EXISTS GROUPSIM_SYNCOBJECT (ZENT INTEGER NOT NULL, ZPK INTEGER NOT NULL, ZGID VARCHAR NOT NULL,
                 PRIMARY KEY (ZENT, ZPK));
-            CREATE UNIQUE INDEX IF NOT EXISTS ZSYNCOBJECT_ZGID_INDEX ON ZSYNCOBJECT (ZENT, ZGID);
-            CREATE TABLE IF NOT EXISTS ZSYNCSTAMP (ZENT INTEGER NOT NULL, ZGID VARCHAR NOT NULL, ZPROPERTY VARCHAR NOT NULL,
+            CREATE UNIQUE INDEX IF NOT EXISTS GROUPSIM_SYNCOBJECT_ZGID_INDEX ON GROUPSIM_SYNCOBJECT (ZENT, ZGID);
+            CREATE TABLE IF NOT EXISTS GROUPSIM_SYNCSTAMP (ZENT INTEGER NOT NULL, ZGID VARCHAR NOT NULL, ZPROPERTY VARCHAR NOT NULL,
                 ZTIME FLOAT NOT NULL, ZSTORE VARCHAR NOT NULL, ZVALUE VARCHAR, PRIMARY KEY (ZENT, ZGID, ZPROPERTY));
-            CREATE TABLE IF NOT EXISTS ZSYNCTOMBSTONE (ZENT INTEGER NOT NULL, ZGID VARCHAR NOT NULL, ZTIME FLOAT,
+            CREATE TABLE IF NOT EXISTS GROUPSIM_SYNCTOMBSTONE (ZENT INTEGER NOT NULL, ZGID VARCHAR NOT NULL, ZTIME FLOAT,
                 ZSTORE VARCHAR, PRIMARY KEY (ZENT, ZGID));
-            CREATE TABLE IF NOT EXISTS ZSYNCAPPLIED (ZNAME VARCHAR PRIMARY KEY, ZSTORE VARCHAR, ZSEQUENCE INTEGER,
+            CREATE TABLE IF NOT EXISTS GROUPSIM_SYNCAPPLIED (ZNAME VARCHAR PRIMARY KEY, ZSTORE VARCHAR, ZSEQUENCE INTEGER,
                 ZAPPLIEDAT FLOAT);
-            CREATE TABLE IF NOT EXISTS ZSYNCOUTBOX (ZNAME VARCHAR PRIMARY KEY, ZDATA VARCHAR NOT NULL);
-            CREATE TABLE IF NOT EXISTS ZSYNCPENDINGREF (ZENT INTEGER NOT NULL, ZPK INTEGER NOT NULL,
+            CREATE TABLE IF NOT EXISTS GROUPSIM_SYNCOUTBOX (ZNAME VARCHAR PRIMARY KEY, ZDATA VARCHAR NOT NULL);
+            CREATE TABLE IF NOT EXISTS GROUPSIM_SYNCPENDINGREF (ZENT INTEGER NOT NULL, ZPK INTEGER NOT NULL,
                 ZPROPERTY VARCHAR NOT NULL, ZTARGET VARCHAR NOT NULL, PRIMARY KEY (ZENT, ZPK, ZPROPERTY, ZTARGET));
             """)
     }

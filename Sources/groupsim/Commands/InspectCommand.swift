@@ -61,9 +61,11 @@ struct InspectCommand: ParsableCommand {
 enum InspectionText {
     static func render(_ inspection: StoreInspection) -> String {
         var out = ""
-        let layout = inspection.layout == .coreData
-            ? "Core Data's layout" + (inspection.frameworkVersion.map { ", framework version \($0)" } ?? "")
-            : "GroupSim's layout"
+        let layout = switch inspection.layout {
+        case .coreData: "Core Data's layout" + (inspection.frameworkVersion.map { ", framework version \($0)" } ?? "")
+        case .groupsim: "Core Data's layout, written by GroupSim"
+        case .unknown: "unknown layout"
+        }
         out += "\(inspection.path) (\(layout))\n"
         if let identifier = inspection.identifier { out += "store identifier \(identifier)\n" }
         let files = inspection.files
