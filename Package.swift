@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "SharedStore", dependencies: ["Basics", "CSQLite"]),
         .target(name: "Notify", dependencies: ["Basics"]),
         // Layer 2: the scenario language and the trace vocabulary (value types, no I/O in the model).
-        .target(name: "ScenarioModel", dependencies: ["Basics", .product(name: "Yams", package: "Yams")]),
+        .target(name: "ScenarioModel", dependencies: ["Basics", "SharedStore", .product(name: "Yams", package: "Yams")]),
         .target(name: "Trace", dependencies: ["Basics"]),
         // Layer 3: one simulated app or extension; child processes and their lifecycles.
         .target(name: "Agent", dependencies: ["Basics", "SharedStore", "Notify", "ScenarioModel", "Trace"]),
@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "ReportersTests", dependencies: ["Basics", "Reporters", "Checkers", "Trace", "TestSupport"]),
         .testTarget(name: "GroupSimTestingTests", dependencies: ["GroupSimTesting", "TestSupport"]),
         .testTarget(name: "ExplorerTests", dependencies: ["Basics", "Explorer", "Runner", "ScenarioModel", "Checkers", "TestSupport"]),
-        .testTarget(name: "RunnerTests", dependencies: ["Basics", "Runner", "Agent", "ScenarioModel", "Trace", "Checkers", "Reporters", "TestSupport"]),
+        .testTarget(name: "RunnerTests", dependencies: ["Basics", "Runner", "Agent", "ScenarioModel", "SharedStore", "Trace", "Checkers", "Reporters", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -83,6 +83,8 @@ public enum CommitSource: String, Sendable, Hashable, Codable, CaseIterable {
     case restore
     /// A lightweight migration at a process's launch: the values it filled, the rows of removed entities.
     case migration
+    /// The rows of the store file the run started from (`store: { from: }`), there before any process.
+    case storeFile = "store-file"
 }
 
 /// Why a store file was read back and checked for lost commits.

@@ -148,6 +148,7 @@ public final class ScenarioRunner {
         }
         var harnessError: HarnessFailure?
         do throws(HarnessFailure) {
+            try runner.seedStore()
             for step in plan.steps {
                 if ProcessGuard.interruption != nil { throw HarnessFailure(message: "interrupted") }
                 try runner.schedulingPoint()

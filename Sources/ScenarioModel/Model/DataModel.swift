@@ -1,4 +1,5 @@
 import Basics
+import SharedStore
 
 /// The shared store a scenario declares: its app group, its file name and its model. The model is
 /// written under `store.model` as `Entity: { property: type }`, where a type is `string`, `int`,
@@ -14,6 +15,8 @@ public struct StoreDescription: Sendable, Hashable, Codable {
     public var model: ModelDescription
     /// The model versions of `store.models`, oldest first (the last is `model`); empty with `store.model`.
     public var versions: [ModelVersion]
+    /// `from:`: the store file every run starts from, when not an empty store.
+    public var from: StoreSeed?
 
     /// Creates a store description.
     public init(group: String, name: String, model: ModelDescription, versions: [ModelVersion] = []) {
@@ -54,5 +57,20 @@ extension EntityDescription {
             }
         }
         return values
+    }
+}
+
+/// `store: { from: }`: a store file (one taken off a device, say) that every run starts from: copied, with
+/// its `-wal` and `-shm`, into the run's group container before any process launches.
+public struct StoreSeed: Sendable, Hashable, Codable {
+    /// The `.sqlite` file, as an absolute path (the file gives it relative to itself).
+    public var path: String
+    /// Scenario ids for rows already in the store (`objects: { n1: Note 12 }`), so steps can name them.
+    public var objects: [String: StoreRow]
+
+    /// Creates a seed.
+    public init(path: String, objects: [String: StoreRow] = [:]) {
+        self.path = path
+        self.objects = objects
     }
 }

@@ -1,10 +1,12 @@
 import Basics
+import Foundation
+import SharedStore
 
 /// Decoding `store:` and its model.
 extension ScenarioDecoder {
     func decodeStore(_ node: YAMLNode) -> StoreDescription? {
         guard let map = MappingReader(node, "the store", decoder) else { return nil }
-        map.rejectUnknownKeys(["group", "name", "model", "models"], in: "the store")
+        map.rejectUnknownKeys(["group", "name", "model", "models", "from"], in: "the store")
         let group = map.required("group", in: "the store", example: "group: group.example.notes")
             .flatMap { decoder.name($0, "an app-group identifier like group.example.notes") }
         let name = map.required("name", in: "the store", example: "name: Notes")
@@ -18,14 +20,20 @@ extension ScenarioDecoder {
             }
             versions = decodeModelVersions(modelsNode)
             model = versions.last?.model
+        } else if let fromNode = map["from"], map["model"] == nil {
+            // The model the file's schema shows.
+            model = fromNode.isNull ? nil : inferredModel(fromNode)
         } else {
             model = map.required("model", in: "the store", example: "model: { Note: { title: string } }")
                 .flatMap(decodeModel)
         }
         self.model = model
         self.modelVersions = versions
+        let seed = map["from"].flatMap { decodeSeed($0, model: model) }
         guard let group, let name, let model else { return nil }
-        return StoreDescription(group: group, name: name, model: model, versions: versions)
+        var store = StoreDescription(group: group, name: name, model: model, versions: versions)
+        store.from = seed
+        return store
     }
 
     /// `models: { v1: { Note: ... }, v2: { Note: ... } }`: the versions, oldest first, each a model; every

@@ -39,6 +39,16 @@ struct InspectionReader {
         return inspection
     }
 
+    /// The rows of `rows` the store does not hold: an unknown entity, or no row of its table with that key
+    /// and the entity's `Z_ENT`.
+    func missing(_ rows: [StoreRow], in inspection: StoreInspection) throws -> [StoreRow] {
+        try rows.filter { row in
+            guard let entity = inspection.entities.first(where: { $0.name == row.entity }) else { return true }
+            return try db.scalarInt("SELECT count(*) FROM \(Self.quoted(entity.table)) WHERE Z_PK = ? AND Z_ENT = ?",
+                                    [.int(row.primaryKey), .int(entity.number)]) != 1
+        }
+    }
+
     /// A table name for SQL: quoted, so that any name sqlite_master holds is one identifier.
     static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 

@@ -34,6 +34,9 @@ public struct StoreInspection: Sendable, Hashable, Codable {
     /// What looks wrong, as sentences: a missing `-wal`, history never purged, model hashes that do not
     /// match the entities.
     public var problems: [String]
+    /// The rows asked for (`StoreInspector.inspect(_:findingRows:)`) that the store does not hold; nil when
+    /// none were asked for.
+    public var missingRows: [StoreRow]?
 
     /// One entity, as `Z_PRIMARYKEY` and its table show it.
     public struct Entity: Sendable, Hashable, Codable {
@@ -137,4 +140,17 @@ public struct StoreInspection: Sendable, Hashable, Codable {
         public var wal: Int64?
         public var shm: Int64?
     }
+}
+
+/// One row of a store: an entity's object by primary key (`Note` 12).
+public struct StoreRow: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var entity: String
+    public var primaryKey: Int64
+
+    public init(entity: String, primaryKey: Int64) {
+        self.entity = entity
+        self.primaryKey = primaryKey
+    }
+
+    public var description: String { "\(entity) \(primaryKey)" }
 }

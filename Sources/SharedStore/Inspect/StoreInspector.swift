@@ -17,7 +17,12 @@ public enum StoreInspector {
     /// - Throws: `StoreError.file` when the file is missing, is no regular file (a directory, a FIFO, a
     ///   device), or cannot be copied; `.sqlite` when it is no SQLite database; `.invalidState` when it is
     ///   a database without a store's tables (with the reason when its `-wal` is missing).
-    public static func inspect(_ given: URL, scratch: URL? = nil) throws(StoreError) -> StoreInspection {
+    ///
+    /// `findingRows` names rows to look for (a scenario's names for the objects of a store it starts
+    /// from): those not in the store are in `missingRows`.
+    public static func inspect(_ given: URL, scratch: URL? = nil, findingRows rows: [StoreRow] = []) throws(StoreError)
+        -> StoreInspection
+    {
         let fm = FileManager.default
         guard fm.fileExists(atPath: given.path) else { throw .file(path: given.path, reason: "no such file") }
         let url = given.resolvingSymlinksInPath()
@@ -27,7 +32,7 @@ public enum StoreInspector {
         while true {
             attempt += 1
             do {
-                return try inspectOnce(url, reportedAs: given.path, scratch: scratch)
+                return try inspectOnce(url, reportedAs: given.path, scratch: scratch, rows: rows)
             } catch .sqlite(let error) where error.code == .corrupt && attempt < 5 {
                 // Copied while another process wrote: copy again.
                 try? fm.removeItem(at: scratch)
@@ -36,7 +41,9 @@ public enum StoreInspector {
         }
     }
 
-    private static func inspectOnce(_ url: URL, reportedAs path: String, scratch: URL) throws(StoreError) -> StoreInspection {
+    private static func inspectOnce(_ url: URL, reportedAs path: String, scratch: URL, rows: [StoreRow]) throws(StoreError)
+        -> StoreInspection
+    {
         let fm = FileManager.default
         let copy = scratch.appendingPathComponent(url.lastPathComponent)
         func size(_ suffix: String) -> Int64? {
@@ -78,7 +85,9 @@ public enum StoreInspector {
                 throw StoreError.invalidState("\(path) is a SQLite database without Z_PRIMARYKEY and Z_METADATA: not a Core Data store")
             }
             var reader = InspectionReader(db: db)
-            return try reader.read(path: path, files: files)
+            var inspection = try reader.read(path: path, files: files)
+            if !rows.isEmpty { inspection.missingRows = try reader.missing(rows, in: inspection) }
+            return inspection
         } catch let error as StoreError {
             throw error
         } catch {

@@ -1,0 +1,41 @@
+import Agent
+import Foundation
+import SharedStore
+import Trace
+
+extension ScenarioRunner {
+    /// `store: { from: }`: puts a copy of the store file (with its `-wal` and `-shm`) in the group's
+    /// container before any process launches, names the rows the scenario names, and records what the file
+    /// holds as one commit by the runner (`source: store-file`), so that the checkers judge reads of those
+    /// rows against them and no row of the file reads as a phantom.
+    func seedStore() throws(HarnessFailure) {
+        guard let seed = plan.run.store.from else { return }
+        let group = "group:\(plan.run.store.group)"
+        let location = StoreLocation(containersRoot: sandbox.containers.path, group: plan.run.store.group,
+                                     name: plan.run.store.name, traceName: group)
+        let start = clock.now()
+        let url: URL
+        do {
+            url = try storeFile(location)
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: seed.path + suffix) {
+                try FileManager.default.copyItem(atPath: seed.path + suffix, toPath: url.path + suffix)
+            }
+        } catch {
+            throw failure("cannot copy the store file \(seed.path) the run starts from: \(error.localizedDescription)")
+        }
+        for (name, row) in seed.objects.sorted(by: { $0.key < $1.key }) {
+            objects.learn(AgentReply(seq: 0, status: .ok, inserted: [name: ObjectRef(entity: row.entity, pk: row.primaryKey)]),
+                          in: group)
+        }
+        let contents: StateSnapshot
+        do {
+            contents = try self.contents(of: url, as: group, namedAfter: group)
+        } catch {
+            throw failure("cannot read the store file \(seed.path) the run starts from: \(error)")
+        }
+        record(.note("the run starts from a copy of \(seed.path): \(contents.objects.count) objects"))
+        record(.saveCommitted(SaveCommit(store: group, source: .storeFile,
+                                         objects: Self.restoreChanges(from: StateSnapshot(store: group, objects: []), to: contents))),
+               start: start, as: "runner")
+    }
+}

@@ -1,0 +1,143 @@
+import Basics
+import Checkers
+import Foundation
+import Runner
+import ScenarioModel
+import SharedStore
+import Testing
+import TestSupport
+import Trace
+
+/// `store: { from: }`: runs that start from a store file Core Data wrote, its model read off its schema.
+@Suite(.serialized, .spawnsProcesses) struct StoreFromFileTests {
+    /// A store in Core Data's layout, built with plain SQL from COREDATA-STORE.md: Folder 1 and Note 2 (a
+    /// to-one `folder`), Note 2 <-> Tag 3 in a join table, history with interned strings and one token
+    /// purged, a binary property list with Core Data's (not SharedStore's) hashes, in WAL mode with its
+    /// `-wal` (the connection stays open until the test ends).
+    static func deviceStore(at url: URL) throws -> SQLiteConnection {
+        let db = try SQLiteConnection(path: url.path, walMode: false)
+        try db.execute("PRAGMA journal_mode=WAL")
+        try db.execute("""
+            CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+            CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+            CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);
+            INSERT INTO Z_PRIMARYKEY VALUES (1, 'Folder', 0, 1), (2, 'Note', 0, 3), (3, 'Tag', 0, 1),
+              (16001, 'CHANGE', 0, 5), (16002, 'TRANSACTION', 0, 3), (16003, 'TRANSACTIONSTRING', 0, 3);
+            CREATE TABLE ZFOLDER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
+            CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZRANK INTEGER, ZFOLDER INTEGER,
+              ZCREATED TIMESTAMP, ZTITLE VARCHAR, ZPAYLOAD BLOB );
+            CREATE INDEX ZNOTE_ZFOLDER_INDEX ON ZNOTE (ZFOLDER);
+            CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
+            CREATE TABLE Z_2TAGS ( Z_2NOTES INTEGER, Z_3TAGS INTEGER, PRIMARY KEY (Z_2NOTES, Z_3TAGS) );
+            CREATE INDEX Z_2TAGS_Z_3TAGS_INDEX ON Z_2TAGS (Z_3TAGS, Z_2NOTES);
+            INSERT INTO ZFOLDER VALUES (1, 1, 1, 'Inbox');
+            INSERT INTO ZNOTE VALUES (1, 2, 3, 1, 1, 700000000.5, 'Groceries', NULL), (3, 2, 1, 2, NULL, NULL, 'Trip', X'00');
+            INSERT INTO ZTAG VALUES (1, 3, 1, 'home');
+            INSERT INTO Z_2TAGS VALUES (1, 1);
+            CREATE TABLE ATRANSACTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAUTHORTS INTEGER,
+              ZBUNDLEIDTS INTEGER, ZCONTEXTNAMETS INTEGER, ZPROCESSIDTS INTEGER, ZTIMESTAMP FLOAT, ZAUTHOR VARCHAR,
+              ZBUNDLEID VARCHAR, ZCONTEXTNAME VARCHAR, ZPROCESSID VARCHAR, ZQUERYGEN BLOB );
+            CREATE TABLE ACHANGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER,
+              ZENTITY INTEGER, ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER, ZCOLUMNS BLOB );
+            CREATE TABLE ATRANSACTIONSTRING ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
+            CREATE UNIQUE INDEX Z_TRANSACTIONSTRING_UNIQUE_NAME ON ATRANSACTIONSTRING (ZNAME COLLATE BINARY ASC);
+            INSERT INTO ATRANSACTIONSTRING VALUES (1, 16003, 1, 'app'), (2, 16003, 1, 'com.example.notes'), (3, 16003, 1, 'Notes');
+            INSERT INTO ATRANSACTION VALUES
+              (2, 16002, 1, 1, 2, NULL, 3, 700000000.25, NULL, NULL, NULL, NULL, NULL),
+              (3, 16002, 1, NULL, 2, NULL, 3, 700000100.5, NULL, NULL, NULL, NULL, NULL);
+            INSERT INTO ACHANGE VALUES (1, 16001, 1, 0, 1, 1, 2, NULL), (2, 16001, 1, 0, 2, 1, 2, NULL),
+              (3, 16001, 1, 0, 3, 1, 2, NULL), (4, 16001, 1, 1, 2, 1, 3, X'10'), (5, 16001, 1, 0, 2, 3, 3, NULL);
+            """)
+        let hashes = Dictionary(uniqueKeysWithValues: ["Folder", "Note", "Tag"].map { ($0, Data(repeating: 9, count: 32)) })
+        let plist: [String: Any] = [
+            "NSStoreType": "SQLite", "NSPersistenceFrameworkVersion": 1344, "NSStoreModelVersionHashes": hashes,
+            "NSStoreModelVersionHashesVersion": 3, "NSStoreModelVersionIdentifiers": [""], "_NSAutoVacuumLevel": "2",
+        ]
+        let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+        try db.execute("INSERT INTO Z_METADATA VALUES (1, 'F0E1D2C3-B4A5-4968-8776-655443322110', X'\(data.map { String(format: "%02X", $0) }.joined())')")
+        return db
+    }
+
+    static func yaml(_ store: URL) -> String {
+        """
+        summary: The app and its share extension start from a store taken off a device.
+        store:
+          group: group.t
+          name: Notes
+          from:
+            file: \(store.path)
+            objects: { groceries: Note 1, trip: Note 3, inbox: Folder 1, home: Tag 1 }
+        processes:
+          app: { role: host, refresh: history }
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { fetch: Note }
+          - app: { count: Note, expect: 2, now: true }
+          - app: { read: groceries, expect: { title: Groceries, rank: 1, folder: inbox, tags: [home] }, now: true }
+          - app: { count: Note, where: "ANY tags.name == 'home' AND folder.name == 'Inbox'", expect: 1, now: true }
+          - share: launch
+          - share: { update: trip, set: { title: Road trip } }
+          - share: { insert: Note, id: n3, set: { title: New, rank: 3 } }
+          - share: { relate: n3, to: inbox, via: folder }
+          - share: save
+          - share: exit
+          - app: { read: trip, expect: { title: Road trip } }
+          - app: { count: Note, expect: 3 }
+          - app: { update: groceries, set: { rank: 9 } }
+          - app: save
+        """
+    }
+
+    @Test(arguments: RunMode.allCases)
+    func aRunStartsFromADevicesStoreWithItsModelReadOffItsSchema(mode: RunMode) throws {
+        let directory = try TemporaryDirectory(prefix: "from")
+        let url = directory.url.appendingPathComponent("Notes.sqlite")
+        let device = try Self.deviceStore(at: url)
+        defer { device.close() }
+        let before = try Data(contentsOf: url)
+        let scenario = try ScenarioLoader.parse(yaml: Self.yaml(url), file: "test.yaml")
+        let model = scenario.store.model
+        #expect(model.entities.map(\.name) == ["Folder", "Note", "Tag"])
+        #expect(model.entity(named: "Note")?.attributes.map(\.name) == ["rank", "created", "title"], "the BLOB column is left out")
+        #expect(model.entity(named: "Note")?.relationships.map(\.name) == ["folder", "tags"])
+        #expect(model.entity(named: "Tag")?.relationships.first?.inverse == "tags")
+
+        let outcome = try RunHarness.single(Self.yaml(url), mode: mode)
+        #expect(outcome.harnessError == nil, "\(String(describing: outcome.harnessError))")
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.verdict.matched, "\(result.anomalies.map(\.explanation))")
+        #expect(outcome.trace.events.contains { event in
+            if case .saveCommitted(let commit) = event.kind { return commit.source == .storeFile && commit.objects.count == 4 }
+            return false
+        }, "the file's four rows are one commit by the runner")
+        #expect(try Data(contentsOf: url) == before, "the device's file is never written")
+    }
+
+    @Test func namesForRowsTheStoreLacksAndWhatCannotBeInferredAreErrorsAtTheirPlace() throws {
+        let directory = try TemporaryDirectory(prefix: "from")
+        let url = directory.url.appendingPathComponent("Notes.sqlite")
+        let device = try Self.deviceStore(at: url)
+        defer { device.close() }
+        func errors(_ from: String) -> [String] {
+            let yaml = """
+                summary: x
+                store: { group: group.t, name: Notes, from: \(from) }
+                processes: { app: { role: host } }
+                steps:
+                  - app: launch
+                """
+            do { _ = try ScenarioLoader.parse(yaml: yaml, file: "test.yaml"); return [] } catch {
+                return error.errors.map { "\($0.line):\($0.column): \($0.message)" }
+            }
+        }
+        #expect(errors("{ file: \(url.path), objects: { n1: Note 2 } }").first?.contains("has no Note 2") == true)
+        #expect(errors("{ file: \(url.path), objects: { n1: Nope 1 } }").first?.contains("no entity 'Nope'") == true)
+        #expect(errors("{ file: \(url.path), objects: { n1: Note one } }").first?.contains("expected a row like Note 12") == true)
+        #expect(errors("{ file: \(url.path), objects: { n1: Note 1, n2: Note 1 } }").first?.contains("named twice") == true)
+        #expect(errors("missing.sqlite").first?.hasPrefix("2:") == true)
+        #expect(errors("missing.sqlite").first?.contains("cannot be read") == true)
+        try device.execute("UPDATE Z_PRIMARYKEY SET Z_SUPER = 1 WHERE Z_ENT = 3")
+        #expect(errors(url.path).first?.contains("Tag is a sub-entity of Folder") == true, "\(errors(url.path))")
+    }
+}
