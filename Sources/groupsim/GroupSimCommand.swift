@@ -7,6 +7,6 @@ struct GroupSimCommand: ParsableCommand {
         commandName: "groupsim",
         abstract: "Reproduce and measure stale data between an iOS app and its extensions.",
         version: "groupsim 0.5.0",
-        subcommands: [RunCommand.self, ValidateCommand.self, ListCommand.self, CompareCommand.self, ExploreCommand.self, InspectCommand.self, BenchCommand.self, AgentCommandLine.self]
+        subcommands: [RunCommand.self, ValidateCommand.self, ListCommand.self, CompareCommand.self, ExploreCommand.self, InspectCommand.self, ImportCommand.self, BenchCommand.self, AgentCommandLine.self]
     )
 }

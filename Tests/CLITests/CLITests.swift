@@ -234,3 +234,80 @@ import TestSupport
         #expect(result.stderr.contains("groupsim inspect: pass.yaml:"), "\(result.stderr)")
     }
 }
+
+/// `groupsim import`: a scenario skeleton from a store in Core Data's layout, that validates and runs.
+@Suite(.serialized, .spawnsProcesses) struct ImportCommandTests {
+    /// A store in Core Data's layout (plain SQL from COREDATA-STORE.md) whose history names the app, its
+    /// share extension and its widget by bundle id.
+    private func deviceStore(in cli: CLI) throws -> (path: String, connection: SQLiteConnection) {
+        let url = cli.directory.url.appendingPathComponent("device/Notes.sqlite")
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let db = try SQLiteConnection(path: url.path, walMode: false)
+        try db.execute("PRAGMA journal_mode=WAL")
+        try db.execute("""
+            CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+            CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+            INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 2), (16001, 'CHANGE', 0, 4), (16002, 'TRANSACTION', 0, 3),
+              (16003, 'TRANSACTIONSTRING', 0, 3);
+            CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZRANK INTEGER, ZTITLE VARCHAR );
+            INSERT INTO ZNOTE VALUES (1, 1, 2, 1, 'Groceries'), (2, 1, 2, 2, 'Trip');
+            CREATE TABLE ATRANSACTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAUTHORTS INTEGER,
+              ZBUNDLEIDTS INTEGER, ZCONTEXTNAMETS INTEGER, ZPROCESSIDTS INTEGER, ZTIMESTAMP FLOAT, ZAUTHOR VARCHAR,
+              ZBUNDLEID VARCHAR, ZCONTEXTNAME VARCHAR, ZPROCESSID VARCHAR, ZQUERYGEN BLOB );
+            CREATE TABLE ACHANGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER,
+              ZENTITY INTEGER, ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER, ZCOLUMNS BLOB );
+            CREATE TABLE ATRANSACTIONSTRING ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
+            INSERT INTO ATRANSACTIONSTRING VALUES (1, 16003, 1, 'com.example.notes'), (2, 16003, 1, 'com.example.notes.ShareExtension'),
+              (3, 16003, 1, 'com.example.notes.NotesWidget');
+            INSERT INTO ATRANSACTION VALUES (1, 16002, 1, NULL, 1, NULL, NULL, 700000000.25, NULL, NULL, NULL, NULL, NULL),
+              (2, 16002, 1, NULL, 2, NULL, NULL, 700000100.5, NULL, NULL, NULL, NULL, NULL),
+              (3, 16002, 1, NULL, 3, NULL, NULL, 700000200.5, NULL, NULL, NULL, NULL, NULL);
+            INSERT INTO ACHANGE VALUES (1, 16001, 1, 0, 1, 1, 1, NULL), (2, 16001, 1, 0, 1, 2, 1, NULL),
+              (3, 16001, 1, 1, 1, 1, 2, X'02'), (4, 16001, 1, 1, 1, 2, 3, NULL);
+            """)
+        let plist: [String: Any] = ["NSStoreType": "SQLite", "NSPersistenceFrameworkVersion": 1344,
+                                    "NSStoreModelVersionHashes": ["Note": Data(repeating: 1, count: 32)]]
+        let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+        try db.execute("INSERT INTO Z_METADATA VALUES (1, 'F0E1D2C3-B4A5-4968-8776-655443322110', X'\(data.map { String(format: "%02X", $0) }.joined())')")
+        return (url.path, db)
+    }
+
+    @Test func theSkeletonNamesTheWritersReplaysTheirUpdatesAndRuns() throws {
+        let cli = try CLI()
+        let (path, device) = try deviceStore(in: cli)
+        defer { device.close() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let result = try cli.run("import", path, "-o", "bug.yaml")
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOf: cli.directory.url.appendingPathComponent("bug.yaml"), encoding: .utf8)
+        #expect(text.contains("file: \"device/Notes.sqlite\""), "relative to the skeleton's directory")
+        #expect(text.contains("app: { role: host, author: none }"), "\(text)")
+        #expect(text.contains("shareextension: { role: share, author: none }"), "\(text)")
+        #expect(text.contains("noteswidget: { role: widget, author: none }"), "\(text)")
+        #expect(text.contains("- shareextension: { update: note-1, set: { title: \"Groceries\" } }"), "the updated property, as it is now")
+        #expect(text.contains("- noteswidget: { update: note-2, set: { rank: 2, title: \"Trip\" } }"), "no columns recorded: every attribute")
+        #expect(text.contains("- app: { count: Note, expect: 2 }"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the store is never written")
+
+        let run = try cli.run("run", "bug.yaml", "--report-dir", "reports")
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("4 of 4 runs matched"), "\(run.stdout)")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+            .filter { $0.hasPrefix("groupsim-import-") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    @Test func anExistingOutputOrAnUnreadableStoreExitsOne() throws {
+        let cli = try CLI()
+        let (path, device) = try deviceStore(in: cli)
+        defer { device.close() }
+        let exists = try cli.run("import", path, "-o", "pass.yaml")
+        #expect(exists.status == 1 && exists.stderr.contains("pass.yaml exists; pass --force"), "\(exists.stderr)")
+        let missing = try cli.run("import", "nope.sqlite", "-o", "new.yaml")
+        #expect(missing.status == 1 && missing.stderr.contains("groupsim import: nope.sqlite:"), "\(missing.stderr)")
+        let notAStore = try cli.run("import", "pass.yaml", "-o", "new.yaml")
+        #expect(notAStore.status == 1 && !FileManager.default.fileExists(atPath: cli.directory.url.appendingPathComponent("new.yaml").path))
+        let tooMany = try cli.run("import", path, "-o", "new.yaml", "--transactions", "0")
+        #expect(tooMany.status == 1 && tooMany.stderr.contains("--transactions must be between 1 and 10000"))
+    }
+}

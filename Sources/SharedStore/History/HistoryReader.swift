@@ -51,11 +51,11 @@ enum HistoryReader {
             sql += " ORDER BY t.Z_PK"
             let statement = try db.cached(sql)
             try statement.bind(arguments)
-            var headers: [(Int64, String?, String?, String?, Int32, Date)] = []
+            var headers: [(Int64, String?, String?, String?, String?, Date)] = []
             while try statement.step() {
                 // A process id is interned as text: SharedStore's are pids, Core Data's process names.
                 headers.append((statement.int64(at: 0), statement.string(at: 1), statement.string(at: 2),
-                                statement.string(at: 3), statement.string(at: 4).flatMap { Int32($0) } ?? 0,
+                                statement.string(at: 3), statement.string(at: 4),
                                 Date(timeIntervalSinceReferenceDate: statement.double(at: 5))))
             }
             statement.reset()
@@ -92,7 +92,7 @@ enum HistoryReader {
             changeStatement.reset()
             return headers.map { header in
                 HistoryTransaction(token: header.0, author: header.1, contextName: header.2, bundleIdentifier: header.3,
-                                   processIdentifier: header.4, timestamp: header.5, changes: changes[header.0] ?? [])
+                                   processIdentifier: header.4.flatMap { Int32($0) } ?? 0, processName: header.4, timestamp: header.5, changes: changes[header.0] ?? [])
             }
         } catch {
             throw StoreError.wrap(error)

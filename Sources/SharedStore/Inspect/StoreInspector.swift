@@ -44,36 +44,8 @@ public enum StoreInspector {
     private static func inspectOnce(_ url: URL, reportedAs path: String, scratch: URL, rows: [StoreRow]) throws(StoreError)
         -> StoreInspection
     {
-        let fm = FileManager.default
         let copy = scratch.appendingPathComponent(url.lastPathComponent)
-        func size(_ suffix: String) -> Int64? {
-            (try? fm.attributesOfItem(atPath: url.path + suffix)[.size] as? NSNumber)?.int64Value
-        }
-        let files: StoreInspection.Files
-        do {
-            try fm.createDirectory(at: scratch, withIntermediateDirectories: true)
-            // A copy that would fill the disk is refused before it starts (a -wal never checkpointed can be
-            // many gigabytes).
-            let needed = ["", "-wal", "-journal"].compactMap(size).reduce(0, +)
-            if let free = (try? fm.attributesOfFileSystem(forPath: scratch.path)[.systemFreeSize] as? NSNumber)?.int64Value,
-               needed > free - (256 << 20) {
-                throw StoreError.file(path: path, reason: "reading it needs a copy of \(needed) bytes (with its -wal), "
-                    + "and \(scratch.deletingLastPathComponent().path) has \(free) bytes free; set TMPDIR to a larger disk")
-            }
-            let store = try copyRegularFile(url, to: copy)
-            func side(_ suffix: String) throws(StoreError) -> Int64? {
-                let source = URL(fileURLWithPath: url.path + suffix)
-                guard fm.fileExists(atPath: source.path) else { return nil }
-                return try copyRegularFile(source, to: URL(fileURLWithPath: copy.path + suffix))
-            }
-            // A hot rollback journal is rolled back in the copy, as SQLite would at the next open.
-            _ = try side("-journal")
-            files = StoreInspection.Files(store: store, wal: try side("-wal"), shm: size("-shm"))
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .file(path: path, reason: "cannot copy it to read it: \(error.localizedDescription)")
-        }
+        let files = try copyStore(url, reportedAs: path, to: copy)
         do {
             let db = try SQLiteConnection(path: copy.path, walMode: false)
             guard try db.tableExists("Z_PRIMARYKEY"), try db.tableExists("Z_METADATA") else {
@@ -92,6 +64,40 @@ public enum StoreInspector {
             throw error
         } catch {
             throw .wrap(error)
+        }
+    }
+
+    /// Copies the store at `url` (with its `-journal` and `-wal`; the `-shm` only measured) to `copy`,
+    /// refusing a copy that would fill the disk; returns the sizes.
+    static func copyStore(_ url: URL, reportedAs path: String, to copy: URL) throws(StoreError) -> StoreInspection.Files {
+        let fm = FileManager.default
+        let scratch = copy.deletingLastPathComponent()
+        func size(_ suffix: String) -> Int64? {
+            (try? fm.attributesOfItem(atPath: url.path + suffix)[.size] as? NSNumber)?.int64Value
+        }
+        do {
+            try fm.createDirectory(at: scratch, withIntermediateDirectories: true)
+            // A copy that would fill the disk is refused before it starts (a -wal never checkpointed can be
+            // many gigabytes).
+            let needed = ["", "-wal", "-journal"].compactMap(size).reduce(0, +)
+            if let free = (try? fm.attributesOfFileSystem(forPath: scratch.path)[.systemFreeSize] as? NSNumber)?.int64Value,
+               needed > free - (256 << 20) {
+                throw StoreError.file(path: path, reason: "reading it needs a copy of \(needed) bytes (with its -wal), "
+                    + "and \(scratch.deletingLastPathComponent().path) has \(free) bytes free; set TMPDIR to a larger disk")
+            }
+            let store = try copyRegularFile(url, to: copy)
+            func side(_ suffix: String) throws(StoreError) -> Int64? {
+                let source = URL(fileURLWithPath: url.path + suffix)
+                guard fm.fileExists(atPath: source.path) else { return nil }
+                return try copyRegularFile(source, to: URL(fileURLWithPath: copy.path + suffix))
+            }
+            // A hot rollback journal is rolled back in the copy, as SQLite would at the next open.
+            _ = try side("-journal")
+            return StoreInspection.Files(store: store, wal: try side("-wal"), shm: size("-shm"))
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .file(path: path, reason: "cannot copy it to read it: \(error.localizedDescription)")
         }
     }
 

@@ -1,0 +1,233 @@
+import Basics
+import Foundation
+import SharedStore
+
+/// `groupsim import`: a scenario skeleton from a store file (a device's), to replay the history it
+/// recorded under each refresh strategy.
+///
+/// The skeleton starts from the store (`store: { from: }`, the model read off its schema) and declares one
+/// process per writer the history names (by bundle id, else author, else process), its role guessed from
+/// the bundle id and its author the one recorded. Its steps replay the recorded transactions in token order
+/// as the writer's saves: an update sets the updated attributes to what the row holds now (history keeps
+/// which properties changed, not their values); an insert or a delete is a comment, as the starting store
+/// already holds its outcome. The app launches first and fetches every entity; at the end it counts each
+/// entity and reads each replayed object. One variant per refresh strategy expects `pass`: the engineer
+/// writes what each should show.
+public enum ScenarioImporter {
+    /// What `skeleton` could not turn into a scenario.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The skeleton for the store at `store`, to be written at `output` (the `from:` path is relative to its
+    /// directory). At most `transactions` transactions (the newest) and `changesPerTransaction` changes of
+    /// each become steps. `scratch` is where the store's copies go (removed before it returns).
+    public static func skeleton(store: URL, output: URL, transactions limit: Int = 200, changesPerTransaction: Int = 20,
+                                scratch: URL? = nil) throws(Failure) -> String {
+        let inspection: StoreInspection
+        let model: ModelDescription
+        let history: RecordedHistory
+        do {
+            inspection = try StoreInspector.inspect(store, scratch: scratch)
+            model = try inspection.inferredModel()
+            history = try StoreInspector.recordedHistory(store, model: model, limit: limit, scratch: scratch)
+        } catch let error as ModelInferenceError {
+            throw Failure(description: "its model cannot be read off its schema: \(error.message)")
+        } catch {
+            throw Failure(description: "\(error)")
+        }
+        let writers = Writers(history.transactions)
+        var names: [ObjectID: String] = [:]
+        func name(_ id: ObjectID) -> String {
+            if let known = names[id] { return known }
+            let made = "\(id.entity.lowercased())-\(id.primaryKey)"
+            names[id] = made
+            return made
+        }
+        var steps: [String] = []
+        func step(_ process: String, _ action: String) { steps.append("  - \(YAMLText.word(process)): \(action)") }
+        let app = writers.app
+        step(app.name, "launch")
+        for entity in model.entities { step(app.name, "{ fetch: \(YAMLText.word(entity.name)) }") }
+        var running: Set<String> = [app.name]
+        for transaction in history.transactions {
+            let writer = writers.writer(of: transaction)
+            let counts = [ChangeOperation.insert, .update, .delete].map { operation in
+                transaction.changes.filter { $0.operation == operation }.count
+            }
+            steps.append("  # token \(transaction.token) at \(Value.formatDate(transaction.timestamp)) by \(writer.label): "
+                + "\(counts[0]) inserted, \(counts[1]) updated, \(counts[2]) deleted")
+            var wrote = false
+            for change in transaction.changes.prefix(changesPerTransaction) {
+                let row = "\(change.object.entity) \(change.object.primaryKey)"
+                switch change.operation {
+                case .insert: steps.append("  # inserted \(row) (the starting store holds it)")
+                case .delete: steps.append("  # deleted \(row) (the starting store no longer holds it)")
+                case .update:
+                    guard let values = history.rows[change.object] else {
+                        steps.append("  # updated \(row), whose row is gone now")
+                        continue
+                    }
+                    let attributes = Set(model.entity(named: change.object.entity)?.attributes.map(\.name) ?? [])
+                    let updated = change.updatedProperties.filter(attributes.contains)
+                    var set = values.filter { attributes.contains($0.key) && (updated.isEmpty || updated.contains($0.key)) }
+                    if set.isEmpty { set = values.filter { attributes.contains($0.key) } }
+                    guard !set.isEmpty else { continue }
+                    if writer.role != .intent && running.insert(writer.name).inserted { step(writer.name, "launch") }
+                    step(writer.name, "{ update: \(YAMLText.word(name(change.object))), set: \(YAMLText.values(set)) }")
+                    wrote = true
+                }
+            }
+            if transaction.changes.count > changesPerTransaction {
+                steps.append("  # \(transaction.changes.count - changesPerTransaction) more changes left out")
+            }
+            if wrote { step(writer.name, "save") }
+        }
+        for writer in writers.all where writer.name != app.name && running.contains(writer.name) && writer.role != .intent {
+            step(writer.name, "exit")
+        }
+        for entity in inspection.entities { step(app.name, "{ count: \(YAMLText.word(entity.name)), expect: \(entity.count) }") }
+        for (id, objectName) in names.sorted(by: { $0.value < $1.value }) {
+            guard let values = history.rows[id] else { continue }
+            let attributes = Set(model.entity(named: id.entity)?.attributes.map(\.name) ?? [])
+            step(app.name, "{ read: \(YAMLText.word(objectName)), expect: \(YAMLText.values(values.filter { attributes.contains($0.key) })) }")
+        }
+        let text = file(store: store, output: output, inspection: inspection, model: model, history: history,
+                        writers: writers.all, objects: names, steps: steps)
+        do {
+            _ = try ScenarioLoader.parse(yaml: text, file: output.path)
+        } catch {
+            throw Failure(description: "the skeleton does not validate, which is a bug in groupsim import: \(error)")
+        }
+        return text
+    }
+
+    private static func file(store: URL, output: URL, inspection: StoreInspection, model: ModelDescription,
+                             history: RecordedHistory, writers: [Writer], objects: [ObjectID: String], steps: [String]) -> String {
+        let stem = store.deletingPathExtension().lastPathComponent
+        let name = stem.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) } && !stem.isEmpty ? stem : "Store"
+        let app = writers.first { $0.role == .host }
+        let group = "group." + (app?.bundle.flatMap { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) } ? $0 : nil } ?? "imported")
+        var lines = [
+            "# Imported by groupsim import from \(store.path): \(history.transactions.count) history transactions"
+                + (history.omitted > 0 ? " (\(history.omitted) older ones left out)" : "") + ".",
+            "# The model is read off the store's schema:",
+        ]
+        for entity in model.entities {
+            let properties = entity.attributes.map { "\($0.name) \($0.type)" }
+                + entity.relationships.map { "\($0.name) -> \($0.isToMany ? "[\($0.destination)]" : $0.destination)" }
+            lines.append("#   \(entity.name): \(properties.joined(separator: ", "))")
+        }
+        lines += [
+            "# Each variant runs the recorded history with the app on one refresh strategy; write what each",
+            "# should show under expect:.",
+            "name: \(YAMLText.word("imported-" + name.lowercased()))",
+            "summary: \(YAMLText.quoted("The history recorded in \(store.lastPathComponent), replayed from the store it left."))",
+            "store:",
+            "  group: \(YAMLText.word(group))",
+            "  name: \(YAMLText.word(name))",
+            "  from:",
+            "    file: \(YAMLText.quoted(relativePath(of: store, from: output.deletingLastPathComponent())))",
+        ]
+        if !objects.isEmpty {
+            lines.append("    objects:")
+            for (id, objectName) in objects.sorted(by: { $0.value < $1.value }) {
+                lines.append("      \(YAMLText.word(objectName)): \(YAMLText.quoted("\(id.entity) \(id.primaryKey)"))")
+            }
+        }
+        lines.append("processes:")
+        for writer in writers {
+            var settings = [("role", writer.role.rawValue)]
+            if writer.role == .watch { settings.append(("storage", "group")) }
+            settings.append(("author", writer.author.map(YAMLText.word) ?? "none"))
+            lines.append("  \(YAMLText.word(writer.name)): \(YAMLText.flow(settings))   # \(writer.label)")
+        }
+        lines.append("steps:")
+        lines += steps
+        let appName = app?.name ?? "app"
+        lines += [
+            "variants:",
+            "  refresh-none: { expect: pass }",
+            "  staleness-zero: { \(YAMLText.word(appName)): { refresh: staleness, staleness: 0 }, expect: pass }",
+            "  history: { \(YAMLText.word(appName)): { refresh: history }, expect: pass }",
+            "  refetch: { \(YAMLText.word(appName)): { refresh: refetch, refetch: reset }, expect: pass }",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `target`'s path relative to `directory` when it lies under it, else absolute.
+    private static func relativePath(of target: URL, from directory: URL) -> String {
+        let path = target.standardizedFileURL.path
+        let base = directory.standardizedFileURL.path
+        let prefix = base.hasSuffix("/") ? base : base + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+}
+
+/// A writer the history names, as a process of the skeleton.
+struct Writer {
+    var name: String
+    var role: ProcessRole
+    var bundle: String?
+    var author: String?
+    var label: String
+}
+
+/// The processes of a skeleton: one per writer (bundle id, else author, else process), in order of
+/// first appearance; the one whose bundle id is the shortest, or the first, is the app (`host`).
+struct Writers {
+    private(set) var all: [Writer] = []
+    private var byKey: [String: Int] = [:]
+
+    init(_ transactions: [HistoryTransaction]) {
+        var keys: [(key: String, transaction: HistoryTransaction)] = []
+        for transaction in transactions {
+            let key = Self.key(of: transaction)
+            if !keys.contains(where: { $0.key == key }) { keys.append((key, transaction)) }
+        }
+        let appKey = keys.filter { $0.transaction.bundleIdentifier != nil }.min { $0.key.count < $1.key.count }?.key ?? keys.first?.key
+        var used: Set<String> = []
+        func unique(_ base: String) -> String {
+            var cleaned = String(base.lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "-" })
+            while cleaned.first.map({ !$0.isLetter }) ?? true { cleaned = cleaned.isEmpty ? "process" : String(cleaned.dropFirst()) }
+            if ScenarioDecoder.controlKeywords.contains(cleaned) || ScenarioDecoder.variantKeys.contains(cleaned)
+                || ScenarioDecoder.harnessNames.contains(cleaned) { cleaned += "-process" }
+            var name = String(cleaned.prefix(60))
+            var n = 2
+            while !used.insert(name).inserted { name = "\(cleaned.prefix(60))-\(n)"; n += 1 }
+            return name
+        }
+        if appKey == nil { all.append(Writer(name: unique("app"), role: .host, bundle: nil, author: nil, label: "the app")) }
+        for (key, transaction) in keys {
+            let isApp = key == appKey
+            let bundle = transaction.bundleIdentifier
+            let role = isApp ? ProcessRole.host : Self.role(guessedFrom: bundle ?? key)
+            let name = unique(isApp ? "app" : (bundle?.split(separator: ".").last.map(String.init) ?? key))
+            let label = [bundle.map { "bundle \($0)" }, transaction.author.map { "author \($0)" },
+                         transaction.processName.map { "process \($0)" }].compactMap { $0 }.joined(separator: ", ")
+            byKey[key] = all.count
+            all.append(Writer(name: name, role: role, bundle: bundle, author: transaction.author,
+                              label: label.isEmpty ? "no bundle, author or process recorded" : label))
+        }
+    }
+
+    var app: Writer { all.first { $0.role == .host } ?? all[0] }
+
+    func writer(of transaction: HistoryTransaction) -> Writer { all[byKey[Self.key(of: transaction)]!] }
+
+    private static func key(of transaction: HistoryTransaction) -> String {
+        transaction.bundleIdentifier ?? transaction.author ?? transaction.processName ?? "unknown"
+    }
+
+    /// The role a bundle id's last component suggests: `.widget`, `.share`, `.intents`, a notification
+    /// service, a watch app; any other extension is an action extension.
+    static func role(guessedFrom bundle: String) -> ProcessRole {
+        let last = bundle.split(separator: ".").last.map { $0.lowercased() } ?? bundle.lowercased()
+        if last.contains("widget") { return .widget }
+        if last.contains("share") { return .share }
+        if last.contains("intent") { return .intent }
+        if last.contains("notification") || last.contains("service") { return .notificationService }
+        if last.contains("watch") { return .watch }
+        return .action
+    }
+}

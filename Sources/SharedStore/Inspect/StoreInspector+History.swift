@@ -1,0 +1,47 @@
+import Basics
+import Foundation
+
+/// The history a store recorded, with what the rows it names hold now (`groupsim import`).
+public struct RecordedHistory: Sendable {
+    /// The newest transactions, oldest first.
+    public var transactions: [HistoryTransaction]
+    /// How many older transactions were left out.
+    public var omitted: Int
+    /// What each inserted or updated object of `transactions` holds now (absent: its row is gone).
+    public var rows: [ObjectID: [String: Value]]
+}
+
+extension StoreInspector {
+    /// Reads the newest `limit` history transactions of the store at `given` with `model` (which must fit
+    /// it), and the values the rows they insert or update hold now; from a copy in `scratch` (a new temporary
+    /// directory when nil), removed before it returns.
+    /// - Throws: `StoreError` when the store cannot be copied or opened with `model`.
+    public static func recordedHistory(_ given: URL, model: ModelDescription, limit: Int, scratch: URL? = nil) throws(StoreError)
+        -> RecordedHistory
+    {
+        let fm = FileManager.default
+        guard fm.fileExists(atPath: given.path) else { throw .file(path: given.path, reason: "no such file") }
+        let url = given.resolvingSymlinksInPath()
+        let scratch = scratch ?? fm.temporaryDirectory.appendingPathComponent("groupsim-import-\(UUID().uuidString)", isDirectory: true)
+        defer { try? fm.removeItem(at: scratch) }
+        let copy = scratch.appendingPathComponent(url.lastPathComponent)
+        _ = try copyStore(url, reportedAs: given.path, to: copy)
+        let compiled: Model
+        do { compiled = try Model(model) } catch { throw .invalidState("the model does not compile: \(error)") }
+        let store = try StoreCoordinator(url: copy, model: compiled, options: StoreOptions(readOnly: true))
+        defer { store.close() }
+        guard (try? HistoryReader.requireTracking(store.core)) != nil else {
+            return RecordedHistory(transactions: [], omitted: 0, rows: [:])
+        }
+        let all = try store.fetchHistory(after: nil).transactions
+        let kept = Array(all.suffix(max(0, limit)))
+        let context = store.newBackgroundContext(name: "import")
+        var rows: [ObjectID: [String: Value]] = [:]
+        for change in kept.flatMap(\.changes) where change.operation != .delete && rows[change.object] == nil {
+            if (try? context.existingObject(with: change.object)) != nil, let values = try? context.values(of: change.object) {
+                rows[change.object] = values
+            }
+        }
+        return RecordedHistory(transactions: kept, omitted: all.count - kept.count, rows: rows)
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Basics
+import Foundation
+import ScenarioModel
+import Supervisor
+
+/// `groupsim import STORE.sqlite -o my-bug.yaml`: a scenario skeleton that starts from a device's store and
+/// replays the history it recorded, one process per writer.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Write a scenario skeleton that starts from a store and replays its recorded history.",
+        discussion: """
+            Reads a .sqlite store (with its -wal beside it) as Core Data wrote it, from a copy: the file is \
+            never written. The skeleton starts every run from that store (store: { from: }, the model read \
+            off its schema), declares one process per bundle id (else author) its history names, with a role \
+            guessed from the bundle id, and replays the newest transactions as those processes' saves, with \
+            one variant per refresh strategy of the app. Updates set the values the rows hold now (history \
+            keeps which properties changed, not their values); inserts and deletes are comments. Exit status: \
+            0 when the skeleton was written, 1 when the store could not be read or the output not written.
+            """
+    )
+
+    @Argument(help: "The store's .sqlite file.")
+    var store: String
+
+    @Option(name: [.short, .customLong("output")], help: "The scenario file to write (it must not exist yet, unless --force).")
+    var output: String
+
+    @Option(help: "How many of the newest history transactions become steps (1 to 10000).")
+    var transactions = 200
+
+    @Flag(help: "Replace the output file when it exists.")
+    var force = false
+
+    func run() throws {
+        guard (1...10_000).contains(transactions) else {
+            printError("groupsim import: --transactions must be between 1 and 10000, not \(transactions).")
+            throw ExitCode(1)
+        }
+        let outputURL = URL(fileURLWithPath: output).standardizedFileURL
+        if FileManager.default.fileExists(atPath: outputURL.path) && !force {
+            printError("groupsim import: \(output) exists; pass --force to replace it.")
+            throw ExitCode(1)
+        }
+        // The copies it reads are removed on Ctrl-C and on SIGTERM too.
+        ProcessGuard.installCleanupHandlers(grace: .seconds(1))
+        let scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("groupsim-import-\(UUID().uuidString)", isDirectory: true)
+        let token = CleanupRegistry.shared.add { try? FileManager.default.removeItem(at: scratch) }
+        defer {
+            CleanupRegistry.shared.remove(token)
+            try? FileManager.default.removeItem(at: scratch)
+        }
+        let text: String
+        do {
+            text = try ScenarioImporter.skeleton(store: URL(fileURLWithPath: store), output: outputURL,
+                                                 transactions: transactions, scratch: scratch)
+        } catch {
+            printError("groupsim import: \(store): \(error)")
+            throw ExitCode(1)
+        }
+        do {
+            try text.write(to: outputURL, atomically: true, encoding: .utf8)
+        } catch {
+            printError("groupsim import: cannot write \(output): \(error.localizedDescription)")
+            throw ExitCode(1)
+        }
+        print("wrote \(output): run it with groupsim run \(output)")
+    }
+}
