@@ -251,12 +251,7 @@ import TestSupport
               (16003, 'TRANSACTIONSTRING', 0, 3);
             CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZRANK INTEGER, ZTITLE VARCHAR );
             INSERT INTO ZNOTE VALUES (1, 1, 2, 1, 'Groceries'), (2, 1, 2, 2, 'Trip');
-            CREATE TABLE ATRANSACTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAUTHORTS INTEGER,
-              ZBUNDLEIDTS INTEGER, ZCONTEXTNAMETS INTEGER, ZPROCESSIDTS INTEGER, ZTIMESTAMP FLOAT, ZAUTHOR VARCHAR,
-              ZBUNDLEID VARCHAR, ZCONTEXTNAME VARCHAR, ZPROCESSID VARCHAR, ZQUERYGEN BLOB );
-            CREATE TABLE ACHANGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER,
-              ZENTITY INTEGER, ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER, ZCOLUMNS BLOB );
-            CREATE TABLE ATRANSACTIONSTRING ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
+            \(CoreDataLayout.historyTables)
             INSERT INTO ATRANSACTIONSTRING VALUES (1, 16003, 1, 'com.example.notes'), (2, 16003, 1, 'com.example.notes.ShareExtension'),
               (3, 16003, 1, 'com.example.notes.NotesWidget');
             INSERT INTO ATRANSACTION VALUES (1, 16002, 1, NULL, 1, NULL, NULL, 700000000.25, NULL, NULL, NULL, NULL, NULL),
@@ -265,10 +260,7 @@ import TestSupport
             INSERT INTO ACHANGE VALUES (1, 16001, 1, 0, 1, 1, 1, NULL), (2, 16001, 1, 0, 1, 2, 1, NULL),
               (3, 16001, 1, 1, 1, 1, 2, X'02'), (4, 16001, 1, 1, 1, 2, 3, NULL);
             """)
-        let plist: [String: Any] = ["NSStoreType": "SQLite", "NSPersistenceFrameworkVersion": 1344,
-                                    "NSStoreModelVersionHashes": ["Note": Data(repeating: 1, count: 32)]]
-        let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
-        try db.execute("INSERT INTO Z_METADATA VALUES (1, 'F0E1D2C3-B4A5-4968-8776-655443322110', X'\(data.map { String(format: "%02X", $0) }.joined())')")
+        try db.execute(try CoreDataLayout.metadataRow(identifier: "F0E1D2C3-B4A5-4968-8776-655443322110", entities: ["Note"]))
         return (url.path, db)
     }
 

@@ -18,9 +18,7 @@ import Trace
         let db = try SQLiteConnection(path: url.path, walMode: false)
         try db.execute("PRAGMA journal_mode=WAL")
         try db.execute("""
-            CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
-            CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
-            CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);
+            \(CoreDataLayout.storeTables)
             INSERT INTO Z_PRIMARYKEY VALUES (1, 'Folder', 0, 1), (2, 'Note', 0, 3), (3, 'Tag', 0, 1),
               (16001, 'CHANGE', 0, 5), (16002, 'TRANSACTION', 0, 3), (16003, 'TRANSACTIONSTRING', 0, 3);
             CREATE TABLE ZFOLDER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
@@ -34,13 +32,7 @@ import Trace
             INSERT INTO ZNOTE VALUES (1, 2, 3, 1, 1, 700000000.5, 'Groceries', NULL), (3, 2, 1, 2, NULL, NULL, 'Trip', X'00');
             INSERT INTO ZTAG VALUES (1, 3, 1, 'home');
             INSERT INTO Z_2TAGS VALUES (1, 1);
-            CREATE TABLE ATRANSACTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAUTHORTS INTEGER,
-              ZBUNDLEIDTS INTEGER, ZCONTEXTNAMETS INTEGER, ZPROCESSIDTS INTEGER, ZTIMESTAMP FLOAT, ZAUTHOR VARCHAR,
-              ZBUNDLEID VARCHAR, ZCONTEXTNAME VARCHAR, ZPROCESSID VARCHAR, ZQUERYGEN BLOB );
-            CREATE TABLE ACHANGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER,
-              ZENTITY INTEGER, ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER, ZCOLUMNS BLOB );
-            CREATE TABLE ATRANSACTIONSTRING ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
-            CREATE UNIQUE INDEX Z_TRANSACTIONSTRING_UNIQUE_NAME ON ATRANSACTIONSTRING (ZNAME COLLATE BINARY ASC);
+            \(CoreDataLayout.historyTables)
             INSERT INTO ATRANSACTIONSTRING VALUES (1, 16003, 1, 'app'), (2, 16003, 1, 'com.example.notes'), (3, 16003, 1, 'Notes');
             INSERT INTO ATRANSACTION VALUES
               (2, 16002, 1, 1, 2, NULL, 3, 700000000.25, NULL, NULL, NULL, NULL, NULL),
@@ -48,13 +40,7 @@ import Trace
             INSERT INTO ACHANGE VALUES (1, 16001, 1, 0, 1, 1, 2, NULL), (2, 16001, 1, 0, 2, 1, 2, NULL),
               (3, 16001, 1, 0, 3, 1, 2, NULL), (4, 16001, 1, 1, 2, 1, 3, X'10'), (5, 16001, 1, 0, 2, 3, 3, NULL);
             """)
-        let hashes = Dictionary(uniqueKeysWithValues: ["Folder", "Note", "Tag"].map { ($0, Data(repeating: 9, count: 32)) })
-        let plist: [String: Any] = [
-            "NSStoreType": "SQLite", "NSPersistenceFrameworkVersion": 1344, "NSStoreModelVersionHashes": hashes,
-            "NSStoreModelVersionHashesVersion": 3, "NSStoreModelVersionIdentifiers": [""], "_NSAutoVacuumLevel": "2",
-        ]
-        let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
-        try db.execute("INSERT INTO Z_METADATA VALUES (1, 'F0E1D2C3-B4A5-4968-8776-655443322110', X'\(data.map { String(format: "%02X", $0) }.joined())')")
+        try db.execute(try CoreDataLayout.metadataRow(identifier: "F0E1D2C3-B4A5-4968-8776-655443322110", entities: ["Folder", "Note", "Tag"]))
         return db
     }
 

@@ -19,9 +19,7 @@ import TestSupport
         let db = try SQLiteConnection(path: url.path, walMode: false)
         try db.execute("PRAGMA journal_mode=\(journal)")
         try db.execute("""
-            CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
-            CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
-            CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);
+            \(CoreDataLayout.storeTables)
             INSERT INTO Z_PRIMARYKEY VALUES (1, 'Book', 0, 4), (2, 'GraphicNovel', 1, 0), (3, 'Feedback', 0, 1),
               (4, 'Page', 0, 2), (5, 'Writer', 0, 2), (6, 'Author', 5, 0),
               (16001, 'CHANGE', 0, 6), (16002, 'TRANSACTION', 0, 3), (16003, 'TRANSACTIONSTRING', 0, 5);
@@ -43,13 +41,7 @@ import TestSupport
             INSERT INTO ZFEEDBACK VALUES (1, 3, 1, 4.5, 'Great');
             INSERT INTO ZWRITER VALUES (1, 5, 1, 'Editor'), (2, 6, 1, 'Herbert');
             INSERT INTO Z_3WRITERS VALUES (1, 2);
-            CREATE TABLE ATRANSACTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAUTHORTS INTEGER,
-              ZBUNDLEIDTS INTEGER, ZCONTEXTNAMETS INTEGER, ZPROCESSIDTS INTEGER, ZTIMESTAMP FLOAT, ZAUTHOR VARCHAR,
-              ZBUNDLEID VARCHAR, ZCONTEXTNAME VARCHAR, ZPROCESSID VARCHAR, ZQUERYGEN BLOB );
-            CREATE TABLE ACHANGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER,
-              ZENTITY INTEGER, ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER, ZCOLUMNS BLOB );
-            CREATE TABLE ATRANSACTIONSTRING ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
-            CREATE UNIQUE INDEX Z_TRANSACTIONSTRING_UNIQUE_NAME ON ATRANSACTIONSTRING (ZNAME COLLATE BINARY ASC);
+            \(CoreDataLayout.historyTables)
             INSERT INTO ATRANSACTIONSTRING VALUES (1, 16003, 1, 'app'), (2, 16003, 1, 'com.example.books'),
               (3, 16003, 1, 'Books'), (4, 16003, 1, 'com.example.books.share'), (5, 16003, 1, 'BooksShare');
             INSERT INTO ATRANSACTION VALUES
@@ -58,14 +50,7 @@ import TestSupport
             INSERT INTO ACHANGE VALUES (1, 16001, 1, 0, 1, 3, 2, NULL), (2, 16001, 1, 0, 4, 1, 2, NULL),
               (3, 16001, 1, 1, 1, 1, 3, X'01'), (4, 16001, 1, 2, 1, 4, 3, NULL);
             """)
-        let hashes = Dictionary(uniqueKeysWithValues: ["Author", "Book", "Feedback", "GraphicNovel", "Page", "Writer"]
-            .map { ($0, Data(repeating: 7, count: 32)) })
-        let plist: [String: Any] = [
-            "NSStoreType": "SQLite", "NSPersistenceFrameworkVersion": 1344, "NSStoreModelVersionHashes": hashes,
-            "NSStoreModelVersionHashesVersion": 3, "NSStoreModelVersionIdentifiers": [""], "_NSAutoVacuumLevel": "2",
-        ]
-        let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
-        try db.execute("INSERT INTO Z_METADATA VALUES (1, '9A7C4D2E-1B3F-4A5B-8C6D-0E1F2A3B4C5D', X'\(data.map { String(format: "%02X", $0) }.joined())')")
+        try db.execute(try CoreDataLayout.metadataRow(identifier: "9A7C4D2E-1B3F-4A5B-8C6D-0E1F2A3B4C5D", entities: ["Author", "Book", "Feedback", "GraphicNovel", "Page", "Writer"]))
         return db
     }
 
