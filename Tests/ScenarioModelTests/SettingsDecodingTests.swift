@@ -188,6 +188,15 @@ import Testing
         #expect(messages("contexts: { editor: { parent: editor } }") == ["context 'editor' cannot be its own parent."])
     }
 
+    @Test func nestingIsBounded() throws {
+        let chain = (1...Limits.contextDepth + 1).map { i in "c\(i): { parent: \(i == 1 ? "view" : "c\(i - 1)") }" }
+        let deepest = messages("contexts: { \(chain.joined(separator: ", ")) }")
+        #expect(deepest == ["context 'c\(Limits.contextDepth + 1)' nests more than \(Limits.contextDepth) contexts deep; apps nest two or three."])
+        let yaml = Fixture.yaml(steps: "  - app: launch").replacingOccurrences(
+            of: "    role: host", with: "    role: host\n    contexts: { \(chain.dropLast().joined(separator: ", ")) }")
+        #expect(try Fixture.scenario(yaml).processes[0].settings.contexts.count == Limits.contextDepth)
+    }
+
     @Test func parentWordsAndUnknownKeysAreRefused() {
         #expect(messages("contexts: { view: { parent: store } }").first?.contains("names a parent, not a context") == true)
         #expect(messages("contexts: { editor: { parnt: view } }").first?.contains("parnt") == true)

@@ -22,6 +22,8 @@ public enum Limits {
     public static let scalarBytes = 64 * 1024
     /// YAML nodes after every alias is expanded.
     public static let expandedNodes = 100_000
+    /// How deep declared contexts nest (`contexts:`: a child of the view context is 1 deep, its child 2).
+    public static let contextDepth = 16
     /// Alias uses (`*name`) in one file. SnakeYAML refuses more than 50 by default; real scenarios use none.
     public static let aliases = 100
 }

@@ -207,6 +207,17 @@ extension ScenarioDecoder {
         return .transfer(latency: latency ?? .zero)
     }
 
+    /// How many contexts deep `context` is: 1 for a child of the view context or a background context.
+    private func depth(of context: ContextDeclaration, in declared: [ContextDeclaration]) -> Int {
+        var depth = 1
+        var parent = context.parent
+        while case .context(let name) = parent, let next = declared.first(where: { $0.name == name }), depth <= Limits.contextDepth {
+            depth += 1
+            parent = next.parent
+        }
+        return depth
+    }
+
     /// `contexts: { editor: { parent: view }, importer: { automatically-merges: true } }`: each name once,
     /// each parent `store`, `view` or a context declared before it (so there is no cycle).
     private func decodeContexts(_ node: YAMLNode) -> [ContextDeclaration]? {
@@ -236,6 +247,10 @@ extension ScenarioDecoder {
                 default:
                     if declared.contains(where: { $0.name == parent }) {
                         declaration.parent = .context(parent)
+                        if depth(of: declaration, in: declared) > Limits.contextDepth {
+                            decoder.error("context '\(name)' nests more than \(Limits.contextDepth) contexts deep; "
+                                + "apps nest two or three.", at: parentNode)
+                        }
                     } else {
                         let known = ["store", "view"] + declared.map(\.name)
                         decoder.error("context '\(name)' names parent '\(parent)', which is neither store, view nor a context declared above it"
