@@ -15,10 +15,17 @@ extension ScenarioRunner {
                                      name: plan.run.store.name, traceName: group)
         let start = clock.now()
         let url: URL
+        let fm = FileManager.default
+        let needed = ["", "-wal", "-shm"].compactMap { (try? fm.attributesOfItem(atPath: seed.path + $0)[.size] as? NSNumber)?.int64Value }
+            .reduce(0, +)
+        if let free = (try? fm.attributesOfFileSystem(forPath: sandbox.root.path)[.systemFreeSize] as? NSNumber)?.int64Value,
+           needed > free - (256 << 20) {
+            throw failure("the store file \(seed.path) the run starts from needs \(needed) bytes in the sandbox, and its disk has \(free) free")
+        }
         do {
             url = try storeFile(location)
-            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: seed.path + suffix) {
-                try FileManager.default.copyItem(atPath: seed.path + suffix, toPath: url.path + suffix)
+            for suffix in ["", "-wal", "-shm"] where fm.fileExists(atPath: seed.path + suffix) {
+                try fm.copyItem(atPath: seed.path + suffix, toPath: url.path + suffix)
             }
         } catch {
             throw failure("cannot copy the store file \(seed.path) the run starts from: \(error.localizedDescription)")
