@@ -97,6 +97,8 @@ import Trace
             if case .saveCommitted(let commit) = event.kind { return commit.source == .storeFile && commit.objects.count == 4 }
             return false
         }, "the file's four rows are one commit by the runner")
+        #expect(!result.latency.pairs.contains { $0.writer == "runner" }, "the starting file propagates to nobody: no process wrote it")
+        #expect(result.latency.pairs.contains { $0.writer == "share" && $0.reader == "app" })
         #expect(try Data(contentsOf: url) == before, "the device's file is never written")
     }
 

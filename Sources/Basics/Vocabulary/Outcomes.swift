@@ -85,6 +85,15 @@ public enum CommitSource: String, Sendable, Hashable, Codable, CaseIterable {
     case migration
     /// The rows of the store file the run started from (`store: { from: }`), there before any process.
     case storeFile = "store-file"
+
+    /// Whether a process wrote it for others to see, so the time it takes to reach their reads is
+    /// propagation latency: not a restore, a migration or the starting store file, which no process wrote.
+    public var propagates: Bool {
+        switch self {
+        case .save, .batchInsert, .batchUpdate, .batchDelete, .syncImport: true
+        case .restore, .migration, .storeFile: false
+        }
+    }
 }
 
 /// Why a store file was read back and checked for lost commits.

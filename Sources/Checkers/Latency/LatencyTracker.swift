@@ -82,8 +82,8 @@ struct LatencyTracker {
     }
 
     mutating func commit(_ commit: SaveCommit, writer: String, step: Int?, t: UInt64) {
-        // A restore or a migration is no process's write: nothing propagates from it.
-        guard commit.source != .restore, commit.source != .migration, let first = commit.objects.first else { return }
+        // A restore, a migration or the starting store file is no process's write: nothing propagates from it.
+        guard commit.source.propagates, let first = commit.objects.first else { return }
         var readers = (readersByStore[commit.store] ?? []).map { ($0, false) }
         if commit.source != .syncImport {
             for (store, names) in readersByStore where store != commit.store { readers += names.map { ($0, true) } }
