@@ -82,14 +82,18 @@ import Trace
         let device = try Self.deviceStore(at: url)
         defer { device.close() }
         let before = try Data(contentsOf: url)
-        let scenario = try ScenarioLoader.parse(yaml: Self.yaml(url), file: "test.yaml")
+        // Through a symbolic link, as a store in Downloads often is: its target's bytes are copied, never written.
+        let link = directory.url.appendingPathComponent("link/Notes.sqlite")
+        try FileManager.default.createDirectory(at: link.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "../Notes.sqlite")
+        let scenario = try ScenarioLoader.parse(yaml: Self.yaml(link), file: "test.yaml")
         let model = scenario.store.model
         #expect(model.entities.map(\.name) == ["Folder", "Note", "Tag"])
         #expect(model.entity(named: "Note")?.attributes.map(\.name) == ["rank", "created", "title"], "the BLOB column is left out")
         #expect(model.entity(named: "Note")?.relationships.map(\.name) == ["folder", "tags"])
         #expect(model.entity(named: "Tag")?.relationships.first?.inverse == "tags")
 
-        let outcome = try RunHarness.single(Self.yaml(url), mode: mode)
+        let outcome = try RunHarness.single(Self.yaml(link), mode: mode)
         #expect(outcome.harnessError == nil, "\(String(describing: outcome.harnessError))")
         let result = TraceChecker.check(outcome.trace)
         #expect(result.verdict.matched, "\(result.anomalies.map(\.explanation))")
