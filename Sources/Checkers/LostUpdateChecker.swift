@@ -3,7 +3,9 @@ import Trace
 /// Finds `lost-update`: a save that replaced a newer committed value of a property.
 ///
 /// For an update based on version `b` of an object whose latest committed version is newer, each
-/// written property whose newest committed value came after `b` and differs from the value written is
+/// written property whose last change (the newest commit that gave it another value than the commit
+/// before: a commit writes every value of its row, changed or not) came after `b` and differs from the
+/// value written is
 ///   - a lost update when this process never set the property (`changed`): it wrote back what it had
 ///     read, reverting the newer value (Core Data's `overwrite` policy does this);
 ///   - a lost update when it did set it but no conflict was detected for the object in this save
@@ -31,7 +33,7 @@ struct LostUpdateChecker {
             let detected = conflicted?.contains(object.id) ?? commit.conflictResolved
             let changed = Set(object.changed)
             for property in object.values.keys.sorted() {
-                guard let value = object.values[property], let newest = history.property(property)?.entries.last,
+                guard let value = object.values[property], let newest = history.property(property)?.lastChange,
                       newest.version > base, !newest.value.matches(value) else { continue }
                 let name = "\(object.id).\(property)"
                 let explanation: String

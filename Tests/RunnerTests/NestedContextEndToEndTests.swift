@@ -67,4 +67,53 @@ import TestSupport
         #expect(notes.contains { $0.hasPrefix("sheet saved into its parent context editor") }, "\(notes)")
         #expect(notes.contains { $0.hasPrefix("editor saved into its parent context viewContext") }, "\(notes)")
     }
+
+    /// No false lost update: a child that edits its object again after its own edit reached the store, and
+    /// a stale child that edits another property than the one changed elsewhere.
+    static let noLostUpdate = """
+        summary: Edits through a child after its own save, and a stale child editing another property.
+        store:
+          group: group.t
+          name: Notes
+          model:
+            Note: { title: string, body: string? }
+        processes:
+          app:
+            role: host
+            refresh: history
+            trigger: manual
+            contexts:
+              editor: { parent: view }
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A }, context: editor }
+          - app: { save: true, context: editor }
+          - app: save
+          - app: { update: n1, set: { title: B }, context: editor }
+          - app: { save: true, context: editor }
+          - app: save
+          - app: { fetch: Note }
+          - app: { fetch: Note, context: editor }
+          - app: { read: n1, expect: { title: B }, now: true, context: editor }
+          - share: launch
+          - share: { fetch: Note }
+          - share: { update: n1, set: { title: S } }
+          - share: save
+          - share: exit
+          - app: run-refresh
+          - app: { read: n1, expect: { title: S }, now: true }
+          - app: { update: n1, set: { body: edited }, context: editor }
+          - app: { save: true, context: editor }
+          - app: save
+          - app: { read: n1, expect: { title: S, body: edited }, now: true }
+        """
+
+    @Test(arguments: RunMode.allCases)
+    func editsThroughAChildLoseNoUpdate(mode: RunMode) throws {
+        let outcome = try RunHarness.single(Self.noLostUpdate, mode: mode)
+        #expect(outcome.harnessError == nil, "\(String(describing: outcome.harnessError))")
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.verdict.matched, "\(result.anomalies.map(\.explanation))")
+    }
 }

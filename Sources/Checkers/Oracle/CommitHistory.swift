@@ -74,6 +74,14 @@ struct PropertyHistory {
         entries.append(entry)
         everCommitted.insert(ValueKey(entry.value))
     }
+
+    /// The newest entry that changed the value (the first entry, or one whose value differs from the one
+    /// before it): a commit records every value of its row, the unchanged ones too.
+    var lastChange: ValueEntry? {
+        guard var index = entries.indices.last else { return nil }
+        while index > 0 && entries[index].value.matches(entries[index - 1].value) { index -= 1 }
+        return entries[index]
+    }
 }
 
 /// The committed history of one object in one store, in commit order.

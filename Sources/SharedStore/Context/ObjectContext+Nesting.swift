@@ -172,9 +172,21 @@ extension ObjectContext {
     func passSaveToChildren(_ mapping: TemporaryKeyMap, _ event: DidSaveEvent?) {
         for context in core.liveContexts() where context.descends(from: self) {
             if !mapping.isEmpty { context.adoptPermanentKeys(mapping) }
+            context.catchUpVersions()
             if let event, context.parent === self, context.automaticallyMergesChangesFromParent {
                 context.mergeChanges(fromContextDidSave: event)
             }
+        }
+    }
+
+    /// A clean object of this child whose values are the ones just saved to the store (what it pushed, or
+    /// fired with) is of that version now: a later edit of it is based on it. One that holds other values
+    /// keeps the older version it read (it is stale).
+    private func catchUpVersions() {
+        for object in objects.values where !object.isFault && !object.isInserted && !object.hasUpdates && !object.id.isTemporary {
+            guard let snapshot = core.snapshot(object.entity, object.id.primaryKey), snapshot.version > object.version,
+                  snapshot.values == object.values else { continue }
+            object.version = snapshot.version
         }
     }
 
