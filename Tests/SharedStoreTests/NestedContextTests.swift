@@ -163,3 +163,37 @@ import Testing
         #expect(try view.title(inserted) == "in the leaf")
     }
 }
+
+/// Deleting an unsaved insert leaves no reference to its temporary key for a save to write.
+@Suite struct DeletedInsertTests {
+    @Test func objectsPointingAtADeletedInsertLoseIt() throws {
+        let fixture = try StoreFixture()
+        let app = try fixture.open()
+        let view = app.viewContext
+        let note = try view.insert("Note", values: ["title": "A"])
+        let tag = try view.insert("Tag", values: ["name": "t"])
+        try view.relate(note, to: tag, via: "tags")
+        try view.delete(note)
+        try view.save()
+        let raw = try SQLiteConnection(path: fixture.url.path, readOnly: true)
+        #expect(try raw.scalarInt("SELECT count(*) FROM ZTAG WHERE ZNOTE IS NOT NULL") == 0, "no temporary key saved")
+        #expect(try raw.scalarInt("SELECT count(*) FROM ZTAG") == 1)
+    }
+
+    @Test func aChildDeletingItsParentsInsertLeavesNoTemporaryKey() throws {
+        let fixture = try StoreFixture()
+        let app = try fixture.open()
+        let view = app.viewContext
+        let tag = try view.insert("Tag", values: ["name": "t"])
+        let note = try view.insert("Note", values: ["title": "A"])
+        try view.relate(note, to: tag, via: "tags")
+        let editor = view.newChildContext(name: "editor")
+        try editor.delete(tag)
+        try editor.save()
+        try view.save()
+        let raw = try SQLiteConnection(path: fixture.url.path, readOnly: true)
+        #expect(try raw.scalarInt("SELECT count(*) FROM ZTAG") == 0)
+        #expect(try raw.scalarInt("SELECT count(*) FROM ZNOTE") == 1)
+        #expect(try raw.scalarInt("SELECT min(Z_PK) FROM ZNOTE") ?? 0 > 0)
+    }
+}

@@ -164,6 +164,7 @@ public final class ObjectContext {
     public func delete(_ id: ObjectID) throws(StoreError) {
         let object = try object(for: id)
         if object.isInserted {
+            forgetReferences(to: object)
             objects[id] = nil
             screen.remove([id])
             return
@@ -174,6 +175,33 @@ public final class ObjectContext {
         updatedSet.remove(id)
         deletedOrder.append(id)
         deletedSet.insert(id)
+    }
+
+    /// An unsaved insert is being forgotten: the objects that point at its temporary key (a to-one, a
+    /// pending join-table row) lose it, as Nullify would, so no save writes a key that no row will have.
+    private func forgetReferences(to inserted: ManagedObject) {
+        let key = inserted.id.primaryKey
+        for info in core.model.entities {
+            let toOnes = (info.attributeCount..<info.slots.count).filter {
+                if case .toOne(let destination) = info.slots[$0].kind { return destination == inserted.entity }
+                return false
+            }
+            let joins = info.relationships.indices.filter {
+                if case .joinTable = info.relationships[$0].storage { return info.relationships[$0].destination == inserted.entity }
+                return false
+            }
+            guard !toOnes.isEmpty || !joins.isEmpty else { continue }
+            for object in objects.values(entity: info.index) where object !== inserted {
+                // A fault holds no values, only the pending changes a refresh kept.
+                for slot in toOnes where (object.isFault ? object.changes[slot] : object.current[slot]) == .int(key) {
+                    store(.null, slot: slot, of: object)
+                    markUpdated(object)
+                }
+                for index in joins where object.joinAdds[index]?.contains(key) == true {
+                    object.joinAdds[index]!.removeAll { $0 == key }
+                }
+            }
+        }
     }
 
     func checked(_ value: Value, _ info: EntityInfo, _ slot: Int) throws(StoreError) -> Value {
