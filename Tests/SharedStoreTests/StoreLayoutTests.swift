@@ -159,6 +159,26 @@ import TestSupport
     }
 }
 
+/// Keys near the largest 64-bit integer are refused, not overflowed.
+@Suite struct KeyAllocationTests {
+    @Test func aStoreThatHandedOutEveryKeyRefusesAnInsertWithAReason() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open(history: true)
+        _ = try store.viewContext.insertNote("A")
+        let raw = try SQLiteConnection(path: fixture.url.path)
+        try raw.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = 9223372036854775807 WHERE Z_NAME = 'Note'")
+        raw.close()
+        _ = try store.viewContext.insert("Note", values: ["title": "B"])
+        #expect {
+            try store.viewContext.save()
+        } throws: { error in
+            "\(error)".contains("Note has handed out keys up to 9223372036854775807")
+        }
+        #expect(throws: StoreError.self) { try store.batchInsert("Note", objects: [["title": "C"]]) }
+        #expect(try fixture.open().viewContext.fetch(FetchRequest(entity: "Note")).count == 1, "nothing was written")
+    }
+}
+
 extension Statement {
     /// The first column of the first row as bytes.
     fileprivate func firstData() throws -> Data? {

@@ -45,7 +45,7 @@ enum HistoryRecorder {
     static func record(core: StoreCore, contextName: String, author: String?, changes: [HistoryChange]) throws -> Int64 {
         let db = core.writer
         let token = try insertTransaction(core, contextName: contextName, author: author)
-        var key = try HistorySchema.takeKeys(changes.count, of: HistorySchema.changeEntity, db)
+        var key = try KeyAllocator.take(Int64(changes.count), of: HistorySchema.changeEntity, name: "CHANGE", db)
         let tombstones = HistorySchema.tombstoneColumns(core.model)
         let list = (0..<tombstones).map { ", ZTOMBSTONE\($0)" }.joined()
         let statement = try db.cached("""
@@ -68,7 +68,7 @@ enum HistoryRecorder {
     static func insertTransaction(_ core: StoreCore, contextName: String, author: String?) throws -> Int64 {
         let db = core.writer
         let bundle = core.options.bundleIdentifier
-        let token = try HistorySchema.takeKeys(1, of: HistorySchema.transactionEntity, db)
+        let token = try KeyAllocator.take(1, of: HistorySchema.transactionEntity, name: "TRANSACTION", db)
         try db.cached("""
             INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
             VALUES (?, \(HistorySchema.transactionEntity), 1, ?, ?, ?, ?, ?)
@@ -87,7 +87,7 @@ enum HistoryRecorder {
         if let key = try db.scalarInt("SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?", [.string(string)]) {
             return key
         }
-        let key = try HistorySchema.takeKeys(1, of: HistorySchema.stringEntity, db)
+        let key = try KeyAllocator.take(1, of: HistorySchema.stringEntity, name: "TRANSACTIONSTRING", db)
         try db.cached("INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, \(HistorySchema.stringEntity), 1, ?)")
             .run([.int(key), .string(string)])
         return key

@@ -66,13 +66,6 @@ enum HistorySchema {
         model.entities.map { $0.attributes.filter(\.preservesValueInHistoryOnDeletion).count }.max() ?? 0
     }
 
-    /// Takes `count` keys of the history table numbered `entity` from `Z_PRIMARYKEY`: the first of them.
-    static func takeKeys(_ count: Int, of entity: Int64, _ db: SQLiteConnection) throws(SQLiteError) -> Int64 {
-        try db.cached("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?").run([.int(Int64(count)), .int(entity)])
-        let max = try db.scalarInt("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(entity)]) ?? Int64(count)
-        return max - Int64(count) + 1
-    }
-
     /// `ZCOLUMNS` for an update of `properties` (names) of `entity`: the bitmask over its properties.
     static func columnsMask(_ properties: [String], _ entity: EntityInfo) -> [UInt8] {
         let names = entity.attributes.map(\.name) + entity.relationships.map(\.name)

@@ -125,10 +125,7 @@ struct SaveTransaction {
         for entity in entities { counts[entity] += 1 }
         var next = [Int64](repeating: 0, count: models.count)
         for (entity, count) in counts.enumerated() where count > 0 {
-            let number = models[entity].entityNumber
-            try db.cached("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?").run([.int(count), .int(number)])
-            let max = try db.scalarInt("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(number)]) ?? 0
-            next[entity] = max - count + 1
+            next[entity] = try KeyAllocator.take(count, of: models[entity].entityNumber, name: models[entity].name, db)
         }
         insertCount = entities.count
         var keys: [Int64] = []

@@ -25,13 +25,11 @@ extension StoreCoordinator {
             rows.append(row)
         }
         return try batch(.insert, info, author: author) { db in
-            try db.cached("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?")
-                .run([.int(Int64(rows.count)), .int(info.entityNumber)])
-            let max = try db.scalarInt("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(info.entityNumber)]) ?? 0
+            let first = try KeyAllocator.take(Int64(rows.count), of: info.entityNumber, name: info.name, db)
             let statement = try db.cached(info.insertSQL)
             var keys: [Int64] = []
             for (i, row) in rows.enumerated() {
-                let key = max - Int64(rows.count) + 1 + Int64(i)
+                let key = first + Int64(i)
                 try statement.run([.int(key), .int(info.entityNumber)] + row)
                 keys.append(key)
             }

@@ -138,8 +138,7 @@ extension SyncEngine {
             // Unknown here: insert it (an update of an unknown object inserts it too, with what it carries).
             var row = entity.initialValues
             for (slot, value) in sets { row[slot] = value }
-            try db.cached("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1 WHERE Z_ENT = ?").run([.int(entity.entityNumber)])
-            key = try db.scalarInt("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(entity.entityNumber)]) ?? 1
+            key = try KeyAllocator.take(1, of: entity.entityNumber, name: entity.name, db)
             try db.cached(entity.insertSQL).run([.int(key), .int(entity.entityNumber)] + row)
             try setMapping(entity, key, identifier)
             applied.insert(RowKey(entity: entity.index, primaryKey: key))

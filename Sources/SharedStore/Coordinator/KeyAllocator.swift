@@ -1,0 +1,25 @@
+/// Hands out primary keys as Core Data does: from `Z_PRIMARYKEY`'s `Z_MAX` for the entity (or the history
+/// table) numbered `Z_ENT`, inside the caller's write transaction. One definition for saves, batch inserts,
+/// sync imports and history rows.
+enum KeyAllocator {
+    /// Takes `count` keys after `Z_MAX` of `entity` and returns the first.
+    /// - Throws: `StoreError.invalidState` when `Z_PRIMARYKEY` has no row for it, or its keys would run past
+    ///   the largest 64-bit integer (a store whose `Z_MAX` was set near it); `.sqlite` otherwise.
+    static func take(_ count: Int64, of entity: Int64, name: String, _ db: SQLiteConnection) throws(StoreError) -> Int64 {
+        do {
+            guard let max = try db.scalarInt("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(entity)]) else {
+                throw StoreError.invalidState("Z_PRIMARYKEY has no row for \(name) (Z_ENT \(entity)): no key can be handed out")
+            }
+            let (last, overflow) = max.addingReportingOverflow(count)
+            guard !overflow, max >= 0 else {
+                throw StoreError.invalidState("\(name) has handed out keys up to \(max) (Z_PRIMARYKEY.Z_MAX): \(count) more would pass the largest key")
+            }
+            try db.cached("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?").run([.int(last), .int(entity)])
+            return max + 1
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.wrap(error)
+        }
+    }
+}
