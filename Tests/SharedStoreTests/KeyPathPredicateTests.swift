@@ -85,4 +85,27 @@ import Testing
         #expect(try reader.fetch(FetchRequest(entity: "Tag", predicate: "note != nil")).count == 1)
         _ = context
     }
+
+    /// The deepest and widest predicates the parser accepts run as SQL; one step more is refused at parsing.
+    @Test func predicatesAtTheLimitRunInSQLiteAndOneMoreIsRefused() throws {
+        let (context, fixture) = try store()
+        defer { withExtendedLifetime(fixture) {} }
+        let model = ModelDescription.notesExample
+        let schema = ModelEntitySchema(model: model, entity: model.entity(named: "Note")!)
+        let leaf = "title ENDSWITH 'x'"
+        let nots = String(repeating: "NOT ", count: 16) + leaf
+        let path = "ANY tags.note.tags.note.tags.note.title == 'x'"
+        let plainNots = String(repeating: "NOT ", count: 18) + "title == 'x'"
+        var groups = leaf
+        for i in 0..<16 { groups = "(rank == \(i) \(i % 2 == 0 ? "OR" : "AND") \(groups))" }
+        let mixed = "NOT NOT (rank == 1 OR ANY tags.note.tags.note.title ENDSWITH 'x')"
+        let wide = (0..<FetchPredicate.maxTerms).map { "rank == \($0)" }.joined(separator: " OR ")
+        for text in [nots, plainNots, path, groups, mixed, wide] {
+            _ = try FetchPredicate(parsing: text, entity: schema)
+            #expect(throws: Never.self, "\(text.prefix(60))") { try context.fetch(FetchRequest(entity: "Note", predicate: text)) }
+        }
+        for text in ["NOT " + nots, "NOT " + plainNots, "ANY tags.note." + path.dropFirst(4), "NOT (rank == 1 OR \(groups))", wide + " OR rank == -1"] {
+            #expect(throws: FetchPredicateError.self, "\(text.prefix(60))") { try FetchPredicate(parsing: text, entity: schema) }
+        }
+    }
 }

@@ -11,6 +11,50 @@ extension FetchPredicate {
     public init(parsing text: String, entity: (any PredicateSchema)? = nil) throws(FetchPredicateError) {
         var parser = PredicateParser(tokens: try PredicateTokenizer.tokenize(text), entity: entity)
         self = try parser.parse()
+        let terms = termCount
+        guard terms <= Self.maxTerms else {
+            throw FetchPredicateError(message: "the predicate has \(terms) comparisons, more than the \(Self.maxTerms) SQLite can evaluate in one "
+                + "expression; split the condition.", offset: 0)
+        }
+        guard sqlDepth <= Self.maxSQLDepth else {
+            throw FetchPredicateError(message: "the predicate nests too deep for SQLite's parser (a comparison counts 2 to 4, each NOT "
+                + "or group of conditions around it 1, each relationship of a key path 3: this one comes to \(sqlDepth), more than "
+                + "\(Self.maxSQLDepth)); simplify it.", offset: 0)
+        }
+    }
+
+    /// How many comparisons a predicate may hold: SQLite refuses an expression tree deeper than 1000,
+    /// which a flat chain of a thousand `OR`s is.
+    public static let maxTerms = 500
+    /// How deep the SQL of a predicate may nest (`sqlDepth`): SQLite's parser stack holds 18 NOTs around a
+    /// comparison, or 7 correlated subqueries, as the predicate SQL writes them.
+    public static let maxSQLDepth = 20
+
+    /// The comparisons in the predicate.
+    var termCount: Int {
+        switch self {
+        case .comparison, .inList, .relatedCount: 1
+        case .constant: 0
+        case let .not(operand): operand.termCount
+        case let .and(operands), let .or(operands): operands.reduce(0) { $0 + $1.termCount }
+        case let .related(_, _, predicate): predicate.termCount
+        }
+    }
+
+    /// How deep the predicate's SQL nests (SharedStore's `PredicateSQL`), measured against SQLite 3.40:
+    /// 2 for a comparison (3 for CONTAINS and IN, 4 for BEGINSWITH and ENDSWITH, which are function
+    /// calls), 1 more for each NOT and each group of two or more conditions, 3 more for each relationship
+    /// of a key path (a correlated subquery).
+    var sqlDepth: Int {
+        switch self {
+        case let .comparison(_, op, _): op == .beginsWith || op == .endsWith ? 4 : op == .contains ? 3 : 2
+        case .inList: 3
+        case .constant: 0
+        case .relatedCount: 3
+        case let .not(operand): 1 + operand.sqlDepth
+        case let .and(operands), let .or(operands): (operands.count > 1 ? 1 : 0) + (operands.map(\.sqlDepth).max() ?? 0)
+        case let .related(_, _, predicate): 3 + predicate.sqlDepth
+        }
     }
 }
 
