@@ -167,9 +167,13 @@ import Testing
             .related(relationship: "notes", quantifier: .any, predicate: title)), "NONE: not any of what the path reaches")
         #expect(try parse("folder.notes.@count > 2") == .related(relationship: "folder", quantifier: .any, predicate:
             .relatedCount(relationship: "notes", op: .greater, count: 2)))
-        #expect(try parse("folder.owner == nil") == .related(relationship: "folder", quantifier: .any, predicate:
-            .relatedCount(relationship: "owner", op: .equal, count: 0)))
-        for text in ["ANY folder.notes.folder.owner.name == 'x'", "NONE folder.notes.title BEGINSWITH 'a'",
+        #expect(try parse("folder.owner == nil") == .related(relationship: "folder", quantifier: .none, predicate:
+            .relatedCount(relationship: "owner", op: .greater, count: 0)), "nil when the note has no folder too")
+        #expect(try parse("folder.owner.name == nil") == .related(relationship: "folder", quantifier: .none, predicate:
+            .related(relationship: "owner", quantifier: .any, predicate: .comparison(attribute: "name", op: .notEqual, value: .null))))
+        #expect(try parse("folder.owner.name != nil") == .related(relationship: "folder", quantifier: .any, predicate:
+            .related(relationship: "owner", quantifier: .any, predicate: .comparison(attribute: "name", op: .notEqual, value: .null))))
+        for text in ["ANY folder.notes.folder.owner.name == 'x'", "NONE folder.notes.title BEGINSWITH 'a'", "folder.owner.name == nil",
                      "folder.notes.@count == 1 AND folder.owner.name != nil"] {
             let predicate = try parse(text)
             #expect(try parse(predicate.description) == predicate, "\(text) -> \(predicate)")

@@ -47,6 +47,10 @@ import Testing
             ("Tag", "NONE note.tags.name == 'y'", ["(nil)", "orphan"]),
             ("Note", "ANY tags.note.title == 'A'", ["A"]),
             ("Note", "ANY tags.note.tags.name == nil", ["D"]),
+            // A path of to-ones is nil when an object on it is missing, as NSPredicate's key path evaluates.
+            ("Tag", "note.title == nil", ["orphan"]),
+            ("Tag", "note.title != nil", ["x", "y", "y", "(nil)"]),
+            ("Tag", "NOT (note.title != nil)", ["orphan"]),
         ]
         let reader = try fixture.open().viewContext
         for (entity, text, expected) in cases {

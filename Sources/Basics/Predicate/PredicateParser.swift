@@ -204,7 +204,8 @@ struct PredicateParser {
     /// path's objects are those every step reaches, as `NSPredicate` flattens them, so `ANY` and `ALL`
     /// apply at each step and `NONE` is the first step's (not any of what the rest reaches).
     private mutating func parseKeyPath(_ name: String, at offset: Int, quantifier: (RelationshipQuantifier, Int)?,
-                                       inherited: RelationshipQuantifier? = nil) throws(FetchPredicateError) -> FetchPredicate
+                                       inherited: RelationshipQuantifier? = nil, nested: Bool = false)
+        throws(FetchPredicateError) -> FetchPredicate
     {
         try descend(at: offset)
         defer { depth -= 1 }
@@ -258,7 +259,28 @@ struct PredicateParser {
         var inner = PredicateParser(tokens: Array(tokens[index...]), entity: relationship?.destination, depth: depth)
         let predicate = try inner.parseDestination(inherited: pathQuantifier.map { $0 == .none ? .any : $0 })
         index += inner.index
+        // A path of to-ones is nil when any object on it is: `folder.owner.name == nil` holds for a note
+        // without a folder, as NSPredicate evaluates the key path to nil. It is: none of the path's objects
+        // has a value.
+        if !nested, pathQuantifier == nil, let negated = Self.negatedNilTest(predicate) {
+            return .related(relationship: name, quantifier: .none, predicate: negated)
+        }
         return .related(relationship: name, quantifier: pathQuantifier ?? .any, predicate: predicate)
+    }
+
+    /// For a path ending in a nil test (`name == nil`, a to-one's `owner == nil`), the same path ending in
+    /// its negation; nil for any other predicate.
+    private static func negatedNilTest(_ predicate: FetchPredicate) -> FetchPredicate? {
+        switch predicate {
+        case let .comparison(attribute, .equal, value) where value.isNull:
+            .comparison(attribute: attribute, op: .notEqual, value: .null)
+        case let .relatedCount(relationship, .equal, 0):
+            .relatedCount(relationship: relationship, op: .greater, count: 0)
+        case let .related(relationship, .any, inner):
+            negatedNilTest(inner).map { .related(relationship: relationship, quantifier: .any, predicate: $0) }
+        default:
+            nil
+        }
     }
 
     /// What follows `relationship.` in a key path: the destination's comparison (an attribute, an
@@ -271,7 +293,7 @@ struct PredicateParser {
                                       offset: token.offset)
         }
         if tokens[min(index + 1, tokens.count - 1)].kind == .symbol(".") || isRelationship(word) {
-            return try parseKeyPath(word, at: token.offset, quantifier: nil, inherited: inherited)
+            return try parseKeyPath(word, at: token.offset, quantifier: nil, inherited: inherited, nested: true)
         }
         return try parseComparison()
     }
