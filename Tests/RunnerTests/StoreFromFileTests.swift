@@ -106,6 +106,47 @@ import Trace
         #expect(try Data(contentsOf: url) == before, "the device's file is never written")
     }
 
+    /// The device's store is of the app's previous version: the updated app migrates it at launch.
+    @Test(arguments: RunMode.allCases)
+    func aDevicesStoreOfAnEarlierVersionIsMigrated(mode: RunMode) throws {
+        let directory = try TemporaryDirectory(prefix: "from")
+        let url = directory.url.appendingPathComponent("Notes.sqlite")
+        let device = try Self.deviceStore(at: url)
+        defer { device.close() }
+        let yaml = """
+            summary: The app's new version opens the store its old version left on the device.
+            store:
+              group: group.t
+              name: Notes
+              from: { file: \(url.path), objects: { groceries: Note 1 } }
+              models:
+                v1:
+                  Folder: { name: string? }
+                  Note: { rank: int?, created: date?, title: string?, folder: Folder?, tags: [Tag] }
+                  Tag: { name: string?, notes: [Note] }
+                v2:
+                  Folder: { name: string? }
+                  Note: { rank: int?, created: date?, title: string?, color: string?, folder: Folder?, tags: [Tag] }
+                  Tag: { name: string?, notes: [Note] }
+            processes:
+              app: { role: host }
+            steps:
+              - app: launch
+              - app: { fetch: Note }
+              - app: { read: groceries, expect: { title: Groceries, color: null }, now: true }
+              - app: { update: groceries, set: { color: red } }
+              - app: save
+            """
+        let outcome = try RunHarness.single(yaml, mode: mode)
+        #expect(outcome.harnessError == nil, "\(String(describing: outcome.harnessError))")
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.verdict.matched, "\(result.anomalies.map(\.explanation))")
+        #expect(outcome.trace.events.contains { event in
+            if case .saveCommitted(let commit) = event.kind { return commit.source == .migration }
+            return false
+        }, "the launch migrated the store")
+    }
+
     @Test func namesForRowsTheStoreLacksAndWhatCannotBeInferredAreErrorsAtTheirPlace() throws {
         let directory = try TemporaryDirectory(prefix: "from")
         let url = directory.url.appendingPathComponent("Notes.sqlite")
@@ -129,6 +170,21 @@ import Trace
         #expect(errors("{ file: \(url.path), objects: { n1: Note 1, n2: Note 1 } }").first?.contains("named twice") == true)
         #expect(errors("missing.sqlite").first?.hasPrefix("2:") == true)
         #expect(errors("missing.sqlite").first?.contains("cannot be read") == true)
+        #expect(errors("{ file: missing.sqlite, objects: { n1: Note 1 } }").count == 1, "one missing file, one error")
+        let mismatch = """
+            summary: x
+            store: { group: group.t, name: Notes, from: \(url.path), model: { Note: { title: string, color: string } } }
+            processes: { app: { role: host } }
+            steps:
+              - app: launch
+            """
+        do {
+            _ = try ScenarioLoader.parse(yaml: mismatch, file: "test.yaml")
+            Issue.record("a model the file does not hold was accepted")
+        } catch {
+            #expect(error.errors.map(\.message) == ["the store at \(url.path) does not hold the model given: Z_PRIMARYKEY has no row 1 "
+                + "for Note (SharedStore numbers entities from 1 in alphabetical order)."])
+        }
         try device.execute("UPDATE Z_PRIMARYKEY SET Z_SUPER = 1 WHERE Z_ENT = 3")
         #expect(errors(url.path).first?.contains("Tag is a sub-entity of Folder") == true, "\(errors(url.path))")
     }

@@ -21,6 +21,11 @@ extension ScenarioRunner {
             let model = try Model(version.model)
             if model.versionHash == hash { return model }
         }
+        // A store Core Data wrote (the file a run starts from): the newest version its schema holds.
+        for version in store.versions.reversed() {
+            let model = try Model(version.model)
+            if StoreCoordinator.model(model, fitsStoreAt: url) { return model }
+        }
         return try Model(store.model)
     }
 

@@ -29,7 +29,8 @@ extension ScenarioDecoder {
         }
         self.model = model
         self.modelVersions = versions
-        let seed = map["from"].flatMap { decodeSeed($0, model: model) }
+        let inferred = map["model"] == nil && map["models"] == nil
+        let seed = map["from"].flatMap { decodeSeed($0, model: model, inferred: inferred) }
         guard let group, let name, let model else { return nil }
         var store = StoreDescription(group: group, name: name, model: model, versions: versions)
         store.from = seed

@@ -36,16 +36,15 @@ extension ScenarioDecoder {
     }
 
     /// `from:` with its rows' names: each `id: Entity pk` of an entity of the model, for a row the store
-    /// holds; the names are known to every later step, as if inserted before the first.
-    func decodeSeed(_ node: YAMLNode, model: ModelDescription?) -> StoreSeed? {
-        guard !node.isNull, let (url, fileNode) = seedFile(node) else {
-            if node.isNull { decoder.error("from: names the store file runs start from, like from: device/Notes.sqlite.", at: node) }
+    /// holds; the names are known to every later step, as if inserted before the first, even when the file
+    /// is missing (so one missing file is one error). A model given (not `inferred` from the file) must be
+    /// the file's.
+    func decodeSeed(_ node: YAMLNode, model: ModelDescription?, inferred: Bool) -> StoreSeed? {
+        guard !node.isNull else {
+            decoder.error("from: names the store file runs start from, like from: device/Notes.sqlite.", at: node)
             return nil
         }
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            decoder.error("there is no store file at \(url.path); from: is read relative to this scenario's directory.", at: fileNode)
-            return nil
-        }
+        guard let (url, fileNode) = seedFile(node) else { return nil }
         var objects: [String: StoreRow] = [:]
         var nodes: [StoreRow: YAMLNode] = [:]
         if let objectsNode = node.pairs?.first(where: { $0.key.scalar == "objects" })?.value,
@@ -59,6 +58,8 @@ extension ScenarioDecoder {
                     continue
                 }
                 let entity = String(parts[0])
+                self.objects[id] = .some(entity)
+                objectOrigins[id] = pair.key
                 if let model, model.entity(named: entity) == nil {
                     decoder.error("the model has no entity '\(entity)'" + Suggestion.hint(for: entity, in: model.entities.map(\.name)),
                                   at: pair.value)
@@ -71,11 +72,31 @@ extension ScenarioDecoder {
                 }
                 objects[id] = row
                 nodes[row] = pair.value
-                self.objects[id] = .some(entity)
-                objectOrigins[id] = pair.key
             }
         }
-        if !objects.isEmpty {
+        let seed = StoreSeed(path: url.path, objects: objects)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            // Without a model, reading it already said so.
+            if !inferred {
+                decoder.error("there is no store file at \(url.path); from: is read relative to this scenario's directory.", at: fileNode)
+            }
+            return seed
+        }
+        guard model != nil else { return seed }
+        if !inferred, let model {
+            // The file's model must be the one given, or one of the versions (the one the file is of).
+            let candidates = modelVersions.isEmpty ? [model] : modelVersions.reversed().map(\.model)
+            do {
+                if case .failure(let mismatch) = try StoreInspector.fitting(url, models: candidates) {
+                    decoder.error("the store at \(url.path) does not hold the \(modelVersions.isEmpty ? "model given" : "model of any version"): "
+                        + "\(mismatch.reason).", at: fileNode)
+                }
+            } catch {
+                decoder.error("the store \(url.path) cannot be read: \(error).", at: fileNode)
+                return seed
+            }
+        }
+        if !nodes.isEmpty {
             do {
                 let inspection = try StoreInspector.inspect(url, findingRows: Array(nodes.keys))
                 for row in inspection.missingRows ?? [] {
@@ -86,6 +107,6 @@ extension ScenarioDecoder {
                 decoder.error("the store \(url.path) cannot be read: \(error).", at: fileNode)
             }
         }
-        return StoreSeed(path: url.path, objects: objects)
+        return seed
     }
 }

@@ -24,9 +24,13 @@ extension StoreInspection {
             throw ModelInferenceError(message: "its entities are numbered \(entities.map { "\($0.name) \($0.number)" }.joined(separator: ", ")), "
                 + "not from 1 in alphabetical order as SharedStore numbers them")
         }
+        if let odd = entities.first(where: { !PropertySyntax.isIdentifier($0.name) || !$0.name.allSatisfy(\.isASCII) }) {
+            throw ModelInferenceError(message: "the entity name '\(odd.name)' is not an ASCII identifier, which the scenario language needs")
+        }
         var descriptions: [EntityDescription] = []
         for entity in entities {
-            let attributes = entity.attributes.compactMap { attribute -> AttributeDescription? in
+            // A column whose lowercased name is no identifier (`Z1ABC`) cannot be named in a scenario: left out.
+            let attributes = entity.attributes.filter { PropertySyntax.isIdentifier($0.name) }.compactMap { attribute -> AttributeDescription? in
                 let type: AttributeType? = switch attribute.type {
                 case "int": .int
                 case "double", "decimal": .double
@@ -37,7 +41,7 @@ extension StoreInspection {
                 return type.map { AttributeDescription(name: attribute.name, type: $0, isOptional: true, preservesValueInHistoryOnDeletion: false) }
             }
             var relationships: [RelationshipDescription] = []
-            for relationship in entity.relationships {
+            for relationship in entity.relationships where PropertySyntax.isIdentifier(relationship.name) {
                 guard let destination = relationship.destination else {
                     throw ModelInferenceError(message: "the schema does not tell where \(entity.name).\(relationship.name) points "
                         + "(column \(relationship.storage)); give the model under model:")

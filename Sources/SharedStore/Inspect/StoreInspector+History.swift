@@ -45,3 +45,43 @@ extension StoreInspector {
         return RecordedHistory(transactions: kept, omitted: all.count - kept.count, rows: rows)
     }
 }
+
+extension StoreInspector {
+    /// Which of `models` the store at `given` has, read from a copy: the index of the first that fits it
+    /// (see `StoreSchema.fits`), or why the first does not.
+    public static func fitting(_ given: URL, models: [ModelDescription]) throws(StoreError) -> Result<Int, ModelMismatch> {
+        let fm = FileManager.default
+        guard fm.fileExists(atPath: given.path) else { throw .file(path: given.path, reason: "no such file") }
+        let url = given.resolvingSymlinksInPath()
+        let scratch = fm.temporaryDirectory.appendingPathComponent("groupsim-fit-\(UUID().uuidString)", isDirectory: true)
+        defer { try? fm.removeItem(at: scratch) }
+        let copy = scratch.appendingPathComponent(url.lastPathComponent)
+        _ = try copyStore(url, reportedAs: given.path, to: copy)
+        do {
+            let db = try SQLiteConnection(path: copy.path, walMode: false)
+            defer { db.close() }
+            let metadata = try StoreSchema.storeMetadata(db)
+            var first: String?
+            for (index, description) in models.enumerated() {
+                let model = try Model(description)
+                if try StoreSchema.fits(db, model: model, metadata: metadata) { return .success(index) }
+                if first == nil {
+                    first = metadata?.writtenByGroupSim == true
+                        ? "the store was made by GroupSim with another model (hash \(metadata!.digest))"
+                        : try StoreSchema.schemaProblem(db, model) ?? "its metadata names another model"
+                }
+            }
+            return .failure(ModelMismatch(reason: first ?? "no model was given"))
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .wrap(error)
+        }
+    }
+}
+
+/// Why a model does not fit a store.
+public struct ModelMismatch: Error, Sendable, Hashable {
+    public var reason: String
+}
+

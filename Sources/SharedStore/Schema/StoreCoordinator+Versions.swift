@@ -13,6 +13,14 @@ extension StoreCoordinator {
         }
     }
 
+    /// Whether `model` is the model of the store at `url` (read without writing): its hashes, or for a
+    /// store Core Data wrote, its schema (see `StoreSchema.fits`).
+    public static func model(_ model: Model, fitsStoreAt url: URL) -> Bool {
+        guard let db = try? SQLiteConnection(path: url.path, readOnly: true, walMode: false),
+              (try? db.tableExists("Z_METADATA")) == true else { return false }
+        return (try? StoreSchema.fits(db, model: model, metadata: try StoreSchema.storeMetadata(db))) == true
+    }
+
     /// The version hash of the model the open store has now: another process may have migrated it
     /// since this one opened it (this process's statements then name columns that may be gone).
     /// Closes the store's connections now (see `SQLiteConnection.close()`), when the process is done with

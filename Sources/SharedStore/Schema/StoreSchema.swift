@@ -137,28 +137,41 @@ enum StoreSchema {
     /// hashes SharedStore cannot compute), its schema has every table and column the model needs, with
     /// the model's entity numbers.
     static func fits(_ db: SQLiteConnection, model: Model, metadata: StoreMetadata?) throws(SQLiteError) -> Bool {
-        guard let metadata else { return false }
-        if metadata.digest == model.versionHash { return true }
-        guard !metadata.writtenByGroupSim else { return false }
+        if let metadata {
+            if metadata.digest == model.versionHash { return true }
+            guard !metadata.writtenByGroupSim else { return false }
+        }
+        // Core Data's (or unreadable) metadata: the schema decides.
         return try schemaHolds(db, model)
     }
 
     /// Whether the store's tables hold `model`: each entity's table with its columns and its
     /// `Z_PRIMARYKEY` row under the model's number, and each join table.
     static func schemaHolds(_ db: SQLiteConnection, _ model: Model) throws(SQLiteError) -> Bool {
+        try schemaProblem(db, model) == nil
+    }
+
+    /// What of `model` the store's tables lack, as a sentence; nil when they hold it all.
+    static func schemaProblem(_ db: SQLiteConnection, _ model: Model) throws(SQLiteError) -> String? {
         for entity in model.entities {
             guard try db.scalarInt("SELECT count(*) FROM Z_PRIMARYKEY WHERE Z_ENT = ? AND Z_NAME = ?",
-                                   [.int(entity.entityNumber), .string(entity.name)]) == 1 else { return false }
+                                   [.int(entity.entityNumber), .string(entity.name)]) == 1 else {
+                return "Z_PRIMARYKEY has no row \(entity.entityNumber) for \(entity.name) (SharedStore numbers entities from 1 in alphabetical order)"
+            }
             let columns = try db.columns(of: entity.tableName)
-            guard ["Z_PK", "Z_ENT", "Z_OPT"].allSatisfy(columns.contains),
-                  entity.slots.allSatisfy({ columns.contains($0.column) }) else { return false }
+            guard !columns.isEmpty else { return "there is no table \(entity.tableName) for \(entity.name)" }
+            for column in ["Z_PK", "Z_ENT", "Z_OPT"] + entity.slots.map(\.column) where !columns.contains(column) {
+                return "\(entity.tableName) has no column \(column) for \(entity.name)"
+            }
             for relationship in entity.relationships {
                 guard case .joinTable(let table, let owner, let target) = relationship.storage else { continue }
                 let joined = try db.columns(of: table)
-                guard joined.contains(owner), joined.contains(target) else { return false }
+                guard joined.contains(owner), joined.contains(target) else {
+                    return "there is no join table \(table) (\(owner), \(target)) for \(entity.name).\(relationship.name)"
+                }
             }
         }
-        return true
+        return nil
     }
 
     /// The store's `Z_METADATA.Z_PLIST`, decoded; `nil` without one.
@@ -182,8 +195,19 @@ enum StoreSchema {
     ///   migration cannot infer.
     static func migrateIfNeeded(_ db: SQLiteConnection, to model: Model, options: StoreOptions) throws {
         let metadata = try storeMetadata(db)
-        guard let storeHash = metadata?.digest, try !fits(db, model: model, metadata: metadata) else { return }
-        guard let source = options.previousModels.first(where: { $0.versionHash == storeHash }) else {
+        guard try !fits(db, model: model, metadata: metadata) else { return }
+        let storeHash = metadata?.digest ?? "(none)"
+        // A store Core Data wrote carries hashes SharedStore cannot compute: its version is the earlier one
+        // whose schema it holds.
+        let foreign = !(metadata?.writtenByGroupSim ?? false)
+        var source = options.previousModels.first { $0.versionHash == storeHash }
+        if source == nil, foreign {
+            for previous in options.previousModels.reversed() where try schemaHolds(db, previous) {
+                source = previous
+                break
+            }
+        }
+        guard let source else {
             throw StoreError.modelMismatch(path: db.path, storeHash: storeHash, modelHash: model.versionHash)
         }
         guard options.migratesAutomatically, !options.readOnly else {
@@ -191,7 +215,7 @@ enum StoreSchema {
         }
         try db.writeTransaction {
             // Another process may have migrated it while this one waited for the lock.
-            guard try modelHash(db) == storeHash else { return }
+            guard try (modelHash(db) ?? "(none)") == storeHash else { return }
             try StoreMigration(source: source, destination: model).run(on: db)
             let update = try db.cached("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1")
             update.reset()
