@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "SharedStoreTests", dependencies: ["Basics", "SharedStore", "CSQLite", "TestSupport"]),
         .testTarget(name: "NotifyTests", dependencies: ["Basics", "Notify", "TestSupport"]),
         .testTarget(name: "SupervisorTests", dependencies: ["Basics", "Supervisor", "TestSupport"]),
-        .testTarget(name: "ScenarioModelTests", dependencies: ["Basics", "ScenarioModel", "TestSupport"]),
+        .testTarget(name: "ScenarioModelTests", dependencies: ["Basics", "ScenarioModel", "SharedStore", "TestSupport"]),
         .testTarget(name: "CheckersTests", dependencies: ["Basics", "Checkers", "Trace", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Basics", "Reporters", "Checkers", "Trace", "TestSupport"]),
         .testTarget(name: "GroupSimTestingTests", dependencies: ["GroupSimTesting", "TestSupport"]),

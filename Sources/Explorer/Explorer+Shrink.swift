@@ -17,7 +17,7 @@ extension Explorer {
             try? ScenarioWriter.file(
                 name: Escape.pathComponent(name).lowercased(), summary: scenario.summary, comment: comment, storeSource: source,
                 processes: run.processes, steps: steps, expectation: expectation, seed: seed, staleTolerance: run.staleTolerance,
-                growthLimits: run.growthLimits)
+                growthLimits: run.growthLimits, storeFrom: scenario.store.from)
         }
         /// The candidate as a file read back, run in the deterministic mode: its verdict, or nil when it
         /// is not a valid scenario or the harness could not carry it through.

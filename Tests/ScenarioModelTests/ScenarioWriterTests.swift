@@ -2,6 +2,7 @@ import Basics
 import Foundation
 @testable import ScenarioModel
 import Testing
+import SharedStore
 
 /// What `explore` writes is read back as the same scenario: every explicit step kind, the settings of
 /// every process, the store section copied from the source file.
@@ -129,5 +130,27 @@ import Testing
         let scenario = try ScenarioLoader.parse(yaml: text, file: "written.yaml")
         #expect(scenario.store.versions.map(\.name) == ["v1", "v2"])
         #expect(try #require(scenario.runs().first).processes[0].settings == app)
+    }
+}
+
+/// A counterexample of a scenario that starts from a store file names the file by its absolute path.
+@Suite struct ScenarioWriterSeedTests {
+    @Test func theStoreFileIsWrittenByItsAbsolutePath() throws {
+        let source = """
+            store:
+              group: group.example.notes
+              name: Notes
+              from: { file: device/Notes.sqlite, objects: { n1: Note 12 } }
+              model: { Note: { title: string } }
+            """
+        let text = try ScenarioWriter.file(
+            name: "written", summary: "Seeded.", comment: [], storeSource: source,
+            processes: [RunProcess(name: "app", settings: ProcessSettings(role: .host), seed: 1)],
+            steps: [ScenarioStep(location: SourceLocation(file: "x", line: 1, column: 1), process: "app", step: .launch)],
+            expectation: .pass, seed: 1,
+            storeFrom: StoreSeed(path: "/data/device/Notes.sqlite", objects: ["n1": StoreRow(entity: "Note", primaryKey: 12)]))
+        #expect(text.contains("  from: { file: \"/data/device/Notes.sqlite\", objects: { n1: \"Note 12\" } }"), "\(text)")
+        #expect(!text.contains("device/Notes.sqlite, objects"), "the relative path is gone")
+        #expect(text.contains("  model:"))
     }
 }

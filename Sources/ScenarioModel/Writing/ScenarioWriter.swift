@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import SharedStore
 import Yams
 
 /// Writes a scenario file the loader reads back: the store section of an existing file, the resolved
@@ -15,7 +16,7 @@ public enum ScenarioWriter {
     public static func file(
         name: String, summary: String, comment: [String], storeSource: String, processes: [RunProcess],
         steps: [ScenarioStep], expectation: Expectation, seed: UInt64, staleTolerance: Duration = Scenario.defaultStaleTolerance,
-        growthLimits: GrowthLimits? = nil
+        growthLimits: GrowthLimits? = nil, storeFrom: StoreSeed? = nil
     ) throws -> String {
         var lines = comment.map { "# " + $0 }
         lines.append("name: \(YAMLText.word(name))")
@@ -29,8 +30,13 @@ public enum ScenarioWriter {
         if staleTolerance != Scenario.defaultStaleTolerance { lines.append("stale-tolerance: \(staleTolerance.description)") }
         if let growthLimits { lines.append("limits: \(growthLimits.text)") }
         lines.append("store:")
-        lines += try storeSection(of: storeSource).split(separator: "\n", omittingEmptySubsequences: false)
+        lines += try storeSection(of: storeSource, droppingFrom: storeFrom != nil).split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.isEmpty }.map { "  " + $0 }
+        if let storeFrom {
+            // The file is written elsewhere than the one it came from: the store file by its absolute path.
+            let objects = storeFrom.objects.keys.sorted().map { (YAMLText.word($0), YAMLText.quoted(storeFrom.objects[$0]!.description)) }
+            lines.append("  from: " + YAMLText.flow([("file", YAMLText.quoted(storeFrom.path))] + (objects.isEmpty ? [] : [("objects", YAMLText.flow(objects))])))
+        }
         lines.append("processes:")
         for process in processes {
             let pairs = [("role", process.settings.role.rawValue)] + settings(process.settings)
@@ -44,10 +50,13 @@ public enum ScenarioWriter {
     }
 
     /// The `store:` section of a scenario file's text, as YAML (its own lines, not indented).
-    static func storeSection(of source: String) throws -> String {
+    static func storeSection(of source: String, droppingFrom: Bool = false) throws -> String {
         guard let root = try Yams.compose(yaml: source), case .mapping(let mapping) = root,
               let store = mapping.first(where: { $0.key.string == "store" })?.value else {
             throw StepWriter.Unwritable(description: "the scenario's file has no store: section to copy")
+        }
+        if droppingFrom, case .mapping(let section) = store {
+            return try Yams.serialize(node: .mapping(Node.Mapping(section.filter { $0.key.string != "from" })))
         }
         return try Yams.serialize(node: store)
     }
