@@ -299,6 +299,10 @@ import TestSupport
         #expect(missing.status == 1 && missing.stderr.contains("groupsim import: nope.sqlite:"), "\(missing.stderr)")
         let notAStore = try cli.run("import", "pass.yaml", "-o", "new.yaml")
         #expect(notAStore.status == 1 && !FileManager.default.fileExists(atPath: cli.directory.url.appendingPathComponent("new.yaml").path))
+        let itself = try cli.run("import", path, "-o", path, "--force")
+        #expect(itself.status == 1 && itself.stderr.contains("is the store's own file"), "\(itself.stderr)")
+        let directory = try cli.run("import", path, "-o", "device", "--force")
+        #expect(directory.status == 1 && directory.stderr.contains("is not a regular file"), "\(directory.stderr)")
         let tooMany = try cli.run("import", path, "-o", "new.yaml", "--transactions", "0")
         #expect(tooMany.status == 1 && tooMany.stderr.contains("--transactions must be between 1 and 10000"))
     }

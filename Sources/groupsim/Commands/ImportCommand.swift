@@ -39,9 +39,22 @@ struct ImportCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let outputURL = URL(fileURLWithPath: output).standardizedFileURL
-        if FileManager.default.fileExists(atPath: outputURL.path) && !force {
-            printError("groupsim import: \(output) exists; pass --force to replace it.")
+        let fm = FileManager.default
+        let storeFiles = ["", "-wal", "-shm", "-journal"].map { URL(fileURLWithPath: store + $0).resolvingSymlinksInPath().path }
+        if storeFiles.contains(outputURL.resolvingSymlinksInPath().path) {
+            printError("groupsim import: \(output) is the store's own file; write the scenario elsewhere.")
             throw ExitCode(1)
+        }
+        if fm.fileExists(atPath: outputURL.path) {
+            let type = (try? fm.attributesOfItem(atPath: outputURL.resolvingSymlinksInPath().path))?[.type] as? FileAttributeType
+            guard type == .typeRegular else {
+                printError("groupsim import: \(output) exists and is not a regular file (a directory or a device); write the scenario elsewhere.")
+                throw ExitCode(1)
+            }
+            guard force else {
+                printError("groupsim import: \(output) exists; pass --force to replace it.")
+                throw ExitCode(1)
+            }
         }
         // The copies it reads are removed on Ctrl-C and on SIGTERM too.
         ProcessGuard.installCleanupHandlers(grace: .seconds(1))
