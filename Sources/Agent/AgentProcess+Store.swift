@@ -14,6 +14,8 @@ extension AgentProcess {
             readOnly: readOnlyURL != nil || settings.readOnly,
             bundleIdentifier: config.role.rawValue)
         options.writeTransactions = settings.writeTransactions
+        // History names the process, as Core Data names the executable writing it.
+        options.processName = config.process
         options.previousModels = try previousModels(config)
         options.migratesAutomatically = settings.migrate
         let coordinator: StoreCoordinator

@@ -63,6 +63,7 @@ import TestSupport
 
         let db = try SQLiteConnection(path: fixture.url.path, readOnly: true)
         #expect(try rows(db, "PRAGMA journal_mode") == [[.string("wal")]])
+        #expect(try rows(db, "PRAGMA auto_vacuum") == [[.int(2)]], "incremental, as _NSAutoVacuumLevel says")
 
         // Every table is one of Core Data's, or SharedStore's own under a prefix no Core Data table has.
         let tables = try rows(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap { $0[0].stringValue }
@@ -122,6 +123,8 @@ import TestSupport
         #expect(transactions.map { Array($0[0...1]) } == [[.int(1), .int(16002)], [.int(2), .int(16002)], [.int(3), .int(16002)]])
         #expect(transactions.map { $0[2] } == [.null, .string("app"), .string("app")], "no author: ZAUTHORTS NULL")
         #expect(transactions.allSatisfy { $0[3] == .string("com.example.books.share") && $0[4] == .string("viewContext") })
+        #expect(try rows(db, "SELECT DISTINCT s.ZNAME FROM ATRANSACTION t JOIN ATRANSACTIONSTRING s ON s.Z_PK = t.ZPROCESSIDTS")
+            == [[.string(ProcessInfo.processInfo.processName)]], "the process's name, as Core Data's xctest")
         #expect(transactions.allSatisfy { $0[5] == .null && $0[6] == .null }, "the plain columns stay NULL")
         #expect(try rows(db, "SELECT DISTINCT Z_ENT FROM ATRANSACTIONSTRING") == [[.int(16003)]])
         let timestamp = try #require(try rows(db, "SELECT ZTIMESTAMP FROM ATRANSACTION WHERE Z_PK = 1").first?.first?.doubleValue)

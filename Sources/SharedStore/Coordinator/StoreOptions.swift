@@ -10,8 +10,11 @@ public struct StoreOptions: Sendable {
     public var busyTimeout: Duration
     /// Open the file read-only (`open-copy`): every save fails with `read-only`.
     public var readOnly: Bool
-    /// The process identifier written in history transactions.
+    /// The process's identifier (its pid).
     public var processIdentifier: Int32
+    /// The process name written in history transactions (`ZPROCESSIDTS`), as Core Data writes the
+    /// executable's name (`xctest`, the app's).
+    public var processName: String = ProcessInfo.processInfo.processName
     /// The bundle identifier (the process's role) written in history transactions.
     public var bundleIdentifier: String?
     /// How write transactions (saves, batch operations, purges, `beginWrite`) begin.

@@ -77,7 +77,7 @@ enum HistoryRecorder {
                 try author.map { .int(try intern($0, db)) } ?? .null,
                 try bundle.map { .int(try intern($0, db)) } ?? .null,
                 .int(try intern(contextName, db)),
-                .int(try intern(String(core.options.processIdentifier), db)),
+                .int(try intern(core.options.processName, db)),
                 .double(core.clock.now.timeIntervalSinceReferenceDate),
             ])
         return token

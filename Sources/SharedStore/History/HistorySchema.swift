@@ -56,6 +56,7 @@ enum HistorySchema {
     /// `model` needs (reads only).
     static func isReady(_ db: SQLiteConnection, model: Model) throws(SQLiteError) -> Bool {
         guard try db.scalarInt("SELECT count(*) FROM Z_PRIMARYKEY WHERE Z_ENT IN (16001, 16002, 16003)") == 3 else { return false }
+        for table in ["ATRANSACTION", "ACHANGE", "ATRANSACTIONSTRING"] where !(try db.tableExists(table)) { return false }
         let needed = tombstoneColumns(model)
         guard needed > 0 else { return try db.tableExists("ACHANGE") }
         return try db.columns(of: "ACHANGE").contains("ZTOMBSTONE\(needed - 1)")

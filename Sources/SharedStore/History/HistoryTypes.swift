@@ -34,10 +34,10 @@ public struct HistoryTransaction: Sendable, Hashable {
     public let contextName: String?
     /// The writing process's bundle identifier (its role).
     public let bundleIdentifier: String?
-    /// The writing process's identifier (0 when its recorded process id is no number: Core Data records
-    /// the process's name).
+    /// The writing process's identifier when the history recorded a number (0 otherwise: Core Data and
+    /// SharedStore record the process's name).
     public let processIdentifier: Int32
-    /// The writing process as recorded (`ZPROCESSIDTS`): SharedStore's pid, or Core Data's process name.
+    /// The writing process as recorded (`ZPROCESSIDTS`): its name.
     public let processName: String?
     /// When it was written, on the simulated clock.
     public let timestamp: Date

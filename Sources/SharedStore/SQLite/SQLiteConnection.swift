@@ -48,6 +48,9 @@ public final class SQLiteConnection {
         sqlite3_extended_result_codes(db, 1)
         setBusyTimeout(busyTimeout)
         if walMode && !readOnly {
+            // Core Data's stores vacuum incrementally (their metadata's `_NSAutoVacuumLevel` 2). It takes
+            // effect only on a file without tables, and only before it turns to WAL; elsewhere it changes nothing.
+            try execute("PRAGMA auto_vacuum = INCREMENTAL")
             try execute("PRAGMA journal_mode=WAL")
             try execute("PRAGMA synchronous=NORMAL")
         }
