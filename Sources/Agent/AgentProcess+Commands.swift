@@ -117,7 +117,7 @@ extension AgentProcess {
         if id.isTemporary {
             // An unsaved insert lives in the context that made it; another context (a step's context:, an
             // App Intent's) finds nothing until it is saved, as in Core Data.
-            guard contextOverride == nil || contextOverride!.canReach(id) else {
+            guard view.canReach(id) else {
                 throw AgentError(kind: .notFound, description: "'\(name)' is an unsaved insert of another context; it can be reached once it is saved")
             }
             return id
