@@ -74,17 +74,20 @@ enum HistoryRecorder {
             VALUES (?, \(HistorySchema.transactionEntity), 1, ?, ?, ?, ?, ?)
             """).run([
                 .int(token),
-                try author.map { .int(try intern($0, db)) } ?? .null,
-                try bundle.map { .int(try intern($0, db)) } ?? .null,
-                .int(try intern(contextName, db)),
-                .int(try intern(core.options.processName, db)),
+                try author.map { .int(try intern($0, core)) } ?? .null,
+                try bundle.map { .int(try intern($0, core)) } ?? .null,
+                .int(try intern(contextName, core)),
+                .int(try intern(core.options.processName, core)),
                 .double(core.clock.now.timeIntervalSinceReferenceDate),
             ])
         return token
     }
 
-    static func intern(_ string: String, _ db: SQLiteConnection) throws -> Int64 {
+    static func intern(_ string: String, _ core: StoreCore) throws -> Int64 {
+        if let key = core.historyStrings[string] { return key }
+        let db = core.writer
         if let key = try db.scalarInt("SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?", [.string(string)]) {
+            core.historyStrings[string] = key
             return key
         }
         let key = try KeyAllocator.take(1, of: HistorySchema.stringEntity, name: "TRANSACTIONSTRING", db)
