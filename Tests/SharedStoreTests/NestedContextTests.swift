@@ -164,6 +164,46 @@ import Testing
     }
 }
 
+/// A child goes on editing what it pushed after its parent saved it, and a merging grandchild takes a push.
+@Suite struct NestedContextFollowUpTests {
+    @Test func editsAndDeletesOfAPushedInsertFollowItsPermanentID() throws {
+        let fixture = try StoreFixture()
+        let app = try fixture.open()
+        let view = app.viewContext
+        let editor = view.newChildContext(name: "editor")
+        let note = try editor.insert("Note", values: ["title": "Draft"])
+        let gone = try editor.insert("Note", values: ["title": "Gone"])
+        try editor.save()
+        try editor.setValues(["title": "Edited"], for: note)
+        try editor.delete(gone)
+        let saved = try view.save()
+        #expect(editor.hasChanges, "the pending edit and delete are still the child's")
+        try editor.save()
+        try view.save()
+        let reader = try fixture.open().viewContext
+        let rows = try reader.fetch(FetchRequest(entity: "Note"))
+        #expect(rows == [saved.permanentIDs[note]!])
+        #expect(try reader.title(rows[0]) == "Edited")
+    }
+
+    @Test func aMergingGrandchildFiresAgainFromItsParentAfterAPush() throws {
+        let fixture = try StoreFixture()
+        let app = try fixture.open()
+        let view = app.viewContext
+        let id = try view.insertNote("Draft")
+        let editor = view.newChildContext(name: "editor")
+        let sheet = editor.newChildContext(name: "sheet")
+        sheet.automaticallyMergesChangesFromParent = true
+        let other = editor.newChildContext(name: "other")
+        #expect(try sheet.title(id) == "Draft")
+        try other.setValues(["title": "Edited"], for: id)
+        try other.save()
+        #expect(try sheet.title(id) == "Draft", "a sibling's push into the parent is not the parent's save")
+        try editor.save()
+        #expect(try sheet.title(id) == "Edited", "the parent's save, taken from the parent, not the old row")
+    }
+}
+
 /// Deleting an unsaved insert leaves no reference to its temporary key for a save to write.
 @Suite struct DeletedInsertTests {
     @Test func objectsPointingAtADeletedInsertLoseIt() throws {

@@ -125,12 +125,32 @@ extension ObjectContext {
         deletedOrder.removeAll()
         deletedSet.removeAll()
         updatedSet.removeAll()
-        let event = DidSaveEvent(context: name, changes: changes)
+        // Children that merge automatically take the save: their objects fire again from this context (the
+        // row cache still holds the values from before the save).
         for context in core.liveContexts() where context.parent === self && context.automaticallyMergesChangesFromParent {
-            context.mergeChanges(fromContextDidSave: event)
+            context.mergePush(changes)
         }
         return SaveResult(context: name, record: SaveRecord(changes: changes, temporaryKeys: []), conflicts: [],
                           historyToken: nil, savedInto: parent.name)
+    }
+
+    /// Takes a save its parent received from another child: updated objects become faults (keeping this
+    /// context's own pending changes) so they fire from the parent, inserted ones join the view, deleted ones
+    /// leave it.
+    private func mergePush(_ changes: [CommittedChange]) {
+        for change in changes {
+            switch change.operation {
+            case .update:
+                objects[change.object]?.makeFault(keepChanges: true)
+            case .insert:
+                guard let info = try? entityInfo(of: change.object) else { continue }
+                _ = register(change.object, entity: info.index)
+                screen.add(change.object)
+            case .delete:
+                break
+            }
+        }
+        removeDeleted(changes.filter { $0.operation == .delete }.map(\.object), dropSnapshots: false)
     }
 
     private func change(_ object: ManagedObject, _ operation: ChangeOperation) -> CommittedChange {
@@ -207,5 +227,13 @@ extension ObjectContext {
         }
         screen.remap(mapping)
         remapTemporaryKeys(mapping)
+        // Pending edits and deletes of the objects it pushed (clean in the parent by now) follow them.
+        func permanent(_ id: ObjectID) -> ObjectID {
+            guard id.isTemporary, let key = mapping[id.primaryKey], let info = try? entityInfo(of: id) else { return id }
+            return core.objectID(info, key)
+        }
+        updatedSet = Set(updatedSet.map(permanent))
+        deletedOrder = deletedOrder.map(permanent)
+        deletedSet = Set(deletedOrder)
     }
 }
