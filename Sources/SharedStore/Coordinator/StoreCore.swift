@@ -45,9 +45,6 @@ final class StoreCore {
     @exclusivity(unchecked) private var nextTemporaryKey: Int64 = -1
     /// The last history token this process wrote or consumed (for `own-token` purges).
     @exclusivity(unchecked) var lastOwnToken: Int64?
-    /// `ATRANSACTIONSTRING` keys found in the store (never ones inserted by a transaction that may still
-    /// roll back); the strings are never deleted, so a key once found stays right for this file.
-    @exclusivity(unchecked) var historyStrings: [String: Int64] = [:]
     /// A write transaction held open across calls (`beginWrite`).
     @exclusivity(unchecked) var heldWrite = false
 

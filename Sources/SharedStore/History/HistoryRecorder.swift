@@ -84,10 +84,10 @@ enum HistoryRecorder {
     }
 
     static func intern(_ string: String, _ core: StoreCore) throws -> Int64 {
-        if let key = core.historyStrings[string] { return key }
+        // Not cached across transactions: a string inserted by one that rolls back (its key with it) would
+        // leave a key that the next new string takes.
         let db = core.writer
         if let key = try db.scalarInt("SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?", [.string(string)]) {
-            core.historyStrings[string] = key
             return key
         }
         let key = try KeyAllocator.take(1, of: HistorySchema.stringEntity, name: "TRANSACTIONSTRING", db)
