@@ -160,6 +160,18 @@ import TestSupport
         #expect(history.transactions.map(\.token) == [4], "token 4, not a reused 1")
         #expect(throws: StoreError.self) { try store.fetchHistory(after: 2) }
     }
+
+    @Test func aPurgeByAgeThatKeepsOlderTokensStillExpiresTheOnesItDeleted() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open(history: true)
+        for title in ["A", "B", "C"] { _ = try store.viewContext.insertNote(title) }
+        // Token 1 carries a later timestamp (a store from a device whose clock ran ahead): an age purge keeps it.
+        let raw = try SQLiteConnection(path: fixture.url.path)
+        try raw.execute("UPDATE ATRANSACTION SET ZTIMESTAMP = ZTIMESTAMP + 86400000 WHERE Z_PK = 1")
+        raw.close()
+        #expect(try store.purgeHistory(.olderThan(-1)) == 2)
+        #expect(throws: StoreError.self, "tokens 2 and 3 are gone") { try store.fetchHistory(after: 1) }
+    }
 }
 
 /// Keys near the largest 64-bit integer are refused, not overflowed.

@@ -13,15 +13,23 @@ enum HistoryReader {
         }
     }
 
-    /// The highest token deleted by a purge, or nil when nothing was ever purged. Read off the store as
-    /// Core Data leaves it: tokens are handed out from 1 by `Z_PRIMARYKEY`'s `Z_MAX` and a purge deletes
-    /// the oldest, so every token below the oldest kept (or up to `Z_MAX`, when none is kept) was purged.
+    /// Where `GROUPSIM_META` keeps the highest token a purge deleted.
+    static let purgedThroughKey = "history.purgedThrough"
+
+    /// The highest token deleted by a purge, or nil when nothing was ever purged: what SharedStore's purges
+    /// recorded, and what the store shows as Core Data leaves it (tokens are handed out from 1 by
+    /// `Z_PRIMARYKEY`'s `Z_MAX`, so every token below the oldest kept, or up to `Z_MAX` when none is kept,
+    /// was purged: a store Core Data purged on a device).
     static func purgedThrough(_ core: StoreCore) throws(StoreError) -> Int64? {
         do {
             let db = core.writer
+            let recorded = try StoreSchema.meta(db, purgedThroughKey)?.intValue ?? 0
             guard let handedOut = try db.scalarInt("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
-                                                   [.int(HistorySchema.transactionEntity)]), handedOut > 0 else { return nil }
-            let through = try db.scalarInt("SELECT min(Z_PK) FROM ATRANSACTION").map { $0 - 1 } ?? handedOut
+                                                   [.int(HistorySchema.transactionEntity)]), handedOut > 0 else {
+                return recorded > 0 ? recorded : nil
+            }
+            let derived = try db.scalarInt("SELECT min(Z_PK) FROM ATRANSACTION").map { $0 - 1 } ?? handedOut
+            let through = max(recorded, derived)
             return through > 0 ? through : nil
         } catch {
             throw .sqlite(error)

@@ -154,8 +154,11 @@ extension StoreCoordinator {
                 guard let through else { return (0, nil) }
                 try db.cached("DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT Z_PK FROM ATRANSACTION WHERE \(clause))")
                     .run([argument])
-                // What was purged is read off the tokens left (`HistoryReader.purgedThrough`).
                 let deleted = try db.cached("DELETE FROM ATRANSACTION WHERE \(clause)").run([argument])
+                // A purge by age can keep older tokens (a store from a device may carry later timestamps):
+                // the highest token purged is recorded, besides what the tokens left tell.
+                let previous = try StoreSchema.meta(db, HistoryReader.purgedThroughKey)?.intValue ?? 0
+                try StoreSchema.setMeta(db, HistoryReader.purgedThroughKey, .int(max(previous, through)))
                 return (deleted, through)
             }
             core.emit(.historyPurged(policy: policy.description, throughToken: through, deleted: deleted))

@@ -9,7 +9,8 @@ import Foundation
 /// model, as JSON; Core Data keeps its compiled model there and tools ignore it), and the history tables
 /// (`HistorySchema`). What SharedStore needs beyond them lives in tables whose names start with
 /// `GROUPSIM_`, which no Core Data table can have (entity tables start with `Z`, history tables with
-/// `A`): `GROUPSIM_META` (key/value: the sync engine's state) and the sync engine's tables.
+/// `A`): `GROUPSIM_META` (key/value: the highest history token purged, the sync engine's state) and the sync
+/// engine's tables.
 enum StoreSchema {
     struct Metadata {
         let storeIdentifier: String
