@@ -147,6 +147,70 @@ import Trace
         }, "the launch migrated the store")
     }
 
+    /// The device's store is of the newest version: a process still on the previous one cannot load it
+    /// (its schema holds a column the previous version lacks), as Core Data fails with 134100.
+    @Test func aProcessOfAnEarlierVersionDoesNotLoadANewerDeviceStore() throws {
+        let directory = try TemporaryDirectory(prefix: "from")
+        let url = directory.url.appendingPathComponent("Notes.sqlite")
+        let device = try Self.deviceStore(at: url)
+        defer { device.close() }
+        let yaml = """
+            summary: The share extension still ships the previous model.
+            store:
+              group: group.t
+              name: Notes
+              from: \(url.path)
+              models:
+                v1:
+                  Folder: { name: string? }
+                  Note: { created: date?, title: string?, folder: Folder?, tags: [Tag] }
+                  Tag: { name: string?, notes: [Note] }
+                v2:
+                  Folder: { name: string? }
+                  Note: { rank: int?, created: date?, title: string?, folder: Folder?, tags: [Tag] }
+                  Tag: { name: string?, notes: [Note] }
+            processes:
+              share: { role: share, model: v1, migrate: false }
+            steps:
+              - share: launch
+            expect: [store-load-failed]
+            """
+        let outcome = try RunHarness.single(yaml)
+        #expect(outcome.harnessError == nil, "\(String(describing: outcome.harnessError))")
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.verdict.matched, "\(result.anomalies.map(\.explanation))")
+    }
+
+    /// A store GroupSim wrote keeps its exact model: a scenario starting from it needs none.
+    @Test func aStoreGroupSimWroteStartsARunWithItsOwnModel() throws {
+        let directory = try TemporaryDirectory(prefix: "from")
+        let url = directory.url.appendingPathComponent("Notes.sqlite")
+        let model = ModelDescription(entities: [EntityDescription(name: "Note", attributes: [
+            AttributeDescription(name: "title", type: .string), AttributeDescription(name: "done", type: .bool),
+        ])])
+        do {
+            let store = try StoreCoordinator(url: url, model: try Model(model), options: StoreOptions(historyTracking: true))
+            _ = try store.viewContext.insert("Note", values: ["title": "A", "done": true])
+            try store.viewContext.save()
+            store.close()
+        }
+        let yaml = """
+            summary: From a store GroupSim wrote.
+            store: { group: group.t, name: Notes, from: { file: \(url.path), objects: { n1: Note 1 } } }
+            processes:
+              app: { role: host }
+            steps:
+              - app: launch
+              - app: { fetch: Note }
+              - app: { read: n1, expect: { title: A, done: true }, now: true }
+            """
+        let scenario = try ScenarioLoader.parse(yaml: yaml, file: "test.yaml")
+        #expect(scenario.store.model == model, "the model kept in Z_MODELCACHE, bool and required included")
+        let outcome = try RunHarness.single(yaml)
+        #expect(outcome.harnessError == nil, "\(String(describing: outcome.harnessError))")
+        #expect(TraceChecker.check(outcome.trace).verdict.matched)
+    }
+
     @Test func namesForRowsTheStoreLacksAndWhatCannotBeInferredAreErrorsAtTheirPlace() throws {
         let directory = try TemporaryDirectory(prefix: "from")
         let url = directory.url.appendingPathComponent("Notes.sqlite")

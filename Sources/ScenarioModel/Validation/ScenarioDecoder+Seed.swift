@@ -82,19 +82,17 @@ extension ScenarioDecoder {
             }
             return seed
         }
-        guard model != nil else { return seed }
-        if !inferred, let model {
-            // The file's model must be the one given, or one of the versions (the one the file is of).
-            let candidates = modelVersions.isEmpty ? [model] : modelVersions.reversed().map(\.model)
-            do {
-                if case .failure(let mismatch) = try StoreInspector.fitting(url, models: candidates) {
-                    decoder.error("the store at \(url.path) does not hold the \(modelVersions.isEmpty ? "model given" : "model of any version"): "
-                        + "\(mismatch.reason).", at: fileNode)
-                }
-            } catch {
-                decoder.error("the store \(url.path) cannot be read: \(error).", at: fileNode)
-                return seed
+        guard let model else { return seed }
+        // The file's model must be the one given (or read off it), or one of the versions (the one the file is of).
+        let candidates = modelVersions.isEmpty ? [model] : modelVersions.reversed().map(\.model)
+        do {
+            if case .failure(let mismatch) = try StoreInspector.fitting(url, models: candidates) {
+                let which = inferred ? "model read off it" : modelVersions.isEmpty ? "model given" : "model of any version"
+                decoder.error("the store at \(url.path) does not hold the \(which): \(mismatch.reason).", at: fileNode)
             }
+        } catch {
+            decoder.error("the store \(url.path) cannot be read: \(error).", at: fileNode)
+            return seed
         }
         if !nodes.isEmpty {
             do {

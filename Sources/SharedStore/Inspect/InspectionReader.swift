@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// The reads behind `StoreInspector`, on a private copy of the store: metadata, the model the schema
@@ -25,6 +26,12 @@ struct InspectionReader {
             entities: [], history: nil, files: files, problems: [])
         // Each part is read on its own: what one cannot read is a problem, not the end of the report.
         do { try readMetadata(into: &inspection) } catch { findings.append("the metadata (Z_METADATA) could not be read: \(error)") }
+        if inspection.layout == .groupsim, try db.tableExists("Z_MODELCACHE") {
+            let statement = try db.prepare("SELECT Z_CONTENT FROM Z_MODELCACHE")
+            if try statement.step(), let content = statement.data(at: 0) {
+                inspection.storedModel = try? JSONDecoder().decode(ModelDescription.self, from: content)
+            }
+        }
         do {
             inspection.entities = try entities(try primaryKeyRows())
         } catch {

@@ -13,7 +13,10 @@ extension StoreInspection {
     /// - Throws: `ModelInferenceError` for what the scenario language cannot describe: sub-entities, a
     ///   relationship whose destination the schema does not tell, entities numbered otherwise than
     ///   alphabetically.
+    ///
+    /// A store SharedStore made keeps its exact model (`storedModel`), which is returned instead.
     public func inferredModel() throws(ModelInferenceError) -> ModelDescription {
+        if let storedModel { return storedModel }
         if let sub = entities.first(where: { $0.parent != nil }) {
             throw ModelInferenceError(message: "\(sub.name) is a sub-entity of \(sub.parent!), and the scenario language has no "
                 + "sub-entities yet; give the model under model: without them, or start from a store without inheritance")

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// What `StoreInspector` reads off a store file, Core Data's or GroupSim's: the model as its schema
@@ -37,6 +38,9 @@ public struct StoreInspection: Sendable, Hashable, Codable {
     /// The rows asked for (`StoreInspector.inspect(_:findingRows:)`) that the store does not hold; nil when
     /// none were asked for.
     public var missingRows: [StoreRow]?
+    /// The model SharedStore keeps in `Z_MODELCACHE` (its own stores only): the exact model, names' case,
+    /// types and optionality included, which the schema alone cannot tell.
+    public var storedModel: ModelDescription?
 
     /// One entity, as `Z_PRIMARYKEY` and its table show it.
     public struct Entity: Sendable, Hashable, Codable {

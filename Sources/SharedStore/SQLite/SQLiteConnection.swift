@@ -138,11 +138,18 @@ public final class SQLiteConnection {
 
     /// The column names of table `name` (empty when there is no such table).
     public func columns(of table: String) throws(SQLiteError) -> Set<String> {
-        let statement = try prepare("SELECT name FROM pragma_table_info(?)")
+        Set(try columnTypes(of: table).keys)
+    }
+
+    /// The columns of table `name` with their declared types, upper-cased (empty when there is no such table).
+    public func columnTypes(of table: String) throws(SQLiteError) -> [String: String] {
+        let statement = try prepare("SELECT name, type FROM pragma_table_info(?)")
         try statement.bind([.string(table)])
-        var names: Set<String> = []
-        while try statement.step() { if let name = statement.string(at: 0) { names.insert(name) } }
-        return names
+        var columns: [String: String] = [:]
+        while try statement.step() {
+            if let name = statement.string(at: 0) { columns[name] = (statement.string(at: 1) ?? "").uppercased() }
+        }
+        return columns
     }
 
     /// Whether a table named `name` exists.

@@ -159,10 +159,18 @@ enum StoreSchema {
                                    [.int(entity.entityNumber), .string(entity.name)]) == 1 else {
                 return "Z_PRIMARYKEY has no row \(entity.entityNumber) for \(entity.name) (SharedStore numbers entities from 1 in alphabetical order)"
             }
-            let columns = try db.columns(of: entity.tableName)
+            let columns = try db.columnTypes(of: entity.tableName)
             guard !columns.isEmpty else { return "there is no table \(entity.tableName) for \(entity.name)" }
-            for column in ["Z_PK", "Z_ENT", "Z_OPT"] + entity.slots.map(\.column) where !columns.contains(column) {
+            let expected = ["Z_PK", "Z_ENT", "Z_OPT"] + entity.slots.map(\.column)
+            for column in expected where columns[column] == nil {
                 return "\(entity.tableName) has no column \(column) for \(entity.name)"
+            }
+            // A column the model could name and does not is another version's property: the model is not
+            // the store's (an older version would otherwise open a newer store). Columns the scenario
+            // language cannot describe (data, transformables, odd names) are the store's own business.
+            let known = Set(expected)
+            for (column, type) in columns.sorted(by: { $0.key < $1.key }) where !known.contains(column) && isDescribable(column, type) {
+                return "\(entity.tableName) has a column \(column) that \(entity.name) in the model does not have"
             }
             for relationship in entity.relationships {
                 guard case .joinTable(let table, let owner, let target) = relationship.storage else { continue }
@@ -173,6 +181,14 @@ enum StoreSchema {
             }
         }
         return nil
+    }
+
+    /// Whether a model could hold the column: `Z` and an identifier (not `Z_...` nor a `Z<n>_` companion),
+    /// of a type the model language has.
+    private static func isDescribable(_ column: String, _ type: String) -> Bool {
+        let name = column.dropFirst().lowercased()
+        guard column.hasPrefix("Z"), name.first?.isLetter == true, PropertySyntax.isIdentifier(name) else { return false }
+        return ["INTEGER", "FLOAT", "DECIMAL", "TIMESTAMP", "VARCHAR"].contains(type)
     }
 
     /// The store's `Z_METADATA.Z_PLIST`, decoded; `nil` without one.
