@@ -130,7 +130,8 @@ extension AgentProcess {
 
     func forgetUnsaved() {
         dirty.removeAll()
-        pushedBaseVersions.removeAll()
+        // What the children pushed into this context is discarded with its changes.
+        pushedBaseVersions[ObjectIdentifier(view)] = nil
         ids.forgetTemporary()
     }
 

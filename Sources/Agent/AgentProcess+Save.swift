@@ -14,7 +14,7 @@ extension AgentProcess {
         for id in touched {
             // The save fires an edited fault first; firing it here reads the same version.
             _ = try? view.values(of: id)
-            baseVersions[id] = [view.version(of: id), pushedBaseVersions[id]].compactMap { $0 }.min()
+            baseVersions[id] = [view.version(of: id), pushedBaseVersions[ObjectIdentifier(view)]?[id]].compactMap { $0 }.min()
         }
         let changedBefore = dirty
         let result: SaveResult
@@ -35,7 +35,8 @@ extension AgentProcess {
             for change in result.changes where change.operation == .delete { heldWrite?.deleted.insert(change.object) }
         }
         dirty.removeAll()
-        for id in touched { pushedBaseVersions[id] = nil }
+        // Everything its children pushed is saved now.
+        pushedBaseVersions[ObjectIdentifier(view)] = nil
         for conflict in result.conflicts { recordConflict(conflict) }
         guard !result.changes.isEmpty else { return }
 
@@ -73,11 +74,10 @@ extension AgentProcess {
     /// process is told. The edits stay this process's own unsaved ones; the versions the child read them
     /// from are kept for the parent's save.
     private func saveIntoParent(_ parent: ObjectContext) throws {
+        var bases = pushedBaseVersions[ObjectIdentifier(view)] ?? [:]
         for id in view.updatedObjects + view.deletedObjects {
             _ = try? view.values(of: id)
-            if let version = view.version(of: id) {
-                pushedBaseVersions[id] = min(pushedBaseVersions[id] ?? version, version)
-            }
+            if let version = view.version(of: id) { bases[id] = min(bases[id] ?? version, version) }
         }
         let result: SaveResult
         do {
@@ -86,6 +86,9 @@ extension AgentProcess {
             record(.saveFailed(errorRecord(error, expected: nil)))
             throw error
         }
+        // The parent holds these changes now, and what was pushed into this context with them.
+        pushedBaseVersions[ObjectIdentifier(view)] = nil
+        pushedBaseVersions[ObjectIdentifier(parent), default: [:]].merge(bases) { min($0, $1) }
         guard !result.changes.isEmpty else { return }
         let names = result.changes.map { "\($0.operation.rawValue) \(ids.name(of: $0.object))" }
         record(.note("\(view.name) saved into its parent context \(parent.name), not the store: \(names.joined(separator: ", "))"))

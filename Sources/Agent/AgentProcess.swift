@@ -38,9 +38,10 @@ public final class AgentProcess {
     var learnedIDs: [String: ObjectID] = [:]
     /// Properties this process set since its last save, per object (its own unsaved edits).
     var dirty: [ObjectID: Set<String>] = [:]
-    /// The versions child contexts read the objects they saved into a parent from: the parent's save to
-    /// the store writes changes made on those versions, whatever version the parent holds by then.
-    var pushedBaseVersions: [ObjectID: Int64] = [:]
+    /// Per context, the versions its children read the objects they saved into it from: its own save (to
+    /// the store, or into its parent, which takes them on) writes changes made on those versions, whatever
+    /// version it holds by then.
+    var pushedBaseVersions: [ObjectIdentifier: [ObjectID: Int64]] = [:]
     /// The fetches this process ran, re-run by `refresh: refetch`.
     var fetches: [FetchRequest] = []
     /// The step being executed, stamped on trace events.

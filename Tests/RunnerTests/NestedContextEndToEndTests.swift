@@ -116,4 +116,57 @@ import TestSupport
         let result = TraceChecker.check(outcome.trace)
         #expect(result.verdict.matched, "\(result.anomalies.map(\.explanation))")
     }
+
+    /// What a child pushed is charged to the context it went into, not to every context of the process:
+    /// the view context's save overwrites the share's rename with the editor's stale title (a lost update,
+    /// whatever another context saves in between), and a background context that read the rename and sets
+    /// its own title loses nothing (one lost update, not two).
+    static let pushedIntoTheView = """
+        summary: A stale push waits in the view context while a background context saves.
+        store:
+          group: group.t
+          name: Notes
+          model:
+            Note: { title: string, body: string? }
+        processes:
+          app:
+            role: host
+            refresh: history
+            automatically-merges: true
+            contexts:
+              editor: { parent: view }
+              importer: {}
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: Draft } }
+          - app: save
+          - app: { fetch: Note, context: editor }
+          - app: { read: n1, expect: { title: Draft }, now: true, context: editor }
+          - share: launch
+          - share: { fetch: Note }
+          - share: { update: n1, set: { title: Renamed } }
+          - share: save
+          - share: exit
+          - app: { read: n1, expect: { title: Renamed } }
+          - app: { update: n1, set: { title: Typed in the editor }, context: editor }
+          - app: { save: true, context: editor }
+          - app: { fetch: Note, context: importer }
+          - app: { read: n1, expect: { title: Renamed }, now: true, context: importer }
+          - app: { update: n1, set: { title: Chosen in the importer }, context: importer }
+          - app: { save: true, context: importer }
+          - app: { save: true, only-in: [view-saves] }
+        variants:
+          view-saves: { expect: { lost-update: 1 } }
+          view-keeps-it: { expect: { not-converged: 1, lost-update: 0 } }   # its screen shows the unsaved title
+        """
+
+    @Test(arguments: RunMode.allCases)
+    func aPushIsChargedToTheContextItWentInto(mode: RunMode) throws {
+        for outcome in try RunHarness.run(Self.pushedIntoTheView, mode: mode) {
+            #expect(outcome.harnessError == nil, "\(String(describing: outcome.harnessError))")
+            let result = TraceChecker.check(outcome.trace)
+            #expect(result.verdict.matched, "\(outcome.plan.run.variant): \(result.anomalies.map(\.explanation))")
+        }
+    }
 }
