@@ -235,6 +235,8 @@ import Trace
         #expect(errors("missing.sqlite").first?.hasPrefix("2:") == true)
         #expect(errors("missing.sqlite").first?.contains("cannot be read") == true)
         #expect(errors("{ file: missing.sqlite, objects: { n1: Note 1 } }").count == 1, "one missing file, one error")
+        #expect(errors("\"\"") == ["2:45: from: needs the path of a .sqlite store file, like device/Notes.sqlite; it is empty."],
+                "an empty path said so once (it fell through to 'no reason was found')")
         let mismatch = """
             summary: x
             store: { group: group.t, name: Notes, from: \(url.path), model: { Note: { title: string, color: string } } }

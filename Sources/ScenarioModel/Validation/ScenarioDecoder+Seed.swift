@@ -15,7 +15,14 @@ extension ScenarioDecoder {
             map.rejectUnknownKeys(["file", "objects"], in: "from")
             fileNode = file
         }
-        guard let path = decoder.string(fileNode, "the path of a .sqlite store file"), !path.isEmpty else { return nil }
+        guard let path = decoder.string(fileNode, "the path of a .sqlite store file") else { return nil }
+        guard !path.isEmpty else {
+            if !reportedEmptySeedFile {
+                decoder.error("from: needs the path of a .sqlite store file, like device/Notes.sqlite; it is empty.", at: fileNode)
+                reportedEmptySeedFile = true
+            }
+            return nil
+        }
         let directory = URL(fileURLWithPath: decoder.file).deletingLastPathComponent()
         let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path)
         return (url.standardizedFileURL, fileNode)
