@@ -233,7 +233,7 @@ import Trace
         #expect(errors("{ file: \(url.path), objects: { n1: Note one } }").first?.contains("expected a row like Note 12") == true)
         #expect(errors("{ file: \(url.path), objects: { n1: Note 1, n2: Note 1 } }").first?.contains("named twice") == true)
         #expect(errors("missing.sqlite").first?.hasPrefix("2:") == true)
-        #expect(errors("missing.sqlite").first?.contains("cannot be read") == true)
+        #expect(errors("missing.sqlite").first?.contains("there is no store file at") == true)
         #expect(errors("{ file: missing.sqlite, objects: { n1: Note 1 } }").count == 1, "one missing file, one error")
         #expect(errors("\"\"") == ["2:45: from: needs the path of a .sqlite store file, like device/Notes.sqlite; it is empty."],
                 "an empty path said so once (it fell through to 'no reason was found')")

@@ -12,7 +12,7 @@ extension ScenarioDecoder {
         let name = map.required("name", in: "the store", example: "name: Notes")
             .flatMap { decoder.name($0, "the store's file name, like Notes") }
         var versions: [ModelVersion] = []
-        let model: ModelDescription?
+        var model: ModelDescription?
         if let modelsNode = map["models"] {
             if let single = map["model"] {
                 decoder.error("the store has both model: and models:; give one model under model:, or every version "
@@ -20,17 +20,18 @@ extension ScenarioDecoder {
             }
             versions = decodeModelVersions(modelsNode)
             model = versions.last?.model
-        } else if let fromNode = map["from"], map["model"] == nil {
-            // The model the file's schema shows.
-            model = fromNode.isNull ? nil : inferredModel(fromNode)
+        } else if map["from"] != nil, map["model"] == nil {
+            model = nil  // read off the file below
         } else {
             model = map.required("model", in: "the store", example: "model: { Note: { title: string } }")
                 .flatMap(decodeModel)
         }
-        self.model = model
         self.modelVersions = versions
-        let inferred = map["model"] == nil && map["models"] == nil
-        let seed = map["from"].flatMap { decodeSeed($0, model: model, inferred: inferred) }
+        var seed: StoreSeed?
+        if let fromNode = map["from"] {
+            (seed, model) = decodeSeed(fromNode, given: model, inferring: map["model"] == nil && map["models"] == nil)
+        }
+        self.model = model
         guard let group, let name, let model else { return nil }
         var store = StoreDescription(group: group, name: name, model: model, versions: versions)
         store.from = seed

@@ -17,10 +17,7 @@ extension ScenarioDecoder {
         }
         guard let path = decoder.string(fileNode, "the path of a .sqlite store file") else { return nil }
         guard !path.isEmpty else {
-            if !reportedEmptySeedFile {
-                decoder.error("from: needs the path of a .sqlite store file, like device/Notes.sqlite; it is empty.", at: fileNode)
-                reportedEmptySeedFile = true
-            }
+            decoder.error("from: needs the path of a .sqlite store file, like device/Notes.sqlite; it is empty.", at: fileNode)
             return nil
         }
         let directory = URL(fileURLWithPath: decoder.file).deletingLastPathComponent()
@@ -28,30 +25,17 @@ extension ScenarioDecoder {
         return (url.standardizedFileURL, fileNode)
     }
 
-    /// Reads the store at `from:` (a copy: the file is never written) and the model its schema shows.
-    func inferredModel(_ node: YAMLNode) -> ModelDescription? {
-        guard let (url, fileNode) = seedFile(node) else { return nil }
-        do {
-            let inspection = try StoreInspector.inspect(url)
-            return try inspection.inferredModel()
-        } catch let error as ModelInferenceError {
-            decoder.error("the model of \(url.path) cannot be read off its schema: \(error.message).", at: fileNode)
-        } catch {
-            decoder.error("the store \(url.path) cannot be read: \(error).", at: fileNode)
-        }
-        return nil
-    }
-
-    /// `from:` with its rows' names: each `id: Entity pk` of an entity of the model, for a row the store
-    /// holds; the names are known to every later step, as if inserted before the first, even when the file
-    /// is missing (so one missing file is one error). A model given (not `inferred` from the file) must be
-    /// the file's.
-    func decodeSeed(_ node: YAMLNode, model: ModelDescription?, inferred: Bool) -> StoreSeed? {
+    /// `from:` with its rows' names (`id: Entity pk`), read once from a copy of the file (never written):
+    /// the model its schema shows when `inferring`, else the `given` one (or a version) checked against it,
+    /// and each named row looked for. The names are known to every later step, as if inserted before the
+    /// first, even when the file is missing or unreadable (so one bad file is one error).
+    /// - Returns: the seed, and the store's model (the one given, or the one read off the file).
+    func decodeSeed(_ node: YAMLNode, given model: ModelDescription?, inferring: Bool) -> (StoreSeed?, ModelDescription?) {
         guard !node.isNull else {
             decoder.error("from: names the store file runs start from, like from: device/Notes.sqlite.", at: node)
-            return nil
+            return (nil, model)
         }
-        guard let (url, fileNode) = seedFile(node) else { return nil }
+        guard let (url, fileNode) = seedFile(node) else { return (nil, model) }
         var objects: [String: StoreRow] = [:]
         var nodes: [StoreRow: YAMLNode] = [:]
         if let objectsNode = node.pairs?.first(where: { $0.key.scalar == "objects" })?.value,
@@ -64,15 +48,9 @@ extension ScenarioDecoder {
                     decoder.error("expected a row like Note 12 (an entity and a primary key above 0), but found '\(text)'.", at: pair.value)
                     continue
                 }
-                let entity = String(parts[0])
-                self.objects[id] = .some(entity)
+                let row = StoreRow(entity: String(parts[0]), primaryKey: key)
+                self.objects[id] = .some(row.entity)
                 objectOrigins[id] = pair.key
-                if let model, model.entity(named: entity) == nil {
-                    decoder.error("the model has no entity '\(entity)'" + Suggestion.hint(for: entity, in: model.entities.map(\.name)),
-                                  at: pair.value)
-                    continue
-                }
-                let row = StoreRow(entity: entity, primaryKey: key)
                 if let other = objects.first(where: { $0.value == row })?.key {
                     decoder.error("\(row) is named twice, as \(other) and as \(id).", at: pair.value)
                     continue
@@ -83,35 +61,41 @@ extension ScenarioDecoder {
         }
         let seed = StoreSeed(path: url.path, objects: objects)
         guard FileManager.default.fileExists(atPath: url.path) else {
-            // Without a model, reading it already said so.
-            if !inferred {
-                decoder.error("there is no store file at \(url.path); from: is read relative to this scenario's directory.", at: fileNode)
-            }
-            return seed
+            decoder.error("there is no store file at \(url.path); from: is read relative to this scenario's directory.", at: fileNode)
+            return (seed, model)
         }
-        guard let model else { return seed }
-        // The file's model must be the one given (or read off it), or one of the versions (the one the file is of).
-        let candidates = modelVersions.isEmpty ? [model] : modelVersions.reversed().map(\.model)
+        // The file's model must be the one given, or one of the versions (the one the file is of).
+        let candidates = inferring ? nil : modelVersions.isEmpty ? model.map { [$0] } : modelVersions.reversed().map(\.model)
+        let examination: StoreExamination
         do {
-            if case .failure(let mismatch) = try StoreInspector.fitting(url, models: candidates) {
-                let which = inferred ? "model read off it" : modelVersions.isEmpty ? "model given" : "model of any version"
-                decoder.error("the store at \(url.path) does not hold the \(which): \(mismatch.reason).", at: fileNode)
-            }
+            examination = try StoreInspector.examine(url, findingRows: Array(nodes.keys), fitting: candidates)
         } catch {
             decoder.error("the store \(url.path) cannot be read: \(error).", at: fileNode)
-            return seed
+            return (seed, model)
         }
-        if !nodes.isEmpty {
+        var storeModel = model
+        if inferring {
             do {
-                let inspection = try StoreInspector.inspect(url, findingRows: Array(nodes.keys))
-                for row in inspection.missingRows ?? [] {
-                    decoder.error("the store at \(url.path) has no \(row) (no row of \(row.entity) with Z_PK \(row.primaryKey)).",
-                                  at: nodes[row] ?? fileNode)
-                }
+                storeModel = try examination.inspection.inferredModel()
             } catch {
-                decoder.error("the store \(url.path) cannot be read: \(error).", at: fileNode)
+                decoder.error("the model of \(url.path) cannot be read off its schema: \(error.message).", at: fileNode)
+            }
+        } else if case .failure(let mismatch) = examination.fit {
+            let which = modelVersions.isEmpty ? "model given" : "model of any version"
+            decoder.error("the store at \(url.path) does not hold the \(which): \(mismatch.reason).", at: fileNode)
+        }
+        var reported: Set<StoreRow> = []
+        if let storeModel {
+            for (row, at) in nodes where storeModel.entity(named: row.entity) == nil {
+                decoder.error("the model has no entity '\(row.entity)'" + Suggestion.hint(for: row.entity, in: storeModel.entities.map(\.name)),
+                              at: at)
+                reported.insert(row)
             }
         }
-        return seed
+        for row in examination.inspection.missingRows ?? [] where !reported.contains(row) {
+            decoder.error("the store at \(url.path) has no \(row) (no row of \(row.entity) with Z_PK \(row.primaryKey)).",
+                          at: nodes[row] ?? fileNode)
+        }
+        return (seed, storeModel)
     }
 }

@@ -37,8 +37,6 @@ final class ScenarioDecoder {
     var objectOrigins: [String: YAMLNode] = [:]
     /// Each unique attribute value an insert set (`Entity.attribute=value`), with the id and where.
     var uniqueValues: [String: (String, YAMLNode)] = [:]
-    /// Whether an empty `from:` path was reported (the node is read twice: for the model and the seed).
-    var reportedEmptySeedFile = false
     /// The store copies taken by the steps so far.
     var copies: [String: YAMLNode] = [:]
     /// The variant names steps give their own arguments for (a step's `variants:`), where each is written.

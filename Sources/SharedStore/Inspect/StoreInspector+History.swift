@@ -47,37 +47,29 @@ extension StoreInspector {
 }
 
 extension StoreInspector {
-    /// Which of `models` the store at `given` has, read from a copy: the index of the first that fits it
-    /// (see `StoreSchema.fits`), or why the first does not.
-    public static func fitting(_ given: URL, models: [ModelDescription]) throws(StoreError) -> Result<Int, ModelMismatch> {
-        let fm = FileManager.default
-        guard fm.fileExists(atPath: given.path) else { throw .file(path: given.path, reason: "no such file") }
-        let url = given.resolvingSymlinksInPath()
-        let scratch = fm.temporaryDirectory.appendingPathComponent("groupsim-fit-\(UUID().uuidString)", isDirectory: true)
-        defer { try? fm.removeItem(at: scratch) }
-        let copy = scratch.appendingPathComponent(url.lastPathComponent)
-        _ = try copyStore(url, reportedAs: given.path, to: copy)
-        do {
-            let db = try SQLiteConnection(path: copy.path, walMode: false)
-            defer { db.close() }
-            let metadata = try StoreSchema.storeMetadata(db)
-            var first: String?
-            for (index, description) in models.enumerated() {
-                let model = try Model(description)
-                if try StoreSchema.fits(db, model: model, metadata: metadata) { return .success(index) }
-                if first == nil {
-                    first = metadata?.writtenByGroupSim == true
-                        ? "the store was made by GroupSim with another model (hash \(metadata!.digest))"
-                        : try StoreSchema.schemaProblem(db, model) ?? "its metadata names another model"
-                }
+    /// Which of `models` the store open on `db` has: the index of the first that fits it, or why the first
+    /// does not.
+    static func fit(_ db: SQLiteConnection, _ models: [ModelDescription]) throws -> Result<Int, ModelMismatch> {
+        let metadata = try StoreSchema.storeMetadata(db)
+        var first: String?
+        for (index, description) in models.enumerated() {
+            let model = try Model(description)
+            if try StoreSchema.fits(db, model: model, metadata: metadata) { return .success(index) }
+            if first == nil {
+                first = metadata?.writtenByGroupSim == true
+                    ? "the store was made by GroupSim with another model (hash \(metadata!.digest))"
+                    : try StoreSchema.schemaProblem(db, model) ?? "its metadata names another model"
             }
-            return .failure(ModelMismatch(reason: first ?? "no model was given"))
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .wrap(error)
         }
+        return .failure(ModelMismatch(reason: first ?? "no model was given"))
     }
+}
+
+/// What `StoreInspector.examine` read off a store: the inspection, and which of the models asked about it has.
+public struct StoreExamination: Sendable {
+    public var inspection: StoreInspection
+    /// The index of the first model that fits the store, or why the first does not; nil when none was asked about.
+    public var fit: Result<Int, ModelMismatch>?
 }
 
 /// Why a model does not fit a store.

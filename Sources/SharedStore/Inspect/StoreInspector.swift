@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// Reads a store file that Core Data (or SharedStore) wrote, without writing to it: `groupsim inspect`.
@@ -23,6 +24,14 @@ public enum StoreInspector {
     public static func inspect(_ given: URL, scratch: URL? = nil, findingRows rows: [StoreRow] = []) throws(StoreError)
         -> StoreInspection
     {
+        try examine(given, scratch: scratch, findingRows: rows, fitting: nil).inspection
+    }
+
+    /// `inspect(_:scratch:findingRows:)`, and on the same copy, when `models` are given, which of them the
+    /// store has (see `StoreSchema.fits`): what a scenario that starts from the store checks, reading it once.
+    public static func examine(_ given: URL, scratch: URL? = nil, findingRows rows: [StoreRow] = [],
+                               fitting models: [ModelDescription]?) throws(StoreError) -> StoreExamination
+    {
         let fm = FileManager.default
         guard fm.fileExists(atPath: given.path) else { throw .file(path: given.path, reason: "no such file") }
         let url = given.resolvingSymlinksInPath()
@@ -32,7 +41,7 @@ public enum StoreInspector {
         while true {
             attempt += 1
             do {
-                return try inspectOnce(url, reportedAs: given.path, scratch: scratch, rows: rows)
+                return try examineOnce(url, reportedAs: given.path, scratch: scratch, rows: rows, models: models)
             } catch .sqlite(let error) where error.code == .corrupt && attempt < 5 {
                 // Copied while another process wrote: copy again.
                 try? fm.removeItem(at: scratch)
@@ -41,8 +50,8 @@ public enum StoreInspector {
         }
     }
 
-    private static func inspectOnce(_ url: URL, reportedAs path: String, scratch: URL, rows: [StoreRow]) throws(StoreError)
-        -> StoreInspection
+    private static func examineOnce(_ url: URL, reportedAs path: String, scratch: URL, rows: [StoreRow],
+                                    models: [ModelDescription]?) throws(StoreError) -> StoreExamination
     {
         let copy = scratch.appendingPathComponent(url.lastPathComponent)
         let files = try copyStore(url, reportedAs: path, to: copy)
@@ -59,7 +68,7 @@ public enum StoreInspector {
             var reader = InspectionReader(db: db)
             var inspection = try reader.read(path: path, files: files)
             if !rows.isEmpty { inspection.missingRows = try reader.missing(rows, in: inspection) }
-            return inspection
+            return StoreExamination(inspection: inspection, fit: try models.map { models throws in try fit(db, models) })
         } catch let error as StoreError {
             throw error
         } catch {
