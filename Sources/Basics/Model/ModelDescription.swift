@@ -68,20 +68,44 @@ public struct RelationshipDescription: Sendable, Hashable, Codable {
     }
 }
 
-/// An entity: a name, its attributes and its relationships.
+/// An entity: a name, its attributes and its relationships, and the entity it inherits from.
+///
+/// A sub-entity (`parent` set) lists its parent's properties first, as Core Data's
+/// `NSEntityDescription.properties` includes the inherited ones, then its own: every consumer sees the
+/// properties an object of it has. `ModelDescription.inheriting()` builds that form from declared ones.
 public struct EntityDescription: Sendable, Hashable, Codable {
     /// The entity's name (`Note`).
     public var name: String
-    /// Its attributes, in declaration order.
+    /// Its attributes, in declaration order (inherited ones first).
     public var attributes: [AttributeDescription]
-    /// Its relationships, in declaration order.
+    /// Its relationships, in declaration order (inherited ones first).
     public var relationships: [RelationshipDescription]
+    /// The parent entity's name (Core Data's `superentity`), for a sub-entity; `nil` for a root entity.
+    public var parent: String?
+    /// Whether the entity is abstract (Core Data's `isAbstract`): objects are made of its sub-entities only.
+    public var isAbstract: Bool
 
     /// Creates an entity.
-    public init(name: String, attributes: [AttributeDescription] = [], relationships: [RelationshipDescription] = []) {
+    public init(name: String, attributes: [AttributeDescription] = [], relationships: [RelationshipDescription] = [],
+                parent: String? = nil, isAbstract: Bool = false)
+    {
         self.name = name
         self.attributes = attributes
         self.relationships = relationships
+        self.parent = parent
+        self.isAbstract = isAbstract
+    }
+
+    private enum CodingKeys: String, CodingKey { case name, attributes, relationships, parent, isAbstract }
+
+    /// Decodes an entity; `parent` and `isAbstract` may be absent (descriptions written before they existed).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(name: try c.decode(String.self, forKey: .name),
+                  attributes: try c.decode([AttributeDescription].self, forKey: .attributes),
+                  relationships: try c.decode([RelationshipDescription].self, forKey: .relationships),
+                  parent: try c.decodeIfPresent(String.self, forKey: .parent),
+                  isAbstract: try c.decodeIfPresent(Bool.self, forKey: .isAbstract) ?? false)
     }
 }
 
@@ -115,6 +139,49 @@ extension ModelDescription {
 
     /// The entities' names, in declaration order.
     public var entityNames: [String] { entities.map(\.name) }
+
+    /// Whether `name` is `ancestor` or one of its sub-entities (at any depth): what a relationship to
+    /// `ancestor` may hold and a fetch of it returns.
+    public func entity(_ name: String, isKindOf ancestor: String) -> Bool {
+        var current: String? = name
+        var steps = 0
+        while let next = current, steps <= entities.count {
+            if next == ancestor { return true }
+            current = entity(named: next)?.parent
+            steps += 1
+        }
+        return false
+    }
+
+    /// Whether some entity is a sub-entity.
+    public var hasInheritance: Bool { entities.contains { $0.parent != nil } }
+
+    /// This description with each sub-entity's inherited properties listed first (parents before
+    /// children), from one where every entity lists only the properties it declares. Entities whose
+    /// parent is missing or part of a cycle are left as they are (`Model` refuses them).
+    public func inheriting() -> ModelDescription {
+        var done: [String: EntityDescription] = [:]
+        func resolve(_ entity: EntityDescription, _ seen: Set<String>) -> EntityDescription {
+            if let resolved = done[entity.name] { return resolved }
+            var result = entity
+            if let parentName = entity.parent, !seen.contains(parentName), let parent = self.entity(named: parentName) {
+                let inherited = resolve(parent, seen.union([entity.name]))
+                result.attributes = inherited.attributes + entity.attributes.filter { own in !inherited.attributes.contains { $0.name == own.name } }
+                result.relationships = inherited.relationships
+                    + entity.relationships.filter { own in !inherited.relationships.contains { $0.name == own.name } }
+            }
+            done[entity.name] = result
+            return result
+        }
+        return ModelDescription(entities: entities.map { resolve($0, [$0.name]) })
+    }
+
+    /// The properties `entity` declares itself: those its parent does not have (all, for a root entity).
+    public func declaredProperties(of entity: EntityDescription) -> (attributes: [AttributeDescription], relationships: [RelationshipDescription]) {
+        guard let parent = entity.parent.flatMap(self.entity(named:)) else { return (entity.attributes, entity.relationships) }
+        return (entity.attributes.filter { a in !parent.attributes.contains { $0.name == a.name } },
+                entity.relationships.filter { r in !parent.relationships.contains { $0.name == r.name } })
+    }
 }
 
 extension EntityDescription {

@@ -50,7 +50,8 @@ extension ScenarioRunner {
         let names = self.objects.names(in: source)
         var objects: [ObjectState] = []
         for entity in model.entityNames {
-            for id in try context.fetch(FetchRequest(entity: entity)) {
+            // Each entity's own rows: its sub-entities' come with their own entity.
+            for id in try context.fetch(FetchRequest(entity: entity, includesSubentities: false)) {
                 let values = try context.values(of: id)
                 let ref = ObjectRef(entity: id.entity, pk: id.primaryKey)
                 objects.append(ObjectState(

@@ -94,6 +94,12 @@ extension ScenarioDecoder {
 
     private func decodeInsert(_ argument: YAMLNode, _ map: MappingReader) -> Step? {
         let entity = entityReference(argument)
+        if let entity, entity.model?.isAbstract == true {
+            let subs = (model?.entities ?? []).filter { $0.parent == entity.name }.map(\.name)
+            decoder.error("\(entity.name) is an abstract entity: insert one of its sub-entities"
+                + (subs.isEmpty ? "" : " (\(subs.joined(separator: ", ")))") + ".", at: argument)
+            return nil
+        }
         let idNode = map.required("id", in: "the insert step", example: "{ insert: Note, id: n1 }")
         let id = idNode.flatMap { decoder.name($0, "an object id like n1") }
         let values = map["set"].map { attributeValues($0, entity: entity?.model, "the values to set") } ?? [:]
@@ -132,7 +138,7 @@ extension ScenarioDecoder {
               let via = decoder.string(viaNode, "a relationship name") else { return nil }
         if let entity = source?.entity {
             if let relationship = entity.relationship(named: via) {
-                if let otherEntity = other?.entity, otherEntity.name != relationship.destination {
+                if let otherEntity = other?.entity, !isKind(otherEntity.name, of: relationship.destination) {
                     decoder.error("\(entity.name).\(via) leads to \(relationship.destination), but '\(other!.id)' is a "
                         + "\(otherEntity.name); relate a \(relationship.destination) instead.", at: map[otherKey]!)
                 }

@@ -75,7 +75,7 @@ extension ScenarioDecoder {
                 decoder.error("'\(id)' is listed twice; a relationship holds an object once.", at: item)
                 return nil
             }
-            if let entity, entity.name != relationship.destination {
+            if let entity, !isKind(entity.name, of: relationship.destination) {
                 decoder.error("'\(id)' is a \(entity.name), and '\(relationship.name)' holds \(relationship.destination) objects.", at: item)
                 return nil
             }

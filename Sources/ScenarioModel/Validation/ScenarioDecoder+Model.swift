@@ -113,7 +113,36 @@ extension ScenarioDecoder {
             }
             entities.append(decodeEntity(name, pair.value, entityNames: entityNames))
         }
-        return ModelDescription(entities: ScenarioDecoder.inferringInverses(entities))
+        checkInheritance(&entities, map)
+        return ModelDescription(entities: ScenarioDecoder.inferringInverses(entities)).inheriting()
+    }
+
+    /// A parent entity that leads back to the entity is an error at its `parent-entity:`, and is dropped; so
+    /// is a property a sub-entity declares again (it inherits it).
+    private func checkInheritance(_ entities: inout [EntityDescription], _ map: MappingReader) {
+        func node(_ entity: String, _ key: String) -> YAMLNode? {
+            map.pairs.first { $0.key.scalar == entity }?.value.pairs?.first { $0.key.scalar == key }?.key
+        }
+        for i in entities.indices where entities[i].parent != nil {
+            var seen: Set<String> = [entities[i].name]
+            var current = entities[i].parent
+            while let name = current, let parent = entities.first(where: { $0.name == name }) {
+                guard seen.insert(name).inserted else {
+                    decoder.error("\(entities[i].name)'s parent entities lead back to it: an entity cannot inherit from "
+                        + "itself.", at: node(entities[i].name, "parent-entity") ?? map.node)
+                    entities[i].parent = nil
+                    break
+                }
+                for property in parent.attributes.map(\.name) + parent.relationships.map(\.name) {
+                    guard let at = node(entities[i].name, property) else { continue }
+                    decoder.error("\(entities[i].name) inherits '\(property)' from \(name); remove it here (a sub-entity has "
+                        + "its parent's properties and adds its own).", at: at)
+                    entities[i].attributes.removeAll { $0.name == property }
+                    entities[i].relationships.removeAll { $0.name == property }
+                }
+                current = parent.parent
+            }
+        }
     }
 
     private func decodeEntity(_ name: String, _ node: YAMLNode, entityNames: [String]) -> EntityDescription {
@@ -121,6 +150,22 @@ extension ScenarioDecoder {
         guard let map = MappingReader(node, "the properties of \(name) (name: type)", decoder) else { return entity }
         for pair in map.pairs {
             guard let property = pair.key.scalar else { continue }
+            // Xcode's "Parent Entity" and "Abstract Entity": keys no property can have.
+            if property == "parent-entity" {
+                guard let parent = decoder.string(pair.value, "the name of the parent entity, like Book") else { continue }
+                if parent == name {
+                    decoder.error("\(name) cannot be its own parent entity.", at: pair.value)
+                } else if entityNames.contains(parent) {
+                    entity.parent = parent
+                } else {
+                    decoder.error("unknown parent entity '\(parent)'" + Suggestion.hint(for: parent, in: entityNames), at: pair.value)
+                }
+                continue
+            }
+            if property == "abstract-entity" {
+                entity.isAbstract = decoder.bool(pair.value, "abstract-entity") ?? false
+                continue
+            }
             if !ScenarioDecoder.isPropertyName(property) {
                 decoder.error("the property name '\(property)' must start with a lowercase letter and hold only "
                     + "letters and digits, as Core Data requires.", at: pair.key)
@@ -185,6 +230,11 @@ extension ScenarioDecoder {
             }
             return entity
         }
+    }
+
+    /// Whether objects of `entity` may stand where `ancestor`'s are expected (it or a sub-entity of it).
+    func isKind(_ entity: String, of ancestor: String) -> Bool {
+        entity == ancestor || model?.entity(entity, isKindOf: ancestor) == true
     }
 
     /// `Note`: an uppercase ASCII letter, then letters and digits.

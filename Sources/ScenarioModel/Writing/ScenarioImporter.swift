@@ -114,9 +114,11 @@ public enum ScenarioImporter {
             "# The model is read off the store's schema:",
         ]
         for entity in model.entities {
-            let properties = entity.attributes.map { "\($0.name) \($0.type)" }
-                + entity.relationships.map { "\($0.name) -> \($0.isToMany ? "[\($0.destination)]" : $0.destination)" }
-            lines.append("#   \(entity.name): \(properties.joined(separator: ", "))")
+            let declared = model.declaredProperties(of: entity)
+            let properties = declared.attributes.map { "\($0.name) \($0.type)" }
+                + declared.relationships.map { "\($0.name) -> \($0.isToMany ? "[\($0.destination)]" : $0.destination)" }
+            let parent = entity.parent.map { " (a sub-entity of \($0), with its properties)" } ?? ""
+            lines.append("#   \(entity.name)\(parent): \(properties.joined(separator: ", "))")
         }
         lines += [
             "# Each variant runs the recorded history with the app on one refresh strategy; write what each",

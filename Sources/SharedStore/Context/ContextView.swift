@@ -40,11 +40,11 @@ struct ContextView {
         extras.append(id)
     }
 
-    /// A fetch of `entity` takes over the objects of that entity shown outside lists, except `keeping`
-    /// (unsaved inserts): a refetch shows what the store holds.
-    mutating func removeExtras(entity: String, keeping: Set<ObjectID>) {
-        guard extras.contains(where: { $0.entity == entity && !keeping.contains($0) }) else { return }
-        extras.removeAll { $0.entity == entity && !keeping.contains($0) }
+    /// A fetch of an entity takes over the objects of it and its sub-entities (`entities`) shown outside
+    /// lists, except `keeping` (unsaved inserts): a refetch shows what the store holds.
+    mutating func removeExtras(entities: Set<String>, keeping: Set<ObjectID>) {
+        guard extras.contains(where: { entities.contains($0.entity) && !keeping.contains($0) }) else { return }
+        extras.removeAll { entities.contains($0.entity) && !keeping.contains($0) }
         savedExtrasIndex = nil
     }
 
@@ -82,12 +82,13 @@ struct ContextView {
         self = ContextView()
     }
 
-    /// Every object shown, in list order then extras, without duplicates, minus `hidden`.
-    func objects(entity: String?, hiding hidden: Set<ObjectID>) -> [ObjectID] {
+    /// Every object shown of `entities` (all when nil), in list order then extras, without duplicates,
+    /// minus `hidden`.
+    func objects(entities: Set<String>?, hiding hidden: Set<ObjectID>) -> [ObjectID] {
         var seen: Set<ObjectID> = []
         var result: [ObjectID] = []
         for id in listOrder.lazy.flatMap({ self.lists[$0]! }) + extras
-        where (entity == nil || id.entity == entity) && !hidden.contains(id) && seen.insert(id).inserted {
+        where (entities?.contains(id.entity) ?? true) && !hidden.contains(id) && seen.insert(id).inserted {
             result.append(id)
         }
         return result

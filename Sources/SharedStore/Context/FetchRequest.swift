@@ -29,12 +29,15 @@ public struct FetchRequest: Sendable, Hashable {
     /// Whether this context's unsaved inserts matching the predicate are included (appended after the
     /// fetched rows) and its pending deletes left out (Core Data's default: `true`).
     public var includesPendingChanges: Bool
+    /// Whether objects of the entity's sub-entities are fetched too (Core Data's default: `true`).
+    public var includesSubentities: Bool
 
     /// Creates a fetch request.
     public init(entity: String, predicate: String? = nil, filter: FetchPredicate? = nil, sort: String? = nil,
                 sortKeys: [SortKey]? = nil, returnsObjectsAsFaults: Bool = true, fetchLimit: Int? = nil,
-                includesPendingChanges: Bool = true)
+                includesPendingChanges: Bool = true, includesSubentities: Bool = true)
     {
+        self.includesSubentities = includesSubentities
         self.entity = entity
         self.predicate = predicate
         self.filter = filter
@@ -47,7 +50,7 @@ public struct FetchRequest: Sendable, Hashable {
 
     /// Identifies the fetch's list in the view: re-running the same fetch replaces its list.
     var viewKey: String {
-        "\(entity)|\(filter?.description ?? predicate ?? "")|\(sortKeys.map { $0.map(\.description).joined(separator: ",") } ?? sort ?? "")"
+        "\(entity)\(includesSubentities ? "" : "!")|\(filter?.description ?? predicate ?? "")|\(sortKeys.map { $0.map(\.description).joined(separator: ",") } ?? sort ?? "")"
     }
 
     /// The predicate to run: `filter`, or `predicate` parsed against `entity`'s attributes.

@@ -20,7 +20,7 @@ extension ObjectContext {
     public func fetch(_ request: FetchRequest) throws(StoreError) -> [ObjectID] {
         let ids = try results(of: request)
         screen.setList(request.viewKey, ids)
-        screen.removeExtras(entity: request.entity, keeping: Set(objects.inserted.lazy.map(\.id)))
+        screen.removeExtras(entities: request.includesSubentities ? core.model.kindNames(of: request.entity) : [request.entity], keeping: Set(objects.inserted.lazy.map(\.id)))
         return ids
     }
 
@@ -45,13 +45,13 @@ extension ObjectContext {
             ids = try storeResults(request, info, whereClause, arguments, orderBy)
         }
         if request.includesPendingChanges, let predicate {
-            ids = matchingUnsavedEdits(ids, info, predicate)
+            ids = matchingUnsavedEdits(ids, info, predicate, subentities: request.includesSubentities)
         }
         if request.includesPendingChanges {
-            for object in objects.inserted where object.entity == info.index {
+            for object in objects.inserted where request.includesSubentities ? core.model.isKind(object.entity, of: info) : object.entity == info.index {
                 let id = object.id
                 if let predicate, !(predicate.followsRelationships ? matches(predicate, id)
-                    : predicate.evaluate(core.namedValues(info, object.values))) { continue }
+                    : predicate.evaluate(core.namedValues(core.model.entities[object.entity], object.values))) { continue }
                 ids.append(id)
             }
         }
@@ -66,34 +66,37 @@ extension ObjectContext {
                               _ arguments: [Value], _ orderBy: String) throws(StoreError) -> [ObjectID] {
         try ensurePinned()
         var rows = try core.readRows(info, where: whereClause, arguments: arguments, orderBy: orderBy,
-                                     limit: request.fetchLimit, on: connection)
+                                     limit: request.fetchLimit, includingSubentities: request.includesSubentities, on: connection)
         core.emit(.sqlRead(entity: info.name, rowCount: rows.count, context: name))
         let cache = !generation.isPinned
         var ids: [ObjectID] = []
         ids.reserveCapacity(rows.count)
         if cache { core.rows[info.index].reserveCapacity(core.rows[info.index].count + rows.count) }
         objects.reserveCapacity(rows.count, entity: info.index)
+        let entities = core.model.entities
         // Each row's snapshot is moved out of the array into the row cache (no copy to retain and release).
         rows.withUnsafeMutableBufferPointer { rows in
             for i in rows.indices {
                 let primaryKey = rows[i].primaryKey
+                // The row's own entity: a fetch of a parent entity returns its sub-entities' objects too.
+                let own = rows[i].entity == info.index ? info : entities[rows[i].entity]
                 var snapshot = RowSnapshot(values: [], version: 0, readAt: .distantPast)
                 swap(&snapshot, &rows[i].snapshot)
-                let id = core.objectID(info, primaryKey)
+                let id = core.objectID(own, primaryKey)
                 if !(request.includesPendingChanges && !deletedSet.isEmpty && deletedSet.contains(id)) {
-                    if let object = objects[entity: info.index, primaryKey] {
+                    if let object = objects[entity: own.index, primaryKey] {
                         if object.isFault ? !request.returnsObjectsAsFaults : shouldRefreshRefetchedObjects {
                             fill(object, with: snapshot)
                         }
                     } else {
-                        let object = ManagedObject(id: id, entity: info.index, isFault: request.returnsObjectsAsFaults,
+                        let object = ManagedObject(id: id, entity: own.index, isFault: request.returnsObjectsAsFaults,
                                                    values: request.returnsObjectsAsFaults ? [] : snapshot.values,
                                                    version: request.returnsObjectsAsFaults ? 0 : snapshot.version)
-                        objects[entity: info.index, primaryKey] = object
+                        objects[entity: own.index, primaryKey] = object
                     }
                     ids.append(id)
                 }
-                if cache { core.store(snapshot, info.index, primaryKey) }
+                if cache { core.store(snapshot, own.index, primaryKey) }
             }
         }
         return ids
@@ -102,8 +105,11 @@ extension ObjectContext {
     /// Core Data evaluates a fetch's predicate against an edited object's unsaved values: an object
     /// whose unsaved edits match joins the results even when its stored row does not, and one whose
     /// edits no longer match leaves them even when its row does.
-    private func matchingUnsavedEdits(_ ids: [ObjectID], _ info: EntityInfo, _ predicate: FetchPredicate) -> [ObjectID] {
-        let edited = updatedSet.filter { $0.entity == info.name && objects[$0]?.hasUpdates == true }
+    private func matchingUnsavedEdits(_ ids: [ObjectID], _ info: EntityInfo, _ predicate: FetchPredicate,
+                                      subentities: Bool) -> [ObjectID] {
+        let edited = updatedSet.filter { id in
+            objects[id].map { $0.hasUpdates && (subentities ? core.model.isKind($0.entity, of: info) : $0.entity == info.index) } ?? false
+        }
         guard !edited.isEmpty else { return ids }
         func matches(_ id: ObjectID) -> Bool { self.matches(predicate, id) }
         var result = ids.filter { !edited.contains($0) || matches($0) }

@@ -64,6 +64,8 @@ extension ObjectContext {
         ids.reserveCapacity(found.count)
         for id in found {
             if request.includesPendingChanges && deletedSet.contains(id) { continue }
+            // The object's own entity: a fetch of a parent entity finds its sub-entities' objects too.
+            guard let info = id.entity == info.name ? info : try? entityInfo(of: id) else { continue }
             if let object = objects[id] {
                 if object.isFault ? !request.returnsObjectsAsFaults : shouldRefreshRefetchedObjects,
                    let snapshot = try parent.snapshot(forChild: id, info) {

@@ -22,7 +22,7 @@ extension ObjectContext {
         switch rel.storage {
         case .foreignKey(let slot):
             guard case .int(let pk) = object.current[slot] else { return [] }
-            return [core.objectID(destination, pk)]
+            return [objectID(pk, kindOf: destination)]
         case .inverseForeignKey(let slot):
             let index = info.relationshipIndex[relationship]!
             var keys = try storedToMany(object, id, info, index) { () throws(StoreError) in
@@ -30,8 +30,9 @@ extension ObjectContext {
             }
             var keySet = Set(keys)
             // This context's own changes on top: the destination objects whose key it set, inserted or deleted.
-            for other in objects.values where other.entity == rel.destination
-                && (other.isInserted || other.isDeleted || other.changes[slot] != nil) {
+            for other in objects.values where core.model.isKind(other.entity, of: destination) {
+                let slot = self.slot(slot, of: destination, in: other)
+                guard other.isInserted || other.isDeleted || other.changes[slot] != nil else { continue }
                 let otherID = other.id
                 let points = other.current[slot] == .int(id.primaryKey)
                 if points && !other.isDeleted && keySet.insert(otherID.primaryKey).inserted {
@@ -40,7 +41,7 @@ extension ObjectContext {
                     keys.removeAll { $0 == otherID.primaryKey }
                 }
             }
-            return keys.map { core.objectID(destination, $0) }
+            return keys.map { objectID($0, kindOf: destination) }
         case .joinTable(let table, let owner, let target):
             let index = info.relationshipIndex[relationship]!
             var keys = try storedToMany(object, id, info, index) { () throws(StoreError) in
@@ -49,7 +50,7 @@ extension ObjectContext {
             let removed = Set(object.joinRemoves[index] ?? [])
             keys.removeAll { removed.contains($0) }
             for key in object.joinAdds[index] ?? [] where !keys.contains(key) { keys.append(key) }
-            return keys.map { core.objectID(destination, $0) }
+            return keys.map { objectID($0, kindOf: destination) }
         }
     }
 
@@ -96,11 +97,12 @@ extension ObjectContext {
         let info = try entityInfo(of: id)
         let rel = try info.relationship(relationship)
         let destination = core.model.entities[rel.destination]
-        guard other.entity == destination.name else {
+        guard core.model.index(ofEntity: other.entity).map({ core.model.isKind($0, of: destination) }) == true else {
             throw .invalidObjectID(other, reason: "\(info.name).\(relationship) holds \(destination.name) objects")
         }
         let source = try object(for: id)
         let target = try object(for: other)
+        let targetInfo = core.model.entities[target.entity]
         guard !source.isDeleted else { throw .notFound(id) }
         guard !target.isDeleted else { throw .notFound(other) }
         var previousOwner: (id: ObjectID, info: EntityInfo)?
@@ -109,22 +111,26 @@ extension ObjectContext {
             _ = try fired(id, info)
             if adding, rel.inverseName.flatMap({ destination.relationshipIndex[$0] }).map({ destination.relationships[$0].isToMany }) == true,
                case .int(let old) = source.current[slot], old != other.primaryKey {
-                previousOwner = (core.objectID(destination, old), destination)
+                let owner = entity(ofKey: old, kindOf: destination)
+                previousOwner = (core.objectID(owner, old), owner)
             }
             if adding {
                 set(source, slot, .int(other.primaryKey))
             } else if source.current[slot] == .int(other.primaryKey) {
                 set(source, slot, .null)
             }
-            if let inverse = rel.inverseName, let back = destination.slotIndex[inverse] {
-                _ = try fired(other, destination)
+            if let inverse = rel.inverseName, let back = core.model.entities[target.entity].slotIndex[inverse] {
+                _ = try fired(other, targetInfo)
                 if adding { set(target, back, .int(id.primaryKey)) }
                 else if target.current[back] == .int(id.primaryKey) { set(target, back, .null) }
             }
         case .inverseForeignKey(let slot):
-            _ = try fired(other, destination)
+            _ = try fired(other, targetInfo)
+            guard case .toOne(let ownerKind) = destination.slots[slot].kind else { break }
+            let slot = self.slot(slot, of: destination, in: target)
             if adding, case .int(let old) = target.current[slot], old != id.primaryKey {
-                previousOwner = (core.objectID(info, old), info)
+                let owner = entity(ofKey: old, kindOf: core.model.entities[ownerKind])
+                previousOwner = (core.objectID(owner, old), owner)
             }
             if adding {
                 set(target, slot, .int(id.primaryKey))
@@ -167,7 +173,8 @@ extension ObjectContext {
             switch relationship.storage {
             case .foreignKey(let slot):
                 guard case .int(let key) = object.current[slot] else { continue }
-                let other = try fired(core.objectID(destination, key), destination)
+                let otherInfo = entity(ofKey: key, kindOf: destination)
+                let other = try fired(core.objectID(otherInfo, key), otherInfo)
                 guard !other.isDeleted else { continue }
                 other.touched = true
                 markUpdated(other)
@@ -175,19 +182,49 @@ extension ObjectContext {
                 let keys = try primaryKeys("SELECT Z_PK FROM \(destination.tableName) WHERE \(destination.slots[slot].column) = ?",
                                            object.id.primaryKey)
                 for key in keys {
-                    let other = try fired(core.objectID(destination, key), destination)
+                    let otherInfo = entity(ofKey: key, kindOf: destination)
+                    let other = try fired(core.objectID(otherInfo, key), otherInfo)
+                    let slot = self.slot(slot, of: destination, in: other)
                     guard !other.isDeleted, other.current[slot] == .int(object.id.primaryKey) else { continue }
                     set(other, slot, .null)
                 }
             case .joinTable(let table, let owner, let target):
                 for key in try primaryKeys("SELECT \(target) FROM \(table) WHERE \(owner) = ?", object.id.primaryKey) {
-                    let other = try fired(core.objectID(destination, key), destination)
+                    let otherInfo = entity(ofKey: key, kindOf: destination)
+                    let other = try fired(core.objectID(otherInfo, key), otherInfo)
                     guard !other.isDeleted else { continue }
                     other.touched = true
                     markUpdated(other)
                 }
             }
         }
+    }
+
+    /// The ID of row `key` of `destination` or one of its sub-entities: a to-one or a join table holds only
+    /// the key, and the object's entity is its row's.
+    func objectID(_ key: Int64, kindOf destination: EntityInfo) -> ObjectID {
+        core.objectID(entity(ofKey: key, kindOf: destination), key)
+    }
+
+    /// The entity of row `key` of `destination`'s kind: `destination` itself when it has no sub-entities;
+    /// otherwise the entity of the object registered here with that key, or (for a temporary key) made
+    /// with it, or of its row's `Z_ENT`; `destination` when none tells.
+    func entity(ofKey key: Int64, kindOf destination: EntityInfo) -> EntityInfo {
+        guard destination.family.tree != nil else { return destination }
+        let entities = core.model.entities
+        if key < 0 { return core.temporaryEntities[key].map { entities[$0] } ?? destination }
+        for entity in entities where destination.family.kinds.contains(entity.entityNumber) && objects[entity: entity.index, key] != nil {
+            return entity
+        }
+        let number = try? primaryKeys("SELECT Z_ENT FROM \(destination.tableName) WHERE Z_PK = ?", key).first
+        if let number, destination.family.kinds.contains(number), let entity = core.model.entity(number: number) { return entity }
+        return destination
+    }
+
+    /// The slot of `object` that is `slot` of `declared` (its entity, or a parent of it): a sub-entity's own
+    /// attributes come before the to-ones it inherits, so its slots are numbered otherwise.
+    func slot(_ slot: Int, of declared: EntityInfo, in object: ManagedObject) -> Int {
+        object.entity == declared.index ? slot : core.model.entities[object.entity].slotIndex[declared.slots[slot].name] ?? slot
     }
 
     private func set(_ object: ManagedObject, _ slot: Int, _ value: Value) {

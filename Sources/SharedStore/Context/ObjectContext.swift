@@ -108,6 +108,7 @@ public final class ObjectContext {
     @discardableResult
     public func insert(_ entity: String, values: [String: Value] = [:]) throws(StoreError) -> ObjectID {
         let info = try core.model.entity(named: entity)
+        if info.family.isAbstract { throw .abstractEntity(entity) }
         var row = info.initialValues.fresh()
         for (key, value) in values {
             let slot = try info.attributeSlot(key)
@@ -119,6 +120,7 @@ public final class ObjectContext {
     /// Registers a new object of `info` with `row` (checked values) and shows it in the view.
     func insertObject(_ info: EntityInfo, _ row: [Value]) -> ObjectID {
         let id = core.objectID(info, core.temporaryKey())
+        if info.family.sharesTable { core.temporaryEntities[id.primaryKey] = info.index }
         let object = ManagedObject(id: id, entity: info.index, isFault: false, values: row, version: 0)
         object.isInserted = true
         objects.appendInserted(object)
@@ -252,9 +254,9 @@ public final class ObjectContext {
     /// What a screen shows: every object in the view, without a SQL query.
     public var view: [ObjectID] { viewObjects(entity: nil) }
 
-    /// The objects of `entity` (all when `nil`) in the view, without a SQL query.
+    /// The objects of `entity` and its sub-entities (all when `nil`) in the view, without a SQL query.
     public func viewObjects(entity: String?) -> [ObjectID] {
-        screen.objects(entity: entity, hiding: deletedSet)
+        screen.objects(entities: entity.map(core.model.kindNames(of:)), hiding: deletedSet)
     }
 
     /// Whether `id` is in the view.

@@ -43,6 +43,9 @@ final class StoreCore {
     @exclusivity(unchecked) var toManyRows: [ToManyKey.Row: [Int: ToManySnapshot]] = [:]
     @exclusivity(unchecked) var contexts: [WeakContext] = []
     @exclusivity(unchecked) private var nextTemporaryKey: Int64 = -1
+    /// The entity of each temporary key handed to an object of an entity that shares its table: a to-one
+    /// holds only the key, and the object's own entity is its sub-entity's.
+    var temporaryEntities: [Int64: Int] = [:]
     /// The last history token this process wrote or consumed (for `own-token` purges).
     @exclusivity(unchecked) var lastOwnToken: Int64?
     /// A write transaction held open across calls (`beginWrite`).
@@ -169,13 +172,21 @@ final class StoreCore {
         }
     }
 
-    /// Reads the rows of `entity` matching `whereClause`, in `orderBy` order.
+    /// Reads the rows of `entity` and of its sub-entities matching `whereClause`, in `orderBy` order, each
+    /// with the index of its own entity (its `Z_ENT`'s).
     func readRows(_ entity: EntityInfo, where whereClause: String?, arguments: [Value], orderBy: String?,
-                  limit: Int?, on db: SQLiteConnection) throws(StoreError)
-        -> [(primaryKey: Int64, snapshot: RowSnapshot)]
+                  limit: Int?, includingSubentities: Bool = true, on db: SQLiteConnection) throws(StoreError)
+        -> [(primaryKey: Int64, entity: Int, snapshot: RowSnapshot)]
     {
-        var sql = "SELECT \(entity.selectList) FROM \(entity.tableName)"
-        if let whereClause { sql += " WHERE \(whereClause)" }
+        let tree = includingSubentities ? entity.family.tree : nil
+        var sql = "SELECT \(tree?.selectList ?? entity.selectList) FROM \(entity.tableName)"
+        let kind = tree == nil && entity.family.tree != nil ? "Z_ENT = \(entity.entityNumber)" : entity.family.entityFilter
+        switch (kind, whereClause) {
+        case let (kind?, clause?): sql += " WHERE \(kind) AND (\(clause))"
+        case let (kind?, nil): sql += " WHERE \(kind)"
+        case let (nil, clause?): sql += " WHERE \(clause)"
+        case (nil, nil): break
+        }
         if let orderBy { sql += " ORDER BY \(orderBy)" }
         if let limit { sql += " LIMIT \(limit)" }
         do {
@@ -183,9 +194,15 @@ final class StoreCore {
             try statement.bind(arguments)
             defer { statement.reset() }
             let now = clock.now
-            var result: [(primaryKey: Int64, snapshot: RowSnapshot)] = []
+            var result: [(primaryKey: Int64, entity: Int, snapshot: RowSnapshot)] = []
             while try statement.step() {
-                result.append((statement.int64(at: 0), snapshot(from: statement, entity, readAt: now)))
+                guard let tree else {
+                    result.append((statement.int64(at: 0), entity.index, snapshot(from: statement, entity, readAt: now)))
+                    continue
+                }
+                // A row of an entity the model does not know in this family is not this fetch's.
+                guard let own = model.entity(number: statement.int64(at: 2)), let positions = tree.positions[own.index] else { continue }
+                result.append((statement.int64(at: 0), own.index, snapshot(from: statement, own, readAt: now, positions: positions)))
             }
             return result
         } catch {
@@ -193,11 +210,13 @@ final class StoreCore {
         }
     }
 
-    func snapshot(from statement: Statement, _ entity: EntityInfo, readAt: Date) -> RowSnapshot {
+    /// The row at the statement's cursor as a snapshot of `entity`: version in column 1, slots from column 2
+    /// on, or at `positions` (a fetch of a family).
+    func snapshot(from statement: Statement, _ entity: EntityInfo, readAt: Date, positions: [Int32]? = nil) -> RowSnapshot {
         var values: [Value] = []
         values.reserveCapacity(entity.slotTypes.count)
         for (i, type) in entity.slotTypes.enumerated() {
-            let column = Int32(i + 2)
+            let column = positions?[i] ?? Int32(i + 2)
             if let type {
                 values.append(statement.value(at: column, as: type))
             } else {

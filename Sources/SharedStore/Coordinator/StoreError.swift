@@ -4,6 +4,8 @@ import Basics
 public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// The model has no entity with this name.
     case unknownEntity(String)
+    /// The entity is abstract: objects are made of its sub-entities only.
+    case abstractEntity(String)
     /// The entity has no attribute or relationship with this name.
     case unknownProperty(entity: String, property: String)
     /// A value does not fit the attribute's type.
@@ -39,6 +41,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownEntity(let name): "unknown entity `\(name)`"
+        case .abstractEntity(let name): "`\(name)` is an abstract entity: insert one of its sub-entities"
         case .unknownProperty(let entity, let property): "entity \(entity) has no property `\(property)`"
         case .typeMismatch(let entity, let property, let value, let expected):
             "\(entity).\(property): `\(value)` is not a \(expected)"

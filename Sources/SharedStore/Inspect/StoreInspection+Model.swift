@@ -10,23 +10,16 @@ extension StoreInspection {
     /// `DECIMAL` are `double`, `TIMESTAMP` is `date`, `VARCHAR` is `string`; a `BLOB` column (binary data,
     /// a UUID, a transformable) is left out, as the scenario language has no type that is surely its.
     /// Every attribute is optional, which the schema cannot tell.
-    /// - Throws: `ModelInferenceError` for what the scenario language cannot describe: sub-entities, a
-    ///   relationship whose destination the schema does not tell, entities numbered otherwise than
-    ///   alphabetically.
+    /// - Throws: `ModelInferenceError` for what the scenario language cannot describe: a relationship whose
+    ///   destination the schema does not tell, entities numbered otherwise than Core Data numbers them.
+    ///
+    /// Sub-entities (`Z_SUPER`) keep their parent; the columns of a family's table all go to its root entity
+    /// (the schema does not tell which sub-entity declared one), which its sub-entities inherit.
     ///
     /// A store SharedStore made keeps its exact model (`storedModel`), which is returned instead.
     public func inferredModel() throws(ModelInferenceError) -> ModelDescription {
         if let storedModel { return storedModel }
-        if let sub = entities.first(where: { $0.parent != nil }) {
-            throw ModelInferenceError(message: "\(sub.name) is a sub-entity of \(sub.parent!), and the scenario language has no "
-                + "sub-entities yet; give the model under model: without them, or start from a store without inheritance")
-        }
         guard !entities.isEmpty else { throw ModelInferenceError(message: "the store has no entities") }
-        let sorted = entities.map(\.name).sorted()
-        if entities.map(\.name) != sorted || entities.map(\.number) != Array(1...Int64(entities.count)) {
-            throw ModelInferenceError(message: "its entities are numbered \(entities.map { "\($0.name) \($0.number)" }.joined(separator: ", ")), "
-                + "not from 1 in alphabetical order as SharedStore numbers them")
-        }
         if let odd = entities.first(where: { !PropertySyntax.isIdentifier($0.name) || !$0.name.allSatisfy(\.isASCII) }) {
             throw ModelInferenceError(message: "the entity name '\(odd.name)' is not an ASCII identifier, which the scenario language needs")
         }
@@ -57,9 +50,22 @@ extension StoreInspection {
                 relationships.append(RelationshipDescription(name: relationship.name, destination: destination,
                                                               isToMany: relationship.toMany, inverse: inverse))
             }
-            descriptions.append(EntityDescription(name: entity.name, attributes: attributes, relationships: relationships))
+            descriptions.append(EntityDescription(name: entity.name, attributes: attributes, relationships: relationships,
+                                                  parent: entity.parent))
         }
-        return ModelDescription(entities: descriptions)
+        // A sub-entity's columns are in its root's table, where the schema cannot tell whose they are: the
+        // root has them all, and its sub-entities inherit them.
+        let model = ModelDescription(entities: descriptions).inheriting()
+        let compiled: Model
+        do { compiled = try Model(model) } catch {
+            throw ModelInferenceError(message: "the model its schema shows is not one SharedStore can open: \(error)")
+        }
+        let numbers = entities.map { entity in compiled.entityNumber(of: entity.name) }
+        if numbers != entities.map(\.number) {
+            throw ModelInferenceError(message: "its entities are numbered \(entities.map { "\($0.name) \($0.number)" }.joined(separator: ", ")), "
+                + "not as Core Data and SharedStore number them (from 1, root entities in alphabetical order, each followed by its sub-entities)")
+        }
+        return model
     }
 }
 

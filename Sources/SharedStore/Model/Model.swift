@@ -19,6 +19,10 @@ public final class Model: Sendable {
     let hasUniqueAttributes: Bool
     /// Whether some relationship is to-many (a save then forgets the to-many contents it changed).
     let hasToManyRelationships: Bool
+    /// Whether some entity is a sub-entity.
+    let hasInheritance: Bool
+    /// Whether some to-one points at an entity with sub-entities (a save then writes its `Z<n>_` column).
+    let hasCompanionColumns: Bool
     /// This model among every model made in the process (keys remember it: a freed model's address can
     /// be reused, a serial cannot).
     let serial = ModelSerial.next()
@@ -49,6 +53,8 @@ public final class Model: Sendable {
         }
         hasUniqueAttributes = entities.contains { !$0.uniqueSlots.isEmpty }
         hasToManyRelationships = entities.contains { $0.relationships.contains(where: \.isToMany) }
+        hasCompanionColumns = entities.contains { !$0.family.companions.isEmpty }
+        hasInheritance = description.hasInheritance
         entityVersionHashes = Model.entityHashes(of: description)
         versionHash = Model.digest(of: entityVersionHashes)
     }
@@ -69,6 +75,34 @@ public final class Model: Sendable {
                                         isToMany: $0.isToMany, inverse: $0.inverseName)
             }
         }
+    }
+
+    /// The `Z_ENT` of the entity named `name`; nil when the model has none.
+    public func entityNumber(of name: String) -> Int64? {
+        index(ofEntity: name).map { entities[$0].entityNumber }
+    }
+
+    /// `Z_SUPER`: the parent entity's number, 0 for a root entity.
+    func superNumber(of entity: EntityInfo) -> Int64 {
+        entity.family.parent.map { entities[$0].entityNumber } ?? 0
+    }
+
+    /// Whether objects of entity `index` are objects of `ancestor` (the same entity, or a sub-entity of it).
+    func isKind(_ index: Int, of ancestor: EntityInfo) -> Bool {
+        ancestor.family.kinds.contains(entities[index].entityNumber)
+    }
+
+    /// The names of `entity` and its sub-entities (just `entity` when the model has no such entity).
+    func kindNames(of entity: String) -> Set<String> {
+        guard let i = index(ofEntity: entity) else { return [entity] }
+        let kinds = entities[i].family.kinds
+        guard kinds.count > 1 else { return [entity] }
+        return Set(entities.filter { kinds.contains($0.entityNumber) }.map(\.name))
+    }
+
+    /// The entity whose `Z_ENT` is `number`.
+    func entity(number: Int64) -> EntityInfo? {
+        entities.first { $0.entityNumber == number }
     }
 
     func entity(named name: String) throws(StoreError) -> EntityInfo {
@@ -95,6 +129,8 @@ public final class Model: Sendable {
         var hashes: [String: [UInt8]] = [:]
         for entity in description.entities {
             var canonical = "E:\(entity.name);"
+            if let parent = entity.parent { canonical += "P:\(parent);" }
+            if entity.isAbstract { canonical += "abstract;" }
             for a in entity.attributes.sorted(by: { $0.name < $1.name }) {
                 canonical += "A:\(a.name):\(a.type):\(a.isOptional)\(a.isUnique ? ":unique" : "");"
             }
@@ -150,7 +186,8 @@ struct RelationshipInfo: Sendable {
 /// The compiled form of one entity (a class: it is read on every object access, so copies must be cheap).
 final class EntityInfo: Sendable {
     let index: Int
-    /// `Z_ENT`: 1-based, entities numbered in name order as Core Data does.
+    /// `Z_ENT`: 1-based, root entities numbered in name order, each followed by its sub-entities, as Core
+    /// Data does.
     let entityNumber: Int64
     let name: String
     let tableName: String
@@ -180,9 +217,14 @@ final class EntityInfo: Sendable {
     /// The slots of the attributes that are uniqueness constraints.
     let uniqueSlots: [Int]
 
+    /// Its place in its inheritance tree, as stored.
+    let family: EntityFamily
+
     init(index: Int, entityNumber: Int64, name: String, tableName: String, attributes: [AttributeDescription],
-         slots: [Slot], slotIndex: [String: Int], relationships: [RelationshipInfo], relationshipIndex: [String: Int])
+         slots: [Slot], slotIndex: [String: Int], relationships: [RelationshipInfo], relationshipIndex: [String: Int],
+         family: EntityFamily)
     {
+        self.family = family
         self.index = index
         self.entityNumber = entityNumber
         self.name = name

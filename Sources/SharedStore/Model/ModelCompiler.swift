@@ -9,40 +9,69 @@ struct ModelCompiler {
     private static let reservedColumns: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
 
     func compile() throws(ModelError) -> [EntityInfo] {
-        let numbers = entityNumbers()
+        let hierarchy = try Hierarchy(description, entityIndex: entityIndex)
+        let numbers = hierarchy.numbers
         var slotsPerEntity: [[Slot]] = []
         for entity in description.entities {
             slotsPerEntity.append(try slots(of: entity))
         }
+        try checkColumns(hierarchy)
         var result: [EntityInfo] = []
         for (i, entity) in description.entities.enumerated() {
             let slots = slotsPerEntity[i]
             var relationships: [RelationshipInfo] = []
             for relationship in entity.relationships {
-                relationships.append(
-                    try compile(relationship, of: entity, numbers: numbers, slotsPerEntity: slotsPerEntity))
+                // An inherited relationship is stored as its parent's: the same join table.
+                let declaring = hierarchy.declaring(relationship.name, of: i)
+                relationships.append(try compile(relationship, of: description.entities[declaring], numbers: numbers,
+                                                 slotsPerEntity: slotsPerEntity, slotsOf: i))
+            }
+            let root = hierarchy.root[i]
+            let subtree = hierarchy.subtree(of: i)
+            let companions = slots.indices.compactMap { slot -> Companion? in
+                guard case .toOne(let destination) = slots[slot].kind, hierarchy.hasSubentities(destination) else { return nil }
+                return Companion(slot: slot, column: "Z\(numbers[destination])_\(slots[slot].name.uppercased())",
+                                 destinationTable: "Z" + description.entities[hierarchy.root[destination]].name.uppercased())
             }
             result.append(EntityInfo(
                 index: i,
                 entityNumber: numbers[i],
                 name: entity.name,
-                tableName: "Z" + entity.name.uppercased(),
+                tableName: "Z" + description.entities[root].name.uppercased(),
                 attributes: entity.attributes,
                 slots: slots,
                 slotIndex: Dictionary(uniqueKeysWithValues: slots.enumerated().map { ($1.name, $0) }),
                 relationships: relationships,
-                relationshipIndex: Dictionary(uniqueKeysWithValues: relationships.enumerated().map { ($1.name, $0) })
+                relationshipIndex: Dictionary(uniqueKeysWithValues: relationships.enumerated().map { ($1.name, $0) }),
+                family: EntityFamily(
+                    root: root, parent: hierarchy.parent[i], isAbstract: entity.isAbstract,
+                    keyEntityNumber: numbers[root],
+                    kinds: numbers[i]...numbers[i] + Int64(subtree.count - 1),
+                    sharesTable: hierarchy.subtree(of: root).count > 1,
+                    companions: companions,
+                    tree: subtree.count > 1 ? TreeColumns(subtree.map { ($0, slotsPerEntity[$0]) }) : nil)
             ))
         }
         return result
     }
 
-    /// Core Data numbers entities alphabetically from 1.
-    private func entityNumbers() -> [Int64] {
-        let sorted = description.entities.indices.sorted { description.entities[$0].name < description.entities[$1].name }
-        var numbers = [Int64](repeating: 0, count: description.entities.count)
-        for (rank, i) in sorted.enumerated() { numbers[i] = Int64(rank + 1) }
-        return numbers
+    /// Entities of one table cannot hold two properties of one name (Core Data would number the columns;
+    /// SharedStore refuses): a sub-entity's own property clashing with another entity's of its family.
+    private func checkColumns(_ hierarchy: Hierarchy) throws(ModelError) {
+        var owners: [String: [String: Int]] = [:]  // root entity -> column -> declaring entity
+        for i in description.entities.indices {
+            let table = description.entities[hierarchy.root[i]].name
+            let declared = description.declaredProperties(of: description.entities[i])
+            for name in declared.attributes.map(\.name) + declared.relationships.map(\.name) {
+                let column = "Z" + name.uppercased()
+                if let other = owners[table]?[column], other != i {
+                    throw ModelError(entity: description.entities[i].name, property: name,
+                                     reason: "\(description.entities[other].name), stored in the same table, has a property of this name "
+                                        + "(sub-entities of one parent with one property name are not supported)")
+                }
+                owners[table, default: [:]][column] = i
+            }
+        }
     }
 
     private func slots(of entity: EntityDescription) throws(ModelError) -> [Slot] {
@@ -119,8 +148,10 @@ struct ModelCompiler {
         return candidates.count == 1 ? candidates[0] : nil
     }
 
+    /// `entity` is the entity that declares `relationship`; `owner` the one whose info it goes in (a
+    /// sub-entity inherits it): a to-one's slot is the owner's.
     private func compile(_ relationship: RelationshipDescription, of entity: EntityDescription, numbers: [Int64],
-                         slotsPerEntity: [[Slot]]) throws(ModelError) -> RelationshipInfo
+                         slotsPerEntity: [[Slot]], slotsOf owner: Int) throws(ModelError) -> RelationshipInfo
     {
         let source = entityIndex[entity.name]!
         let destination = entityIndex[relationship.destination]!
@@ -133,7 +164,7 @@ struct ModelCompiler {
         }
         let storage: RelationshipStorage
         if !relationship.isToMany {
-            storage = .foreignKey(slot: slotsPerEntity[source].firstIndex { $0.name == relationship.name }!)
+            storage = .foreignKey(slot: slotsPerEntity[owner].firstIndex { $0.name == relationship.name }!)
         } else if let inverse, !inverse.isToMany {
             storage = .inverseForeignKey(slot: slotsPerEntity[destination].firstIndex { $0.name == inverse.name }!)
         } else {

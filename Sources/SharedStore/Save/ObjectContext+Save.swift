@@ -168,9 +168,14 @@ extension ObjectContext {
     private func forgetToMany(afterWritingTo written: [Bool]) {
         guard core.model.hasToManyRelationships else { return }
         var affected = Set<ToManyKey.Relationship>()
-        for entity in core.model.entities {
+        let model = core.model
+        // An entity counts as written when one of its kinds was: a to-many into it may hold a sub-entity's.
+        let writtenKind = model.hasInheritance
+            ? model.entities.map { entity in written.indices.contains { written[$0] && model.isKind($0, of: entity) } }
+            : written
+        for entity in model.entities {
             for (index, relationship) in entity.relationships.enumerated() where relationship.isToMany
-                && (written[entity.index] || written[relationship.destination]) {
+                && (written[entity.index] || writtenKind[relationship.destination]) {
                 affected.insert(ToManyKey.Relationship(entity: entity.index, index: index))
             }
         }

@@ -86,6 +86,7 @@ struct SaveTransaction {
                 }
                 for (object, isDelete, row) in found { try resolve(object, row, isDelete: isDelete) }
             }
+            if core.model.hasCompanionColumns { try writeCompanions() }
             if core.model.hasJoinTables { try writeJoinTables() }
             if core.historyTracking {
                 historyToken = try HistoryRecorder.record(core: core, contextName: contextName, author: author,
@@ -125,7 +126,7 @@ struct SaveTransaction {
         for entity in entities { counts[entity] += 1 }
         var next = [Int64](repeating: 0, count: models.count)
         for (entity, count) in counts.enumerated() where count > 0 {
-            next[entity] = try KeyAllocator.take(count, of: models[entity].entityNumber, name: models[entity].name, db)
+            next[entity] = try KeyAllocator.take(count, of: models[entity].family.keyEntityNumber, name: models[entity].name, db)
         }
         insertCount = entities.count
         var keys: [Int64] = []
@@ -212,6 +213,20 @@ struct SaveTransaction {
         for relationship in entity.relationships {
             guard case .joinTable(let table, let owner, _) = relationship.storage else { continue }
             try db.cached("DELETE FROM \(table) WHERE \(owner) = ?").run([.int(primaryKey)])
+        }
+    }
+
+    /// Each written to-one into an entity with sub-entities also stores its target's `Z_ENT` (`Z<n>_<NAME>`),
+    /// read off the target's row: written after every insert of the save, so a target inserted with it is found.
+    private func writeCompanions() throws {
+        for write in writes {
+            guard case .committed(let operation) = write.kind, operation != .delete else { continue }
+            let entity = write.entity
+            for companion in entity.family.companions {
+                let key = entity.slots[companion.slot].column
+                try db.cached("UPDATE \(entity.tableName) SET \(companion.column) = (SELECT Z_ENT FROM \(companion.destinationTable) "
+                    + "WHERE Z_PK = \(entity.tableName).\(key)) WHERE Z_PK = ?").run([.int(write.primaryKey)])
+            }
         }
     }
 

@@ -12,6 +12,7 @@ extension StoreCoordinator {
         throws(StoreError) -> [ObjectID]
     {
         let info = try core.model.entity(named: entity)
+        if info.family.isAbstract { throw .abstractEntity(entity) }
         var rows: [[Value]] = []
         for values in objects {
             var row = info.initialValues
@@ -25,7 +26,7 @@ extension StoreCoordinator {
             rows.append(row)
         }
         return try batch(.insert, info, author: author) { db in
-            let first = try KeyAllocator.take(Int64(rows.count), of: info.entityNumber, name: info.name, db)
+            let first = try KeyAllocator.take(Int64(rows.count), of: info.family.keyEntityNumber, name: info.name, db)
             let statement = try db.cached(info.insertSQL)
             var keys: [Int64] = []
             for (i, row) in rows.enumerated() {
@@ -91,7 +92,7 @@ extension StoreCoordinator {
         var tombstones: [Int64: [String: Value]] = [:]
         return try batch(.delete, info, author: author, tombstones: { tombstones[$0] }) { db in
             let rows = try core.readRows(info, where: whereClause, arguments: arguments, orderBy: "Z_PK", limit: nil, on: db)
-            for (key, row) in rows { tombstones[key] = HistoryRecorder.tombstone(info, row.values) }
+            for row in rows { tombstones[row.primaryKey] = HistoryRecorder.tombstone(info, row.snapshot.values) }
             // The rows first, while the join tables still hold what a key path in the predicate follows;
             // then the join rows of the owners that are gone.
             try db.cached("DELETE FROM \(info.tableName) WHERE \(whereClause)").run(arguments)
@@ -99,7 +100,7 @@ extension StoreCoordinator {
                 guard case .joinTable(let table, let owner, _) = relationship.storage else { continue }
                 try db.cached("DELETE FROM \(table) WHERE \(owner) NOT IN (SELECT Z_PK FROM \(info.tableName))").run()
             }
-            return (rows.map(\.0), [])
+            return (rows.map(\.primaryKey), [])
         }
     }
 
@@ -127,10 +128,18 @@ extension StoreCoordinator {
         }
     }
 
+    /// The WHERE clause of a batch update or delete: the predicate's, kept to the entity's rows in a table
+    /// it shares with others.
     private func sql(_ filter: FetchPredicate?, _ info: EntityInfo) throws(StoreError) -> (String, [Value]) {
-        guard let filter else { return ("1", []) }
+        guard info.family.tree == nil else {
+            throw .invalidState("a batch request on \(info.name), which has sub-entities, is not supported yet: "
+                + "run it on each of its sub-entities")
+        }
+        let kind = info.family.entityFilter
+        guard let filter else { return (kind ?? "1", []) }
         do {
-            return try PredicateSQL.whereClause(filter, info, model: core.model)
+            let (clause, arguments) = try PredicateSQL.whereClause(filter, info, model: core.model)
+            return (kind.map { "\($0) AND (\(clause))" } ?? clause, arguments)
         } catch {
             throw .invalidPredicate(error)
         }

@@ -38,6 +38,11 @@ struct StoreMigration {
     // MARK: What can be inferred
 
     private func checkInferable() throws {
+        // Sub-entities share their root's table: moving rows and columns between families is not built.
+        if source.modelDescription.hasInheritance || destination.modelDescription.hasInheritance {
+            throw StoreError.migrationFailed(reason: "one of the models has sub-entities, and SharedStore does not migrate "
+                + "stores with entity inheritance yet")
+        }
         for entity in destination.entities {
             guard let oldIndex = source.entityIndex[entity.name] else { continue }
             let old = source.entities[oldIndex]
@@ -97,7 +102,7 @@ struct StoreMigration {
         for old in source.entities where destination.entityIndex[old.name] == nil { renumbered[old.entityNumber] = 0 }
         for entity in destination.entities {
             guard let oldIndex = source.entityIndex[entity.name] else {
-                for statement in StoreSchema.tableStatements(for: entity) { try db.execute(statement) }
+                for statement in StoreSchema.tableStatements(for: entity, in: destination) { try db.execute(statement) }
                 continue
             }
             let old = source.entities[oldIndex]

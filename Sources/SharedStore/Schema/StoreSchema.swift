@@ -30,7 +30,7 @@ enum StoreSchema {
         ]
         var joinTables: Set<String> = []
         for entity in model.entities {
-            sql += tableStatements(for: entity)
+            if entity.family.root == entity.index { sql += tableStatements(for: entity, in: model) }
             for relationship in entity.relationships {
                 guard case .joinTable(let table, let owner, let target) = relationship.storage,
                     joinTables.insert(table).inserted
@@ -41,20 +41,42 @@ enum StoreSchema {
         return sql
     }
 
-    /// The entity's table and the indexes of its to-one columns.
-    static func tableStatements(for entity: EntityInfo) -> [String] {
-        let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
-            + entity.slots.map { slot in
-                switch slot.kind {
-                case .attribute(let type): "\(slot.column) \(type.sqlType)"
-                case .toOne: "\(slot.column) INTEGER"
-                }
-            }
-        var sql = ["CREATE TABLE IF NOT EXISTS \(entity.tableName) (\(columns.joined(separator: ", ")))"]
-        for slot in entity.slots where slot.attributeType == nil {
-            sql.append("CREATE INDEX IF NOT EXISTS \(entity.tableName)_\(slot.column)_INDEX ON \(entity.tableName) (\(slot.column))")
+    /// A root entity's table (its sub-entities' rows too, with their columns) and the indexes of its to-one
+    /// columns, and of `Z_ENT` when sub-entities share it.
+    static func tableStatements(for root: EntityInfo, in model: Model) -> [String] {
+        let columns = familyColumns(of: root, in: model)
+        let table = root.tableName
+        let definitions = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + columns.map { "\($0.name) \($0.type)" }
+        var sql = ["CREATE TABLE IF NOT EXISTS \(table) (\(definitions.joined(separator: ", ")))"]
+        for column in columns where column.isToOne {
+            sql.append("CREATE INDEX IF NOT EXISTS \(table)_\(column.name)_INDEX ON \(table) (\(column.name))")
+        }
+        if root.family.sharesTable {
+            sql.append("CREATE INDEX IF NOT EXISTS \(table)_Z_ENT_INDEX ON \(table) (Z_ENT)")
         }
         return sql
+    }
+
+    /// The columns of a root entity's table after `Z_PK, Z_ENT, Z_OPT`: every slot of the entity and its
+    /// sub-entities, then the companions of to-ones into entities with sub-entities.
+    static func familyColumns(of root: EntityInfo, in model: Model) -> [(name: String, type: String, isToOne: Bool)] {
+        var result: [(name: String, type: String, isToOne: Bool)] = []
+        var seen: Set<String> = []
+        let family = model.entities.filter { $0.family.root == root.index }
+        for entity in family {
+            for slot in entity.slots where seen.insert(slot.column).inserted {
+                switch slot.kind {
+                case .attribute(let type): result.append((slot.column, type.sqlType, false))
+                case .toOne: result.append((slot.column, "INTEGER", true))
+                }
+            }
+        }
+        for entity in family {
+            for companion in entity.family.companions where seen.insert(companion.column).inserted {
+                result.append((companion.column, "INTEGER", false))
+            }
+        }
+        return result
     }
 
     /// A many-to-many relationship's join table, keyed by both columns, and its reverse index.
@@ -86,8 +108,8 @@ enum StoreSchema {
                 }
                 for statement in createStatements(for: model) { try db.execute(statement) }
                 for entity in model.entities {
-                    try db.cached("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)")
-                        .run([.int(entity.entityNumber), .string(entity.name)])
+                    try db.cached("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
+                        .run([.int(entity.entityNumber), .string(entity.name), .int(model.superNumber(of: entity))])
                 }
                 let identifier = UUID().uuidString
                 let insert = try db.cached("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
@@ -155,9 +177,11 @@ enum StoreSchema {
     /// What of `model` the store's tables lack, as a sentence; nil when they hold it all.
     static func schemaProblem(_ db: SQLiteConnection, _ model: Model) throws(SQLiteError) -> String? {
         for entity in model.entities {
-            guard try db.scalarInt("SELECT count(*) FROM Z_PRIMARYKEY WHERE Z_ENT = ? AND Z_NAME = ?",
-                                   [.int(entity.entityNumber), .string(entity.name)]) == 1 else {
-                return "Z_PRIMARYKEY has no row \(entity.entityNumber) for \(entity.name) (SharedStore numbers entities from 1 in alphabetical order)"
+            guard try db.scalarInt("SELECT count(*) FROM Z_PRIMARYKEY WHERE Z_ENT = ? AND Z_NAME = ? AND ifnull(Z_SUPER, 0) = ?",
+                                   [.int(entity.entityNumber), .string(entity.name), .int(model.superNumber(of: entity))]) == 1 else {
+                let parent = entity.family.parent.map { " under \(model.entities[$0].name) (Z_SUPER \(model.superNumber(of: entity)))" } ?? ""
+                return "Z_PRIMARYKEY has no row \(entity.entityNumber) for \(entity.name)\(parent) (SharedStore numbers entities from 1 in "
+                    + "alphabetical order\(model.hasInheritance ? ", each root followed by its sub-entities" : ""))"
             }
             let columns = try db.columnTypes(of: entity.tableName)
             guard !columns.isEmpty else { return "there is no table \(entity.tableName) for \(entity.name)" }
@@ -168,9 +192,10 @@ enum StoreSchema {
             // A column the model could name and does not is another version's property: the model is not
             // the store's (an older version would otherwise open a newer store). Columns the scenario
             // language cannot describe (data, transformables, odd names) are the store's own business.
-            let known = Set(expected)
+            let root = model.entities[entity.family.root]
+            let known = Set(expected + familyColumns(of: root, in: model).map(\.name))
             for (column, type) in columns.sorted(by: { $0.key < $1.key }) where !known.contains(column) && isDescribable(column, type) {
-                return "\(entity.tableName) has a column \(column) that \(entity.name) in the model does not have"
+                return "\(entity.tableName) has a column \(column) that \(root.name) in the model does not have"
             }
             for relationship in entity.relationships {
                 guard case .joinTable(let table, let owner, let target) = relationship.storage else { continue }

@@ -222,6 +222,7 @@ public final class SyncEnsemble {
     private func requireWritableHistory() throws(SyncError) {
         if let reason = store.readOnlyReason { throw .store(.readOnly(reason: reason)) }
         guard store.isHistoryTrackingEnabled else { throw .historyTrackingRequired }
+        if core.model.modelDescription.hasInheritance { throw .unsupportedModel(reason: "the model has sub-entities") }
     }
 
     private func makeStoreIdentifier() -> String {

@@ -15,6 +15,8 @@ public enum SyncError: Error, Sendable, CustomStringConvertible {
     case transfer(operation: String, reason: String)
     /// An interruption hook threw (a simulated crash at `stage`); nothing after it ran.
     case interrupted(stage: SyncStage, reason: String)
+    /// The model has what sync does not carry yet (sub-entities).
+    case unsupportedModel(reason: String)
     /// The store failed (read-only, SQLite...).
     case store(StoreError)
 
@@ -29,6 +31,7 @@ public enum SyncError: Error, Sendable, CustomStringConvertible {
         case .notFound(let id): "object \(id) is not in the store"
         case .transfer(let operation, let reason): "transfer service \(operation) failed: \(reason)"
         case .interrupted(let stage, let reason): "sync interrupted at \(stage): \(reason)"
+        case .unsupportedModel(let reason): "sync does not support this model: \(reason)"
         case .store(let error): "\(error)"
         }
     }

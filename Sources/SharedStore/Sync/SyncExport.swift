@@ -73,7 +73,7 @@ extension SyncEngine {
         let time = now.timeIntervalSinceReferenceDate
         for entity in core.model.entities {
             let times = Dictionary(uniqueKeysWithValues: syncModel.properties[entity.index].map { ($0.name, time) })
-            for (key, row) in try core.readRows(entity, where: nil, arguments: [], orderBy: "Z_PK", limit: nil, on: db) {
+            for (key, _, row) in try core.readRows(entity, where: nil, arguments: [], orderBy: "Z_PK", limit: nil, on: db) {
                 if let change = try exportObject(entity, key, row.values, times: times, inserted: true, store: store,
                                                  applied: applied)
                 {

@@ -1,0 +1,124 @@
+import Basics
+import Foundation
+import SharedStore
+import Testing
+import TestSupport
+
+/// Sub-entities as Core Data stores them: in their root's table, told apart by `Z_ENT`, keyed from the
+/// root's `Z_PRIMARYKEY` row, a to-one into them with a `Z<n>_` companion column; fetched with their
+/// parent, related through its relationships.
+@Suite struct InheritanceTests {
+    /// Author 1; Book 2 with sub-entity GraphicNovel 3 (and its abstract-free sibling Magazine 4); Page 5
+    /// whose `book` may hold any kind of Book.
+    static let declared = ModelDescription(entities: [
+        EntityDescription(name: "Book", attributes: [AttributeDescription(name: "title", type: .string)],
+                          relationships: [RelationshipDescription(name: "author", destination: "Author", isToMany: false)]),
+        EntityDescription(name: "GraphicNovel", attributes: [AttributeDescription(name: "artist", type: .string, isOptional: true)],
+                          parent: "Book"),
+        EntityDescription(name: "Magazine", attributes: [AttributeDescription(name: "issue", type: .int)], parent: "Book"),
+        EntityDescription(name: "Author", attributes: [AttributeDescription(name: "name", type: .string)],
+                          relationships: [RelationshipDescription(name: "books", destination: "Book", isToMany: true)]),
+        EntityDescription(name: "Page", attributes: [AttributeDescription(name: "number", type: .int)],
+                          relationships: [RelationshipDescription(name: "book", destination: "Book", isToMany: false)]),
+    ])
+
+    private func rows(_ url: URL, _ sql: String) throws -> [[Value]] {
+        let db = try SQLiteConnection(path: url.path, readOnly: true)
+        let statement = try db.prepare(sql)
+        var result: [[Value]] = []
+        while try statement.step() { result.append((0..<statement.columnCount).map { statement.value(at: $0) }) }
+        return result
+    }
+
+    @Test func subEntitiesLiveInTheirRootsTableAsCoreDataNumbersThem() throws {
+        let fixture = try StoreFixture(model: try Model(Self.declared.inheriting()))
+        let store = try fixture.open()
+        let context = store.viewContext
+        let author = try context.insert("Author", values: ["name": "Moore"])
+        let novel = try context.insert("GraphicNovel", values: ["title": "Watchmen", "artist": "Gibbons"])
+        let book = try context.insert("Book", values: ["title": "Dune"])
+        let page = try context.insert("Page", values: ["number": 1])
+        try context.relate(novel, to: author, via: "author")
+        try context.relate(page, to: novel, via: "book")
+        let saved = try context.save()
+        let novelID = try #require(saved.permanentIDs[novel])
+        #expect(novelID.entity == "GraphicNovel")
+
+        #expect(try rows(fixture.url, "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT") == [
+            [.int(1), .string("Author"), .int(0)], [.int(2), .string("Book"), .int(0)],
+            [.int(3), .string("GraphicNovel"), .int(2)], [.int(4), .string("Magazine"), .int(2)],
+            [.int(5), .string("Page"), .int(0)],
+        ])
+        // One table for the family, keys from the root's row, sub-entities' columns in it.
+        #expect(try rows(fixture.url, "SELECT Z_ENT, ZTITLE, ZARTIST, ZISSUE FROM ZBOOK ORDER BY Z_ENT DESC") == [
+            [.int(3), .string("Watchmen"), .string("Gibbons"), .null], [.int(2), .string("Dune"), .null, .null],
+        ])
+        #expect(try rows(fixture.url, "SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT IN (2, 3)") == [[.int(2), .int(2)], [.int(3), .int(0)]])
+        #expect(try rows(fixture.url, "SELECT name FROM sqlite_master WHERE name IN ('ZGRAPHICNOVEL', 'ZBOOK_Z_ENT_INDEX')")
+            == [[.string("ZBOOK_Z_ENT_INDEX")]])
+        // The to-one into the family stores its target's entity beside its key.
+        #expect(try rows(fixture.url, "SELECT ZBOOK, Z2_BOOK FROM ZPAGE") == [[.int(novelID.primaryKey), .int(3)]])
+        _ = book
+
+        // Another process: a fetch of Book finds both kinds, each as its own entity; a fetch of a
+        // sub-entity only its own; a predicate on an inherited attribute works.
+        let other = try fixture.open().viewContext
+        let books = try other.fetch(FetchRequest(entity: "Book", sort: "title"))
+        #expect(books.map(\.entity) == ["Book", "GraphicNovel"])
+        #expect(try other.value("artist", of: books[1]) == .string("Gibbons"))
+        #expect(try other.fetch(FetchRequest(entity: "GraphicNovel")).map(\.primaryKey) == [novelID.primaryKey])
+        #expect(try other.fetch(FetchRequest(entity: "GraphicNovel", predicate: "title == 'Dune'")).isEmpty)
+        #expect(try other.fetch(FetchRequest(entity: "Magazine")).isEmpty)
+        // Relationships hand out objects of their own entity.
+        let pages = try other.fetch(FetchRequest(entity: "Page"))
+        #expect(try other.relatedObjects(of: pages[0], via: "book") == [novelID])
+        let authors = try other.fetch(FetchRequest(entity: "Author"))
+        #expect(try other.relatedObjects(of: authors[0], via: "books") == [novelID])
+        #expect(try other.fetch(FetchRequest(entity: "Page", predicate: "book.title == 'Watchmen'")).count == 1)
+    }
+
+    @Test func anEditOfAnInheritedRelationshipMovesTheObjectBetweenOwners() throws {
+        let fixture = try StoreFixture(model: try Model(Self.declared.inheriting()))
+        let context = try fixture.open().viewContext
+        let first = try context.insert("Author", values: ["name": "A"])
+        let second = try context.insert("Author", values: ["name": "B"])
+        let novel = try context.insert("GraphicNovel", values: ["title": "T"])
+        try context.relate(first, to: novel, via: "books")
+        try context.relate(second, to: novel, via: "books")
+        #expect(try context.relatedObjects(of: first, via: "books").isEmpty)
+        #expect(try context.relatedObjects(of: second, via: "books") == [novel])
+        let saved = try context.save()
+        let other = try fixture.open().viewContext
+        let novelID = try #require(saved.permanentIDs[novel])
+        #expect(try other.relatedObjects(of: novelID, via: "author") == [try #require(saved.permanentIDs[second])])
+        // Deleting the novel clears the author's to-many (nullify through the inherited inverse).
+        try other.delete(novelID)
+        try other.save()
+        #expect(try fixture.open().viewContext.relatedObjects(of: try #require(saved.permanentIDs[second]), via: "books").isEmpty)
+    }
+
+    @Test func anAbstractEntityHasNoObjectsOfItsOwn() throws {
+        var declared = Self.declared
+        declared.entities[0].isAbstract = true
+        let fixture = try StoreFixture(model: try Model(declared.inheriting()))
+        let context = try fixture.open().viewContext
+        #expect(throws: StoreError.self) { try context.insert("Book", values: ["title": "x"]) }
+        _ = try context.insert("Magazine", values: ["title": "Wired", "issue": 3])
+        try context.save()
+        #expect(try context.fetch(FetchRequest(entity: "Book")).map(\.entity) == ["Magazine"])
+    }
+
+    @Test func modelsWithBrokenInheritanceAreRefused() throws {
+        var missing = Self.declared
+        missing.entities[1].parent = "Comic"
+        #expect(throws: ModelError.self) { try Model(missing.inheriting()) }
+        var loop = Self.declared
+        loop.entities[0].parent = "GraphicNovel"
+        #expect(throws: ModelError.self) { try Model(loop) }
+        // Declared-only properties (not inheriting()) are refused: a sub-entity lists its parent's first.
+        #expect(throws: ModelError.self) { try Model(Self.declared) }
+        var clash = Self.declared
+        clash.entities[2].attributes.append(AttributeDescription(name: "artist", type: .string))
+        #expect(throws: ModelError.self) { try Model(clash.inheriting()) }
+    }
+}
