@@ -100,6 +100,25 @@ import TestSupport
         withExtendedLifetime(writer) {}
     }
 
+    /// The model read off that store opens it: the sub-entities' rows come with a fetch of their parent,
+    /// each as its own entity, and a to-one into the family hands out the entity its `Z1_BOOK` names.
+    @Test func aCoreDataStoreWithSubEntitiesOpensWithTheModelItsSchemaShows() throws {
+        let directory = try TemporaryDirectory(prefix: "inspect")
+        let url = directory.url.appendingPathComponent("Books.sqlite")
+        try Self.coreDataStore(at: url, journal: "DELETE")
+        let model = try StoreInspector.inspect(url).inferredModel()
+        #expect(model.entities.map { "\($0.name):\($0.parent ?? "-")" }
+            == ["Book:-", "GraphicNovel:Book", "Feedback:-", "Page:-", "Writer:-", "Author:Writer"])
+        #expect(model.entity(named: "GraphicNovel")?.attributes.map(\.name) == model.entity(named: "Book")?.attributes.map(\.name))
+        let store = try StoreCoordinator(url: url, model: try Model(model), options: StoreOptions(readOnly: true))
+        let context = store.viewContext
+        let books = try context.fetch(FetchRequest(entity: "Book", sort: "title"))
+        #expect(books.map(\.entity).sorted() == ["Book", "Book", "GraphicNovel"])
+        #expect(try context.fetch(FetchRequest(entity: "Book", includesSubentities: false)).count == 2)
+        let pages = try context.fetch(FetchRequest(entity: "Page", sort: "text"))
+        #expect(try pages.map { try context.relatedObjects(of: $0, via: "book").map(\.entity) } == [["Book"], ["GraphicNovel"]])
+    }
+
     @Test func aStoreCopiedWithoutItsWALSaysCommitsMayBeMissing() throws {
         let directory = try TemporaryDirectory(prefix: "inspect")
         let url = directory.url.appendingPathComponent("Books.sqlite")
