@@ -53,7 +53,7 @@ extension AgentProcess {
             let matches = expect.map { names.count == $0 } ?? true
             lastCheckMatched = matches
             let done = matches || (time.isVirtual ? isLastAttempt : started >= deadline)
-            let deleted = (currentContext.deletedObjects + heldDeletes).filter { $0.entity == entity }.map { ids.name(of: $0) }
+            let deleted = (currentContext.deletedObjects + heldDeletes).filter { isKind($0.entity, of: entity) }.map { ids.name(of: $0) }
             var observation = CountObservation(
                 entity: entity, predicate: filter?.description, ids: names, final: done, store: openedCopyName,
                 deletedUnsaved: deleted.isEmpty ? nil : deleted.sorted())
@@ -63,7 +63,7 @@ extension AgentProcess {
                 observation.listed = list.ids
                 observation.fetchedAll = list.unfiltered
                 observation.hidden = filter == nil ? nil : hidden
-                let edited = ownEditedObjects.filter { $0.entity == entity }.map { ids.name(of: $0) }
+                let edited = ownEditedObjects.filter { isKind($0.entity, of: entity) }.map { ids.name(of: $0) }
                 observation.edited = edited.isEmpty ? nil : edited.sorted()
             }
             record(.counted(observation), start: started)
@@ -168,7 +168,7 @@ extension AgentProcess {
     /// Whether this process's own fetches of `id`'s entity return it from the store now (through the
     /// inspector: no cache, no pinned generation); nil when it never fetched the entity.
     private func listedByOwnFetches(_ id: ObjectID) -> Bool? {
-        let requests = fetches.filter { $0.entity == id.entity }
+        let requests = fetches.filter { isKind(id.entity, of: $0.entity) }
         guard !requests.isEmpty else { return nil }
         if !ownEdits(of: id).isEmpty {
             // Its own unsaved edits decide, as a fetch matches an edited object by its unsaved values.
@@ -208,19 +208,25 @@ extension AgentProcess {
     /// now (through a fresh context, so no cache and no pinned generation), matching `filter`: the
     /// list a screen built from those fetches should show. `unfiltered` when one fetch has no predicate.
     func listed(_ entity: String, filter: FetchPredicate?) -> (ids: [String], unfiltered: Bool) {
-        let requests = fetches.filter { $0.entity == entity }
+        // Fetches of the entity, or of a parent of it (which return its objects among others').
+        let requests = fetches.filter { isKind(entity, of: $0.entity) }
         guard !requests.isEmpty, let fresh = inspectorContext("list-check") else { return ([], false) }
         var names: Set<String> = []
         for request in requests {
             // The list as the fetch would make it now: its predicate, sort and limit, without pending
             // changes (the inspector has none).
-            for id in (try? fresh.fetch(request)) ?? [] {
+            for id in (try? fresh.fetch(request)) ?? [] where isKind(id.entity, of: entity) {
                 if let filter, !Self.matches(filter, id, in: fresh) { continue }
                 names.insert(ids.name(of: id))
             }
         }
         // A list of every object: a fetch with neither predicate nor limit.
         return (names.sorted(), requests.contains { $0.predicate == nil && $0.filter == nil && $0.fetchLimit == nil })
+    }
+
+    /// Whether objects of `entity` are objects of `ancestor`: the same entity, or a sub-entity of it.
+    func isKind(_ entity: String, of ancestor: String) -> Bool {
+        entity == ancestor || coordinator.model.modelDescription.entity(entity, isKindOf: ancestor)
     }
 
     /// The properties of `id` holding this process's own edits: unsaved, or saved inside a held write

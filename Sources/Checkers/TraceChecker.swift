@@ -33,6 +33,8 @@ public enum TraceChecker {
             }
         }
         var oracle = CommitOracle()
+        oracle.kinds = { entity, ancestor in context.info.entity(entity, isKindOf: ancestor) }
+        oracle.hasInheritance = context.info.entityParents != nil
         let lostUpdates = LostUpdateChecker(context: context)
         for commit in CommitOracle.order(commits) {
             lostUpdates.willCommit(commit, oracle: oracle, into: &anomalies)

@@ -52,6 +52,9 @@ public struct RunInfo: Sendable, Hashable, Codable {
     public var steps: [StepInfo]
     /// How the run was executed; in the deterministic mode every time in the trace is virtual.
     public var mode: RunMode
+    /// Each sub-entity's parent entity in the store's model, so checkers count a sub-entity's objects
+    /// among its parent's; nil when the model has no inheritance.
+    public var entityParents: [String: String]?
 
     public init(
         scenario: String, variant: String, file: String, summary: String, seed: UInt64,
@@ -77,6 +80,7 @@ public struct RunInfo: Sendable, Hashable, Codable {
 extension RunInfo {
     private enum CodingKeys: String, CodingKey {
         case scenario, variant, file, summary, seed, expected, staleToleranceNanos, latencyBudget, growthLimits, processes, steps, mode
+        case entityParents
     }
 
     /// Decodes a header; one written before runs had a mode was real-time.
@@ -91,5 +95,18 @@ extension RunInfo {
             growthLimits: try c.decodeIfPresent(GrowthLimits.self, forKey: .growthLimits),
             processes: try c.decode([TraceProcess].self, forKey: .processes), steps: try c.decode([StepInfo].self, forKey: .steps),
             mode: try c.decodeIfPresent(RunMode.self, forKey: .mode) ?? .realTime)
+        entityParents = try c.decodeIfPresent([String: String].self, forKey: .entityParents)
+    }
+
+    /// Whether objects of `entity` are objects of `ancestor`: the same entity or a sub-entity of it.
+    public func entity(_ entity: String, isKindOf ancestor: String) -> Bool {
+        var current: String? = entity
+        var steps = 0
+        while let name = current, steps <= (entityParents?.count ?? 0) {
+            if name == ancestor { return true }
+            current = entityParents?[name]
+            steps += 1
+        }
+        return false
     }
 }

@@ -63,4 +63,28 @@ import Testing
             - app: { relate: s1, to: n1, via: items }
             """), line: 16, column: 28, containing: "Shelf.items leads to Item, but 'n1' is a Note")
     }
+
+    /// What SharedStore does not do with sub-entities yet is refused at validation, not at run time.
+    @Test func whatIsNotSupportedWithSubEntitiesIsRefusedAtValidation() {
+        Fixture.expectOneError(yaml(books, steps: "- app: { batch-delete: Book }"),
+                               line: 13, column: 26, containing: "batch-delete of Book, which has sub-entities (GraphicNovel)")
+        Fixture.expectOneError(yaml(books, steps: "- app: { batch-insert: Item, count: 3 }"),
+                               line: 13, column: 26, containing: "Item is an abstract entity: batch-insert one")
+        #expect((try? Fixture.scenario(yaml(books, steps: "- app: { batch-update: GraphicNovel, set: { pages: 1 } }"))) != nil,
+                "a sub-entity without sub-entities of its own is fine")
+        let synced = yaml(books, steps: "").replacingOccurrences(of: "app: { role: host }", with: "app: { role: host, sync: transfer }")
+        Fixture.expectOneError(synced, line: 10, column: 39, containing: "sync of a store whose model has sub-entities")
+        let versions = """
+            summary: Versions.
+            store:
+              group: group.example.books
+              name: Books
+              models:
+                v1: { Book: { title: string } }
+                v2: { Book: { title: string }, Novel: { parent-entity: Book } }
+            processes: { app: { role: host } }
+            steps: [ { app: launch } ]
+            """
+        Fixture.expectOneError(versions, line: 7, column: 9, containing: "model versions with sub-entities are not supported yet")
+    }
 }

@@ -33,6 +33,10 @@ struct CommitOracle {
     private(set) var stores: [String] = []
     /// Per store and entity, the ids committed there, in the order first committed.
     private(set) var idsByEntity: [String: [String: [String]]] = [:]
+    /// Whether the model has sub-entities (then `kinds` says which entity's objects are another's).
+    var hasInheritance = false
+    /// Whether objects of the first entity are objects of the second (the trace header's inheritance).
+    var kinds: @Sendable (String, String) -> Bool = { $0 == $1 }
     /// Every commit, per store in commit order, stores in the order first written.
     private(set) var ordered: [CommitEvent] = []
 
@@ -69,9 +73,10 @@ struct CommitOracle {
         objects[ObjectKey(store: store, object: object)]
     }
 
-    /// The ids of `entity` ever committed to `store`.
+    /// The ids of `entity` and its sub-entities ever committed to `store`.
     func ids(of entity: String, in store: String) -> [String] {
-        idsByEntity[store]?[entity] ?? []
+        guard hasInheritance, let byEntity = idsByEntity[store] else { return idsByEntity[store]?[entity] ?? [] }
+        return byEntity.keys.sorted().filter { kinds($0, entity) }.flatMap { byEntity[$0]! }
     }
 
     /// The same scenario object committed to another store than `store` (the first such store), for

@@ -60,10 +60,13 @@ public struct RunPlan: Sendable {
                 store: RunPlan.storeName(of: process, group: run.store.group),
                 settings: RunPlan.displaySettings(process.settings))
         }
-        info = RunInfo(
+        var info = RunInfo(
             scenario: run.scenario, variant: run.variant, file: run.file, summary: summary, seed: run.rootSeed,
             expected: run.expectation, staleToleranceNanos: run.staleTolerance.nanos, latencyBudget: run.latencyBudget,
             growthLimits: run.growthLimits, processes: processes, steps: table, mode: mode)
+        let parents = run.store.model.entities.compactMap { entity in entity.parent.map { (entity.name, $0) } }
+        info.entityParents = parents.isEmpty ? nil : Dictionary(parents, uniquingKeysWith: { a, _ in a })
+        self.info = info
     }
 
     /// The trace's name for the store a process reads: the group's, or its own container's.

@@ -52,6 +52,11 @@ extension ScenarioDecoder {
         for pair in map.pairs {
             guard let name = decoder.name(pair.key, "a version name like v1") else { continue }
             guard let model = decodeModel(pair.value) else { continue }
+            if model.hasInheritance {
+                decoder.error("model versions with sub-entities are not supported yet (SharedStore does not migrate them); "
+                    + "declare one model under model:.", at: pair.value)
+                continue
+            }
             for (earlier, _) in versions {
                 checkLightweight(from: earlier, to: ModelVersion(name: name, model: model), at: pair.value)
             }

@@ -177,6 +177,10 @@ extension ScenarioDecoder {
 
     /// `none`, `transfer`, `{ transfer: { latency: 2s } }` or `{ transfer: true, latency: 2s }`.
     private func decodeSync(_ node: YAMLNode) -> SyncMode? {
+        if model?.hasInheritance == true, node.scalar != "none" {
+            decoder.error("sync of a store whose model has sub-entities is not supported yet.", at: node)
+            return nil
+        }
         if let text = node.scalar, !node.isNull {
             switch text {
             case "none": return SyncMode.none
