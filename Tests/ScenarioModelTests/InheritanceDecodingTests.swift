@@ -55,6 +55,10 @@ import Testing
                                line: 7, column: 35, containing: "inherits 'title' from Book")
         Fixture.expectOneError(yaml("Book: { parent-entity: Book }", steps: ""),
                                line: 6, column: 28, containing: "cannot be its own parent")
+        Fixture.expectOneError(yaml("Book: { title: string }\nA: { parent-entity: Book, x: int }\nB: { parent-entity: Book, x: string }", steps: ""),
+                               line: 8, column: 31, containing: "A, stored in the same table, has a property of this name")
+        Fixture.expectOneError(yaml((0...17).map { "E\($0): { \($0 == 0 ? "" : "parent-entity: E\($0 - 1), ")a\($0): int }" }.joined(separator: "\n"), steps: ""),
+                               line: 23, column: 12, containing: "more than 16 parent entities")
         Fixture.expectOneError(yaml(books, steps: "- app: { insert: Item, id: i1 }"),
                                line: 13, column: 20, containing: "Item is an abstract entity: insert one of its sub-entities (Book)")
         Fixture.expectOneError(yaml(books + "\nNote: { shelf: Shelf? }", steps: """

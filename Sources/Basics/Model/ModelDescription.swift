@@ -161,10 +161,11 @@ extension ModelDescription {
     /// parent is missing or part of a cycle are left as they are (`Model` refuses them).
     public func inheriting() -> ModelDescription {
         var done: [String: EntityDescription] = [:]
+        let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         func resolve(_ entity: EntityDescription, _ seen: Set<String>) -> EntityDescription {
             if let resolved = done[entity.name] { return resolved }
             var result = entity
-            if let parentName = entity.parent, !seen.contains(parentName), let parent = self.entity(named: parentName) {
+            if let parentName = entity.parent, !seen.contains(parentName), let parent = byName[parentName] {
                 let inherited = resolve(parent, seen.union([entity.name]))
                 result.attributes = inherited.attributes + entity.attributes.filter { own in !inherited.attributes.contains { $0.name == own.name } }
                 result.relationships = inherited.relationships

@@ -24,6 +24,8 @@ public enum Limits {
     public static let expandedNodes = 100_000
     /// How deep declared contexts nest (`contexts:`: a child of the view context is 1 deep, its child 2).
     public static let contextDepth = 16
+    /// How deep entities inherit (`parent-entity:`: a sub-entity of a root is 1 deep). Real models use 1 or 2.
+    public static let entityDepth = 16
     /// Alias uses (`*name`) in one file. SnakeYAML refuses more than 50 by default; real scenarios use none.
     public static let aliases = 100
 }

@@ -81,6 +81,11 @@ extension ScenarioDecoder {
                 + "and ends; give the workload the host or an extension you launch.", at: processesNode ?? node)
             return nil
         }
+        if let entity, entity.model?.isAbstract == true, let entityNode = map["entity"] {
+            decoder.error("a workload inserts objects, and \(entity.name) is an abstract entity; run it on one of its sub-entities.",
+                          at: entityNode)
+            return nil
+        }
         if let entity, let unique = entity.model?.attributes.first(where: \.isUnique), let entityNode = map["entity"] {
             decoder.error("a workload inserts objects under ids of its own, and \(entity.name).\(unique.name) is unique: the "
                 + "checkers could not follow an upsert between two of its ids; run the workload on an entity without "

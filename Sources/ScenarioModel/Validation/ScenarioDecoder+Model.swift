@@ -118,27 +118,48 @@ extension ScenarioDecoder {
             }
             entities.append(decodeEntity(name, pair.value, entityNames: entityNames))
         }
+        let before = decoder.errors.count
         checkInheritance(&entities, map)
-        return ModelDescription(entities: ScenarioDecoder.inferringInverses(entities)).inheriting()
+        let model = ModelDescription(entities: ScenarioDecoder.inferringInverses(entities)).inheriting()
+        // What only the compiled model tells (two sub-entities of one family with one property name), once
+        // the declarations themselves are right.
+        if model.hasInheritance, decoder.errors.count == before {
+            do { _ = try Model(model) } catch {
+                let entityNode = map.pairs.first { $0.key.scalar == error.entity }
+                let at = error.property.flatMap { name in entityNode?.value.pairs?.first { $0.key.scalar == name }?.key }
+                decoder.error("\(error).", at: at ?? entityNode?.key ?? node)
+            }
+        }
+        return model
     }
 
     /// A parent entity that leads back to the entity is an error at its `parent-entity:`, and is dropped; so
     /// is a property a sub-entity declares again (it inherits it).
     private func checkInheritance(_ entities: inout [EntityDescription], _ map: MappingReader) {
+        let entityNodes = Dictionary(map.pairs.compactMap { pair in pair.key.scalar.map { ($0, pair.value) } }, uniquingKeysWith: { a, _ in a })
         func node(_ entity: String, _ key: String) -> YAMLNode? {
-            map.pairs.first { $0.key.scalar == entity }?.value.pairs?.first { $0.key.scalar == key }?.key
+            entityNodes[entity]?.pairs?.first { $0.key.scalar == key }?.key
         }
+        let position = Dictionary(entities.indices.map { (entities[$0].name, $0) }, uniquingKeysWith: { a, _ in a })
         for i in entities.indices where entities[i].parent != nil {
             var seen: Set<String> = [entities[i].name]
             var current = entities[i].parent
-            while let name = current, let parent = entities.first(where: { $0.name == name }) {
+            while let name = current, let p = position[name] {
+                let parent = entities[p]
+                guard seen.count <= Limits.entityDepth else {
+                    decoder.error("\(entities[i].name) inherits through more than \(Limits.entityDepth) parent entities; "
+                        + "flatten the hierarchy.", at: node(entities[i].name, "parent-entity") ?? map.node)
+                    entities[i].parent = nil
+                    break
+                }
                 guard seen.insert(name).inserted else {
                     decoder.error("\(entities[i].name)'s parent entities lead back to it: an entity cannot inherit from "
                         + "itself.", at: node(entities[i].name, "parent-entity") ?? map.node)
                     entities[i].parent = nil
                     break
                 }
-                for property in parent.attributes.map(\.name) + parent.relationships.map(\.name) {
+                let own = Set(entities[i].attributes.map(\.name) + entities[i].relationships.map(\.name))
+                for property in parent.attributes.map(\.name) + parent.relationships.map(\.name) where own.contains(property) {
                     guard let at = node(entities[i].name, property) else { continue }
                     decoder.error("\(entities[i].name) inherits '\(property)' from \(name); remove it here (a sub-entity has "
                         + "its parent's properties and adds its own).", at: at)

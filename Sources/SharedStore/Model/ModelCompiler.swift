@@ -61,8 +61,10 @@ struct ModelCompiler {
         var owners: [String: [String: Int]] = [:]  // root entity -> column -> declaring entity
         for i in description.entities.indices {
             let table = description.entities[hierarchy.root[i]].name
-            let declared = description.declaredProperties(of: description.entities[i])
-            for name in declared.attributes.map(\.name) + declared.relationships.map(\.name) {
+            let entity = description.entities[i]
+            let inherited = Set(hierarchy.parent[i].map { p in
+                description.entities[p].attributes.map(\.name) + description.entities[p].relationships.map(\.name) } ?? [])
+            for name in (entity.attributes.map(\.name) + entity.relationships.map(\.name)) where !inherited.contains(name) {
                 let column = "Z" + name.uppercased()
                 if let other = owners[table]?[column], other != i {
                     throw ModelError(entity: description.entities[i].name, property: name,
