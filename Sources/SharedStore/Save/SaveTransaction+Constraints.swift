@@ -25,7 +25,10 @@ extension SaveTransaction {
             let values = object.current
             for slot in entity.uniqueSlots where values[slot] != .null {
                 let column = entity.slots[slot].column
-                guard let key = try db.scalarInt("SELECT Z_PK FROM \(entity.tableName) WHERE \(column) = ? LIMIT 1", [values[slot]]),
+                // In a family's table, a row of the same entity: the inserted object becomes that row, which
+                // an object of another entity cannot.
+                let kind = entity.family.sharesTable ? " AND Z_ENT = \(entity.entityNumber)" : ""
+                guard let key = try db.scalarInt("SELECT Z_PK FROM \(entity.tableName) WHERE \(column) = ?\(kind) LIMIT 1", [values[slot]]),
                       let row = try core.readRow(entity, key, on: db) else { continue }
                 found[i] = ExistingRow(primaryKey: key, row: row, attribute: entity.slots[slot].name)
                 break
