@@ -43,6 +43,7 @@ PLAUSIBLE = [
     "action", "watch", "pass", "[stale-read]", "[missed-insert]", "50/s", "500/s", "\"rank > 2\"", "-rank",
     "view", "store", "editor", "{ editor: { parent: view } }", "{ a: { parent: b }, b: { parent: view } }",
     "\"ANY tags.notes.title == 'x'\"", "\"folder.owner.name == nil\"", "\"" + "(" * 70 + "rank > 1" + ")" * 70 + "\"",
+    "Item", "Book", "GraphicNovel", "Shelf", "{ parent-entity: Book }", "{ abstract-entity: true }",
 ]
 KEYS = [
     "name", "summary", "seed", "tags", "store", "group", "model", "processes", "role", "refresh", "staleness",
@@ -54,7 +55,7 @@ KEYS = [
     "copy-store", "with-wal", "open-copy", "batch-insert", "batch-update", "batch-delete", "id", "via",
     "models", "migrate", "on-load-failure", "write-transactions", "state", "fault", "deleted", "registered",
     "begin-write", "end-write", "purge-history", "reload-timelines", "push", "context", "limits",
-    "contexts", "parent", "automatically-merges",
+    "contexts", "parent", "automatically-merges", "parent-entity", "abstract-entity",
 ]
 
 
@@ -166,11 +167,12 @@ def main():
         return 2
     rng = random.Random(args.seed)
     seeds = []
-    scen = os.path.join(ROOT, "Scenarios")
-    for name in sorted(os.listdir(scen)):
-        if name.endswith(".yaml"):
-            with open(os.path.join(scen, name), encoding="utf-8") as f:
-                seeds.append(f.read())
+    # The library, and seeds for syntax the library does not use.
+    for scen in (os.path.join(ROOT, "Scenarios"), os.path.join(ROOT, "scripts", "fuzz-seeds")):
+        for name in sorted(os.listdir(scen)):
+            if name.endswith(".yaml"):
+                with open(os.path.join(scen, name), encoding="utf-8") as f:
+                    seeds.append(f.read())
     shutil.rmtree(args.out, ignore_errors=True)
     work = tempfile.mkdtemp(prefix="gs-fuzz-")
     counts = {"valid": 0, "invalid": 0, "crashes": 0, "hangs": 0, "unpositioned": 0, "runs": 0, "run-crashes": 0, "run-hangs": 0}
