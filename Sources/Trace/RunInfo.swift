@@ -98,15 +98,16 @@ extension RunInfo {
         entityParents = try c.decodeIfPresent([String: String].self, forKey: .entityParents)
     }
 
+    /// `entity`, then its parent entity, its parent's, up to its root.
+    public func ancestry(of entity: String) -> [String] {
+        var result = [entity]
+        guard let parents = entityParents else { return result }
+        while let parent = parents[result.last!], !result.contains(parent) { result.append(parent) }
+        return result
+    }
+
     /// Whether objects of `entity` are objects of `ancestor`: the same entity or a sub-entity of it.
     public func entity(_ entity: String, isKindOf ancestor: String) -> Bool {
-        var current: String? = entity
-        var steps = 0
-        while let name = current, steps <= (entityParents?.count ?? 0) {
-            if name == ancestor { return true }
-            current = entityParents?[name]
-            steps += 1
-        }
-        return false
+        entity == ancestor || ancestry(of: entity).contains(ancestor)
     }
 }

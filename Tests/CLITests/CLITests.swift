@@ -289,6 +289,41 @@ import TestSupport
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
+    /// A store with a sub-entity: its history names rows by their own entity, and a count of the parent
+    /// counts the sub-entity's objects too.
+    @Test func aStoreWithSubEntitiesImportsAndRuns() throws {
+        let cli = try CLI()
+        let url = cli.directory.url.appendingPathComponent("device/Books.sqlite")
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let db = try SQLiteConnection(path: url.path, walMode: false)
+        defer { db.close() }
+        try db.execute("PRAGMA journal_mode=WAL")
+        try db.execute("""
+            \(CoreDataLayout.storeTables)
+            INSERT INTO Z_PRIMARYKEY VALUES (1, 'Book', 0, 2), (2, 'GraphicNovel', 1, 0), (16001, 'CHANGE', 0, 3),
+              (16002, 'TRANSACTION', 0, 2), (16003, 'TRANSACTIONSTRING', 0, 2);
+            CREATE TABLE ZBOOK ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZARTIST VARCHAR, ZTITLE VARCHAR );
+            CREATE INDEX ZBOOK_Z_ENT_INDEX ON ZBOOK (Z_ENT);
+            INSERT INTO ZBOOK VALUES (1, 1, 1, NULL, 'Dune'), (2, 2, 2, 'Dave Gibbons', 'Watchmen');
+            \(CoreDataLayout.historyTables)
+            INSERT INTO ATRANSACTIONSTRING VALUES (1, 16003, 1, 'com.example.books'), (2, 16003, 1, 'com.example.books.ShareExtension');
+            INSERT INTO ATRANSACTION VALUES (1, 16002, 1, NULL, 1, NULL, NULL, 700000000.25, NULL, NULL, NULL, NULL, NULL),
+              (2, 16002, 1, NULL, 2, NULL, NULL, 700000100.5, NULL, NULL, NULL, NULL, NULL);
+            INSERT INTO ACHANGE VALUES (1, 16001, 1, 0, 1, 1, 1, NULL), (2, 16001, 1, 0, 2, 2, 1, NULL),
+              (3, 16001, 1, 1, 2, 2, 2, NULL);
+            """)
+        try db.execute(try CoreDataLayout.metadataRow(identifier: "0A1B2C3D-4E5F-4061-8272-839405A6B7C8", entities: ["Book", "GraphicNovel"]))
+        let result = try cli.run("import", url.path, "-o", "books.yaml")
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOf: cli.directory.url.appendingPathComponent("books.yaml"), encoding: .utf8)
+        #expect(text.contains("#   GraphicNovel (a sub-entity of Book, with its properties): "), "\(text)")
+        #expect(text.contains("- shareextension: { update: graphicnovel-2, set: { artist: \"Dave Gibbons\", title: \"Watchmen\" } }"), "\(text)")
+        #expect(text.contains("- app: { count: Book, expect: 2 }") && text.contains("- app: { count: GraphicNovel, expect: 1 }"), "\(text)")
+        let run = try cli.run("run", "books.yaml", "--report-dir", "reports")
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("4 of 4 runs matched"), "\(run.stdout)")
+    }
+
     @Test func anExistingOutputOrAnUnreadableStoreExitsOne() throws {
         let cli = try CLI()
         let (path, device) = try deviceStore(in: cli)

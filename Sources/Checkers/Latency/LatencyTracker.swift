@@ -105,7 +105,10 @@ struct LatencyTracker {
                 pendingObjects[ReaderKey(reader: reader, name: object.id)] = list
                 if crossStore { pendingObjects[ReaderKey(reader: reader, name: object.id)]?.crossStore = true }
                 if object.operation != .update {
-                    pendingMembers[ReaderKey(reader: reader, name: object.entity), default: [:]][object.id] = pending
+                    // A count of the entity, or of a parent entity of it, shows the insert or the delete.
+                    for entity in context.info.ancestry(of: object.entity) {
+                        pendingMembers[ReaderKey(reader: reader, name: entity), default: [:]][object.id] = pending
+                    }
                 }
             }
         }

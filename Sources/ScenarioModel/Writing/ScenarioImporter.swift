@@ -86,7 +86,11 @@ public enum ScenarioImporter {
         for writer in writers.all where writer.name != app.name && running.contains(writer.name) && writer.role != .intent {
             step(writer.name, "exit")
         }
-        for entity in inspection.entities { step(app.name, "{ count: \(YAMLText.word(entity.name)), expect: \(entity.count) }") }
+        for entity in inspection.entities {
+            // A count of an entity counts its sub-entities' objects too, as a fetch of it returns them.
+            let count = inspection.entities.filter { model.entity($0.name, isKindOf: entity.name) }.reduce(0) { $0 + $1.count }
+            step(app.name, "{ count: \(YAMLText.word(entity.name)), expect: \(count) }")
+        }
         for (id, objectName) in names.sorted(by: { $0.value < $1.value }) {
             guard let values = history.rows[id] else { continue }
             let attributes = Set(model.entity(named: id.entity)?.attributes.map(\.name) ?? [])

@@ -207,15 +207,14 @@ extension ObjectContext {
     }
 
     /// The entity of row `key` of `destination`'s kind: `destination` itself when it has no sub-entities;
-    /// otherwise the entity of the object registered here with that key, or (for a temporary key) made
-    /// with it, or of its row's `Z_ENT`; `destination` when none tells.
+    /// otherwise the entity of the object registered here with that key (an unsaved insert's temporary key
+    /// is always registered where it is held), or of its row's `Z_ENT`; `destination` when none tells.
     func entity(ofKey key: Int64, kindOf destination: EntityInfo) -> EntityInfo {
         guard destination.family.tree != nil else { return destination }
-        let entities = core.model.entities
-        if key < 0 { return core.temporaryEntities[key].map { entities[$0] } ?? destination }
-        for entity in entities where destination.family.kinds.contains(entity.entityNumber) && objects[entity: entity.index, key] != nil {
+        for entity in core.model.entities where destination.family.kinds.contains(entity.entityNumber) && objects[entity: entity.index, key] != nil {
             return entity
         }
+        guard key > 0 else { return destination }
         let number = try? primaryKeys("SELECT Z_ENT FROM \(destination.tableName) WHERE Z_PK = ?", key).first
         if let number, destination.family.kinds.contains(number), let entity = core.model.entity(number: number) { return entity }
         return destination

@@ -120,7 +120,6 @@ public final class ObjectContext {
     /// Registers a new object of `info` with `row` (checked values) and shows it in the view.
     func insertObject(_ info: EntityInfo, _ row: [Value]) -> ObjectID {
         let id = core.objectID(info, core.temporaryKey())
-        if info.family.sharesTable { core.temporaryEntities[id.primaryKey] = info.index }
         let object = ManagedObject(id: id, entity: info.index, isFault: false, values: row, version: 0)
         object.isInserted = true
         objects.appendInserted(object)

@@ -43,9 +43,6 @@ final class StoreCore {
     @exclusivity(unchecked) var toManyRows: [ToManyKey.Row: [Int: ToManySnapshot]] = [:]
     @exclusivity(unchecked) var contexts: [WeakContext] = []
     @exclusivity(unchecked) private var nextTemporaryKey: Int64 = -1
-    /// The entity of each temporary key handed to an object of an entity that shares its table: a to-one
-    /// holds only the key, and the object's own entity is its sub-entity's.
-    var temporaryEntities: [Int64: Int] = [:]
     /// The last history token this process wrote or consumed (for `own-token` purges).
     @exclusivity(unchecked) var lastOwnToken: Int64?
     /// A write transaction held open across calls (`beginWrite`).
