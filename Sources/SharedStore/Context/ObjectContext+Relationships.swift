@@ -76,6 +76,7 @@ extension ObjectContext {
             core.store(ToManySnapshot(keys: keys, readAt: core.clock.now), info.index, id.primaryKey, index)
         }
         object.toMany = (object.toMany ?? [:]).merging([index: keys]) { $1 }
+        hasFiredToMany = true
         return keys
     }
 

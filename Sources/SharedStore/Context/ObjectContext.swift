@@ -58,6 +58,9 @@ public final class ObjectContext {
     @exclusivity(unchecked) var deletedSet: Set<ObjectID> = []
     @exclusivity(unchecked) var updatedSet: Set<ObjectID> = []
     @exclusivity(unchecked) var screen = ContextView()
+    /// Whether some object here has held a fired to-many (`ManagedObject.toMany`): until one has, a save
+    /// has no object's to-many to forget (and skips walking every registered object).
+    @exclusivity(unchecked) var hasFiredToMany = false
     /// The view context's pinned query generation, when pinned (see `pinQueryGeneration()`).
     @exclusivity(unchecked) var generation: GenerationPin = .unpinned
 

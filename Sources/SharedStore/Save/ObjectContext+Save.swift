@@ -181,6 +181,7 @@ extension ObjectContext {
         }
         guard !affected.isEmpty else { return }
         core.dropToMany(affected)
+        guard hasFiredToMany else { return }
         for object in objects.values where object.toMany != nil {
             for index in object.toMany!.keys where affected.contains(ToManyKey.Relationship(entity: object.entity, index: index)) {
                 object.toMany![index] = nil
