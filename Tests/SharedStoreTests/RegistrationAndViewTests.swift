@@ -36,6 +36,24 @@ import Testing
         #expect(context.view == [saved, permanent])
     }
 
+    /// The view holds what the context inserted: a filtered fetch lists some notes and leaves the others
+    /// shown; a fetch of every note lists them all and retires the ones deleted elsewhere.
+    @Test func onlyAFetchOfEveryObjectRetiresTheObjectsShownOutsideLists() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let context = store.viewContext
+        let first = try context.insertNote("first")
+        let second = try context.insertNote("second")
+        _ = try context.fetch(FetchRequest(entity: "Note", predicate: "title == 'nothing'"))
+        _ = try context.fetch(FetchRequest(entity: "Note", fetchLimit: 1))
+        #expect(context.viewObjects(entity: "Note") == [first, second], "a filtered or limited fetch leaves them")
+        let other = try fixture.open().viewContext
+        try other.delete(second)
+        try other.save()
+        _ = try context.fetch(FetchRequest(entity: "Note"))
+        #expect(context.viewObjects(entity: "Note") == [first], "a fetch of every note shows what the store holds")
+    }
+
     @Test func manyInsertsSurviveTableGrowthAndReKeying() throws {
         let fixture = try StoreFixture()
         let store = try fixture.open()

@@ -48,6 +48,11 @@ public struct FetchRequest: Sendable, Hashable {
         self.includesPendingChanges = includesPendingChanges
     }
 
+    /// Whether the fetch returns every object of its entity: no predicate, no limit.
+    var resolvesEveryObject: Bool {
+        filter == nil && (predicate?.trimmingCharacters(in: .whitespaces).isEmpty ?? true) && fetchLimit == nil
+    }
+
     /// Identifies the fetch's list in the view: re-running the same fetch replaces its list.
     var viewKey: String {
         "\(entity)\(includesSubentities ? "" : "!")|\(filter?.description ?? predicate ?? "")|\(sortKeys.map { $0.map(\.description).joined(separator: ",") } ?? sort ?? "")"

@@ -20,7 +20,13 @@ extension ObjectContext {
     public func fetch(_ request: FetchRequest) throws(StoreError) -> [ObjectID] {
         let ids = try results(of: request)
         screen.setList(request.viewKey, ids)
-        screen.removeExtras(entities: request.includesSubentities ? core.model.kindNames(of: request.entity) : [request.entity], keeping: Set(objects.inserted.lazy.map(\.id)))
+        // A fetch of every object of the entity shows what the store holds of it: it takes over the objects
+        // shown outside lists (merged in, reached by ID, saved inserts). A filtered or limited one lists
+        // some of them only, and leaves the others where they were.
+        if request.resolvesEveryObject {
+            screen.removeExtras(entities: request.includesSubentities ? core.model.kindNames(of: request.entity) : [request.entity],
+                                keeping: Set(objects.inserted.lazy.map(\.id)))
+        }
         return ids
     }
 
