@@ -275,6 +275,35 @@ import Trace
         return db
     }
 
+    /// What the store's inheritance says and a model does not is refused at validation, with its reason.
+    @Test func aModelThatMisreadsTheStoresInheritanceIsRefused() throws {
+        let directory = try TemporaryDirectory(prefix: "from")
+        let url = directory.url.appendingPathComponent("Books.sqlite")
+        let device = try Self.inheritanceStore(at: url)
+        defer { device.close() }
+        func errors(_ model: String) -> [String] {
+            let yaml = """
+                summary: x
+                store: { group: group.t, name: Books, from: \(url.path), model: { \(model) } }
+                processes: { app: { role: host } }
+                steps:
+                  - app: launch
+                """
+            do { _ = try ScenarioLoader.parse(yaml: yaml, file: "test.yaml"); return [] } catch {
+                return error.errors.map(\.message)
+            }
+        }
+        let page = "Page: { number: int?, book: Book? }"
+        #expect(errors("Book: { artist: string?, title: string? }, GraphicNovel: { parent-entity: Book }, \(page)") == [])
+        #expect(errors("Book: { artist: string?, title: string? }, GraphicNovel: { title: string? }, \(page)").first?
+            .contains("row 2 GraphicNovel has Z_SUPER 1, and the model makes it a root entity (0)") == true)
+        #expect(errors("Book: { abstract-entity: true, artist: string?, title: string? }, GraphicNovel: { parent-entity: Book }, \(page)")
+            .first?.contains("ZBOOK holds rows of Book, which the model makes abstract") == true)
+        // A row of no entity of the table is a problem inspect names.
+        try device.execute("INSERT INTO ZBOOK VALUES (9, 7, 1, NULL, 'Stray')")
+        #expect(try StoreInspector.inspect(url).problems.contains { $0.contains("ZBOOK has 1 row with Z_ENT 7, which is no entity stored in it") })
+    }
+
     @Test(arguments: RunMode.allCases)
     func aRunStartsFromAStoreWithSubEntities(mode: RunMode) throws {
         let directory = try TemporaryDirectory(prefix: "from")

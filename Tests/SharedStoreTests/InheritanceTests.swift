@@ -103,6 +103,7 @@ import TestSupport
         let fixture = try StoreFixture(model: try Model(declared.inheriting()))
         let context = try fixture.open().viewContext
         #expect(throws: StoreError.self) { try context.insert("Book", values: ["title": "x"]) }
+        #expect(throws: StoreError.self) { try context.insert(try fixture.model.entityKey("Book")) }
         _ = try context.insert("Magazine", values: ["title": "Wired", "issue": 3])
         try context.save()
         #expect(try context.fetch(FetchRequest(entity: "Book")).map(\.entity) == ["Magazine"])
@@ -129,6 +130,62 @@ import TestSupport
         try child.save()
         try context.save()
         #expect(try fixture.open().viewContext.fetch(FetchRequest(entity: "Magazine")).count == 2)
+    }
+
+    /// Review findings: each would write a wrong key, a wrong companion or a wrong ID.
+    @Test func keysAndIDsStayRightAcrossTheFamily() throws {
+        var declared = Self.declared
+        declared.entities[0].relationships.append(RelationshipDescription(name: "sequel", destination: "Book", isToMany: false))
+        let model = try Model(declared.inheriting())
+        let fixture = try StoreFixture(model: model)
+        let store = try fixture.open()
+        let context = store.viewContext
+        // A to-one within the family keeps its target's entity in its companion (the subquery reads the
+        // same table it updates).
+        let dune = try context.insert("Book", values: ["title": "Dune"])
+        let novel = try context.insert("GraphicNovel", values: ["title": "Watchmen"])
+        try context.relate(novel, to: dune, via: "sequel")
+        try context.relate(dune, to: novel, via: "sequel")
+        // An unsaved sub-entity insert deleted before the save leaves no temporary key behind.
+        let page = try context.insert("Page", values: ["number": 1])
+        let gone = try context.insert("GraphicNovel", values: ["title": "Draft"])
+        try context.relate(page, to: gone, via: "book")
+        try context.delete(gone)
+        // A child reads its parent's unsaved sub-entity insert through a relationship as that entity.
+        let other = try context.insert("Page", values: ["number": 2])
+        try context.relate(other, to: novel, via: "book")
+        let child = context.newChildContext(name: "editor")
+        #expect(try child.relatedObjects(of: other, via: "book") == [novel])
+        #expect(try child.value("title", of: try #require(child.relatedObjects(of: other, via: "book").first)) == .string("Watchmen"))
+        let saved = try context.save()
+        let novelID = try #require(saved.permanentIDs[novel])
+        #expect(try rows(fixture.url, "SELECT ZTITLE, ZSEQUEL IS NOT NULL, Z2_SEQUEL FROM ZBOOK ORDER BY ZTITLE") == [
+            [.string("Dune"), .int(1), .int(3)], [.string("Watchmen"), .int(1), .int(2)],
+        ])
+        #expect(try rows(fixture.url, "SELECT ZNUMBER, ZBOOK, Z2_BOOK FROM ZPAGE ORDER BY ZNUMBER") == [
+            [.int(1), .null, .null], [.int(2), .int(novelID.primaryKey), .int(3)],
+        ])
+        // An ID naming the parent entity for a sub-entity's row finds nothing.
+        let reader = try fixture.open().viewContext
+        reader.shouldDeleteInaccessibleFaults = false
+        let wrong = try store.objectID(entity: "Book", primaryKey: novelID.primaryKey)
+        #expect(throws: StoreError.self) { try reader.value("title", of: wrong) }
+        // A parent's attribute key reads a sub-entity's object; an abstract entity's key inserts nothing.
+        #expect(try reader.value(try model.attributeKey("title", of: "Book"), of: novelID) == .string("Watchmen"))
+    }
+
+    @Test func keysComeAfterTheHighestOfTheFamily() throws {
+        let fixture = try StoreFixture(model: try Model(Self.declared.inheriting()))
+        let store = try fixture.open()
+        _ = try store.viewContext.insert("Book", values: ["title": "x"])
+        try store.viewContext.save()
+        // A store whose Z_MAX was kept on a sub-entity's row (not as SharedStore keeps it).
+        let db = try SQLiteConnection(path: fixture.url.path)
+        try db.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = 40 WHERE Z_NAME = 'GraphicNovel'")
+        db.close()
+        let context = try fixture.open().viewContext
+        let novel = try context.insert("GraphicNovel", values: ["title": "y"])
+        #expect(try context.save().permanentIDs[novel]?.primaryKey == 41)
     }
 
     @Test func aModelWithSubEntitiesIsNotMigratedYet() throws {

@@ -68,7 +68,7 @@ extension ScenarioDecoder {
         let candidates = inferring ? nil : modelVersions.isEmpty ? model.map { [$0] } : modelVersions.reversed().map(\.model)
         let examination: StoreExamination
         do {
-            examination = try StoreInspector.examine(url, findingRows: Array(nodes.keys), fitting: candidates)
+            examination = try StoreInspector.examine(url, findingRows: Array(nodes.keys), fitting: candidates, inferring: inferring)
         } catch {
             decoder.error("the store \(url.path) cannot be read: \(error).", at: fileNode)
             return (seed, model)
@@ -77,6 +77,10 @@ extension ScenarioDecoder {
         if inferring {
             do {
                 storeModel = try examination.inspection.inferredModel()
+                if case .failure(let mismatch) = examination.fit {
+                    decoder.error("the model read off the schema of \(url.path) does not open it: \(mismatch.reason).", at: fileNode)
+                    storeModel = nil
+                }
             } catch {
                 decoder.error("the model of \(url.path) cannot be read off its schema: \(error.message).", at: fileNode)
             }

@@ -19,6 +19,7 @@ extension ObjectContext {
         throws(StoreError) -> ObjectID
     {
         let info = try core.model.entity(entity)
+        if info.family.isAbstract { throw .abstractEntity(info.name) }
         var values = NewObjectValues(entity: info, model: entity.model, row: info.initialValues.fresh())
         try body(&values)
         if let error = values.error { throw error }
@@ -42,8 +43,11 @@ extension ObjectContext {
         guard id.store == core.store else { return try entityInfo(of: id) }  // throws the ID's error
         let info = try core.model.entity(of: key)
         guard info.name == id.entity else {
-            _ = try entityInfo(of: id)  // throws for an entity the model lacks
-            throw .unknownProperty(entity: id.entity, property: key.description)
+            // An attribute of a parent entity is an attribute of its sub-entities, at the same slot
+            // (inherited attributes come first).
+            let own = try entityInfo(of: id)  // throws for an entity the model lacks
+            guard core.model.isKind(own.index, of: info) else { throw .unknownProperty(entity: id.entity, property: key.description) }
+            return own
         }
         return info
     }

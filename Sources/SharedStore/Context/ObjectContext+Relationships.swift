@@ -22,7 +22,7 @@ extension ObjectContext {
         switch rel.storage {
         case .foreignKey(let slot):
             guard case .int(let pk) = object.current[slot] else { return [] }
-            return [objectID(pk, kindOf: destination)]
+            return [core.objectID(entity(ofKey: pk, kindOf: destination, via: (info, slot, id.primaryKey)), pk)]
         case .inverseForeignKey(let slot):
             let index = info.relationshipIndex[relationship]!
             var keys = try storedToMany(object, id, info, index) { () throws(StoreError) in
@@ -208,17 +208,34 @@ extension ObjectContext {
     }
 
     /// The entity of row `key` of `destination`'s kind: `destination` itself when it has no sub-entities;
-    /// otherwise the entity of the object registered here with that key (an unsaved insert's temporary key
-    /// is always registered where it is held), or of its row's `Z_ENT`; `destination` when none tells.
-    func entity(ofKey key: Int64, kindOf destination: EntityInfo) -> EntityInfo {
+    /// otherwise the entity of the object registered with that key here or in a parent context (a child
+    /// reads its parent's unsaved inserts by their temporary keys), or of a row cached for it, or of its
+    /// row's `Z_ENT`, or (for a row deleted since) the companion column of the row `via` names (entity,
+    /// to-one slot, key) that points at it; `destination` when none tells.
+    func entity(ofKey key: Int64, kindOf destination: EntityInfo, via: (EntityInfo, Int, Int64)? = nil) -> EntityInfo {
         guard destination.family.tree != nil else { return destination }
-        for entity in core.model.entities where destination.family.kinds.contains(entity.entityNumber) && objects[entity: entity.index, key] != nil {
-            return entity
+        let kinds = core.model.entities(numbered: destination.family.kinds)
+        var context: ObjectContext? = self
+        while let current = context {
+            for entity in kinds where current.objects[entity: entity.index, key] != nil { return entity }
+            context = current.parent
         }
         guard key > 0 else { return destination }
-        let number = try? primaryKeys("SELECT Z_ENT FROM \(destination.tableName) WHERE Z_PK = ?", key).first
-        if let number, destination.family.kinds.contains(number), let entity = core.model.entity(number: number) { return entity }
-        return destination
+        if let known = core.rememberedEntity(root: destination.family.root, key), destination.family.kinds.contains(known.entityNumber) {
+            return known
+        }
+        var number = try? primaryKeys("SELECT Z_ENT FROM \(destination.tableName) WHERE Z_PK = ?", key).first
+        // A row deleted since: the referring row's `Z<n>_` companion still says whose it was.
+        if number == nil, let (source, slot, sourceKey) = via, sourceKey > 0,
+           let companion = source.family.companions.first(where: { $0.slot == slot }) {
+            number = try? primaryKeys("SELECT \(companion.column) FROM \(source.tableName) WHERE Z_PK = ? AND "
+                + "\(source.slots[slot].column) = \(key)", sourceKey).first
+        }
+        guard let number, destination.family.kinds.contains(number), let entity = core.model.entity(number: number) else {
+            return destination
+        }
+        core.remember(entity, key)
+        return entity
     }
 
     /// The slot of `object` that is `slot` of `declared` (its entity, or a parent of it): a sub-entity's own

@@ -187,11 +187,13 @@ public final class ObjectContext {
         let key = inserted.id.primaryKey
         for info in core.model.entities {
             let toOnes = (info.attributeCount..<info.slots.count).filter {
-                if case .toOne(let destination) = info.slots[$0].kind { return destination == inserted.entity }
+                if case .toOne(let destination) = info.slots[$0].kind { return core.model.isKind(inserted.entity, of: core.model.entities[destination]) }
                 return false
             }
             let joins = info.relationships.indices.filter {
-                if case .joinTable = info.relationships[$0].storage { return info.relationships[$0].destination == inserted.entity }
+                if case .joinTable = info.relationships[$0].storage {
+                    return core.model.isKind(inserted.entity, of: core.model.entities[info.relationships[$0].destination])
+                }
                 return false
             }
             guard !toOnes.isEmpty || !joins.isEmpty else { continue }

@@ -2,13 +2,21 @@
 /// table) numbered `Z_ENT`, inside the caller's write transaction. One definition for saves, batch inserts,
 /// sync imports and history rows.
 enum KeyAllocator {
-    /// Takes `count` keys after `Z_MAX` of `entity` and returns the first.
+    /// Takes `count` keys after `Z_MAX` of `entity` and returns the first. For a family of entities
+    /// sharing one table (`family`: their numbers), the keys come after the highest `Z_MAX` of the family
+    /// (SharedStore keeps it on the root's row; a store written otherwise may not), and the root's row
+    /// records them.
     /// - Throws: `StoreError.invalidState` when `Z_PRIMARYKEY` has no row for it, or its keys would run past
     ///   the largest 64-bit integer (a store whose `Z_MAX` was set near it); `.sqlite` otherwise.
-    static func take(_ count: Int64, of entity: Int64, name: String, _ db: SQLiteConnection) throws(StoreError) -> Int64 {
+    static func take(_ count: Int64, of entity: Int64, family: ClosedRange<Int64>? = nil, name: String,
+                     _ db: SQLiteConnection) throws(StoreError) -> Int64 {
         do {
-            guard let max = try db.scalarInt("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(entity)]) else {
+            guard var max = try db.scalarInt("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(entity)]) else {
                 throw StoreError.invalidState("Z_PRIMARYKEY has no row for \(name) (Z_ENT \(entity)): no key can be handed out")
+            }
+            if let family, let highest = try db.scalarInt("SELECT max(Z_MAX) FROM Z_PRIMARYKEY WHERE Z_ENT BETWEEN ? AND ?",
+                                                          [.int(family.lowerBound), .int(family.upperBound)]) {
+                max = Swift.max(max, highest)
             }
             let (last, overflow) = max.addingReportingOverflow(count)
             guard !overflow, max >= 0 else {

@@ -39,6 +39,10 @@ final class StoreCore {
     let readOnlyReason: String?
     /// The row cache: one table per entity (`model.entities` order), by primary key.
     @exclusivity(unchecked) var rows: [KeyTable<RowSnapshot>]
+    /// For the entities that share a table with others: the entity of each row key seen (a fetch, a fault,
+    /// a save), by root entity. A to-one or a to-many holds only keys, and a row once deleted no longer
+    /// says whose it was; keys are never handed out twice, so what is learned stays true.
+    @exclusivity(unchecked) private var familyKeys: [Int: [Int64: Int]] = [:]
     /// Fired to-many relationships' contents, by owner row and relationship (`toManySnapshot`).
     @exclusivity(unchecked) var toManyRows: [ToManyKey.Row: [Int: ToManySnapshot]] = [:]
     @exclusivity(unchecked) var contexts: [WeakContext] = []
@@ -113,9 +117,21 @@ final class StoreCore {
 
     func store(_ snapshot: consuming RowSnapshot, _ entity: Int, _ primaryKey: Int64) {
         rows[entity].updateValue(snapshot, forKey: primaryKey)
+        if model.hasInheritance { remember(model.entities[entity], primaryKey) }
         // A row read again (a fetch, a fault reading SQL, a save) takes its to-many contents with it: the
         // next fire reads them again, as the row's snapshot is new.
         if !toManyRows.isEmpty { toManyRows.removeValue(forKey: ToManyKey.Row(entity: entity, primaryKey: primaryKey)) }
+    }
+
+    /// Records that row `primaryKey` of its table is `entity`'s (for an entity that shares its table).
+    func remember(_ entity: EntityInfo, _ primaryKey: Int64) {
+        guard entity.family.sharesTable, primaryKey > 0 else { return }
+        familyKeys[entity.family.root, default: [:]][primaryKey] = entity.index
+    }
+
+    /// The entity recorded for row `primaryKey` of the table of `root` (see `remember`).
+    func rememberedEntity(root: Int, _ primaryKey: Int64) -> EntityInfo? {
+        familyKeys[root]?[primaryKey].map { model.entities[$0] }
     }
 
     /// How many snapshots the cache holds.
@@ -159,7 +175,9 @@ final class StoreCore {
     /// Reads one row by primary key on `db`; `nil` when it is gone.
     func readRow(_ entity: EntityInfo, _ primaryKey: Int64, on db: SQLiteConnection) throws(StoreError) -> RowSnapshot? {
         do {
-            let statement = try db.cached("SELECT \(entity.selectList) FROM \(entity.tableName) WHERE Z_PK = ?")
+            // In a family's table, the row must be this entity's: an ID naming another kind finds nothing.
+            let kind = entity.family.sharesTable ? " AND Z_ENT = \(entity.entityNumber)" : ""
+            let statement = try db.cached("SELECT \(entity.selectList) FROM \(entity.tableName) WHERE Z_PK = ?\(kind)")
             try statement.bind(primaryKey, at: 1)
             defer { statement.reset() }
             guard try statement.step() else { return nil }

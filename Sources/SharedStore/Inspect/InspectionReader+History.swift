@@ -95,6 +95,11 @@ extension InspectionReader {
         for entity in inspection.entities where entity.parent == nil {
             let family = inspection.entities.filter { $0.table == entity.table }
             let handedOut = family.map(\.maxPrimaryKey).max() ?? 0
+            let numbers = Set(family.map(\.number))
+            for (number, rows) in rowsByEntity(entity.table) where !numbers.contains(number) {
+                problems.append("\(entity.table) has \(rows) row\(rows == 1 ? "" : "s") with Z_ENT \(number), which is no entity stored in it: "
+                    + "no fetch finds \(rows == 1 ? "it" : "them")")
+            }
             if let highest = highestKey(entity.table), highest > handedOut {
                 problems.append("\(entity.name): Z_PRIMARYKEY says keys up to \(handedOut) were handed out, but \(entity.table) has a "
                     + "row with key \(highest): the next insert would take a key a row already has")

@@ -50,7 +50,8 @@ struct InspectionReader {
     /// and the entity's `Z_ENT`.
     func missing(_ rows: [StoreRow], in inspection: StoreInspection) throws -> [StoreRow] {
         try rows.filter { row in
-            guard let entity = inspection.entities.first(where: { $0.name == row.entity }) else { return true }
+            guard let entity = inspection.entities.first(where: { $0.name == row.entity }),
+                  tables[entity.table]?.isEmpty == false else { return true }
             return try db.scalarInt("SELECT count(*) FROM \(Self.quoted(entity.table)) WHERE Z_PK = ? AND Z_ENT = ?",
                                     [.int(row.primaryKey), .int(entity.number)]) != 1
         }
@@ -184,6 +185,16 @@ struct InspectionReader {
         let hasEntityColumn = columns.contains { $0.name == "Z_ENT" }
         let sql = "SELECT count(*) FROM \(Self.quoted(table))" + (hasEntityColumn ? " WHERE Z_ENT = ?" : "")
         return Int(try db.scalarInt(sql, hasEntityColumn ? [.int(entity)] : []) ?? 0)
+    }
+
+    /// How many rows of a table have each `Z_ENT`, in number order (none without a `Z_ENT` column).
+    func rowsByEntity(_ table: String) -> [(Int64, Int)] {
+        guard tables[table]?.contains(where: { $0.name == "Z_ENT" }) == true,
+              let statement = try? db.prepare("SELECT Z_ENT, count(*) FROM \(Self.quoted(table)) WHERE Z_ENT IS NOT NULL GROUP BY Z_ENT ORDER BY Z_ENT")
+        else { return [] }
+        var result: [(Int64, Int)] = []
+        while (try? statement.step()) == true { result.append((statement.int64(at: 0), Int(statement.int64(at: 1)))) }
+        return result
     }
 
     /// The highest primary key of a table's rows, for the `Z_MAX` check.

@@ -29,8 +29,9 @@ public enum StoreInspector {
 
     /// `inspect(_:scratch:findingRows:)`, and on the same copy, when `models` are given, which of them the
     /// store has (see `StoreSchema.fits`): what a scenario that starts from the store checks, reading it once.
+    /// With `fitting` nil and `inferring`, whether the model the schema shows (`inferredModel()`) fits it.
     public static func examine(_ given: URL, scratch: URL? = nil, findingRows rows: [StoreRow] = [],
-                               fitting models: [ModelDescription]?) throws(StoreError) -> StoreExamination
+                               fitting models: [ModelDescription]?, inferring: Bool = false) throws(StoreError) -> StoreExamination
     {
         let fm = FileManager.default
         guard fm.fileExists(atPath: given.path) else { throw .file(path: given.path, reason: "no such file") }
@@ -41,7 +42,7 @@ public enum StoreInspector {
         while true {
             attempt += 1
             do {
-                return try examineOnce(url, reportedAs: given.path, scratch: scratch, rows: rows, models: models)
+                return try examineOnce(url, reportedAs: given.path, scratch: scratch, rows: rows, models: models, inferring: inferring)
             } catch .sqlite(let error) where error.code == .corrupt && attempt < 5 {
                 // Copied while another process wrote: copy again.
                 try? fm.removeItem(at: scratch)
@@ -51,7 +52,7 @@ public enum StoreInspector {
     }
 
     private static func examineOnce(_ url: URL, reportedAs path: String, scratch: URL, rows: [StoreRow],
-                                    models: [ModelDescription]?) throws(StoreError) -> StoreExamination
+                                    models: [ModelDescription]?, inferring: Bool) throws(StoreError) -> StoreExamination
     {
         let copy = scratch.appendingPathComponent(url.lastPathComponent)
         let files = try copyStore(url, reportedAs: path, to: copy)
@@ -68,7 +69,10 @@ public enum StoreInspector {
             var reader = InspectionReader(db: db)
             var inspection = try reader.read(path: path, files: files)
             if !rows.isEmpty { inspection.missingRows = try reader.missing(rows, in: inspection) }
-            return StoreExamination(inspection: inspection, fit: try models.map { models throws in try fit(db, models) })
+            // The model read off the schema is checked like a given one: a schema it misreads (a broken
+            // `Z_SUPER`, a missing companion column) is refused here, not when a process opens the store.
+            let candidates = models ?? (inferring ? (try? inspection.inferredModel()).map { [$0] } : nil)
+            return StoreExamination(inspection: inspection, fit: try candidates.map { models throws in try fit(db, models) })
         } catch let error as StoreError {
             throw error
         } catch {

@@ -11,6 +11,8 @@ struct EntityFamily: Sendable {
     let isAbstract: Bool
     /// The `Z_PRIMARYKEY` row keys are taken from: the root's, as Core Data keys one table.
     let keyEntityNumber: Int64
+    /// The numbers of every entity of the table, when it holds several (keys come after their highest `Z_MAX`).
+    let keyFamily: ClosedRange<Int64>?
     /// The `Z_ENT` numbers of this entity and its sub-entities (contiguous: sub-entities are numbered
     /// right after their parent).
     let kinds: ClosedRange<Int64>

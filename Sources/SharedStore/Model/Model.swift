@@ -21,6 +21,8 @@ public final class Model: Sendable {
     let hasToManyRelationships: Bool
     /// Whether some entity is a sub-entity.
     let hasInheritance: Bool
+    /// The entities by `Z_ENT` (numbers run from 1 without gaps).
+    private let byNumber: [EntityInfo]
     /// Whether some to-one points at an entity with sub-entities (a save then writes its `Z<n>_` column).
     let hasCompanionColumns: Bool
     /// This model among every model made in the process (keys remember it: a freed model's address can
@@ -48,6 +50,7 @@ public final class Model: Sendable {
         }
         entityIndex = index
         entities = try ModelCompiler(description: description, entityIndex: index).compile()
+        byNumber = entities.sorted { $0.entityNumber < $1.entityNumber }
         hasJoinTables = entities.contains { entity in
             entity.relationships.contains { if case .joinTable = $0.storage { true } else { false } }
         }
@@ -102,7 +105,13 @@ public final class Model: Sendable {
 
     /// The entity whose `Z_ENT` is `number`.
     func entity(number: Int64) -> EntityInfo? {
-        entities.first { $0.entityNumber == number }
+        number >= 1 && number <= Int64(byNumber.count) ? byNumber[Int(number - 1)] : nil
+    }
+
+    /// The entities whose `Z_ENT` is in `numbers` (a family's kinds), in number order.
+    func entities(numbered numbers: ClosedRange<Int64>) -> ArraySlice<EntityInfo> {
+        let low = max(0, Int(numbers.lowerBound - 1)), high = min(byNumber.count, Int(numbers.upperBound))
+        return low < high ? byNumber[low..<high] : []
     }
 
     func entity(named name: String) throws(StoreError) -> EntityInfo {

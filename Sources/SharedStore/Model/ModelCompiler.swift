@@ -28,6 +28,7 @@ struct ModelCompiler {
             }
             let root = hierarchy.root[i]
             let subtree = hierarchy.subtree(of: i)
+            let tableEntities = Int64(hierarchy.subtree(of: root).count)
             let companions = slots.indices.compactMap { slot -> Companion? in
                 guard case .toOne(let destination) = slots[slot].kind, hierarchy.hasSubentities(destination) else { return nil }
                 return Companion(slot: slot, column: "Z\(numbers[destination])_\(slots[slot].name.uppercased())",
@@ -46,8 +47,9 @@ struct ModelCompiler {
                 family: EntityFamily(
                     root: root, parent: hierarchy.parent[i], isAbstract: entity.isAbstract,
                     keyEntityNumber: numbers[root],
+                    keyFamily: tableEntities > 1 ? numbers[root]...numbers[root] + tableEntities - 1 : nil,
                     kinds: numbers[i]...numbers[i] + Int64(subtree.count - 1),
-                    sharesTable: hierarchy.subtree(of: root).count > 1,
+                    sharesTable: tableEntities > 1,
                     companions: companions,
                     tree: subtree.count > 1 ? TreeColumns(subtree.map { ($0, slotsPerEntity[$0]) }) : nil)
             ))
@@ -69,7 +71,7 @@ struct ModelCompiler {
                 if let other = owners[table]?[column], other != i {
                     throw ModelError(entity: description.entities[i].name, property: name,
                                      reason: "\(description.entities[other].name), stored in the same table, has a property of this name "
-                                        + "(sub-entities of one parent with one property name are not supported)")
+                                        + "(two entities of one family with one property name are not supported)")
                 }
                 owners[table, default: [:]][column] = i
             }

@@ -126,7 +126,8 @@ struct SaveTransaction {
         for entity in entities { counts[entity] += 1 }
         var next = [Int64](repeating: 0, count: models.count)
         for (entity, count) in counts.enumerated() where count > 0 {
-            next[entity] = try KeyAllocator.take(count, of: models[entity].family.keyEntityNumber, name: models[entity].name, db)
+            let family = models[entity].family
+            next[entity] = try KeyAllocator.take(count, of: family.keyEntityNumber, family: family.keyFamily, name: models[entity].name, db)
         }
         insertCount = entities.count
         var keys: [Int64] = []
@@ -224,8 +225,9 @@ struct SaveTransaction {
             let entity = write.entity
             for companion in entity.family.companions {
                 let key = entity.slots[companion.slot].column
-                try db.cached("UPDATE \(entity.tableName) SET \(companion.column) = (SELECT Z_ENT FROM \(companion.destinationTable) "
-                    + "WHERE Z_PK = \(entity.tableName).\(key)) WHERE Z_PK = ?").run([.int(write.primaryKey)])
+                // The subquery's table is aliased: it may be the updated table itself (a to-one within a family).
+                try db.cached("UPDATE \(entity.tableName) SET \(companion.column) = (SELECT target.Z_ENT FROM \(companion.destinationTable) "
+                    + "target WHERE target.Z_PK = \(entity.tableName).\(key)) WHERE Z_PK = ?").run([.int(write.primaryKey)])
             }
         }
     }

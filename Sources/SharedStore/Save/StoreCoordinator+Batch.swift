@@ -26,7 +26,8 @@ extension StoreCoordinator {
             rows.append(row)
         }
         return try batch(.insert, info, author: author) { db in
-            let first = try KeyAllocator.take(Int64(rows.count), of: info.family.keyEntityNumber, name: info.name, db)
+            let first = try KeyAllocator.take(Int64(rows.count), of: info.family.keyEntityNumber, family: info.family.keyFamily,
+                                               name: info.name, db)
             let statement = try db.cached(info.insertSQL)
             var keys: [Int64] = []
             for (i, row) in rows.enumerated() {

@@ -177,17 +177,27 @@ enum StoreSchema {
     /// What of `model` the store's tables lack, as a sentence; nil when they hold it all.
     static func schemaProblem(_ db: SQLiteConnection, _ model: Model) throws(SQLiteError) -> String? {
         for entity in model.entities {
+            let superNumber = model.superNumber(of: entity)
+            if let stored = try db.scalarInt("SELECT ifnull(Z_SUPER, 0) FROM Z_PRIMARYKEY WHERE Z_ENT = ? AND Z_NAME = ?",
+                                             [.int(entity.entityNumber), .string(entity.name)]), stored != superNumber {
+                let model = entity.family.parent.map { "a sub-entity of \(model.entities[$0].name) (\(superNumber))" } ?? "a root entity (0)"
+                return "Z_PRIMARYKEY's row \(entity.entityNumber) \(entity.name) has Z_SUPER \(stored), and the model makes it \(model)"
+            }
             guard try db.scalarInt("SELECT count(*) FROM Z_PRIMARYKEY WHERE Z_ENT = ? AND Z_NAME = ? AND ifnull(Z_SUPER, 0) = ?",
-                                   [.int(entity.entityNumber), .string(entity.name), .int(model.superNumber(of: entity))]) == 1 else {
+                                   [.int(entity.entityNumber), .string(entity.name), .int(superNumber)]) == 1 else {
                 let parent = entity.family.parent.map { " under \(model.entities[$0].name) (Z_SUPER \(model.superNumber(of: entity)))" } ?? ""
                 return "Z_PRIMARYKEY has no row \(entity.entityNumber) for \(entity.name)\(parent) (SharedStore numbers entities from 1 in "
                     + "alphabetical order\(model.hasInheritance ? ", each root followed by its sub-entities" : ""))"
             }
             let columns = try db.columnTypes(of: entity.tableName)
             guard !columns.isEmpty else { return "there is no table \(entity.tableName) for \(entity.name)" }
-            let expected = ["Z_PK", "Z_ENT", "Z_OPT"] + entity.slots.map(\.column)
+            let expected = ["Z_PK", "Z_ENT", "Z_OPT"] + entity.slots.map(\.column) + entity.family.companions.map(\.column)
             for column in expected where columns[column] == nil {
                 return "\(entity.tableName) has no column \(column) for \(entity.name)"
+            }
+            if entity.family.isAbstract,
+               try db.scalarInt("SELECT count(*) FROM \(entity.tableName) WHERE Z_ENT = ?", [.int(entity.entityNumber)]) ?? 0 > 0 {
+                return "\(entity.tableName) holds rows of \(entity.name), which the model makes abstract"
             }
             // A column the model could name and does not is another version's property: the model is not
             // the store's (an older version would otherwise open a newer store). Columns the scenario
