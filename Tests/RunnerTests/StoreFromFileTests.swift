@@ -44,6 +44,21 @@ import Trace
         return db
     }
 
+    /// The errors (`line:column: message`) of a one-step scenario whose store is `{ group: group.t, name:
+    /// Notes, <store> }`.
+    static func validationErrors(store: String) -> [String] {
+        let yaml = """
+            summary: x
+            store: { group: group.t, name: Notes, \(store) }
+            processes: { app: { role: host } }
+            steps:
+              - app: launch
+            """
+        do { _ = try ScenarioLoader.parse(yaml: yaml, file: "test.yaml"); return [] } catch {
+            return error.errors.map { "\($0.line):\($0.column): \($0.message)" }
+        }
+    }
+
     static func yaml(_ store: URL) -> String {
         """
         summary: The app and its share extension start from a store taken off a device.
@@ -216,18 +231,7 @@ import Trace
         let url = directory.url.appendingPathComponent("Notes.sqlite")
         let device = try Self.deviceStore(at: url)
         defer { device.close() }
-        func errors(_ from: String) -> [String] {
-            let yaml = """
-                summary: x
-                store: { group: group.t, name: Notes, from: \(from) }
-                processes: { app: { role: host } }
-                steps:
-                  - app: launch
-                """
-            do { _ = try ScenarioLoader.parse(yaml: yaml, file: "test.yaml"); return [] } catch {
-                return error.errors.map { "\($0.line):\($0.column): \($0.message)" }
-            }
-        }
+        func errors(_ from: String) -> [String] { Self.validationErrors(store: "from: \(from)") }
         #expect(errors("{ file: \(url.path), objects: { n1: Note 2 } }").first?.contains("has no Note 2") == true)
         #expect(errors("{ file: \(url.path), objects: { n1: Nope 1 } }").first?.contains("no entity 'Nope'") == true)
         #expect(errors("{ file: \(url.path), objects: { n1: Note one } }").first?.contains("expected a row like Note 12") == true)
@@ -281,18 +285,7 @@ import Trace
         let url = directory.url.appendingPathComponent("Books.sqlite")
         let device = try Self.inheritanceStore(at: url)
         defer { device.close() }
-        func errors(_ model: String) -> [String] {
-            let yaml = """
-                summary: x
-                store: { group: group.t, name: Books, from: \(url.path), model: { \(model) } }
-                processes: { app: { role: host } }
-                steps:
-                  - app: launch
-                """
-            do { _ = try ScenarioLoader.parse(yaml: yaml, file: "test.yaml"); return [] } catch {
-                return error.errors.map(\.message)
-            }
-        }
+        func errors(_ model: String) -> [String] { Self.validationErrors(store: "from: \(url.path), model: { \(model) }") }
         let page = "Page: { number: int?, book: Book? }"
         #expect(errors("Book: { artist: string?, title: string? }, GraphicNovel: { parent-entity: Book }, \(page)") == [])
         #expect(errors("Book: { artist: string?, title: string? }, GraphicNovel: { title: string? }, \(page)").first?

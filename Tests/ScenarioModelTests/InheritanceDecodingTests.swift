@@ -6,20 +6,7 @@ import Testing
 /// `parent-entity:` and `abstract-entity:` (Xcode's Parent Entity and Abstract Entity): a sub-entity has
 /// its parent's properties, its objects stand where the parent's are expected, an abstract entity has none.
 @Suite struct InheritanceDecodingTests {
-    private func yaml(_ model: String, steps: String) -> String {
-        """
-        summary: Inheritance.
-        store:
-          group: group.example.books
-          name: Books
-          model:
-        \(model.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
-        processes: { app: { role: host } }
-        steps:
-          - app: launch
-        \(steps.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
-        """
-    }
+    private func yaml(_ model: String, steps: String) -> String { Fixture.yaml(model: model, steps: steps) }
 
     private let books = """
         Item: { abstract-entity: true, title: string }

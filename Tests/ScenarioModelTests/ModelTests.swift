@@ -5,17 +5,7 @@ import Testing
 
 @Suite struct ModelTests {
     private func model(_ entities: String) throws -> ModelDescription {
-        let yaml = """
-            summary: Model.
-            store:
-              group: group.example.notes
-              name: Notes
-              model:
-            \(entities.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
-            processes: { app: { role: host } }
-            steps: [ { app: launch } ]
-            """
-        return try Fixture.scenario(yaml).store.model
+        try Fixture.scenario(Fixture.yaml(model: entities)).store.model
     }
 
     @Test func anAttributeMayBeAUniquenessConstraint() throws {

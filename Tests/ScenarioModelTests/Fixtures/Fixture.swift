@@ -42,6 +42,23 @@ enum Fixture {
         header + "\n" + steps + (after.isEmpty ? "" : "\n" + after) + "\n"
     }
 
+    /// A scenario of one host whose store's model is `model` (entity lines, unindented) and whose steps,
+    /// after its launch, are `steps` (list items, unindented): the model starts at line 6, the steps at 10.
+    static func yaml(model: String, steps: String = "") -> String {
+        """
+        summary: A model.
+        store:
+          group: group.example.notes
+          name: Notes
+          model:
+        \(model.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+        processes: { app: { role: host } }
+        steps:
+          - app: launch
+        \(steps.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+        """
+    }
+
     /// Parses and expects success.
     static func scenario(_ yaml: String, file: String = Fixture.file) throws -> Scenario {
         try ScenarioLoader.parse(yaml: yaml, file: file)
