@@ -18,6 +18,8 @@ extension AgentProcess {
         options.processName = config.process
         options.previousModels = try previousModels(config)
         options.migratesAutomatically = settings.migrate
+        // The runner's stores are its own: a sandbox's, or a copy of the file a scenario starts from.
+        options.writesForeignStores = true
         let coordinator: StoreCoordinator
         if let readOnlyURL {
             coordinator = try StoreCoordinator(url: readOnlyURL, model: model, options: options, clock: clock)

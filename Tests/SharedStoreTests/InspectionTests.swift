@@ -110,13 +110,26 @@ import TestSupport
         #expect(model.entities.map { "\($0.name):\($0.parent ?? "-")" }
             == ["Book:-", "GraphicNovel:Book", "Feedback:-", "Page:-", "Writer:-", "Author:Writer"])
         #expect(model.entity(named: "GraphicNovel")?.attributes.map(\.name) == model.entity(named: "Book")?.attributes.map(\.name))
-        let store = try StoreCoordinator(url: url, model: try Model(model), options: StoreOptions(readOnly: true))
+        // A store Core Data wrote is only read unless asked: the default options open it read-only.
+        let before = try Data(contentsOf: url)
+        let store = try StoreCoordinator(url: url, model: try Model(model))
+        #expect(store.readOnlyReason?.contains("written by Core Data") == true)
         let context = store.viewContext
         let books = try context.fetch(FetchRequest(entity: "Book", sort: "title"))
         #expect(books.map(\.entity).sorted() == ["Book", "Book", "GraphicNovel"])
         #expect(try context.fetch(FetchRequest(entity: "Book", includesSubentities: false)).count == 2)
         let pages = try context.fetch(FetchRequest(entity: "Page", sort: "text"))
         #expect(try pages.map { try context.relatedObjects(of: $0, via: "book").map(\.entity) } == [["Book"], ["GraphicNovel"]])
+        _ = try context.insert("GraphicNovel", values: ["title": "Maus"])
+        #expect(throws: SaveError.self) { try context.save() }
+        store.close()
+        #expect(try Data(contentsOf: url) == before, "looking at a device's store never changes it")
+        // Asked to, a process writes it (the runner does, to its copies).
+        var options = StoreOptions(historyTracking: true)  // the store has history: Core Data's rule
+        options.writesForeignStores = true
+        let writer = try StoreCoordinator(url: url, model: try Model(model), options: options)
+        _ = try writer.viewContext.insert("GraphicNovel", values: ["title": "Maus"])
+        #expect(try writer.viewContext.save().permanentIDs.first?.value.primaryKey == 5, "after Book's Z_MAX 4")
     }
 
     @Test func aStoreCopiedWithoutItsWALSaysCommitsMayBeMissing() throws {

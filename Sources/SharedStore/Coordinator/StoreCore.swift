@@ -62,14 +62,16 @@ final class StoreCore {
         self.eventSink = eventSink
         rows = Array(repeating: KeyTable(), count: model.entities.count)
         let path = url.path
+        let foreign = options.readOnly || options.writesForeignStores ? nil : StoreSchema.foreignStoreReason(at: path)
+        let readOnly = options.readOnly || foreign != nil
         do {
-            writer = try SQLiteConnection(path: path, readOnly: options.readOnly, busyTimeout: options.busyTimeout)
-            reader = try SQLiteConnection(path: path, readOnly: options.readOnly, busyTimeout: options.busyTimeout, walMode: false)
+            writer = try SQLiteConnection(path: path, readOnly: readOnly, busyTimeout: options.busyTimeout)
+            reader = try SQLiteConnection(path: path, readOnly: readOnly, busyTimeout: options.busyTimeout, walMode: false)
         } catch {
             throw .sqlite(error)
         }
         let metadata: StoreSchema.Metadata
-        if options.readOnly {
+        if readOnly {
             // A read-only store is never migrated: one made with an earlier version does not load.
             if let hash = try? StoreSchema.modelHash(writer), hash != model.versionHash,
                options.previousModels.contains(where: { $0.versionHash == hash }) {
@@ -81,9 +83,11 @@ final class StoreCore {
         }
         storeIdentifier = metadata.storeIdentifier
         store = StoreIdentity(metadata.storeIdentifier)
-        historyTracking = options.historyTracking && !options.readOnly
+        historyTracking = options.historyTracking && !readOnly
         if options.readOnly {
             readOnlyReason = "the store was opened read-only"
+        } else if let foreign {
+            readOnlyReason = foreign
         } else if metadata.historyTracked && !options.historyTracking {
             readOnlyReason = "the store has persistent history tracking on and this process opened it without"
         } else {

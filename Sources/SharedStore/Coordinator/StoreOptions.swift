@@ -10,6 +10,10 @@ public struct StoreOptions: Sendable {
     public var busyTimeout: Duration
     /// Open the file read-only (`open-copy`): every save fails with `read-only`.
     public var readOnly: Bool
+    /// Write to a store Core Data wrote (one without SharedStore's mark in its metadata). Off (the
+    /// default), such a store opens read-only, as a file given only to be read: a device's store is
+    /// never changed by looking at it. The runner turns it on for the copies it makes in a sandbox.
+    public var writesForeignStores = false
     /// The process's identifier (its pid).
     public var processIdentifier: Int32
     /// The process name written in history transactions (`ZPROCESSIDTS`), as Core Data writes the

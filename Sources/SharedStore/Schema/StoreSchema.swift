@@ -226,6 +226,18 @@ enum StoreSchema {
         return ["INTEGER", "FLOAT", "DECIMAL", "TIMESTAMP", "VARCHAR"].contains(type)
     }
 
+    /// Why the store at `path` is only read unless a process asks to write it: Core Data wrote it (its
+    /// metadata has no mark of SharedStore's). Nil for a store SharedStore made, a new file, or a file it
+    /// cannot tell (opening it proper reports what is wrong). Looked at through a read-only connection.
+    static func foreignStoreReason(at path: String) -> String? {
+        guard FileManager.default.fileExists(atPath: path),
+              let db = try? SQLiteConnection(path: path, readOnly: true, walMode: false) else { return nil }
+        defer { db.close() }
+        guard (try? db.tableExists("Z_METADATA")) == true, (try? storeMetadata(db))?.writtenByGroupSim != true else { return nil }
+        return "the store was written by Core Data, and SharedStore only reads such a store unless asked to write it "
+            + "(StoreOptions.writesForeignStores)"
+    }
+
     /// The store's `Z_METADATA.Z_PLIST`, decoded; `nil` without one.
     static func storeMetadata(_ db: SQLiteConnection) throws(SQLiteError) -> StoreMetadata? {
         let statement = try db.cached("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
