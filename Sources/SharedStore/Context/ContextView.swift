@@ -42,7 +42,7 @@ struct ContextView {
 
     /// A fetch of an entity takes over the objects of it and its sub-entities (`entities`) shown outside
     /// lists, except `keeping` (unsaved inserts): a refetch shows what the store holds.
-    mutating func removeExtras(entities: Set<String>, keeping: Set<ObjectID>) {
+    mutating func removeExtras(entities: [String], keeping: Set<ObjectID>) {
         guard extras.contains(where: { entities.contains($0.entity) && !keeping.contains($0) }) else { return }
         extras.removeAll { entities.contains($0.entity) && !keeping.contains($0) }
         savedExtrasIndex = nil
@@ -84,7 +84,7 @@ struct ContextView {
 
     /// Every object shown of `entities` (all when nil), in list order then extras, without duplicates,
     /// minus `hidden`.
-    func objects(entities: Set<String>?, hiding hidden: Set<ObjectID>) -> [ObjectID] {
+    func objects(entities: [String]?, hiding hidden: Set<ObjectID>) -> [ObjectID] {
         var seen: Set<ObjectID> = []
         var result: [ObjectID] = []
         for id in listOrder.lazy.flatMap({ self.lists[$0]! }) + extras

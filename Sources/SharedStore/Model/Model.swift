@@ -95,12 +95,13 @@ public final class Model: Sendable {
         ancestor.family.kinds.contains(entities[index].entityNumber)
     }
 
-    /// The names of `entity` and its sub-entities (just `entity` when the model has no such entity).
-    func kindNames(of entity: String) -> Set<String> {
+    /// The names of `entity` and its sub-entities (just `entity` when the model has no such entity): a
+    /// few, compared rather than hashed.
+    func kindNames(of entity: String) -> [String] {
         guard let i = index(ofEntity: entity) else { return [entity] }
         let kinds = entities[i].family.kinds
         guard kinds.count > 1 else { return [entity] }
-        return Set(entities.filter { kinds.contains($0.entityNumber) }.map(\.name))
+        return entities(numbered: kinds).map(\.name)
     }
 
     /// The entity whose `Z_ENT` is `number`.
