@@ -100,10 +100,8 @@ extension RunInfo {
 
     /// `entity`, then its parent entity, its parent's, up to its root.
     public func ancestry(of entity: String) -> [String] {
-        var result = [entity]
-        guard let parents = entityParents else { return result }
-        while let parent = parents[result.last!], !result.contains(parent) { result.append(parent) }
-        return result
+        guard let parents = entityParents else { return [entity] }
+        return ModelDescription.ancestry(of: entity, parent: { parents[$0] })
     }
 
     /// Whether objects of `entity` are objects of `ancestor`: the same entity or a sub-entity of it.

@@ -143,14 +143,20 @@ extension ModelDescription {
     /// Whether `name` is `ancestor` or one of its sub-entities (at any depth): what a relationship to
     /// `ancestor` may hold and a fetch of it returns.
     public func entity(_ name: String, isKindOf ancestor: String) -> Bool {
-        var current: String? = name
-        var steps = 0
-        while let next = current, steps <= entities.count {
-            if next == ancestor { return true }
-            current = entity(named: next)?.parent
-            steps += 1
-        }
-        return false
+        name == ancestor || Self.ancestry(of: name, parent: { entity(named: $0)?.parent }).contains(ancestor)
+    }
+
+    /// `entity`, then its parent, its parent's, up to its root (stopping before a name seen already, so a
+    /// cycle ends): the one walk up an inheritance tree, given how to find an entity's parent.
+    public static func ancestry(of entity: String, parent: (String) -> String?) -> [String] {
+        var result = [entity]
+        while let next = parent(result.last!), !result.contains(next) { result.append(next) }
+        return result
+    }
+
+    /// Each sub-entity's parent, by name (empty without inheritance).
+    public var entityParents: [String: String] {
+        Dictionary(entities.compactMap { entity in entity.parent.map { (entity.name, $0) } }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Whether some entity is a sub-entity.

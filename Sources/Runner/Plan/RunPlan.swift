@@ -64,8 +64,8 @@ public struct RunPlan: Sendable {
             scenario: run.scenario, variant: run.variant, file: run.file, summary: summary, seed: run.rootSeed,
             expected: run.expectation, staleToleranceNanos: run.staleTolerance.nanos, latencyBudget: run.latencyBudget,
             growthLimits: run.growthLimits, processes: processes, steps: table, mode: mode)
-        let parents = run.store.model.entities.compactMap { entity in entity.parent.map { (entity.name, $0) } }
-        info.entityParents = parents.isEmpty ? nil : Dictionary(parents, uniquingKeysWith: { a, _ in a })
+        let parents = run.store.model.entityParents
+        info.entityParents = parents.isEmpty ? nil : parents
         self.info = info
     }
 

@@ -180,7 +180,7 @@ final class StoreCore {
     func readRow(_ entity: EntityInfo, _ primaryKey: Int64, on db: SQLiteConnection) throws(StoreError) -> RowSnapshot? {
         do {
             // In a family's table, the row must be this entity's: an ID naming another kind finds nothing.
-            let kind = entity.family.sharesTable ? " AND Z_ENT = \(entity.entityNumber)" : ""
+            let kind = entity.family.ownRowsFilter.map { " AND \($0)" } ?? ""
             let statement = try db.cached("SELECT \(entity.selectList) FROM \(entity.tableName) WHERE Z_PK = ?\(kind)")
             try statement.bind(primaryKey, at: 1)
             defer { statement.reset() }
@@ -199,7 +199,7 @@ final class StoreCore {
     {
         let tree = includingSubentities ? entity.family.tree : nil
         var sql = "SELECT \(tree?.selectList ?? entity.selectList) FROM \(entity.tableName)"
-        let kind = tree == nil && entity.family.tree != nil ? "Z_ENT = \(entity.entityNumber)" : entity.family.entityFilter
+        let kind = includingSubentities ? entity.family.entityFilter : entity.family.ownRowsFilter
         switch (kind, whereClause) {
         case let (kind?, clause?): sql += " WHERE \(kind) AND (\(clause))"
         case let (kind?, nil): sql += " WHERE \(kind)"

@@ -28,6 +28,10 @@ struct EntityFamily: Sendable {
         guard sharesTable else { return nil }
         return kinds.count == 1 ? "Z_ENT = \(kinds.lowerBound)" : "Z_ENT BETWEEN \(kinds.lowerBound) AND \(kinds.upperBound)"
     }
+
+    /// The condition that keeps this very entity's rows (not its sub-entities'): `nil` when the table holds
+    /// no other entity.
+    var ownRowsFilter: String? { sharesTable ? "Z_ENT = \(kinds.lowerBound)" : nil }
 }
 
 /// A to-one whose destination has sub-entities also stores the target's `Z_ENT`, in `Z<n>_<NAME>` (n the

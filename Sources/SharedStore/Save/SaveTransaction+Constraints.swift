@@ -27,7 +27,7 @@ extension SaveTransaction {
                 let column = entity.slots[slot].column
                 // In a family's table, a row of the same entity: the inserted object becomes that row, which
                 // an object of another entity cannot.
-                let kind = entity.family.sharesTable ? " AND Z_ENT = \(entity.entityNumber)" : ""
+                let kind = entity.family.ownRowsFilter.map { " AND \($0)" } ?? ""
                 guard let key = try db.scalarInt("SELECT Z_PK FROM \(entity.tableName) WHERE \(column) = ?\(kind) LIMIT 1", [values[slot]]),
                       let row = try core.readRow(entity, key, on: db) else { continue }
                 found[i] = ExistingRow(primaryKey: key, row: row, attribute: entity.slots[slot].name)
