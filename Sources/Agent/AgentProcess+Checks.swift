@@ -2,17 +2,8 @@ import Basics
 import SharedStore
 import Trace
 
-/// How often a `within` check re-reads the view while it waits.
-private let recheckNanos: UInt64 = 2_000_000
-
-/// Nanoseconds from now until `deadline`, or 0 once it has passed.
-func nanosLeft(until deadline: UInt64) -> UInt64 {
-    let now = MonotonicClock.now()
-    return deadline > now ? deadline - now : 0
-}
-
-// In the deterministic mode a check reads once per request: the runner re-asks after each delivery or
-// timer until the deadline has passed in virtual time, and says which attempt is the last.
+// A check reads once per request. The runner decides how long it waits (`within`): it asks again, after
+// whatever could change the view, until the deadline has passed, and says which attempt is the last.
 
 extension AgentProcess {
     /// `read`: what the view shows for the object now, re-read until it matches or `within` passes.
@@ -20,39 +11,32 @@ extension AgentProcess {
                    related: [String: [String]]? = nil) throws {
         let expected = try expect.map { try normalized($0, for: name) }
         let checked = expected != nil || absent || related != nil
-        let deadline = time.current + withinNanos
-        while true {
-            let started = time.now()
+        do {
+            let started = time.reading()
             var observation = related.map { observeRelated(name, Array($0.keys), workload: workload) } ?? observe(name, workload: workload)
             let relatedMatch = related.map { wanted in wanted.allSatisfy { observation.related?[$0.key] == $0.value } } ?? true
             let matches = absent ? !observation.found : (expected.map { matchesExpectation(observation, $0) } ?? true) && relatedMatch
             lastCheckMatched = matches
-            let done = matches || (time.isVirtual ? isLastAttempt : started >= deadline)
+            let done = matches || isLastAttempt
             observation.final = done
             record(.observed(observation), start: started)
-            if done {
-                if checked {
-                    record(.check(CheckRecord(
-                        kind: absent ? .readAbsent : .read, subject: name, expected: expected ?? [:],
-                        actual: observation.values, passed: matches, withinNanos: withinNanos,
-                        expectedRelated: related, actualRelated: related == nil ? nil : observation.related ?? [:])))
-                }
-                return
+            if done && checked {
+                record(.check(CheckRecord(
+                    kind: absent ? .readAbsent : .read, subject: name, expected: expected ?? [:],
+                    actual: observation.values, passed: matches, withinNanos: withinNanos,
+                    expectedRelated: related, actualRelated: related == nil ? nil : observation.related ?? [:])))
             }
-            if time.isVirtual { return }
-            idle(forNanos: min(recheckNanos, nanosLeft(until: deadline)))
         }
     }
 
     /// `count`: the objects of `entity` in the view (matching `predicate`), until the count is right.
     func checkCount(_ entity: String, predicate filter: FetchPredicate?, expect: Int?, withinNanos: UInt64) throws {
-        let deadline = time.current + withinNanos
-        while true {
-            let started = time.now()
+        do {
+            let started = time.reading()
             let (names, hidden) = try viewNames(entity, filter: filter)
             let matches = expect.map { names.count == $0 } ?? true
             lastCheckMatched = matches
-            let done = matches || (time.isVirtual ? isLastAttempt : started >= deadline)
+            let done = matches || isLastAttempt
             let deleted = (currentContext.deletedObjects + heldDeletes).filter { isKind($0.entity, of: entity) }.map { ids.name(of: $0) }
             var observation = CountObservation(
                 entity: entity, predicate: filter?.description, ids: names, final: done, store: openedCopyName,
@@ -67,24 +51,18 @@ extension AgentProcess {
                 observation.edited = edited.isEmpty ? nil : edited.sorted()
             }
             record(.counted(observation), start: started)
-            if done {
-                if let expect {
-                    record(.check(CheckRecord(
-                        kind: .count, subject: entity, expectedCount: expect, actualCount: names.count,
-                        passed: matches, withinNanos: withinNanos)))
-                }
-                return
+            if done, let expect {
+                record(.check(CheckRecord(
+                    kind: .count, subject: entity, expectedCount: expect, actualCount: names.count,
+                    passed: matches, withinNanos: withinNanos)))
             }
-            if time.isVirtual { return }
-            idle(forNanos: min(recheckNanos, nanosLeft(until: deadline)))
         }
     }
 
     /// `state`: the object's `isFault`, `isDeleted` and registration in the context, read without firing
     /// anything, until they are as expected or `within` passes.
     func checkState(_ name: String, expect: TraceValues, withinNanos: UInt64) {
-        let deadline = time.current + withinNanos
-        while true {
+        do {
             let context = currentContext
             var actual: TraceValues = [:]
             let id = ids[name]
@@ -98,13 +76,10 @@ extension AgentProcess {
             }
             let matches = actual == expect
             lastCheckMatched = matches
-            if matches || (time.isVirtual ? isLastAttempt : time.now() >= deadline) {
+            if matches || isLastAttempt {
                 record(.check(CheckRecord(kind: .state, subject: name, expected: expect, actual: actual, passed: matches,
                                           withinNanos: withinNanos)))
-                return
             }
-            if time.isVirtual { return }
-            idle(forNanos: min(recheckNanos, nanosLeft(until: deadline)))
         }
     }
 

@@ -22,14 +22,22 @@ struct AgentError: Error, CustomStringConvertible {
     }
 }
 
+/// A command met another process's lock and, as the runner asked (`LockWaitHandling.yield`), changed
+/// nothing instead of waiting: the runner waits in virtual time and asks again.
+struct LockWaitYield: Error {}
+
 extension AgentProcess {
     /// Executes one request and replies; an error the step expected is a success.
     func handle(_ request: AgentRequest) {
         // What the hub delivered before this step was sent is handled first, between steps.
-        if let t = request.virtualTime { time.advance(to: t) }
+        if let t = request.virtualTime { time.pass(to: t) }
         if let deliveries = request.deliveries { settle(deliveries: deliveries) }
         if let notifications = request.notifications, !notifications.isEmpty { deliver(notifications) }
         isLastAttempt = request.lastAttempt ?? true
+        lockWaitHandling = request.lockWaits
+        defer { lockWaitHandling = nil }
+        // A lock wait met before this command (by a refresh between requests) is not this command's.
+        _ = coordinator.takeLockWait()
         lastCheckMatched = nil
         currentSeq = request.seq
         currentStep = request.step
@@ -57,6 +65,10 @@ extension AgentProcess {
             answer.matched = lastCheckMatched
             reply(answer)
         } catch {
+            if yieldingLockWait(error) is LockWaitYield {
+                reply(AgentReply(seq: request.seq, status: .blocked))
+                return
+            }
             let record = errorRecord(error, expected: request.expectError)
             let status: AgentReply.Status = record.expected ? .ok : .failed
             reply(AgentReply(seq: request.seq, status: status, error: record))
@@ -142,8 +154,26 @@ extension AgentProcess {
         return open.contains(.write) ? .write : open.first
     }
 
+    /// `LockWaitYield` in place of `error` when it is a busy that a wait would have followed and the runner
+    /// does the waiting (`LockWaitHandling.yield`); `error` otherwise.
+    func yieldingLockWait(_ error: any Error) -> any Error {
+        if error is LockWaitYield { return error }
+        guard lockWaitHandling == .yield, errorKind(of: error) == .busy, coordinator.takeLockWait() else { return error }
+        return LockWaitYield()
+    }
+
     /// The trace's record of `error`, with its kind, and whether the step expected it.
     func errorRecord(_ error: any Error, expected: ErrorKind?) -> ErrorRecord {
+        let error = migratedUnderneath(error) ?? error
+        let kind = errorKind(of: error)
+        // A lock met outside a command the runner waits for (a refresh a notification ran) is waited for as
+        // SQLite waits: the busy timeout passes, in virtual time when the store reports lock waits instead.
+        if kind == .busy, lockWaitHandling == nil, coordinator.takeLockWait() { time.pass(by: settings.busyTimeoutNanos) }
+        return ErrorRecord(kind: kind, message: "\(error)", expected: expected == kind)
+    }
+
+    /// The kind of `error`, as the trace and the checkers name it.
+    func errorKind(of error: any Error) -> ErrorKind {
         let error = migratedUnderneath(error) ?? error
         let kind: ErrorKind
         if let agentError = error as? AgentError {
@@ -158,10 +188,6 @@ extension AgentProcess {
         } else {
             kind = ErrorKind(error) ?? .other
         }
-        // The deterministic mode waits no real time for a lock nobody can release meanwhile (one agent
-        // acts at a time): the busy timeout passes in virtual time. A deferred transaction's writes never
-        // wait: SQLite fails the upgrade to the write lock at once.
-        if kind == .busy, settings.writeTransactions == .immediate { time.advance(by: settings.busyTimeoutNanos) }
-        return ErrorRecord(kind: kind, message: "\(error)", expected: expected == kind)
+        return kind
     }
 }

@@ -122,15 +122,15 @@ extension AgentProcess {
     /// How long the loop may sleep before the next poll-triggered refresh.
     func pollTimeout() -> UInt64? {
         // In the deterministic mode the runner owns the timer (`timerRefresh`).
-        guard settings.trigger == .poll, !time.isVirtual else { return nil }
-        let now = MonotonicClock.now()
+        guard settings.trigger == .poll, world.runsOwnTimers else { return nil }
+        let now = time.now
         return nextPoll > now ? nextPoll - now : 0
     }
 
     /// Runs the refresh when `trigger: poll` and its interval has passed.
     func pollIfDue() {
-        guard settings.trigger == .poll, !time.isVirtual else { return }
-        let now = MonotonicClock.now()
+        guard settings.trigger == .poll, world.runsOwnTimers else { return }
+        let now = time.now
         guard now >= nextPoll else { return }
         runRefresh(reason: .poll)
         nextPoll = now + settings.pollIntervalNanos
@@ -147,20 +147,6 @@ extension AgentProcess {
                 return
             }
             let ready = waitReadable([inbox.readDescriptor], timeoutNanos: min(deadline - now, pollTimeout() ?? .max))
-            if !ready.isEmpty { handleNotifications() }
-            pollIfDue()
-        }
-    }
-
-    /// Waits up to `nanos`, handling notifications and polls meanwhile (never reading new requests).
-    func idle(forNanos nanos: UInt64) {
-        let deadline = MonotonicClock.now() + nanos
-        while true {
-            let now = MonotonicClock.now()
-            guard now < deadline else { return }
-            var timeout = deadline - now
-            if let poll = pollTimeout() { timeout = min(timeout, poll) }
-            let ready = waitReadable([inbox.readDescriptor], timeoutNanos: timeout)
             if !ready.isEmpty { handleNotifications() }
             pollIfDue()
         }

@@ -22,6 +22,8 @@ extension AgentProcess {
         do {
             result = try view.save()
         } catch {
+            // A save that met a lock the runner waits for changed nothing: it is asked again, not failed.
+            if yieldingLockWait(error) is LockWaitYield { throw LockWaitYield() }
             if case .conflicts(let conflicts) = error {
                 for conflict in conflicts { recordConflict(conflict) }
             }

@@ -5,7 +5,8 @@ import Trace
 
 extension AgentProcess {
     /// Compiles the model and opens the store in the process's container with its settings.
-    static func openStore(config: AgentConfig, clock: AgentClock, readOnlyURL: URL? = nil) throws -> StoreCoordinator {
+    static func openStore(config: AgentConfig, clock: AgentClock, lockWaits: LockWaits = .wait,
+                          readOnlyURL: URL? = nil) throws -> StoreCoordinator {
         let model = try Model(config.model)
         let settings = config.settings
         var options = StoreOptions(
@@ -14,6 +15,7 @@ extension AgentProcess {
             readOnly: readOnlyURL != nil || settings.readOnly,
             bundleIdentifier: config.role.rawValue)
         options.writeTransactions = settings.writeTransactions
+        options.lockWaits = lockWaits
         // History names the process, as Core Data names the executable writing it.
         options.processName = config.process
         options.previousModels = try previousModels(config)
@@ -44,7 +46,7 @@ extension AgentProcess {
         // Store events arrive synchronously on this (the only) thread.
         nonisolated(unsafe) let agent = self
         coordinator.eventSink = { event in agent.recordStoreEvent(event) }
-        coordinator.commitObserver = { phase in agent.commitTimes.observe(phase, at: agent.time.now()) }
+        coordinator.commitObserver = { phase in agent.commitTimes.observe(phase, at: agent.time.reading()) }
         coordinator.beforeCommit = { [unowned self] _ in
             guard self.crashArmed else { return }
             // The kill point of `crash ... during: save`: statements done, COMMIT not yet.

@@ -22,9 +22,11 @@ public final class AgentProcess {
     let config: AgentConfig
     var settings: AgentSettings { config.settings }
     let trace: TraceRecorder
+    /// Real time or the deterministic mode's, chosen once from the config.
+    let world: AgentWorld
     /// The trace's clock: monotonic, or virtual in the deterministic mode.
-    let time: AgentTime
-    let clock: AgentClock
+    var time: any TimeSource { world.time }
+    var clock: AgentClock { world.clock }
     var coordinator: StoreCoordinator
     var view: ObjectContext { contextOverride ?? coordinator.viewContext }
     /// The background context the running command goes through, if any (`AgentRequest.context`).
@@ -79,28 +81,35 @@ public final class AgentProcess {
     /// The runner's scenario id -> global identifiers, as of the last `sync`/`leech` request.
     var globalIDs: [String: [String]] = [:]
 
-    /// Whether the last `read` or `count` matched its expectation (reported in the deterministic mode).
+    /// Whether the last `read`, `count` or `state` matched its expectation (reported in the reply).
     var lastCheckMatched: Bool?
-    /// Deterministic mode: whether the current `within` attempt is the last.
+    /// Whether the current attempt of a check is its last (the runner asks again until its deadline).
     var isLastAttempt = true
+    /// What the running command does when it meets another process's lock (`AgentRequest.lockWaits`).
+    var lockWaitHandling: LockWaitHandling?
 
     /// Opens the store described by `config`, posting and observing through `center`, replying
-    /// through `replies`. In the deterministic mode (`config.virtualStart`) the agent posts and
-    /// observes through a `ScriptedNotificationCenter` instead, which the runner routes.
-    public init(config: AgentConfig, center: (any DarwinNotificationCenter)?, replies: @escaping (AgentReply) -> Void) throws {
+    /// through `replies`. In the deterministic mode (`config.virtualStart`) the agent's center is a
+    /// `ScriptedNotificationCenter` (see `spawned(config:)`), which the runner routes.
+    public convenience init(config: AgentConfig, center: (any DarwinNotificationCenter)?,
+                            replies: @escaping (AgentReply) -> Void) throws {
+        try self.init(config: config, world: AgentWorld(config: config), center: center, replies: replies)
+    }
+
+    init(config: AgentConfig, world: AgentWorld, center: (any DarwinNotificationCenter)?,
+         replies: @escaping (AgentReply) -> Void) throws {
         self.config = config
         self.replies = replies
-        let time = AgentTime(virtualStart: config.virtualStart)
-        self.time = time
-        trace = try TraceRecorder(path: config.tracePath, process: config.process, clock: { time.now() })
-        clock = AgentClock(offsetNanos: config.clockOffsetNanos, time: time)
+        self.world = world
+        let time = world.time
+        trace = try TraceRecorder(path: config.tracePath, process: config.process, clock: { time.reading() })
         let storeURL = try? AppGroupContainers(
             root: URL(fileURLWithPath: config.store.containersRoot), groups: [config.store.group]
         ).storeURL(group: config.store.group, name: config.store.name)
         let versionBefore = config.modelVersions.isEmpty ? nil
             : storeURL.flatMap { FileManager.default.fileExists(atPath: $0.path) ? try? StoreCoordinator.modelHash(ofStoreAt: $0) : nil }
         do {
-            coordinator = try AgentProcess.openStore(config: config, clock: clock)
+            coordinator = try AgentProcess.openStore(config: config, clock: world.clock, lockWaits: world.lockWaits)
         } catch {
             throw AgentProcess.loadFailure(error, config: config, storeURL: storeURL)
         }
@@ -109,7 +118,7 @@ public final class AgentProcess {
             trace.record(.note("\(config.process) migrated the store from \(from) to \(AgentProcess.ownVersion(config)) "
                 + "(a lightweight migration, in place)"), step: nil)
         }
-        self.center = time.isVirtual ? ScriptedNotificationCenter(process: config.process, clock: { time.now() }) : center
+        self.center = center
         wireStoreEvents()
         if settings.refresh == .history && settings.historyTracking {
             try coordinator.registerHistoryConsumer(config.process)
@@ -122,19 +131,17 @@ public final class AgentProcess {
         if settings.queryGeneration == .pinned { try view.pinQueryGeneration() }
     }
 
-    /// Sends one reply to the runner; in the deterministic mode with the agent's virtual time and
-    /// what it did with notifications.
+    /// Sends one reply to the runner, with the agent's time when it replied and, when the runner routes
+    /// its notifications (a scripted center), what it posted and started or stopped observing.
     func reply(_ reply: AgentReply) {
         var reply = reply
-        if time.isVirtual {
-            reply.virtualEnd = time.current
-            if let scripted = center as? ScriptedNotificationCenter {
-                let activity = scripted.takeActivity()
-                let wire = NotificationActivity(
-                    posts: activity.posts.map { PostedNotification(name: $0.name, at: $0.at) },
-                    observed: activity.observed, unobserved: activity.unobserved)
-                reply.notifications = wire.isEmpty ? nil : wire
-            }
+        reply.virtualEnd = time.now
+        if let scripted = center as? ScriptedNotificationCenter {
+            let activity = scripted.takeActivity()
+            let wire = NotificationActivity(
+                posts: activity.posts.map { PostedNotification(name: $0.name, at: $0.at) },
+                observed: activity.observed, unobserved: activity.unobserved)
+            reply.notifications = wire.isEmpty ? nil : wire
         }
         replies(reply)
     }
@@ -174,7 +181,7 @@ public final class AgentProcess {
         guard let scripted = center as? ScriptedNotificationCenter else { return }
         for note in notifications {
             scripted.deliver(NotificationDelivery(
-                name: note.name, postedAt: note.postedAt, receivedAt: time.now(), poster: note.poster,
+                name: note.name, postedAt: note.postedAt, receivedAt: time.reading(), poster: note.poster,
                 isOwnPost: note.poster == config.process))
         }
         handleNotifications()

@@ -17,6 +17,10 @@ public struct SourceLocation: Sendable, Hashable, Codable, Comparable, CustomStr
         self.column = column
     }
 
+    /// Where the steps the deterministic mode's schedule adds come from (a `deliver`, a
+    /// `hold-notifications`): no line of the file.
+    public static let schedule = SourceLocation(file: "<schedule>", line: 0, column: 0)
+
     /// `file:line:column`, the form compilers and editors understand.
     public var description: String { "\(file):\(line):\(column)" }
 

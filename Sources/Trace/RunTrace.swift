@@ -27,6 +27,11 @@ public struct RunTrace: Sendable {
 public enum TraceFile {
     /// Writes the header (as a `runStarted` event at the time of the first event) and then every event.
     public static func write(_ trace: RunTrace, to url: URL) throws {
+        try encode(trace).write(to: url, options: .atomic)
+    }
+
+    /// The file's bytes: the header, then one event per line.
+    public static func encode(_ trace: RunTrace) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var data = Data()
@@ -35,7 +40,18 @@ public enum TraceFile {
             data.append(try encoder.encode(event))
             data.append(0x0A)
         }
-        try data.write(to: url, options: .atomic)
+        return data
+    }
+
+    /// A fingerprint of the file's bytes (FNV-1a, 64 bits, in hex): two runs that wrote the same trace have
+    /// the same one. How a replay shows that the deterministic mode gave the same run again.
+    public static func fingerprint(_ trace: RunTrace) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in (try? encode(trace)) ?? Data() {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return String(hash, radix: 16)
     }
 
     /// Decodes the events of a JSON-lines file; a line that fails names its line number.

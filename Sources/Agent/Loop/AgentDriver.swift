@@ -12,9 +12,16 @@ extension AgentProcess {
     /// The agent the runner spawns: notifications through the run's hub, replies as JSON lines on
     /// stdout.
     public static func spawned(config: AgentConfig) throws -> AgentProcess {
-        let center = try HubNotificationCenter(hubSocketPath: config.hubSocket, process: config.process)
+        let world = AgentWorld(config: config)
+        let time = world.time
+        // The runner routes a deterministic agent's notifications; a real-time agent's go through the hub.
+        let center: any DarwinNotificationCenter = if config.virtualStart != nil {
+            ScriptedNotificationCenter(process: config.process, clock: { time.reading() })
+        } else {
+            try HubNotificationCenter(hubSocketPath: config.hubSocket, process: config.process)
+        }
         let output = LineWriter(fd: 1)
-        return try AgentProcess(config: config, center: center) { reply in
+        return try AgentProcess(config: config, world: world, center: center) { reply in
             guard let data = try? JSONEncoder().encode(reply) else { return }
             output.write(String(decoding: data, as: UTF8.self))
         }
@@ -32,7 +39,7 @@ extension AgentProcess {
         // An app becomes active when it launches: the activation trigger runs then too.
         if settings.trigger == .activation { runRefresh(reason: .activation) }
         reply(AgentReply(seq: 0, status: .ready))
-        nextPoll = MonotonicClock.now() + settings.pollIntervalNanos
+        nextPoll = time.now + settings.pollIntervalNanos
         while true {
             let ready = waitReadable([input.fd, inbox.readDescriptor], timeoutNanos: pollTimeout())
             if ready.contains(inbox.readDescriptor) { handleNotifications() }

@@ -58,7 +58,7 @@ public enum AgentCommand: Sendable, Hashable, Codable {
     case lockState
     /// Deterministic mode: the poll interval has passed in virtual time; run the strategy (reason `poll`).
     case timerRefresh
-    /// Deterministic mode: nothing but the notifications the request carries.
+    /// Nothing but the notifications delivered so far (those the request carries, in the deterministic mode).
     case handleNotifications
     /// Runs the refresh strategy one last time (reason `final`) and records the view.
     case finalRefresh
@@ -66,4 +66,24 @@ public enum AgentCommand: Sendable, Hashable, Codable {
     case finalView
     /// Closes the store and exits with status 0.
     case exit
+}
+
+extension AgentCommand {
+    /// Whether a command that met another process's lock changed nothing before it did, so it can be
+    /// asked again once the lock may be free (the deterministic mode's lock waits): those that take the
+    /// write lock first, or a checkpoint, which waits for readers before it writes anything.
+    public var yieldsOnLockWait: Bool {
+        switch self {
+        case .save, .batchInsert, .batchUpdate, .batchDelete, .beginWrite, .purgeHistory, .checkpoint: true
+        default: false
+        }
+    }
+
+    /// Whether the command is a check that may be asked again until its deadline (`within`), and that deadline.
+    public var checkWithin: UInt64? {
+        switch self {
+        case .read(_, _, _, let within, _, _), .count(_, _, _, let within), .state(_, _, let within): within
+        default: nil
+        }
+    }
 }

@@ -31,8 +31,8 @@ public struct AgentConfig: Sendable, Hashable, Codable {
     /// This process's seed, derived from the run's root seed.
     public var seed: UInt64
     /// Deterministic mode: the virtual time of the launch. Nil in real time. The agent then acts only
-    /// when asked, stamps its events with virtual time, posts and observes through the runner, and
-    /// runs no timers of its own.
+    /// when asked, stamps its events with virtual time, posts and observes through the runner, runs no
+    /// timers of its own, and meets another process's lock without waiting (the runner waits).
     public var virtualStart: UInt64?
     /// A standby agent's stderr file for this process (a spawned agent's is set at spawn).
     public var stderrPath: String?

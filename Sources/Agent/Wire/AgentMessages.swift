@@ -23,9 +23,12 @@ public struct AgentRequest: Sendable, Hashable, Codable {
     /// Deterministic mode: the notifications the runner delivers now, handled (with the refreshes
     /// they trigger) before the command.
     public var notifications: [DeliveredNotification]?
-    /// Deterministic mode, for a `read` or `count` with `within`: whether its deadline has passed, so
-    /// this attempt is the last (the runner re-asks after each delivery or timer until then).
+    /// For a `read`, `count` or `state` check: whether its deadline has passed, so this attempt is the
+    /// last (the runner asks again, after what could change the view, until then). Nil: the last.
     public var lastAttempt: Bool?
+    /// Deterministic mode: what the command does when it meets another process's lock (nil: SQLite
+    /// waits for it, up to the busy timeout).
+    public var lockWaits: LockWaitHandling?
     /// The background context the command runs through (created on first use), not the view context:
     /// a step's `context:`, or an App Intent's own context when its step runs in this process.
     public var context: String?
@@ -47,6 +50,15 @@ public struct AgentRequest: Sendable, Hashable, Codable {
         self.globalIDs = globalIDs
         self.command = command
     }
+}
+
+/// What a command does when it meets another process's lock in the deterministic mode, where the
+/// runner, not SQLite, does the waiting (in virtual time, so that the holder can act meanwhile).
+public enum LockWaitHandling: String, Sendable, Hashable, Codable {
+    /// Change nothing and reply `blocked`: the runner asks again once the holder may have let go.
+    case yield
+    /// The runner waited out the busy timeout with the lock still held: fail with `busy`, as SQLite does.
+    case fail
 }
 
 /// A notification the runner delivers to an agent in the deterministic mode.
@@ -113,6 +125,8 @@ public struct AgentReply: Sendable, Hashable, Codable {
         case ready
         /// Armed crash point reached: the save is between its statements and COMMIT.
         case atCommit
+        /// The command met another process's lock and changed nothing (`LockWaitHandling.yield`).
+        case blocked
     }
 
     public var seq: Int
@@ -132,7 +146,7 @@ public struct AgentReply: Sendable, Hashable, Codable {
     public var virtualEnd: UInt64?
     /// Deterministic mode: what it posted and started or stopped observing.
     public var notifications: NotificationActivity?
-    /// Deterministic mode, for a `read` or `count` with an expectation: whether the view matched it.
+    /// For a `read`, `count` or `state` check: whether the view matched its expectation.
     public var matched: Bool?
 
     public init(seq: Int, status: Status, error: ErrorRecord? = nil, inserted: [String: ObjectRef] = [:], deleted: [String] = [],

@@ -17,6 +17,9 @@ public enum HubDecision: String, Sendable, Hashable, Codable, CaseIterable {
     case droppedByFault = "dropped-by-fault"
     /// Held back by a `delay-notifications` fault.
     case delayed
+    /// Held back by the runner until it releases `process` (a `hold-notifications` fault, or a `parallel`
+    /// step whose children run together), then delivered.
+    case held
     /// A delayed delivery found `process` no longer observing `name`.
     case droppedNotObserving = "dropped-not-observing"
     /// The transport found no socket for `process` (it died before the hub heard of it).

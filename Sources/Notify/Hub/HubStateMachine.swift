@@ -16,7 +16,8 @@ import Basics
 ///   gone (a relaunch registers again) and whatever was held or delayed for it is dropped.
 /// - Faults: `dropNotifications` drops deliveries decided before its deadline;
 ///   `delayNotifications` holds each delivery back by a duration, released by `tick` once due,
-///   and then judged by the receiver's state at release.
+///   and then judged by the receiver's state at release; `hold` keeps every delivery to a process
+///   until `release`, which delivers them in order.
 ///
 /// ```swift
 /// var hub = HubStateMachine()
@@ -49,6 +50,10 @@ public struct HubStateMachine: Sendable {
     private var delayed: [Delayed] = []
     private var dropUntil: [String: UInt64] = [:]
     private var delayBy: [String: UInt64] = [:]
+    /// The processes whose deliveries the runner holds (`hold`, counted: each `release` ends one), and
+    /// what it holds for them.
+    private var holding: [String: Int] = [:]
+    private var withheld: [String: [Held]] = [:]
     private var sequence: UInt64 = 0
 
     /// A hub where every process is not running and observes nothing.
@@ -97,6 +102,15 @@ public struct HubStateMachine: Sendable {
             dropUntil[process] = until
         case let .delayNotifications(process, by):
             delayBy[process] = by == 0 ? nil : by
+        case let .hold(process):
+            holding[process, default: 0] += 1
+        case let .release(process):
+            guard let count = holding[process] else { break }
+            holding[process] = count > 1 ? count - 1 : nil
+            guard count == 1 else { break }
+            for post in withheld.removeValue(forKey: process) ?? [] {
+                decide(post, for: process, at: now, into: &output)
+            }
         case .tick:
             releaseDelayed(at: now, into: &output)
         }
@@ -166,11 +180,13 @@ public struct HubStateMachine: Sendable {
         let oldState = state(of: process)
         states[process] = newState
         if newState == .notRunning, oldState != .notRunning {
+            // What held its deliveries held them for this run of the process.
+            holding[process] = nil
             for name in observers.keys.sorted() where observers[name]?.contains(process) == true {
                 observers[name]?.removeAll { $0 == process }
                 formerObservers[name, default: []].append(process)
             }
-            for post in held.removeValue(forKey: process) ?? [] {
+            for post in (held.removeValue(forKey: process) ?? []) + (withheld.removeValue(forKey: process) ?? []) {
                 output.records.append(record(.droppedNotRunning, to: process, post, at: now))
             }
             for entry in delayed where entry.process == process {
@@ -201,7 +217,12 @@ public struct HubStateMachine: Sendable {
         }
     }
 
-    private func deliver(_ post: Held, to process: String, at now: UInt64, into output: inout HubOutput) {
+    private mutating func deliver(_ post: Held, to process: String, at now: UInt64, into output: inout HubOutput) {
+        if holding[process] != nil {
+            withheld[process, default: []].append(post)
+            output.records.append(record(.held, to: process, post, at: now))
+            return
+        }
         output.deliveries.append(HubDelivery(process: process, name: post.name, poster: post.poster, postedAt: post.postedAt, at: now))
         output.records.append(record(.delivered, to: process, post, at: now))
     }

@@ -32,6 +32,12 @@ public enum HubInput: Sendable, Equatable {
     case dropNotifications(to: String, until: UInt64)
     /// Fault: deliveries to `process` are held back `by` nanoseconds (0 ends the fault).
     case delayNotifications(to: String, by: UInt64)
+    /// The runner holds back every delivery to `process` from now until `release` (a `hold-notifications`
+    /// fault, or the children of a `parallel` step while they run): posts still reach it, later. Holds
+    /// nest: each `release` ends one, and the last delivers. A process that stops running is held no more.
+    case hold(process: String)
+    /// Ends one `hold`: after the last, what was held is delivered now, in order, as the process's state allows.
+    case release(process: String)
     /// Time passed: releases delayed deliveries that are due.
     case tick
 }

@@ -100,6 +100,16 @@ public final class NotifyHub: Sendable {
         handle(.delayNotifications(to: process, by: MonotonicClock.nanoseconds(duration)))
     }
 
+    /// Holds back every delivery to `process` until `release(_:)`.
+    public func hold(_ process: String) {
+        handle(.hold(process: process))
+    }
+
+    /// Delivers what `hold(_:)` held for `process`, in order, and stops holding.
+    public func release(_ process: String) {
+        handle(.release(process: process))
+    }
+
     /// Posts `name` on behalf of `process`, as if the process had posted it.
     public func post(_ name: String, from process: String) {
         handle(.post(from: process, name: name, postedAt: clock()))

@@ -23,9 +23,13 @@ public struct RunPlan: Sendable {
     public let info: RunInfo
     /// Real time, or deterministic (a function of the file, the variant and the seed).
     public var mode: RunMode { info.mode }
+    /// Deterministic mode: where its choices come from (the file's `schedule:`; `explore` sets its own),
+    /// and how late a notification may be.
+    public var schedule: ScheduleSpec
 
     public init(run: ScenarioRun, summary: String, mode: RunMode = .realTime) {
         self.run = run
+        schedule = ScheduleSpec(strategy: run.schedule == .asWritten ? .asWritten : .seeded)
         var counter = 0
         var table: [StepInfo] = []
         func plan(_ step: ScenarioStep) -> PlannedStep {

@@ -91,6 +91,7 @@ enum StepText {
             case .dropNotifications(let process, let duration): return "fault: drop notifications to \(process) for \(duration)"
             case .delayNotifications(let process, let delay): return "fault: delay notifications to \(process) by \(delay)"
             case .crash(let process, let point): return "fault: crash \(process) during \(point.rawValue)"
+            case .holdNotifications(let process): return "fault: hold notifications to \(process)"
             }
         }
     }

@@ -10,12 +10,7 @@ extension ScenarioRunner {
     func executeControl(_ step: Step) throws(HarnessFailure) {
         switch step {
         case .sleep(let duration):
-            if clock.isVirtual {
-                let (target, overflow) = clock.current.addingReportingOverflow(duration.nanos)
-                try advanceTime(to: overflow ? .max : target)
-            } else {
-                sleep(nanos: duration.nanos)
-            }
+            try env.sleep(nanos: duration.nanos)
         case .advanceClock(let duration):
             let (offset, overflow) = clockOffset.addingReportingOverflow(duration.nanos)
             clockOffset = overflow ? .max : offset
@@ -40,6 +35,9 @@ extension ScenarioRunner {
             hub.dropNotifications(to: process, for: .nanoseconds(Int64(duration.nanos)))
         case .delayNotifications(let process, let delay):
             hub.delayNotifications(to: process, by: .nanoseconds(Int64(delay.nanos)))
+        case .holdNotifications(let process):
+            // Until its next `deliver` step; one hold whatever how many faults ask for it.
+            if heldByFault.insert(process).inserted { hub.hold(process) }
         case .crash(let process, _):
             let target = try slot(process)
             guard !target.hasNoStore else {
@@ -55,19 +53,6 @@ extension ScenarioRunner {
         guard let child = slot.child else { return }
         let request = AgentRequest(seq: slot.takeSeq(), command: command)
         try Self.send(request, to: child)
-    }
-
-    /// Sleeps `nanos`, in slices of at most 20 ms so that an interrupted invocation stops at once.
-    func sleep(nanos: UInt64) {
-        let deadline = MonotonicClock.now() &+ nanos
-        while ProcessGuard.interruption == nil {
-            let now = MonotonicClock.now()
-            guard now < deadline else { return }
-            let slice = min(deadline - now, 20_000_000)
-            var request = timespec(tv_sec: 0, tv_nsec: Int(slice))
-            var remaining = timespec()
-            while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
-        }
     }
 
     /// Random operations from the workload's seed, at its rate; each write saves at once and every
@@ -86,7 +71,7 @@ extension ScenarioRunner {
             mix: .init(insert: workload.mix.insert, update: workload.mix.update, delete: workload.mix.delete, read: workload.mix.read),
             rate: workload.rate, durationNanos: workload.duration.nanos, keys: workload.keys,
             attribute: attribute.map { ($0.name, $0.type) }, seed: seed)
-        let start = clock.current
+        let start = time.now
         let store = slots[workload.processes.first ?? ""]?.store ?? "group:\(plan.run.store.group)"
         // A workload touches only its own entity's objects with its own ids (k1...k<keys>), whatever
         // else lives in the store.
@@ -96,7 +81,7 @@ extension ScenarioRunner {
         }
         func committed() -> [String] { (objects.live[store] ?? []).filter(isOwn).sorted() }
         defer {
-            let took = clock.current - start
+            let took = time.now - start
             let asked = workload.duration.nanos
             // A loaded or slow machine cannot keep every rate: say so rather than stretch silently.
             if took > asked + asked / 10 + 100_000_000 {
@@ -105,16 +90,10 @@ extension ScenarioRunner {
             }
         }
         while let op = generator.next(committed: committed()) {
-            let due = start &+ op.offsetNanos
-            if clock.isVirtual {
-                // One operation at a time, at its virtual moment, in the generator's seeded order.
-                try advanceTime(to: due)
-                try schedulingPoint()
-            } else {
-                let now = MonotonicClock.now()
-                if due > now { sleep(nanos: due - now) }
-            }
+            try env.pace(until: start &+ op.offsetNanos)
             let slot = try slot(op.process)
+            try env.beforeStep(ScenarioStep(location: currentStep?.step.location ?? .schedule, process: op.process,
+                                            step: op.kind == .read ? .read(id: op.id, expectation: nil, timing: .now) : .save))
             switch op.kind {
             case .insert:
                 let defaults = entity?.valuesForInsert(objectID: op.id, explicit: [:]) ?? [:]
@@ -138,13 +117,16 @@ extension ScenarioRunner {
     /// One workload operation; a failed save (a conflict, a row deleted meanwhile) is a recorded
     /// outcome, and the unsaved change is rolled back so the next operation starts clean.
     private func workloadStep(_ command: AgentCommand, _ slot: ProcessSlot, as step: Step) throws(HarnessFailure) {
-        let reply = try send(command, to: slot, timeout: options.stepTimeout + .nanoseconds(Int64(slot.process.settings.busyTimeout.nanos)))
         let location = currentStep?.step.location ?? SourceLocation(file: plan.run.file, line: 1, column: 1)
-        if clock.isVirtual { executed.append(ScenarioStep(location: location, process: slot.name, step: step)) }
+        let written = runningTogether == 0
+        if written { executed.append(ScenarioStep(location: location, process: slot.name, step: step), executing: true) }
+        defer { if written { executed.endStep() } }
+        let reply = try perform(command, on: slot, expectError: nil,
+                                timeout: options.stepTimeout + .nanoseconds(Int64(slot.process.settings.busyTimeout.nanos)))
         if let error = reply.error {
             record(.error(error), as: slot.name)
+            if written { executed.append(ScenarioStep(location: location, process: slot.name, step: .rollback)) }
             try send(.rollback, to: slot)
-            if clock.isVirtual { executed.append(ScenarioStep(location: location, process: slot.name, step: .rollback)) }
         }
     }
 }

@@ -11,6 +11,10 @@ extension ScenarioRunner {
         for slot in orderedSlots where slot.lifecycle.state == .suspended {
             try lifecycle(.resume, slot)
         }
+        // The final refresh comes after every notification posted has arrived.
+        for process in heldByFault.sorted() { hub.release(process) }
+        heldByFault = []
+        env.finishing()
         // Every notification delivered is handled (with the refreshes it triggers) before the final one:
         // the request waits for them.
         for slot in orderedSlots where slot.canTakeCommands {

@@ -58,26 +58,13 @@ extension ScenarioRunner {
     /// Starts the agent with its config and waits until it has opened its store. Returns the error of a
     /// store that did not load (the agent has then ended), nil once it is ready.
     func spawn(_ slot: ProcessSlot) throws(HarnessFailure) -> ErrorRecord? {
-        var config = agentConfig(for: slot)
-        if clock.isVirtual { config.virtualStart = clock.current }
-        let configURL = sandbox.config(of: slot.name, launch: slot.launches)
-        slot.launches += 1
+        let config = agentConfig(for: slot)
         do {
-            if clock.isVirtual, let pool = options.agentPool {
-                // A standby agent becomes this process: its config on stdin, its stderr to the sandbox.
-                config.stderrPath = sandbox.stderr(of: slot.name).path
-                let child = try pool.take()
-                slot.child = child
-                slot.pooled = true
-                try child.writeLine(String(decoding: try JSONEncoder().encode(config), as: UTF8.self))
-            } else {
-                try JSONEncoder().encode(config).write(to: configURL)
-                slot.child = try options.launcher.launch(spawnSpec(slot, config: configURL))
-                slot.pooled = false
-            }
+            (slot.child, slot.pooled) = try env.startAgent(config, for: slot)
         } catch {
             throw failure("cannot start the agent: \(error)", process: slot.name)
         }
+        slot.launches += 1
         slot.sentIDs = [:]
         let line: String
         do {
@@ -95,7 +82,7 @@ extension ScenarioRunner {
                 slot.child?.kill()
             }
             slot.child = nil
-            followVirtualTime(decoded, from: slot)
+            env.absorb(decoded, from: slot)
             return error
         }
         guard let reply = decoded, reply.status == .ready else {
@@ -103,19 +90,9 @@ extension ScenarioRunner {
             slot.child = nil
             throw failure("the agent did not start: \(line)", process: slot.name)
         }
-        followVirtualTime(reply, from: slot)
-        armPollTimer(slot)
+        env.absorb(reply, from: slot)
         record(.lifecycle(LifecycleChange(state: .launching, pid: pid(of: slot))), as: slot.name)
         return nil
-    }
-
-    private func spawnSpec(_ slot: ProcessSlot, config configURL: URL) -> LaunchSpec {
-            LaunchSpec(
-                process: slot.name, executable: options.agentExecutable,
-                arguments: ["agent", "--config", configURL.path],
-                // Deterministic mode: the same iteration order of dictionaries and sets in every run.
-                environment: clock.isVirtual ? ["SWIFT_DETERMINISTIC_HASHING": "1"] : [:],
-                standardError: .file(sandbox.stderr(of: slot.name).path))
     }
 
     private func deliver(_ signal: ProcessSignal, to slot: ProcessSlot) throws(HarnessFailure) {
@@ -139,7 +116,9 @@ extension ScenarioRunner {
         defer { slot.child = nil }
         do {
             let seq = slot.takeSeq()
-            try Self.send(AgentRequest(seq: seq, command: .exit), to: child)
+            var request = AgentRequest(seq: seq, command: .exit)
+            env.prepare(&request, for: slot)
+            try Self.send(request, to: child)
             if slot.pooled, let pool = options.agentPool {
                 // A standby agent answers and waits for its next process.
                 _ = try awaitReply(seq, from: slot, timeout: options.stepTimeout)
@@ -171,10 +150,10 @@ extension ScenarioRunner {
         let what: String
         switch status {
         case .killed:
-            record(.lifecycle(LifecycleChange(state: .killed, pid: clock.isVirtual ? nil : child.pid)), as: slot.name)
+            record(.lifecycle(LifecycleChange(state: .killed, pid: env.pid(of: child))), as: slot.name)
             what = "was \(status) from outside the run (no step killed it)"
         case .exited(let code):
-            record(.lifecycle(LifecycleChange(state: .exited, pid: clock.isVirtual ? nil : child.pid)), as: slot.name)
+            record(.lifecycle(LifecycleChange(state: .exited, pid: env.pid(of: child))), as: slot.name)
             what = "exited on its own with code \(code) (no step asked it to)"
         }
         if let url = try? storeFile(storeLocation(of: slot)) {
@@ -185,7 +164,7 @@ extension ScenarioRunner {
 
     /// The process id for the trace; none in the deterministic mode, where it would differ from run to run.
     func pid(of slot: ProcessSlot) -> Int32? {
-        clock.isVirtual ? nil : slot.child?.pid
+        slot.child.flatMap(env.pid(of:))
     }
 
     /// After a crash: is every transaction committed before it still in the store?

@@ -14,7 +14,7 @@ extension ScenarioRunner {
     /// nobody made or for lost data.
     func launchAgent(_ slot: ProcessSlot) throws(HarnessFailure) -> ErrorRecord? {
         let baseline = migrationBaseline(slot)
-        let start = clock.now()
+        let start = time.reading()
         if let error = try spawn(slot) { return error }
         if let baseline, let url = try? storeFile(storeLocation(of: slot)),
            let hash = try? StoreCoordinator.modelHash(ofStoreAt: url), hash != baseline.hash,

@@ -43,7 +43,7 @@ extension ScenarioRunner {
         } catch {
             throw failure("cannot read the store before restoring it: \(error)")
         }
-        let start = clock.now()
+        let start = time.reading()
         do {
             try StoreFiles.restore(url, from: copy)
         } catch {

@@ -16,7 +16,7 @@ extension ScenarioRunner {
         let group = "group:\(plan.run.store.group)"
         let location = StoreLocation(containersRoot: sandbox.containers.path, group: plan.run.store.group,
                                      name: plan.run.store.name, traceName: group)
-        let start = clock.now()
+        let start = time.reading()
         let url: URL
         let fm = FileManager.default
         let needed = ["", "-wal", "-shm"].compactMap { (try? fm.attributesOfItem(atPath: source + $0)[.size] as? NSNumber)?.int64Value }

@@ -8,25 +8,27 @@ import Trace
 extension ScenarioRunner {
     /// Executes one step (for `parallel`, its children together) and records its start and end.
     func execute(_ planned: RunPlan.PlannedStep) throws(HarnessFailure) {
+        // The children of a `parallel` step start together: no choice is made between them.
+        if runningTogether == 0 { try env.beforeStep(planned.step) }
         currentStep = planned
         record(.stepStarted)
         for note in planned.notes { record(.note(note)) }
-        if case .push = planned.step.step {
+        switch planned.step.step {
+        case .push, .reload:
             try runSystemWork(planned)
             return
-        }
-        if case .reload = planned.step.step {
-            try runSystemWork(planned)
-            return
-        }
-        if case .parallel = planned.step.step {
-            try executeParallel(planned.children)
+        case .parallel:
+            try executeParallel(planned)
             currentStep = planned
             record(.stepEnded(nil))
             return
+        default:
+            break
         }
-        // A workload writes out its operations as it runs them.
-        if clock.isVirtual, planned.step.step.keyword != "workload" { executed.append(planned.step) }
+        // A workload writes out its operations as it runs them; a child of `parallel` is written with it.
+        let written = runningTogether == 0 && planned.step.step.keyword != "workload"
+        if written { executed.append(planned.step, executing: true) }
+        defer { if written { executed.endStep() } }
         if let process = planned.step.process {
             let slot = try slot(process)
             let error: ErrorRecord?
@@ -77,73 +79,56 @@ extension ScenarioRunner {
             guard let command = command(for: step.step, on: slot) else {
                 throw failure("step cannot be sent to an agent", process: slot.name)
             }
-            let start = clock.now()
-            let reply: AgentReply
-            switch (clock.isVirtual, command) {
-            case (true, .read(_, _, _, let within, _, _)), (true, .count(_, _, _, let within)), (true, .state(_, _, let within)):
-                reply = try sendCheck(command, within: within, to: slot, expectError: step.expectError?.kind)
-            default:
-                reply = try send(command, to: slot, expectError: step.expectError?.kind,
-                                 timeout: timeout(for: step.step, slot))
-            }
+            // `deliver` ends a `hold-notifications`: what the hub held reaches the process, which handles it now.
+            if step.step == .deliver, heldByFault.remove(slot.name) != nil { hub.release(slot.name) }
+            let start = time.reading()
+            let reply = try perform(command, on: slot, expectError: step.expectError?.kind, timeout: timeout(for: step.step, slot))
             afterReply(reply, to: step.step, from: slot, sentAt: start)
             return reply.error
         }
         return nil
     }
 
-    /// Sends every child's command first, then waits for every reply: the steps run together. In the
-    /// deterministic mode they run one at a time, in an order drawn from the seed.
-    func executeParallel(_ children: [RunPlan.PlannedStep]) throws(HarnessFailure) {
-        if clock.isVirtual {
-            for child in serializedOrder(children) {
-                try schedulingPoint()
-                try execute(child)
+    /// Sends `command` and waits for its outcome: a check (`within`) is asked again, after whatever could
+    /// change the view, until it matches or its deadline (from the first attempt) has passed; a command
+    /// that yielded on another process's lock waits for it as the environment does.
+    func perform(_ command: AgentCommand, on slot: ProcessSlot, expectError: ErrorKind?,
+                 timeout: Swift.Duration? = nil) throws(HarnessFailure) -> AgentReply {
+        if let within = command.checkWithin {
+            let (end, overflow) = time.now.addingReportingOverflow(within)
+            let deadline = overflow ? UInt64.max : end
+            var last = within == 0
+            while true {
+                let reply = try send(command, to: slot, expectError: expectError, timeout: timeout, lastAttempt: last)
+                if last || reply.matched != false || reply.status != .ok { return reply }
+                try env.awaitChange(of: slot, until: deadline)
+                last = time.now >= deadline
             }
-            return
         }
-        var pending: [(RunPlan.PlannedStep, ProcessSlot, Int, UInt64)] = []
-        var busy: Set<String> = []
-        for child in children {
-            guard let process = child.step.process, !busy.contains(process),
-                  let slot = slots[process], slot.canTakeCommands, slot.process.settings.role != .intent,
-                  let command = command(for: child.step.step, on: slot)
-            else {
-                // Lifecycle and control steps, and a second step of one process, run in order.
-                try finishPending(&pending)
-                try execute(child)
-                continue
-            }
-            currentStep = child
-            record(.stepStarted)
-            busy.insert(process)
-            let sentAt = clock.now()
-            commandContext = child.step.context.map { ($0, nil, nil) }
-            let written = Result { () throws(HarnessFailure) in try write(command, to: slot, expectError: child.step.expectError?.kind) }
-            commandContext = nil
-            pending.append((child, slot, try written.get(), sentAt))
-        }
-        try finishPending(&pending)
+        let reply = try send(command, to: slot, expectError: expectError, timeout: timeout, lockWaits: env.lockWaits(for: command))
+        guard reply.status == .blocked else { return reply }
+        return try env.waitForLock(command, on: slot, expectError: expectError)
     }
 
-    /// Collects the replies of steps running together, in whatever order they come: a step that
-    /// blocks on another's lock must not wait for the runner to read that other reply first (an
-    /// armed crash inside a save holds the write lock until the runner kills it).
-    private func finishPending(_ pending: inout [(RunPlan.PlannedStep, ProcessSlot, Int, UInt64)]) throws(HarnessFailure) {
-        let start = ContinuousClock.now
-        while !pending.isEmpty {
-            for index in pending.indices.reversed() {
-                let (child, slot, seq, sentAt) = pending[index]
-                currentStep = child
-                if let reply = try readReply(seq, from: slot, timeout: .milliseconds(1)) {
-                    afterReply(reply, to: child.step.step, from: slot, sentAt: sentAt)
-                    record(.stepEnded(reply.error))
-                    pending.remove(at: index)
-                } else if ContinuousClock.now - start > timeout(for: child.step.step, slot) {
-                    throw failure("timed out waiting for the reply to step \(currentStepText)", process: slot.name)
-                }
-            }
+    /// Runs the children together (as the environment runs them: at once in real time, one at a time in
+    /// the deterministic mode), each starting before any notification another child posts is handled: the
+    /// hub holds those back until every child is done, as they would arrive after steps already under way.
+    func executeParallel(_ planned: RunPlan.PlannedStep) throws(HarnessFailure) {
+        let ordered = env.orderTogether(planned.children)
+        if runningTogether == 0 {
+            var written = planned.step
+            written.step = .parallel(ordered.map(\.step))
+            executed.append(written, executing: true)
         }
+        let processes = Array(Set(ordered.compactMap(\.step.process))).sorted()
+        for process in processes { hub.hold(process) }
+        runningTogether += 1
+        defer {
+            runningTogether -= 1
+            for process in processes { hub.release(process) }
+            if runningTogether == 0 { executed.endStep() }
+        }
+        try env.runTogether(ParallelStep(children: ordered, runner: self))
     }
 
     // MARK: Talking to agents
@@ -151,14 +136,15 @@ extension ScenarioRunner {
     /// Sends `command` and waits for its reply; a harness failure when the agent cannot take it.
     @discardableResult
     func send(_ command: AgentCommand, to slot: ProcessSlot, expectError: ErrorKind? = nil,
-              timeout: Swift.Duration? = nil, lastAttempt: Bool? = nil) throws(HarnessFailure) -> AgentReply {
-        let seq = try write(command, to: slot, expectError: expectError, lastAttempt: lastAttempt)
+              timeout: Swift.Duration? = nil, lastAttempt: Bool? = nil,
+              lockWaits: LockWaitHandling? = nil) throws(HarnessFailure) -> AgentReply {
+        let seq = try write(command, to: slot, expectError: expectError, lastAttempt: lastAttempt, lockWaits: lockWaits)
         return try awaitReply(seq, from: slot, timeout: timeout ?? options.stepTimeout)
     }
 
     /// Writes one request line; returns its sequence number.
     func write(_ command: AgentCommand, to slot: ProcessSlot, expectError: ErrorKind?,
-               lastAttempt: Bool? = nil) throws(HarnessFailure) -> Int {
+               lastAttempt: Bool? = nil, lockWaits: LockWaitHandling? = nil) throws(HarnessFailure) -> Int {
         guard let child = slot.child else {
             let state = slot.lifecycle.state
             throw failure("it is not running\(state == .notRunning ? "" : " (\(state))"); launch it first", process: slot.name)
@@ -170,16 +156,13 @@ extension ScenarioRunner {
         let known = objects.rows[slot.store] ?? [:]
         let delta = known.filter { slot.sentIDs[$0.key] != $0.value }
         slot.sentIDs.merge(delta) { $1 }
-        var request = AgentRequest(seq: seq, step: currentStep?.index, expectError: expectError, ids: delta,
-                                   deliveries: socketHub?.deliveredCount(to: slot.name), command: command)
+        var request = AgentRequest(seq: seq, step: currentStep?.index, expectError: expectError, ids: delta, command: command)
         request.context = commandContext?.name
         request.contextAuthor = commandContext?.author
         request.contextMergePolicy = commandContext?.mergePolicy
-        if let scriptedHub {
-            request.virtualTime = clock.current
-            request.notifications = scriptedHub.take(for: slot.name)
-            request.lastAttempt = lastAttempt
-        }
+        request.lastAttempt = lastAttempt
+        request.lockWaits = lockWaits
+        env.prepare(&request, for: slot)
         switch command {
         case .sync, .leech: request.globalIDs = objects.globalIDs
         default: break
@@ -218,7 +201,7 @@ extension ScenarioRunner {
             guard let reply = try? JSONDecoder().decode(AgentReply.self, from: Data(line.utf8)) else {
                 throw failure("unreadable reply: \(line)", process: slot.name)
             }
-            followVirtualTime(reply, from: slot)
+            env.absorb(reply, from: slot)
             if reply.status == .atCommit {
                 try crashInsideSave(slot)
                 return AgentReply(seq: seq, status: .ok)
@@ -230,13 +213,6 @@ extension ScenarioRunner {
             }
             return reply
         }
-    }
-
-    /// Deterministic mode: the runner's clock moves past the agent's readings, and what the agent
-    /// posted or observed goes to the hub.
-    func followVirtualTime(_ reply: AgentReply, from slot: ProcessSlot) {
-        if let end = reply.virtualEnd { clock.advance(to: end) }
-        if let activity = reply.notifications { scriptedHub?.route(activity, from: slot.name) }
     }
 
     /// Records what a save committed so other agents can name the same rows.

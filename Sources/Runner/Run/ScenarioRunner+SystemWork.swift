@@ -18,7 +18,8 @@ extension ScenarioRunner {
         @discardableResult
         func system(_ step: Step) throws(HarnessFailure) -> Bool {
             let scenarioStep = ScenarioStep(location: planned.step.location, process: name, step: step)
-            if clock.isVirtual { executed.append(scenarioStep) }
+            executed.append(scenarioStep, executing: true)
+            defer { executed.endStep() }
             if let error = try executeProcessStep(scenarioStep, on: slot) {
                 guard error.kind == .storeLoadFailed else {
                     throw failure("the system could not \(step.keyword) '\(name)': \(error.message)", process: name)

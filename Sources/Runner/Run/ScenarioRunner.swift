@@ -7,11 +7,12 @@ import Supervisor
 import Synchronization
 import Trace
 
-// Why this type spans ten files: one run's state (its processes, the hub, the trace recorder, the
-// clock) acted on by every step kind. Each `ScenarioRunner+<Concern>.swift` holds one concern:
-// configuring agents, steps, control steps, lifecycles, finishing, the deterministic mode's
-// scheduling. The state that can be a value is one, tested on its own: `ObjectRegistry` (which row
-// each id names), `ProcessSlot` with its `ProcessLifecycle`, `RunClock`, `ScriptedHub`.
+// Why this type spans several files: one run's state (its processes, the trace recorder, its
+// environment) acted on by every step kind. Each `ScenarioRunner+<Concern>.swift` holds one concern:
+// configuring agents, steps, control steps, lifecycles, system work, finishing. What differs between
+// real time and the deterministic mode is the `RunEnvironment`'s (`Environment/`), never the runner's.
+// The state that can be a value is one, tested on its own: `ObjectRegistry` (which row each id names),
+// `ProcessSlot` with its `ProcessLifecycle`, `ExecutedSteps`, `ScriptedHub`.
 
 /// How the runner starts agents and how long it waits for them.
 public struct RunnerOptions: Sendable {
@@ -29,6 +30,8 @@ public struct RunnerOptions: Sendable {
     public var launcher: any ProcessLauncher
     /// Deterministic mode: standby agents to launch processes with (each run spawns its own without).
     public var agentPool: AgentPool?
+    /// Deterministic mode: what each thing an agent does costs in virtual time.
+    public var costs: CostModel = .measured
 
     public init(agentExecutable: String, keep: Bool = false, sandboxParent: URL? = nil,
                 launchTimeout: Swift.Duration = .seconds(15), stepTimeout: Swift.Duration = .seconds(15),
@@ -57,8 +60,11 @@ public struct RunOutcome: Sendable {
     public var durationNanos: UInt64
     /// Set when a signal interrupted the invocation during this run: no verdict, and no harness error.
     public var interrupted = false
-    /// Deterministic mode: the steps as they ran, with nothing random left (see `ScenarioRunner.executed`).
+    /// The steps as they ran, with nothing random left (see `ExecutedSteps`): with `schedule: as-written`
+    /// they replay the run's schedule in the deterministic mode.
     public var executed: [ScenarioStep] = []
+    /// Deterministic mode: the choices the schedule made, in order.
+    public var choices: [ChoiceRecord] = []
 }
 
 /// Executes one planned run: a sandbox, a notification hub, one agent process per scenario process,
@@ -67,22 +73,14 @@ public final class ScenarioRunner {
     let plan: RunPlan
     let options: RunnerOptions
     let sandbox: Sandbox
-    /// The real hub, or the deterministic mode's `ScriptedHub`.
-    let hub: any NotificationRouter
-    /// The real hub (real time), whose delivery counts requests carry.
-    let socketHub: NotifyHub?
-    /// The deterministic mode's hub, whose deliveries requests carry.
-    let scriptedHub: ScriptedHub?
+    /// Real time or the deterministic mode's world: time, hub, agents, waits and choices.
+    let env: any RunEnvironment
     /// The run's time: monotonic, or virtual in the deterministic mode.
-    let clock: RunClock
-    /// The deterministic mode's choices (interleavings, delivery points), drawn from the run's seed.
-    var schedule: SeededRandom
-    /// Deterministic mode: when each `trigger: poll` process refreshes next, in virtual time.
-    var nextPoll: [String: UInt64] = [:]
-    /// Deterministic mode: the steps as they ran, one at a time: `parallel` children in their order,
-    /// workload operations written out, early deliveries as `deliver` steps. A scenario with these
-    /// steps runs the same schedule with no random choice left (what `explore` shrinks).
-    var executed: [ScenarioStep] = []
+    var time: any TimeSource { env.time }
+    /// The notification hub, real or scripted.
+    var hub: any NotificationRouter { env.hub }
+    /// The steps as they ran (what `explore` writes and shrinks).
+    var executed = ExecutedSteps()
     let recorder: TraceRecorder
     var slots: [String: ProcessSlot] = [:]
     /// Which row each scenario id names in each store.
@@ -97,31 +95,20 @@ public final class ScenarioRunner {
     var widgetsReloaded: Set<String> = []
     /// Each store's largest `-wal` file after a step so far, and the step (`StoreGrowth`).
     var walPeaks: [String: (bytes: Int64, step: Int?)] = [:]
+    /// How deep in `parallel` steps the runner is (their children are written with them, and make no choice).
+    var runningTogether = 0
+    /// The processes a `hold-notifications` fault holds, until their next `deliver` step.
+    var heldByFault: Set<String> = []
 
     init(plan: RunPlan, options: RunnerOptions) throws {
         self.plan = plan
         self.options = options
         sandbox = try Sandbox(parent: options.sandboxParent, keep: options.keep)
-        let clock = RunClock(mode: plan.mode)
-        self.clock = clock
-        schedule = SeededRandom(seed: plan.run.rootSeed ^ 0x5CED)
-        recorder = try TraceRecorder(path: sandbox.trace(of: "runner").path, process: "runner", clock: { clock.now() })
-        if clock.isVirtual {
-            let scripted = ScriptedHub(clock: clock, recorder: try TraceRecorder(
-                path: sandbox.trace(of: "hub").path, process: "hub", clock: { clock.now() }))
-            scriptedHub = scripted
-            socketHub = nil
-            hub = scripted
-        } else {
-            let hubRecorder = Mutex(try TraceRecorder(path: sandbox.trace(of: "hub").path, process: "hub"))
-            let socketHub = try NotifyHub(socketPath: sandbox.hubSocket, onRecord: { record in
-                guard let kind = ScenarioRunner.traceKind(of: record) else { return }
-                hubRecorder.withLock { $0.record(kind, at: record.at) }
-            })
-            self.socketHub = socketHub
-            scriptedHub = nil
-            hub = socketHub
-        }
+        let env = try Self.environment(for: plan, options: options, sandbox: sandbox)
+        self.env = env
+        let time = env.time
+        recorder = try TraceRecorder(path: sandbox.trace(of: "runner").path, process: "runner", clock: { time.reading() })
+        env.attach(to: self)
         for process in plan.run.processes {
             let store = RunPlan.storeName(of: process, group: plan.run.store.group)
             slots[process.name] = ProcessSlot(process: process, store: store)
@@ -151,7 +138,7 @@ public final class ScenarioRunner {
             try runner.seedStore()
             for step in plan.steps {
                 if ProcessGuard.interruption != nil { throw HarnessFailure(message: "interrupted") }
-                try runner.schedulingPoint()
+                try runner.env.beforeStep(step.step)
                 try runner.execute(step)
                 runner.sampleWAL(after: step.index)
             }
@@ -167,7 +154,7 @@ public final class ScenarioRunner {
         var (trace, unreadable) = runner.collectTrace()
         harnessError = harnessError ?? unreadable
         if let harnessError, !interrupted {
-            trace.events.append(TraceEvent(t: Swift.max(trace.events.last?.t ?? 0, runner.clock.now()), process: "runner",
+            trace.events.append(TraceEvent(t: Swift.max(trace.events.last?.t ?? 0, runner.time.reading()), process: "runner",
                                            kind: .harnessFailed(harnessError)))
         }
         let stderr = runner.collectStderr()
@@ -175,7 +162,7 @@ public final class ScenarioRunner {
         return RunOutcome(
             plan: plan, trace: trace, harnessError: interrupted ? nil : harnessError, stderr: stderr,
             sandbox: options.keep ? runner.sandbox.root.path : nil, durationNanos: MonotonicClock.now() - start,
-            interrupted: interrupted, executed: runner.executed)
+            interrupted: interrupted, executed: runner.executed.steps, choices: runner.env.choices)
     }
 
     /// Records a runner event, stamped with the step in progress and attributed to the process

@@ -9,7 +9,7 @@ extension ScenarioRunner {
     /// committed to `store` before that interval began: the data-loss check, judged in commit order
     /// from the trace, never here.
     func verify(_ url: URL, label: String, reason: VerificationReason, store: String, since: UInt64? = nil) {
-        let start = since ?? clock.now()
+        let start = since ?? time.reading()
         guard FileManager.default.fileExists(atPath: url.path) else {
             record(.verified(VerificationRecord(
                 store: label, source: store, reason: reason, unreadable: "the file \(url.lastPathComponent) does not exist")),

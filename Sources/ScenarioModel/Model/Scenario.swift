@@ -32,6 +32,8 @@ public struct Scenario: Sendable, Hashable, Codable {
     public var growthLimits: GrowthLimits?
     /// What `explore` may do to the scenario (`explore:`; empty when the file has none).
     public var explore: ExploreSpace
+    /// Where the deterministic mode's choices come from (`schedule:`; seeded by default).
+    public var schedule: ScheduleSource = .seeded
     /// The file the scenario was read from, as it was named to the loader.
     public var file: String
 

@@ -58,13 +58,18 @@ public enum Fault: Sendable, Hashable, Codable {
     case dropNotifications(process: String, duration: Duration)
     /// The hub delays every notification to `process` by `delay` (until another fault replaces it).
     case delayNotifications(process: String, delay: Duration)
+    /// The hub holds back every notification to `process` until its next `deliver` step (or until it
+    /// stops running): the process takes its steps meanwhile as if nothing had been posted. How a
+    /// notification that arrives after the receiver's next step is written.
+    case holdNotifications(process: String)
     /// Kill `process` inside its next `point` (for a save: after its statements, before COMMIT).
     case crash(process: String, during: CrashPoint)
 
     /// The process the fault targets.
     public var process: String {
         switch self {
-        case let .dropNotifications(process, _), let .delayNotifications(process, _), let .crash(process, _):
+        case let .dropNotifications(process, _), let .delayNotifications(process, _), let .crash(process, _),
+             let .holdNotifications(process):
             process
         }
     }

@@ -145,13 +145,13 @@ extension ScenarioDecoder {
 
     private func decodeFault(_ node: YAMLNode) -> Step? {
         guard let map = MappingReader(node, "the fault", decoder) else { return nil }
-        let kinds = ["drop-notifications": "for", "delay-notifications": "by", "crash": "during"]
+        let kinds = ["drop-notifications": "for", "delay-notifications": "by", "crash": "during", "hold-notifications": ""]
         let present = map.keys.filter { kinds[$0] != nil }
         guard let kind = present.first else {
-            map.rejectUnknownKeys(Array(kinds.keys).sorted() + kinds.values, in: "the fault")
+            map.rejectUnknownKeys(Array(kinds.keys).sorted() + kinds.values.filter { !$0.isEmpty }, in: "the fault")
             if map.keys.allSatisfy({ kinds.values.contains($0) }) {
-                decoder.error("the fault needs one of drop-notifications, delay-notifications or crash; for example "
-                    + "{ drop-notifications: app, for: 1s }.", at: node)
+                decoder.error("the fault needs one of drop-notifications, delay-notifications, hold-notifications or crash; "
+                    + "for example { drop-notifications: app, for: 1s }.", at: node)
             }
             return nil
         }
@@ -160,6 +160,10 @@ extension ScenarioDecoder {
                 + "split it into two fault steps.", at: extra)
         }
         let argumentKey = kinds[kind]!
+        if argumentKey.isEmpty {
+            map.rejectUnknownKeys([kind], in: "the \(kind) fault")
+            return processReference(map[kind]!, "a process name").map { .fault(.holdNotifications(process: $0)) }
+        }
         map.rejectUnknownKeys([kind, argumentKey], in: "the \(kind) fault")
         let process = processReference(map[kind]!, "a process name")
         let example = ["for": "{ drop-notifications: app, for: 1s }", "by": "{ delay-notifications: app, by: 20ms }",

@@ -14,9 +14,16 @@ extension ScenarioDecoder {
             }
             return names.map(\.0)
         }
-        return ExploreSpace(
+        var space = ExploreSpace(
             suspend: processes("suspend"), background: processes("background"), crash: processes("crash"),
             terminate: processes("terminate"), dropNotifications: processes("drop-notifications"),
             delayNotifications: processes("delay-notifications"))
+        // How many of its own steps a process may take before a notification posted to it is handled.
+        if let node = map["late-notifications"],
+           let bound = decoder.int(node, "late-notifications (how many of its own steps a process may take before a notification reaches it)",
+                                   in: 0...ExploreSpace.maximumLateNotifications) {
+            space.lateNotifications = bound
+        }
+        return space
     }
 }

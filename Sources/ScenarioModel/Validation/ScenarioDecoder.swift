@@ -59,7 +59,7 @@ final class ScenarioDecoder {
     /// The top-level keys.
     static let topLevelKeys = [
         "name", "summary", "source", "seed", "tags", "store", "processes", "steps", "variants", "expect",
-        "latency", "stale-tolerance", "limits", "explore",
+        "latency", "stale-tolerance", "limits", "explore", "schedule",
     ]
 
     init(file: String) {
@@ -126,6 +126,7 @@ final class ScenarioDecoder {
         let tolerance = map["stale-tolerance"].flatMap { decoder.duration($0, "stale-tolerance") }
         let limits = map["limits"].flatMap(decodeGrowthLimits)
         let explore = map["explore"].flatMap(decodeExplore) ?? ExploreSpace()
+        let schedule = map["schedule"].flatMap { decoder.keyword($0, ScheduleSource.self, "schedule") }
         checkHistoryAuthors()
         decodePendingWork()
         checkOnlyIn(steps + processes.flatMap(\.work), variants: variants.map(\.name))
@@ -136,11 +137,13 @@ final class ScenarioDecoder {
         }
 
         guard let name, let summary, let store else { return nil }
-        return Scenario(
+        var scenario = Scenario(
             name: name, summary: summary, source: source, seed: seed, tags: tags, store: store,
             processes: processes, steps: steps, variants: variants, expectation: expectation ?? .pass,
             latencyBudget: latency, staleTolerance: tolerance ?? Scenario.defaultStaleTolerance, growthLimits: limits, explore: explore,
             file: decoder.file)
+        scenario.schedule = schedule ?? .seeded
+        return scenario
     }
 
     /// Every `only-in:` names declared variants.

@@ -39,10 +39,12 @@ extension Scenario {
         case let (base?, override?): base.overridden(by: override)
         case let (base, override): override ?? base
         }
-        return ScenarioRun(
+        var run = ScenarioRun(
             scenario: name, variant: variant?.name ?? ScenarioRun.defaultVariantName, file: file, rootSeed: root,
             store: store, processes: processes, steps: steps, expectation: variant?.expectation ?? expectation,
             latencyBudget: budget, staleTolerance: variant?.staleTolerance ?? staleTolerance, growthLimits: limits)
+        run.schedule = schedule
+        return run
     }
 
     /// The steps that run in `variant` (`only-in:`), depth first.

@@ -26,6 +26,8 @@ public struct ScenarioRun: Sendable, Hashable, Codable {
     public var staleTolerance: Duration
     /// The limits on store growth checked, if any.
     public var growthLimits: GrowthLimits?
+    /// Where the deterministic mode's choices come from.
+    public var schedule: ScheduleSource = .seeded
 
     /// The name of the run of a scenario that has no variants.
     public static let defaultVariantName = "default"

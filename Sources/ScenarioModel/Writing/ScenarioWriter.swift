@@ -16,12 +16,13 @@ public enum ScenarioWriter {
     public static func file(
         name: String, summary: String, comment: [String], storeSource: String, processes: [RunProcess],
         steps: [ScenarioStep], expectation: Expectation, seed: UInt64, staleTolerance: Duration = Scenario.defaultStaleTolerance,
-        growthLimits: GrowthLimits? = nil, storeFrom: StoreSeed? = nil
+        growthLimits: GrowthLimits? = nil, storeFrom: StoreSeed? = nil, schedule: ScheduleSource = .seeded
     ) throws -> String {
         var lines = comment.map { "# " + $0 }
         lines.append("name: \(YAMLText.word(name))")
         lines.append("summary: \(YAMLText.quoted(summary))")
         lines.append("seed: \(seed)")
+        if schedule != .seeded { lines.append("schedule: \(schedule.rawValue)") }
         switch expectation {
         case .pass: lines.append("expect: pass")
         case .anomalies(let kinds): lines.append("expect: [\(kinds.map(\.rawValue).joined(separator: ", "))]")

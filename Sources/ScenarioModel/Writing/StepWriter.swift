@@ -1,7 +1,7 @@
 import Basics
 
 /// Steps as a scenario file writes them, so that the loader reads back the same steps. Used for the
-/// counterexamples `explore` writes: explicit steps only (no `parallel`, no `workload`).
+/// counterexamples `explore` writes: explicit steps only (a `parallel` with its children, no `workload`).
 public enum StepWriter {
     /// Why a step cannot be written as one explicit line.
     public struct Unwritable: Error, CustomStringConvertible {
@@ -95,9 +95,15 @@ public enum StepWriter {
                 return Y.flow([("delay-notifications", Y.word(process)), ("by", delay.description)])
             case .crash(let process, let point):
                 return Y.flow([("crash", Y.word(process)), ("during", point.rawValue)])
+            case .holdNotifications(let process):
+                return Y.flow([("hold-notifications", Y.word(process))])
             }
-        case .parallel, .workload:
-            throw Unwritable(description: "a \(step.keyword) step is not one explicit step; write its steps out")
+        case .parallel(let children):
+            var written: [String] = []
+            for child in children { written.append("{ " + (try line(child)) + " }") }
+            return "[" + written.joined(separator: ", ") + "]"
+        case .workload:
+            throw Unwritable(description: "a workload is not one explicit step; write its operations out")
         }
     }
 

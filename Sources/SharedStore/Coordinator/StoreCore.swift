@@ -93,6 +93,16 @@ final class StoreCore {
         } else {
             readOnlyReason = nil
         }
+        if options.lockWaits == .report {
+            writer.reportLockWaits()
+            reader.reportLockWaits()
+        }
+    }
+
+    /// Whether an operation met a lock it would have waited on since the last call (`LockWaits.report`).
+    func takeLockWait() -> Bool {
+        let written = writer.takeLockWait()
+        return reader.takeLockWait() || written
     }
 
     func emit(_ event: @autoclosure () -> StoreEvent) {

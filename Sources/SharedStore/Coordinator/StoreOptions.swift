@@ -8,6 +8,10 @@ public struct StoreOptions: Sendable {
     public var historyTracking: Bool
     /// How long an operation waits on another process's lock before failing with `busy`.
     public var busyTimeout: Duration
+    /// Whether an operation that meets another process's lock once the store is open waits for it
+    /// (`.wait`, up to `busyTimeout`) or fails with `busy` at once and says so (`.report`:
+    /// `StoreCoordinator.takeLockWait()`), for a caller that waits elsewhere. Opening the store waits either way.
+    public var lockWaits: LockWaits = .wait
     /// Open the file read-only (`open-copy`): every save fails with `read-only`.
     public var readOnly: Bool
     /// Write to a store Core Data wrote (one without SharedStore's mark in its metadata). Off (the
@@ -40,6 +44,14 @@ public struct StoreOptions: Sendable {
         self.processIdentifier = processIdentifier
         self.bundleIdentifier = bundleIdentifier
     }
+}
+
+/// How an operation meets another process's lock (`StoreOptions.lockWaits`).
+public enum LockWaits: Sendable, Hashable {
+    /// SQLite waits, up to the busy timeout.
+    case wait
+    /// It fails with `busy` at once, and the coordinator says it would have waited.
+    case report
 }
 
 /// What `StoreCoordinator.beforeCommit` is told: a save has run all its statements and is about to COMMIT.

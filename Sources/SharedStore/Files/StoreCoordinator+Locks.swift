@@ -22,6 +22,12 @@ extension StoreCoordinator {
         }
     }
 
+    /// Whether an operation met another process's lock it would have waited on, since the last call. Only
+    /// with `StoreOptions.lockWaits` `.report`, where it then failed with `busy` at once.
+    public func takeLockWait() -> Bool {
+        core.takeLockWait()
+    }
+
     /// Whether this process holds a transaction open on the store file: a held write (`beginWrite`), a
     /// save in progress, or the view context's pinned generation's read transaction. Idle connections
     /// (with their standing WAL locks) do not count. iOS kills a suspended app that holds one (0xdead10cc).

@@ -21,6 +21,8 @@ public final class SQLiteConnection {
     @exclusivity(unchecked) private var cache: [String: Statement] = [:]
     /// Set by `close()`: the handle is gone, and nothing may use the connection any more.
     @exclusivity(unchecked) private var closed = false
+    /// Raised by the busy handler `reportLockWaits()` installs: a statement met a lock it would have waited on.
+    private let lockWait = LockWaitFlag()
 
     /// Opens (and, unless read-only, creates) the database at `path`.
     ///
@@ -75,6 +77,26 @@ public final class SQLiteConnection {
     public func setBusyTimeout(_ timeout: Duration) {
         let ms = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(handle, Int32(clamping: ms))
+    }
+
+    /// From now on a statement that meets another connection's lock fails with `.busy` at once instead of
+    /// waiting for it, and `takeLockWait()` says it would have waited. A busy SQLite returns without
+    /// waiting (a deferred transaction whose snapshot is stale) leaves the flag down. For a caller that
+    /// waits elsewhere: the deterministic mode waits in virtual time, where the holder can act meanwhile.
+    ///
+    /// See <https://www.sqlite.org/c3ref/busy_handler.html>.
+    public func reportLockWaits() {
+        sqlite3_busy_handler(handle, { context, _ in
+            guard let context else { return 0 }
+            Unmanaged<LockWaitFlag>.fromOpaque(context).takeUnretainedValue().raised = true
+            return 0
+        }, Unmanaged.passUnretained(lockWait).toOpaque())
+    }
+
+    /// Whether a statement met a lock it would have waited on since the last call (see `reportLockWaits()`).
+    public func takeLockWait() -> Bool {
+        defer { lockWait.raised = false }
+        return lockWait.raised
     }
 
     /// Runs one or more statements that take no arguments (`sqlite3_exec`).
@@ -174,4 +196,9 @@ public final class SQLiteConnection {
             throw SQLiteError(extendedCode: step == SQLITE_DONE ? finish : step, message: "restoring from a copy failed")
         }
     }
+}
+
+/// The busy handler's flag (a class, so that its address can travel through SQLite's context pointer).
+private final class LockWaitFlag {
+    var raised = false
 }

@@ -3,32 +3,23 @@ import Basics
 import Notify
 import Trace
 
-/// Where the runner sends what the notification system must know: the real hub (sockets, its own
-/// thread, the machine's clock) in real time, or `ScriptedHub` (the same state machine, driven by the
-/// runner on virtual time) in the deterministic mode.
-protocol NotificationRouter: AnyObject {
-    func setPolicy(_ policy: DeliveryPolicy, for process: String)
-    func setLifecycle(_ state: HubProcessState, for process: String)
-    func dropNotifications(to process: String, for duration: Duration)
-    func delayNotifications(to process: String, by duration: Duration)
-    func close()
-}
-
-extension NotifyHub: NotificationRouter {}
-
-/// The hub of the deterministic mode: `HubStateMachine` fed by the runner. Agents post and observe
-/// through a `ScriptedNotificationCenter` and say so in their replies (`route(_:from:)`); deliveries
-/// wait here until the runner hands them to their process with a request (`take(for:)`); delayed
-/// deliveries and drop windows end at virtual deadlines the runner reaches (`tick(at:)`).
+/// The hub of the deterministic mode: `HubStateMachine` (the same code as the real hub's) fed by the
+/// runner. Agents post and observe through a `ScriptedNotificationCenter` and say so in their replies
+/// (`route(_:from:)`); deliveries wait here until the runner hands them to their process with a request
+/// (`take(for:)`); delayed deliveries and drop windows end at virtual deadlines the runner reaches
+/// (`tick(at:)`). Each waiting delivery remembers the step during which it was routed, so that a
+/// schedule that held it back can be written with the hold where it began.
 final class ScriptedHub: NotificationRouter {
     private var machine: HubStateMachine
-    private var pending: [String: [HubDelivery]] = [:]
-    private let clock: RunClock
+    private var pending: [String: [(delivery: HubDelivery, mark: Double)]] = [:]
+    private let time: any TimeSource
     private let recorder: TraceRecorder
+    /// Where the runner's executed steps are when a delivery is routed (`ExecutedSteps.routingMark`).
+    var mark: () -> Double = { 0 }
 
-    init(clock: RunClock, recorder: TraceRecorder) {
+    init(time: any TimeSource, recorder: TraceRecorder) {
         machine = HubStateMachine()
-        self.clock = clock
+        self.time = time
         self.recorder = recorder
     }
 
@@ -42,13 +33,21 @@ final class ScriptedHub: NotificationRouter {
         if state == .notRunning { pending[process] = nil }
     }
 
-    func dropNotifications(to process: String, for duration: Duration) {
-        let (until, overflow) = clock.current.addingReportingOverflow(MonotonicClock.nanoseconds(duration))
+    func dropNotifications(to process: String, for duration: Swift.Duration) {
+        let (until, overflow) = time.now.addingReportingOverflow(MonotonicClock.nanoseconds(duration))
         handle(.dropNotifications(to: process, until: overflow ? .max : until))
     }
 
-    func delayNotifications(to process: String, by duration: Duration) {
+    func delayNotifications(to process: String, by duration: Swift.Duration) {
         handle(.delayNotifications(to: process, by: MonotonicClock.nanoseconds(duration)))
+    }
+
+    func hold(_ process: String) {
+        handle(.hold(process: process))
+    }
+
+    func release(_ process: String) {
+        handle(.release(process: process))
     }
 
     func close() {}
@@ -63,14 +62,14 @@ final class ScriptedHub: NotificationRouter {
     /// The deliveries routed to `process` and not yet handed over, in order; they are handed over now.
     func take(for process: String) -> [DeliveredNotification] {
         let deliveries = pending.removeValue(forKey: process) ?? []
-        return deliveries.map { DeliveredNotification(name: $0.name, poster: $0.poster, postedAt: $0.postedAt) }
+        return deliveries.map { DeliveredNotification(name: $0.delivery.name, poster: $0.delivery.poster, postedAt: $0.delivery.postedAt) }
     }
 
     /// Whether deliveries wait for `process`.
     func hasPending(for process: String) -> Bool { !(pending[process] ?? []).isEmpty }
 
-    /// The processes deliveries wait for.
-    var processesWithPending: Set<String> { Set(pending.filter { !$0.value.isEmpty }.keys) }
+    /// Where the runner's steps were when the oldest delivery waiting for `process` was routed.
+    func oldestMark(for process: String) -> Double? { pending[process]?.first?.mark }
 
     /// When a delayed delivery is released or a drop window ends, if any is due.
     var nextDeadline: UInt64? { machine.nextDeadline }
@@ -81,8 +80,9 @@ final class ScriptedHub: NotificationRouter {
     }
 
     private func handle(_ input: HubInput, at t: UInt64? = nil) {
-        let output = machine.handle(input, at: t ?? clock.now())
-        for delivery in output.deliveries { pending[delivery.process, default: []].append(delivery) }
+        let output = machine.handle(input, at: t ?? time.reading())
+        let mark = output.deliveries.isEmpty ? 0 : mark()
+        for delivery in output.deliveries { pending[delivery.process, default: []].append((delivery, mark)) }
         for record in output.records {
             if let kind = ScenarioRunner.traceKind(of: record) { recorder.record(kind, at: record.at) }
         }

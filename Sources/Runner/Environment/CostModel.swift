@@ -1,0 +1,48 @@
+import Agent
+
+/// What each thing an agent does costs in virtual time, so that the deterministic mode orders events
+/// the way real time can: a launch takes as long as starting a process and opening its store does, so
+/// a notification delayed 20 ms is not still on its way after a launch, a batch delete and an exit.
+///
+/// The figures are medians measured on real-time runs by `groupsim bench costs` (release build, the
+/// 2-core machine of 2026-11-27): run it to see this machine's, which it prints beside these.
+public struct CostModel: Sendable, Hashable {
+    /// Starting an agent until its store is open and it observes (spawn, open, `ready`).
+    public var launch: UInt64
+    /// Closing the store and exiting.
+    public var exit: UInt64
+    /// One request and its reply for a command that does little (an edit in memory, a read from memory).
+    public var request: UInt64
+    /// Beyond `request`: a commit (a save, a batch operation, `end-write`, a purge).
+    public var commit: UInt64
+    /// Beyond `request`: a command that reads the store (a fetch, a refresh, a history merge, a check
+    /// that fires faults).
+    public var storeRead: UInt64
+
+    public init(launch: UInt64, exit: UInt64, request: UInt64, commit: UInt64, storeRead: UInt64) {
+        self.launch = launch
+        self.exit = exit
+        self.request = request
+        self.commit = commit
+        self.storeRead = storeRead
+    }
+
+    /// The figures the deterministic mode uses (see the type's documentation).
+    public static let measured = CostModel(
+        launch: 14_000_000, exit: 1_500_000, request: 150_000, commit: 700_000, storeRead: 250_000)
+
+    /// What `command` costs.
+    public func cost(of command: AgentCommand) -> UInt64 {
+        switch command {
+        case .exit: return exit
+        case .save, .batchInsert, .batchUpdate, .batchDelete, .endWrite, .purgeHistory, .checkpoint, .sync, .leech,
+             .copyStore:
+            return request + commit
+        case .fetch, .refreshAll, .runRefresh, .mergeHistory, .timerRefresh, .finalRefresh, .openCopy, .read, .count,
+             .beginWrite:
+            return request + storeRead
+        default:
+            return request
+        }
+    }
+}

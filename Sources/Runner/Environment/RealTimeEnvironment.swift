@@ -1,0 +1,133 @@
+import Agent
+import Basics
+import Foundation
+import Notify
+import ScenarioModel
+import Supervisor
+import Synchronization
+import Trace
+
+/// Real time: the machine's monotonic clock, the hub on its own thread and sockets, one freshly spawned
+/// agent per launch, agents that act side by side (the children of `parallel` really overlap), SQLite
+/// that waits on locks itself, and the machine making every choice of timing.
+final class RealTimeEnvironment: RunEnvironment {
+    let time: any TimeSource = MachineTime()
+    let socketHub: NotifyHub
+    var hub: any NotificationRouter { socketHub }
+    private let options: RunnerOptions
+    private let sandbox: Sandbox
+    private unowned var runner: ScenarioRunner!
+    /// How often a check that did not match is asked again while it waits.
+    static let recheckNanos: UInt64 = 2_000_000
+
+    init(plan: RunPlan, options: RunnerOptions, sandbox: Sandbox) throws {
+        self.options = options
+        self.sandbox = sandbox
+        let recorder = Mutex(try TraceRecorder(path: sandbox.trace(of: "hub").path, process: "hub"))
+        socketHub = try NotifyHub(socketPath: sandbox.hubSocket, onRecord: { record in
+            guard let kind = ScenarioRunner.traceKind(of: record) else { return }
+            recorder.withLock { $0.record(kind, at: record.at) }
+        })
+    }
+
+    func attach(to runner: ScenarioRunner) {
+        self.runner = runner
+    }
+
+    func startAgent(_ config: AgentConfig, for slot: ProcessSlot) throws -> (child: any SupervisedProcess, pooled: Bool) {
+        let url = sandbox.config(of: slot.name, launch: slot.launches)
+        try JSONEncoder().encode(config).write(to: url)
+        let spec = LaunchSpec(
+            process: slot.name, executable: options.agentExecutable, arguments: ["agent", "--config", url.path],
+            standardError: .file(sandbox.stderr(of: slot.name).path))
+        return (try options.launcher.launch(spec), false)
+    }
+
+    /// The agent handles what the hub delivered to it before the request was sent, first.
+    func prepare(_ request: inout AgentRequest, for slot: ProcessSlot) {
+        request.deliveries = socketHub.deliveredCount(to: slot.name)
+    }
+
+    func absorb(_ reply: AgentReply, from slot: ProcessSlot) {}
+
+    func pid(of child: any SupervisedProcess) -> Int32? { child.pid }
+
+    func beforeStep(_ step: ScenarioStep) throws(HarnessFailure) {}
+
+    func sleep(nanos: UInt64) throws(HarnessFailure) {
+        Self.sleep(nanos: nanos)
+    }
+
+    func pace(until due: UInt64) throws(HarnessFailure) {
+        let now = MonotonicClock.now()
+        if due > now { Self.sleep(nanos: due - now) }
+    }
+
+    /// The agent handles notifications and polls by itself meanwhile.
+    func awaitChange(of slot: ProcessSlot, until deadline: UInt64) throws(HarnessFailure) {
+        let now = MonotonicClock.now()
+        guard deadline > now else { return }
+        Self.sleep(nanos: min(Self.recheckNanos, deadline - now))
+    }
+
+    func lockWaits(for command: AgentCommand) -> LockWaitHandling? { nil }
+
+    func waitForLock(_ command: AgentCommand, on slot: ProcessSlot, expectError: ErrorKind?) throws(HarnessFailure) -> AgentReply {
+        // SQLite waits on locks itself here: no command yields.
+        throw runner.failure("the agent yielded on a lock, which only the deterministic mode asks of it", process: slot.name)
+    }
+
+    func orderTogether(_ children: [RunPlan.PlannedStep]) -> [RunPlan.PlannedStep] { children }
+
+    /// Sends every child's command first, then collects the replies in whatever order they come: the
+    /// agents act at once. Lifecycle and control children, and a second step of one process, wait for
+    /// the commands sent before them and run in order.
+    func runTogether(_ step: ParallelStep) throws(HarnessFailure) {
+        var pending: [ParallelStep.Sent] = []
+        for child in step.children {
+            guard let (slot, command) = step.command(for: child, besides: pending.map(\.slot.name)) else {
+                try collect(&pending, step)
+                try runner.execute(child)
+                continue
+            }
+            pending.append(try step.send(command, for: child, to: slot))
+        }
+        try collect(&pending, step)
+    }
+
+    /// Reads the replies of commands sent together, in whatever order they come: a command that waits on
+    /// another's lock must not wait for the runner to read that other reply first (an armed crash inside
+    /// a save holds the write lock until the runner kills it).
+    private func collect(_ pending: inout [ParallelStep.Sent], _ step: ParallelStep) throws(HarnessFailure) {
+        let start = ContinuousClock.now
+        while !pending.isEmpty {
+            for index in pending.indices.reversed() {
+                let sent = pending[index]
+                runner.currentStep = sent.child
+                if let reply = try runner.readReply(sent.seq, from: sent.slot, timeout: .milliseconds(1)) {
+                    step.complete(sent, with: reply)
+                    pending.remove(at: index)
+                } else if ContinuousClock.now - start > runner.timeout(for: sent.child.step.step, sent.slot) {
+                    throw runner.failure("timed out waiting for the reply to step \(runner.currentStepText)", process: sent.slot.name)
+                }
+            }
+        }
+    }
+
+    func finishing() {}
+
+    var choices: [ChoiceRecord] { [] }
+
+    /// Sleeps `nanos`, in slices of at most 20 ms so that an interrupted invocation stops at once.
+    static func sleep(nanos: UInt64) {
+        let deadline = MonotonicClock.now() &+ nanos
+        while ProcessGuard.interruption == nil {
+            let now = MonotonicClock.now()
+            guard now < deadline else { return }
+            let slice = min(deadline - now, 20_000_000)
+            var request = timespec(tv_sec: 0, tv_nsec: Int(slice))
+            var remaining = timespec()
+            while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+        }
+    }
+}

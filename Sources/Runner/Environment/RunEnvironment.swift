@@ -1,0 +1,103 @@
+import Agent
+import Basics
+import Notify
+import ScenarioModel
+import Supervisor
+import Trace
+
+// Why a protocol: a run happens in one of two worlds, and everything that differs between them is here.
+// Real time (`RealTimeEnvironment`): the machine's clock, the hub's sockets and thread, agents spawned
+// fresh, running side by side, SQLite waiting on locks. The deterministic mode (`VirtualEnvironment`): a
+// virtual clock that moves by calibrated costs (`CostModel`), the same hub state machine driven by the
+// runner, one agent acting at a time, lock waits waited in virtual time, and every choice real time
+// leaves to the machine (when a notification is handled, in what order `parallel` children run) made by
+// a `ScheduleStrategy`. The runner asks the environment and never which one it has, as SwiftNIO's code
+// runs on an `EmbeddedEventLoop` or a real one alike.
+
+/// The world one run happens in: its time, its notification hub, how agents start, how the runner
+/// waits, and the choices real time leaves to the machine.
+protocol RunEnvironment: AnyObject {
+    /// The run's time: every trace event the runner records is stamped by it.
+    var time: any TimeSource { get }
+    /// Where what the notification system must know goes.
+    var hub: any NotificationRouter { get }
+
+    /// Ties the environment to the runner it serves (the virtual one acts through it). Called once.
+    func attach(to runner: ScenarioRunner)
+
+    /// Starts the agent that becomes `slot`'s process with `config`, or takes one standing by. The agent
+    /// answers `ready` (or why its store did not load) on its own.
+    func startAgent(_ config: AgentConfig, for slot: ProcessSlot) throws -> (child: any SupervisedProcess, pooled: Bool)
+
+    /// Adds to a request what the agent needs of this world: the notifications to handle first and the
+    /// time to act at, or how many deliveries to wait for.
+    func prepare(_ request: inout AgentRequest, for slot: ProcessSlot)
+
+    /// Takes in what a reply says of this world: the agent's time, what it posted and observed.
+    func absorb(_ reply: AgentReply, from slot: ProcessSlot)
+
+    /// An agent's process id for the trace; none where it would differ from run to run.
+    func pid(of child: any SupervisedProcess) -> Int32?
+
+    /// Before a step of the file (a top-level one, a child of `parallel`, a workload operation): what is
+    /// due runs, and the choices before it are made.
+    func beforeStep(_ step: ScenarioStep) throws(HarnessFailure)
+
+    /// `sleep`: waits `nanos`, while what is due (polls, delayed notifications) happens.
+    func sleep(nanos: UInt64) throws(HarnessFailure)
+
+    /// A workload operation due at `due`: waits until then.
+    func pace(until due: UInt64) throws(HarnessFailure)
+
+    /// Between two attempts of a check on `slot` that did not match yet: waits for something that could
+    /// change its view, no later than `deadline`.
+    func awaitChange(of slot: ProcessSlot, until deadline: UInt64) throws(HarnessFailure)
+
+    /// What a command does when it meets another process's lock (nil: SQLite waits for it).
+    func lockWaits(for command: AgentCommand) -> LockWaitHandling?
+
+    /// A command of a step that met another process's lock and yielded: waits (until the holder lets go
+    /// or the busy timeout passes) and returns the reply of its last attempt.
+    func waitForLock(_ command: AgentCommand, on slot: ProcessSlot, expectError: ErrorKind?) throws(HarnessFailure) -> AgentReply
+
+    /// The order in which the children of a `parallel` step are started: as written in real time (they
+    /// then run at once), chosen in the deterministic mode (they then run one at a time).
+    func orderTogether(_ children: [RunPlan.PlannedStep]) -> [RunPlan.PlannedStep]
+
+    /// Runs the children of a `parallel` step together, in `step.children`'s order, as the runner's
+    /// `ParallelStep` says how.
+    func runTogether(_ step: ParallelStep) throws(HarnessFailure)
+
+    /// The run's steps are done: whatever the environment still holds back is let go before the final refresh.
+    func finishing()
+
+    /// The choices this run made, in order (empty in real time).
+    var choices: [ChoiceRecord] { get }
+}
+
+/// Where the runner sends what the notification system must know: the real hub (sockets, its own
+/// thread, the machine's clock) in real time, or `ScriptedHub` (the same state machine, driven by the
+/// runner on virtual time) in the deterministic mode.
+protocol NotificationRouter: AnyObject {
+    func setPolicy(_ policy: DeliveryPolicy, for process: String)
+    func setLifecycle(_ state: HubProcessState, for process: String)
+    func dropNotifications(to process: String, for duration: Swift.Duration)
+    func delayNotifications(to process: String, by duration: Swift.Duration)
+    /// Holds back every delivery to `process` until `release(_:)`.
+    func hold(_ process: String)
+    /// Delivers what was held for `process`, in order.
+    func release(_ process: String)
+    func close()
+}
+
+extension NotifyHub: NotificationRouter {}
+
+extension ScenarioRunner {
+    /// The environment of `plan`'s mode.
+    static func environment(for plan: RunPlan, options: RunnerOptions, sandbox: Sandbox) throws -> any RunEnvironment {
+        switch plan.mode {
+        case .realTime: try RealTimeEnvironment(plan: plan, options: options, sandbox: sandbox)
+        case .deterministic: try VirtualEnvironment(plan: plan, options: options, sandbox: sandbox)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Agent
+import Basics
+import ScenarioModel
+import Trace
+
+// The deterministic mode's choices, each made by the strategy and written into the executed steps so
+// that the run replays as written: a process handling the notifications waiting for it between two other
+// steps (`deliver`), taking its next steps before them (`hold-notifications`, placed where the hold
+// began, then `deliver` where they are handled), and the order of `parallel` children.
+
+extension VirtualEnvironment {
+    /// Before a step: what is due runs; the step's process handles what waits for it first, or (late
+    /// notifications) takes the step first; every other running process handles what waits for it now
+    /// or later, as the strategy chooses.
+    func beforeStep(_ step: ScenarioStep) throws(HarnessFailure) {
+        try fireDueTimers()
+        let process = step.process.flatMap { runner.slots[$0] }.flatMap { $0.canTakeCommands ? $0 : nil }
+        if let process { decideHold(process, before: step.step) }
+        for slot in runner.orderedSlots where slot !== process && slot.canTakeCommands && scripted.hasPending(for: slot.name) {
+            let point = ChoicePoint(kind: .deliverEarly, count: 2, actors: ["runner", slot.name])
+            guard dependsOnDelivery(step.step, to: slot.name), choose(point) == 1 else { continue }
+            let wasHeld = holding.removeValue(forKey: slot.name) != nil
+            runner.executed.append(ScenarioStep(location: .schedule, process: slot.name, step: .deliver))
+            try runner.send(.handleNotifications, to: slot)
+            if wasHeld { runner.record(.note("\(slot.name) handles the notifications held back from it"), as: slot.name) }
+        }
+    }
+
+    /// Whether handling the notifications waiting for `process` before `step` rather than after it can
+    /// change what either does: `step` touches the store or `process` itself (a read of one's own view in
+    /// memory, or an edit not saved, commutes with another process's refresh). The choice is made only
+    /// where it can matter, so that enumerating schedules tries each distinct order once.
+    func dependsOnDelivery(_ step: Step, to process: String) -> Bool {
+        switch step {
+        case .insert, .update, .delete, .relate, .unrelate, .rollback, .reset, .refreshAll, .refresh, .state:
+            return false
+        case .read(_, _, .now), .count(_, _, nil, .now):
+            return false
+        default:
+            return true
+        }
+    }
+
+    /// At a step of `slot`'s process with notifications waiting: hand them over first (0) or hold them
+    /// past the step (1), within the plan's bound and for steps a late notification can race.
+    private func decideHold(_ slot: ProcessSlot, before step: Step) {
+        let name = slot.name
+        guard scripted.hasPending(for: name) || holding[name] != nil else { return }
+        let steps = holding[name] ?? 0
+        if lateNotifications > steps, Self.canRaceNotifications(step) {
+            let point = ChoicePoint(kind: .holdPastStep, count: 2, actors: [name, "runner"])
+            if choose(point) == 1 {
+                if holding[name] == nil, let mark = scripted.oldestMark(for: name) {
+                    runner.executed.insert(ScenarioStep(location: SourceLocation.schedule, process: nil,
+                                                        step: .fault(.holdNotifications(process: name))), before: mark)
+                }
+                holding[name] = steps + 1
+                return
+            }
+        }
+        release(name, before: step)
+    }
+
+    /// Ends the strategy's hold on `process`: what waits is handed over with its next request, written as
+    /// a `deliver` step before the step about to run.
+    private func release(_ process: String, before step: Step) {
+        guard holding.removeValue(forKey: process) != nil else { return }
+        runner.executed.append(ScenarioStep(location: SourceLocation.schedule, process: process, step: .deliver))
+        runner.record(.note("\(process) handles the notifications held back from it"), as: process)
+    }
+
+    /// Whether a notification arriving after `step` rather than before it is a race the step can lose: a
+    /// step of the process's own that reads or writes (not a lifecycle change, which handles what was
+    /// delivered first, and not a check that waits, which handles what arrives while it waits).
+    static func canRaceNotifications(_ step: Step) -> Bool {
+        switch step {
+        case .launch, .exit, .crash, .background, .suspend, .resume, .foreground, .terminate, .observe, .deliver,
+             .push, .reloadTimelines, .reload, .sleep, .parallel, .advanceClock, .workload, .fault, .restoreStore:
+            return false
+        case .read(_, _, .within(let duration)), .count(_, _, _, .within(let duration)), .state(_, _, .within(let duration)):
+            return duration.nanos == 0
+        default:
+            return true
+        }
+    }
+
+    /// The order in which `children` run: each next one chosen among those left.
+    func orderTogether(_ children: [RunPlan.PlannedStep]) -> [RunPlan.PlannedStep] {
+        var left = children
+        var order: [RunPlan.PlannedStep] = []
+        while left.count > 1 {
+            let point = ChoicePoint(kind: .parallelOrder, count: left.count, actors: left.map { $0.step.process ?? "runner" })
+            order.append(left.remove(at: choose(point)))
+        }
+        return order + left
+    }
+}

@@ -1,0 +1,171 @@
+import Agent
+import Basics
+import Foundation
+import Notify
+import ScenarioModel
+import Supervisor
+import Trace
+
+/// The deterministic mode's world: nothing happens in an agent unless the runner asks for it.
+///
+/// - **Time is virtual** (`VirtualTime`): it moves by the agents' readings, by what each command costs
+///   (`CostModel`, measured on real runs), to a timer that is due, and to a deadline nothing precedes.
+/// - **Notifications are routed by the runner** (`ScriptedHub`): a delivery waits until a request hands
+///   it over. The `ScheduleStrategy` decides whether a process handles what waits for it between two
+///   other steps, and (up to the plan's `lateNotifications`) whether it takes its next steps first.
+/// - **One agent acts at a time**: `parallel` children in an order the strategy picks; a command that
+///   meets another process's lock yields, and waits in virtual time while the others act.
+/// - **Timers** (`trigger: poll`, delayed notifications, drop windows) fire when virtual time reaches them.
+final class VirtualEnvironment: RunEnvironment {
+    let virtualTime: VirtualTime
+    var time: any TimeSource { virtualTime }
+    let scripted: ScriptedHub
+    var hub: any NotificationRouter { scripted }
+    let costs: CostModel
+    private let options: RunnerOptions
+    private let sandbox: Sandbox
+    unowned var runner: ScenarioRunner!
+    var strategy: any ScheduleStrategy
+    /// How many of its own steps a process may take before a notification waiting for it is handled.
+    let lateNotifications: Int
+    /// The choices made so far.
+    private(set) var choices: [ChoiceRecord] = []
+    /// When each `trigger: poll` process refreshes next.
+    var nextPoll: [String: UInt64] = [:]
+    /// The processes whose waiting notifications the strategy holds back, and past how many of their
+    /// steps so far.
+    var holding: [String: Int] = [:]
+
+    init(plan: RunPlan, options: RunnerOptions, sandbox: Sandbox) throws {
+        self.options = options
+        self.sandbox = sandbox
+        let time = VirtualTime()
+        virtualTime = time
+        costs = options.costs
+        scripted = ScriptedHub(time: time, recorder: try TraceRecorder(
+            path: sandbox.trace(of: "hub").path, process: "hub", clock: { time.reading() }))
+        lateNotifications = plan.schedule.lateNotifications
+        let seed = plan.run.rootSeed ^ 0x5CED
+        switch plan.schedule.strategy {
+        case .seeded: strategy = SeededStrategy(random: SeededRandom(seed: seed))
+        case .asWritten: strategy = AsWrittenStrategy()
+        case .prefix(let prefix): strategy = PrefixStrategy(prefix: prefix)
+        case .pct(let depth):
+            strategy = PCTStrategy(seed: seed, depth: depth, horizon: max(1, 2 * Self.stepCount(plan.steps)))
+        }
+    }
+
+    private static func stepCount(_ steps: [RunPlan.PlannedStep]) -> Int {
+        steps.reduce(0) { $0 + 1 + stepCount($1.children) }
+    }
+
+    func attach(to runner: ScenarioRunner) {
+        self.runner = runner
+        scripted.mark = { [unowned runner] in runner.executed.routingMark }
+    }
+
+    /// Takes a standby agent from the pool (or spawns one) and sends it the config, its launch costed.
+    func startAgent(_ config: AgentConfig, for slot: ProcessSlot) throws -> (child: any SupervisedProcess, pooled: Bool) {
+        var config = config
+        config.virtualStart = time.now &+ costs.launch
+        if let pool = options.agentPool {
+            // A standby agent becomes this process: its config on stdin, its stderr to the sandbox.
+            config.stderrPath = sandbox.stderr(of: slot.name).path
+            let child = try pool.take()
+            try child.writeLine(String(decoding: try JSONEncoder().encode(config), as: UTF8.self))
+            return (child, true)
+        }
+        let url = sandbox.config(of: slot.name, launch: slot.launches)
+        try JSONEncoder().encode(config).write(to: url)
+        let spec = LaunchSpec(
+            process: slot.name, executable: options.agentExecutable, arguments: ["agent", "--config", url.path],
+            // The same iteration order of dictionaries and sets in every run.
+            environment: ["SWIFT_DETERMINISTIC_HASHING": "1"],
+            standardError: .file(sandbox.stderr(of: slot.name).path))
+        return (try options.launcher.launch(spec), false)
+    }
+
+    /// The request acts at the present time plus what the command costs, after the notifications waiting
+    /// for the process (unless the strategy holds them back past this step).
+    func prepare(_ request: inout AgentRequest, for slot: ProcessSlot) {
+        request.virtualTime = time.now &+ costs.cost(of: request.command)
+        if holding[slot.name] == nil { request.notifications = scripted.take(for: slot.name) }
+    }
+
+    func absorb(_ reply: AgentReply, from slot: ProcessSlot) {
+        if let end = reply.virtualEnd { virtualTime.pass(to: end) }
+        if let activity = reply.notifications { scripted.route(activity, from: slot.name) }
+        if reply.status == .ready { armPollTimer(slot) }
+    }
+
+    /// No process id: it would differ from run to run.
+    func pid(of child: any SupervisedProcess) -> Int32? { nil }
+
+    func sleep(nanos: UInt64) throws(HarnessFailure) {
+        let (target, overflow) = time.now.addingReportingOverflow(nanos)
+        try advanceTime(to: overflow ? .max : target)
+    }
+
+    func pace(until due: UInt64) throws(HarnessFailure) {
+        try advanceTime(to: due)
+    }
+
+    /// What could change the view: the notifications waiting for the process (handed over with the next
+    /// attempt), else the earliest timer before the deadline, else nothing until the deadline.
+    func awaitChange(of slot: ProcessSlot, until deadline: UInt64) throws(HarnessFailure) {
+        if holding[slot.name] == nil, scripted.hasPending(for: slot.name) { return }
+        if let next = nextTimer(), next <= deadline {
+            virtualTime.pass(to: next)
+            try fireDueTimers()
+        } else {
+            virtualTime.pass(to: deadline)
+        }
+    }
+
+    func finishing() {
+        holding.removeAll()
+    }
+
+    /// Makes one choice with the strategy and records it.
+    func choose(_ point: ChoicePoint) -> Int {
+        let chosen = min(max(strategy.choose(point), 0), point.count - 1)
+        choices.append(ChoiceRecord(kind: point.kind, chosen: chosen, count: point.count))
+        return chosen
+    }
+
+    // MARK: Timers
+
+    /// Moves virtual time to `target`, firing every timer due on the way, in time order.
+    func advanceTime(to target: UInt64) throws(HarnessFailure) {
+        while let next = nextTimer(), next <= target {
+            virtualTime.pass(to: next)
+            try fireDueTimers()
+        }
+        virtualTime.pass(to: target)
+    }
+
+    /// The earliest pending timer: a running process's poll, or the hub's next deadline.
+    func nextTimer() -> UInt64? {
+        let polls = runner.orderedSlots.filter(\.canTakeCommands).compactMap { nextPoll[$0.name] }
+        return (polls + [scripted.nextDeadline].compactMap { $0 }).min()
+    }
+
+    /// Fires what is due now: the hub's deadlines, then each running process's poll refresh.
+    func fireDueTimers() throws(HarnessFailure) {
+        while let deadline = scripted.nextDeadline, deadline <= time.now {
+            scripted.tick(at: deadline)
+        }
+        for slot in runner.orderedSlots where slot.canTakeCommands {
+            guard let due = nextPoll[slot.name], due <= time.now else { continue }
+            try runner.send(.timerRefresh, to: slot)
+            // The agent polls again an interval after it polled, as its own timer would.
+            nextPoll[slot.name] = time.now &+ slot.process.settings.pollInterval.nanos
+        }
+    }
+
+    /// Arms the poll timer of a process that just became ready (`trigger: poll`).
+    private func armPollTimer(_ slot: ProcessSlot) {
+        guard slot.process.settings.trigger == .poll else { return }
+        nextPoll[slot.name] = time.now &+ slot.process.settings.pollInterval.nanos
+    }
+}

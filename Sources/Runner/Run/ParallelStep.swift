@@ -1,0 +1,68 @@
+import Agent
+import Basics
+import ScenarioModel
+import Trace
+
+/// The children of a `parallel` step, as the runner runs them together for its environment: which child
+/// is a command for a running agent (sent, then answered whenever its reply comes) and which runs inline,
+/// in order (a lifecycle or control step, an App Intent's step, a second step of one process); and what
+/// the runner records when a command is sent and when its reply is in.
+final class ParallelStep {
+    /// A command sent for a child, until its reply is in.
+    struct Sent {
+        var child: RunPlan.PlannedStep
+        var slot: ProcessSlot
+        var command: AgentCommand
+        var seq: Int
+        /// When the command was sent (a copy is verified against what was committed before it).
+        var sentAt: UInt64
+    }
+
+    /// The children, in the order the environment runs them.
+    let children: [RunPlan.PlannedStep]
+    private unowned let runner: ScenarioRunner
+
+    init(children: [RunPlan.PlannedStep], runner: ScenarioRunner) {
+        self.children = children
+        self.runner = runner
+    }
+
+    /// The agent and command of `child` when it is a command for a running agent that no command in
+    /// `busy` already occupies; nil for a child that runs inline.
+    func command(for child: RunPlan.PlannedStep, besides busy: [String]) -> (ProcessSlot, AgentCommand)? {
+        guard let process = child.step.process, !busy.contains(process),
+              let slot = runner.slots[process], slot.canTakeCommands, slot.process.settings.role != .intent,
+              child.step.step != .deliver,
+              let command = runner.command(for: child.step.step, on: slot) else { return nil }
+        return (slot, command)
+    }
+
+    /// Records the start of `child` and writes its command.
+    func send(_ command: AgentCommand, for child: RunPlan.PlannedStep, to slot: ProcessSlot,
+              lockWaits: LockWaitHandling? = nil) throws(HarnessFailure) -> Sent {
+        runner.currentStep = child
+        runner.record(.stepStarted)
+        let sentAt = runner.time.reading()
+        runner.commandContext = child.step.context.map { ($0, nil, nil) }
+        defer { runner.commandContext = nil }
+        let seq = try runner.write(command, to: slot, expectError: child.step.expectError?.kind, lockWaits: lockWaits)
+        return Sent(child: child, slot: slot, command: command, seq: seq, sentAt: sentAt)
+    }
+
+    /// Writes a command again (after it yielded on a lock), under the same step.
+    func resend(_ sent: Sent, lockWaits: LockWaitHandling?) throws(HarnessFailure) -> Sent {
+        runner.currentStep = sent.child
+        runner.commandContext = sent.child.step.context.map { ($0, nil, nil) }
+        defer { runner.commandContext = nil }
+        var again = sent
+        again.seq = try runner.write(sent.command, to: sent.slot, expectError: sent.child.step.expectError?.kind, lockWaits: lockWaits)
+        return again
+    }
+
+    /// Records what the runner does once `sent`'s reply is in, and the end of its step.
+    func complete(_ sent: Sent, with reply: AgentReply) {
+        runner.currentStep = sent.child
+        runner.afterReply(reply, to: sent.child.step.step, from: sent.slot, sentAt: sent.sentAt)
+        runner.record(.stepEnded(reply.error))
+    }
+}
