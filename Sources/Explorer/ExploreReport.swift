@@ -5,16 +5,23 @@ import Reporters
 /// What an explore found, for every variant explored: written as `explore.json` (what `--merge` reads),
 /// `explore.md`, `explore.html` and `junit.xml` (a counterexample is a failure).
 public struct ExploreReport: Sendable, Codable {
-    public var schemaVersion = 1
+    public var schemaVersion = 2
     /// The first seed and the shards whose results this holds (`1/1` for one machine).
     public var firstSeed: UInt64
     public var shards: [String]
+    /// How the schedules were chosen (`random`, `pct (depth 3)`, `exhaustive`).
+    public var strategy: String = ExploreStrategy.random.description
+    /// Whether a counterexample that reproduces only in the deterministic mode fails the explore (`--strict`).
+    public var strict = false
     public var variants: [VariantExploration]
 
-    public init(firstSeed: UInt64, shards: [String], variants: [VariantExploration]) {
+    public init(firstSeed: UInt64, shards: [String], variants: [VariantExploration],
+                strategy: ExploreStrategy = .random, strict: Bool = false) {
         self.firstSeed = firstSeed
         self.shards = shards
         self.variants = variants
+        self.strategy = strategy.description
+        self.strict = strict
     }
 
     /// The shards' reports as one: schedules and counts added per variant, counterexamples joined.
@@ -35,29 +42,44 @@ public struct ExploreReport: Sendable, Codable {
                 merged.invalidated += variant.invalidated
                 merged.found.merge(variant.found, uniquingKeysWith: +)
                 merged.counterexamples += variant.counterexamples
+                merged.replayed += variant.replayed
+                merged.replayedIdentically += variant.replayedIdentically
+                if let a = merged.coverage, let b = variant.coverage {
+                    // Shards try disjoint seeds; their distinct schedules may still meet.
+                    merged.coverage = ExploreCoverage(distinct: a.distinct + b.distinct, estimated: max(a.estimated, b.estimated),
+                                                      complete: a.complete || b.complete, choicePoints: a.choicePoints)
+                }
                 byKey[key] = merged
             }
         }
-        return ExploreReport(firstSeed: reports.map(\.firstSeed).min() ?? 1, shards: reports.flatMap(\.shards).sorted(),
-                             variants: order.compactMap { byKey[$0] })
+        var merged = ExploreReport(firstSeed: reports.map(\.firstSeed).min() ?? 1, shards: reports.flatMap(\.shards).sorted(),
+                                   variants: order.compactMap { byKey[$0] })
+        merged.strategy = reports.first?.strategy ?? merged.strategy
+        merged.strict = reports.contains { $0.strict }
+        return merged
     }
 
     /// Whether any variant has a counterexample.
     public var foundCounterexamples: Bool { variants.contains { !$0.counterexamples.isEmpty } }
-    /// Whether some schedule did not match its variant, whether or not it could be written down.
-    public var foundFailures: Bool { variants.contains { $0.failing > 0 } }
+    /// Whether some variant fails: a schedule that did not match and no file pins, or a counterexample that
+    /// reproduces in real time at least once (any counterexample with `strict`).
+    public var foundFailures: Bool { variants.contains { $0.fails(strict: strict) } }
+    /// Whether a schedule run twice gave two traces: the deterministic mode is not deterministic here.
+    public var nondeterministic: Bool { variants.contains { $0.replayedIdentically < $0.replayed } }
     /// Whether some variant had no schedule the harness could carry through (nothing was decided).
     public var undecidedVariants: Bool { variants.contains { $0.schedules == 0 && $0.undecided > 0 } }
 
-    /// One line per variant: `scenario / variant: 200 schedules, none found` or what was found.
+    /// One line per variant: `scenario / variant: 200 schedules, none found` or what was found, then one
+    /// line per counterexample with how often it reproduces in real time.
     public var consoleLines: [String] {
-        variants.map { variant in
+        variants.flatMap { variant -> [String] in
             let head = "\(variant.scenario) / \(variant.variant): \(variant.schedules) schedules"
-            guard variant.failing > 0 else { return head + ", none found" + Self.undecidedNote(variant) }
-            let files = variant.counterexamples.map { "\($0.file) (\($0.stepsAfter) steps)" }.joined(separator: ", ")
-            return head + ", \(variant.failing) not matching \(variant.expected.text): " + Self.foundText(variant)
-                + (files.isEmpty ? " (no counterexample: written as a file, no failing schedule failed the same way)" : " -> " + files)
+                + (variant.coverage.map { " (\($0.text))" } ?? "")
+            guard variant.failing > 0 else { return [head + ", none found" + Self.undecidedNote(variant)] }
+            let line = head + ", \(variant.failing) not matching \(variant.expected.text): " + Self.foundText(variant)
+                + (variant.counterexamples.isEmpty ? " (no counterexample: written as a file, no failing schedule failed the same way)" : "")
                 + Self.undecidedNote(variant)
+            return [line] + variant.counterexamples.map { "  -> \($0.file) (\($0.stepsAfter) steps): \($0.reproductionText)" }
         }
     }
 
@@ -65,6 +87,9 @@ public struct ExploreReport: Sendable, Codable {
         var notes: [String] = []
         if variant.undecided > 0 { notes.append("\(variant.undecided) undecided") }
         if variant.invalidated > 0 { notes.append("\(variant.invalidated) with a check the perturbation invalidated") }
+        if variant.replayedIdentically < variant.replayed {
+            notes.append("NOT DETERMINISTIC: \(variant.replayed - variant.replayedIdentically) of \(variant.replayed) schedules run again gave another trace")
+        }
         return notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"
     }
 
@@ -86,12 +111,14 @@ public struct ExploreReport: Sendable, Codable {
 
     /// The summary table across variants, then each counterexample.
     public func markdown() -> String {
-        var md = "# Explore\n\nFirst seed \(firstSeed), shards \(shards.joined(separator: ", ")).\n\n"
-        md += "| scenario | variant | expects | schedules | not matching | anomalies (schedules) | counterexamples |\n"
-        md += "|---|---|---|---:|---:|---|---|\n"
+        var md = "# Explore\n\nStrategy \(strategy); first seed \(firstSeed), shards \(shards.joined(separator: ", "))"
+            + (strict ? "; strict (a deterministic-only counterexample fails)" : "") + ".\n\n"
+        md += "| scenario | variant | expects | schedules | coverage | replayed identically | not matching | anomalies (schedules) | counterexamples |\n"
+        md += "|---|---|---|---:|---|---:|---:|---|---|\n"
         for variant in variants {
             let cell = Escape.markdownCell
             md += "| \(cell(variant.scenario)) | \(cell(variant.variant)) | \(cell(variant.expected.text)) | \(variant.schedules) "
+                + "| \(cell(variant.coverage?.text ?? "")) | \(variant.replayedIdentically) of \(variant.replayed) "
                 + "| \(variant.failing) | \(cell(Self.foundText(variant))) | \(variant.counterexamples.count) |\n"
         }
         for variant in variants where !variant.counterexamples.isEmpty {
@@ -99,8 +126,7 @@ public struct ExploreReport: Sendable, Codable {
             for example in variant.counterexamples {
                 md += "- `\(example.file)`: \(example.kind == .unexpectedAnomaly ? "shows" : "does not show") "
                     + "\(example.anomaly.rawValue) (schedule seed \(example.seed), \(example.stepsBefore) → \(example.stepsAfter) steps; "
-                    + "reproduces deterministic: \(example.reproducesDeterministic ? "yes" : "no"), real time: "
-                    + "\(example.reproducesRealTime ? "yes" : "no")). \(Escape.markdownCell(example.explanation))\n"
+                    + "\(example.reproductionText)). \(Escape.markdownCell(example.explanation))\n"
             }
         }
         return md
@@ -114,22 +140,24 @@ public struct ExploreReport: Sendable, Codable {
             if byScenario[variant.scenario] == nil { order.append(variant.scenario) }
             byScenario[variant.scenario, default: []].append(variant)
         }
-        let failures = variants.filter { $0.failing > 0 }.count
+        let failures = variants.filter { $0.fails(strict: strict) }.count
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"groupsim explore\" tests=\"\(variants.count)\" failures=\"\(failures)\" errors=\"0\">\n"
         for scenario in order {
             let cases = byScenario[scenario] ?? []
-            xml += "  <testsuite name=\"\(Escape.xml(scenario))\" tests=\"\(cases.count)\" failures=\"\(cases.filter { $0.failing > 0 }.count)\" errors=\"0\">\n"
+            xml += "  <testsuite name=\"\(Escape.xml(scenario))\" tests=\"\(cases.count)\" failures=\"\(cases.filter { $0.fails(strict: strict) }.count)\" errors=\"0\">\n"
             for variant in cases {
                 xml += "    <testcase classname=\"\(Escape.xml(scenario))\" name=\"\(Escape.xml(variant.variant))\">\n"
                 if variant.failing > 0, variant.counterexamples.isEmpty {
                     xml += "      <failure message=\"\(Escape.xml("\(variant.failing) schedules did not match \(variant.expected.text); none could be written as a file that fails the same way"))\" type=\"unpinned\"/>\n"
                 }
-                for example in variant.counterexamples {
+                for example in variant.counterexamples where strict || example.realTimeReproductions > 0 {
                     xml += "      <failure message=\"\(Escape.xml(example.explanation))\" type=\"\(example.kind.rawValue)\">"
-                        + "\(Escape.xml("schedule seed \(example.seed); shrunk to \(example.file)"))</failure>\n"
+                        + "\(Escape.xml("schedule seed \(example.seed); shrunk to \(example.file); \(example.reproductionText)"))</failure>\n"
                 }
-                xml += "      <system-out>\(Escape.xml("\(variant.schedules) schedules; \(Self.foundText(variant))"))</system-out>\n"
+                let deterministicOnly = variant.counterexamples.filter { !strict && $0.realTimeReproductions == 0 }
+                    .map { "\($0.file): \($0.reproductionText)" }
+                xml += "      <system-out>\(Escape.xml((["\(variant.schedules) schedules; \(Self.foundText(variant))"] + deterministicOnly).joined(separator: "\n")))</system-out>\n"
                 xml += "    </testcase>\n"
             }
             xml += "  </testsuite>\n"
@@ -146,14 +174,15 @@ public struct ExploreReport: Sendable, Codable {
         td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}td.num{text-align:right}
         .bad{color:#b00020;font-weight:600}.ok{color:#1b7f3b}code{background:#f3f3f3;padding:0 3px}</style></head><body>
         <h1>GroupSim explore</h1>
-        <p>First seed \(firstSeed); shards \(Escape.html(shards.joined(separator: ", "))).</p>
-        <table><tr><th>scenario</th><th>variant</th><th>expects</th><th>schedules</th><th>not matching</th><th>anomalies (schedules)</th><th>counterexamples</th></tr>
+        <p>Strategy \(Escape.html(strategy)); first seed \(firstSeed); shards \(Escape.html(shards.joined(separator: ", "))).</p>
+        <table><tr><th>scenario</th><th>variant</th><th>expects</th><th>schedules</th><th>coverage</th><th>replayed identically</th><th>not matching</th><th>anomalies (schedules)</th><th>counterexamples</th></tr>
 
         """
         for variant in variants {
             let status = variant.counterexamples.isEmpty ? "<span class=\"ok\">none</span>" : "<span class=\"bad\">\(variant.counterexamples.count)</span>"
             page += "<tr><td>\(Escape.html(variant.scenario))</td><td>\(Escape.html(variant.variant))</td><td>\(Escape.html(variant.expected.text))</td>"
-                + "<td class=\"num\">\(variant.schedules)</td><td class=\"num\">\(variant.failing)</td><td>\(Escape.html(Self.foundText(variant)))</td><td>\(status)</td></tr>\n"
+                + "<td class=\"num\">\(variant.schedules)</td><td>\(Escape.html(variant.coverage?.text ?? ""))</td>"
+                + "<td class=\"num\">\(variant.replayedIdentically) of \(variant.replayed)</td><td class=\"num\">\(variant.failing)</td><td>\(Escape.html(Self.foundText(variant)))</td><td>\(status)</td></tr>\n"
         }
         page += "</table>\n"
         for variant in variants where !variant.counterexamples.isEmpty {
@@ -163,8 +192,7 @@ public struct ExploreReport: Sendable, Codable {
                 page += "<li><a href=\"\(Escape.html(example.file))\"><code>\(Escape.html(example.file))</code></a> "
                     + "(<a href=\"\(Escape.html(report))\">timeline</a>): \(example.kind == .unexpectedAnomaly ? "shows" : "does not show") "
                     + "<strong>\(Escape.html(example.anomaly.rawValue))</strong>; schedule seed \(example.seed); "
-                    + "\(example.stepsBefore) → \(example.stepsAfter) steps; reproduces deterministic: \(example.reproducesDeterministic ? "yes" : "no"), "
-                    + "real time: \(example.reproducesRealTime ? "yes" : "no").<br>\(Escape.html(example.explanation))</li>\n"
+                    + "\(example.stepsBefore) → \(example.stepsAfter) steps; \(Escape.html(example.reproductionText)).<br>\(Escape.html(example.explanation))</li>\n"
             }
             page += "</ul>\n"
         }

@@ -3,13 +3,15 @@ import Checkers
 import Foundation
 import Reporters
 import Runner
+import Supervisor
 import ScenarioModel
 import Trace
 
 extension Explorer {
     /// Shrinks a failing schedule's explicit steps and writes the smallest that still fails as
-    /// `<report>/<scenario>/<variant>/counterexample-<number>.yaml`, with its report beside it; then runs
-    /// the file in both modes to say whether it reproduces.
+    /// `<report>/<scenario>/<variant>/counterexample-<number>.yaml` (with `schedule: as-written`, so that it
+    /// replays the schedule), with its report beside it; then runs the file once in the deterministic mode
+    /// and `realTimeRuns` times in real time to say how often it reproduces there.
     func shrink(_ executed: [ScenarioStep], run: ScenarioRun, kind: Counterexample.Kind, anomaly: AnomalyKind, seed: UInt64,
                 scenario: Scenario, source: String, number: Int, explanation: String) -> Counterexample? {
         let name = "\(scenario.name)-\(run.variant)-counterexample-\(number)"
@@ -17,7 +19,7 @@ extension Explorer {
             try? ScenarioWriter.file(
                 name: Escape.pathComponent(name).lowercased(), summary: scenario.summary, comment: comment, storeSource: source,
                 processes: run.processes, steps: steps, expectation: expectation, seed: seed, staleTolerance: run.staleTolerance,
-                growthLimits: run.growthLimits, storeFrom: scenario.store.from)
+                growthLimits: run.growthLimits, storeFrom: scenario.store.from, schedule: .asWritten)
         }
         /// The candidate as a file read back, run in the deterministic mode: its verdict, or nil when it
         /// is not a valid scenario or the harness could not carry it through.
@@ -29,33 +31,44 @@ extension Explorer {
             guard outcome.harnessError == nil else { return nil }
             return TraceChecker.check(outcome.trace)
         }
-        // The schedule written out must fail as it did; a schedule that only fails with its random choices
-        // (early deliveries the written file makes differently) cannot be pinned.
+        // The schedule written out must fail as it did.
         guard let original = check(executed) else { return nil }
         let originalKinds = Set(original.verdict.found.keys)
         func fails(_ result: CheckResult?) -> Bool {
             guard let result else { return false }
-            let shows = result.verdict.found[anomaly] != nil
-            // A candidate that hides the anomaly must not do it by breaking something else.
-            return kind == .unexpectedAnomaly ? shows : !shows && Set(result.verdict.found.keys).isSubset(of: originalKinds)
+            let kinds = Set(result.verdict.found.keys)
+            // A candidate must not fail by a check it broke (one that can no longer pass shows a kind the
+            // schedule did not): it shows nothing the schedule did not show.
+            guard kinds.isSubset(of: originalKinds) else { return false }
+            let shows = kinds.contains(anomaly)
+            return kind == .unexpectedAnomaly ? shows : !shows
         }
         guard fails(original) else { return nil }
         var shrinker = Shrinker { fails(check($0)) }
         if kind == .missingAnomaly {
             // Without the file's own steps nothing shows the bug: only what the schedule added may go.
-            shrinker.keep = { $0.location != Perturber.location && $0.step != .deliver }
+            shrinker.keep = { $0.location != Perturber.location && $0.location != .schedule }
         }
-        let shrunk = shrinker.shrink(executed)
+        var shrunk = shrinker.shrink(executed)
+        // Checks that still fail without explaining the anomaly are no part of it: they go.
+        if let final = check(shrunk) {
+            for index in Self.failingChecks(final, in: shrunk, besides: anomaly).reversed() {
+                var candidate = shrunk
+                candidate.remove(at: index)
+                if fails(check(candidate)) { shrunk = candidate }
+            }
+        }
         let final = check(shrunk)
         let expectation: Expectation = kind == .unexpectedAnomaly
             ? .anomalies([anomaly])
             : (final.map { $0.verdict.found.isEmpty ? .pass : .anomalies($0.verdict.found.keys.sorted()) } ?? .pass)
         let comment = [
-            "Found by groupsim explore: \(scenario.name) / \(run.variant), schedule seed \(seed).",
+            "Found by groupsim explore (\(strategy)): \(scenario.name) / \(run.variant), schedule seed \(seed).",
             kind == .unexpectedAnomaly
                 ? "The variant expects \(run.expectation.text); under this schedule it shows \(anomaly.rawValue)."
                 : "The variant expects \(anomaly.rawValue); under this schedule it does not show it.",
             "Shrunk from \(executed.count) to \(shrunk.count) explicit steps (\(shrinker.attempts) candidates run).",
+            "`hold-notifications` ... `deliver` is a notification arriving after the receiver's steps between them.",
             "Run it: groupsim run <this file> (--deterministic to replay the schedule exactly).",
         ]
         guard let file = text(shrunk, expectation: expectation, comment: comment) else { return nil }
@@ -74,23 +87,48 @@ extension Explorer {
             kind: kind, anomaly: anomaly, seed: seed, stepsBefore: executed.count, stepsAfter: shrunk.count,
             shrinkAttempts: shrinker.attempts,
             file: "\(Escape.pathComponent(scenario.name))/\(Escape.pathComponent(run.variant))/\(url.lastPathComponent)",
-            reproducesDeterministic: deterministic, reproducesRealTime: realTime, explanation: explanation)
+            reproducesDeterministic: deterministic, realTimeReproductions: realTime, realTimeRuns: realTimeRuns,
+            explanation: explanation)
     }
 
-    /// Runs a written counterexample as `groupsim run` would, in both modes; writes the deterministic
-    /// run's report into `reportTo`. Whether each run matched its `expect:`.
-    func reproduce(_ text: String, name: String, summary: String, reportTo: URL) -> (Bool, Bool) {
+    /// The positions in `steps` of the top-level check steps whose check failed in `result` without being
+    /// where `anomaly` was found.
+    static func failingChecks(_ result: CheckResult, in steps: [ScenarioStep], besides anomaly: AnomalyKind) -> [Int] {
+        let anomalySteps = Set(result.anomalies.filter { $0.kind == anomaly }.compactMap(\.step))
+        let failedSteps = Set(result.anomalies.filter { $0.kind == .unmetExpectation }.compactMap(\.step))
+        // A plan numbers the children of `parallel` after it: the plan's index of each top-level step.
+        var planIndex: [Int] = []
+        var next = 0
+        for step in steps {
+            planIndex.append(next)
+            if case .parallel(let children) = step.step { next += children.count }
+            next += 1
+        }
+        return steps.indices.filter { index in
+            switch steps[index].step {
+            case .read, .count, .state: failedSteps.contains(planIndex[index]) && !anomalySteps.contains(planIndex[index])
+            default: false
+            }
+        }
+    }
+
+    /// Runs a written counterexample as `groupsim run` would: once in the deterministic mode (writing its
+    /// report into `reportTo`) and `realTimeRuns` times in real time. Whether the deterministic run matched
+    /// its `expect:`, and how many real-time runs did.
+    func reproduce(_ text: String, name: String, summary: String, reportTo: URL) -> (Bool, Int) {
         guard let scenario = try? ScenarioLoader.parse(yaml: text, file: name), let run = scenario.runs().first else {
-            return (false, false)
+            return (false, 0)
         }
-        var matched: [Bool] = []
-        for mode in [RunMode.deterministic, .realTime] {
-            let options = RunnerOptions(agentExecutable: executable, agentPool: mode == .deterministic ? pool : nil)
-            let outcome = ScenarioRunner.execute(RunPlan(run: run, summary: summary, mode: mode), options: options)
-            let reported = ReportedRun(checking: outcome.trace)
-            if mode == .deterministic { try? ReportWriter.writeRun(reported, to: reportTo) }
-            matched.append(reported.result.verdict.matched)
+        let deterministic = ScenarioRunner.execute(
+            RunPlan(run: run, summary: summary, mode: .deterministic), options: RunnerOptions(agentExecutable: executable, agentPool: pool))
+        let reported = ReportedRun(checking: deterministic.trace)
+        try? ReportWriter.writeRun(reported, to: reportTo)
+        var realTime = 0
+        for _ in 0..<realTimeRuns where ProcessGuard.interruption == nil {
+            let outcome = ScenarioRunner.execute(RunPlan(run: run, summary: summary, mode: .realTime),
+                                                 options: RunnerOptions(agentExecutable: executable))
+            if outcome.harnessError == nil, TraceChecker.check(outcome.trace).verdict.matched { realTime += 1 }
         }
-        return (matched[0], matched[1])
+        return (reported.result.verdict.matched, realTime)
     }
 }

@@ -7,6 +7,25 @@ import ScenarioModel
 import Supervisor
 import Trace
 
+/// How `explore` picks the schedules it runs.
+public enum ExploreStrategy: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Each choice uniformly at random from the schedule's seed, with the file's perturbations.
+    case random
+    /// Probabilistic concurrency testing: processes ranked at random, `depth - 1` change points.
+    case pct(depth: Int)
+    /// Every distinct schedule of the choices the runner makes, depth first, until all are tried or the
+    /// runs or the time run out (no perturbations: they are the random strategies').
+    case exhaustive
+
+    public var description: String {
+        switch self {
+        case .random: "random"
+        case .pct(let depth): "pct (depth \(depth))"
+        case .exhaustive: "exhaustive"
+        }
+    }
+}
+
 /// What one explore of one variant found.
 public struct VariantExploration: Sendable, Codable {
     public var scenario: String
@@ -26,6 +45,37 @@ public struct VariantExploration: Sendable, Codable {
     /// Counted, never shrunk.
     public var invalidated: Int = 0
     public var counterexamples: [Counterexample] = []
+    /// How much of the space of schedules was tried.
+    public var coverage: ExploreCoverage?
+    /// Schedules run again to check that the deterministic mode gives the same trace, and how many did.
+    public var replayed: Int = 0
+    public var replayedIdentically: Int = 0
+
+    /// Whether the variant fails the explore: a schedule that failed and no file pins (it may be real),
+    /// or a counterexample that reproduces in real time at least once; with `strict`, any counterexample.
+    public func fails(strict: Bool) -> Bool {
+        guard failing > 0 else { return false }
+        if counterexamples.isEmpty { return true }
+        return counterexamples.contains { strict || $0.realTimeReproductions > 0 }
+    }
+}
+
+/// How much of a variant's space of schedules an explore tried.
+public struct ExploreCoverage: Sendable, Codable, Hashable {
+    /// Distinct schedules tried (distinct sequences of choices).
+    public var distinct: Int
+    /// How many there are: exact when `complete`, else Knuth's estimate from the runs' branching.
+    public var estimated: Double
+    /// Whether every schedule was tried (the exhaustive strategy ran out of schedules before runs or time).
+    public var complete: Bool
+    /// Choice points per schedule, on average, by kind (`deliver-early`, `hold-past-step`, `parallel-order`).
+    public var choicePoints: [String: Double]
+
+    public var text: String {
+        if complete { return "all \(distinct) schedules" }
+        let total = estimated >= 1e15 ? String(format: "%.1e", estimated) : String(Int(estimated.rounded()))
+        return "\(distinct) distinct of about \(total)"
+    }
 }
 
 /// A schedule under which a variant does not match its expectation, shrunk to an explicit scenario.
@@ -49,21 +99,40 @@ public struct Counterexample: Sendable, Codable {
     public var shrinkAttempts: Int
     /// The written scenario, relative to the report directory.
     public var file: String
-    /// Whether `groupsim run` on it matched, in each mode.
+    /// Whether `groupsim run --deterministic` on it matched its `expect:`.
     public var reproducesDeterministic: Bool
-    public var reproducesRealTime: Bool
+    /// How many of `realTimeRuns` real-time runs of it matched its `expect:`.
+    public var realTimeReproductions: Int
+    public var realTimeRuns: Int
     /// The first anomaly's explanation under the schedule.
     public var explanation: String
+
+    /// Whether it reproduces in real time: at least 4 runs of 5 (80%).
+    public var reproducesRealTime: Bool {
+        realTimeRuns > 0 && realTimeReproductions * 5 >= realTimeRuns * 4
+    }
+
+    /// "reproduces in real time 5 of 5", "flaky in real time 2 of 5", or "deterministic only (0 of 5 in real time)".
+    public var reproductionText: String {
+        let rate = "\(realTimeReproductions) of \(realTimeRuns)"
+        if !reproducesDeterministic { return "does not reproduce when run again (real time \(rate))" }
+        if reproducesRealTime { return "reproduces in real time \(rate)" }
+        if realTimeReproductions > 0 { return "flaky in real time: \(rate)" }
+        return "deterministic only (\(rate) in real time)"
+    }
 }
 
-/// Runs many seeded schedules of each variant in the deterministic mode, perturbed as `explore:`
-/// allows, and shrinks every schedule that does not match the variant's expectation to a minimal
-/// scenario file with nothing random left.
+/// Runs many schedules of each variant in the deterministic mode (seeded at random, by PCT, or every one
+/// in turn), perturbed as `explore:` allows, and shrinks every schedule that does not match the variant's
+/// expectation to a minimal scenario file with nothing random left, which it then runs in real time to
+/// say how often it reproduces there.
 public struct Explorer: Sendable {
     public var executable: String
     public var pool: AgentPool
     /// Schedules per variant.
     public var runs: Int
+    /// How each variant's schedules are chosen.
+    public var strategy: ExploreStrategy = .random
     /// How long each variant may be explored (nanoseconds), whatever `runs` says; nil for no limit.
     public var variantBudget: UInt64?
     /// The first seed, and this machine's shard of the seeds (seeds `first + index + k * count`).
@@ -71,6 +140,10 @@ public struct Explorer: Sendable {
     public var shard: Shard
     /// At most this many counterexamples per variant (one per anomaly kind and way of failing).
     public var maximumCounterexamples = 3
+    /// How many times each counterexample is run in real time to measure how often it reproduces there.
+    public var realTimeRuns = 5
+    /// How many schedules of each variant are run a second time to check the trace is the same.
+    public var determinismSample = 2
     public var reportDirectory: URL
     /// How many schedules run at once.
     public var jobs = 1
@@ -107,30 +180,23 @@ public struct Explorer: Sendable {
         var explanation = ""
         var run: ScenarioRun
         var executed: [ScenarioStep] = []
+        var choices: [ChoiceRecord] = []
+        var fingerprint = ""
+        /// The choices this schedule was told to make first (the exhaustive strategy's).
+        var prefix: [Int] = []
     }
 
     func explore(_ scenario: Scenario, variant: String, source: String) -> VariantExploration {
         let template = scenario.run(variant: variant)!
         var result = VariantExploration(scenario: scenario.name, variant: variant, file: scenario.file, expected: template.expectation)
-        // Every schedule first (`jobs` at a time), in seed order; then the first failing schedule of each
-        // way of failing is shrunk, one at a time.
-        let seeds = seeds()
         let deadline = variantBudget.map { MonotonicClock.now() &+ $0 }
-        let outcomes = Mutex<[Int: ScheduleOutcome]>([:])
-        let next = Atomic<Int>(0)
-        let done = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: min(max(1, jobs), seeds.count)) { _ in
-            while true {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < seeds.count, ProcessGuard.interruption == nil else { return }
-                if let deadline, MonotonicClock.now() > deadline { return }
-                guard let outcome = schedule(scenario, variant: variant, seed: seeds[index]) else { return }
-                outcomes.withLock { $0[index] = outcome }
-                progress(variant, done.add(1, ordering: .relaxed).newValue)
-            }
-        }
+        let (outcomes, complete) = strategy == .exhaustive
+            ? enumerate(scenario, variant: variant, deadline: deadline)
+            : (sample(scenario, variant: variant, deadline: deadline), false)
+        // Every schedule first (`jobs` at a time); then the first failing schedule of each way of failing is
+        // shrunk, one at a time.
         var shown: Set<String> = []
-        for outcome in outcomes.withLock({ all in all.keys.sorted().map { all[$0]! } }) {
+        for outcome in outcomes {
             guard outcome.decided else {
                 result.undecided += 1
                 continue
@@ -150,17 +216,120 @@ public struct Explorer: Sendable {
                 result.counterexamples.append(counterexample)
             }
         }
+        result.coverage = Self.coverage(outcomes, complete: complete)
+        let sample = outcomes.filter(\.decided).prefix(max(0, determinismSample))
+        for outcome in sample where ProcessGuard.interruption == nil {
+            result.replayed += 1
+            let again = schedule(scenario, variant: variant, seed: outcome.seed, prefix: outcome.prefix, perturbs: strategy != .exhaustive)
+            if again?.fingerprint == outcome.fingerprint { result.replayedIdentically += 1 }
+        }
         return result
     }
 
-    /// One perturbed schedule of `variant`, run in the deterministic mode.
-    func schedule(_ scenario: Scenario, variant: String, seed: UInt64) -> ScheduleOutcome? {
+    /// The seeded strategies: `runs` seeds (of this shard), `jobs` at a time, in seed order.
+    private func sample(_ scenario: Scenario, variant: String, deadline: UInt64?) -> [ScheduleOutcome] {
+        let seeds = seeds()
+        let outcomes = Mutex<[Int: ScheduleOutcome]>([:])
+        let next = Atomic<Int>(0)
+        let done = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: min(max(1, jobs), seeds.count)) { _ in
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < seeds.count, ProcessGuard.interruption == nil else { return }
+                if let deadline, MonotonicClock.now() > deadline { return }
+                guard let outcome = schedule(scenario, variant: variant, seed: seeds[index]) else { return }
+                outcomes.withLock { $0[index] = outcome }
+                progress(variant, done.add(1, ordering: .relaxed).newValue)
+            }
+        }
+        return outcomes.withLock { all in all.keys.sorted().map { all[$0]! } }
+    }
+
+    /// The exhaustive strategy: every distinct sequence of choices, each run once. A run told to make the
+    /// choices `prefix` and then alternative 0 opens, at every later choice it made, the alternatives it did
+    /// not take; those are run in turn, `jobs` at a time. Whether every schedule was tried.
+    private func enumerate(_ scenario: Scenario, variant: String, deadline: UInt64?) -> ([ScheduleOutcome], Bool) {
+        let state = Mutex<(open: [[Int]], running: Int, outcomes: [ScheduleOutcome])>(([[]], 0, []))
+        let seed = firstSeed
+        DispatchQueue.concurrentPerform(iterations: max(1, jobs)) { _ in
+            while true {
+                var prefix: [Int]?
+                var finished = false
+                state.withLock { state in
+                    if state.outcomes.count + state.running >= runs { finished = state.running == 0; prefix = nil; return }
+                    if let open = state.open.popLast() {
+                        prefix = open
+                        state.running += 1
+                    } else {
+                        finished = state.running == 0
+                    }
+                }
+                guard ProcessGuard.interruption == nil, deadline.map({ MonotonicClock.now() <= $0 }) ?? true else { return }
+                guard let prefix else {
+                    if finished { return }
+                    usleep(2_000)
+                    continue
+                }
+                let outcome = schedule(scenario, variant: variant, seed: seed, prefix: prefix, perturbs: false)
+                state.withLock { state in
+                    state.running -= 1
+                    guard let outcome else { return }
+                    state.outcomes.append(outcome)
+                    // Later choices first, so that the walk goes depth first.
+                    for position in prefix.count..<outcome.choices.count {
+                        let choice = outcome.choices[position]
+                        for alternative in (choice.chosen + 1)..<max(choice.chosen + 1, choice.count) {
+                            state.open.append(outcome.choices[..<position].map(\.chosen) + [alternative])
+                        }
+                    }
+                }
+                progress(variant, state.withLock { $0.outcomes.count })
+            }
+        }
+        // In the order of their choices, whatever order the jobs finished them in.
+        return state.withLock { state in
+            (state.outcomes.sorted { $0.prefix.lexicographicallyPrecedes($1.prefix) }, state.open.isEmpty && state.running == 0)
+        }
+    }
+
+    /// How much of the space the outcomes tried: distinct choice sequences, and the number of schedules
+    /// (Knuth's estimator: the mean over runs of the product of each choice's alternatives).
+    static func coverage(_ outcomes: [ScheduleOutcome], complete: Bool) -> ExploreCoverage {
+        let decided = outcomes.filter(\.decided)
+        let distinct = Set(decided.map { $0.choices.map(\.chosen) }).count
+        let products = decided.map { $0.choices.reduce(1.0) { $0 * Double($1.count) } }
+        let estimate = products.isEmpty ? 0 : products.reduce(0, +) / Double(products.count)
+        var points: [String: Double] = [:]
+        for outcome in decided {
+            for choice in outcome.choices { points[choice.kind.rawValue, default: 0] += 1 }
+        }
+        for key in points.keys { points[key]! /= Double(max(1, decided.count)) }
+        return ExploreCoverage(distinct: distinct, estimated: complete ? Double(distinct) : max(estimate, Double(distinct)),
+                               complete: complete, choicePoints: points)
+    }
+
+    /// One schedule of `variant`, run in the deterministic mode: the strategy's choices (from `seed`, or
+    /// `prefix` then alternative 0), notifications as late as the file's `late-notifications`, and (unless
+    /// told not to) the perturbations its `explore:` allows.
+    func schedule(_ scenario: Scenario, variant: String, seed: UInt64, prefix: [Int] = [],
+                  perturbs: Bool = true) -> ScheduleOutcome? {
         guard var run = scenario.run(variant: variant, seed: seed) else { return nil }
-        var random = SeededRandom(seed: seed ^ 0xE8A1_0F7E)
-        run.steps = Perturber(space: scenario.explore).perturb(run.steps, random: &random)
-        let outcome = execute(run, summary: scenario.summary)
-        var result = ScheduleOutcome(seed: seed, decided: outcome.harnessError == nil, run: run)
+        if perturbs {
+            var random = SeededRandom(seed: seed ^ 0xE8A1_0F7E)
+            run.steps = Perturber(space: scenario.explore).perturb(run.steps, random: &random)
+        }
+        var plan = RunPlan(run: run, summary: scenario.summary, mode: .deterministic)
+        let strategy: ScheduleSpec.Strategy = switch self.strategy {
+        case .random: .seeded
+        case .pct(let depth): .pct(depth: depth)
+        case .exhaustive: .prefix(prefix)
+        }
+        plan.schedule = ScheduleSpec(strategy: strategy, lateNotifications: scenario.explore.lateNotifications)
+        let outcome = ScenarioRunner.execute(plan, options: RunnerOptions(agentExecutable: executable, agentPool: pool))
+        var result = ScheduleOutcome(seed: seed, decided: outcome.harnessError == nil, run: run, prefix: prefix)
         guard result.decided else { return result }
+        result.choices = outcome.choices
+        result.fingerprint = TraceFile.fingerprint(outcome.trace)
         let check = TraceChecker.check(outcome.trace)
         result.found = check.verdict.found.keys.sorted()
         guard !check.verdict.matched else { return result }
@@ -183,7 +352,7 @@ public struct Explorer: Sendable {
         return nil
     }
 
-    /// One deterministic run of `run`.
+    /// One deterministic run of `run` as written (`schedule: as-written` decides nothing).
     func execute(_ run: ScenarioRun, summary: String) -> RunOutcome {
         ScenarioRunner.execute(RunPlan(run: run, summary: summary, mode: .deterministic),
                                options: RunnerOptions(agentExecutable: executable, agentPool: pool))
