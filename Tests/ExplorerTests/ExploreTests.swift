@@ -101,4 +101,74 @@ import TestSupport
         #expect(merged.variants[0].found == ["stale-read": 3, "busy": 1])
         #expect(merged.shards == ["1/2", "2/2"])
     }
+
+    /// The central race of the domain, with no `explore:` section: the app reads right after the share
+    /// extension's save, and its history merge runs on the save's notification. Real time handles the
+    /// notification first; the schedule may not.
+    static let race = """
+    summary: The app reads right after the share extension's save.
+    store:
+      group: group.example.notes
+      name: Notes
+      model:
+        Note:
+          title: string
+    processes:
+      app: { role: host, refresh: history, trigger: darwin }
+      share: { role: share }
+    steps:
+      - app: launch
+      - app: { insert: Note, id: n1, set: { title: A } }
+      - app: save
+      - app: { fetch: Note }
+      - app: { read: n1, expect: { title: A }, now: true }
+      - share: launch
+      - share: { update: n1, set: { title: B } }
+      - share: save
+      - app: { read: n1, expect: { title: B }, now: true }
+      - share: exit
+    """
+
+    private func explore(race strategy: ExploreStrategy, runs: Int) throws -> (VariantExploration, TemporaryDirectory, AgentPool) {
+        let scenario = try ScenarioLoader.parse(yaml: Self.race, file: "race.yaml")
+        let directory = try TemporaryDirectory(prefix: "groupsim-explore")
+        let pool = AgentPool(executable: BuiltProducts.executable("groupsim"), target: 2)
+        var explorer = Explorer(executable: BuiltProducts.executable("groupsim"), pool: pool, runs: runs, firstSeed: 1,
+                                reportDirectory: directory.url)
+        explorer.strategy = strategy
+        explorer.realTimeRuns = 3
+        return (explorer.explore(scenario, variant: "default", source: Self.race), directory, pool)
+    }
+
+    @Test func aReadRacingTheNotificationIsFoundWithoutAnExploreSectionAndReplaysInBothModes() throws {
+        let (result, directory, pool) = try explore(race: .random, runs: 30)
+        defer { pool.close() }
+        #expect(result.failing > 0 && result.found["stale-read"] == result.failing)
+        let example = try #require(result.counterexamples.first)
+        #expect(example.anomaly == .staleRead && example.stepsAfter <= 15)
+        #expect(example.reproducesDeterministic)
+        #expect(example.realTimeReproductions == 3, "the hold is honoured in real time: \(example.reproductionText)")
+        let text = try String(contentsOf: directory.url.appendingPathComponent(example.file), encoding: .utf8)
+        let written = try ScenarioLoader.parse(yaml: text, file: "counterexample.yaml")
+        #expect(written.schedule == .asWritten)
+        #expect(written.steps.contains { $0.step == .fault(.holdNotifications(process: "app")) })
+        #expect(result.replayed == 2 && result.replayedIdentically == 2)
+        #expect(result.coverage.map { $0.distinct > 1 && !$0.complete } == true)
+    }
+
+    @Test func theExhaustiveStrategyTriesEveryScheduleOnceAndSaysSo() throws {
+        let (result, _, pool) = try explore(race: .exhaustive, runs: 500)
+        defer { pool.close() }
+        let coverage = try #require(result.coverage)
+        #expect(coverage.complete, "\(coverage)")
+        #expect(coverage.distinct == result.schedules, "each schedule once")
+        #expect(result.schedules >= 2 && result.schedules < 500)
+        #expect(result.counterexamples.first?.anomaly == .staleRead)
+    }
+
+    @Test func pctFindsTheRaceToo() throws {
+        let (result, _, pool) = try explore(race: .pct(depth: 2), runs: 30)
+        defer { pool.close() }
+        #expect(result.found["stale-read", default: 0] > 0)
+    }
 }

@@ -205,3 +205,43 @@ private func kinds(_ output: HubOutput, for process: String) -> [HubDecision] {
         #expect(hub.post("a").deliveries.map(\.process) == ["watch", "app", "action"])
     }
 }
+
+/// `hold` / `release`: the runner's way to make a notification arrive after the receiver's next steps
+/// (a `hold-notifications` fault) and to start the children of `parallel` together.
+@Suite struct HubHoldTests {
+    @Test func aHeldProcessGetsItsPostsInOrderWhenTheLastHoldIsReleased() {
+        var hub = Harness()
+        hub.launch("app", observing: "a")
+        hub.send(.hold(process: "app"))
+        hub.send(.hold(process: "app"))
+        let first = hub.send(.post(from: "share", name: "a", postedAt: 1))
+        #expect(first.deliveries.isEmpty && kinds(first, for: "app") == [.held])
+        _ = hub.send(.post(from: "share", name: "a", postedAt: 2))
+        #expect(hub.send(.release(process: "app")).deliveries.isEmpty, "one hold is still on")
+        let released = hub.send(.release(process: "app"))
+        #expect(released.deliveries.map(\.postedAt) == [1, 2])
+        #expect(hub.post("a").deliveries.count == 1, "no longer held")
+    }
+
+    @Test func whatIsHeldForASuspendedProcessFollowsItsPolicyAtRelease() {
+        var hub = Harness()
+        hub.launch("app", observing: "a", policy: .drop)
+        hub.send(.hold(process: "app"))
+        _ = hub.post("a")
+        hub.send(.lifecycle(process: "app", state: .suspended))
+        let released = hub.send(.release(process: "app"))
+        #expect(released.deliveries.isEmpty && kinds(released, for: "app") == [.droppedWhileSuspended])
+    }
+
+    @Test func aProcessThatStopsRunningLosesWhatWasHeldAndIsHeldNoMore() {
+        var hub = Harness()
+        hub.launch("app", observing: "a")
+        hub.send(.hold(process: "app"))
+        _ = hub.post("a")
+        let stopped = hub.send(.lifecycle(process: "app", state: .notRunning))
+        #expect(kinds(stopped, for: "app") == [.droppedNotRunning])
+        hub.launch("app", observing: "a")
+        #expect(hub.post("a").deliveries.map(\.process) == ["app"])
+        #expect(hub.send(.release(process: "app")).deliveries.isEmpty, "a release with no hold changes nothing")
+    }
+}

@@ -94,4 +94,24 @@ import Trace
             #expect(outcome.leftNoProcess, "\(name) left a process running")
         }
     }
+
+    /// Other seeds give the deterministic mode other schedules (delivery points, `parallel` orders): every
+    /// run still gets the verdict real time gives it. `groupsim bench suite --seeds 1-20` checks twenty.
+    @Test func everyScenarioRunMatchesItsExpectationWithOtherSeeds() throws {
+        let scenarios = try ScenarioLoader.loadAll(in: [Self.folder])
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 4)
+        defer { pool.close() }
+        let options = RunnerOptions(agentExecutable: RunHarness.groupsim, agentPool: pool)
+        for seed in UInt64(2)...4 {
+            let plans = scenarios.flatMap { scenario in
+                scenario.runs(seed: seed).map { RunPlan(run: $0, summary: scenario.summary, mode: .deterministic) }
+            }
+            for outcome in Self.executeTwoAtATime(plans, options: options) {
+                let name = "\(outcome.plan.info.scenario)/\(outcome.plan.info.variant) seed \(seed)"
+                #expect(outcome.harnessError == nil, "\(name): \(outcome.harnessError.map(String.init(describing:)) ?? "")")
+                let verdict = TraceChecker.check(outcome.trace).verdict
+                #expect(verdict.matched, "\(name) expected \(verdict.expected.text) but found \(verdict.foundText.isEmpty ? "none" : verdict.foundText)")
+            }
+        }
+    }
 }

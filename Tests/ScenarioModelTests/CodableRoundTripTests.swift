@@ -47,6 +47,7 @@ import Testing
         .fault(.dropNotifications(process: "app", duration: .seconds(1))),
         .fault(.delayNotifications(process: "app", delay: .milliseconds(20))),
         .fault(.crash(process: "share", during: .save)),
+        .fault(.holdNotifications(process: "app")),
     ]
 
     private func roundTrip<Value: Codable & Equatable>(_ value: Value) throws -> Value {

@@ -73,6 +73,33 @@ import SharedStore
         }
     }
 
+    /// A `parallel` step is written with its children in order, and `schedule: as-written` reads back.
+    @Test func aParallelStepAndTheScheduleReadBack() throws {
+        let processes = [RunProcess(name: "app", settings: ProcessSettings(role: .host), seed: 1),
+                         RunProcess(name: "share", settings: ProcessSettings(role: .share), seed: 2)]
+        let at = SourceLocation(file: "x", line: 1, column: 1)
+        let children = [ScenarioStep(location: at, process: "share", step: .save, expectError: .conflict),
+                        ScenarioStep(location: at, process: "app", step: .update(id: "n1", values: ["title": .string("a, b")]))]
+        let steps = [ScenarioStep(location: at, process: "app", step: .launch),
+                     ScenarioStep(location: at, process: "share", step: .launch),
+                     ScenarioStep(location: at, process: "app", step: .insert(entity: "Note", id: "n1", values: [:])),
+                     ScenarioStep(location: at, process: nil, step: .fault(.holdNotifications(process: "app"))),
+                     ScenarioStep(location: at, process: nil, step: .parallel(children)),
+                     ScenarioStep(location: at, process: "app", step: .deliver)]
+        let text = try ScenarioWriter.file(
+            name: "written", summary: "Parallel.", comment: [], storeSource: Self.source, processes: processes, steps: steps,
+            expectation: .pass, seed: 1, schedule: .asWritten)
+        let scenario = try ScenarioLoader.parse(yaml: text, file: "written.yaml")
+        #expect(scenario.schedule == .asWritten)
+        #expect(scenario.steps.map(\.step).dropFirst(3).first == .fault(.holdNotifications(process: "app")))
+        guard case .parallel(let back) = scenario.steps[4].step else {
+            Issue.record("not a parallel step: \(scenario.steps[4].step)")
+            return
+        }
+        #expect(back.map(\.step) == children.map(\.step))
+        #expect(back.map(\.process) == ["share", "app"] && back.first?.expectError == .conflict)
+    }
+
     @Test func settingsReadBackAsResolved() throws {
         var app = ProcessSettings(role: .host)
         app.refresh = .history

@@ -151,6 +151,7 @@ import Testing
               - fault: { drop-notifications: app, for: 1s }
               - fault: { delay-notifications: app, by: 20ms }
               - fault: { crash: share, during: save }
+              - fault: { hold-notifications: app }
             """)
         let line = Fixture.firstStepLine + 1
         #expect(decoded.map(\.step) == [
@@ -168,6 +169,7 @@ import Testing
             .fault(.dropNotifications(process: "app", duration: .seconds(1))),
             .fault(.delayNotifications(process: "app", delay: .milliseconds(20))),
             .fault(.crash(process: "share", during: .save)),
+            .fault(.holdNotifications(process: "app")),
         ])
         #expect(decoded.allSatisfy { $0.process == nil })
     }

@@ -51,7 +51,8 @@ final class VirtualEnvironment: RunEnvironment {
         case .asWritten: strategy = AsWrittenStrategy()
         case .prefix(let prefix): strategy = PrefixStrategy(prefix: prefix)
         case .pct(let depth):
-            strategy = PCTStrategy(seed: seed, depth: depth, horizon: max(1, 2 * Self.stepCount(plan.steps)))
+            // About one choice per step: the change points fall among the choices a run makes.
+            strategy = PCTStrategy(seed: seed, depth: depth, horizon: max(1, Self.stepCount(plan.steps)))
         }
     }
 

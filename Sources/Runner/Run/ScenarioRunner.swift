@@ -138,7 +138,6 @@ public final class ScenarioRunner {
             try runner.seedStore()
             for step in plan.steps {
                 if ProcessGuard.interruption != nil { throw HarnessFailure(message: "interrupted") }
-                try runner.env.beforeStep(step.step)
                 try runner.execute(step)
                 runner.sampleWAL(after: step.index)
             }

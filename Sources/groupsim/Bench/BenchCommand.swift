@@ -8,7 +8,7 @@ struct BenchCommand: ParsableCommand {
         abstract: "Measure a layer's speed against its baseline and print the numbers.",
         subcommands: [
             StoreBenchCommand.self, NotifyBenchCommand.self, NotifyPeerCommand.self, RunnerBenchCommand.self,
-            CheckersBenchCommand.self, SuiteBenchCommand.self, ExploreBenchCommand.self,
+            CheckersBenchCommand.self, SuiteBenchCommand.self, ExploreBenchCommand.self, CostsBenchCommand.self,
         ]
     )
 }

@@ -1,0 +1,209 @@
+import Basics
+import Checkers
+import Foundation
+import Runner
+import ScenarioModel
+import Testing
+import TestSupport
+import Trace
+
+/// The deterministic mode's world does what real time does and nothing it cannot: `parallel` children
+/// start together, a lock released within the busy timeout is waited for, a lock held across it gives
+/// `busy`, launches cost time, and a schedule written out replays in both modes. Each runs with several
+/// seeds and in real time, and the verdict must be the same every time.
+@Suite(.serialized, .spawnsProcesses) struct OneWorldTests {
+    static let header = """
+    summary: One world.
+    store:
+      group: group.example.notes
+      name: Notes
+      model:
+        Note:
+          title: string
+
+    """
+
+    /// Both processes refresh on the save notification: a child that handled the other's notification
+    /// before its own save would merge instead of conflicting.
+    static let parallelSaves = header + """
+    processes:
+      app: { role: host, refresh: history, trigger: darwin }
+      share: { role: share, refresh: history, trigger: darwin }
+    steps:
+      - app: launch
+      - app: { insert: Note, id: n1, set: { title: A } }
+      - app: save
+      - app: { fetch: Note }
+      - share: launch
+      - share: { fetch: Note }
+      - share: { read: n1, expect: { title: A }, now: true }
+      - app: { update: n1, set: { title: B } }
+      - share: { update: n1, set: { title: C } }
+      - parallel:
+          - app: save
+          - share: save
+    variants:
+      error: { app: { merge-policy: error }, share: { merge-policy: error }, expect: [conflict] }
+    """
+
+    static let lockReleasedInTime = header + """
+    processes:
+      app: { role: host, busy-timeout: 2s }
+      share: { role: share }
+    steps:
+      - app: launch
+      - share: launch
+      - app: { insert: Note, id: n1, set: { title: A } }
+      - share: { begin-write: true }
+      - share: { insert: Note, id: s1, set: { title: S } }
+      - share: save
+      - parallel:
+          - app: save
+          - share: end-write
+      - app: { fetch: Note }
+      - app: { count: Note, expect: 2, now: true }
+    """
+
+    static let lockHeldAcross = header + """
+    processes:
+      app: { role: host, busy-timeout: 300ms }
+      share: { role: share }
+    steps:
+      - app: launch
+      - share: launch
+      - app: { insert: Note, id: n1, set: { title: A } }
+      - share: { begin-write: true }
+      - app: { save: true, expect-error: busy }
+      - share: end-write
+    """
+
+    private func verdicts(_ yaml: String, seeds: ClosedRange<UInt64>, pool: AgentPool) throws -> [String] {
+        var result: [String] = []
+        for seed in seeds {
+            for outcome in try RunHarness.run(yaml, mode: .deterministic, seed: seed, pool: pool) {
+                #expect(outcome.harnessError == nil, "seed \(seed): \(outcome.harnessError.map { "\($0)" } ?? "")")
+                result.append(Self.verdictText(outcome))
+            }
+        }
+        for outcome in try RunHarness.run(yaml) {
+            #expect(outcome.harnessError == nil, "real time: \(outcome.harnessError.map { "\($0)" } ?? "")")
+            result.append(Self.verdictText(outcome))
+        }
+        return result
+    }
+
+    static func verdictText(_ outcome: RunOutcome) -> String {
+        let verdict = TraceChecker.check(outcome.trace).verdict
+        return "\(verdict.matched ? "matched" : "NOT matched") \(verdict.found.keys.map(\.rawValue).sorted())"
+    }
+
+    @Test func twoSavesInParallelConflictEverySeedAndInRealTime() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let verdicts = try verdicts(Self.parallelSaves, seeds: 1...10, pool: pool)
+        #expect(verdicts.count == 11)
+        #expect(Set(verdicts) == ["matched [\"conflict\"]"], "\(verdicts)")
+    }
+
+    @Test func aSaveWaitingOnALockReleasedWithinItsTimeoutSucceedsEverySeed() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let verdicts = try verdicts(Self.lockReleasedInTime, seeds: 1...10, pool: pool)
+        #expect(Set(verdicts) == ["matched []"], "\(verdicts)")
+        // The wait is a wait: a save that met the lock commits after the held write, whichever ran first.
+        var waited = 0
+        for seed in UInt64(1)...6 {
+            let outcome = try RunHarness.single(Self.lockReleasedInTime, mode: .deterministic, seed: seed, pool: pool)
+            let notes = outcome.trace.events.compactMap { if case .note(let text) = $0.kind { text } else { nil } }
+            if notes.contains(where: { $0.contains("waits for the store's write lock") }) { waited += 1 }
+            let order = outcome.trace.events.compactMap { event -> String? in
+                if case .saveCommitted = event.kind { event.process } else { nil }
+            }
+            #expect(order == ["share", "app"], "seed \(seed): \(order)")
+        }
+        #expect(waited > 0, "some seed ran the save while the write was held")
+    }
+
+    @Test func aLockHeldAcrossTheTimeoutFailsWithBusyAfterTheTimeoutInVirtualTime() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let verdicts = try verdicts(Self.lockHeldAcross, seeds: 1...3, pool: pool)
+        #expect(Set(verdicts) == ["matched []"], "the expected busy happened every time: \(verdicts)")
+        let outcome = try RunHarness.single(Self.lockHeldAcross, mode: .deterministic, pool: pool)
+        let step = try #require(outcome.plan.steps.first { $0.step.step == .save }?.index)
+        let started = try #require(outcome.trace.events.first { $0.step == step && $0.kind == .stepStarted }?.t)
+        let ended = try #require(outcome.trace.events.first { event in
+            if case .stepEnded = event.kind { event.step == step } else { false }
+        }?.t)
+        #expect(ended - started >= 300_000_000, "the busy timeout passed in virtual time")
+        #expect(ended - started < 1_000_000_000, "and no more")
+    }
+
+    /// A launch costs what it costs in real time: a notification delayed 5 ms is delivered during a
+    /// launch that comes after it, not after everything that follows.
+    @Test func aLaunchTakesVirtualTime() throws {
+        let yaml = Self.header + """
+        processes:
+          app: { role: host }
+          share: { role: share }
+        steps:
+          - app: launch
+          - share: launch
+          - share: exit
+        """
+        let outcome = try RunHarness.single(yaml, mode: .deterministic)
+        let launches = outcome.plan.steps.filter { $0.step.step == .launch }.map(\.index)
+        var durations: [UInt64] = []
+        for step in launches {
+            let started = try #require(outcome.trace.events.first { $0.step == step && $0.kind == .stepStarted }?.t)
+            let ended = try #require(outcome.trace.events.first { event in
+                if case .stepEnded = event.kind { event.step == step } else { false }
+            }?.t)
+            durations.append(ended - started)
+        }
+        #expect(durations.allSatisfy { $0 >= CostModel.measured.launch }, "\(durations)")
+    }
+
+    /// The steps as a schedule ran them, written with `schedule: as-written`, run again: the same verdict
+    /// in the deterministic mode (the same choices, none made) and in real time.
+    @Test func aScheduleWrittenOutReplaysInBothModes() throws {
+        let yaml = Self.header + """
+        processes:
+          app: { role: host, refresh: history, trigger: darwin }
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - app: { fetch: Note }
+          - share: launch
+          - share: { update: n1, set: { title: B } }
+          - share: save
+          - app: { read: n1, expect: { title: B }, now: true }
+        """
+        let scenario = try ScenarioLoader.parse(yaml: yaml, file: "race.yaml")
+        let run = try #require(scenario.runs().first)
+        var plan = RunPlan(run: run, summary: scenario.summary, mode: .deterministic)
+        // Every choice holds the notifications past the step (the app's own save's before its fetch, then the
+        // share's before the read), for one step at most.
+        plan.schedule = ScheduleSpec(strategy: .prefix(Array(repeating: 1, count: 8)), lateNotifications: 1)
+        let outcome = ScenarioRunner.execute(plan, options: RunnerOptions(agentExecutable: RunHarness.groupsim))
+        #expect(outcome.choices.contains { $0.kind == .holdPastStep } && outcome.choices.allSatisfy { $0.chosen == 1 })
+        #expect(TraceChecker.check(outcome.trace).verdict.found.keys.contains(.staleRead),
+                "\(outcome.choices) \(outcome.executed.map { "\($0.process ?? "-") \($0.step)" })")
+        let hold = try #require(outcome.executed.firstIndex { $0.step == .fault(.holdNotifications(process: "app")) })
+        let save = try #require(outcome.executed.lastIndex { $0.process == "share" && $0.step == .save })
+        #expect(hold < save, "the hold begins before the save whose notification it holds")
+        let text = try ScenarioWriter.file(
+            name: "replay", summary: "Replay.", comment: [], storeSource: yaml, processes: run.processes,
+            steps: outcome.executed, expectation: .anomalies([.staleRead]), seed: 1, schedule: .asWritten)
+        let written = try ScenarioLoader.parse(yaml: text, file: "replay.yaml")
+        #expect(written.schedule == .asWritten)
+        for mode in RunMode.allCases {
+            let again = ScenarioRunner.execute(RunPlan(run: written.runs()[0], summary: "Replay.", mode: mode),
+                                               options: RunnerOptions(agentExecutable: RunHarness.groupsim))
+            #expect(again.harnessError == nil)
+            #expect(TraceChecker.check(again.trace).verdict.matched, "\(mode): \(Self.verdictText(again))")
+        }
+    }
+}
