@@ -7,12 +7,15 @@ import Darwin
 #endif
 
 /// Appends events to a JSON-lines file, one `write(2)` per event, so that a process killed with
-/// SIGKILL loses nothing it had already recorded.
+/// SIGKILL loses nothing it had already recorded; or, for the process that collects the run's trace
+/// (the runner and its hub), keeps them in memory, where nothing has to be encoded and read back.
 ///
 /// Not thread-safe: each process records from one thread (the agent's main loop), or guards it.
 public final class TraceRecorder {
     private let fd: Int32
     private let encoder: JSONEncoder
+    /// The events recorded, when they are kept in memory.
+    public private(set) var events: [TraceEvent] = []
     /// The process name stamped on every event.
     public let process: String
 
@@ -32,13 +35,25 @@ public final class TraceRecorder {
         self.process = process
     }
 
-    deinit { close(fd) }
+    /// Keeps the events in memory (`events`), stamped by `clock`.
+    public init(process: String, clock: @escaping () -> UInt64 = { MonotonicClock.now() }) {
+        self.clock = clock
+        fd = -1
+        encoder = JSONEncoder()
+        self.process = process
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
 
     /// Records an event now (CLOCK_MONOTONIC) or at `t`, on behalf of `subject` (the runner
     /// records a process's lifecycle and steps under that process's name) or of its own process.
     /// `start` is when an operation with a duration was invoked (see `TraceEvent.start`).
     public func record(_ kind: TraceEventKind, step: Int? = nil, at t: UInt64? = nil, start: UInt64? = nil, as subject: String? = nil) {
         let event = TraceEvent(t: t ?? clock(), start: start, process: subject ?? process, step: step, kind: kind)
+        guard fd >= 0 else {
+            events.append(event)
+            return
+        }
         guard var data = try? encoder.encode(event) else { return }
         data.append(0x0A)
         data.withUnsafeBytes { buffer in

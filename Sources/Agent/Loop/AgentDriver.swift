@@ -72,6 +72,8 @@ extension AgentProcess {
     /// runner says `exit`, then closes everything it opened and waits for the next config. A crash or
     /// a kill ends it for real. Returns at the end of stdin.
     public static func standby(input fd: Int32 = 0) -> Int32 {
+        // Every code path a process takes, taken once before any process needs it (see `warmUp()`).
+        warmUp()
         let input = LineReader(fd: fd)
         let output = LineWriter(fd: 1)
         while let line = input.readLine() {

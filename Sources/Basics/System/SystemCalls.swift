@@ -26,6 +26,22 @@ public enum SystemCalls {
         #endif
     }
 
+    /// The size of the file at `path` (`stat(2)`, following links), nil when it cannot be read. One
+    /// system call, where `FileManager.attributesOfItem` also looks up the owner's name.
+    public static func fileSize(_ path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int64(info.st_size)
+    }
+
+    /// A writable directory on a memory file system (`/dev/shm` on Linux), nil when the machine has none.
+    public static let memoryDirectory: String? = {
+        let path = "/dev/shm"
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, access(path, W_OK | X_OK) == 0 else { return nil }
+        return path
+    }()
+
     /// Creates `path` and its parents (mode 0700 for new directories); existing ones are fine.
     /// - Returns: nil, or the directory that could not be made and its `errno`.
     public static func makeDirectories(_ path: String) -> (path: String, errno: Int32)? {

@@ -13,6 +13,7 @@ import Trace
 final class RealTimeEnvironment: RunEnvironment {
     let time: any TimeSource = MachineTime()
     let socketHub: NotifyHub
+    private let hubLog: HubLog
     var hub: any NotificationRouter { socketHub }
     private let options: RunnerOptions
     private let sandbox: Sandbox
@@ -23,10 +24,11 @@ final class RealTimeEnvironment: RunEnvironment {
     init(plan: RunPlan, options: RunnerOptions, sandbox: Sandbox) throws {
         self.options = options
         self.sandbox = sandbox
-        let recorder = Mutex(try TraceRecorder(path: sandbox.trace(of: "hub").path, process: "hub"))
+        let log = HubLog()
+        hubLog = log
         socketHub = try NotifyHub(socketPath: sandbox.hubSocket, onRecord: { record in
             guard let kind = ScenarioRunner.traceKind(of: record) else { return }
-            recorder.withLock { $0.record(kind, at: record.at) }
+            log.record(kind, at: record.at)
         })
     }
 
@@ -118,6 +120,8 @@ final class RealTimeEnvironment: RunEnvironment {
 
     var choices: [ChoiceRecord] { [] }
 
+    var hubEvents: [TraceEvent] { hubLog.events }
+
     /// Sleeps `nanos`, in slices of at most 20 ms so that an interrupted invocation stops at once.
     static func sleep(nanos: UInt64) {
         let deadline = MonotonicClock.now() &+ nanos
@@ -130,4 +134,15 @@ final class RealTimeEnvironment: RunEnvironment {
             while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
         }
     }
+}
+
+/// The real hub's records, kept in memory: the hub's thread records, the runner reads them at the end.
+private final class HubLog: Sendable {
+    private let recorder = Mutex(TraceRecorder(process: "hub"))
+
+    func record(_ kind: TraceEventKind, at t: UInt64) {
+        recorder.withLock { $0.record(kind, at: t) }
+    }
+
+    var events: [TraceEvent] { recorder.withLock { $0.events } }
 }

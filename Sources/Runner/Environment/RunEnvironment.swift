@@ -1,5 +1,6 @@
 import Agent
 import Basics
+import Foundation
 import Notify
 import ScenarioModel
 import Supervisor
@@ -73,6 +74,9 @@ protocol RunEnvironment: AnyObject {
 
     /// The choices this run made, in order (empty in real time).
     var choices: [ChoiceRecord] { get }
+
+    /// What the hub recorded (deliveries, drops, holds), in order.
+    var hubEvents: [TraceEvent] { get }
 }
 
 /// Where the runner sends what the notification system must know: the real hub (sockets, its own
@@ -93,6 +97,17 @@ protocol NotificationRouter: AnyObject {
 extension NotifyHub: NotificationRouter {}
 
 extension ScenarioRunner {
+    /// Where a run of `mode` makes its sandbox when the options name no place: the system's temporary
+    /// directory in real time, whose latencies include the disk's; in the deterministic mode a memory file
+    /// system when the machine has one (`/dev/shm`), since nothing it decides depends on the disk and a
+    /// slow disk's syncs cost more than whole steps. The files are the same SQLite files in WAL mode.
+    static func sandboxParent(for mode: RunMode) -> URL? {
+        switch mode {
+        case .realTime: nil
+        case .deterministic: VirtualEnvironment.memoryDirectory
+        }
+    }
+
     /// The environment of `plan`'s mode.
     static func environment(for plan: RunPlan, options: RunnerOptions, sandbox: Sandbox) throws -> any RunEnvironment {
         switch plan.mode {

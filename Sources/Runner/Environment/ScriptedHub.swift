@@ -13,7 +13,7 @@ final class ScriptedHub: NotificationRouter {
     private var machine: HubStateMachine
     private var pending: [String: [(delivery: HubDelivery, mark: Double)]] = [:]
     private let time: any TimeSource
-    private let recorder: TraceRecorder
+    let recorder: TraceRecorder
     /// Where the runner's executed steps are when a delivery is routed (`ExecutedSteps.routingMark`).
     var mark: () -> Double = { 0 }
 

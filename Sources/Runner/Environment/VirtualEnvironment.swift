@@ -42,8 +42,7 @@ final class VirtualEnvironment: RunEnvironment {
         let time = VirtualTime()
         virtualTime = time
         costs = options.costs
-        scripted = ScriptedHub(time: time, recorder: try TraceRecorder(
-            path: sandbox.trace(of: "hub").path, process: "hub", clock: { time.reading() }))
+        scripted = ScriptedHub(time: time, recorder: TraceRecorder(process: "hub", clock: { time.reading() }))
         lateNotifications = plan.schedule.lateNotifications
         let seed = plan.run.rootSeed ^ 0x5CED
         switch plan.schedule.strategy {
@@ -55,6 +54,9 @@ final class VirtualEnvironment: RunEnvironment {
             strategy = PCTStrategy(seed: seed, depth: depth, horizon: max(1, Self.stepCount(plan.steps)))
         }
     }
+
+    /// A directory on a memory file system, when the machine has one.
+    static let memoryDirectory: URL? = SystemCalls.memoryDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
 
     private static func stepCount(_ steps: [RunPlan.PlannedStep]) -> Int {
         steps.reduce(0) { $0 + 1 + stepCount($1.children) }
@@ -126,6 +128,8 @@ final class VirtualEnvironment: RunEnvironment {
     func finishing() {
         holding.removeAll()
     }
+
+    var hubEvents: [TraceEvent] { scripted.recorder.events }
 
     /// Makes one choice with the strategy and records it.
     func choose(_ point: ChoicePoint) -> Int {

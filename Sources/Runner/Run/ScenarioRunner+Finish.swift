@@ -59,16 +59,19 @@ extension ScenarioRunner {
     /// Every event of the run, merged by time, and the first trace file that could not be read
     /// (a run judged without part of its trace is no verdict).
     func collectTrace() -> (RunTrace, HarnessFailure?) {
-        var streams: [[TraceEvent]] = []
+        // The agents' files, and the runner's and the hub's events, which they kept in memory, in the order
+        // of their names (same-instant events keep it).
+        var streams: [(name: String, events: [TraceEvent])] = [("hub", env.hubEvents), ("runner", recorder.events)]
         var failure: HarnessFailure?
         for file in sandbox.traceFiles {
             do {
-                streams.append(try TraceFile.readEvents(from: file))
+                streams.append((file.deletingPathExtension().lastPathComponent, try TraceFile.readEvents(from: file)))
             } catch {
                 failure = failure ?? HarnessFailure(message: "cannot read the trace: \(error)")
             }
         }
-        return (RunTrace(info: plan.info, events: RunTrace.merge(streams)), failure)
+        let ordered = streams.sorted { $0.name < $1.name }.map(\.events)
+        return (RunTrace(info: plan.info, events: RunTrace.merge(ordered)), failure)
     }
 
     /// Each process's stderr, for the report.

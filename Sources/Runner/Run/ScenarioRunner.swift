@@ -95,6 +95,8 @@ public final class ScenarioRunner {
     var widgetsReloaded: Set<String> = []
     /// Each store's largest `-wal` file after a step so far, and the step (`StoreGrowth`).
     var walPeaks: [String: (bytes: Int64, step: Int?)] = [:]
+    /// Each store's `-wal` file, once found.
+    var walPaths: [String: String] = [:]
     /// How deep in `parallel` steps the runner is (their children are written with them, and make no choice).
     var runningTogether = 0
     /// The processes a `hold-notifications` fault holds, until their next `deliver` step.
@@ -103,11 +105,11 @@ public final class ScenarioRunner {
     init(plan: RunPlan, options: RunnerOptions) throws {
         self.plan = plan
         self.options = options
-        sandbox = try Sandbox(parent: options.sandboxParent, keep: options.keep)
+        sandbox = try Sandbox(parent: options.sandboxParent ?? Self.sandboxParent(for: plan.mode), keep: options.keep)
         let env = try Self.environment(for: plan, options: options, sandbox: sandbox)
         self.env = env
         let time = env.time
-        recorder = try TraceRecorder(path: sandbox.trace(of: "runner").path, process: "runner", clock: { time.reading() })
+        recorder = TraceRecorder(process: "runner", clock: { time.reading() })
         env.attach(to: self)
         for process in plan.run.processes {
             let store = RunPlan.storeName(of: process, group: plan.run.store.group)

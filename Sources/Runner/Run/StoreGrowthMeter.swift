@@ -1,4 +1,5 @@
 import Agent
+import Basics
 import Foundation
 import SharedStore
 import Trace
@@ -12,7 +13,8 @@ extension ScenarioRunner {
         // Only while a process holds the store: once the last one has gone, whether its connection has
         // closed (and SQLite removed the -wal) is a matter of timing, and so would the size be.
         for store in storesToDump where isHeld(store) {
-            guard let bytes = try? Self.fileSize(walFile(of: store)) else { continue }
+            if walPaths[store.traceName] == nil { walPaths[store.traceName] = try? walFile(of: store).path }
+            guard let path = walPaths[store.traceName], let bytes = SystemCalls.fileSize(path) else { continue }
             if bytes > walPeaks[store.traceName]?.bytes ?? 0 { walPeaks[store.traceName] = (bytes, step) }
         }
     }
@@ -50,7 +52,6 @@ extension ScenarioRunner {
     }
 
     private static func fileSize(_ url: URL) throws -> Int64 {
-        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-        return (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        SystemCalls.fileSize(url.path) ?? 0
     }
 }

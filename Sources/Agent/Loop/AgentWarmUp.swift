@@ -1,0 +1,70 @@
+import Basics
+import Foundation
+import Notify
+import Trace
+
+extension AgentProcess {
+    /// Runs a small scenario once, in a temporary directory that is removed afterwards: a store opened
+    /// with history, an insert, a save, a fetch, reads and counts, a refresh, a history merge and the
+    /// requests and replies as JSON, as a deterministic agent would.
+    ///
+    /// A fresh process pays for every code path the first time it takes it (the Swift runtime's type
+    /// metadata and conformances, lazily bound symbols, SQLite's first statements): tens of milliseconds,
+    /// which would otherwise fall on the first steps of the process a standby agent becomes. A standby
+    /// agent pays them while it waits (`groupsim agent --standby`), off the run's path. Nothing of it
+    /// reaches a run: its store, its trace and its notifications are its own.
+    static func warmUp() {
+        let base = SystemCalls.memoryDirectory.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
+        let root = base.appendingPathComponent("gs-warm-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let model = ModelDescription(entities: [
+            EntityDescription(name: "Item", attributes: [
+                AttributeDescription(name: "title", type: .string),
+                AttributeDescription(name: "rank", type: .int, isOptional: true),
+            ]),
+        ])
+        var settings = AgentSettings()
+        settings.refresh = .history
+        settings.author = "warm-up"
+        let config = AgentConfig(
+            process: "warm-up", role: .host, launchCount: 0,
+            store: StoreLocation(containersRoot: root.appendingPathComponent("containers").path, group: "group.warm-up",
+                                 name: "WarmUp", traceName: "group:group.warm-up"),
+            model: model, settings: settings, hubSocket: "", tracePath: root.appendingPathComponent("trace.jsonl").path,
+            copiesDirectory: root.appendingPathComponent("copies").path, clockOffsetNanos: 0, seed: 1,
+            virtualStart: VirtualTime.origin)
+        guard (try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)) != nil else { return }
+        let encoder = JSONEncoder()
+        let decoder = JSONDecoder()
+        let world = AgentWorld(config: config)
+        let time = world.time
+        let center = ScriptedNotificationCenter(process: config.process, clock: { time.reading() })
+        guard let agent = try? AgentProcess(config: config, world: world, center: center, replies: { reply in
+            if let data = try? encoder.encode(reply) { _ = try? decoder.decode(AgentReply.self, from: data) }
+        }) else { return }
+        agent.startObserving()
+        let commands: [AgentCommand] = [
+            .insert(entity: "Item", id: "i1", values: ["title": .string("a"), "rank": .int(1)]),
+            .save,
+            .fetch(entity: "Item", predicate: nil, sort: []),
+            .read(id: "i1", expect: ["title": .string("a")], absent: false, withinNanos: 0, workload: false),
+            .update(id: "i1", values: ["title": .string("b")]),
+            .save,
+            .count(entity: "Item", predicate: nil, expect: 1, withinNanos: 0),
+            .refreshAll,
+            .runRefresh,
+            .mergeHistory,
+            .lockState,
+            .finalRefresh,
+        ]
+        for (seq, command) in commands.enumerated() {
+            var request = AgentRequest(seq: seq + 1, step: seq, command: command)
+            request.virtualTime = time.now
+            request.notifications = [DeliveredNotification(name: settings.notificationName, poster: "warm-up", postedAt: time.now)]
+            guard let data = try? encoder.encode(request), let decoded = try? decoder.decode(AgentRequest.self, from: data) else { continue }
+            agent.handle(decoded)
+        }
+        _ = try? TraceFile.readEvents(from: URL(fileURLWithPath: config.tracePath))
+        agent.shutdown()
+    }
+}
