@@ -11,16 +11,19 @@ public enum TraceValue: Sendable, Hashable, Codable, CustomStringConvertible {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // Strings first: most values are, and each type that does not match throws an error whose
+        // description is built, which costs more than the decoding. No JSON number or boolean decodes as a
+        // string, so the order changes nothing else.
         if container.decodeNil() {
             self = .null
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
         } else if let value = try? container.decode(Int64.self) {
             self = .int(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .double(value)
         } else {
-            self = .string(try container.decode(String.self))
+            self = .double(try container.decode(Double.self))
         }
     }
 
