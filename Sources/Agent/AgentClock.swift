@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import Notify
 import SharedStore
 import Synchronization
 
@@ -53,6 +54,8 @@ struct AgentWorld {
     let runsOwnTimers: Bool
     /// How the store meets another process's lock.
     let lockWaits: LockWaits
+    /// The center the runner routes (the deterministic mode's), nil where the hub's sockets carry them.
+    let routedCenter: ScriptedNotificationCenter?
 
     init(config: AgentConfig) {
         if let start = config.virtualStart {
@@ -61,11 +64,32 @@ struct AgentWorld {
             clock = AgentClock(offsetNanos: config.clockOffsetNanos, origin: .virtual(time))
             runsOwnTimers = false
             lockWaits = .report
+            routedCenter = ScriptedNotificationCenter(process: config.process, clock: { time.reading() })
         } else {
             time = MachineTime()
             clock = AgentClock(offsetNanos: config.clockOffsetNanos, origin: .machine)
             runsOwnTimers = true
             lockWaits = .wait
+            routedCenter = nil
+        }
+    }
+
+    /// What the agent posted and started or stopped observing since the last reply, for the runner to
+    /// route; nil where the hub's sockets carried it.
+    func takeActivity() -> NotificationActivity? {
+        guard let activity = routedCenter?.takeActivity() else { return nil }
+        let wire = NotificationActivity(
+            posts: activity.posts.map { PostedNotification(name: $0.name, at: $0.at) },
+            observed: activity.observed, unobserved: activity.unobserved)
+        return wire.isEmpty ? nil : wire
+    }
+
+    /// Hands the runner's deliveries to the observers of the routed center (none arrive otherwise).
+    func deliver(_ notifications: [DeliveredNotification], to process: String) {
+        for note in notifications {
+            routedCenter?.deliver(NotificationDelivery(
+                name: note.name, postedAt: note.postedAt, receivedAt: time.reading(), poster: note.poster,
+                isOwnPost: note.poster == process))
         }
     }
 }

@@ -89,8 +89,8 @@ public final class AgentProcess {
     var lockWaitHandling: LockWaitHandling?
 
     /// Opens the store described by `config`, posting and observing through `center`, replying
-    /// through `replies`. In the deterministic mode (`config.virtualStart`) the agent's center is a
-    /// `ScriptedNotificationCenter` (see `spawned(config:)`), which the runner routes.
+    /// through `replies`. In the deterministic mode (`config.virtualStart`) the agent's center is its
+    /// world's `routedCenter` (see `spawned(config:)`), which the runner routes.
     public convenience init(config: AgentConfig, center: (any DarwinNotificationCenter)?,
                             replies: @escaping (AgentReply) -> Void) throws {
         try self.init(config: config, world: AgentWorld(config: config), center: center, replies: replies)
@@ -132,17 +132,11 @@ public final class AgentProcess {
     }
 
     /// Sends one reply to the runner, with the agent's time when it replied and, when the runner routes
-    /// its notifications (a scripted center), what it posted and started or stopped observing.
+    /// its notifications, what it posted and started or stopped observing.
     func reply(_ reply: AgentReply) {
         var reply = reply
         reply.virtualEnd = time.now
-        if let scripted = center as? ScriptedNotificationCenter {
-            let activity = scripted.takeActivity()
-            let wire = NotificationActivity(
-                posts: activity.posts.map { PostedNotification(name: $0.name, at: $0.at) },
-                observed: activity.observed, unobserved: activity.unobserved)
-            reply.notifications = wire.isEmpty ? nil : wire
-        }
+        reply.notifications = world.takeActivity()
         replies(reply)
     }
 
@@ -176,14 +170,9 @@ public final class AgentProcess {
         coordinator.close()
     }
 
-    /// Deterministic mode: hands the runner's deliveries to the observers, then handles them.
+    /// Hands the deliveries a request carries (the deterministic mode's) to the observers, then handles them.
     func deliver(_ notifications: [DeliveredNotification]) {
-        guard let scripted = center as? ScriptedNotificationCenter else { return }
-        for note in notifications {
-            scripted.deliver(NotificationDelivery(
-                name: note.name, postedAt: note.postedAt, receivedAt: time.reading(), poster: note.poster,
-                isOwnPost: note.poster == config.process))
-        }
+        world.deliver(notifications, to: config.process)
         handleNotifications()
     }
 

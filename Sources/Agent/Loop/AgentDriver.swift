@@ -13,13 +13,9 @@ extension AgentProcess {
     /// stdout.
     public static func spawned(config: AgentConfig) throws -> AgentProcess {
         let world = AgentWorld(config: config)
-        let time = world.time
         // The runner routes a deterministic agent's notifications; a real-time agent's go through the hub.
-        let center: any DarwinNotificationCenter = if config.virtualStart != nil {
-            ScriptedNotificationCenter(process: config.process, clock: { time.reading() })
-        } else {
-            try HubNotificationCenter(hubSocketPath: config.hubSocket, process: config.process)
-        }
+        let center: any DarwinNotificationCenter = try world.routedCenter
+            ?? HubNotificationCenter(hubSocketPath: config.hubSocket, process: config.process)
         let output = LineWriter(fd: 1)
         return try AgentProcess(config: config, world: world, center: center) { reply in
             guard let data = try? JSONEncoder().encode(reply) else { return }

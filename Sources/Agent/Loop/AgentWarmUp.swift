@@ -38,8 +38,7 @@ extension AgentProcess {
         let decoder = JSONDecoder()
         let world = AgentWorld(config: config)
         let time = world.time
-        let center = ScriptedNotificationCenter(process: config.process, clock: { time.reading() })
-        guard let agent = try? AgentProcess(config: config, world: world, center: center, replies: { reply in
+        guard let agent = try? AgentProcess(config: config, world: world, center: world.routedCenter, replies: { reply in
             if let data = try? encoder.encode(reply) { _ = try? decoder.decode(AgentReply.self, from: data) }
         }) else { return }
         agent.startObserving()
