@@ -1,3 +1,5 @@
+import Basics
+
 /// A property value as the trace records it: a JSON scalar.
 ///
 /// Dates are recorded as seconds since 1970 (`double`) and UUIDs as their string form, so that
@@ -43,8 +45,10 @@ public enum TraceValue: Sendable, Hashable, Codable, CustomStringConvertible {
         switch self {
         case .null: "nil"
         case .string(let value):
-            // Reports print values in sentences: a long one is cut, saying how much was left out.
-            value.count > 200 ? "\"\(value.prefix(200))…\" (\(value.count) characters)" : "\"\(value)\""
+            // Reports print values in sentences: a long one is cut, saying how much was left out, and none
+            // can break the sentence's line or drive a terminal (`VisibleText`).
+            value.count > 200 ? "\"\(VisibleText.escaped(String(value.prefix(200))))…\" (\(value.count) characters)"
+                : "\"\(VisibleText.escaped(value))\""
         case .int(let value): String(value)
         case .double(let value): String(value)
         case .bool(let value): String(value)

@@ -341,4 +341,29 @@ import TestSupport
         let tooMany = try cli.run("import", path, "-o", "new.yaml", "--transactions", "0")
         #expect(tooMany.status == 1 && tooMany.stderr.contains("--transactions must be between 1 and 10000"))
     }
+
+    /// Issue 34's example: a folder name that holds a line of YAML, and an author that holds a terminal's
+    /// escape sequences. The skeleton's top-level keys are its own, and `inspect` prints no raw control
+    /// character.
+    @Test func aHostileFolderNameAndAuthorStayText() throws {
+        let cli = try CLI()
+        let (path, device) = try deviceStore(in: cli)
+        try device.execute("UPDATE ATRANSACTIONSTRING SET ZNAME = 'com.example.notes.Share' || char(10) || 'expect: [busy]' || char(27) || '[2J' WHERE Z_PK = 2")
+        device.close()
+        let hostile = cli.directory.url.appendingPathComponent("dir\nexpect: [data-loss]\n#")
+        try FileManager.default.moveItem(at: URL(fileURLWithPath: path).deletingLastPathComponent(), to: hostile)
+        let store = hostile.appendingPathComponent("Notes.sqlite").path
+        let result = try cli.run("import", store, "-o", "out.yaml")
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOf: cli.directory.url.appendingPathComponent("out.yaml"), encoding: .utf8)
+        let topLevel = text.split(separator: "\n").filter { line in line.first.map { $0.isLetter } == true }.map { $0.prefix { $0 != ":" } }
+        #expect(Set(topLevel) == ["name", "summary", "store", "processes", "steps", "variants"], "\(text)")
+        #expect(!text.unicodeScalars.contains { $0.value == 0x1B }, "\(text)")
+        let validate = try cli.run("validate", "out.yaml")
+        #expect(validate.status == 0 && validate.stdout.contains("4 runs"), "\(validate.stdout)\(validate.stderr)")
+        let inspect = try cli.run("inspect", store)
+        #expect(inspect.status == 0, "\(inspect.stderr)")
+        #expect(!inspect.stdout.unicodeScalars.contains { $0.value == 0x1B }, "no raw escape reaches the terminal")
+        #expect(inspect.stdout.contains("\\u{1B}[2J"), "shown as an escape instead: \(inspect.stdout)")
+    }
 }

@@ -55,11 +55,11 @@ public enum ScenarioImporter {
             let counts = [ChangeOperation.insert, .update, .delete].map { operation in
                 transaction.changes.filter { $0.operation == operation }.count
             }
-            steps.append("  # token \(transaction.token) at \(Value.formatDate(transaction.timestamp)) by \(writer.label): "
+            steps.append("  # token \(transaction.token) at \(Value.formatDate(transaction.timestamp)) by \(YAMLText.comment(writer.label)): "
                 + "\(counts[0]) inserted, \(counts[1]) updated, \(counts[2]) deleted")
             var wrote = false
             for change in transaction.changes.prefix(changesPerTransaction) {
-                let row = "\(change.object.entity) \(change.object.primaryKey)"
+                let row = YAMLText.comment("\(change.object.entity) \(change.object.primaryKey)")
                 switch change.operation {
                 case .insert: steps.append("  # inserted \(row) (the starting store holds it)")
                 case .delete: steps.append("  # deleted \(row) (the starting store no longer holds it)")
@@ -113,7 +113,7 @@ public enum ScenarioImporter {
         let app = writers.first { $0.role == .host }
         let group = "group." + (app?.bundle.flatMap { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) } ? $0 : nil } ?? "imported")
         var lines = [
-            "# Imported by groupsim import from \(store.path): \(history.transactions.count) history transactions"
+            "# Imported by groupsim import from \(YAMLText.comment(store.path)): \(history.transactions.count) history transactions"
                 + (history.omitted > 0 ? " (\(history.omitted) older ones left out)" : "") + ".",
             "# The model is read off the store's schema:",
         ]
@@ -122,7 +122,7 @@ public enum ScenarioImporter {
             let properties = declared.attributes.map { "\($0.name) \($0.type)" }
                 + declared.relationships.map { "\($0.name) -> \($0.isToMany ? "[\($0.destination)]" : $0.destination)" }
             let parent = entity.parent.map { " (a sub-entity of \($0), with its properties)" } ?? ""
-            lines.append("#   \(entity.name)\(parent): \(properties.joined(separator: ", "))")
+            lines.append(YAMLText.comment("#   \(entity.name)\(parent): \(properties.joined(separator: ", "))"))
         }
         lines += [
             "# Each variant runs the recorded history with the app on one refresh strategy; write what each",
@@ -146,7 +146,7 @@ public enum ScenarioImporter {
             var settings = [("role", writer.role.rawValue)]
             if writer.role == .watch { settings.append(("storage", "group")) }
             settings.append(("author", writer.author.map(YAMLText.word) ?? "none"))
-            lines.append("  \(YAMLText.word(writer.name)): \(YAMLText.flow(settings))   # \(writer.label)")
+            lines.append("  \(YAMLText.word(writer.name)): \(YAMLText.flow(settings))   # \(YAMLText.comment(writer.label))")
         }
         lines.append("steps:")
         lines += steps

@@ -18,7 +18,7 @@ public enum ScenarioWriter {
         steps: [ScenarioStep], expectation: Expectation, seed: UInt64, staleTolerance: Duration = Scenario.defaultStaleTolerance,
         growthLimits: GrowthLimits? = nil, storeFrom: StoreSeed? = nil, schedule: ScheduleSource = .seeded
     ) throws -> String {
-        var lines = comment.map { "# " + $0 }
+        var lines = comment.map { "# " + YAMLText.comment($0) }
         lines.append("name: \(YAMLText.word(name))")
         lines.append("summary: \(YAMLText.quoted(summary))")
         lines.append("seed: \(seed)")

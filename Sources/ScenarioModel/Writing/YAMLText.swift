@@ -37,6 +37,12 @@ enum YAMLText {
         return out + "\""
     }
 
+    /// Text for a `#` comment, kept on its one line whatever it holds (`VisibleText`): text from a store or
+    /// a path can never end the comment and start a line of the file, nor drive a terminal that prints it.
+    static func comment(_ text: String) -> String {
+        VisibleText.escaped(text)
+    }
+
     /// A value as the model's types read it back.
     static func value(_ value: Value) -> String {
         switch value {

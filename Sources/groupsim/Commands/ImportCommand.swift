@@ -42,17 +42,17 @@ struct ImportCommand: ParsableCommand {
         let fm = FileManager.default
         let storeFiles = ["", "-wal", "-shm", "-journal"].map { URL(fileURLWithPath: store + $0).resolvingSymlinksInPath().path }
         if storeFiles.contains(outputURL.resolvingSymlinksInPath().path) {
-            printError("groupsim import: \(output) is the store's own file; write the scenario elsewhere.")
+            printError("groupsim import: \(VisibleText.escaped(output)) is the store's own file; write the scenario elsewhere.")
             throw ExitCode(1)
         }
         if fm.fileExists(atPath: outputURL.path) {
             let type = (try? fm.attributesOfItem(atPath: outputURL.resolvingSymlinksInPath().path))?[.type] as? FileAttributeType
             guard type == .typeRegular else {
-                printError("groupsim import: \(output) exists and is not a regular file (a directory or a device); write the scenario elsewhere.")
+                printError("groupsim import: \(VisibleText.escaped(output)) exists and is not a regular file (a directory or a device); write the scenario elsewhere.")
                 throw ExitCode(1)
             }
             guard force else {
-                printError("groupsim import: \(output) exists; pass --force to replace it.")
+                printError("groupsim import: \(VisibleText.escaped(output)) exists; pass --force to replace it.")
                 throw ExitCode(1)
             }
         }
@@ -70,15 +70,15 @@ struct ImportCommand: ParsableCommand {
             text = try ScenarioImporter.skeleton(store: URL(fileURLWithPath: store), output: outputURL,
                                                  transactions: transactions, scratch: scratch)
         } catch {
-            printError("groupsim import: \(store): \(error)")
+            printError("groupsim import: \(VisibleText.escaped(store)): \(VisibleText.escaped("\(error)"))")
             throw ExitCode(1)
         }
         do {
             try text.write(to: outputURL, atomically: true, encoding: .utf8)
         } catch {
-            printError("groupsim import: cannot write \(output): \(error.localizedDescription)")
+            printError("groupsim import: cannot write \(VisibleText.escaped(output)): \(VisibleText.escaped(error.localizedDescription))")
             throw ExitCode(1)
         }
-        print("wrote \(output): run it with groupsim run \(output)")
+        print("wrote \(VisibleText.escaped(output)): run it with groupsim run \(VisibleText.escaped(output))")
     }
 }

@@ -36,9 +36,9 @@ struct InspectCommand: ParsableCommand {
             inspection = try StoreInspector.inspect(URL(fileURLWithPath: store), scratch: scratch)
         } catch {
             if case .file(_, let reason) = error {
-                printError("groupsim inspect: \(store): \(reason)")
+                printError("groupsim inspect: \(VisibleText.escaped(store)): \(VisibleText.escaped(reason))")
             } else {
-                printError("groupsim inspect: \(store): \(error)")
+                printError("groupsim inspect: \(VisibleText.escaped(store)): \(VisibleText.escaped("\(error)"))")
             }
             throw ExitCode(1)
         }
@@ -57,31 +57,33 @@ struct InspectCommand: ParsableCommand {
     }
 }
 
-/// The text form of an inspection.
+/// The text form of an inspection. Every name and path comes from someone else's file: each is printed
+/// through `VisibleText`, so none can break a line or drive the terminal.
 enum InspectionText {
     static func render(_ inspection: StoreInspection) -> String {
+        let v = VisibleText.escaped
         var out = ""
         let layout = switch inspection.layout {
         case .coreData: "Core Data's layout" + (inspection.frameworkVersion.map { ", framework version \($0)" } ?? "")
         case .groupsim: "Core Data's layout, written by GroupSim"
         case .unknown: "unknown layout"
         }
-        out += "\(inspection.path) (\(layout))\n"
-        if let identifier = inspection.identifier { out += "store identifier \(identifier)\n" }
+        out += "\(v(inspection.path)) (\(layout))\n"
+        if let identifier = inspection.identifier { out += "store identifier \(v(identifier))\n" }
         let files = inspection.files
         out += "files: .sqlite \(ByteSize.text(files.store)), -wal \(files.wal.map(ByteSize.text) ?? "absent"), "
             + "-shm \(files.shm.map(ByteSize.text) ?? "absent")\n"
         out += "\nEntities:\n"
         for entity in inspection.entities {
-            let kind = entity.parent.map { "sub-entity of \($0), " } ?? ""
-            out += "  \(entity.name) (Z_ENT \(entity.number), \(kind)table \(entity.table)): \(counted(entity.count, "object")), "
+            let kind = entity.parent.map { "sub-entity of \(v($0)), " } ?? ""
+            out += "  \(v(entity.name)) (Z_ENT \(entity.number), \(kind)table \(v(entity.table))): \(counted(entity.count, "object")), "
                 + "keys up to \(entity.maxPrimaryKey)\n"
             if !entity.attributes.isEmpty {
-                out += "    attributes: " + entity.attributes.map { "\($0.name) \($0.type)" }.joined(separator: ", ") + "\n"
+                out += "    attributes: " + entity.attributes.map { "\(v($0.name)) \($0.type)" }.joined(separator: ", ") + "\n"
             }
             for relationship in entity.relationships {
-                let destination = relationship.destination ?? "(destination unknown)"
-                out += "    \(relationship.name) -> \(relationship.toMany ? "[\(destination)]" : destination) (\(relationship.storage))\n"
+                let destination = relationship.destination.map(v) ?? "(destination unknown)"
+                out += "    \(v(relationship.name)) -> \(relationship.toMany ? "[\(destination)]" : destination) (\(v(relationship.storage)))\n"
             }
         }
         if let history = inspection.history {
@@ -95,13 +97,13 @@ enum InspectionText {
             }
             for (label, counts) in [("authors", history.authors), ("bundle ids", history.bundleIdentifiers),
                                     ("processes", history.processes)] where !counts.isEmpty {
-                out += "  \(label): " + counts.map { "\($0.name ?? "(none)") \($0.transactions)" }.joined(separator: ", ") + "\n"
+                out += "  \(label): " + counts.map { "\($0.name.map(v) ?? "(none)") \($0.transactions)" }.joined(separator: ", ") + "\n"
             }
         } else {
             out += "\nHistory: none (the store was never opened with history tracking)\n"
         }
         out += "\nProblems:" + (inspection.problems.isEmpty ? " none\n" : "\n")
-        for problem in inspection.problems { out += "  - \(problem)\n" }
+        for problem in inspection.problems { out += "  - \(v(problem))\n" }
         return out
     }
 }

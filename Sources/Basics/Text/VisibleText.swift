@@ -1,0 +1,43 @@
+/// Text from someone else (a store's names and values, a file's path) made safe to print on one line: to a
+/// terminal, into a `#` comment of a scenario file, into a log. A line break of any kind (LF, CR, NEL, LS,
+/// PS), every other control character (an ANSI escape among them), the characters that reorder text
+/// (bidirectional overrides and isolates) and a byte-order mark are written as escapes (`\n`, `\u{1B}`),
+/// and a backslash is doubled, so that the text can neither start a line of its own nor drive what shows it.
+/// Everything else is kept as it is.
+///
+/// ```swift
+/// VisibleText.escaped("Notes\n\u{1B}[2J")   // "Notes\\n\\u{1B}[2J"
+/// ```
+public enum VisibleText {
+    public static func escaped(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if needsEscape(scalar) {
+                    out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+
+    /// Whether `text` prints as it is (nothing `escaped` would change).
+    public static func isPlain(_ text: String) -> Bool {
+        !text.unicodeScalars.contains { $0 == "\\" || $0 == "\n" || $0 == "\r" || $0 == "\t" || needsEscape($0) }
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return value < 0x20 || value == 0x7F || (0x80...0x9F).contains(value) || value == 0x2028 || value == 0x2029
+            || value == 0xFEFF || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+            || value == 0x200E || value == 0x200F || value == 0x061C
+    }
+}
