@@ -35,7 +35,11 @@ extension AgentProcess {
         if let notifications = request.notifications, !notifications.isEmpty { deliver(notifications) }
         isLastAttempt = request.lastAttempt ?? true
         lockWaitHandling = request.lockWaits
-        defer { lockWaitHandling = nil }
+        expectedError = request.expectError
+        defer {
+            lockWaitHandling = nil
+            expectedError = nil
+        }
         // A lock wait met before this command (by a refresh between requests) is not this command's.
         _ = coordinator.takeLockWait()
         lastCheckMatched = nil

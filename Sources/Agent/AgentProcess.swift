@@ -87,6 +87,10 @@ public final class AgentProcess {
     var isLastAttempt = true
     /// What the running command does when it meets another process's lock (`AgentRequest.lockWaits`).
     var lockWaitHandling: LockWaitHandling?
+    /// The error the running step expects (`AgentRequest.expectError`).
+    var expectedError: ErrorKind?
+    /// The error the last read of the view met firing a fault, for the check that made it.
+    var lastReadError: (any Error)?
 
     /// Opens the store described by `config`, posting and observing through `center`, replying
     /// through `replies`. In the deterministic mode (`config.virtualStart`) the agent's center is its

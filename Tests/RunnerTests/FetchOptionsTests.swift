@@ -71,7 +71,7 @@ import Trace
 
 /// `delete-inaccessible-faults`: Core Data's `shouldDeleteInaccessibleFaults`.
 @Suite(.serialized, .spawnsProcesses) struct InaccessibleFaultSettingTests {
-    private func yaml(_ setting: Bool) -> String {
+    private func yaml(_ setting: Bool, read: String = "{ read: n1, now: true }") -> String {
         """
         summary: A fault whose row another process deleted.
         store:
@@ -92,7 +92,7 @@ import Trace
           - share: launch
           - share: { delete: n1 }
           - share: save
-          - app: { read: n1, now: true }
+          - app: \(read)
         """
     }
 
@@ -107,5 +107,19 @@ import Trace
         let lenient = try RunHarness.single(yaml(true))
         #expect(errors(lenient).isEmpty)
         #expect(TraceChecker.check(lenient.trace).anomalies.contains { $0.kind == .missedDelete }, "the view still holds the deleted note")
+    }
+
+    /// The read of a gone row fails with `not-found`, as Core Data's accessor raises: a step that says so
+    /// is met, in both modes (issue 29).
+    @Test func expectErrorNotFoundIsMetOnTheReadOfAGoneRow() throws {
+        let yaml = yaml(false, read: "{ read: n1, expect: { title: A }, now: true, expect-error: not-found }")
+        for mode in RunMode.allCases {
+            let outcome = try RunHarness.single(yaml, mode: mode)
+            #expect(outcome.harnessError == nil)
+            let result = TraceChecker.check(outcome.trace)
+            #expect(result.verdict.matched, "\(mode): \(result.anomalies.map(\.explanation))")
+            #expect(result.unexpectedErrors.isEmpty, "\(mode): \(result.unexpectedErrors)")
+            #expect(!outcome.checks.contains { !$0.passed }, "\(mode): no check failed")
+        }
     }
 }

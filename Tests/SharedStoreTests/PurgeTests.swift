@@ -33,6 +33,34 @@ import Testing
         #expect(try pair.app.viewContext.title(id) == "A", "nothing was merged: still stale")
     }
 
+    /// A process that wrote T2 and T3 and was relaunched (after a crash) purges before T3 as its previous
+    /// run would have: what it wrote is in the history under its name (issue 29).
+    @Test func ownTokenSurvivesARelaunch() throws {
+        let fixture = try StoreFixture()
+        func open(_ process: String) throws -> StoreCoordinator {
+            var options = StoreOptions(historyTracking: true, bundleIdentifier: process)
+            options.processName = process
+            return try StoreCoordinator(url: fixture.url, model: fixture.model, options: options, clock: fixture.clock)
+        }
+        let app = try open("app")
+        let id = try app.viewContext.insertNote("A")                          // T1
+        try app.mergeHistory(into: app.viewContext, consumer: "app")
+        var share: StoreCoordinator? = try open("share")
+        let context = share!.newBackgroundContext(name: "share")
+        for title in ["B", "C"] {                                             // T2, T3
+            try context.setValues(["title": .string(title)], for: id)
+            try context.save()
+        }
+        let written = share!.lastOwnHistoryToken
+        share!.close()
+        share = nil
+        let relaunched = try open("share")
+        #expect(relaunched.lastOwnHistoryToken == written, "the token its previous run wrote")
+        #expect(try relaunched.purgeHistory(.ownToken) == 2, "T1 and T2, strictly before T3")
+        #expect(try open("watch").lastOwnHistoryToken == nil, "a process that never wrote nor consumed has none")
+        #expect(try open("app").lastOwnHistoryToken == app.lastOwnHistoryToken, "the app's consumed token")
+    }
+
     @Test func consumedByAllPurgeKeepsWhatAConsumerStillNeeds() throws {
         let (pair, id, deleted) = try purged(.consumedByAll)
         #expect(deleted == 0, "nothing is strictly before the app's token T1")

@@ -97,6 +97,7 @@ final class StoreCore {
             writer.reportLockWaits()
             reader.reportLockWaits()
         }
+        if historyTracking { lastOwnToken = HistoryReader.lastOwnToken(self) }
     }
 
     /// Whether an operation met a lock it would have waited on since the last call (`LockWaits.report`).

@@ -13,6 +13,19 @@ enum HistoryReader {
         }
     }
 
+    /// The newest transaction this process wrote (its name is in the history, `ZPROCESSIDTS`) or consumed
+    /// (its saved consumer token): what an `own-token` purge deletes before. Read when the store opens, so
+    /// that a process relaunched after a crash purges with the token its previous run left, as an app that
+    /// persists its token does; nil when it has none.
+    static func lastOwnToken(_ core: StoreCore) -> Int64? {
+        let written = try? core.writer.scalarInt("""
+            SELECT MAX(t.Z_PK) FROM ATRANSACTION t JOIN ATRANSACTIONSTRING s ON s.Z_PK = t.ZPROCESSIDTS WHERE s.ZNAME = ?
+            """, [.string(core.options.processName)])
+        let saved = HistoryTokenStore(storeURL: core.url).token(core.options.processName)
+        let consumed = saved.store == core.storeIdentifier ? saved.token : nil
+        return [written ?? nil, consumed].compactMap { $0 }.max()
+    }
+
     /// Where `GROUPSIM_META` keeps the highest token a purge deleted.
     static let purgedThroughKey = "history.purgedThrough"
 
