@@ -37,3 +37,39 @@ import Testing
                                line: Fixture.firstStepLine, column: 39, containing: "for")
     }
 }
+
+/// `widget-button:` names a declared widget, on an App Intent only (issue 29).
+@Suite struct WidgetButtonDecodingTests {
+    static func yaml(_ intent: String, extra: String = "") -> String {
+        """
+        summary: Widget button.
+        store:
+          group: group.example.notes
+          name: Notes
+          model:
+            Note:
+              title: string
+        processes:
+          app: { role: host }
+          widget: { role: widget }
+          toggle: { role: intent, \(intent) }
+        \(extra)
+        steps:
+          - app: launch
+        """
+    }
+
+    @Test func anIntentNamesAWidgetOrNone() throws {
+        let named = try Fixture.scenario(Self.yaml("widget-button: widget"))
+        #expect(named.process(named: "toggle")?.settings.widgetButton == "widget")
+        let none = try Fixture.scenario(Self.yaml("widget-button: none"))
+        #expect(none.process(named: "toggle")?.settings.widgetButton == nil)
+    }
+
+    @Test func anUnknownWidgetOrAnotherRoleIsAnErrorAtItsPlace() {
+        Fixture.expectOneError(Self.yaml("widget-button: widgt"), line: 11, column: 42, containing: "did you mean 'widget'")
+        Fixture.expectOneError(Self.yaml("widget-button: app"), line: 11, column: 42, containing: "'app', a host")
+        Fixture.expectOneError(Self.yaml("widget-button: widget").replacingOccurrences(of: "app: { role: host }", with: "app: { role: host, widget-button: widget }"),
+                               line: 9, column: 22, containing: "an App Intent's setting")
+    }
+}

@@ -1,11 +1,15 @@
 import Basics
 import ScenarioModel
+import Supervisor
 
 /// When the system runs each widget's reloads: a `reload-timelines` request is due `reload-delay`
 /// after it on the simulated clock, which only `clock: advance` moves, and runs after the first step
 /// at whose end the simulated time has reached it; past the widget's `reload-budget` of reloads in a
-/// simulated day, a request is ignored. Decided from the steps alone, so the same file schedules the
-/// same reloads on any machine.
+/// simulated day, a request is ignored. As WidgetKit does ("Keeping a widget up to date"), a request
+/// made while the containing app is in the foreground does not count against the budget; and an App
+/// Intent run by a widget's button (`widget-button:`) has that widget reloaded as soon as it saves,
+/// outside the budget. Decided from the steps alone, so the same file schedules the same reloads on any
+/// machine.
 struct ReloadSchedule {
     private struct Pending {
         var widget: String
@@ -16,6 +20,10 @@ struct ReloadSchedule {
     }
 
     private let widgets: [RunProcess]
+    /// The App Intents a widget's button runs, and that widget.
+    private let buttons: [String: String]
+    /// The containing app's lifecycle (its `host` processes'), as the steps move it.
+    private var hosts: [String: ProcessLifecycle]
     /// The simulated time, in microseconds since the run began.
     private var now: Int64 = 0
     private var pending: [Pending] = []
@@ -28,6 +36,17 @@ struct ReloadSchedule {
 
     init(run: ScenarioRun) {
         widgets = run.processes.filter { $0.settings.role == .widget }
+        buttons = Dictionary(run.processes.compactMap { process in
+            process.settings.role == .intent ? process.settings.widgetButton.map { (process.name, $0) } : nil
+        }, uniquingKeysWith: { first, _ in first })
+        hosts = Dictionary(uniqueKeysWithValues: run.processes.filter { $0.settings.role == .host }.map {
+            ($0.name, ProcessLifecycle(process: $0.name, role: .host))
+        })
+    }
+
+    /// Whether the containing app is in the foreground: a host process is active.
+    private var appInForeground: Bool {
+        hosts.values.contains { $0.state == .active || $0.state == .launching }
     }
 
     /// The reloads to run after `step`, the top-level step at `position` in the plan and numbered
@@ -58,25 +77,53 @@ struct ReloadSchedule {
             for child in children { visit(child, position: position, index: index) }
         case .reloadTimelines(let only):
             for widget in widgets where only == nil || only == widget.name {
-                request(widget, by: step, position: position, index: index)
+                request(widget, by: step, position: position, index: index, free: appInForeground)
             }
+        case .save:
+            // The intent's perform() returns: WidgetKit reloads the widget whose button ran it, at once.
+            if let process = step.process, let name = buttons[process], let widget = widgets.first(where: { $0.name == name }) {
+                request(widget, by: step, position: position, index: index, free: true, immediately: true)
+            }
+        case .launch, .exit, .crash, .terminate, .background, .suspend, .resume, .foreground:
+            guard let process = step.process, var lifecycle = hosts[process] else { break }
+            let inputs: [LifecycleInput] = switch step.step {
+            case .launch: [.launch, .ready]
+            case .exit: [.exit]
+            case .crash: [.crash]
+            case .terminate: [.terminate]
+            case .background: [.background]
+            case .suspend: [.suspend]
+            case .resume: [.resume]
+            default: [.foreground]
+            }
+            // A step the lifecycle refuses is the runner's to report; the schedule keeps the last state.
+            for input in inputs { _ = try? lifecycle.handle(input) }
+            hosts[process] = lifecycle
         default:
             break
         }
     }
 
-    private mutating func request(_ widget: RunProcess, by step: ScenarioStep, position: Int, index: Int) {
+    /// A request to reload `widget`; `free` ones count against no budget (the containing app in the
+    /// foreground, an intent run by the widget's button), `immediately` ones take no `reload-delay`.
+    private mutating func request(_ widget: RunProcess, by step: ScenarioStep, position: Int, index: Int,
+                                  free: Bool = false, immediately: Bool = false) {
         // A reload already waiting covers this request too, as WidgetKit coalesces them.
-        guard !pending.contains(where: { $0.widget == widget.name }) else { return }
-        let day = now / Self.day
-        let used = accepted[widget.name]?[day] ?? 0
-        guard used < widget.settings.reloadBudget else {
-            refused.append((position, "the system ignored the request to reload \(widget.name): its budget of "
-                + "\(widget.settings.reloadBudget) reload\(widget.settings.reloadBudget == 1 ? "" : "s") a day (reload-budget) is used up."))
+        if let waiting = pending.firstIndex(where: { $0.widget == widget.name }) {
+            if immediately { pending[waiting].due = min(pending[waiting].due, now) }
             return
         }
-        accepted[widget.name, default: [:]][day] = used + 1
-        let delay = widget.settings.reloadDelay.microseconds
+        if !free {
+            let day = now / Self.day
+            let used = accepted[widget.name]?[day] ?? 0
+            guard used < widget.settings.reloadBudget else {
+                refused.append((position, "the system ignored the request to reload \(widget.name): its budget of "
+                    + "\(widget.settings.reloadBudget) reload\(widget.settings.reloadBudget == 1 ? "" : "s") a day (reload-budget) is used up."))
+                return
+            }
+            accepted[widget.name, default: [:]][day] = used + 1
+        }
+        let delay = immediately ? 0 : widget.settings.reloadDelay.microseconds
         let due = now.addingReportingOverflow(delay).overflow ? .max : now + delay
         pending.append(Pending(widget: widget.name, due: due, position: position, index: index, request: step))
     }

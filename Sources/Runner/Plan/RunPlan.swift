@@ -112,6 +112,7 @@ public struct RunPlan: Sendable {
                 return "\(context.name) (parent \(parent)\(context.automaticallyMerges ? ", merges" : ""))"
             }.joined(separator: ", ")
         }
+        if let widget = settings.widgetButton { result["widget-button"] = widget }
         if settings.role == .widget {
             result["reload-delay"] = settings.reloadDelay.description
             result["reload-budget"] = String(settings.reloadBudget)

@@ -73,6 +73,11 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
     public var reloadBudget: Int = 40
     /// `between-reloads`: for a widget, whether its process is suspended and reused, or exits.
     public var betweenReloads: BetweenReloads = .suspend
+    /// `widget-button`: for an App Intent, the widget whose button (`Button(intent:)`, `Toggle(intent:)`)
+    /// runs it. WidgetKit reloads that widget's timeline as soon as the intent's `perform()` returns (here:
+    /// each save of the intent), at once and outside the widget's budget. `none` (the default): run from
+    /// Shortcuts, Siri or the app, which reloads nothing.
+    public var widgetButton: String?
 
     /// The defaults for a role: every setting's first listed value, and `storage: own` for `watch`.
     public init(role: ProcessRole) {
@@ -124,6 +129,7 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
         case let .reloadDelay(value): reloadDelay = value
         case let .reloadBudget(value): reloadBudget = value
         case let .betweenReloads(value): betweenReloads = value
+        case let .widgetButton(value): widgetButton = value
         }
     }
 }
@@ -160,14 +166,19 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     case reloadDelay(Duration)
     case reloadBudget(Int)
     case betweenReloads(BetweenReloads)
+    case widgetButton(String?)
 
     /// Every setting key, in the contract's order.
     public static let keys = [
         "refresh", "staleness", "trigger", "poll-interval", "observe", "merge-policy", "history-tracking",
         "author", "history-authors", "history-start", "purge", "refetch", "notify", "delivery", "query-generation",
         "busy-timeout", "write-transactions", "model", "migrate", "on-load-failure", "storage", "sync", "read-only", "foreign-token", "delete-inaccessible-faults", "automatically-merges", "contexts", "reload-delay", "reload-budget", "between-reloads",
+        "widget-button",
     ]
 
     /// The settings only a widget takes.
     public static let widgetKeys: Set<String> = ["reload-delay", "reload-budget", "between-reloads"]
+
+    /// The settings only an App Intent takes.
+    public static let intentKeys: Set<String> = ["widget-button"]
 }

@@ -36,6 +36,10 @@ extension ScenarioDecoder {
                 decoder.error("\(key) is a widget's setting, and '\(process)' is a \(role.rawValue); remove it, or make "
                     + "the process role: widget.", at: pair.key)
             }
+            if ProcessSetting.intentKeys.contains(key), role != .intent {
+                decoder.error("\(key) is an App Intent's setting, and '\(process)' is a \(role.rawValue); remove it, or "
+                    + "make the process role: intent.", at: pair.key)
+            }
             guard let owner = ScenarioDecoder.workKeys[key] else { continue }
             guard owner == role else {
                 decoder.error("\(key) is what a \(owner.rawValue) does when the system runs it, and '\(process)' is a "

@@ -27,6 +27,8 @@ final class ScenarioDecoder {
     var processes: [ProcessDeclaration] = []
     /// Each process's `on-reload:` or `on-push:`, decoded after the steps.
     var pendingWork: [(process: String, key: String, node: YAMLNode)] = []
+    /// `widget-button:` values, checked once every process is declared: each names a widget.
+    var pendingWidgetButtons: [(name: String, node: YAMLNode)] = []
     /// The keys that give a role's work, and the role that takes each.
     static let workKeys: [String: ProcessRole] = ["on-reload": .widget, "on-push": .notificationService]
     /// Whether the `processes` section could be read (step checks of process names are skipped otherwise).
@@ -128,6 +130,7 @@ final class ScenarioDecoder {
         let explore = map["explore"].flatMap(decodeExplore) ?? ExploreSpace()
         let schedule = map["schedule"].flatMap { decoder.keyword($0, ScheduleSource.self, "schedule") }
         checkHistoryAuthors()
+        checkWidgetButtons()
         decodePendingWork()
         checkOnlyIn(steps + processes.flatMap(\.work), variants: variants.map(\.name))
         checkVariantModelVersions(steps, variants: variants)
@@ -231,5 +234,17 @@ final class ScenarioDecoder {
             }
         }
         return (line, column)
+    }
+
+    /// Each `widget-button:` names a declared widget.
+    private func checkWidgetButtons() {
+        let widgets = processes.filter { $0.settings.role == .widget }.map(\.name)
+        for (name, node) in pendingWidgetButtons where !widgets.contains(name) {
+            let role = processes.first { $0.name == name }?.settings.role
+            decoder.error(role.map { "widget-button names '\(name)', a \($0.rawValue); it names the widget whose button runs the intent." }
+                ?? "widget-button names an unknown widget '\(name)'" + Suggestion.hint(
+                    for: name, in: widgets, otherwise: widgets.isEmpty ? "declare a process with role: widget." : "declare it, or use one of \(Suggestion.list(widgets))."),
+                at: node)
+        }
     }
 }

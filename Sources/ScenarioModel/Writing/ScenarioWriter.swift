@@ -114,6 +114,7 @@ public enum ScenarioWriter {
         }
         add("reload-delay", settings.reloadDelay.description, settings.reloadDelay != defaults.reloadDelay)
         add("reload-budget", String(settings.reloadBudget), settings.reloadBudget != defaults.reloadBudget)
+        if let widget = settings.widgetButton { pairs.append(("widget-button", YAMLText.word(widget))) }
         add("between-reloads", settings.betweenReloads.rawValue, settings.betweenReloads != defaults.betweenReloads)
         if case .transfer(let latency) = settings.sync {
             pairs.append(("sync", YAMLText.flow([("transfer", YAMLText.flow([("latency", latency.description)]))])))
