@@ -53,7 +53,11 @@ public struct ScenarioTester: Sendable {
     /// Every run of the scenario file (each variant, or only `variant`).
     /// - Throws: the file's validation errors (`file:line:column: error: ...`), or an unknown variant.
     public func run(file: String, variant: String? = nil) throws -> [ScenarioResult] {
-        try run(ScenarioLoader.load(contentsOf: URL(fileURLWithPath: file)), variant: variant)
+        if file.hasPrefix(Self.noScenariosPrefix) {
+            throw TesterError(description: "\(file) (no *.yaml under it): check the folder given to scenarioFiles(in:); "
+                + "a relative one is found from the test file's package root")
+        }
+        return try run(ScenarioLoader.load(contentsOf: URL(fileURLWithPath: file)), variant: variant)
     }
 
     /// Every run of a scenario given as text (`name` is the file name errors and reports use).
@@ -62,8 +66,31 @@ public struct ScenarioTester: Sendable {
     }
 
     /// The scenario files (`*.yaml`) under `folder`, sorted: the arguments of a parameterized test.
-    public static func scenarioFiles(in folder: String) -> [String] {
-        ScenarioLoader.discover(in: [URL(fileURLWithPath: folder)]).map(\.path).sorted()
+    ///
+    /// A relative `folder` is found from the package of the calling test file (the first directory up
+    /// from it that holds `Package.swift`), whatever directory the tests run in; the current directory
+    /// when there is none. A folder with no scenario files gives one argument that names it, so that the
+    /// test fails saying so (`run(file:)` throws) instead of running no case and passing.
+    public static func scenarioFiles(in folder: String, from caller: String = #filePath) -> [String] {
+        let url = resolve(folder, from: caller)
+        let files = ScenarioLoader.discover(in: [url]).map(\.path).sorted()
+        return files.isEmpty ? [noScenariosPrefix + url.path] : files
+    }
+
+    /// The argument `scenarioFiles(in:)` gives for a folder without scenarios.
+    static let noScenariosPrefix = "no scenario files in "
+
+    /// `folder` as an absolute path: relative ones from the caller's package root.
+    static func resolve(_ folder: String, from caller: String) -> URL {
+        guard !folder.hasPrefix("/") else { return URL(fileURLWithPath: folder) }
+        var directory = URL(fileURLWithPath: caller).deletingLastPathComponent()
+        while directory.path != "/" {
+            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+                return directory.appendingPathComponent(folder)
+            }
+            directory = directory.deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: folder)
     }
 
     private func run(_ scenario: Scenario, variant: String?) throws -> [ScenarioResult] {

@@ -15,6 +15,17 @@ import TestSupport
         try ScenarioTester().expectMatches(file: file)
     }
 
+    /// A relative folder is found from the test file's package, and a folder without scenarios makes the
+    /// test fail instead of running no case (issue 30).
+    @Test func aRelativeFolderIsTheTestPackagesAndAnEmptyOneFails() throws {
+        #expect(ScenarioTester.scenarioFiles(in: "Scenarios") == ScenarioTester.scenarioFiles(in: Self.scenarios))
+        let empty = try TemporaryDirectory(prefix: "groupsim-tester-empty")
+        let files = ScenarioTester.scenarioFiles(in: empty.url.path)
+        #expect(files.count == 1)
+        #expect(throws: (any Error).self) { try ScenarioTester().run(file: files[0]) }
+        #expect(ScenarioTester.scenarioFiles(in: "NoSuchFolder").first?.contains("no scenario files in ") == true)
+    }
+
     @Test func expectMatchesFailsTheTestWithTheExplanationAndTheReplayCommand() throws {
         let directory = try TemporaryDirectory(prefix: "groupsim-tester")
         let file = directory.url.appendingPathComponent("never.yaml")
