@@ -68,17 +68,30 @@ import Trace
     }
 
     @Test func requestsPastTheDailyBudgetAreIgnoredUntilTheNextSimulatedDay() throws {
+        // With the app in the background: a request made in the foreground costs no budget.
         let steps = try plan(widget: "    reload-budget: 1", """
+              - app: background
               - app: { reload-timelines: widget }
               - app: { reload-timelines: widget }
               - clock: { advance: 1d }
               - app: { reload-timelines: widget }
             """)
         #expect(steps == [
-            "app: launch", "app: reload-timelines of widget", "widget: reload (requested at step 1)",
+            "app: launch", "app: background", "app: reload-timelines of widget", "widget: reload (requested at step 2)",
             "app: reload-timelines of widget [the system ignored the request to reload widget: its budget of 1 reload a day (reload-budget) is used up.]",
-            "clock advance 1d", "app: reload-timelines of widget", "widget: reload (requested at step 6)",
+            "clock advance 1d", "app: reload-timelines of widget", "widget: reload (requested at step 7)",
         ])
+    }
+
+    /// WidgetKit counts no reload asked while the containing app is in the foreground (issue 29).
+    @Test func requestsWithTheAppInTheForegroundCostNoBudget() throws {
+        let steps = try plan(widget: "    reload-budget: 1", """
+              - app: { reload-timelines: widget }
+              - app: { reload-timelines: widget }
+              - app: { reload-timelines: widget }
+            """)
+        #expect(!steps.contains { $0.contains("ignored") }, "\(steps)")
+        #expect(steps.filter { $0.hasPrefix("widget: reload") }.count == 3)
     }
 
     @Test func aReloadTheRunNeverReachesIsNotedOnItsRequest() throws {

@@ -1,3 +1,4 @@
+import Basics
 import Agent
 import ScenarioModel
 import Supervisor

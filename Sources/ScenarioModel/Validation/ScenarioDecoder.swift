@@ -27,6 +27,8 @@ final class ScenarioDecoder {
     var processes: [ProcessDeclaration] = []
     /// Each process's `on-reload:` or `on-push:`, decoded after the steps.
     var pendingWork: [(process: String, key: String, node: YAMLNode)] = []
+    /// Whether the steps are walked through the lifecycle once the file is otherwise valid.
+    var checksLifecycle = true
     /// `widget-button:` values, checked once every process is declared: each names a widget.
     var pendingWidgetButtons: [(name: String, node: YAMLNode)] = []
     /// The keys that give a role's work, and the role that takes each.
@@ -146,6 +148,13 @@ final class ScenarioDecoder {
             latencyBudget: latency, staleTolerance: tolerance ?? Scenario.defaultStaleTolerance, growthLimits: limits, explore: explore,
             file: decoder.file)
         scenario.schedule = schedule ?? .seeded
+        // Steps the runner could not carry out, once the file is otherwise valid (a broken file's steps
+        // would give errors that are only echoes of the first).
+        if decoder.errors.isEmpty, checksLifecycle {
+            for problem in LifecycleCheck.problems(in: scenario) {
+                decoder.error(problem.message, line: problem.location.line, column: problem.location.column)
+            }
+        }
         return scenario
     }
 

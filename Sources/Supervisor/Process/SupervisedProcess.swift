@@ -1,3 +1,5 @@
+import Basics
+
 /// A running child as the runner drives it: JSON lines in and out, signals, and its exit.
 ///
 /// `ChildProcess` is the real one; a test double can implement it in-process. Every wait takes a

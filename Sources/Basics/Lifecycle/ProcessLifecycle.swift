@@ -1,4 +1,4 @@
-import Basics
+
 
 /// One process's lifecycle as a pure state machine: `(state, input) -> (state, actions)`.
 ///

@@ -1,4 +1,4 @@
-import Basics
+
 
 /// Something that happens to a process: a scenario's lifecycle action, or what the child did.
 public enum LifecycleInput: Sendable, Equatable, Hashable, CustomStringConvertible {

@@ -1,0 +1,149 @@
+import Basics
+
+/// The steps of each run walked through the lifecycle state machine the runner uses (`ProcessLifecycle`):
+/// a step the runner could not carry out (an action of a process that is not running or is suspended,
+/// `resume` of one that is not suspended, `launch` of one already running) is refused when the file is
+/// validated, at its line, naming the process's state, rather than ending the run as a harness error.
+///
+/// What the steps alone do not decide is left to the run: a process whose store may fail to load (model
+/// versions, `read-only`, `on-load-failure`), a widget (the system runs it, at reloads the run plans), an
+/// App Intent (it runs in whatever process the system picks), and a process a crash fault may kill in a
+/// workload. Those are never refused here.
+enum LifecycleCheck {
+    /// A step the runner could not carry out.
+    struct Problem: Hashable {
+        var location: SourceLocation
+        var message: String
+    }
+
+    /// The problems of every run of `scenario`; each names the variants it happens in when not all.
+    static func problems(in scenario: Scenario) -> [Problem] {
+        let runs = scenario.runs()
+        var byProblem: [Problem: [String]] = [:]
+        var order: [Problem] = []
+        for run in runs {
+            var walk = Walk(scenario: scenario, run: run)
+            for step in run.steps { walk.visit(step) }
+            for problem in walk.problems {
+                if byProblem[problem] == nil { order.append(problem) }
+                byProblem[problem, default: []].append(run.variant)
+            }
+        }
+        return order.map { problem in
+            let variants = byProblem[problem] ?? []
+            var named = problem
+            if !scenario.variants.isEmpty, variants.count < runs.count {
+                named.message += " (in variant\(variants.count == 1 ? "" : "s") \(Suggestion.list(variants)))"
+            }
+            named.message += "."
+            return named
+        }
+    }
+
+    /// One run's walk.
+    private struct Walk {
+        var lifecycles: [String: ProcessLifecycle] = [:]
+        /// Processes whose state the steps do not decide.
+        var unknown: Set<String> = []
+        /// Where each process last stopped running, for the message.
+        var stoppedAt: [String: (SourceLocation, String)] = [:]
+        /// Processes a `crash ... during: save` fault will kill at their next save.
+        var crashArmed: Set<String> = []
+        var problems: [Problem] = []
+
+        init(scenario: Scenario, run: ScenarioRun) {
+            for process in run.processes {
+                lifecycles[process.name] = ProcessLifecycle(process: process.name, role: process.settings.role)
+                let settings = process.settings
+                let mayFailToLoad = !scenario.store.versions.isEmpty || settings.readOnly || settings.modelVersion != nil
+                    || settings.onLoadFailure != ProcessSettings(role: settings.role).onLoadFailure || scenario.store.from != nil
+                if mayFailToLoad || settings.role == .widget || settings.role == .intent { unknown.insert(process.name) }
+            }
+        }
+
+        mutating func visit(_ step: ScenarioStep) {
+            switch step.step {
+            case .parallel(let children):
+                for child in children { visit(child) }
+                return
+            case .workload(let workload):
+                for process in workload.processes {
+                    require(process, at: step, doing: "take part in the workload")
+                    // A crash armed for a save may strike inside it, or not: the seed decides.
+                    if crashArmed.contains(process) { unknown.insert(process) }
+                }
+                return
+            case .fault(.crash(let process, .save)):
+                crashArmed.insert(process)
+                return
+            case .restoreStore, .sleep, .advanceClock, .fault:
+                return
+            default:
+                break
+            }
+            guard let process = step.process, lifecycles[process] != nil, !unknown.contains(process) else { return }
+            switch step.step {
+            case .launch: apply([.launch, .ready], to: process, at: step)
+            case .exit: apply([.exit], to: process, at: step)
+            case .crash: apply([.crash], to: process, at: step)
+            case .terminate: apply([.terminate], to: process, at: step)
+            case .background: apply([.background], to: process, at: step)
+            case .suspend: apply([.suspend], to: process, at: step)
+            case .resume: apply([.resume], to: process, at: step)
+            case .foreground: apply([.foreground], to: process, at: step)
+            case .push:
+                // The system launches (or resumes) the extension for the push, runs its work, and it exits.
+                let state = lifecycles[process]!.state
+                if state == .suspended { apply([.resume], to: process, at: step) }
+                if !state.isRunning { apply([.launch, .ready], to: process, at: step) }
+                apply([.exit], to: process, at: step)
+            case .reload:
+                return
+            case .save:
+                require(process, at: step, doing: "save")
+                if crashArmed.remove(process) != nil { apply([.crash], to: process, at: step) }
+            default:
+                require(process, at: step, doing: step.step.keyword)
+            }
+        }
+
+        /// A step that needs the process running and not suspended.
+        mutating func require(_ process: String, at step: ScenarioStep, doing what: String) {
+            guard let lifecycle = lifecycles[process], !unknown.contains(process) else { return }
+            switch lifecycle.state {
+            case .active, .background:
+                return
+            case .suspended:
+                report(step, "'\(process)' cannot \(what): it is suspended here; resume it first (or bring it to the foreground)")
+            default:
+                let since = stoppedAt[process].map { " (it \($0.1) at line \($0.0.line))" } ?? " (it was never launched)"
+                report(step, "'\(process)' cannot \(what): it is not running here\(since); launch it first")
+            }
+        }
+
+        mutating func apply(_ inputs: [LifecycleInput], to process: String, at step: ScenarioStep) {
+            guard var lifecycle = lifecycles[process] else { return }
+            for input in inputs {
+                do {
+                    _ = try lifecycle.handle(input)
+                } catch {
+                    let since = stoppedAt[process].map { " (it \($0.1) at line \($0.0.line))" } ?? ""
+                    report(step, "\(error)\(lifecycle.state.isRunning ? "" : since)")
+                    return
+                }
+            }
+            lifecycles[process] = lifecycle
+            switch lifecycle.state {
+            case .exited: stoppedAt[process] = (step.location, "exited")
+            case .crashed: stoppedAt[process] = (step.location, "crashed")
+            case .terminated: stoppedAt[process] = (step.location, "was terminated")
+            default: break
+            }
+        }
+
+        mutating func report(_ step: ScenarioStep, _ message: String) {
+            let problem = Problem(location: step.location, message: message)
+            if !problems.contains(problem) { problems.append(problem) }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Basics
+@testable import ScenarioModel
+import Testing
+
+/// `validate` walks each run's steps through the runner's lifecycle state machine and refuses, at its
+/// line, a step the runner could not carry out (issue 33); what the steps alone do not decide is left alone.
+@Suite struct LifecycleCheckTests {
+    static func yaml(_ steps: String, processes: String = "app: { role: host }\n  share: { role: share }", after: String = "") -> String {
+        """
+        summary: Lifecycle.
+        store:
+          group: group.example.notes
+          name: Notes
+          model:
+            Note:
+              title: string
+        processes:
+          \(processes)
+        steps:
+        \(steps)
+        \(after)
+        """
+    }
+
+    /// The one error, and its line (steps start at line 12).
+    private func error(_ yaml: String) -> ScenarioError? {
+        let found = Fixture.errors(yaml)
+        #expect(found.count == 1, "\(found)")
+        return found.first
+    }
+
+    @Test func aStepOfAProcessNeverLaunchedIsRefused() {
+        let found = error(Self.yaml("  - app: launch\n  - share: { insert: Note, id: n1, set: { title: A } }"))
+        #expect(found?.line == 13 && found?.message.contains("'share' cannot insert: it is not running here (it was never launched)") == true, "\(String(describing: found))")
+    }
+
+    @Test func aStepAfterAnExitNamesTheLineOfTheExit() {
+        let found = error(Self.yaml("  - share: launch\n  - share: exit\n  - share: save"))
+        #expect(found?.line == 14 && found?.message.contains("it exited at line 13") == true, "\(String(describing: found))")
+    }
+
+    @Test func aStepOfASuspendedProcessAndAResumeOfARunningOneAreRefused() {
+        let suspended = error(Self.yaml("  - app: launch\n  - app: suspend\n  - app: { fetch: Note }"))
+        #expect(suspended?.line == 14 && suspended?.message.contains("suspended here; resume it first") == true)
+        let resumed = error(Self.yaml("  - app: launch\n  - app: resume\n  - app: exit\n  - app: resume"))
+        #expect(resumed?.line == 15 && resumed?.message.contains("cannot resume 'app'") == true, "\(String(describing: resumed))")
+        let launched = error(Self.yaml("  - app: launch\n  - app: launch"))
+        #expect(launched?.line == 13 && launched?.message.contains("already running") == true)
+    }
+
+    @Test func aCrashFaultEndsTheProcessAtItsNextSave() {
+        let found = error(Self.yaml("""
+              - share: launch
+              - fault: { crash: share, during: save }
+              - share: { insert: Note, id: n1, set: { title: A } }
+              - share: save
+              - share: { update: n1, set: { title: B } }
+            """))
+        #expect(found?.line == 16 && found?.message.contains("it crashed at line 15") == true, "\(String(describing: found))")
+    }
+
+    @Test func aProblemInSomeVariantsNamesThem() {
+        let found = error(Self.yaml("  - app: launch\n  - app: { exit: true, only-in: [gone] }\n  - app: { fetch: Note }",
+                                    after: "variants:\n  kept: { expect: pass }\n  gone: { expect: pass }"))
+        #expect(found?.message.hasSuffix("(in variant gone).") == true, "\(String(describing: found))")
+    }
+
+    @Test func whatTheStepsDoNotDecideIsLeftToTheRun() throws {
+        // A push launches the extension and it exits; an intent runs wherever the system runs it; a widget
+        // runs at reloads; a read-only process may fail to load; a workload may meet an armed crash.
+        let text = Self.yaml("""
+              - app: launch
+              - service: push
+              - service: push
+              - intent: { update: n1, set: { title: B } }
+              - intent: save
+              - viewer: launch
+              - viewer: launch
+              - app: { reload-timelines: widget }
+              - fault: { crash: app, during: save }
+              - workload: { processes: [app], entity: Note, duration: 100ms }
+              - app: { fetch: Note }
+            """, processes: """
+            app: { role: host }
+              service: { role: notification-service, on-push: [ { insert: Note, id: n1, set: { title: A } }, save ] }
+              intent: { role: intent }
+              widget: { role: widget }
+              viewer: { role: action, read-only: true }
+            """)
+        _ = try ScenarioLoader.parse(yaml: text, file: "lifecycle.yaml")
+    }
+
+    @Test func parallelChildrenAreWalkedInOrder() {
+        let found = error(Self.yaml("  - app: launch\n  - parallel: [ { app: exit }, { app: save } ]"))
+        #expect(found?.line == 13 && found?.message.contains("'app' cannot save") == true, "\(String(describing: found))")
+    }
+}
