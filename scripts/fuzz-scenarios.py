@@ -3,12 +3,14 @@
 
 Mutates the bundled scenarios (hostile numbers and durations, control characters, names like '..',
 deleted and duplicated lines, broken indentation, aliases, huge values), validates them in batches
-with `groupsim validate`, and runs a sample of the valid ones with `groupsim run`. It keeps every
-input that
+with `groupsim validate`, and runs a sample of the valid ones with `groupsim run`, in real time and in the
+deterministic mode. Some mutations move a step across a lifecycle step (`exit`, `crash`, `suspend`, ...):
+the validator must refuse what the runner could not carry out. It keeps every input that
   - crashes the validator or the runner (a signal, or an exit status other than 0, 1 or 2),
   - hangs (no answer within 10 s),
-  - or gets an error line without `file:line:column`,
-under .fuzz/ (crashes/, hangs/, unpositioned/, run-crashes/), and prints one summary line.
+  - gets an error line without `file:line:column`,
+  - or validates and then ends a run as a harness error (exit 2: the file was valid but the run undecided),
+under .fuzz/ (crashes/, hangs/, unpositioned/, run-crashes/, run-harness-errors/), and prints one summary line.
 
     scripts/fuzz-scenarios.py [--inputs 10000] [--seed 1] [--runs 50] [--groupsim PATH]
 
@@ -59,8 +61,26 @@ KEYS = [
 ]
 
 
+LIFECYCLE = re.compile(r"^\s*- [A-Za-z0-9_-]+: \{?\s*(launch|exit|crash|suspend|resume|terminate|background|foreground)\b")
+STEP = re.compile(r"^\s*- [A-Za-z0-9_-]+: ")
+
+
+def move_across_lifecycle(lines, rng):
+    """Moves one step line to just after a lifecycle step (of any process), or before one."""
+    steps = [i for i, line in enumerate(lines) if STEP.match(line)]
+    lifecycle = [i for i in steps if LIFECYCLE.match(lines[i])]
+    if not steps or not lifecycle:
+        return lines
+    moved = lines.pop(rng.choice(steps))
+    anchor = min(rng.choice(lifecycle), len(lines) - 1)
+    lines.insert(anchor + (1 if rng.random() < 0.5 else 0), moved)
+    return lines
+
+
 def mutate(text, rng):
     lines = text.split("\n")
+    if rng.random() < 0.15:
+        return "\n".join(move_across_lifecycle(lines, rng))
     if rng.random() < 0.5:
         # One mild change: a plausible value in place of one word, so that many inputs stay valid and
         # reach the runner with settings and steps nobody combined before.
@@ -175,7 +195,10 @@ def main():
                     seeds.append(f.read())
     shutil.rmtree(args.out, ignore_errors=True)
     work = tempfile.mkdtemp(prefix="gs-fuzz-")
-    counts = {"valid": 0, "invalid": 0, "crashes": 0, "hangs": 0, "unpositioned": 0, "runs": 0, "run-crashes": 0, "run-hangs": 0}
+    counts = {"valid": 0, "invalid": 0, "crashes": 0, "hangs": 0, "unpositioned": 0, "runs": 0, "run-crashes": 0, "run-hangs": 0,
+              "run-harness-errors": 0}
+    shm = "/dev/shm"
+    before = set(os.listdir(shm)) if os.path.isdir(shm) else set()
     valid_paths = []
     batch = 500
     try:
@@ -217,25 +240,34 @@ def main():
         if args.runs > 0 and valid_paths:
             step = max(1, len(valid_paths) // args.runs)
             for path in valid_paths[::step][: args.runs]:
-                counts["runs"] += 1
-                reports = os.path.join(work, "reports")
-                try:
-                    done = subprocess.run([args.groupsim, "run", path, "--report-dir", reports], capture_output=True,
-                                          timeout=300, cwd=ROOT, env={**os.environ, "TMPDIR": work})
-                    if done.returncode not in (0, 1, 2):
-                        counts["run-crashes"] += 1
-                        keep(args.out, "run-crashes", os.path.basename(path), open(path, encoding="utf-8", errors="surrogateescape").read())
-                except subprocess.TimeoutExpired:
-                    counts["run-hangs"] += 1
-                    keep(args.out, "run-hangs", os.path.basename(path), open(path, encoding="utf-8", errors="surrogateescape").read())
+                for mode in ([], ["--deterministic"]):
+                    counts["runs"] += 1
+                    reports = os.path.join(work, "reports")
+                    text = open(path, encoding="utf-8", errors="surrogateescape").read()
+                    try:
+                        done = subprocess.run([args.groupsim, "run", path, "--report-dir", reports] + mode, capture_output=True,
+                                              timeout=300, cwd=ROOT, env={**os.environ, "TMPDIR": work})
+                        if done.returncode not in (0, 1, 2):
+                            counts["run-crashes"] += 1
+                            keep(args.out, "run-crashes", os.path.basename(path), text)
+                        elif done.returncode == 2:
+                            counts["run-harness-errors"] += 1
+                            keep(args.out, "run-harness-errors", os.path.basename(path), text + "\n# " + done.stdout.decode(errors="replace").replace("\n", "\n# "))
+                    except subprocess.TimeoutExpired:
+                        counts["run-hangs"] += 1
+                        keep(args.out, "run-hangs", os.path.basename(path), text)
         left = [d for d in os.listdir(work) if d.startswith("gs-")]
+        if os.path.isdir(shm):
+            left += [d for d in set(os.listdir(shm)) - before if d.startswith("gs-")]
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"fuzz: {args.inputs} inputs (seed {args.seed}): {counts['valid']} valid, {counts['invalid']} refused; "
           f"{counts['crashes']} crashes, {counts['hangs']} hangs over 10 s, {counts['unpositioned']} errors without a position; "
-          f"run sample: {counts['runs']} runs, {counts['run-crashes']} crashes, {counts['run-hangs']} hangs; "
+          f"run sample: {counts['runs']} runs (both modes), {counts['run-crashes']} crashes, {counts['run-hangs']} hangs, "
+          f"{counts['run-harness-errors']} harness errors; "
           f"{len(left)} sandboxes left")
-    bad = counts["crashes"] + counts["hangs"] + counts["unpositioned"] + counts["run-crashes"] + counts["run-hangs"] + len(left)
+    bad = (counts["crashes"] + counts["hangs"] + counts["unpositioned"] + counts["run-crashes"] + counts["run-hangs"]
+           + counts["run-harness-errors"] + len(left))
     if bad:
         print(f"fuzz: kept in {args.out}", file=sys.stderr)
     return 1 if bad else 0

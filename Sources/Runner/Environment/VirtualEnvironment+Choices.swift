@@ -16,6 +16,10 @@ extension VirtualEnvironment {
         try fireDueTimers()
         let process = step.process.flatMap { runner.slots[$0] }.flatMap { $0.canTakeCommands ? $0 : nil }
         if let process { decideHold(process, before: step.step) }
+        if case .parallel(let children) = step.step {
+            // Children start together and make no choice: what the strategy held for them arrives first.
+            for name in Set(children.compactMap(\.process)).sorted() { release(name, before: step.step) }
+        }
         for slot in runner.orderedSlots where slot !== process && slot.canTakeCommands && scripted.hasPending(for: slot.name) {
             let point = ChoicePoint(kind: .deliverEarly, count: 2, actors: ["runner", slot.name])
             guard dependsOnDelivery(step.step, to: slot.name), choose(point) == 1 else { continue }
