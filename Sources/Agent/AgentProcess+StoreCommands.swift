@@ -27,7 +27,10 @@ extension AgentProcess {
     func batchInsert(_ entity: String, count: Int, values: TraceValues) throws {
         let row = try storeValues(values, entity: entity)
         commitTimes.reset()
-        let inserted = try coordinator.batchInsert(entity, objects: Array(repeating: row, count: count), author: settings.author)
+        // Core Data's batch insert resolves constraint conflicts by the merge policy of the context it runs on.
+        let policy = contextOverride?.mergePolicy ?? settings.mergePolicy
+        let inserted = try coordinator.batchInsert(entity, objects: Array(repeating: row, count: count), author: settings.author,
+                                                   policy: policy)
         recordBatch(.batchInsert, inserted, operation: .insert)
     }
 

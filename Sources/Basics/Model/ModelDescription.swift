@@ -84,28 +84,55 @@ public struct EntityDescription: Sendable, Hashable, Codable {
     public var parent: String?
     /// Whether the entity is abstract (Core Data's `isAbstract`): objects are made of its sub-entities only.
     public var isAbstract: Bool
+    /// Uniqueness constraints of several attributes each (Core Data's `uniquenessConstraints`, such as
+    /// `[["name", "folder"]]`): no two rows of the entity and its sub-entities hold the same non-nil values
+    /// in all of them. Single-attribute constraints are `AttributeDescription.isUnique`. A sub-entity lists
+    /// its parent's constraints first (`ModelDescription.inheriting()`), as it has its attributes.
+    public var uniquenessConstraints: [[String]]
 
     /// Creates an entity.
     public init(name: String, attributes: [AttributeDescription] = [], relationships: [RelationshipDescription] = [],
-                parent: String? = nil, isAbstract: Bool = false)
+                parent: String? = nil, isAbstract: Bool = false, uniquenessConstraints: [[String]] = [])
     {
         self.name = name
         self.attributes = attributes
         self.relationships = relationships
         self.parent = parent
         self.isAbstract = isAbstract
+        self.uniquenessConstraints = uniquenessConstraints
     }
 
-    private enum CodingKeys: String, CodingKey { case name, attributes, relationships, parent, isAbstract }
+    private enum CodingKeys: String, CodingKey { case name, attributes, relationships, parent, isAbstract, uniquenessConstraints }
 
-    /// Decodes an entity; `parent` and `isAbstract` may be absent (descriptions written before they existed).
+    /// Decodes an entity; `parent`, `isAbstract` and `uniquenessConstraints` may be absent (descriptions
+    /// written before they existed).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(name: try c.decode(String.self, forKey: .name),
                   attributes: try c.decode([AttributeDescription].self, forKey: .attributes),
                   relationships: try c.decode([RelationshipDescription].self, forKey: .relationships),
                   parent: try c.decodeIfPresent(String.self, forKey: .parent),
-                  isAbstract: try c.decodeIfPresent(Bool.self, forKey: .isAbstract) ?? false)
+                  isAbstract: try c.decodeIfPresent(Bool.self, forKey: .isAbstract) ?? false,
+                  uniquenessConstraints: try c.decodeIfPresent([[String]].self, forKey: .uniquenessConstraints) ?? [])
+    }
+
+    /// Encodes an entity, leaving out what it does not use (so descriptions without them read as before).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(attributes, forKey: .attributes)
+        try c.encode(relationships, forKey: .relationships)
+        try c.encodeIfPresent(parent, forKey: .parent)
+        try c.encode(isAbstract, forKey: .isAbstract)
+        if !uniquenessConstraints.isEmpty { try c.encode(uniquenessConstraints, forKey: .uniquenessConstraints) }
+    }
+
+    /// Every uniqueness constraint, as attribute names: each unique attribute alone, then the composite
+    /// ones (a composite constraint of one attribute that is also unique counted once).
+    public var allUniquenessConstraints: [[String]] {
+        var result = attributes.filter(\.isUnique).map { [$0.name] }
+        for constraint in uniquenessConstraints where !result.contains(constraint) { result.append(constraint) }
+        return result
     }
 }
 
@@ -176,6 +203,8 @@ extension ModelDescription {
                 result.attributes = inherited.attributes + entity.attributes.filter { own in !inherited.attributes.contains { $0.name == own.name } }
                 result.relationships = inherited.relationships
                     + entity.relationships.filter { own in !inherited.relationships.contains { $0.name == own.name } }
+                result.uniquenessConstraints = inherited.uniquenessConstraints
+                    + entity.uniquenessConstraints.filter { !inherited.uniquenessConstraints.contains($0) }
             }
             done[entity.name] = result
             return result

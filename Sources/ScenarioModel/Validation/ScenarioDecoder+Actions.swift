@@ -116,11 +116,14 @@ extension ScenarioDecoder {
         guard let entity else { return nil }
         // One unique value names one row: a second id for it would name the first's row under another
         // name, and the checkers could not tell them apart.
-        for attribute in entity.model?.attributes ?? [] where attribute.isUnique {
-            guard let value = values[attribute.name], value != .null else { continue }
-            let key = "\(entity.name).\(attribute.name)=\(value)"
+        for names in entity.model?.allUniquenessConstraints ?? [] {
+            let held = names.map { values[$0] ?? .null }
+            guard !held.contains(.null) else { continue }
+            let shown = held.map { "\($0)" }.joined(separator: ", ")
+            let key = "\(entity.name).\(names.joined(separator: ","))=\(shown)"
             if let (other, node) = uniqueValues[key], other != id {
-                decoder.error("\(entity.name).\(attribute.name) is unique, and '\(other)' (line \(node.line)) already has \(value); "
+                let what = names.count == 1 ? "\(entity.name).\(names[0]) is unique" : "(\(names.joined(separator: ", "))) is unique in \(entity.name)"
+                decoder.error("\(what), and '\(other)' (line \(node.line)) already has \(shown); "
                     + "give this insert the id '\(other)', as it is the same logical object.", at: idNode)
             } else if uniqueValues[key] == nil {
                 uniqueValues[key] = (id, idNode)

@@ -86,8 +86,8 @@ extension ScenarioDecoder {
                           at: entityNode)
             return nil
         }
-        if let entity, let unique = entity.model?.attributes.first(where: \.isUnique), let entityNode = map["entity"] {
-            decoder.error("a workload inserts objects under ids of its own, and \(entity.name).\(unique.name) is unique: the "
+        if let entity, let unique = entity.model?.allUniquenessConstraints.first, let entityNode = map["entity"] {
+            decoder.error("a workload inserts objects under ids of its own, and \(entity.name).\(unique.joined(separator: ", ")) is unique: the "
                 + "checkers could not follow an upsert between two of its ids; run the workload on an entity without "
                 + "uniqueness constraints.", at: entityNode)
             return nil

@@ -123,10 +123,11 @@ extension ScenarioDecoder {
         let model = ModelDescription(entities: ScenarioDecoder.inferringInverses(entities)).inheriting()
         // What only the compiled model tells (two sub-entities of one family with one property name), once
         // the declarations themselves are right.
-        if model.hasInheritance, decoder.errors.count == before {
+        if model.hasInheritance || model.entities.contains(where: { !$0.uniquenessConstraints.isEmpty }), decoder.errors.count == before {
             do { _ = try Model(model) } catch {
                 let entityNode = map.pairs.first { $0.key.scalar == error.entity }
                 let at = error.property.flatMap { name in entityNode?.value.pairs?.first { $0.key.scalar == name }?.key }
+                    ?? entityNode?.value.pairs?.first { $0.key.scalar == "uniqueness-constraints" }?.value
                 decoder.error("\(error).", at: at ?? entityNode?.key ?? node)
             }
         }
@@ -171,6 +172,31 @@ extension ScenarioDecoder {
         }
     }
 
+    /// `[[name, folder], [code]]`: each constraint a list of attribute names (a single name for a list of one).
+    private func decodeConstraints(_ node: YAMLNode) -> [[String]] {
+        let example = "uniqueness-constraints: [[name, folder]]"
+        guard let items = node.items else {
+            decoder.error("expected a list of uniqueness constraints, each a list of attribute names (\(example)), but found "
+                + "\(node.shortDescription).", at: node)
+            return []
+        }
+        var result: [[String]] = []
+        for item in items {
+            let names: [String]
+            if item.scalar != nil {
+                names = decoder.string(item, "an attribute name").map { [$0] } ?? []
+            } else if let list = item.items {
+                names = list.compactMap { decoder.string($0, "an attribute name") }
+            } else {
+                decoder.error("expected a list of attribute names (\(example)), but found \(item.shortDescription).", at: item)
+                continue
+            }
+            if names.isEmpty { decoder.error("a uniqueness constraint names at least one attribute: \(example).", at: item) }
+            else { result.append(names) }
+        }
+        return result
+    }
+
     private func decodeEntity(_ name: String, _ node: YAMLNode, entityNames: [String]) -> EntityDescription {
         var entity = EntityDescription(name: name, attributes: [])
         guard let map = MappingReader(node, "the properties of \(name) (name: type)", decoder) else { return entity }
@@ -190,6 +216,11 @@ extension ScenarioDecoder {
             }
             if property == "abstract-entity" {
                 entity.isAbstract = decoder.bool(pair.value, "abstract-entity") ?? false
+                continue
+            }
+            // Xcode's "Constraints" list: `uniqueness-constraints: [[name, folder], [code]]`.
+            if property == "uniqueness-constraints" {
+                entity.uniquenessConstraints = decodeConstraints(pair.value)
                 continue
             }
             if !ScenarioDecoder.isPropertyName(property) {

@@ -104,6 +104,8 @@ extension ErrorKind {
             switch error.code {
             case .busy, .locked: self = .busy
             case .readonly: self = .readOnly
+            // A uniqueness constraint's index refused the write: Core Data's NSConstraintConflict.
+            case .constraint: self = .conflict
             default: return nil
             }
         default: return nil

@@ -54,7 +54,7 @@ public final class Model: Sendable {
         hasJoinTables = entities.contains { entity in
             entity.relationships.contains { if case .joinTable = $0.storage { true } else { false } }
         }
-        hasUniqueAttributes = entities.contains { !$0.uniqueSlots.isEmpty }
+        hasUniqueAttributes = entities.contains { !$0.constraints.isEmpty }
         hasToManyRelationships = entities.contains { $0.relationships.contains(where: \.isToMany) }
         hasCompanionColumns = entities.contains { !$0.family.companions.isEmpty }
         hasInheritance = description.hasInheritance
@@ -147,6 +147,7 @@ public final class Model: Sendable {
             for r in entity.relationships.sorted(by: { $0.name < $1.name }) {
                 canonical += "R:\(r.name):\(r.destination):\(r.isToMany):\(r.isOptional):\(r.inverse ?? "-");"
             }
+            for constraint in entity.uniquenessConstraints.map({ $0.joined(separator: ",") }).sorted() { canonical += "U:\(constraint);" }
             hashes[entity.name] = SHA256.digest(Array(canonical.utf8))
         }
         return hashes
@@ -224,15 +225,15 @@ final class EntityInfo: Sendable {
     var hasToOneSlots: Bool { slots.count > attributeCount }
     /// The attributes' names, by slot (what `attributeSlot` compares, without copying whole slots).
     let attributeNames: [String]
-    /// The slots of the attributes that are uniqueness constraints.
-    let uniqueSlots: [Int]
+    /// The entity's uniqueness constraints, its parent's included.
+    let constraints: [UniquenessConstraint]
 
     /// Its place in its inheritance tree, as stored.
     let family: EntityFamily
 
     init(index: Int, entityNumber: Int64, name: String, tableName: String, attributes: [AttributeDescription],
          slots: [Slot], slotIndex: [String: Int], relationships: [RelationshipInfo], relationshipIndex: [String: Int],
-         family: EntityFamily)
+         constraints: [UniquenessConstraint] = [], family: EntityFamily)
     {
         self.family = family
         self.index = index
@@ -252,7 +253,7 @@ final class EntityInfo: Sendable {
         saveInsertSQL = "INSERT INTO \(tableName) (Z_PK, Z_ENT, Z_OPT\(slots.map { ", " + $0.column }.joined())) VALUES (?, \(entityNumber), 1\(marks))"
         attributeCount = attributes.count
         attributeNames = slots.prefix(attributes.count).map(\.name)
-        uniqueSlots = attributes.indices.filter { attributes[$0].isUnique }
+        self.constraints = constraints
     }
 
 

@@ -44,6 +44,7 @@ struct ModelCompiler {
                 slotIndex: Dictionary(uniqueKeysWithValues: slots.enumerated().map { ($1.name, $0) }),
                 relationships: relationships,
                 relationshipIndex: Dictionary(uniqueKeysWithValues: relationships.enumerated().map { ($1.name, $0) }),
+                constraints: try constraints(of: i, slots: slots, hierarchy: hierarchy),
                 family: EntityFamily(
                     root: root, parent: hierarchy.parent[i], isAbstract: entity.isAbstract,
                     keyEntityNumber: numbers[root],

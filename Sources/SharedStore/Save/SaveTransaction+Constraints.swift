@@ -1,6 +1,6 @@
 import Basics
 
-/// Uniqueness constraints: an insert whose unique attribute holds a value a row of the store already
+/// Uniqueness constraints: an insert whose constrained attributes hold values a row of the store already
 /// holds is a constraint conflict, resolved by the merge policy as Core Data's `NSMergePolicy`
 /// documents for `NSConstraintConflict`: `error` fails the save (133021); the object-trump and overwrite
 /// policies make the insert an update of that row with the inserted object's values (an upsert); the
@@ -14,25 +14,40 @@ extension SaveTransaction {
         let attribute: String
     }
 
-    /// The inserts (by position) whose unique attributes conflict with a row of the store; under
-    /// policy `error`, throws the conflicts instead. Decided before anything is inserted, so two inserts
-    /// of one save with the same value are not checked against each other.
+    /// The inserts (by position) whose uniqueness constraints conflict with a row of the store; under
+    /// policy `error`, throws the conflicts instead. A constraint covers the rows of the entity that
+    /// declares it and of its sub-entities. An insert that meets a row of another entity, or another
+    /// insert of the same save, cannot become that row: its conflict fails the save under every policy.
     mutating func constraintConflicts(_ inserts: [ManagedObject]) throws -> [Int: ExistingRow] {
         var found: [Int: ExistingRow] = [:]
+        var unresolvable: [SaveConflict] = []
+        var claimed: [[Value]: Int] = [:]  // constraint's index name and values -> the insert that holds them
         for (i, object) in inserts.enumerated() {
             let entity = core.model.entities[object.entity]
-            guard !entity.uniqueSlots.isEmpty else { continue }
+            guard !entity.constraints.isEmpty else { continue }
             let values = object.current
-            for slot in entity.uniqueSlots where values[slot] != .null {
-                let column = entity.slots[slot].column
-                // In a family's table, a row of the same entity: the inserted object becomes that row, which
-                // an object of another entity cannot.
-                let kind = entity.family.ownRowsFilter.map { " AND \($0)" } ?? ""
-                guard let key = try db.scalarInt("SELECT Z_PK FROM \(entity.tableName) WHERE \(column) = ?\(kind) LIMIT 1", [values[slot]]),
-                      let row = try core.readRow(entity, key, on: db) else { continue }
-                found[i] = ExistingRow(primaryKey: key, row: row, attribute: entity.slots[slot].name)
-                break
+            for constraint in entity.constraints {
+                let held = constraint.slots.map { values[$0] }
+                guard !held.contains(.null) else { continue }
+                if let other = claimed[[.string(constraint.indexName)] + held] {
+                    unresolvable.append(insertConflict(object, with: inserts[other], constraint))
+                    continue
+                }
+                claimed[[.string(constraint.indexName)] + held] = i
+                guard let (key, kind) = try matchingRow(constraint, entity, held, except: nil) else { continue }
+                let owner = core.model.entity(number: kind) ?? entity
+                guard let row = try core.readRow(owner, key, on: db) else { continue }
+                let existing = ExistingRow(primaryKey: key, row: row, attribute: constraint.label)
+                if owner.index != entity.index {
+                    unresolvable.append(constraintConflict(object, existing, outcome: .failed, resolved: nil, existingEntity: owner))
+                } else if found[i] == nil {
+                    found[i] = existing
+                }
             }
+        }
+        if !unresolvable.isEmpty {
+            conflicts = unresolvable
+            throw SaveError.conflicts(conflicts)
         }
         guard !found.isEmpty else { return [:] }
         // The inserted objects become the rows they conflict with: their keys, in every reference.
@@ -46,6 +61,45 @@ extension SaveTransaction {
             throw SaveError.conflicts(conflicts)
         }
         return found
+    }
+
+    /// Before an update of `object`: a row other than its own that already holds the values it now has
+    /// in all of one of its constraints is a conflict that fails the save, under every policy (see the
+    /// deviation in Docs/SharedStore.md: Core Data's trump policies merge the two objects).
+    mutating func checkConstraints(ofUpdate object: ManagedObject, _ entity: EntityInfo, changed: [Int]) throws {
+        for constraint in entity.constraints where constraint.slots.contains(where: changed.contains) {
+            let held = constraint.slots.map { object.current[$0] }
+            guard !held.contains(.null),
+                  let (key, kind) = try matchingRow(constraint, entity, held, except: object.id.primaryKey) else { continue }
+            let owner = core.model.entity(number: kind) ?? entity
+            guard let row = try core.readRow(owner, key, on: db) else { continue }
+            conflicts.append(constraintConflict(object, ExistingRow(primaryKey: key, row: row, attribute: constraint.label),
+                                                outcome: .failed, resolved: nil, existingEntity: owner))
+            throw SaveError.conflicts(conflicts)
+        }
+    }
+
+    /// The key and `Z_ENT` of a row `constraint` covers that holds `values`, other than `except`.
+    private func matchingRow(_ constraint: UniquenessConstraint, _ entity: EntityInfo, _ values: [Value],
+                             except: Int64?) throws -> (Int64, Int64)? {
+        let other = except == nil ? "" : " AND Z_PK != ?"
+        let statement = try db.cached("SELECT Z_PK, Z_ENT FROM \(entity.tableName) WHERE \(constraint.matchClause)\(other) LIMIT 1")
+        for (i, value) in values.enumerated() { try statement.bind(value, at: Int32(i + 1)) }
+        if let except { try statement.bind(except, at: Int32(values.count + 1)) }
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return (statement.int64(at: 0), statement.int64(at: 1))
+    }
+
+    /// Two inserts of one save holding one constraint's values.
+    private func insertConflict(_ object: ManagedObject, with other: ManagedObject, _ constraint: UniquenessConstraint) -> SaveConflict {
+        let entity = core.model.entities[object.entity]
+        return SaveConflict(
+            object: object.id, cachedVersion: 0, storeVersion: 0,
+            cachedValues: core.namedValues(entity, object.current),
+            storeValues: core.namedValues(core.model.entities[other.entity], other.current),
+            changedProperties: constraint.names, policy: policy, outcome: .failed, resolvedValues: [:],
+            constraint: constraint.label, existingObject: other.id)
     }
 
     /// Resolves one insert's constraint conflict with `existing` under the policy (never `error`).
@@ -70,13 +124,14 @@ extension SaveTransaction {
     }
 
     private func constraintConflict(_ object: ManagedObject, _ existing: ExistingRow, outcome: ConflictOutcome,
-                                    resolved: [Value]?) -> SaveConflict {
+                                    resolved: [Value]?, existingEntity: EntityInfo? = nil) -> SaveConflict {
         let entity = core.model.entities[object.entity]
+        let owner = existingEntity ?? entity
         return SaveConflict(
             object: object.id, cachedVersion: 0, storeVersion: existing.row.version,
-            cachedValues: core.namedValues(entity, object.current), storeValues: core.namedValues(entity, existing.row.values),
-            changedProperties: [existing.attribute], policy: policy, outcome: outcome,
+            cachedValues: core.namedValues(entity, object.current), storeValues: core.namedValues(owner, existing.row.values),
+            changedProperties: existing.attribute.components(separatedBy: ", "), policy: policy, outcome: outcome,
             resolvedValues: resolved.map { core.namedValues(entity, $0) } ?? [:],
-            constraint: existing.attribute, existingObject: core.objectID(entity, existing.primaryKey))
+            constraint: existing.attribute, existingObject: core.objectID(owner, existing.primaryKey))
     }
 }

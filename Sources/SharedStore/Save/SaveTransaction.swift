@@ -67,13 +67,17 @@ struct SaveTransaction {
         do {
             let keys = try allocateKeys(temporaryKeys: temporaryKeys, entities: entities)
             writes.reserveCapacity(inserts.count + updates.count + deletes.count)
-            let existing = core.model.hasUniqueAttributes ? try constraintConflicts(inserts) : [:]
+            var pending: [(ManagedObject, Bool)] = []
+            // With uniqueness constraints, deletes go first: a value the save frees is free for its inserts
+            // and updates, as Core Data checks constraints against the state the save leaves.
+            let constrained = core.model.hasUniqueAttributes
+            if constrained { for object in deletes where !(try delete(object)) { pending.append((object, true)) } }
+            let existing = constrained ? try constraintConflicts(inserts) : [:]
             for (i, (object, key)) in zip(inserts, keys).enumerated() {
                 if let row = existing[i] { try upsert(object, onto: row) } else { try insert(object, key: key) }
             }
-            var pending: [(ManagedObject, Bool)] = []
             for object in updates where !(try update(object)) { pending.append((object, false)) }
-            for object in deletes where !(try delete(object)) { pending.append((object, true)) }
+            if !constrained { for object in deletes where !(try delete(object)) { pending.append((object, true)) } }
             if !pending.isEmpty {
                 let found = try pending.map { object, isDelete in
                     (object, isDelete, try core.readRow(core.model.entities[object.entity], object.id.primaryKey, on: db))
@@ -176,6 +180,7 @@ struct SaveTransaction {
         let entity = core.model.entities[object.entity]
         let slots = object.changes.keys.sorted()
         let values = resolved(object.current, entity)
+        if !entity.constraints.isEmpty { try checkConstraints(ofUpdate: object, entity, changed: slots) }
         let sets = slots.map { ", \(entity.slots[$0].column) = ?" }.joined()
         let statement = try db.cached(
             "UPDATE \(entity.tableName) SET Z_OPT = Z_OPT + 1\(sets) WHERE Z_PK = ? AND Z_OPT = ?")

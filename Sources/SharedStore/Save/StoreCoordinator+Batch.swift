@@ -4,39 +4,88 @@ import Basics
 /// straight to the store in one transaction, bypassing every context. No did-save event; registered
 /// objects, the row cache and every view stay as they were; history records them (context name `batch`).
 extension StoreCoordinator {
-    /// Inserts one row per element of `objects` (attribute values over the defaults).
-    /// - Returns: the new objects' IDs.
+    /// Inserts one row per dictionary into `entity` without a context (`NSBatchInsertRequest`): no
+    /// validation, no relationships, one history transaction. A row whose uniqueness constraint's values a
+    /// row of the store (or an earlier row of the batch) already holds is a constraint conflict, resolved
+    /// as Core Data's batch insert resolves it by the context's merge policy: under `error` the batch fails
+    /// (`SQLITE_CONSTRAINT`, a conflict) and writes nothing; under object-trump and overwrite it updates
+    /// that row with the values given (an upsert, recorded in history as an update); under store-trump
+    /// and rollback it leaves the row as it is.
+    /// - Returns: the IDs of the rows inserted or upserted, once each, in order.
     /// - Throws: `StoreError.readOnly`, `.unknownEntity`, `.unknownProperty`, `.typeMismatch`, `.sqlite`.
     @discardableResult
-    public func batchInsert(_ entity: String, objects: [[String: Value]], author: String? = nil)
-        throws(StoreError) -> [ObjectID]
+    public func batchInsert(_ entity: String, objects: [[String: Value]], author: String? = nil,
+                            policy: MergePolicy = .error) throws(StoreError) -> [ObjectID]
     {
         let info = try core.model.entity(named: entity)
         if info.family.isAbstract { throw .abstractEntity(entity) }
         var rows: [[Value]] = []
+        var given: [[Int]] = []
         for values in objects {
             var row = info.initialValues
+            var slots: [Int] = []
             for (key, value) in values {
                 let slot = try info.attributeSlot(key)
                 guard let type = info.slots[slot].attributeType, let converted = value.converted(to: type) else {
                     throw .typeMismatch(entity: entity, property: key, value: value, expected: info.slots[slot].attributeType ?? .string)
                 }
                 row[slot] = converted
+                slots.append(slot)
             }
             rows.append(row)
+            given.append(slots.sorted())
         }
-        return try batch(.insert, info, author: author) { db in
-            let first = try KeyAllocator.take(Int64(rows.count), of: info.family.keyEntityNumber, family: info.family.keyFamily,
-                                               name: info.name, db)
-            let statement = try db.cached(info.insertSQL)
+        var upserted: Set<Int64> = []
+        return try batch(.insert, info, author: author, isUpdate: { upserted.contains($0) }) { db in
             var keys: [Int64] = []
+            var columns: [String] = []
+            let statement = try db.cached(info.insertSQL)
+            if info.constraints.isEmpty {
+                let first = try KeyAllocator.take(Int64(rows.count), of: info.family.keyEntityNumber, family: info.family.keyFamily,
+                                                   name: info.name, db)
+                for (i, row) in rows.enumerated() {
+                    try statement.run([.int(first + Int64(i)), .int(info.entityNumber)] + row)
+                    keys.append(first + Int64(i))
+                }
+                return (keys, columns)
+            }
             for (i, row) in rows.enumerated() {
-                let key = first + Int64(i)
+                if let existing = try constrainedRow(info, row, db) {
+                    switch policy {
+                    case .error:
+                        throw SQLiteError(extendedCode: SQLiteResultCode.constraint.rawValue, message: "UNIQUE constraint failed: a row of \(info.name) already holds "
+                            + "the values of the uniqueness constraint")
+                    case .objectTrump, .overwrite:
+                        let sets = given[i].map { ", \(info.slots[$0].column) = ?" }.joined()
+                        try db.cached("UPDATE \(info.tableName) SET Z_OPT = Z_OPT + 1\(sets) WHERE Z_PK = ?")
+                            .run(given[i].map { row[$0] } + [.int(existing)])
+                        upserted.insert(existing)
+                        columns += given[i].map { info.slots[$0].name }.filter { !columns.contains($0) }
+                    case .storeTrump, .rollback:
+                        break
+                    }
+                    if !keys.contains(existing) { keys.append(existing) }
+                    continue
+                }
+                let key = try KeyAllocator.take(1, of: info.family.keyEntityNumber, family: info.family.keyFamily, name: info.name, db)
                 try statement.run([.int(key), .int(info.entityNumber)] + row)
                 keys.append(key)
             }
-            return (keys, [])
+            return (keys, columns)
         }
+    }
+
+    /// The key of a row one of `info`'s uniqueness constraints covers that holds `row`'s values in it.
+    private func constrainedRow(_ info: EntityInfo, _ row: [Value], _ db: SQLiteConnection) throws -> Int64? {
+        for constraint in info.constraints {
+            let values = constraint.slots.map { row[$0] }
+            guard !values.contains(.null) else { continue }
+            let statement = try db.cached("SELECT Z_PK FROM \(info.tableName) WHERE \(constraint.matchClause) LIMIT 1")
+            try statement.bind(values)
+            defer { statement.reset() }
+            if try statement.step() { return statement.int64(at: 0) }
+        }
+        return nil
     }
 
     /// Sets `values` on every row of `entity` matching `predicate` (all when `nil`), bumping their versions.
@@ -106,9 +155,11 @@ extension StoreCoordinator {
     }
 
     /// The rows `keys` of `info` as the writer connection sees them now (attributes only).
-    private func readBack(_ keys: [Int64], _ info: EntityInfo, _ operation: ChangeOperation) throws -> [CommittedChange] {
+    private func readBack(_ keys: [Int64], _ info: EntityInfo, _ operation: ChangeOperation,
+                          isUpdate: (Int64) -> Bool) throws -> [CommittedChange] {
         try keys.map { key in
             let id = core.objectID(info, key)
+            let operation = isUpdate(key) ? .update : operation
             guard operation != .delete, let row = try core.readRow(info, key, on: core.writer) else {
                 return CommittedChange(object: id, operation: operation, version: 0, values: [:])
             }
@@ -159,7 +210,7 @@ extension StoreCoordinator {
 
     /// Runs `body` (returning the affected keys and updated properties) in a write transaction with history.
     private func batch(_ operation: ChangeOperation, _ info: EntityInfo, author: String?,
-                       tombstones: ((Int64) -> [String: Value]?)? = nil,
+                       tombstones: ((Int64) -> [String: Value]?)? = nil, isUpdate: (Int64) -> Bool = { _ in false },
                        _ body: (SQLiteConnection) throws -> ([Int64], [String])) throws(StoreError) -> [ObjectID]
     {
         if let reason = core.readOnlyReason { throw .readOnly(reason: reason) }
@@ -169,11 +220,12 @@ extension StoreCoordinator {
                 let (keys, columns) = try body(core.writer)
                 // Someone traces this store: what each row now holds, read before COMMIT so no other
                 // writer's change can come in between.
-                if core.eventSink != nil { written = try readBack(keys, info, operation) }
+                if core.eventSink != nil { written = try readBack(keys, info, operation, isUpdate: isUpdate) }
                 guard core.historyTracking, !keys.isEmpty else { return (keys, nil) }
                 let changes = keys.map { key in
-                    HistoryChange(entity: info, primaryKey: key, operation: operation, columns: columns,
-                                  tombstone: tombstones?(key))
+                    let upsert = isUpdate(key)
+                    return HistoryChange(entity: info, primaryKey: key, operation: upsert ? .update : operation,
+                                         columns: upsert || operation == .update ? columns : [], tombstone: tombstones?(key))
                 }
                 return (keys, try HistoryRecorder.record(core: core, contextName: "batch", author: author, changes: changes))
             }

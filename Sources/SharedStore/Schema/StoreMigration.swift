@@ -130,7 +130,24 @@ struct StoreMigration {
                 renumbered[old.entityNumber] = entity.entityNumber
             }
         }
+        try replaceConstraintIndexes(on: db)
         return renumbered
+    }
+
+    /// Drops the unique indexes of constraints the destination no longer has and creates its own: rows that
+    /// already break a new constraint fail the migration (`SQLITE_CONSTRAINT`), as they would Core Data's.
+    private func replaceConstraintIndexes(on db: SQLiteConnection) throws {
+        let kept = Set(destination.entities.flatMap { $0.constraints.map(\.indexName) })
+        for entity in source.entities {
+            for constraint in entity.constraints where !kept.contains(constraint.indexName) {
+                try db.execute("DROP INDEX IF EXISTS \(constraint.indexName)")
+            }
+        }
+        for entity in destination.entities {
+            for constraint in entity.constraints where constraint.declaringEntity == entity.index {
+                try db.execute(constraint.indexStatement(table: entity.tableName))
+            }
+        }
     }
 
     private func createJoinTables(on db: SQLiteConnection) throws {

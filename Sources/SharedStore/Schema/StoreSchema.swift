@@ -42,7 +42,7 @@ enum StoreSchema {
     }
 
     /// A root entity's table (its sub-entities' rows too, with their columns) and the indexes of its to-one
-    /// columns, and of `Z_ENT` when sub-entities share it.
+    /// columns, of `Z_ENT` when sub-entities share it, and of its family's uniqueness constraints.
     static func tableStatements(for root: EntityInfo, in model: Model) -> [String] {
         let columns = familyColumns(of: root, in: model)
         let table = root.tableName
@@ -53,6 +53,11 @@ enum StoreSchema {
         }
         if root.family.sharesTable {
             sql.append("CREATE INDEX IF NOT EXISTS \(table)_Z_ENT_INDEX ON \(table) (Z_ENT)")
+        }
+        for entity in model.entities where entity.family.root == root.index {
+            for constraint in entity.constraints where constraint.declaringEntity == entity.index {
+                sql.append(constraint.indexStatement(table: table))
+            }
         }
         return sql
     }
