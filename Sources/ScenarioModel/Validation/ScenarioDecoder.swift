@@ -205,7 +205,7 @@ final class ScenarioDecoder {
     }
 
     /// Turns a Yams error into a positioned error.
-    private func reportSyntaxError(_ error: any Error, in yaml: String) {
+    func reportSyntaxError(_ error: any Error, in yaml: String) {
         guard let yamlError = error as? YamlError else {
             decoder.error("the file could not be read as YAML: \(error).", line: 1, column: 1)
             return

@@ -22,15 +22,25 @@ public enum ScenarioImporter {
     /// The skeleton for the store at `store`, to be written at `output` (the `from:` path is relative to its
     /// directory). At most `transactions` transactions (the newest) and `changesPerTransaction` changes of
     /// each become steps. `scratch` is where the store's copies go (removed before it returns).
+    ///
+    /// With `model` (a scenario's, or one an Xcode model gives), the skeleton declares it; without, the model
+    /// is read off the schema, and a relationship whose destination the schema does not tell is kept as an
+    /// `int` attribute (the key it holds) with a comment asking for the model, the skeleton then declaring
+    /// the model it used.
     public static func skeleton(store: URL, output: URL, transactions limit: Int = 200, changesPerTransaction: Int = 20,
-                                scratch: URL? = nil) throws(Failure) -> String {
+                                scratch: URL? = nil, model given: ModelDescription? = nil) throws(Failure) -> String {
         let inspection: StoreInspection
         let model: ModelDescription
+        var leftOut: [String] = []
         let history: RecordedHistory
         do {
             inspection = try StoreInspector.inspect(store, scratch: scratch)
-            model = try inspection.inferredModel()
-            history = try StoreInspector.recordedHistory(store, model: model, limit: limit, scratch: scratch)
+            if let given {
+                model = given
+            } else {
+                (model, leftOut) = try inspection.inferredModelLeavingOutUnresolved()
+            }
+            history = try StoreInspector.recordedHistory(store, model: model, limit: limit, samples: 2, scratch: scratch)
         } catch let error as ModelInferenceError {
             throw Failure(description: "its model cannot be read off its schema: \(error.message)")
         } catch {
@@ -86,18 +96,45 @@ public enum ScenarioImporter {
         for writer in writers.all where writer.name != app.name && running.contains(writer.name) && writer.role != .intent {
             step(writer.name, "exit")
         }
+        // A history with no writer but the app (or none at all) shows no two-process bug: an extension edits
+        // an object the app has shown, and the app reads it again, which each refresh strategy decides.
+        var edited: (id: ObjectID, values: [String: Value])?
+        if writers.all.count == 1, let sample = sampleToEdit(history.samples, model) {
+            if names[sample.id] == nil { _ = name(sample.id) }
+            step(extensionName(writers), "launch")
+            step(extensionName(writers), "{ update: \(YAMLText.word(name(sample.id))), set: \(YAMLText.values(sample.change)) }")
+            step(extensionName(writers), "save")
+            step(extensionName(writers), "exit")
+            edited = (sample.id, sample.change)
+        }
+        for (id, _) in history.samples.sorted(by: { ($0.key.entity, $0.key.primaryKey) < ($1.key.entity, $1.key.primaryKey) }) {
+            let isNamed = names.keys.contains { $0.entity == id.entity }
+            if !isNamed || names.count < 12 && names.keys.filter({ $0.entity == id.entity }).count < 2 { _ = name(id) }
+        }
         for entity in inspection.entities {
             // A count of an entity counts its sub-entities' objects too, as a fetch of it returns them.
             let count = inspection.entities.filter { model.entity($0.name, isKindOf: entity.name) }.reduce(0) { $0 + $1.count }
             step(app.name, "{ count: \(YAMLText.word(entity.name)), expect: \(count) }")
         }
         for (id, objectName) in names.sorted(by: { $0.value < $1.value }) {
-            guard let values = history.rows[id] else { continue }
+            guard var values = history.rows[id] ?? history.samples[id] else { continue }
             let attributes = Set(model.entity(named: id.entity)?.attributes.map(\.name) ?? [])
-            step(app.name, "{ read: \(YAMLText.word(objectName)), expect: \(YAMLText.values(values.filter { attributes.contains($0.key) })) }")
+            values = values.filter { attributes.contains($0.key) && $0.value != .null }
+            if let edited, edited.id == id {
+                values.merge(edited.values) { $1 }
+                step(app.name, "{ read: \(YAMLText.word(objectName)), expect: \(YAMLText.values(values)), within: 1s }   # the extension's edit")
+            } else if !values.isEmpty {
+                step(app.name, "{ read: \(YAMLText.word(objectName)), expect: \(YAMLText.values(values)) }")
+            }
+        }
+        var processes = writers.all
+        if edited != nil {
+            processes.append(Writer(name: extensionName(writers), role: .share, bundle: nil, author: nil,
+                                    label: "an extension the skeleton adds: it edits an object the app has shown"))
         }
         let text = file(store: store, output: output, inspection: inspection, model: model, history: history,
-                        writers: writers.all, objects: names, steps: steps)
+                        writers: processes, objects: names, steps: steps, declaredModel: given != nil || !leftOut.isEmpty ? model : nil,
+                        leftOut: leftOut)
         do {
             _ = try ScenarioLoader.parse(yaml: text, file: output.path)
         } catch {
@@ -106,10 +143,51 @@ public enum ScenarioImporter {
         return text
     }
 
+    /// The name of the extension the skeleton adds when the history names no writer but the app.
+    private static func extensionName(_ writers: Writers) -> String {
+        writers.all.contains { $0.name == "share" } ? "share-extension" : "share"
+    }
+
+    /// The first sampled object with an attribute the skeleton can change, and the change: a string gets
+    /// " (edited)", a number one more, a Boolean its opposite.
+    private static func sampleToEdit(_ samples: [ObjectID: [String: Value]], _ model: ModelDescription)
+        -> (id: ObjectID, change: [String: Value])? {
+        for (id, values) in samples.sorted(by: { ($0.key.entity, $0.key.primaryKey) < ($1.key.entity, $1.key.primaryKey) }) {
+            for attribute in model.entity(named: id.entity)?.attributes ?? [] {
+                let current = values[attribute.name] ?? .null
+                let changed: Value? = switch (attribute.type, current) {
+                case (.string, .string(let text)): .string(text + " (edited)")
+                case (.string, .null): .string("edited")
+                case (.int, .int(let n)): .int(n == .max ? n - 1 : n + 1)
+                case (.double, .double(let d)): .double(d + 1)
+                case (.bool, .bool(let b)): .bool(!b)
+                default: nil
+                }
+                if let changed { return (id, [attribute.name: changed]) }
+            }
+        }
+        return nil
+    }
+
+    /// `text` as a kebab-case word: lowercase letters and digits in words joined by single `-`.
+    static func kebab(_ text: String) -> String {
+        var result = ""
+        for character in text.lowercased() {
+            if character.isASCII && (character.isLetter || character.isNumber) { result.append(character) }
+            else if !result.isEmpty && !result.hasSuffix("-") { result.append("-") }
+        }
+        while result.hasSuffix("-") { result.removeLast() }
+        return result.isEmpty ? "store" : String(result.prefix(80))
+    }
+
     private static func file(store: URL, output: URL, inspection: StoreInspection, model: ModelDescription,
-                             history: RecordedHistory, writers: [Writer], objects: [ObjectID: String], steps: [String]) -> String {
+                             history: RecordedHistory, writers: [Writer], objects: [ObjectID: String], steps: [String],
+                             declaredModel: ModelDescription?, leftOut: [String]) -> String {
         let stem = store.deletingPathExtension().lastPathComponent
-        let name = stem.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) } && !stem.isEmpty ? stem : "Store"
+        // The store's file name as the scenario names it: letters, digits, '-', '_' and '.', not hidden.
+        var name = String(stem.map { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) ? $0 : "-" }.prefix(100))
+        while name.hasPrefix(".") || name.hasPrefix("-") { name.removeFirst() }
+        if name.isEmpty { name = "Store" }
         let app = writers.first { $0.role == .host }
         let group = "group." + (app?.bundle.flatMap { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) } ? $0 : nil } ?? "imported")
         var lines = [
@@ -124,10 +202,14 @@ public enum ScenarioImporter {
             let parent = entity.parent.map { " (a sub-entity of \($0), with its properties)" } ?? ""
             lines.append(YAMLText.comment("#   \(entity.name)\(parent): \(properties.joined(separator: ", "))"))
         }
+        for relationship in leftOut {
+            lines.append(YAMLText.comment("# \(relationship): the schema does not tell where it points, so it is an int here, the key of "
+                + "the row it holds. Where does it point? Give the model with groupsim import --model FILE, or write it under model:."))
+        }
         lines += [
             "# Each variant runs the recorded history with the app on one refresh strategy; write what each",
             "# should show under expect:.",
-            "name: \(YAMLText.word("imported-" + name.lowercased()))",
+            "name: \(YAMLText.word("imported-" + kebab(stem)))",
             "summary: \(YAMLText.quoted("The history recorded in \(store.lastPathComponent), replayed from the store it left."))",
             "store:",
             "  group: \(YAMLText.word(group))",
@@ -141,6 +223,7 @@ public enum ScenarioImporter {
                 lines.append("      \(YAMLText.word(objectName)): \(YAMLText.quoted("\(id.entity) \(id.primaryKey)"))")
             }
         }
+        if let declaredModel { lines += YAMLText.model(declaredModel, indent: "  ") }
         lines.append("processes:")
         for writer in writers {
             var settings = [("role", writer.role.rawValue)]
@@ -161,12 +244,16 @@ public enum ScenarioImporter {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `target`'s path relative to `directory` when it lies under it, else absolute.
-    private static func relativePath(of target: URL, from directory: URL) -> String {
-        let path = target.standardizedFileURL.path
-        let base = directory.standardizedFileURL.path
-        let prefix = base.hasSuffix("/") ? base : base + "/"
-        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    /// `target`'s path relative to `directory` (climbing with `..` where needed), so the scenario and the
+    /// store move together; absolute when they share nothing but the root.
+    static func relativePath(of target: URL, from directory: URL) -> String {
+        let path = target.standardizedFileURL.resolvingSymlinksInPath().pathComponents
+        let base = directory.standardizedFileURL.resolvingSymlinksInPath().pathComponents
+        var common = 0
+        while common < min(path.count, base.count), path[common] == base[common] { common += 1 }
+        guard common > 1 else { return target.standardizedFileURL.path }
+        let climb = Array(repeating: "..", count: base.count - common)
+        return (climb + path[common...]).joined(separator: "/")
     }
 }
 

@@ -65,4 +65,29 @@ enum YAMLText {
     static func flow(_ pairs: [(String, String)]) -> String {
         pairs.isEmpty ? "{}" : "{ " + pairs.map { "\($0.0): \($0.1)" }.joined(separator: ", ") + " }"
     }
+
+    /// `model` as a scenario's `model:` section, each entity with the properties it declares itself (a
+    /// sub-entity's inherited ones come from its parent). Defaults are left out: a skeleton inserts nothing.
+    static func model(_ model: ModelDescription, indent: String) -> [String] {
+        var lines = ["\(indent)model:"]
+        for entity in model.entities {
+            lines.append("\(indent)  \(word(entity.name)):")
+            if let parent = entity.parent { lines.append("\(indent)    parent-entity: \(word(parent))") }
+            if entity.isAbstract { lines.append("\(indent)    abstract-entity: true") }
+            let declared = model.declaredProperties(of: entity)
+            for attribute in declared.attributes {
+                lines.append("\(indent)    \(word(attribute.name)): \(attribute.type.rawValue)\(attribute.isOptional ? "?" : "")\(attribute.isUnique ? " unique" : "")")
+            }
+            for relationship in declared.relationships {
+                let type = relationship.isToMany ? "\"[\(relationship.destination)]\"" : relationship.destination + (relationship.isOptional ? "?" : "")
+                lines.append("\(indent)    \(word(relationship.name)): \(type)")
+            }
+            let inherited = entity.parent.flatMap(model.entity(named:))?.uniquenessConstraints ?? []
+            let own = entity.uniquenessConstraints.filter { !inherited.contains($0) }
+            if !own.isEmpty {
+                lines.append("\(indent)    uniqueness-constraints: [\(own.map { "[\($0.map(word).joined(separator: ", "))]" }.joined(separator: ", "))]")
+            }
+        }
+        return lines
+    }
 }

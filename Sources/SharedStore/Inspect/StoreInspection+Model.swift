@@ -18,7 +18,19 @@ extension StoreInspection {
     ///
     /// A store SharedStore made keeps its exact model (`storedModel`), which is returned instead.
     public func inferredModel() throws(ModelInferenceError) -> ModelDescription {
-        if let storedModel { return storedModel }
+        try inferredModel(leavingOutUnresolved: false).model
+    }
+
+    /// The same, keeping the relationships whose destination the schema does not tell as `int` attributes
+    /// (the key their column holds) instead of refusing the store; returns them (`Car.owner (column ZOWNER)`)
+    /// with the model, for `import` to ask about.
+    public func inferredModelLeavingOutUnresolved() throws(ModelInferenceError) -> (model: ModelDescription, leftOut: [String]) {
+        try inferredModel(leavingOutUnresolved: true)
+    }
+
+    private func inferredModel(leavingOutUnresolved: Bool) throws(ModelInferenceError) -> (model: ModelDescription, leftOut: [String]) {
+        if let storedModel { return (storedModel, []) }
+        var leftOut: [String] = []
         guard !entities.isEmpty else { throw ModelInferenceError(message: "the store has no entities") }
         if let odd = entities.first(where: { !PropertySyntax.isIdentifier($0.name) || !$0.name.allSatisfy(\.isASCII) }) {
             throw ModelInferenceError(message: "the entity name '\(odd.name)' is not an ASCII identifier, which the scenario language needs")
@@ -26,7 +38,7 @@ extension StoreInspection {
         var descriptions: [EntityDescription] = []
         for entity in entities {
             // A column whose lowercased name is no identifier (`Z1ABC`) cannot be named in a scenario: left out.
-            let attributes = entity.attributes.filter { PropertySyntax.isIdentifier($0.name) }.compactMap { attribute -> AttributeDescription? in
+            var attributes = entity.attributes.filter { PropertySyntax.isIdentifier($0.name) }.compactMap { attribute -> AttributeDescription? in
                 let type: AttributeType? = switch attribute.type {
                 case "int": .int
                 case "double", "decimal": .double
@@ -39,6 +51,15 @@ extension StoreInspection {
             var relationships: [RelationshipDescription] = []
             for relationship in entity.relationships where PropertySyntax.isIdentifier(relationship.name) {
                 guard let destination = relationship.destination else {
+                    if leavingOutUnresolved {
+                        // Kept as what the column holds, the key of the row it points to, so the store still fits.
+                        leftOut.append("\(entity.name).\(relationship.name) (column \(relationship.storage))")
+                        if !attributes.contains(where: { $0.name == relationship.name }) {
+                            attributes.append(AttributeDescription(name: relationship.name, type: .int, isOptional: true,
+                                                                   preservesValueInHistoryOnDeletion: false))
+                        }
+                        continue
+                    }
                     throw ModelInferenceError(message: "the schema does not tell where \(entity.name).\(relationship.name) points "
                         + "(column \(relationship.storage)); give the model under model:")
                 }
@@ -65,7 +86,7 @@ extension StoreInspection {
             throw ModelInferenceError(message: "its entities are numbered \(entities.map { "\($0.name) \($0.number)" }.joined(separator: ", ")), "
                 + "not as Core Data and SharedStore number them (from 1, root entities in alphabetical order, each followed by its sub-entities)")
         }
-        return model
+        return (model, leftOut)
     }
 }
 

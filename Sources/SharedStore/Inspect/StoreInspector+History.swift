@@ -9,6 +9,9 @@ public struct RecordedHistory: Sendable {
     public var omitted: Int
     /// What each inserted or updated object of `transactions` holds now (absent: its row is gone).
     public var rows: [ObjectID: [String: Value]]
+    /// The first rows of each entity that has objects (up to the `samples` asked for), with their values:
+    /// objects a skeleton can name when the history names none.
+    public var samples: [ObjectID: [String: Value]] = [:]
 }
 
 extension StoreInspector {
@@ -16,8 +19,8 @@ extension StoreInspector {
     /// it), and the values the rows they insert or update hold now; from a copy in `scratch` (a new temporary
     /// directory when nil), removed before it returns.
     /// - Throws: `StoreError` when the store cannot be copied or opened with `model`.
-    public static func recordedHistory(_ given: URL, model: ModelDescription, limit: Int, scratch: URL? = nil) throws(StoreError)
-        -> RecordedHistory
+    public static func recordedHistory(_ given: URL, model: ModelDescription, limit: Int, samples: Int = 0,
+                                       scratch: URL? = nil) throws(StoreError) -> RecordedHistory
     {
         let fm = FileManager.default
         guard fm.fileExists(atPath: given.path) else { throw .file(path: given.path, reason: "no such file") }
@@ -28,10 +31,22 @@ extension StoreInspector {
         _ = try copyStore(url, reportedAs: given.path, to: copy)
         let compiled: Model
         do { compiled = try Model(model) } catch { throw .invalidState("the model does not compile: \(error)") }
-        let store = try StoreCoordinator(url: copy, model: compiled, options: StoreOptions(readOnly: true))
+        let store: StoreCoordinator
+        do {
+            store = try StoreCoordinator(url: copy, model: compiled, options: StoreOptions(readOnly: true))
+        } catch .modelMismatch {
+            // Named in the store's terms: the copy's path means nothing to whoever runs this.
+            var reason: String?
+            if let db = try? SQLiteConnection(path: copy.path, readOnly: true) {
+                reason = (try? StoreSchema.schemaProblem(db, compiled)) ?? nil
+                db.close()
+            }
+            throw .invalidState("\(given.lastPathComponent) does not fit the model: " + (reason ?? "its metadata names another model"))
+        }
         defer { store.close() }
+        let sampled = try sampleRows(store, compiled, samples)
         guard (try? HistoryReader.requireTracking(store.core)) != nil else {
-            return RecordedHistory(transactions: [], omitted: 0, rows: [:])
+            return RecordedHistory(transactions: [], omitted: 0, rows: [:], samples: sampled)
         }
         let all = try store.fetchHistory(after: nil).transactions
         let kept = Array(all.suffix(max(0, limit)))
@@ -42,7 +57,19 @@ extension StoreInspector {
                 rows[change.object] = values
             }
         }
-        return RecordedHistory(transactions: kept, omitted: all.count - kept.count, rows: rows)
+        return RecordedHistory(transactions: kept, omitted: all.count - kept.count, rows: rows, samples: sampled)
+    }
+
+    /// The first `count` rows (by key) of each entity that can have objects, with their values.
+    private static func sampleRows(_ store: StoreCoordinator, _ model: Model, _ count: Int) throws(StoreError) -> [ObjectID: [String: Value]] {
+        guard count > 0 else { return [:] }
+        let context = store.newBackgroundContext(name: "import-samples")
+        var result: [ObjectID: [String: Value]] = [:]
+        for entity in model.entities where !entity.family.isAbstract {
+            let request = FetchRequest(entity: entity.name, fetchLimit: count, includesSubentities: false)
+            for id in try context.fetch(request) { result[id] = try context.values(of: id) }
+        }
+        return result
     }
 }
 

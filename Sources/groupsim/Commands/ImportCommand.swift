@@ -16,7 +16,10 @@ struct ImportCommand: ParsableCommand {
             off its schema), declares one process per bundle id (else author) its history names, with a role \
             guessed from the bundle id, and replays the newest transactions as those processes' saves, with \
             one variant per refresh strategy of the app. Updates set the values the rows hold now (history \
-            keeps which properties changed, not their values); inserts and deletes are comments. Exit status: \
+            keeps which properties changed, not their values); inserts and deletes are comments. A history \
+            with no writer but the app gets an extension that edits an object the app then reads. A \
+            relationship whose destination the schema does not tell is kept as an int, with a comment; \
+            --model gives the model instead. Exit status: \
             0 when the skeleton was written, 1 when the store could not be read or the output not written.
             """
     )
@@ -26,6 +29,9 @@ struct ImportCommand: ParsableCommand {
 
     @Option(name: [.short, .customLong("output")], help: "The scenario file to write (it must not exist yet, unless --force).")
     var output: String
+
+    @Option(help: ArgumentHelp("The model to use instead of the one the schema shows: a scenario file, or a YAML file of the model (Note: { title: string }).", valueName: "file"))
+    var model: String?
 
     @Option(help: "How many of the newest history transactions become steps (1 to 10000).")
     var transactions = 200
@@ -65,10 +71,19 @@ struct ImportCommand: ParsableCommand {
             CleanupRegistry.shared.remove(token)
             try? FileManager.default.removeItem(at: scratch)
         }
+        var given: ModelDescription?
+        if let model {
+            do {
+                given = try ScenarioLoader.model(contentsOf: URL(fileURLWithPath: model))
+            } catch {
+                printError(error.errors.map(\.description).joined(separator: "\n"))
+                throw ExitCode(1)
+            }
+        }
         let text: String
         do {
             text = try ScenarioImporter.skeleton(store: URL(fileURLWithPath: store), output: outputURL,
-                                                 transactions: transactions, scratch: scratch)
+                                                 transactions: transactions, scratch: scratch, model: given)
         } catch {
             printError("groupsim import: \(VisibleText.escaped(store)): \(VisibleText.escaped("\(error)"))")
             throw ExitCode(1)

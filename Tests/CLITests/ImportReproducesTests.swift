@@ -1,0 +1,73 @@
+import Basics
+import Foundation
+import SharedStore
+import Testing
+import TestSupport
+
+/// `groupsim import` on stores as they come from devices: any file name, a relationship the schema cannot
+/// place, no history, a store beside rather than under the scenario; the skeleton validates and its runs
+/// decide, with a second process that can show a two-process bug.
+@Suite(.serialized, .spawnsProcesses) struct ImportReproducesTests {
+    /// A Core Data store with no history: `Car.owner` (ZOWNER) points at a `Person` the schema cannot name.
+    private func carsStore(in cli: CLI, named name: String) throws -> URL {
+        let url = cli.directory.url.appendingPathComponent("device/\(name)")
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let db = try SQLiteConnection(path: url.path, walMode: false)
+        defer { db.close() }
+        try db.execute("PRAGMA journal_mode=WAL")
+        try db.execute("""
+            \(CoreDataLayout.storeTables)
+            INSERT INTO Z_PRIMARYKEY VALUES (1, 'Car', 0, 2), (2, 'Person', 0, 1);
+            CREATE TABLE ZCAR ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZOWNER INTEGER, ZPLATE VARCHAR, ZSEATS INTEGER );
+            CREATE INDEX ZCAR_ZOWNER_INDEX ON ZCAR (ZOWNER);
+            CREATE TABLE ZPERSON ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
+            INSERT INTO ZCAR VALUES (1, 1, 1, 1, 'AB-123', 4), (2, 1, 1, 1, 'CD-456', 2);
+            INSERT INTO ZPERSON VALUES (1, 2, 1, 'Ada');
+            """)
+        try db.execute(try CoreDataLayout.metadataRow(identifier: "5B1C2D3E-4F50-4162-8374-95A6B7C8D9E0", entities: ["Car", "Person"]))
+        return url
+    }
+
+    @Test func anOddlyNamedStoreWithoutHistoryImportsToASkeletonWhoseRunsDecide() throws {
+        let cli = try CLI()
+        let url = try carsStore(in: cli, named: "EasyLife_1.3.0 (copy).sqlite")
+        try FileManager.default.createDirectory(at: cli.directory.url.appendingPathComponent("scenarios"), withIntermediateDirectories: true)
+        let result = try cli.run("import", url.path, "-o", "scenarios/cars.yaml")
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOf: cli.directory.url.appendingPathComponent("scenarios/cars.yaml"), encoding: .utf8)
+        #expect(text.contains("name: imported-easylife-1-3-0-copy"), "a kebab-case name from any file name")
+        #expect(text.contains("file: \"../device/EasyLife_1.3.0 (copy).sqlite\""), "relative to the scenario: \(text)")
+        #expect(text.contains("# Car.owner (column ZOWNER): the schema does not tell where it points"), "a question, not a refusal")
+        #expect(text.contains("      owner: int?"), "kept as the key it holds, in a declared model: \(text)")
+        #expect(text.contains("car-1: \"Car 1\"") && text.contains("person-1: \"Person 1\""), "objects named from the rows: \(text)")
+        #expect(text.contains("share: { role: share, author: none }"), "a second process: \(text)")
+        #expect(text.contains("- share: { update: car-1, set: { plate: \"AB-123 (edited)\" } }"), "\(text)")
+        #expect(text.contains("- app: { read: car-1, expect: { owner: 1, plate: \"AB-123 (edited)\", seats: 4 }, within: 1s }"), "\(text)")
+
+        let validate = try cli.run("validate", "scenarios/cars.yaml")
+        #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
+        let run = try cli.run("run", "scenarios/cars.yaml", "--deterministic", "--report-dir", "reports")
+        #expect(run.status == 0 || run.status == 1, "the runs decide: \(run.stdout)\(run.stderr)")
+        #expect(!run.stdout.contains("HARNESS ERROR") && run.stdout.contains("of 4 runs matched"), "\(run.stdout)")
+        #expect(run.stdout.contains("refresh-none: NOT MATCHED  stale-read"), "the app that never refreshes reads the old plate: \(run.stdout)")
+        #expect(run.stdout.contains("history: matched"), "\(run.stdout)")
+    }
+
+    @Test func aModelFileResolvesWhatTheSchemaCannotTell() throws {
+        let cli = try CLI()
+        let url = try carsStore(in: cli, named: "Cars.sqlite")
+        try "Car: { plate: string?, seats: int?, owner: Person? }\nPerson: { name: string?, cars: [Car] }\n"
+            .write(to: cli.directory.url.appendingPathComponent("model.yaml"), atomically: true, encoding: .utf8)
+        let result = try cli.run("import", url.path, "-o", "cars.yaml", "--model", "model.yaml")
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOf: cli.directory.url.appendingPathComponent("cars.yaml"), encoding: .utf8)
+        #expect(text.contains("      owner: Person?") && text.contains("      cars: \"[Car]\""), "\(text)")
+        #expect(!text.contains("does not tell where"), "\(text)")
+        let validate = try cli.run("validate", "cars.yaml")
+        #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
+
+        try "Car: { plate: strin }\n".write(to: cli.directory.url.appendingPathComponent("bad.yaml"), atomically: true, encoding: .utf8)
+        let bad = try cli.run("import", url.path, "-o", "other.yaml", "--model", "bad.yaml")
+        #expect(bad.status == 1 && bad.stderr.contains("bad.yaml:1:"), "a bad model file is named at its line: \(bad.stderr)")
+    }
+}
