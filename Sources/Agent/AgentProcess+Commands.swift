@@ -31,6 +31,10 @@ extension AgentProcess {
     func handle(_ request: AgentRequest) {
         // What the hub delivered before this step was sent is handled first, between steps.
         if let t = request.virtualTime { time.pass(to: t) }
+        // A request that is not the waiting check's ends its hold: what it held back is handled first.
+        let held = checkDeadline != nil && request.checkDeadline == nil
+        checkDeadline = request.checkDeadline
+        if held && inbox.count > 0 { handleNotifications() }
         if let deliveries = request.deliveries { settle(deliveries: deliveries) }
         if let notifications = request.notifications, !notifications.isEmpty { deliver(notifications) }
         isLastAttempt = request.lastAttempt ?? true

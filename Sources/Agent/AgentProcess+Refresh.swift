@@ -107,7 +107,8 @@ extension AgentProcess {
     /// another process's: its own triggers the refresh like any other (the hub's records keep the
     /// poster for the report; the agent never reads it).
     func handleNotifications() {
-        for delivery in inbox.take() {
+        let deadline = checkDeadline
+        for delivery in inbox.take({ deadline == nil || $0.postedAt <= deadline! }) {
             receivedNotifications += 1
             trace.record(.notificationReceived(NotificationRecord(name: delivery.name, postedAt: delivery.postedAt)),
                          step: currentStep, at: delivery.receivedAt)
@@ -131,7 +132,7 @@ extension AgentProcess {
     func pollIfDue() {
         guard settings.trigger == .poll, world.runsOwnTimers else { return }
         let now = time.now
-        guard now >= nextPoll else { return }
+        guard now >= nextPoll, checkDeadline.map({ nextPoll <= $0 }) ?? true else { return }
         runRefresh(reason: .poll)
         nextPoll = now + settings.pollIntervalNanos
     }
@@ -140,7 +141,8 @@ extension AgentProcess {
     func settle(deliveries count: Int, timeoutNanos: UInt64 = 10_000_000_000) {
         let deadline = MonotonicClock.now() + timeoutNanos
         handleNotifications()
-        while receivedNotifications < count {
+        // Notifications a waiting check holds back count as arrived: they are here, handled after it.
+        while receivedNotifications + (checkDeadline == nil ? 0 : inbox.count) < count {
             let now = MonotonicClock.now()
             guard now < deadline else {
                 record(.warning("received \(receivedNotifications) of the \(count) notifications the hub sent it within 10 s"))

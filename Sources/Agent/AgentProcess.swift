@@ -85,6 +85,10 @@ public final class AgentProcess {
     var lastCheckMatched: Bool?
     /// Whether the current attempt of a check is its last (the runner asks again until its deadline).
     var isLastAttempt = true
+    /// While a `within:` check waits (from its first attempt to its last), its deadline: notifications
+    /// posted after it, and poll refreshes due after it, wait until the check is decided, so the last
+    /// attempt sees the view as it was at the deadline however late it runs.
+    var checkDeadline: UInt64?
     /// What the running command does when it meets another process's lock (`AgentRequest.lockWaits`).
     var lockWaitHandling: LockWaitHandling?
     /// The error the running step expects (`AgentRequest.expectError`).

@@ -50,11 +50,15 @@ final class AgentHarness {
     /// Sends `command` to agent `name` as step `sequence` and returns its reply.
     @discardableResult
     func send(_ name: String, _ command: AgentCommand, expectError: ErrorKind? = nil,
-              ids: [String: ObjectRef] = [:], deliveries: Int? = nil) -> AgentReply {
+              ids: [String: ObjectRef] = [:], deliveries: Int? = nil, lastAttempt: Bool? = nil,
+              checkDeadline: UInt64? = nil) -> AgentReply {
         sequence += 1
         let before = replies[name]?.count ?? 0
-        agents[name]!.handle(AgentRequest(seq: sequence, step: sequence, expectError: expectError, ids: ids,
-                                          deliveries: deliveries, command: command))
+        var request = AgentRequest(seq: sequence, step: sequence, expectError: expectError, ids: ids,
+                                   deliveries: deliveries, command: command)
+        request.lastAttempt = lastAttempt
+        request.checkDeadline = checkDeadline
+        agents[name]!.handle(request)
         let all = replies[name] ?? []
         precondition(all.count == before + 1, "one reply per request")
         return all[before]

@@ -63,3 +63,44 @@ import Trace
         #expect(try harness.events(of: "app").contains { if case .refreshStarted(let r) = $0.kind { r.reason == .activation } else { false } })
     }
 }
+
+/// `within:` is judged at its deadline, however late the last attempt runs: a notification posted after
+/// the deadline waits until the check is decided, so it cannot make a late attempt pass.
+@Suite struct CheckDeadlineTests {
+    private func read(_ title: String) -> AgentCommand {
+        .read(id: "n1", expect: ["title": .string(title)], absent: false, withinNanos: 1_000_000_000, workload: false)
+    }
+
+    @Test func aNotificationPostedAfterTheDeadlineWaitsUntilTheCheckIsDecided() throws {
+        let harness = try AgentHarness()
+        try harness.start("app") { $0.refresh = .staleness; $0.staleness = 0 }
+        try harness.start("share")
+        harness.send("app", .insert(entity: "Note", id: "n1", values: ["title": .string("A"), "rank": .int(1), "score": .double(0)]))
+        let ref = try #require(harness.send("app", .save).inserted["n1"])
+        harness.send("app", .read(id: "n1", expect: nil, absent: false, withinNanos: 0, workload: false), deliveries: 1)
+        let deadline = MonotonicClock.now()
+        #expect(harness.send("app", read("B"), lastAttempt: false, checkDeadline: deadline).matched == false)
+        // The share saves after the deadline; its notification reaches the app before the last attempt.
+        harness.send("share", .update(id: "n1", values: ["title": .string("B")]), ids: ["n1": ref])
+        harness.send("share", .save)
+        let last = harness.send("app", read("B"), deliveries: 2, lastAttempt: true, checkDeadline: deadline)
+        #expect(last.matched == false, "the view at the deadline still showed A")
+        // Decided: the held notification is handled, and the next read sees B.
+        harness.send("app", .read(id: "n1", expect: ["title": .string("B")], absent: false, withinNanos: 0, workload: false))
+        #expect(try harness.checks(of: "app").map(\.passed) == [false, true])
+    }
+
+    @Test func aNotificationPostedBeforeTheDeadlineCountsOnALateAttempt() throws {
+        let harness = try AgentHarness()
+        try harness.start("app") { $0.refresh = .staleness; $0.staleness = 0 }
+        try harness.start("share")
+        harness.send("app", .insert(entity: "Note", id: "n1", values: ["title": .string("A"), "rank": .int(1), "score": .double(0)]))
+        let ref = try #require(harness.send("app", .save).inserted["n1"])
+        harness.send("app", .read(id: "n1", expect: nil, absent: false, withinNanos: 0, workload: false), deliveries: 1)
+        harness.send("share", .update(id: "n1", values: ["title": .string("B")]), ids: ["n1": ref])
+        harness.send("share", .save)
+        let deadline = MonotonicClock.now()
+        let last = harness.send("app", read("B"), deliveries: 2, lastAttempt: true, checkDeadline: deadline)
+        #expect(last.matched == true)
+    }
+}

@@ -56,6 +56,11 @@ extension AgentProcess {
                     return 0
                 }
                 handle(request)
+                // A check decided (matched, failed, or asked for the last time): what it held back is handled now.
+                if checkDeadline != nil, isLastAttempt || lastCheckMatched != false {
+                    checkDeadline = nil
+                    if inbox.count > 0 { handleNotifications() }
+                }
             }
             if input.isClosed { return 0 }
         }

@@ -39,11 +39,21 @@ final class Inbox<Item: Sendable>: Sendable {
 
     /// Called from the loop: everything posted so far, oldest first.
     func take() -> [Item] {
+        take { _ in true }
+    }
+
+    /// Called from the loop: what was posted so far and `isDue`, oldest first; the rest stays queued
+    /// (taken by a later call, without another byte on the pipe).
+    func take(_ isDue: (Item) -> Bool) -> [Item] {
         var scratch = [UInt8](repeating: 0, count: 256)
         while read(readDescriptor, &scratch, scratch.count) > 0 {}
         return items.withLock { queued in
-            defer { queued.removeAll() }
-            return queued
+            let due = queued.filter(isDue)
+            queued.removeAll { isDue($0) }
+            return due
         }
     }
+
+    /// How many items wait.
+    var count: Int { items.withLock { $0.count } }
 }

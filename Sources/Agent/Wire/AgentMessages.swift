@@ -26,6 +26,9 @@ public struct AgentRequest: Sendable, Hashable, Codable {
     /// For a `read`, `count` or `state` check: whether its deadline has passed, so this attempt is the
     /// last (the runner asks again, after what could change the view, until then). Nil: the last.
     public var lastAttempt: Bool?
+    /// For a `read`, `count` or `state` check with `within:`: its deadline (the first attempt's start plus
+    /// the duration), on the run's clock. Until the check is decided, what was posted after it waits.
+    public var checkDeadline: UInt64?
     /// Deterministic mode: what the command does when it meets another process's lock (nil: SQLite
     /// waits for it, up to the busy timeout).
     public var lockWaits: LockWaitHandling?

@@ -99,7 +99,8 @@ extension ScenarioRunner {
             let deadline = overflow ? UInt64.max : end
             var last = within == 0
             while true {
-                let reply = try send(command, to: slot, expectError: expectError, timeout: timeout, lastAttempt: last)
+                let reply = try send(command, to: slot, expectError: expectError, timeout: timeout, lastAttempt: last,
+                                     checkDeadline: within == 0 ? nil : deadline)
                 if last || reply.matched != false || reply.status != .ok { return reply }
                 try env.awaitChange(of: slot, until: deadline)
                 last = time.now >= deadline
@@ -137,14 +138,15 @@ extension ScenarioRunner {
     @discardableResult
     func send(_ command: AgentCommand, to slot: ProcessSlot, expectError: ErrorKind? = nil,
               timeout: Swift.Duration? = nil, lastAttempt: Bool? = nil,
-              lockWaits: LockWaitHandling? = nil) throws(HarnessFailure) -> AgentReply {
-        let seq = try write(command, to: slot, expectError: expectError, lastAttempt: lastAttempt, lockWaits: lockWaits)
+              lockWaits: LockWaitHandling? = nil, checkDeadline: UInt64? = nil) throws(HarnessFailure) -> AgentReply {
+        let seq = try write(command, to: slot, expectError: expectError, lastAttempt: lastAttempt, lockWaits: lockWaits,
+                            checkDeadline: checkDeadline)
         return try awaitReply(seq, from: slot, timeout: timeout ?? options.stepTimeout)
     }
 
     /// Writes one request line; returns its sequence number.
     func write(_ command: AgentCommand, to slot: ProcessSlot, expectError: ErrorKind?,
-               lastAttempt: Bool? = nil, lockWaits: LockWaitHandling? = nil) throws(HarnessFailure) -> Int {
+               lastAttempt: Bool? = nil, lockWaits: LockWaitHandling? = nil, checkDeadline: UInt64? = nil) throws(HarnessFailure) -> Int {
         guard let child = slot.child else {
             let state = slot.lifecycle.state
             throw failure("it is not running\(state == .notRunning ? "" : " (\(state))"); launch it first", process: slot.name)
@@ -161,6 +163,7 @@ extension ScenarioRunner {
         request.contextAuthor = commandContext?.author
         request.contextMergePolicy = commandContext?.mergePolicy
         request.lastAttempt = lastAttempt
+        request.checkDeadline = checkDeadline
         request.lockWaits = lockWaits
         env.prepare(&request, for: slot)
         switch command {
