@@ -42,13 +42,16 @@ public enum Escape {
         return out
     }
 
-    /// Text safe in a Markdown table cell: pipes escaped, line breaks folded, HTML left inert, terminal
+    /// Text safe in a Markdown table cell: pipes escaped, line breaks folded, HTML, links, images and code
+    /// spans left inert (`[`, `]`, backquotes and backslashes escaped), terminal
     /// escapes and other control characters written as `\u{..}` (a summary is often read with `cat`).
     public static func markdownCell(_ text: String) -> String {
         var out = ""
         for character in text {
             switch character {
             case "|": out += "\\|"
+            // A link, an image or a code span from a scenario's or a store's text stays text.
+            case "[", "]", "`", "\\": out += "\\" + String(character)
             case "\n", "\r", "\r\n": out += " "
             case "<": out += "&lt;"
             case ">": out += "&gt;"

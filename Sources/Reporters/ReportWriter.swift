@@ -23,6 +23,7 @@ public enum ReportWriter {
         _ run: ReportedRun, variants: [ReportedRun] = [], to directory: URL, options: ReportOptions = ReportOptions(),
         link: (ReportedRun) -> String? = { _ in nil }
     ) throws {
+        try removeLinks(above: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try JSONReport.render(run, options: options).write(to: directory.appendingPathComponent("report.json"), options: .atomic)
         try write(MarkdownReport.render(run, variants: variants, options: options), to: directory.appendingPathComponent("summary.md"))
@@ -79,6 +80,18 @@ public enum ReportWriter {
 
     private static func relativeDirectory(for info: RunInfo) -> String {
         "\(Escape.pathComponent(info.scenario))/\(Escape.pathComponent(info.variant))"
+    }
+
+    /// A run's folder in a reused report directory may have been replaced by a symbolic link (or a link
+    /// left by a checkout): the reports are written into a real folder there, never through the link.
+    /// The link (not what it points to) is removed; the scenario's folder above is checked the same way.
+    static func removeLinks(above directory: URL) throws {
+        let manager = FileManager.default
+        for folder in [directory.deletingLastPathComponent(), directory] {
+            guard let type = (try? manager.attributesOfItem(atPath: folder.path))?[.type] as? FileAttributeType,
+                  type == .typeSymbolicLink else { continue }
+            try manager.removeItem(atPath: folder.path)
+        }
     }
 
     private static func write(_ text: String, to url: URL) throws {

@@ -86,3 +86,28 @@ struct LargeRunReportTests {
         #expect(html.contains("stale-read"))
     }
 }
+
+/// A reused report directory and text from a scenario or a store are someone else's: neither sends a
+/// report file outside the directory nor puts a live link in a summary.
+@Suite struct ReportFolderHostilityTests {
+    @Test func aRunFolderThatIsALinkIsReplacedNotWrittenThrough() throws {
+        let dir = try TemporaryDirectory()
+        let outside = try TemporaryDirectory()
+        let runs = SampleTraces.refreshWithInfiniteStalenessRuns()
+        let variant = ReportWriter.directory(for: runs[0].info, under: dir.url)
+        try FileManager.default.createDirectory(at: variant.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: variant, withDestinationURL: outside.url)
+        try ReportWriter.writeAll(runs, to: dir.url)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path("")).isEmpty, "nothing written through the link")
+        let type = try FileManager.default.attributesOfItem(atPath: variant.path)[.type] as? FileAttributeType
+        #expect(type == .typeDirectory)
+        #expect(FileManager.default.fileExists(atPath: variant.appendingPathComponent("summary.md").path))
+    }
+
+    @Test func linksAndImagesInTextStayText() {
+        let text = "[x](javascript:alert(1)) ![](http://example.com/t.png) `code`"
+        let escaped = Escape.markdownCell(text)
+        #expect(!escaped.contains("[x]") && !escaped.contains("![]") && !escaped.contains("`code`"))
+        #expect(escaped == "\\[x\\](javascript:alert(1)) !\\[\\](http://example.com/t.png) \\`code\\`")
+    }
+}

@@ -116,3 +116,14 @@ import Testing
         #expect(nel.contains { $0.line == 2 && $0.column == 1 && $0.message.contains("bogus") }, "\(nel)")
     }
 }
+
+/// A file cannot ask for more OS processes than an app and its extensions have.
+@Suite struct ProcessLimitTests {
+    @Test func moreProcessesThanTheLimitAreRefusedAtTheFirstOneTooMany() {
+        let processes = (1...(Limits.processes + 500)).map { "p\($0): { role: share }" }.joined(separator: ", ")
+        let yaml = Fixture.yaml(model: "Note: { title: string }").replacingOccurrences(of: "processes: { app: { role: host } }",
+                                                                          with: "processes: { app: { role: host }, \(processes) }")
+        let errors = Fixture.errors(yaml)
+        #expect(errors.count == 1 && errors[0].line == 7 && errors[0].message.contains("at most \(Limits.processes)"), "\(errors)")
+    }
+}

@@ -26,6 +26,9 @@ public enum Limits {
     public static let contextDepth = 16
     /// How deep entities inherit (`parent-entity:`: a sub-entity of a root is 1 deep). Real models use 1 or 2.
     public static let entityDepth = 16
+    /// Processes in one scenario: an app, its extensions and a watch (each runs as its own OS process,
+    /// tens of megabytes each); real apps have a handful.
+    public static let processes = 64
     /// Alias uses (`*name`) in one file. SnakeYAML refuses more than 50 by default; real scenarios use none.
     public static let aliases = 100
 }

@@ -9,7 +9,11 @@ extension ScenarioDecoder {
         if map.pairs.isEmpty {
             decoder.error("no process is declared; add one, like app: { role: host }.", at: node)
         }
-        for pair in map.pairs {
+        if map.pairs.count > Limits.processes {
+            decoder.error("\(map.pairs.count) processes are declared; a scenario may have at most \(Limits.processes) (an app, its "
+                + "extensions and a watch), each a real OS process.", at: map.pairs[Limits.processes].key)
+        }
+        for pair in map.pairs.prefix(Limits.processes) {
             guard let name = pair.key.scalar, checkProcessName(name, at: pair.key) else { continue }
             let location = decoder.location(of: pair.key)
             guard let settingsMap = MappingReader(pair.value, "the settings of process '\(name)'", decoder) else {

@@ -31,6 +31,20 @@ extension StoreInspector {
         _ = try copyStore(url, reportedAs: given.path, to: copy)
         let compiled: Model
         do { compiled = try Model(model) } catch { throw .invalidState("the model does not compile: \(error)") }
+        // Core Data makes tables only: a view (a query that may never end) is someone else's, and not read.
+        do {
+            let db = try SQLiteConnection(path: copy.path, readOnly: true)
+            defer { db.close() }
+            let statement = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name LIMIT 1")
+            if try statement.step(), let view = statement.value(at: 0).stringValue {
+                throw StoreError.invalidState("\(given.lastPathComponent) holds a view ('\(VisibleText.escaped(view))'), which Core Data never makes; "
+                    + "it is not read")
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.wrap(error)
+        }
         let store: StoreCoordinator
         do {
             store = try StoreCoordinator(url: copy, model: compiled, options: StoreOptions(readOnly: true))
