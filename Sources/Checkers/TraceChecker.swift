@@ -69,8 +69,8 @@ public enum TraceChecker {
                 break
             case .check(let record):
                 expectations.check(record, process: process, step: step, t: t)
-            case .notificationReceived:
-                latency.notificationReceived(by: process, t: t)
+            case .notificationReceived(let notification):
+                latency.notificationReceived(by: process, t: t, postedAt: notification.postedAt)
             case .refreshStarted:
                 latency.refreshStarted(by: process, t: t)
                 refreshes.started(process, t: t)
@@ -88,6 +88,7 @@ public enum TraceChecker {
             case .stepEnded(let record):
                 errors.stepEnded(record, process: process, step: step, t: t, into: &anomalies)
             case .lifecycle(let change):
+                latency.lifecycle(change.state, of: process)
                 if let anomaly = LifecycleChecker.check(change, process: process, step: step, t: t, context: context) {
                     anomalies.append(anomaly)
                 }

@@ -35,11 +35,22 @@ public enum ConsoleReport {
 
     /// `  refreshed p99 X, first shown p99 Y`: the headline (commit to the refresh that brought the save
     /// into the reader's context), then when a read first showed it; either left out when nothing measured it.
+    /// With several writer → reader pairs, the headline pair's alone, named: one whose saves never
+    /// reached the reader (`share → app never refreshed`, said even when it is the only pair), else the
+    /// slowest.
     static func latencyText(_ latency: LatencyReport) -> String {
         var parts: [String] = []
-        if let refreshed = latency.refreshed { parts.append("refreshed p99 \(DurationText.format(refreshed.p99))") }
-        if let shown = latency.shown { parts.append("first shown p99 \(DurationText.format(shown.p99))") }
-        return parts.isEmpty ? "" : "  " + parts.joined(separator: ", ")
+        var refreshed = latency.refreshed, shown = latency.shown
+        var prefix = ""
+        if let pair = latency.headlinePair, latency.pairs.count > 1 || (pair.refreshed == nil && pair.unrefreshed > 0) {
+            prefix = "\(Escape.oneLine(pair.writer)) → \(Escape.oneLine(pair.reader)) "
+            refreshed = pair.refreshed
+            shown = pair.shown
+            if refreshed == nil && pair.unrefreshed > 0 { parts.append("never refreshed") }
+        }
+        if let refreshed { parts.append("refreshed p99 \(DurationText.format(refreshed.p99))") }
+        if let shown { parts.append("first shown p99 \(DurationText.format(shown.p99))") }
+        return parts.isEmpty ? "" : "  " + prefix + parts.joined(separator: ", ")
     }
 
     /// The lines for a run: its line, and for an unmatched run what to run to replay it.

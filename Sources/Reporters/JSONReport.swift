@@ -88,7 +88,8 @@ public enum JSONReport {
                         unrefreshed: pair.unrefreshed, unseen: pair.unseen,
                         refreshedBuckets: buckets(pair.refreshedBuckets), shownBuckets: buckets(pair.shownBuckets))
                 },
-                propagations: result.latency.propagations.count)
+                propagations: result.latency.propagations.count,
+                headline: result.latency.headline.map { PairNameDoc(writer: $0.writer, reader: $0.reader) })
             refresh = result.refreshCosts.map { RefreshDoc(process: $0.process, count: $0.count, totalNs: $0.totalNanos) }
             unexpectedErrors = result.unexpectedErrors.map {
                 ErrorDoc(process: $0.process, step: $0.step, location: $0.location, kind: $0.kind.rawValue, message: $0.message, atNs: result.offset($0.t))
@@ -227,6 +228,13 @@ public enum JSONReport {
         public var pairs: [PairDoc]
         /// How many (save, live reader) propagations were followed.
         public var propagations: Int
+        /// The pair a one-line summary shows (`LatencyReport.headline`).
+        public var headline: PairNameDoc?
+    }
+
+    public struct PairNameDoc: Codable, Sendable, Equatable {
+        public var writer: String
+        public var reader: String
     }
 
     public struct RefreshDoc: Codable, Sendable, Equatable {

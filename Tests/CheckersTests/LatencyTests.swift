@@ -154,3 +154,58 @@ struct LatencyTests {
         #expect(pair.unseen == 1)
     }
 }
+
+/// Latency you can act on: a save is a sample of a pair only when the reader was running to receive it;
+/// a notification posted before a commit is not that commit's; the one-line headline names the pair
+/// whose saves never reached the reader.
+@Suite struct LatencyPairTests {
+    @Test func aSaveCommittedBeforeTheReaderLaunchedIsNoSample() throws {
+        var script = hostAndShare()
+        script.at(ms: 1)
+        script.lifecycle("share", .launching)
+        script.at(ms: 10)
+        script.insert("share", "n1", ["title": .string("A"), "rank": .int(1)])
+        script.at(ms: 20)
+        script.lifecycle("app", .launching)
+        script.at(ms: 30)
+        script.read("app", "n1", ["title": .string("A"), "rank": .int(1)], version: 1, source: .sql, final: false)
+        let result = check(script)
+        #expect(result.latency.pairs.isEmpty, "\(result.latency.pairs)")
+        #expect(result.latency.propagations.isEmpty)
+    }
+
+    @Test func aNotificationPostedBeforeTheCommitIsNotItsNotification() throws {
+        var script = hostShowingN1()
+        script.at(ms: 100)
+        let early = script.now
+        script.update("share", "n1", ["title": .string("B")], version: 2)
+        script.at(ms: 101)
+        script.notifyReceived("app", postedAt: early - 1_000_000)
+        script.at(ms: 120)
+        script.read("app", "n1", ["title": .string("B")], version: 2, final: false)
+        let result = check(script)
+        let pair = try #require(result.latency.pairs.first { $0.writer == "share" && $0.reader == "app" })
+        #expect(pair.notified == nil, "the only notification was posted 1 ms before the commit")
+    }
+
+    @Test func theHeadlineIsThePairThatNeverRefreshed() throws {
+        var script = hostShowingN1()
+        // app -> share: refreshed within 1 ms; share -> app: never refreshed though the app looks.
+        script.at(ms: 50)
+        script.update("app", "n1", ["title": .string("B")], version: 2)
+        script.at(ms: 50.5)
+        script.refreshStarted("share")
+        script.at(ms: 51)
+        script.refreshEnded("share")
+        script.at(ms: 52)
+        script.read("share", "n1", ["title": .string("B")], version: 2, final: false)
+        script.at(ms: 100)
+        script.update("share", "n1", ["title": .string("C")], version: 3)
+        script.at(ms: 200)
+        script.read("app", "n1", ["title": .string("B")], version: 2, source: .cache, final: false)
+        let result = check(script)
+        #expect(result.latency.headline == LatencyPair(writer: "share", reader: "app"), "\(result.latency.pairs)")
+        #expect(result.latency.headlinePair?.refreshed == nil && result.latency.headlinePair?.unrefreshed == 1)
+    }
+}
+

@@ -53,6 +53,9 @@ struct LatencyTracker {
     }
 
     let context: RunContext
+    /// Each process's last lifecycle state so far: a save committed while a reader was not running (not
+    /// launched yet, exited, crashed) is not a sample of that pair, as nothing could have carried it.
+    private var states: [String: LifecycleState] = [:]
     private var records: [Propagation] = []
     private var readersByStore: [String: [String]] = [:]
     private var awaitingNotification: [String: Queue] = [:]
@@ -88,7 +91,7 @@ struct LatencyTracker {
         if commit.source != .syncImport {
             for (store, names) in readersByStore where store != commit.store { readers += names.map { ($0, true) } }
         }
-        for (reader, crossStore) in readers where reader != writer {
+        for (reader, crossStore) in readers where reader != writer && isRunning(reader) {
             let record = records.count
             records.append(Propagation(writer: writer, reader: reader, store: commit.store, step: step, object: first.id, committedAt: t))
             looked.append(false)
@@ -114,9 +117,23 @@ struct LatencyTracker {
         }
     }
 
-    mutating func notificationReceived(by reader: String, t: UInt64) {
+    /// A process's lifecycle changed (the runner records launches, exits, crashes).
+    mutating func lifecycle(_ state: LifecycleState, of process: String) {
+        states[process] = state
+    }
+
+    /// A reader runs unless its last state says otherwise; before any process's lifecycle is known (a
+    /// trace without them), every reader counts as running.
+    private func isRunning(_ reader: String) -> Bool {
+        guard let state = states[reader] else { return states.isEmpty }
+        return state.isRunning
+    }
+
+    /// A notification arrived; one posted before a commit cannot be that commit's.
+    mutating func notificationReceived(by reader: String, t: UInt64, postedAt: UInt64? = nil) {
         guard var queue = awaitingNotification.removeValue(forKey: reader) else { return }
-        while let record = queue.first, records[record].committedAt <= t {
+        let posted = postedAt.map { Swift.min($0, t) } ?? t
+        while let record = queue.first, records[record].committedAt <= posted {
             records[record].notifiedAt = t
             queue.removeFirst()
         }
@@ -258,8 +275,13 @@ struct LatencyTracker {
                 shown: LatencySummary(s.shown), notified: LatencySummary(s.notified), unrefreshed: s.unrefreshed,
                 unseen: s.unseen, refreshedBuckets: s.refreshed.displayBuckets(), shownBuckets: s.shown.displayBuckets())
         }
+        // The headline pair: one whose saves never reached the reader if there is one (the most of them),
+        // else the slowest to refresh.
+        let headline = pairs.filter { $0.refreshed == nil && $0.unrefreshed > 0 }.max { $0.unrefreshed < $1.unrefreshed }
+            ?? pairs.filter { $0.refreshed != nil }.max { $0.refreshed!.p99 < $1.refreshed!.p99 }
         return LatencyReport(
-            pairs: pairs, refreshed: LatencySummary(overallRefreshed), shown: LatencySummary(overallShown),
+            pairs: pairs, headline: headline.map { LatencyPair(writer: $0.writer, reader: $0.reader) },
+            refreshed: LatencySummary(overallRefreshed), shown: LatencySummary(overallShown),
             refreshedBuckets: overallRefreshed.displayBuckets(), shownBuckets: overallShown.displayBuckets(),
             propagations: kept)
     }

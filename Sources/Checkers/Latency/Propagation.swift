@@ -74,6 +74,9 @@ public struct PairLatency: Sendable, Hashable, Codable {
 public struct LatencyReport: Sendable, Hashable, Codable {
     /// Ordered by writer, then reader.
     public var pairs: [PairLatency]
+    /// The pair a one-line summary shows when there are several: one whose saves no refresh of the
+    /// reader ever brought (the most of them), else the slowest to refresh (highest `refreshed` p99).
+    public var headline: LatencyPair?
     /// Every pair's `refreshed` samples together: the headline.
     public var refreshed: LatencySummary?
     /// Every pair's `shown` samples together.
@@ -84,14 +87,33 @@ public struct LatencyReport: Sendable, Hashable, Codable {
     public var propagations: [Propagation]
 
     public init(
-        pairs: [PairLatency] = [], refreshed: LatencySummary? = nil, shown: LatencySummary? = nil,
+        pairs: [PairLatency] = [], headline: LatencyPair? = nil, refreshed: LatencySummary? = nil, shown: LatencySummary? = nil,
         refreshedBuckets: [LatencyBucket] = [], shownBuckets: [LatencyBucket] = [], propagations: [Propagation] = []
     ) {
         self.pairs = pairs
+        self.headline = headline
         self.refreshed = refreshed
         self.shown = shown
         self.refreshedBuckets = refreshedBuckets
         self.shownBuckets = shownBuckets
         self.propagations = propagations
+    }
+}
+
+/// A writer and a reader.
+public struct LatencyPair: Sendable, Hashable, Codable {
+    public var writer: String
+    public var reader: String
+
+    public init(writer: String, reader: String) {
+        self.writer = writer
+        self.reader = reader
+    }
+}
+
+extension LatencyReport {
+    /// The headline pair's latency, when there is one.
+    public var headlinePair: PairLatency? {
+        headline.flatMap { h in pairs.first { $0.writer == h.writer && $0.reader == h.reader } }
     }
 }
