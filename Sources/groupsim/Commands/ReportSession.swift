@@ -1,7 +1,9 @@
+import Basics
 import Checkers
 import Foundation
 import Reporters
 import Runner
+import Supervisor
 import Trace
 
 /// Writes the reports of finished runs (the runs were judged and printed as they finished), the index
@@ -30,7 +32,8 @@ struct ReportSession {
         // The index covers every run whose trace is in the directory: this invocation's, and the other
         // scenarios' from earlier invocations (judged again from their traces), so running one file does
         // not drop the rest.
-        let earlier = ReportIndex.earlierRuns(in: reportDirectory, except: runs)
+        // Interrupted: the user wants out; the index covers this invocation's runs, judged already.
+        let earlier = ProcessGuard.interruption == nil ? ReportIndex.earlierRuns(in: reportDirectory, except: runs) : []
         try ReportWriter.writeIndex(earlier + runs, to: reportDirectory)
         say(ConsoleReport.summary(runs.map(\.result)) + (interrupted.isEmpty ? "" : "; \(interrupted.count) interrupted"))
         say("Reports: \(reportDirectory.path)/index.html")
@@ -46,7 +49,10 @@ struct ReportSession {
 enum ReportIndex {
     /// Every `<scenario>/<variant>/trace.jsonl` under `root` that is not one of `current`, judged again
     /// from its trace; traces that cannot be read (another version's) are left out, with a note on stderr.
-    static func earlierRuns(in root: URL, except current: [ReportedRun]) -> [ReportedRun] {
+    ///
+    /// A trace larger than `largestTrace` bytes is left out too (with a note): judging it again would cost
+    /// every later invocation seconds and gigabytes (a long workload's trace, or a file someone left there).
+    static func earlierRuns(in root: URL, except current: [ReportedRun], largestTrace: Int = 32 << 20) -> [ReportedRun] {
         let taken = Set(current.map { ReportWriter.directory(for: $0.info, under: root).standardizedFileURL.path })
         let manager = FileManager.default
         var runs: [ReportedRun] = []
@@ -56,6 +62,12 @@ enum ReportIndex {
                 let directory = scenarioURL.appendingPathComponent(variant, isDirectory: true)
                 let trace = directory.appendingPathComponent("trace.jsonl")
                 guard !taken.contains(directory.standardizedFileURL.path), manager.fileExists(atPath: trace.path) else { continue }
+                let size = ((try? manager.attributesOfItem(atPath: trace.path))?[.size] as? Int) ?? 0
+                guard size <= largestTrace else {
+                    printError("note: \(VisibleText.escaped(trace.path)) is \(ByteSize.exact(Int64(size))), more than the "
+                        + "\(ByteSize.exact(Int64(largestTrace))) the index judges again; the index leaves that run out (run it again to include it).")
+                    continue
+                }
                 do {
                     runs.append(ReportedRun(checking: try TraceFile.read(from: trace)))
                 } catch {
