@@ -59,3 +59,21 @@ struct ExpectCountsTests {
         #expect(Set(decoded) == Set(original), "the same counts, in the kinds' own order")
     }
 }
+
+/// An exact count of a workload's anomalies would flake with the machine's load: refused, with the fix.
+@Suite struct WorkloadCountTests {
+    private func yaml(_ expect: String) -> String {
+        Fixture.yaml(steps: "  - app: launch\n  - workload: { processes: [app], entity: Note, duration: 100ms, rate: 100/s }",
+                     after: "expect: \(expect)")
+    }
+
+    @Test func anExactCountOfAWorkloadsAnomaliesIsRefused() {
+        let errors = Fixture.errors(yaml("{ stale-read: 9 }"))
+        #expect(errors.count == 1 && errors[0].message.contains("write 9+"), "\(errors)")
+    }
+
+    @Test(arguments: ["{ stale-read: 9+ }", "{ busy: 0 }", "pass"])
+    func openAndForbiddingCountsStayAllowed(expect: String) throws {
+        _ = try Fixture.scenario(yaml(expect))
+    }
+}

@@ -38,3 +38,26 @@ import Testing
         #expect(errors.first?.message.contains("did you mean 'fixed'?") == true)
     }
 }
+
+/// A control step (sleep, fault, parallel, workload...) takes `only-in:` beside its word.
+@Suite struct ControlOnlyInTests {
+    @Test func aControlStepRunsOnlyInTheVariantsItNames() throws {
+        let scenario = try Fixture.scenario(Fixture.yaml(steps: """
+              - app: launch
+              - { sleep: 100ms, only-in: slow }
+              - fault: { drop-notifications: app, for: 1s }
+                only-in: [slow]
+              - app: save
+            """, after: "variants:\n  slow: { expect: pass }\n  fast: { expect: pass }"))
+        let runs = scenario.runs()
+        #expect(runs.map(\.variant) == ["slow", "fast"])
+        #expect(runs[0].steps.count == 4 && runs[1].steps.count == 2)
+    }
+
+    @Test func anUnknownVariantOrAnotherKeyIsAnErrorAtIt() {
+        Fixture.expectOneError(Fixture.yaml(steps: "  - { sleep: 100ms, only-in: slw }", after: "variants:\n  slow: { expect: pass }"),
+                               line: Fixture.firstStepLine, column: 7, containing: "unknown variant 'slw'; did you mean 'slow'?")
+        let errors = Fixture.errors(Fixture.yaml(steps: "  - { sleep: 100ms, expect: pass }"))
+        #expect(errors.count == 1 && errors[0].message.contains("a control step may take only-in: beside its word"), "\(errors)")
+    }
+}

@@ -99,6 +99,7 @@ extension ScenarioDecoder {
                 + "\(Limits.workloadOperations); lower its rate or its duration.", at: node)
             return nil
         }
+        hasWorkload = true
         return .workload(Workload(processes: processes, entity: entity.name, mix: mix, rate: rate,
                                   duration: duration, keys: keys))
     }

@@ -53,14 +53,20 @@ extension ScenarioDecoder {
                           at: node)
             return []
         }
-        if pairs.count > 1, let second = pairs[1].key.scalar {
+        // A control step may name the variants it runs in beside its word: `- { sleep: 1s, only-in: slow }`.
+        let isControl = ScenarioDecoder.controlKeywords.contains(key)
+        let onlyInPair = isControl && pairs.count == 2 && pairs[1].key.scalar == "only-in" ? pairs[1] : nil
+        if pairs.count > 1, onlyInPair == nil, let second = pairs[1].key.scalar {
             decoder.error("a step has exactly one key, a process or a control word, but this one also has '\(second)'; "
-                + "put each on its own '- ' line (or inside parallel:), or wrap the action's arguments in { }.",
+                + "put each on its own '- ' line (or inside parallel:), or wrap the action's arguments in { }"
+                + (isControl ? "; a control step may take only-in: beside its word." : "."),
                 at: pairs[1].key)
         }
         let location = decoder.location(of: first.key)
-        if ScenarioDecoder.controlKeywords.contains(key) {
-            return decodeControlStep(key, first.value, at: location).map { [$0] } ?? []
+        if isControl {
+            guard var step = decodeControlStep(key, first.value, at: location) else { return [] }
+            if let onlyInPair { step.onlyIn = decodeVariantNames(onlyInPair.value) }
+            return [step]
         }
         guard knowsProcesses, !processNames.contains(key) else {
             guard let (step, expectError, onlyIn) = decodeAction(first.value, process: key) else { return [] }

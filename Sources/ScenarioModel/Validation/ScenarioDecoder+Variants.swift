@@ -114,6 +114,15 @@ extension ScenarioDecoder {
                 valid = false
                 continue
             }
+            // How many anomalies a workload's interleaving makes depends on how fast the machine runs (a
+            // loaded one interleaves more): an exact number of them would flake.
+            if hasWorkload, count.atLeast > 0, count.atMost != nil {
+                decoder.error("a workload's \(kind.rawValue) count depends on how fast the machine runs, so an exact \(count.atLeast) "
+                    + "would pass on one machine and fail on another; write \(count.atLeast)+ (at least that many), or 0 to "
+                    + "forbid it.", at: pair.value)
+                valid = false
+                continue
+            }
             counts.append(count)
         }
         return valid ? .counts(counts) : nil

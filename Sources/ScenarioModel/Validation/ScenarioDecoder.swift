@@ -41,6 +41,8 @@ final class ScenarioDecoder {
     var objectOrigins: [String: YAMLNode] = [:]
     /// Each unique attribute value an insert set (`Entity.attribute=value`), with the id and where.
     var uniqueValues: [String: (String, YAMLNode)] = [:]
+    /// Whether some step is a workload (whose anomaly counts depend on the machine's speed).
+    var hasWorkload = false
     /// The store copies taken by the steps so far.
     var copies: [String: YAMLNode] = [:]
     /// The variant names steps give their own arguments for (a step's `variants:`), where each is written.
