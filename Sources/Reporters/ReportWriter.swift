@@ -85,7 +85,7 @@ public enum ReportWriter {
     /// A run's folder in a reused report directory may have been replaced by a symbolic link (or a link
     /// left by a checkout): the reports are written into a real folder there, never through the link.
     /// The link (not what it points to) is removed; the scenario's folder above is checked the same way.
-    static func removeLinks(above directory: URL) throws {
+    public static func removeLinks(above directory: URL) throws {
         let manager = FileManager.default
         for folder in [directory.deletingLastPathComponent(), directory] {
             guard let type = (try? manager.attributesOfItem(atPath: folder.path))?[.type] as? FileAttributeType,

@@ -22,11 +22,6 @@ struct ReportSession {
         let finished = outcomes.filter { !$0.interrupted }
         try ReportWriter.writeAll(runs, to: reportDirectory)
         for (outcome, run) in zip(finished, runs) {
-            let directory = ReportWriter.directory(for: run.info, under: reportDirectory)
-            try TraceFile.write(outcome.trace, to: directory.appendingPathComponent("trace.jsonl"))
-            for (process, text) in outcome.stderr {
-                try Data(text.utf8).write(to: directory.appendingPathComponent("\(process).stderr.txt"))
-            }
             if let sandbox = outcome.sandbox { say("  \(run.info.scenario) / \(run.info.variant): sandbox kept at \(sandbox)") }
         }
         // The index covers every run whose trace is in the directory: this invocation's, and the other
@@ -34,10 +29,29 @@ struct ReportSession {
         // not drop the rest.
         // Interrupted: the user wants out; the index covers this invocation's runs, judged already.
         let earlier = ProcessGuard.interruption == nil ? ReportIndex.earlierRuns(in: reportDirectory, except: runs) : []
+        // A run whose invocation was killed before writing its pages left its trace alone: its pages now.
+        for run in earlier {
+            let directory = ReportWriter.directory(for: run.info, under: reportDirectory)
+            guard !FileManager.default.fileExists(atPath: directory.appendingPathComponent("report.html").path) else { continue }
+            try ReportWriter.writeRun(run, to: directory)
+        }
         try ReportWriter.writeIndex(earlier + runs, to: reportDirectory)
         say(ConsoleReport.summary(runs.map(\.result)) + (interrupted.isEmpty ? "" : "; \(interrupted.count) interrupted"))
         say("Reports: \(reportDirectory.path)/index.html")
         return ExitStatus.combine(runs.map { ExitStatus(verdict: $0.result.verdict) }).rawValue
+    }
+
+    /// Writes a finished run's trace (and its processes' stderr) into its folder as soon as it is judged,
+    /// so a runner killed before `finish()` leaves every finished run's trace, which the next invocation's
+    /// index judges again.
+    static func keep(_ outcome: RunOutcome, of run: ReportedRun, under reportDirectory: URL) throws {
+        let directory = ReportWriter.directory(for: run.info, under: reportDirectory)
+        try ReportWriter.removeLinks(above: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try TraceFile.write(outcome.trace, to: directory.appendingPathComponent("trace.jsonl"))
+        for (process, text) in outcome.stderr {
+            try Data(text.utf8).write(to: directory.appendingPathComponent("\(process).stderr.txt"))
+        }
     }
 
     private func say(_ line: String) {

@@ -90,11 +90,16 @@ struct RunCommand: ParsableCommand {
         let printer = RunPrinter(json: format == .json, verbosity: quiet ? .quiet : verbose ? .verbose : .normal,
                                  reportDirectory: reportDirectory)
         let checked = Mutex<[Int: ReportedRun]>([:])
+        let keepFailure = Mutex<(any Error)?>(nil)
         let outcomes = Self.execute(plans, options: options, jobs: jobs) { index, outcome in
             let run = outcome.interrupted ? nil : ReportedRun(checking: outcome.trace)
-            if let run { checked.withLock { $0[index] = run } }
+            if let run {
+                checked.withLock { $0[index] = run }
+                do { try ReportSession.keep(outcome, of: run, under: reportDirectory) } catch { keepFailure.withLock { $0 = $0 ?? error } }
+            }
             printer.finished(index, outcome, as: run)
         }
+        if let error = keepFailure.withLock({ $0 }) { throw error }
         let runs = checked.withLock { done in outcomes.indices.compactMap { done[$0] } }
         let session = ReportSession(outcomes: outcomes, runs: runs, reportDirectory: reportDirectory, json: format == .json)
         let status = try session.finish()
