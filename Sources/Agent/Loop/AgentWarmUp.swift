@@ -3,6 +3,13 @@ import Foundation
 import Notify
 import Trace
 
+/// Where a standby agent warms up.
+public enum AgentWarmUp {
+    /// The environment variable naming the folder a standby agent warms up in (the agent pool's own,
+    /// removed with the pool); without it, the memory or temporary directory.
+    public static let directoryVariable = "GROUPSIM_WARM_UP_DIR"
+}
+
 extension AgentProcess {
     /// Runs a small scenario once, in a temporary directory that is removed afterwards: a store opened
     /// with history, an insert, a save, a fetch, reads and counts, a refresh, a history merge and the
@@ -14,7 +21,9 @@ extension AgentProcess {
     /// agent pays them while it waits (`groupsim agent --standby`), off the run's path. Nothing of it
     /// reaches a run: its store, its trace and its notifications are its own.
     static func warmUp() {
-        let base = SystemCalls.memoryDirectory.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
+        // Under the pool's folder when it gives one, so a standby agent killed mid-warm-up leaves nothing.
+        let given = ProcessInfo.processInfo.environment[AgentWarmUp.directoryVariable].map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let base = given ?? SystemCalls.memoryDirectory.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
         let root = base.appendingPathComponent("gs-warm-\(getpid())")
         defer { try? FileManager.default.removeItem(at: root) }
         let model = ModelDescription(entities: [
@@ -33,7 +42,8 @@ extension AgentProcess {
             model: model, settings: settings, hubSocket: "", tracePath: root.appendingPathComponent("trace.jsonl").path,
             copiesDirectory: root.appendingPathComponent("copies").path, clockOffsetNanos: 0, seed: 1,
             virtualStart: VirtualTime.origin)
-        guard (try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)) != nil else { return }
+        // The pool's folder is not made again: once the pool removed it, there is nothing to warm up for.
+        guard (try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: given == nil)) != nil else { return }
         let encoder = JSONEncoder()
         let decoder = JSONDecoder()
         let world = AgentWorld(config: config)

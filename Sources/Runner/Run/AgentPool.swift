@@ -19,12 +19,22 @@ public final class AgentPool: Sendable {
     private let idle = Mutex<[any SupervisedProcess]>([])
     private let starting = Mutex(0)
     private let closed = Atomic<Bool>(false)
+    /// Where standby agents warm up (`AgentWarmUp.directoryVariable`), one folder per agent: the pool's,
+    /// so that it goes with the pool, on `close()` or whenever the invocation ends, even for an agent
+    /// killed in the middle of its warm-up (which could not remove its own).
+    let warmUpRoot: URL
+    private let cleanup: Int
 
     /// A pool of `groupsim` (`executable`) agents that keeps `target` standing by.
     public init(executable: String, target: Int = 4, launcher: any ProcessLauncher = PosixSpawnLauncher()) {
         self.executable = executable
         self.target = Swift.max(1, target)
         self.launcher = launcher
+        let base = SystemCalls.memoryDirectory.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
+        let root = base.appendingPathComponent("gs-pool-\(getpid())-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        warmUpRoot = root
+        cleanup = CleanupRegistry.shared.add { try? FileManager.default.removeItem(at: root) }
         refill()
     }
 
@@ -55,13 +65,15 @@ public final class AgentPool: Sendable {
             agent.closeInput()
             agent.kill()
         }
+        try? FileManager.default.removeItem(at: warmUpRoot)
+        CleanupRegistry.shared.remove(cleanup)
     }
 
     private func start() throws(SupervisorError) -> any SupervisedProcess {
         try launcher.launch(LaunchSpec(
             process: "standby-agent", executable: executable, arguments: ["agent", "--standby"],
             // The same iteration order of dictionaries and sets in every run.
-            environment: ["SWIFT_DETERMINISTIC_HASHING": "1"], standardError: .discard))
+            environment: ["SWIFT_DETERMINISTIC_HASHING": "1", AgentWarmUp.directoryVariable: warmUpRoot.path], standardError: .discard))
     }
 
     /// Starts agents in the background until `target` stand by (or are starting).
