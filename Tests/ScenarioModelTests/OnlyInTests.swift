@@ -47,11 +47,12 @@ import Testing
               - { sleep: 100ms, only-in: slow }
               - fault: { drop-notifications: app, for: 1s }
                 only-in: [slow]
+              - { only-in: slow, sleep: 5ms }
               - app: save
             """, after: "variants:\n  slow: { expect: pass }\n  fast: { expect: pass }"))
         let runs = scenario.runs()
         #expect(runs.map(\.variant) == ["slow", "fast"])
-        #expect(runs[0].steps.count == 4 && runs[1].steps.count == 2)
+        #expect(runs[0].steps.count == 5 && runs[1].steps.count == 2)
     }
 
     @Test func anUnknownVariantOrAnotherKeyIsAnErrorAtIt() {

@@ -48,7 +48,16 @@ extension ScenarioDecoder {
     /// Decodes one step: a mapping with one key, a process name or a control word. A process step with
     /// `variants:` is several: its own version for the variants it names, and the step for the others.
     func decodeStep(_ node: YAMLNode) -> [ScenarioStep] {
-        guard let pairs = node.pairs, let first = pairs.first, let key = first.key.scalar else {
+        guard var pairs = node.pairs, pairs.count > 0 else {
+            decoder.error("expected a step like '- app: save' or '- sleep: 50ms', but found \(node.shortDescription).",
+                          at: node)
+            return []
+        }
+        // `- { only-in: slow, sleep: 1s }`: the control word is the step's key whichever comes first.
+        if pairs.count == 2, pairs[0].key.scalar == "only-in", pairs[1].key.scalar.map(ScenarioDecoder.controlKeywords.contains) == true {
+            pairs.swapAt(0, 1)
+        }
+        guard let first = pairs.first, let key = first.key.scalar else {
             decoder.error("expected a step like '- app: save' or '- sleep: 50ms', but found \(node.shortDescription).",
                           at: node)
             return []
