@@ -27,6 +27,21 @@ struct UniquenessConstraint: Sendable, Equatable {
         return rowsFilter.map { "\(equal) AND \($0)" } ?? equal
     }
 
+    /// The key and `Z_ENT` of a row of `table` this constraint covers that holds `values` (one per
+    /// attribute, in order), other than row `except`; nil when there is none (or a value is nil: nil
+    /// never conflicts). The one query behind every constraint check: a save's and a batch insert's.
+    func row(holding values: [Value], in table: String, except: Int64? = nil,
+             on db: SQLiteConnection) throws(SQLiteError) -> (key: Int64, entityNumber: Int64)? {
+        guard !values.contains(.null) else { return nil }
+        let other = except == nil ? "" : " AND Z_PK != ?"
+        let statement = try db.cached("SELECT Z_PK, Z_ENT FROM \(table) WHERE \(matchClause)\(other) LIMIT 1")
+        for (i, value) in values.enumerated() { try statement.bind(value, at: Int32(i + 1)) }
+        if let except { try statement.bind(except, at: Int32(values.count + 1)) }
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return (statement.int64(at: 0), statement.int64(at: 1))
+    }
+
     /// The unique index, as Core Data names it; partial when the constraint covers part of the table.
     func indexStatement(table: String) -> String {
         let columnList = columns.map { "\($0) COLLATE BINARY ASC" }.joined(separator: ", ")

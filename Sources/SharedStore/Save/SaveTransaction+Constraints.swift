@@ -34,7 +34,7 @@ extension SaveTransaction {
                     continue
                 }
                 claimed[[.string(constraint.indexName)] + held] = i
-                guard let (key, kind) = try matchingRow(constraint, entity, held, except: nil) else { continue }
+                guard let (key, kind) = try constraint.row(holding: held, in: entity.tableName, on: db) else { continue }
                 let owner = core.model.entity(number: kind) ?? entity
                 guard let row = try core.readRow(owner, key, on: db) else { continue }
                 let existing = ExistingRow(primaryKey: key, row: row, attribute: constraint.label)
@@ -70,25 +70,14 @@ extension SaveTransaction {
         for constraint in entity.constraints where constraint.slots.contains(where: changed.contains) {
             let held = constraint.slots.map { object.current[$0] }
             guard !held.contains(.null),
-                  let (key, kind) = try matchingRow(constraint, entity, held, except: object.id.primaryKey) else { continue }
+                  let (key, kind) = try constraint.row(holding: held, in: entity.tableName, except: object.id.primaryKey, on: db)
+            else { continue }
             let owner = core.model.entity(number: kind) ?? entity
             guard let row = try core.readRow(owner, key, on: db) else { continue }
             conflicts.append(constraintConflict(object, ExistingRow(primaryKey: key, row: row, attribute: constraint.label),
                                                 outcome: .failed, resolved: nil, existingEntity: owner))
             throw SaveError.conflicts(conflicts)
         }
-    }
-
-    /// The key and `Z_ENT` of a row `constraint` covers that holds `values`, other than `except`.
-    private func matchingRow(_ constraint: UniquenessConstraint, _ entity: EntityInfo, _ values: [Value],
-                             except: Int64?) throws -> (Int64, Int64)? {
-        let other = except == nil ? "" : " AND Z_PK != ?"
-        let statement = try db.cached("SELECT Z_PK, Z_ENT FROM \(entity.tableName) WHERE \(constraint.matchClause)\(other) LIMIT 1")
-        for (i, value) in values.enumerated() { try statement.bind(value, at: Int32(i + 1)) }
-        if let except { try statement.bind(except, at: Int32(values.count + 1)) }
-        defer { statement.reset() }
-        guard try statement.step() else { return nil }
-        return (statement.int64(at: 0), statement.int64(at: 1))
     }
 
     /// Two inserts of one save holding one constraint's values.

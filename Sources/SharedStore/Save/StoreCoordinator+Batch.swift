@@ -50,7 +50,11 @@ extension StoreCoordinator {
                 return (keys, columns)
             }
             for (i, row) in rows.enumerated() {
-                if let existing = try constrainedRow(info, row, db) {
+                var match: Int64?
+                for constraint in info.constraints where match == nil {
+                    match = try constraint.row(holding: constraint.slots.map { row[$0] }, in: info.tableName, on: db)?.key
+                }
+                if let existing = match {
                     switch policy {
                     case .error:
                         throw SQLiteError(extendedCode: SQLiteResultCode.constraint.rawValue, message: "UNIQUE constraint failed: a row of \(info.name) already holds "
@@ -73,19 +77,6 @@ extension StoreCoordinator {
             }
             return (keys, columns)
         }
-    }
-
-    /// The key of a row one of `info`'s uniqueness constraints covers that holds `row`'s values in it.
-    private func constrainedRow(_ info: EntityInfo, _ row: [Value], _ db: SQLiteConnection) throws -> Int64? {
-        for constraint in info.constraints {
-            let values = constraint.slots.map { row[$0] }
-            guard !values.contains(.null) else { continue }
-            let statement = try db.cached("SELECT Z_PK FROM \(info.tableName) WHERE \(constraint.matchClause) LIMIT 1")
-            try statement.bind(values)
-            defer { statement.reset() }
-            if try statement.step() { return statement.int64(at: 0) }
-        }
-        return nil
     }
 
     /// Sets `values` on every row of `entity` matching `predicate` (all when `nil`), bumping their versions.
