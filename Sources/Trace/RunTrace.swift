@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// A whole run's events in time order, with the run's header.
@@ -32,15 +33,14 @@ public enum TraceFile {
 
     /// The file's bytes: the header, then one event per line.
     public static func encode(_ trace: RunTrace) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var data = Data()
+        let encoder = WireEncoder(sortsKeys: true)
+        var bytes: [UInt8] = []
         let header = TraceEvent(t: trace.events.first?.t ?? 0, process: "runner", kind: .runStarted(trace.info))
         for event in [header] + trace.events {
-            data.append(try encoder.encode(event))
-            data.append(0x0A)
+            try encoder.encode(event, appendingTo: &bytes)
+            bytes.append(0x0A)
         }
-        return data
+        return Data(bytes)
     }
 
     /// A fingerprint of the file's bytes (FNV-1a, 64 bits, in hex): two runs that wrote the same trace have
@@ -67,7 +67,7 @@ public enum TraceFile {
     /// Decodes JSON-lines bytes, split at each newline byte (a newline inside a JSON string is always
     /// escaped); blank lines are skipped, and a torn last line (a killed writer) is ignored.
     public static func decodeLines(_ data: Data, name: String) throws -> [TraceEvent] {
-        let decoder = JSONDecoder()
+        let decoder = WireDecoder()
         var events: [TraceEvent] = []
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             let bytes = buffer.bindMemory(to: UInt8.self)
@@ -84,7 +84,7 @@ public enum TraceFile {
                     continue
                 }
                 do {
-                    events.append(try decoder.decode(TraceEvent.self, from: Data(line)))
+                    events.append(try decoder.decode(TraceEvent.self, from: line))
                 } catch {
                     // The last line, with no newline after it: torn by a writer killed mid-write.
                     if end == bytes.count { break }

@@ -13,7 +13,8 @@ import Darwin
 /// Not thread-safe: each process records from one thread (the agent's main loop), or guards it.
 public final class TraceRecorder {
     private let fd: Int32
-    private let encoder: JSONEncoder
+    /// Sorted keys: a line ends with its `type` (which `TraceFastDecoding` looks for).
+    private let encoder = WireEncoder(sortsKeys: true)
     /// The events recorded, when they are kept in memory.
     public private(set) var events: [TraceEvent] = []
     /// The process name stamped on every event.
@@ -30,8 +31,6 @@ public final class TraceRecorder {
         guard fd >= 0 else {
             throw TraceFileError(file: path, line: 0, message: "cannot open for writing (errno \(errno))")
         }
-        encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         self.process = process
     }
 
@@ -39,7 +38,6 @@ public final class TraceRecorder {
     public init(process: String, clock: @escaping () -> UInt64 = { MonotonicClock.now() }) {
         self.clock = clock
         fd = -1
-        encoder = JSONEncoder()
         self.process = process
     }
 

@@ -18,8 +18,8 @@ extension AgentProcess {
             ?? HubNotificationCenter(hubSocketPath: config.hubSocket, process: config.process)
         let output = LineWriter(fd: 1)
         return try AgentProcess(config: config, world: world, center: center) { reply in
-            guard let data = try? JSONEncoder().encode(reply) else { return }
-            output.write(String(decoding: data, as: UTF8.self))
+            guard let line = try? AgentWire.line(reply) else { return }
+            output.write(line)
         }
     }
 
@@ -44,7 +44,7 @@ extension AgentProcess {
             input.fill()
             while let line = input.nextLine() {
                 guard !line.isEmpty else { continue }
-                guard let request = try? JSONDecoder().decode(AgentRequest.self, from: Data(line.utf8)) else {
+                guard let request = try? AgentWire.decode(AgentRequest.self, from: line) else {
                     trace.record(.error(ErrorRecord(kind: .other, message: "unreadable request: \(line)")))
                     continue
                 }
@@ -81,15 +81,13 @@ extension AgentProcess {
             guard !line.isEmpty else { continue }
             let agent: AgentProcess
             do {
-                let config = try JSONDecoder().decode(AgentConfig.self, from: Data(line.utf8))
+                let config = try AgentWire.decode(AgentConfig.self, from: line)
                 if let path = config.stderrPath { redirectStandardError(to: path) }
                 agent = try AgentProcess.spawned(config: config)
             } catch {
                 let record = ErrorRecord(kind: .other, message: "cannot become the process: \(error)")
                 let reply = loadFailureReply(error) ?? AgentReply(seq: 0, status: .failed, error: record)
-                if let data = try? JSONEncoder().encode(reply) {
-                    output.write(String(decoding: data, as: UTF8.self))
-                }
+                if let line = try? AgentWire.line(reply) { output.write(line) }
                 continue
             }
             _ = agent.run(reading: input)

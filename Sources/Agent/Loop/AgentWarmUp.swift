@@ -44,12 +44,10 @@ extension AgentProcess {
             virtualStart: VirtualTime.origin)
         // The pool's folder is not made again: once the pool removed it, there is nothing to warm up for.
         guard (try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: given == nil)) != nil else { return }
-        let encoder = JSONEncoder()
-        let decoder = JSONDecoder()
         let world = AgentWorld(config: config)
         let time = world.time
         guard let agent = try? AgentProcess(config: config, world: world, center: world.routedCenter, replies: { reply in
-            if let data = try? encoder.encode(reply) { _ = try? decoder.decode(AgentReply.self, from: data) }
+            if let line = try? AgentWire.line(reply) { _ = try? AgentWire.decode(AgentReply.self, from: line) }
         }) else { return }
         agent.startObserving()
         let commands: [AgentCommand] = [
@@ -70,7 +68,7 @@ extension AgentProcess {
             var request = AgentRequest(seq: seq + 1, step: seq, command: command)
             request.virtualTime = time.now
             request.notifications = [DeliveredNotification(name: settings.notificationName, poster: "warm-up", postedAt: time.now)]
-            guard let data = try? encoder.encode(request), let decoded = try? decoder.decode(AgentRequest.self, from: data) else { continue }
+            guard let line = try? AgentWire.line(request), let decoded = try? AgentWire.decode(AgentRequest.self, from: line) else { continue }
             agent.handle(decoded)
         }
         _ = try? TraceFile.readEvents(from: URL(fileURLWithPath: config.tracePath))

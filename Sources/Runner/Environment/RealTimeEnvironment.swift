@@ -38,7 +38,7 @@ final class RealTimeEnvironment: RunEnvironment {
 
     func startAgent(_ config: AgentConfig, for slot: ProcessSlot) throws -> (child: any SupervisedProcess, pooled: Bool) {
         let url = sandbox.config(of: slot.name, launch: slot.launches)
-        try JSONEncoder().encode(config).write(to: url)
+        try Data(AgentWire.bytes(config)).write(to: url)
         let spec = LaunchSpec(
             process: slot.name, executable: options.agentExecutable, arguments: ["agent", "--config", url.path],
             standardError: .file(sandbox.stderr(of: slot.name).path))

@@ -75,11 +75,11 @@ final class VirtualEnvironment: RunEnvironment {
             // A standby agent becomes this process: its config on stdin, its stderr to the sandbox.
             config.stderrPath = sandbox.stderr(of: slot.name).path
             let child = try pool.take()
-            try child.writeLine(String(decoding: try JSONEncoder().encode(config), as: UTF8.self))
+            try child.writeLine(try AgentWire.line(config))
             return (child, true)
         }
         let url = sandbox.config(of: slot.name, launch: slot.launches)
-        try JSONEncoder().encode(config).write(to: url)
+        try Data(AgentWire.bytes(config)).write(to: url)
         let spec = LaunchSpec(
             process: slot.name, executable: options.agentExecutable, arguments: ["agent", "--config", url.path],
             // The same iteration order of dictionaries and sets in every run.

@@ -73,7 +73,7 @@ extension ScenarioRunner {
             slot.child?.kill()
             throw failure("\(error)\(stderrTail(of: slot))", process: slot.name)
         }
-        let decoded = try? JSONDecoder().decode(AgentReply.self, from: Data(line.utf8))
+        let decoded = try? AgentWire.decode(AgentReply.self, from: line)
         if let decoded, decoded.status == .failed, let error = decoded.error, error.kind == .storeLoadFailed {
             // A standby agent goes on waiting for its next process; a spawned one has exited.
             if slot.pooled, let pool = options.agentPool, let child = slot.child {

@@ -201,7 +201,7 @@ extension ScenarioRunner {
                 if let death = unexpectedDeath(of: slot) { throw death }
                 throw failure("\(error)\(stderrTail(of: slot))", process: slot.name)
             }
-            guard let reply = try? JSONDecoder().decode(AgentReply.self, from: Data(line.utf8)) else {
+            guard let reply = try? AgentWire.decode(AgentReply.self, from: line) else {
                 throw failure("unreadable reply: \(line)", process: slot.name)
             }
             env.absorb(reply, from: slot)
@@ -256,6 +256,6 @@ extension ScenarioRunner {
 
     /// Writes one request line to an agent.
     static func send(_ request: AgentRequest, to child: any SupervisedProcess) throws {
-        try child.writeLine(String(decoding: try JSONEncoder().encode(request), as: UTF8.self))
+        try child.writeLine(try AgentWire.line(request))
     }
 }

@@ -60,6 +60,10 @@ struct RunnerBenchCommand: ParsableCommand {
                      deterministic ? " (target >= 20)" : ""))
         print("Step round trip (runner -> agent -> runner), \(roundTrips.count) steps\(deterministic ? ", virtual time" : ""):")
         print("  p50 \(Self.ms(Self.percentile(roundTrips, 0.5)))   p99 \(Self.ms(Self.percentile(roundTrips, 0.99)))   max \(Self.ms(roundTrips.max() ?? 0))")
+        let messages = try MessageBench.measure()
+        print("One step's messages (request and reply, each encoded and decoded), in this process:")
+        print(String(format: "  AgentWire %.1f µs   Foundation JSON %.1f µs   (%.1fx)", messages.wireNanos / 1e3,
+                     messages.foundationNanos / 1e3, messages.foundationNanos / max(messages.wireNanos, 1)))
     }
 
     static func plan(_ yaml: String, mode: RunMode = .realTime) throws -> RunPlan {

@@ -33,7 +33,7 @@ struct AgentCommandLine: ParsableCommand {
         }
         let configuration: AgentConfig
         do {
-            configuration = try JSONDecoder().decode(AgentConfig.self, from: Data(contentsOf: URL(fileURLWithPath: config)))
+            configuration = try AgentWire.decode(AgentConfig.self, from: [UInt8](Data(contentsOf: URL(fileURLWithPath: config))))
         } catch {
             FileHandle.standardError.write(Data("agent: cannot read config \(config): \(error)\n".utf8))
             throw ExitCode(2)
