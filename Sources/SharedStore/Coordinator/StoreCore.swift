@@ -67,6 +67,8 @@ final class StoreCore {
         do {
             writer = try SQLiteConnection(path: path, readOnly: readOnly, busyTimeout: options.busyTimeout)
             reader = try SQLiteConnection(path: path, readOnly: readOnly, busyTimeout: options.busyTimeout, walMode: false)
+            writer.stopStatements(at: options.statementDeadline)
+            reader.stopStatements(at: options.statementDeadline)
         } catch {
             throw .sqlite(error)
         }

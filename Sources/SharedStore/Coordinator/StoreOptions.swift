@@ -33,6 +33,10 @@ public struct StoreOptions: Sendable {
     /// Core Data's `NSMigratePersistentStoresAutomaticallyOption` (with an inferred mapping): migrate a
     /// store made with a previous model when opening it. Off, such a store fails to load.
     public var migratesAutomatically = true
+    /// When every statement of the store's connections stops (a `MonotonicClock` reading; nil: never):
+    /// reading someone else's store (`inspect`, `import`) is bounded in time. A stopped statement fails
+    /// with `.sqlite` and `SQLiteResultCode.interrupt`.
+    public var statementDeadline: UInt64?
 
     /// Creates options; the defaults are Core Data's (no history tracking) with a 5 s busy timeout.
     public init(historyTracking: Bool = false, busyTimeout: Duration = .seconds(5), readOnly: Bool = false,

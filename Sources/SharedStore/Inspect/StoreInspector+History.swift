@@ -20,7 +20,17 @@ extension StoreInspector {
     /// directory when nil), removed before it returns.
     /// - Throws: `StoreError` when the store cannot be copied or opened with `model`.
     public static func recordedHistory(_ given: URL, model: ModelDescription, limit: Int, samples: Int = 0,
-                                       scratch: URL? = nil) throws(StoreError) -> RecordedHistory
+                                       scratch: URL? = nil, budget: Duration = defaultBudget) throws(StoreError) -> RecordedHistory
+    {
+        do {
+            return try readHistory(given, model: model, limit: limit, samples: samples, scratch: scratch, deadline: deadline(after: budget))
+        } catch .sqlite(let error) where error.code == .interrupt {
+            throw stopped(given.path, budget, error)
+        }
+    }
+
+    private static func readHistory(_ given: URL, model: ModelDescription, limit: Int, samples: Int, scratch: URL?,
+                                    deadline: UInt64) throws(StoreError) -> RecordedHistory
     {
         let fm = FileManager.default
         guard fm.fileExists(atPath: given.path) else { throw .file(path: given.path, reason: "no such file") }
@@ -35,6 +45,7 @@ extension StoreInspector {
         do {
             let db = try SQLiteConnection(path: copy.path, readOnly: true)
             defer { db.close() }
+            db.stopStatements(at: deadline)
             let statement = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name LIMIT 1")
             if try statement.step(), let view = statement.value(at: 0).stringValue {
                 throw StoreError.invalidState("\(given.lastPathComponent) holds a view ('\(VisibleText.escaped(view))'), which Core Data never makes; "
@@ -47,7 +58,9 @@ extension StoreInspector {
         }
         let store: StoreCoordinator
         do {
-            store = try StoreCoordinator(url: copy, model: compiled, options: StoreOptions(readOnly: true))
+            var options = StoreOptions(readOnly: true)
+            options.statementDeadline = deadline
+            store = try StoreCoordinator(url: copy, model: compiled, options: options)
         } catch .modelMismatch {
             // Named in the store's terms: the copy's path means nothing to whoever runs this.
             var reason: String?

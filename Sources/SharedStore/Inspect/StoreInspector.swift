@@ -7,6 +7,28 @@ import Foundation
 /// the last connection closes), so the inspector reads a copy of the files in a temporary directory it
 /// removes afterwards; the files it was given are never opened for writing.
 public enum StoreInspector {
+    /// How long reading one store may take (its copy aside) before its statements are stopped: someone
+    /// else's store can hold a query that never ends.
+    public static let defaultBudget: Duration = .seconds(60)
+
+    /// The `MonotonicClock` reading `budget` from now (saturating: a huge budget never wraps).
+    static func deadline(after budget: Duration) -> UInt64 {
+        let (seconds, attoseconds) = budget.components
+        guard seconds >= 0 else { return MonotonicClock.now() }
+        let nanos = UInt64(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        guard !nanos.overflow else { return .max }
+        let total = nanos.partialValue.addingReportingOverflow(UInt64(clamping: attoseconds / 1_000_000_000))
+        guard !total.overflow else { return .max }
+        let end = MonotonicClock.now().addingReportingOverflow(total.partialValue)
+        return end.overflow ? .max : end.partialValue
+    }
+
+    /// The error for a statement stopped at the deadline, naming the file and the budget.
+    static func stopped(_ path: String, _ budget: Duration, _ error: SQLiteError) -> StoreError {
+        .file(path: path, reason: "reading it took longer than \(budget) and was stopped (at \(VisibleText.escaped(error.sql ?? "a statement")))"
+            + "; a store whose queries take this long is not one GroupSim reads")
+    }
+
     /// Inspects the store at `url` (its `-wal`, `-shm` and `-journal` beside it, if any), copying them
     /// into `scratch` (a new temporary directory when nil), which is removed before it returns. A symbolic
     /// link is followed: the files beside its target are the store's.
@@ -31,8 +53,10 @@ public enum StoreInspector {
     /// store has (see `StoreSchema.fits`): what a scenario that starts from the store checks, reading it once.
     /// With `fitting` nil and `inferring`, whether the model the schema shows (`inferredModel()`) fits it.
     public static func examine(_ given: URL, scratch: URL? = nil, findingRows rows: [StoreRow] = [],
-                               fitting models: [ModelDescription]?, inferring: Bool = false) throws(StoreError) -> StoreExamination
+                               fitting models: [ModelDescription]?, inferring: Bool = false,
+                               budget: Duration = defaultBudget) throws(StoreError) -> StoreExamination
     {
+        let deadline = deadline(after: budget)
         let fm = FileManager.default
         guard fm.fileExists(atPath: given.path) else { throw .file(path: given.path, reason: "no such file") }
         let url = given.resolvingSymlinksInPath()
@@ -42,7 +66,10 @@ public enum StoreInspector {
         while true {
             attempt += 1
             do {
-                return try examineOnce(url, reportedAs: given.path, scratch: scratch, rows: rows, models: models, inferring: inferring)
+                return try examineOnce(url, reportedAs: given.path, scratch: scratch, rows: rows, models: models, inferring: inferring,
+                                       deadline: deadline)
+            } catch .sqlite(let error) where error.code == .interrupt {
+                throw stopped(given.path, budget, error)
             } catch .sqlite(let error) where error.code == .corrupt && attempt < 5 {
                 // Copied while another process wrote: copy again.
                 try? fm.removeItem(at: scratch)
@@ -52,12 +79,13 @@ public enum StoreInspector {
     }
 
     private static func examineOnce(_ url: URL, reportedAs path: String, scratch: URL, rows: [StoreRow],
-                                    models: [ModelDescription]?, inferring: Bool) throws(StoreError) -> StoreExamination
+                                    models: [ModelDescription]?, inferring: Bool, deadline: UInt64) throws(StoreError) -> StoreExamination
     {
         let copy = scratch.appendingPathComponent(url.lastPathComponent)
         let files = try copyStore(url, reportedAs: path, to: copy)
         do {
             let db = try SQLiteConnection(path: copy.path, walMode: false)
+            db.stopStatements(at: deadline)
             guard try db.tableExists("Z_PRIMARYKEY"), try db.tableExists("Z_METADATA") else {
                 let walMode = (try? FileHandle(forReadingFrom: copy).read(upToCount: 20)).map { $0.count == 20 && $0[18] == 2 } ?? false
                 if walMode, files.wal == nil {

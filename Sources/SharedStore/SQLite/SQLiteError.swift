@@ -32,6 +32,8 @@ public struct SQLiteResultCode: RawRepresentable, Hashable, Sendable, CustomStri
     public static let notADatabase = SQLiteResultCode(rawValue: SQLITE_NOTADB)
     /// `SQLITE_MISUSE`: the API was used incorrectly.
     public static let misuse = SQLiteResultCode(rawValue: SQLITE_MISUSE)
+    /// `SQLITE_INTERRUPT`: a statement was stopped (its connection's deadline passed).
+    public static let interrupt = SQLiteResultCode(rawValue: SQLITE_INTERRUPT)
     /// `SQLITE_IOERR`: an I/O error.
     public static let ioError = SQLiteResultCode(rawValue: SQLITE_IOERR)
 
