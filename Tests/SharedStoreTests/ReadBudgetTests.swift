@@ -41,6 +41,9 @@ import TestSupport
                 #expect(reason.contains("took longer than"), "\(reason)")
             }
         }
+        // A budget too long for the clock saturates instead of trapping.
+        #expect(StoreInspector.deadline(after: .seconds(Int64.max)) == .max)
+        #expect(MonotonicClock.nanoseconds(.seconds(-5)) == 0 && MonotonicClock.nanoseconds(.milliseconds(1_500)) == 1_500_000_000)
         // With the default budget both read the store.
         #expect(try StoreInspector.inspect(fixture.url).entities.first { $0.name == "Note" }?.count == 2_000)
         #expect(try StoreInspector.recordedHistory(fixture.url, model: .notesExample, limit: 10).transactions.count == 1)

@@ -51,8 +51,8 @@ enum WireNode {
 
     func write(to out: inout [UInt8], sortingKeys: Bool) {
         switch self {
-        case .null: out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
-        case .bool(let flag): out.append(contentsOf: flag ? Array("true".utf8) : Array("false".utf8))
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let flag): out.append(contentsOf: flag ? "true".utf8 : "false".utf8)
         case .integer(let value): JSONText.appendInteger(value, to: &out)
         case .unsigned(let value): JSONText.appendInteger(value, to: &out)
         case .number(let value): JSONText.appendNumber(value, to: &out)

@@ -20,10 +20,14 @@ public enum MonotonicClock {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
-    /// Nanoseconds in `duration`, rounded down; negative durations count as zero.
+    /// Nanoseconds in `duration`, rounded down; negative durations count as zero, and one too long
+    /// for 64 bits as `UInt64.max` (never a trap).
     public static func nanoseconds(_ duration: Duration) -> UInt64 {
         let (seconds, attoseconds) = duration.components
         guard seconds >= 0 else { return 0 }
-        return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+        let whole = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        guard !whole.overflow else { return .max }
+        let total = whole.partialValue.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000))
+        return total.overflow ? .max : total.partialValue
     }
 }

@@ -13,13 +13,7 @@ public enum StoreInspector {
 
     /// The `MonotonicClock` reading `budget` from now (saturating: a huge budget never wraps).
     static func deadline(after budget: Duration) -> UInt64 {
-        let (seconds, attoseconds) = budget.components
-        guard seconds >= 0 else { return MonotonicClock.now() }
-        let nanos = UInt64(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        guard !nanos.overflow else { return .max }
-        let total = nanos.partialValue.addingReportingOverflow(UInt64(clamping: attoseconds / 1_000_000_000))
-        guard !total.overflow else { return .max }
-        let end = MonotonicClock.now().addingReportingOverflow(total.partialValue)
+        let end = MonotonicClock.now().addingReportingOverflow(MonotonicClock.nanoseconds(budget))
         return end.overflow ? .max : end.partialValue
     }
 
