@@ -12,14 +12,10 @@ extension ScenarioRunner {
     func sampleWAL(after step: Int) {
         // Only while a process holds the store: once the last one has gone, whether its connection has
         // closed (and SQLite removed the -wal) is a matter of timing, and so would the size be.
-        // After every step: each store's path is worked out once (`storeLocation` builds URLs), then one stat.
-        var seen: Set<String> = []
-        for slot in orderedSlots where slot.launches > 0 && seen.insert(slot.store).inserted {
-            let name = slot.store
-            guard !processesHolding(name).isEmpty else { continue }
-            if walPaths[name] == nil { walPaths[name] = try? walFile(of: storeLocation(of: slot)).path }
-            guard let path = walPaths[name], let bytes = SystemCalls.fileSize(path) else { continue }
-            if bytes > walPeaks[name]?.bytes ?? 0 { walPeaks[name] = (bytes, step) }
+        for store in storesToDump where isHeld(store) {
+            if walPaths[store.traceName] == nil { walPaths[store.traceName] = try? walFile(of: store).path }
+            guard let path = walPaths[store.traceName], let bytes = SystemCalls.fileSize(path) else { continue }
+            if bytes > walPeaks[store.traceName]?.bytes ?? 0 { walPeaks[store.traceName] = (bytes, step) }
         }
     }
 
