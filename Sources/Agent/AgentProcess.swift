@@ -4,11 +4,12 @@ import Notify
 import SharedStore
 import Trace
 
-// Why this type spans ten files: an agent is one thread's state (its store, view, identities, held
+// Why this type spans twelve files: an agent is one thread's state (its store, view, identities, held
 // write) acted on by many commands. The state that can be a value is one, tested on its own
 // (`ObjectIdentities`, `CommitTimes`, `HeldWrite`); the rest is split by concern: the command switch
 // (`+Execute`), requests and replies (`+Commands`), saves, checks, refresh strategies, store commands,
-// sync, store events, and the driver loop (`Loop/AgentDriver.swift`).
+// sync, opening the store and its events, model versions, the driver loop (`Loop/AgentDriver.swift`)
+// and a standby agent's warm-up (`Loop/AgentWarmUp.swift`).
 
 /// One simulated app or extension: opens SharedStore in its container, executes the runner's
 /// commands, runs its refresh strategy, and records what it saw.

@@ -21,7 +21,7 @@ struct RunContext {
         self.steps = steps
     }
 
-    /// The store `process` reads (ProcessInfo.store), or nil for the harness and unknown names.
+    /// The store `process` reads (TraceProcess.store), or nil for the harness and unknown names.
     func store(of process: String) -> String? { storeOfProcess[process] }
 
     /// Every process (by name) that reads `store`.

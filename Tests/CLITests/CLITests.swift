@@ -237,7 +237,7 @@ import TestSupport
 
 /// `groupsim import`: a scenario skeleton from a store in Core Data's layout, that validates and runs.
 @Suite(.serialized, .spawnsProcesses) struct ImportCommandTests {
-    /// A store in Core Data's layout (plain SQL from COREDATA-STORE.md) whose history names the app, its
+    /// A store in Core Data's layout (plain SQL from Docs/SharedStore.md, "The file") whose history names the app, its
     /// share extension and its widget by bundle id.
     private func deviceStore(in cli: CLI) throws -> (path: String, connection: SQLiteConnection) {
         let url = cli.directory.url.appendingPathComponent("device/Notes.sqlite")

@@ -4,7 +4,7 @@ import Trace
 
 /// Hand-built traces that look like what the runner records, for report tests and sample reports.
 enum SampleTraces {
-    /// Bug 1 of BUGS.md, "refresh is a no-op with infinite staleness": the host shows n1 (title A); the
+    /// Bug 1 of Docs/Bugs.md, "refresh is a no-op with infinite staleness": the host shows n1 (title A); the
     /// share extension sets B and saves; the host refreshes on the notification and reads n1 again
     /// within 200 ms.
     ///

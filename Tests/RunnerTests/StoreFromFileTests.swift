@@ -10,7 +10,7 @@ import Trace
 
 /// `store: { from: }`: runs that start from a store file Core Data wrote, its model read off its schema.
 @Suite(.serialized, .spawnsProcesses) struct StoreFromFileTests {
-    /// A store in Core Data's layout, built with plain SQL from COREDATA-STORE.md: Folder 1 and Note 2 (a
+    /// A store in Core Data's layout, built with plain SQL from Docs/SharedStore.md ("The file"): Folder 1 and Note 2 (a
     /// to-one `folder`), Note 2 <-> Tag 3 in a join table, history with interned strings and one token
     /// purged, a binary property list with Core Data's (not SharedStore's) hashes, in WAL mode with its
     /// `-wal` (the connection stays open until the test ends).
@@ -260,7 +260,7 @@ import Trace
         #expect(errors(url.path).first?.contains("not as Core Data and SharedStore number them") == true, "\(errors(url.path))")
     }
 
-    /// A store with entity inheritance, as COREDATA-STORE.md shows one: Book 1 and its sub-entity
+    /// A store with entity inheritance, as Docs/SharedStore.md ("The file") shows one: Book 1 and its sub-entity
     /// GraphicNovel 2 in one table `ZBOOK`, Page 3 whose to-one `book` keeps its target's entity in `Z1_BOOK`.
     static func inheritanceStore(at url: URL) throws -> SQLiteConnection {
         let db = try SQLiteConnection(path: url.path, walMode: false)

@@ -1,7 +1,7 @@
 @testable import ScenarioModel
 import Testing
 
-/// Scenarios written the way BUGS.md asks for them validate, so the language covers every reported bug.
+/// Scenarios written the way Docs/Bugs.md asks for them validate, so the language covers every reported bug.
 @Suite struct BugScenarioTests {
     private static let header = """
         store:

@@ -3,7 +3,7 @@ import Foundation
 import SharedStore
 import Testing
 
-/// Bug 14 of BUGS.md: the app and an extension edit the same object.
+/// Bug 14 of Docs/Bugs.md: the app and an extension edit the same object.
 /// App | Share
 /// ----|------
 /// reads X v1 (title A, rank 1) |

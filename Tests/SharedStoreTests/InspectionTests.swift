@@ -7,7 +7,7 @@ import SharedStore
 import Testing
 import TestSupport
 
-/// `StoreInspector` on stores built with plain SQL in Core Data's layout, as COREDATA-STORE.md describes
+/// `StoreInspector` on stores built with plain SQL in Core Data's layout, as Docs/SharedStore.md ("The file") describes
 /// the files Core Data writes, and on a store SharedStore wrote.
 @Suite struct InspectionTests {
     /// Core Data's layout: inheritance (GraphicNovel in ZBOOK, Author in ZWRITER), a join table, to-ones

@@ -3,7 +3,7 @@ import Foundation
 import SharedStore
 import Testing
 
-/// Bug 6 of BUGS.md: history purged before another process read it.
+/// Bug 6 of Docs/Bugs.md: history purged before another process read it.
 @Suite struct PurgeTests {
     /// App merged up to T1; share writes T2 and T3, then purges with `policy`.
     func purged(_ policy: HistoryPurgePolicy) throws -> (HistoryTests.Pair, ObjectID, Int) {

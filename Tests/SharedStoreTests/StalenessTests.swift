@@ -2,7 +2,7 @@ import Foundation
 import SharedStore
 import Testing
 
-/// Bug 1 of BUGS.md: refreshAllObjects is a no-op with infinite staleness.
+/// Bug 1 of Docs/Bugs.md: refreshAllObjects is a no-op with infinite staleness.
 @Suite struct StalenessTests {
     @Test func outsideUpdateIsInvisibleAfterRefreshAllObjectsWithInfiniteStaleness() throws {
         let fixture = try StoreFixture()

@@ -4,7 +4,7 @@ import SharedStore
 import Testing
 import TestSupport
 
-/// A store SharedStore writes has Core Data's layout, rule by rule as COREDATA-STORE.md gives it.
+/// A store SharedStore writes has Core Data's layout, rule by rule as Docs/SharedStore.md ("The file") gives it.
 @Suite struct StoreLayoutTests {
     /// Author 1 `books` <-> Book 2 `authors` (a join table), Book `shelf` -> Shelf 4 (a to-one whose inverse
     /// `books` is held by Book's column), Note 3 with every attribute type and a tombstoned attribute.

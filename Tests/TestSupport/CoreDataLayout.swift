@@ -1,6 +1,6 @@
 import Foundation
 
-/// SQL for fixtures in Core Data's layout, written from `../shared/COREDATA-STORE.md`: the tables every
+/// SQL for fixtures in Core Data's layout, written from Docs/SharedStore.md ("The file"): the tables every
 /// store has, the history tables, and a `Z_METADATA` row holding a binary property list.
 public enum CoreDataLayout {
     /// `Z_PRIMARYKEY`, `Z_METADATA` and `Z_MODELCACHE`, empty.

@@ -1,8 +1,8 @@
 import Foundation
 
 // Why this type spans five files: the value is shared by every layer, and each layer's view of it
-// (conversion between types, the scenario's spelling, the trace's JSON form, SQLite buffers) lives in
-// an extension beside the code that needs it, not in the type's own file.
+// (conversion between types, the scenario's spelling, the trace's JSON form, the UUID derived from a
+// scenario id) lives in an extension beside the code that needs it, not in the type's own file.
 
 /// One attribute value: what a row stores and an object holds, what a scenario's `set:`, `expect:`,
 /// defaults and `where:` literals hold once checked against the model's types.

@@ -1,4 +1,4 @@
-/// The anomalies the checkers find, and the vocabulary of a variant's `expect` (SCENARIOS.md,
+/// The anomalies the checkers find, and the vocabulary of a variant's `expect` (Docs/ScenarioLanguage.md,
 /// "Expectations and verdicts").
 public enum AnomalyKind: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
     /// A read showed a committed value older than the latest committed before it (minus the tolerance).

@@ -1,10 +1,10 @@
 import Basics
 import Foundation
 
-// Why this type spans nine files: it stands for NSManagedObjectContext, whose API is that wide
+// Why this type spans ten files: it stands for NSManagedObjectContext, whose API is that wide
 // (insert and edit, fetch, save, refresh and staleness, merging, query generations, keyed access,
-// the view). Each `ObjectContext+<Concern>.swift` holds one of those concerns over the state declared
-// here, as Core Data's documentation groups them.
+// relationships, child contexts, the view). Each `ObjectContext+<Concern>.swift` holds one of those
+// concerns over the state declared here, as Core Data's documentation groups them.
 
 /// A managed object context (Core Data's `NSManagedObjectContext`): registered objects, faults, pending
 /// changes, a view of what a screen shows, and saves.

@@ -1,8 +1,8 @@
 import Foundation
 
-// Why this type spans five files: it stands for NSPersistentStoreCoordinator with its store, whose
-// concerns (opening, saving, batch operations, history, locks and files) each have a file; the shared
-// state is declared here and in `StoreCore`.
+// Why this type spans six files: it stands for NSPersistentStoreCoordinator with its store, whose
+// concerns (opening, saving, batch operations, history, locks and files, model versions) each have a
+// file; the shared state is declared here and in `StoreCore`.
 
 /// One process's handle on a shared store (Core Data's persistent container and coordinator in one):
 /// the connections, the row cache every context shares, the view context, and the trace hooks.

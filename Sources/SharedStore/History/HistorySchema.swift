@@ -1,6 +1,6 @@
 import Basics
 
-/// Persistent history tables, as Core Data lays them out (COREDATA-STORE.md):
+/// Persistent history tables, as Core Data lays them out (Docs/SharedStore.md, "The file"):
 ///
 /// - `ATRANSACTION` (`Z_ENT` 16002): one row per save or batch operation; `Z_PK` is the token, handed out
 ///   from `Z_PRIMARYKEY`'s `Z_MAX` as entity keys are, so a purged token is never used again. The author,

@@ -1,7 +1,7 @@
 import Basics
 
 extension ModelDescription {
-    /// The example model of SCENARIOS.md (`Note` with `tags`, `Tag` with `note`), used by tests, the
+    /// The example model of Docs/ScenarioLanguage.md (`Note` with `tags`, `Tag` with `note`), used by tests, the
     /// `testpeer store` child process and the benchmark.
     public static let notesExample = ModelDescription(entities: [
         EntityDescription(

@@ -1,7 +1,7 @@
 import Basics
 import Foundation
 
-/// Parsing the attribute type syntax of SCENARIOS.md:
+/// Parsing the attribute type syntax of Docs/ScenarioLanguage.md:
 /// `string`, `string?`, `bool = false`, `[Tag]`, `Note?`, `Note`.
 extension ModelDescription {
     /// Builds a model from entities given as `(name, [(property, type syntax)])`, in order.

@@ -21,7 +21,7 @@ struct StoreMetadata: Sendable {
     var digest: String { Model.digest(of: entityHashes) }
 
     /// The version of Core Data's layout SharedStore writes (`NSPersistenceFrameworkVersion`): the one the
-    /// layout was read off (see COREDATA-STORE.md).
+    /// layout was read off (see Docs/SharedStore.md, "The file").
     static let frameworkVersion = 1344
     /// The marker key of a store SharedStore made, and its layout's version.
     static let layoutKey = "GroupSimLayout"

@@ -1,4 +1,4 @@
-/// The example from SCENARIOS.md ("Shape"), verbatim: the contract says it must validate unchanged.
+/// The scenario language's own example ("Shape"), verbatim: the contract says it must validate unchanged.
 enum ContractExample {
     static let yaml = #"""
 name: refresh-with-infinite-staleness     # unique, kebab-case; defaults to the file name
