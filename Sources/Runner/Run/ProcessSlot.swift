@@ -16,6 +16,8 @@ final class ProcessSlot {
     var pooled = false
     /// How many times it has been launched.
     var launches = 0
+    /// Where its store is, once asked (`ScenarioRunner.storeLocation(of:)`): the same for every launch.
+    var location: StoreLocation?
     private var nextSeq = 1
     /// The scenario ids already sent to the running agent.
     var sentIDs: [String: ObjectRef] = [:]

@@ -22,12 +22,15 @@ extension ScenarioRunner {
 
     /// Where a process's store lives: the group's container, or (`storage: own`) a container of its own.
     func storeLocation(of slot: ProcessSlot) -> StoreLocation {
+        if let known = slot.location { return known }
         let own = slot.process.settings.storage == .own
-        return StoreLocation(
+        let location = StoreLocation(
             containersRoot: own ? sandbox.ownContainers(of: slot.name).path : sandbox.containers.path,
             group: own ? "own.\(slot.name)" : plan.run.store.group,
             name: plan.run.store.name,
             traceName: slot.store)
+        slot.location = location
+        return location
     }
 
     /// The store file at `location`, resolved as the agent resolves it (`AppGroupContainers`).

@@ -2,6 +2,7 @@ import Agent
 import Basics
 import Foundation
 import Notify
+import SharedStore
 import ScenarioModel
 import Supervisor
 import Synchronization
@@ -97,6 +98,8 @@ public final class ScenarioRunner {
     var walPeaks: [String: (bytes: Int64, step: Int?)] = [:]
     /// Each store's `-wal` file, once found.
     var walPaths: [String: String] = [:]
+    /// The scenario's model compiled for SharedStore, once a dump needed it.
+    var compiledModel: SharedStore.Model?
     /// How deep in `parallel` steps the runner is (their children are written with them, and make no choice).
     var runningTogether = 0
     /// The processes a `hold-notifications` fault holds, until their next `deliver` step.
@@ -193,3 +196,4 @@ public final class ScenarioRunner {
         }
     }
 }
+

@@ -15,7 +15,7 @@ extension ScenarioRunner {
     func storeModel(of url: URL) throws -> Model {
         let store = plan.run.store
         guard !store.versions.isEmpty, let hash = try? StoreCoordinator.modelHash(ofStoreAt: url) else {
-            return try Model(store.model)
+            return try scenarioModel()
         }
         for version in store.versions.reversed() {
             let model = try Model(version.model)
@@ -26,7 +26,15 @@ extension ScenarioRunner {
             let model = try Model(version.model)
             if StoreCoordinator.model(model, fitsStoreAt: url) { return model }
         }
-        return try Model(store.model)
+        return try scenarioModel()
+    }
+
+    /// The scenario's model compiled for SharedStore, compiled once per run.
+    private func scenarioModel() throws -> Model {
+        if let compiledModel { return compiledModel }
+        let model = try Model(plan.run.store.model)
+        compiledModel = model
+        return model
     }
 
     /// Every row of a store at the end of the run, named by scenario id where the run knows one.

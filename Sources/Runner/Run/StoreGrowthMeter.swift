@@ -29,8 +29,7 @@ extension ScenarioRunner {
             let wal = (try? Self.fileSize(walFile(of: store))) ?? 0
             var history: (transactions: Int64, changes: Int64) = (0, 0)
             if FileManager.default.fileExists(atPath: url.path) {
-                let coordinator = try StoreCoordinator(url: url, model: try storeModel(of: url), options: StoreOptions(readOnly: true))
-                history = try coordinator.historySize()
+                history = try StoreCoordinator.historySize(ofStoreAt: url)
             }
             let peak = walPeaks[store.traceName]
             return StoreGrowth(

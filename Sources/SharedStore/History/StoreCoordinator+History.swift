@@ -12,12 +12,25 @@ extension StoreCoordinator {
     /// never tracked history). Read on the writer connection, whatever this coordinator's options.
     public func historySize() throws(StoreError) -> (transactions: Int64, changes: Int64) {
         do {
-            let db = core.writer
-            guard try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'ACHANGE'") == 1 else { return (0, 0) }
-            return (try db.scalarInt("SELECT count(*) FROM ATRANSACTION") ?? 0, try db.scalarInt("SELECT count(*) FROM ACHANGE") ?? 0)
+            return try Self.historySize(core.writer)
         } catch {
             throw .sqlite(error)
         }
+    }
+
+    /// How much history the store file at `url` holds, read without opening it as a store (no model,
+    /// nothing written): what `historySize()` tells, for a harness that only measures.
+    public static func historySize(ofStoreAt url: URL) throws(StoreError) -> (transactions: Int64, changes: Int64) {
+        do {
+            return try historySize(SQLiteConnection(path: url.path, readOnly: true, walMode: false))
+        } catch {
+            throw .sqlite(error)
+        }
+    }
+
+    private static func historySize(_ db: SQLiteConnection) throws(SQLiteError) -> (transactions: Int64, changes: Int64) {
+        guard try db.tableExists("ACHANGE") else { return (0, 0) }
+        return (try db.scalarInt("SELECT count(*) FROM ATRANSACTION") ?? 0, try db.scalarInt("SELECT count(*) FROM ACHANGE") ?? 0)
     }
 
     /// Fetches the transactions after `token` (all when `nil`), keeping those `filter` selects for `ownAuthor`.
