@@ -7,11 +7,12 @@ import Testing
 /// reported as the anomaly of the same name. The three must stay one vocabulary.
 @Suite struct VocabularyTests {
     /// Every error a step may expect is also an anomaly, so an unexpected one can be reported as one
-    /// (`not-found` aside: the contract has no anomaly for it).
-    @Test func expectedErrorsAreAnomaliesExceptNotFound() {
+    /// (`not-found` and `validation` aside: the contract has no anomaly for them; unexpected, they are
+    /// listed as unexpected errors).
+    @Test func expectedErrorsAreAnomaliesExceptNotFoundAndValidation() {
         let anomalies = Set(AnomalyKind.allCases.map(\.rawValue))
         let errors = ExpectedError.allCases.map(\.rawValue).filter { !anomalies.contains($0) }
-        #expect(errors == ["not-found"])
+        #expect(errors == ["not-found", "validation"])
     }
 
     /// The scenario spells an expected error as the agent reports it.

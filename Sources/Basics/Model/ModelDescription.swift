@@ -44,6 +44,19 @@ public struct AttributeDescription: Sendable, Hashable, Codable {
     }
 }
 
+/// What deleting an object does to the objects a relationship of it holds (Core Data's `NSDeleteRule`,
+/// Xcode's "Delete Rule").
+public enum DeleteRule: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The default: the objects stay, and lose the deleted object from their inverse.
+    case nullify
+    /// The objects are deleted too, and so on along their own cascading relationships.
+    case cascade
+    /// The save that deletes an object still holding objects here fails (NSValidationRelationshipDeniedDeleteError).
+    case deny
+    /// Nothing is done to the objects: an inverse keeps pointing at the deleted object.
+    case noAction = "no-action"
+}
+
 /// A relationship from one entity to another: to-one (`Note?`) or to-many (`[Tag]`).
 public struct RelationshipDescription: Sendable, Hashable, Codable {
     /// The relationship's name (`tags`).
@@ -57,14 +70,42 @@ public struct RelationshipDescription: Sendable, Hashable, Codable {
     /// The inverse relationship's name on the destination; `nil` lets the model infer it when exactly one
     /// relationship of the destination points back (and none when there is no such relationship).
     public var inverse: String?
+    /// What deleting the source object does to the objects the relationship holds. Not part of the model's
+    /// version hash (as in Core Data, a changed delete rule needs no migration).
+    public var deleteRule: DeleteRule
 
     /// Creates a relationship.
-    public init(name: String, destination: String, isToMany: Bool, isOptional: Bool = true, inverse: String? = nil) {
+    public init(name: String, destination: String, isToMany: Bool, isOptional: Bool = true, inverse: String? = nil,
+                deleteRule: DeleteRule = .nullify) {
         self.name = name
         self.destination = destination
         self.isToMany = isToMany
         self.isOptional = isOptional
         self.inverse = inverse
+        self.deleteRule = deleteRule
+    }
+
+    private enum CodingKeys: String, CodingKey { case name, destination, isToMany, isOptional, inverse, deleteRule }
+
+    /// Decodes a relationship; `deleteRule` may be absent (descriptions written before it existed: nullify).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(name: try c.decode(String.self, forKey: .name), destination: try c.decode(String.self, forKey: .destination),
+                  isToMany: try c.decode(Bool.self, forKey: .isToMany), isOptional: try c.decode(Bool.self, forKey: .isOptional),
+                  inverse: try c.decodeIfPresent(String.self, forKey: .inverse),
+                  deleteRule: try c.decodeIfPresent(DeleteRule.self, forKey: .deleteRule) ?? .nullify)
+    }
+
+    /// Encodes a relationship; the default rule (nullify) is left out, so descriptions without a rule
+    /// encode as they did before rules existed.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(destination, forKey: .destination)
+        try c.encode(isToMany, forKey: .isToMany)
+        try c.encode(isOptional, forKey: .isOptional)
+        try c.encodeIfPresent(inverse, forKey: .inverse)
+        if deleteRule != .nullify { try c.encode(deleteRule, forKey: .deleteRule) }
     }
 }
 

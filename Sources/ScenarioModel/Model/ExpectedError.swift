@@ -14,6 +14,9 @@ public enum ExpectedError: String, Sendable, Hashable, Codable, CaseIterable, Sc
     case foreignToken = "foreign-token"
     /// The object is not in the store.
     case notFound = "not-found"
+    /// The save fails validation: it deletes an object whose `deny` relationship still holds objects
+    /// (NSValidationRelationshipDeniedDeleteError).
+    case validation
     /// The store file cannot be opened (`open-copy` of a copy that lacks its schema).
     case storeLoadFailed = "store-load-failed"
 }
@@ -29,6 +32,7 @@ extension ExpectedError {
         case .expiredToken: .expiredToken
         case .foreignToken: .foreignToken
         case .notFound: .notFound
+        case .validation: .validation
         case .storeLoadFailed: .storeLoadFailed
         }
     }

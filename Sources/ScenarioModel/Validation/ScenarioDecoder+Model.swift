@@ -120,10 +120,12 @@ extension ScenarioDecoder {
         }
         let before = decoder.errors.count
         checkInheritance(&entities, map)
+        let namesInverses = entities.contains { $0.relationships.contains { $0.inverse != nil } }
         let model = ModelDescription(entities: ScenarioDecoder.inferringInverses(entities)).inheriting()
-        // What only the compiled model tells (two sub-entities of one family with one property name), once
-        // the declarations themselves are right.
-        if model.hasInheritance || model.entities.contains(where: { !$0.uniquenessConstraints.isEmpty }), decoder.errors.count == before {
+        // What only the compiled model tells (two sub-entities of one family with one property name, an
+        // inverse that does not point back), once the declarations themselves are right.
+        if model.hasInheritance || namesInverses || model.entities.contains(where: { !$0.uniquenessConstraints.isEmpty }),
+           decoder.errors.count == before {
             do { _ = try Model(model) } catch {
                 let entityNode = map.pairs.first { $0.key.scalar == error.entity }
                 let at = error.property.flatMap { name in entityNode?.value.pairs?.first { $0.key.scalar == name }?.key }
@@ -235,9 +237,10 @@ extension ScenarioDecoder {
                     attribute.defaultValue = defaultValue(defaultText, for: attribute, at: pair.value)
                 }
                 entity.attributes.append(attribute)
-            case let .success(.relationship(destination, toMany, optional)):
+            case let .success(.relationship(destination, toMany, optional, rule, inverse)):
                 entity.relationships.append(RelationshipDescription(
-                    name: property, destination: destination, isToMany: toMany, isOptional: optional))
+                    name: property, destination: destination, isToMany: toMany, isOptional: optional, inverse: inverse,
+                    deleteRule: rule))
             case let .failure(failure):
                 decoder.error(failure.message, at: pair.value)
             }
@@ -245,8 +248,32 @@ extension ScenarioDecoder {
         return entity
     }
 
-    /// The declaration's text; YAML reads `[Tag]` as a list of one, which is the to-many form.
+    /// The declaration's text; YAML reads `[Tag]` as a list of one, which is the to-many form. A
+    /// relationship may also be a mapping, `{ to: [Note], delete-rule: cascade, inverse: folder }`, read
+    /// as the text `[Note] cascade inverse folder`.
     private func propertyDeclarationText(_ node: YAMLNode) -> String? {
+        if node.pairs != nil {
+            guard let map = MappingReader(node, "a relationship", decoder) else { return nil }
+            map.rejectUnknownKeys(["to", "delete-rule", "inverse"], in: "a relationship")
+            guard let to = map["to"] else {
+                decoder.error("a relationship written as a mapping names its destination under to:, like "
+                    + "{ to: [Note], delete-rule: cascade }.", at: node)
+                return nil
+            }
+            guard var text = propertyDeclarationText(to) else { return nil }
+            if let rule = map["delete-rule"] {
+                guard let word = decoder.string(rule, "a delete rule"), let parsed = DeleteRule(rawValue: word) else {
+                    decoder.error("delete-rule is one of \(DeleteRule.allCases.map(\.rawValue).joined(separator: ", ")).", at: rule)
+                    return nil
+                }
+                text += " \(parsed.rawValue)"
+            }
+            if let inverse = map["inverse"] {
+                guard let name = decoder.string(inverse, "the name of the inverse relationship") else { return nil }
+                text += " inverse \(name)"
+            }
+            return text
+        }
         if let items = node.items {
             guard items.count == 1, let destination = items[0].scalar, !items[0].isNull else {
                 decoder.error("a to-many relationship names one entity, like [Tag], but found \(node.shortDescription).",
@@ -269,11 +296,24 @@ extension ScenarioDecoder {
         return value == .null ? nil : value
     }
 
-    /// Pairs each relationship with its inverse when exactly one relationship leads each way.
+    /// Pairs each relationship with its inverse: the one it names (`inverse folder`), or the one that names
+    /// it; otherwise, when exactly one relationship leads each way, that one.
     static func inferringInverses(_ entities: [EntityDescription]) -> [EntityDescription] {
-        entities.map { entity in
+        var entities = entities
+        // A named inverse pairs both ways: the other side names this one back unless it names its own.
+        for entity in entities {
+            for relationship in entity.relationships {
+                guard let inverse = relationship.inverse,
+                      let d = entities.firstIndex(where: { $0.name == relationship.destination }),
+                      let r = entities[d].relationships.firstIndex(where: { $0.name == inverse }),
+                      entities[d].relationships[r].inverse == nil, entities[d].relationships[r].destination == entity.name
+                else { continue }
+                entities[d].relationships[r].inverse = relationship.name
+            }
+        }
+        return entities.map { entity in
             var entity = entity
-            for index in entity.relationships.indices {
+            for index in entity.relationships.indices where entity.relationships[index].inverse == nil {
                 let relationship = entity.relationships[index]
                 let outgoing = entity.relationships.filter { $0.destination == relationship.destination }
                 guard outgoing.count == 1,
@@ -281,7 +321,7 @@ extension ScenarioDecoder {
                 let incoming = destination.relationships.filter {
                     $0.destination == entity.name && !(destination.name == entity.name && $0.name == relationship.name)
                 }
-                if incoming.count == 1 {
+                if incoming.count == 1, incoming[0].inverse == nil || incoming[0].inverse == relationship.name {
                     entity.relationships[index].inverse = incoming[0].name
                 }
             }
@@ -310,13 +350,46 @@ extension ScenarioDecoder {
 /// A property's type as the model writes it: `string`, `int?`, `bool = false`, `[Tag]`, `Note?`.
 enum PropertyDeclaration: Equatable {
     case attribute(AttributeType, optional: Bool, defaultText: String?, unique: Bool)
-    case relationship(destination: String, toMany: Bool, optional: Bool)
+    case relationship(destination: String, toMany: Bool, optional: Bool, deleteRule: DeleteRule, inverse: String?)
 
     struct Failure: Error, Equatable {
         var message: String
     }
 
     static func parse(_ text: String, entityNames: [String]) -> Result<PropertyDeclaration, Failure> {
+        // A relationship's options after its type: a delete rule, `inverse name` (never after a default:
+        // `string = deny` is an attribute whose default is "deny").
+        var optionsAndType = text.contains("=") ? [] : text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        var deleteRule: DeleteRule?
+        var inverse: String?
+        var optionWords = 0
+        while let last = optionsAndType.last {
+            if let rule = DeleteRule(rawValue: last), deleteRule == nil {
+                deleteRule = rule
+                optionsAndType.removeLast()
+                optionWords += 1
+            } else if optionsAndType.count >= 3, optionsAndType[optionsAndType.count - 2] == "inverse", inverse == nil {
+                inverse = last
+                optionsAndType.removeLast(2)
+                optionWords += 2
+            } else {
+                break
+            }
+        }
+        if let inverse, !ScenarioDecoder.isPropertyName(inverse) {
+            return .failure(Failure(message: "'\(inverse)' cannot name an inverse relationship: a property name starts with a lowercase letter."))
+        }
+        if optionWords > 0 {
+            switch parse(optionsAndType.joined(separator: " "), entityNames: entityNames) {
+            case let .success(.relationship(destination, toMany, optional, _, _)):
+                return .success(.relationship(destination: destination, toMany: toMany, optional: optional,
+                                              deleteRule: deleteRule ?? .nullify, inverse: inverse))
+            case .success(.attribute):
+                return .failure(Failure(message: "only a relationship has a delete rule or an inverse; '\(optionsAndType.joined(separator: " "))' is an attribute."))
+            case .failure(let failure):
+                return .failure(failure)
+            }
+        }
         var typePart = text.trimmingWhitespace()
         var defaultText: String?
         // `string unique` (or `string unique = A`): a uniqueness constraint on the attribute.
@@ -344,7 +417,7 @@ enum PropertyDeclaration: Equatable {
             if defaultText != nil {
                 return .failure(Failure(message: "a relationship cannot have a default value; remove '= ...'."))
             }
-            return .success(.relationship(destination: destination, toMany: true, optional: true))
+            return .success(.relationship(destination: destination, toMany: true, optional: true, deleteRule: .nullify, inverse: nil))
         }
         if typePart.hasSuffix("]?") {
             return .failure(Failure(message: "to-many relationships are always optional; write "
@@ -362,7 +435,7 @@ enum PropertyDeclaration: Equatable {
             if defaultText != nil {
                 return .failure(Failure(message: "a relationship cannot have a default value; remove '= ...'."))
             }
-            return .success(.relationship(destination: base, toMany: false, optional: optional))
+            return .success(.relationship(destination: base, toMany: false, optional: optional, deleteRule: .nullify, inverse: nil))
         }
         let candidates = AttributeType.spellings + entityNames
         return .failure(Failure(message: "unknown type '\(base)'" + Suggestion.hint(

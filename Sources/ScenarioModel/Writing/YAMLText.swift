@@ -70,6 +70,13 @@ enum YAMLText {
     /// sub-entity's inherited ones come from its parent). Defaults are left out: a skeleton inserts nothing.
     static func model(_ model: ModelDescription, indent: String) -> [String] {
         var lines = ["\(indent)model:"]
+        // An inverse is written where reading the file back would not infer it.
+        let stripped = model.entities.map { entity in
+            var entity = entity
+            for index in entity.relationships.indices { entity.relationships[index].inverse = nil }
+            return entity
+        }
+        let inferred = Dictionary(ScenarioDecoder.inferringInverses(stripped).map { ($0.name, $0) }) { first, _ in first }
         for entity in model.entities {
             lines.append("\(indent)  \(word(entity.name)):")
             if let parent = entity.parent { lines.append("\(indent)    parent-entity: \(word(parent))") }
@@ -79,7 +86,10 @@ enum YAMLText {
                 lines.append("\(indent)    \(word(attribute.name)): \(attribute.type.rawValue)\(attribute.isOptional ? "?" : "")\(attribute.isUnique ? " unique" : "")")
             }
             for relationship in declared.relationships {
-                let type = relationship.isToMany ? "\"[\(relationship.destination)]\"" : relationship.destination + (relationship.isOptional ? "?" : "")
+                var options = relationship.deleteRule == .nullify ? "" : " \(relationship.deleteRule.rawValue)"
+                let wouldInfer = inferred[entity.name]?.relationships.first { $0.name == relationship.name }?.inverse
+                if let inverse = relationship.inverse, inverse != wouldInfer { options += " inverse \(word(inverse))" }
+                let type = relationship.isToMany ? "\"[\(relationship.destination)]\(options)\"" : relationship.destination + (relationship.isOptional ? "?" : "") + options
                 lines.append("\(indent)    \(word(relationship.name)): \(type)")
             }
             let inherited = entity.parent.flatMap(model.entity(named:))?.uniquenessConstraints ?? []

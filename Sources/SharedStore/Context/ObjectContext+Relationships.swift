@@ -169,7 +169,9 @@ extension ObjectContext {
         let info = core.model.entities[object.entity]
         guard !info.relationships.isEmpty, !object.isInserted else { return }
         _ = try fired(object.id, info)
-        for relationship in info.relationships where relationship.inverseName != nil {
+        // `deny` and `no-action` leave the other side as it is.
+        for relationship in info.relationships where relationship.inverseName != nil
+            && (relationship.deleteRule == .nullify || relationship.deleteRule == .cascade) {
             let destination = core.model.entities[relationship.destination]
             switch relationship.storage {
             case .foreignKey(let slot):
@@ -247,5 +249,19 @@ extension ObjectContext {
     private func set(_ object: ManagedObject, _ slot: Int, _ value: Value) {
         store(value, slot: slot, of: object)
         markUpdated(object)
+    }
+
+    /// The deleted objects whose `deny` relationships still hold objects not deleted too, with the
+    /// relationship and how many: a save with any fails (Core Data's NSValidationRelationshipDeniedDeleteError).
+    func deniedDeletes() throws(StoreError) -> [(object: ObjectID, relationship: String, held: Int)] {
+        var denied: [(object: ObjectID, relationship: String, held: Int)] = []
+        for id in deletedOrder {
+            guard let object = objects[id] else { continue }
+            for relationship in core.model.entities[object.entity].relationships where relationship.deleteRule == .deny {
+                let held = try relatedObjects(of: id, via: relationship.name).filter { objects[$0]?.isDeleted != true }
+                if !held.isEmpty { denied.append((id, relationship.name, held.count)) }
+            }
+        }
+        return denied
     }
 }

@@ -164,21 +164,31 @@ public final class ObjectContext {
     }
 
     /// Marks an object deleted; it leaves the view now and the store at the next save.
-    /// Deleting an unsaved insert forgets it.
+    /// Deleting an unsaved insert forgets it. Its relationships' delete rules apply: the objects a
+    /// cascading relationship holds are deleted with it; a nullifying one's lose it from their inverse;
+    /// `deny` and `no-action` leave them as they are (a denied delete fails at save, `deniedDeletes()`).
     public func delete(_ id: ObjectID) throws(StoreError) {
         let object = try object(for: id)
+        guard !object.isDeleted else { return }
+        // What its cascading relationships hold, read before the nullify below empties their inverses.
+        var cascaded: [ObjectID] = []
+        for relationship in core.model.entities[object.entity].relationships where relationship.deleteRule == .cascade {
+            cascaded += try relatedObjects(of: id, via: relationship.name)
+        }
         if object.isInserted {
             forgetReferences(to: object)
             objects[id] = nil
             screen.remove([id])
-            return
+        } else {
+            try nullifyRelationships(of: object)
+            object.isDeleted = true
+            updatedSet.remove(id)
+            deletedOrder.append(id)
+            deletedSet.insert(id)
         }
-        guard !object.isDeleted else { return }
-        try nullifyRelationships(of: object)
-        object.isDeleted = true
-        updatedSet.remove(id)
-        deletedOrder.append(id)
-        deletedSet.insert(id)
+        for other in cascaded where objects[other] != nil || !other.isTemporary {
+            try delete(other)
+        }
     }
 
     /// An unsaved insert is being forgotten: the objects that point at its temporary key (a to-one, a

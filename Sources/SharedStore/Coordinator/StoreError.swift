@@ -20,6 +20,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case migrationFailed(reason: String)
     /// The object's row is gone (Core Data's 133000 "object inaccessible", or `existingObject` not finding it).
     case notFound(ObjectID)
+    /// A save deletes an object whose `deny` relationship still holds `held` objects not deleted with it
+    /// (Core Data's NSValidationRelationshipDeniedDeleteError, 1600); nothing was written.
+    case deleteDenied(ObjectID, relationship: String, held: Int)
     /// The ID belongs to another store, or is temporary where a saved object is needed.
     case invalidObjectID(ObjectID, reason: String)
     /// The store cannot be written by this process (opened read-only, or the history-tracking trap).
@@ -51,6 +54,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "the store at \(path) was made with a previous model (store hash \(storeHash)) and this process does not migrate it to its own (model hash \(modelHash))"
         case .migrationFailed(let reason): "the store cannot be migrated: \(reason)"
         case .notFound(let id): "object \(id) is inaccessible: its row no longer exists"
+        case .deleteDenied(let id, let relationship, let held):
+            "\(id) cannot be deleted: its relationship `\(relationship)` (delete rule deny) still holds \(held) object\(held == 1 ? "" : "s")"
         case .invalidObjectID(let id, let reason): "invalid object ID \(id): \(reason)"
         case .readOnly(let reason): "the store is read-only to this process: \(reason)"
         case .expiredToken(let token, let purged):
@@ -93,6 +98,7 @@ extension ErrorKind {
         case let error as StoreError:
             switch error {
             case .notFound: self = .notFound
+            case .deleteDenied: self = .validation
             case .readOnly: self = .readOnly
             case .expiredToken: self = .expiredToken
             case .foreignToken: self = .foreignToken

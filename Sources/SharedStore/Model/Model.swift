@@ -192,6 +192,7 @@ struct RelationshipInfo: Sendable {
     let isToMany: Bool
     let inverseName: String?
     let storage: RelationshipStorage
+    let deleteRule: DeleteRule
 }
 
 /// The compiled form of one entity (a class: it is read on every object access, so copies must be cheap).

@@ -192,6 +192,6 @@ struct ModelCompiler {
             storage = .joinTable(table: table, ownerColumn: sourceColumn, targetColumn: destinationColumn)
         }
         return RelationshipInfo(name: relationship.name, destination: destination, isToMany: relationship.isToMany,
-                                inverseName: inverse?.name, storage: storage)
+                                inverseName: inverse?.name, storage: storage, deleteRule: relationship.deleteRule)
     }
 }

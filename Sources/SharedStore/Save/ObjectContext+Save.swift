@@ -9,7 +9,8 @@ extension ObjectContext {
     /// row cache holds the saved rows, temporary IDs become permanent, a `.saveCommitted` event is emitted
     /// and the process's other contexts that merge automatically receive the did-save event.
     /// A context without changes saves nothing and succeeds.
-    /// - Throws: `SaveError.conflicts` (policy `.error`, nothing written), `.readOnly`, `.sqlite` (e.g. busy).
+    /// - Throws: `SaveError.conflicts` (policy `.error`, nothing written), `.readOnly`, `.sqlite` (e.g. busy),
+    ///   `.store(.deleteDenied)` for a deleted object whose `deny` relationship still holds objects.
     @discardableResult
     public func save() throws(SaveError) -> SaveResult {
         guard hasChanges else { return .empty(name) }
@@ -19,7 +20,11 @@ extension ObjectContext {
         let updates = updatedSet.sorted().compactMap { objects[$0] }
             .filter { $0.hasUpdates && !$0.isInserted && !$0.isDeleted }
         let deletes = deletedOrder.compactMap { objects[$0] }
-        do {
+        do throws(StoreError) {
+            // Validation before any write: a deleted object whose `deny` relationship still holds objects.
+            if let denied = try deniedDeletes().first {
+                throw StoreError.deleteDenied(denied.object, relationship: denied.relationship, held: denied.held)
+            }
             // The save needs each object's version: edited or deleted faults fire first.
             for object in updates + deletes where object.isFault {
                 _ = try fired(object.id, core.model.entities[object.entity])

@@ -1,0 +1,66 @@
+import Basics
+import Foundation
+@testable import ScenarioModel
+import Testing
+
+/// A relationship's delete rule and explicit inverse, after its type (`Folder? cascade`, `"[Note] deny
+/// inverse folder"`) or as a mapping (`{ to: [Note], delete-rule: cascade, inverse: folder }`), and
+/// refused with a position where misused.
+@Suite struct DeleteRuleDecodingTests {
+    private func relationship(_ scenario: Scenario, _ entity: String, _ name: String) -> RelationshipDescription? {
+        scenario.store.model.entity(named: entity)?.relationships.first { $0.name == name }
+    }
+
+    @Test func rulesAndInversesDecodeInBothForms() throws {
+        let scenario = try Fixture.scenario(Fixture.yaml(model: """
+            Folder: { name: string, notes: { to: [Note], delete-rule: cascade, inverse: folder }, archive: "[Note] deny inverse archivedIn" }
+            Note: { title: string, folder: Folder? nullify, archivedIn: Folder? no-action inverse archive }
+            """))
+        #expect(relationship(scenario, "Folder", "notes")?.deleteRule == .cascade)
+        #expect(relationship(scenario, "Folder", "notes")?.inverse == "folder")
+        #expect(relationship(scenario, "Folder", "archive")?.deleteRule == .deny)
+        #expect(relationship(scenario, "Folder", "archive")?.isToMany == true)
+        #expect(relationship(scenario, "Note", "archivedIn")?.deleteRule == .noAction)
+        #expect(relationship(scenario, "Note", "archivedIn")?.inverse == "archive")
+        #expect(relationship(scenario, "Note", "folder")?.deleteRule == .nullify)
+        #expect(relationship(scenario, "Note", "folder")?.inverse == "notes", "the named inverse pairs both ways")
+    }
+
+    @Test func twoRelationshipsEachWayArePairedByTheNamedInverse() throws {
+        // Without `inverse`, two relationships from Note to Folder leave both without one (ambiguous).
+        let scenario = try Fixture.scenario(Fixture.yaml(model: """
+            Folder: { notes: "[Note] inverse folder", pinned: "[Note] inverse pinnedIn" }
+            Note: { folder: Folder?, pinnedIn: Folder? }
+            """))
+        #expect(relationship(scenario, "Folder", "notes")?.inverse == "folder")
+        #expect(relationship(scenario, "Folder", "pinned")?.inverse == "pinnedIn")
+    }
+
+    @Test func theWrittenModelReadsBackWithItsRulesAndInverses() throws {
+        let scenario = try Fixture.scenario(Fixture.yaml(model: """
+            Folder: { notes: { to: [Note], delete-rule: cascade, inverse: folder }, pinned: "[Note] inverse pinnedIn" }
+            Note: { folder: Folder? deny, pinnedIn: Folder? no-action }
+            """))
+        let written = YAMLText.model(scenario.store.model, indent: "").dropFirst().map { String($0.dropFirst(2)) }.joined(separator: "\n")
+        let again = try Fixture.scenario(Fixture.yaml(model: written))
+        #expect(again.store.model == scenario.store.model, "written:\n\(written)")
+    }
+
+    @Test func anAttributeWhoseDefaultIsARuleNameIsStillAnAttribute() throws {
+        let scenario = try Fixture.scenario(Fixture.yaml(model: "Note: { mode: string = deny }"))
+        #expect(scenario.store.model.entity(named: "Note")?.attributes.first?.defaultValue == .string("deny"))
+    }
+
+    @Test func mistakesAreErrorsAtTheirPlace() {
+        Fixture.expectOneError(Fixture.yaml(model: "Note: { title: string cascade }"),
+                               line: 6, column: 20, containing: "only a relationship has a delete rule")
+        Fixture.expectOneError(Fixture.yaml(model: "Folder: { notes: { to: [Note], delete-rule: explode } }\nNote: { folder: Folder? }"),
+                               line: 6, column: 49, containing: "delete-rule is one of nullify, cascade, deny, no-action")
+        Fixture.expectOneError(Fixture.yaml(model: "Folder: { notes: { to: [Note], rule: cascade } }\nNote: { folder: Folder? }"),
+                               line: 6, column: 36, containing: "unknown key 'rule'")
+        Fixture.expectOneError(Fixture.yaml(model: "Folder: { notes: { delete-rule: cascade } }\nNote: { folder: Folder? }"),
+                               line: 6, column: 22, containing: "names its destination under to:")
+        Fixture.expectOneError(Fixture.yaml(model: "Folder: { notes: \"[Note] inverse title\" }\nNote: { title: string, folder: Folder? }"),
+                               line: 6, column: 15, containing: "inverse `title` is not a relationship of Note")
+    }
+}
