@@ -88,7 +88,8 @@ extension AgentProcess {
     /// process's own author when nil).
     ///
     /// A context the process declares under `contexts:` is made as declared: a child of the view context
-    /// or of another declared context (made first), or a background context, with its automatic merge.
+    /// or of another declared context (made first), or a background context, with its automatic merge,
+    /// author, merge policy and staleness.
     func namedContext(_ name: String, author: String?, mergePolicy: MergePolicy? = nil) -> ObjectContext {
         if let context = namedContexts[name] { return context }
         let declaration = settings.contexts.first { $0.name == name }
@@ -99,9 +100,10 @@ extension AgentProcess {
         case .context(let parent):
             context = namedContext(parent, author: nil).newChildContext(name: name)
         }
-        context.transactionAuthor = author ?? settings.author
-        context.mergePolicy = mergePolicy ?? settings.mergePolicy
-        context.stalenessInterval = settings.staleness
+        // A step's own author and policy (an App Intent's), else the declaration's, else the process's.
+        context.transactionAuthor = author ?? declaration?.author.map { $0.resolved(processName: config.process) } ?? settings.author
+        context.mergePolicy = mergePolicy ?? declaration?.mergePolicy ?? settings.mergePolicy
+        context.stalenessInterval = declaration?.staleness?.timeInterval ?? settings.staleness
         context.shouldDeleteInaccessibleFaults = settings.deleteInaccessibleFaults
         context.automaticallyMergesChangesFromParent = declaration?.automaticallyMerges ?? false
         namedContexts[name] = context

@@ -203,19 +203,34 @@ import Testing
         #expect(messages("contexts: [editor]").first?.contains("contexts (a mapping") == true)
         #expect(messages("contexts: { editor: view }").first?.contains("the settings of context 'editor'") == true)
         #expect(messages("contexts: { editor: { automatically-merges: 1 } }").count == 1)
+        #expect(messages("contexts: { sync: { merge-policy: mine } }").first?.contains("merge policy") == true)
+        #expect(messages("contexts: { sync: { staleness: soon } }").first?.contains("expected staleness") == true)
+    }
+
+    @Test func aContextNamesItsOwnAuthorPolicyAndStaleness() throws {
+        let yaml = Fixture.yaml(steps: "  - app: { save: true, context: sync }").replacingOccurrences(
+            of: "    role: host",
+            with: "    role: host\n    contexts: { sync: { author: cloud-sync, merge-policy: object-trump, staleness: 0 } }")
+        let contexts = try Fixture.scenario(yaml).processes[0].settings.contexts
+        #expect(contexts == [ContextDeclaration(name: "sync", author: .named("cloud-sync"), mergePolicy: .objectTrump,
+                                                staleness: .interval(try Duration(parsing: "0s")))])
     }
 
     @Test func theWriterWritesThemBack() throws {
         var settings = ProcessSettings(role: .host)
         settings.contexts = [ContextDeclaration(name: "editor", parent: .view, automaticallyMerges: true),
                              ContextDeclaration(name: "leaf", parent: .context("editor")),
-                             ContextDeclaration(name: "importer")]
+                             ContextDeclaration(name: "importer"),
+                             ContextDeclaration(name: "sync", author: .named("cloud-sync"), mergePolicy: .objectTrump,
+                                                staleness: .interval(try Duration(parsing: "500ms"))),
+                             ContextDeclaration(name: "quiet", author: TransactionAuthor.none, staleness: .infinite)]
         let text = try ScenarioWriter.file(
             name: "written", summary: "Contexts.", comment: [], storeSource: ScenarioWriterTests.source,
             processes: [RunProcess(name: "app", settings: settings, seed: 1)],
             steps: [ScenarioStep(location: SourceLocation(file: "x", line: 1, column: 1), process: "app", step: .launch)],
             expectation: .pass, seed: 1)
-        #expect(text.contains("contexts: { editor: { parent: view, automatically-merges: true }, leaf: { parent: editor }, importer: {} }"), "\(text)")
+        #expect(text.contains("contexts: { editor: { parent: view, automatically-merges: true }, leaf: { parent: editor }, importer: {}, "
+            + "sync: { author: cloud-sync, merge-policy: object-trump, staleness: 500ms }, quiet: { author: none, staleness: -1 } }"), "\(text)")
         let back = try ScenarioLoader.parse(yaml: text, file: "written.yaml")
         #expect(back.processes[0].settings.contexts == settings.contexts)
     }

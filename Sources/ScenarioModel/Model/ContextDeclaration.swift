@@ -1,3 +1,4 @@
+import Basics
 /// A context a process declares under `contexts:` (steps reach it with `context: name`).
 ///
 /// An undeclared name a step uses is a background context on the coordinator with no automatic merge.
@@ -20,11 +21,21 @@ public struct ContextDeclaration: Sendable, Hashable, Codable {
     /// takes its parent's saves (a child), or the saves of the process's other contexts on the
     /// coordinator (a background context).
     public var automaticallyMerges: Bool
+    /// `author:`: the context's `transactionAuthor`; the process's `author` when nil.
+    public var author: TransactionAuthor?
+    /// `merge-policy:`: the context's `mergePolicy`; the process's when nil.
+    public var mergePolicy: MergePolicy?
+    /// `staleness:`: the context's `stalenessInterval`; the process's when nil.
+    public var staleness: Staleness?
 
     /// Creates a declaration.
-    public init(name: String, parent: Parent = .store, automaticallyMerges: Bool = false) {
+    public init(name: String, parent: Parent = .store, automaticallyMerges: Bool = false, author: TransactionAuthor? = nil,
+                mergePolicy: MergePolicy? = nil, staleness: Staleness? = nil) {
         self.name = name
         self.parent = parent
         self.automaticallyMerges = automaticallyMerges
+        self.author = author
+        self.mergePolicy = mergePolicy
+        self.staleness = staleness
     }
 }

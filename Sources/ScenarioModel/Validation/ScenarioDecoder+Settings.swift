@@ -243,11 +243,15 @@ extension ScenarioDecoder {
             }
             guard let settings = MappingReader(pair.value, "the settings of context '\(name)' (like { parent: view })", decoder)
             else { continue }
-            settings.rejectUnknownKeys(["parent", "automatically-merges"], in: "context '\(name)'")
+            settings.rejectUnknownKeys(["parent", "automatically-merges", "author", "merge-policy", "staleness"], in: "context '\(name)'")
             var declaration = ContextDeclaration(name: name)
             if let merges = settings["automatically-merges"] {
                 declaration.automaticallyMerges = decoder.bool(merges, "automatically-merges") ?? false
             }
+            // The context's own `transactionAuthor`, `mergePolicy` and `stalenessInterval`.
+            if let node = settings["author"] { declaration.author = decodeAuthor(node) }
+            if let node = settings["merge-policy"] { declaration.mergePolicy = decoder.keyword(node, MergePolicy.self, "merge policy") }
+            if let node = settings["staleness"] { declaration.staleness = decodeStaleness(node) }
             if let parentNode = settings["parent"], let parent = decoder.name(parentNode, "a parent (store, view or a context declared above)") {
                 switch parent {
                 case "store": declaration.parent = .store

@@ -109,6 +109,13 @@ public enum ScenarioWriter {
                 case .context(let name): fields.append(("parent", YAMLText.word(name)))
                 }
                 if context.automaticallyMerges { fields.append(("automatically-merges", "true")) }
+                switch context.author {
+                case nil, .processName?: break
+                case .named(let name)?: fields.append(("author", YAMLText.word(name)))
+                case .none?: fields.append(("author", "none"))
+                }
+                if let policy = context.mergePolicy { fields.append(("merge-policy", policy.rawValue)) }
+                if let staleness = context.staleness { fields.append(("staleness", staleness.description)) }
                 return (YAMLText.word(context.name), YAMLText.flow(fields))
             })))
         }
