@@ -33,7 +33,8 @@ extension AgentProcess {
         case .fetch(let entity, let predicate, let sort, let options):
             let request = FetchRequest(entity: entity, filter: predicate, sortKeys: sort.isEmpty ? nil : sort,
                                        returnsObjectsAsFaults: options.returnsObjectsAsFaults, fetchLimit: options.limit,
-                                       includesPendingChanges: options.includesPendingChanges)
+                                       includesPendingChanges: options.includesPendingChanges,
+                                       shouldRefreshRefetchedObjects: options.refreshesRefetchedObjects)
             _ = try currentContext.fetch(request)
             // An intent's fetches are its own context's, not the lists this process shows.
             if contextOverride == nil, !fetches.contains(request) { fetches.append(request) }

@@ -56,6 +56,36 @@ import Trace
         #expect(result.anomalies.isEmpty, "\(result.anomalies.map(\.explanation))")
     }
 
+    @Test func refreshesRefetchedObjectsDecodesAndWritesBack() throws {
+        let scenario = try ScenarioLoader.parse(yaml: yaml("  - app: { fetch: Note, refreshes-refetched-objects: true }"), file: "f.yaml")
+        let step = scenario.steps.last!
+        #expect(step.step == .fetch(entity: "Note", predicate: nil, sort: [], options: FetchOptions(refreshesRefetchedObjects: true)))
+        #expect(try StepWriter.line(step) == "app: { fetch: Note, refreshes-refetched-objects: true }")
+    }
+
+    /// A registered object keeps its values through a refetch unless the fetch refreshes refetched objects
+    /// (NSFetchRequest.shouldRefreshRefetchedObjects); the other process's edit is what tells them apart.
+    @Test(arguments: [false, true], RunMode.allCases)
+    func aRefetchRefreshesRegisteredObjectsOnlyWhenAsked(refreshes: Bool, mode: RunMode) throws {
+        let outcome = try RunHarness.single(yaml("""
+              - app: { fetch: Note }
+              - app: { read: n1, expect: { title: A }, now: true }
+              - share: launch
+              - share: { update: n1, set: { title: Z } }
+              - share: save
+              - app: { fetch: Note, refreshes-refetched-objects: \(refreshes) }
+              - app: { read: n1, expect: { title: \(refreshes ? "Z" : "A") }, now: true }
+            """), mode: mode)
+        #expect(outcome.harnessError == nil)
+        let reads = outcome.trace.events.compactMap { event -> String? in
+            guard event.process == "app", case .observed(let read) = event.kind, read.object == "n1" else { return nil }
+            return read.values["title"].map { "\($0)" }
+        }
+        #expect(reads.last?.contains(refreshes ? "Z" : "A") == true, "\(reads)")
+        let stale = TraceChecker.check(outcome.trace).anomalies.filter { $0.kind == .staleRead }
+        #expect(stale.isEmpty == refreshes, "\(stale.map(\.explanation))")
+    }
+
     @Test func withoutPendingChangesAFetchShowsTheStoresRows() throws {
         let outcome = try RunHarness.single(yaml("""
               - app: { insert: Note, id: n4, set: { title: D, rank: 4 } }

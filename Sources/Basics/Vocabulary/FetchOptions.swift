@@ -8,17 +8,42 @@ public struct FetchOptions: Sendable, Hashable, Codable {
     /// `returns-objects-as-faults:` (`returnsObjectsAsFaults`, default true): false fills each result
     /// with its row's values at once (from the fetch's SQL).
     public var returnsObjectsAsFaults: Bool
+    /// `refreshes-refetched-objects:` (`shouldRefreshRefetchedObjects`, default false): true gives the
+    /// objects the context already holds the values this fetch read, as a refetch normally does not.
+    public var refreshesRefetchedObjects: Bool
 
     /// Creates options; the defaults are Core Data's.
-    public init(limit: Int? = nil, includesPendingChanges: Bool = true, returnsObjectsAsFaults: Bool = true) {
+    public init(limit: Int? = nil, includesPendingChanges: Bool = true, returnsObjectsAsFaults: Bool = true,
+                refreshesRefetchedObjects: Bool = false) {
         self.limit = limit
         self.includesPendingChanges = includesPendingChanges
         self.returnsObjectsAsFaults = returnsObjectsAsFaults
+        self.refreshesRefetchedObjects = refreshesRefetchedObjects
+    }
+
+    private enum CodingKeys: String, CodingKey { case limit, includesPendingChanges, returnsObjectsAsFaults, refreshesRefetchedObjects }
+
+    /// Decodes options; `refreshesRefetchedObjects` may be absent (options written before it existed).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(limit: try c.decodeIfPresent(Int.self, forKey: .limit),
+                  includesPendingChanges: try c.decode(Bool.self, forKey: .includesPendingChanges),
+                  returnsObjectsAsFaults: try c.decode(Bool.self, forKey: .returnsObjectsAsFaults),
+                  refreshesRefetchedObjects: try c.decodeIfPresent(Bool.self, forKey: .refreshesRefetchedObjects) ?? false)
+    }
+
+    /// Encodes options; `refreshesRefetchedObjects` only when set, so other options encode as before.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(limit, forKey: .limit)
+        try c.encode(includesPendingChanges, forKey: .includesPendingChanges)
+        try c.encode(returnsObjectsAsFaults, forKey: .returnsObjectsAsFaults)
+        if refreshesRefetchedObjects { try c.encode(true, forKey: .refreshesRefetchedObjects) }
     }
 
     /// Whether every option has Core Data's default.
     public var isDefault: Bool { self == FetchOptions() }
 
     /// The keys a `fetch` step takes for them.
-    public static let keys = ["limit", "includes-pending-changes", "returns-objects-as-faults"]
+    public static let keys = ["limit", "includes-pending-changes", "returns-objects-as-faults", "refreshes-refetched-objects"]
 }

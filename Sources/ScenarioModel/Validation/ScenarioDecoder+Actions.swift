@@ -33,6 +33,10 @@ extension ScenarioDecoder {
                 guard let value = decoder.bool(node, "returns-objects-as-faults") else { return nil }
                 options.returnsObjectsAsFaults = value
             }
+            if let node = map["refreshes-refetched-objects"] {
+                guard let value = decoder.bool(node, "refreshes-refetched-objects") else { return nil }
+                options.refreshesRefetchedObjects = value
+            }
             guard valid else { return nil }
             return entity.map { .fetch(entity: $0.name, predicate: predicate, sort: sort, options: options) }
         case "refresh":

@@ -55,6 +55,7 @@ public enum StepWriter {
             if let limit = options.limit { pairs.append(("limit", String(limit))) }
             if !options.includesPendingChanges { pairs.append(("includes-pending-changes", "false")) }
             if !options.returnsObjectsAsFaults { pairs.append(("returns-objects-as-faults", "false")) }
+            if options.refreshesRefetchedObjects { pairs.append(("refreshes-refetched-objects", "true")) }
             return Y.flow(pairs)
         case .refresh(let id, let merge): return Y.flow([("refresh", Y.word(id)), ("merge", merge ? "true" : "false")])
         case .batchInsert(let entity, let count, let values):

@@ -31,13 +31,18 @@ public struct FetchRequest: Sendable, Hashable {
     public var includesPendingChanges: Bool
     /// Whether objects of the entity's sub-entities are fetched too (Core Data's default: `true`).
     public var includesSubentities: Bool
+    /// Whether registered objects the fetch finds take the fetched values (`NSFetchRequest`'s
+    /// `shouldRefreshRefetchedObjects`, default `false`); the context's own setting also turns it on.
+    public var shouldRefreshRefetchedObjects: Bool
 
     /// Creates a fetch request.
     public init(entity: String, predicate: String? = nil, filter: FetchPredicate? = nil, sort: String? = nil,
                 sortKeys: [SortKey]? = nil, returnsObjectsAsFaults: Bool = true, fetchLimit: Int? = nil,
-                includesPendingChanges: Bool = true, includesSubentities: Bool = true)
+                includesPendingChanges: Bool = true, includesSubentities: Bool = true,
+                shouldRefreshRefetchedObjects: Bool = false)
     {
         self.includesSubentities = includesSubentities
+        self.shouldRefreshRefetchedObjects = shouldRefreshRefetchedObjects
         self.entity = entity
         self.predicate = predicate
         self.filter = filter

@@ -91,7 +91,7 @@ extension ObjectContext {
                 let id = core.objectID(own, primaryKey)
                 if !(request.includesPendingChanges && !deletedSet.isEmpty && deletedSet.contains(id)) {
                     if let object = objects[entity: own.index, primaryKey] {
-                        if object.isFault ? !request.returnsObjectsAsFaults : shouldRefreshRefetchedObjects {
+                        if object.isFault ? !request.returnsObjectsAsFaults : (shouldRefreshRefetchedObjects || request.shouldRefreshRefetchedObjects) {
                             fill(object, with: snapshot)
                         }
                     } else {

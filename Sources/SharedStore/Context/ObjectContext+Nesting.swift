@@ -67,7 +67,7 @@ extension ObjectContext {
             // The object's own entity: a fetch of a parent entity finds its sub-entities' objects too.
             guard let info = id.entity == info.name ? info : try? entityInfo(of: id) else { continue }
             if let object = objects[id] {
-                if object.isFault ? !request.returnsObjectsAsFaults : shouldRefreshRefetchedObjects,
+                if object.isFault ? !request.returnsObjectsAsFaults : (shouldRefreshRefetchedObjects || request.shouldRefreshRefetchedObjects),
                    let snapshot = try parent.snapshot(forChild: id, info) {
                     fill(object, with: snapshot)
                 }
