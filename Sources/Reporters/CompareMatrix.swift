@@ -22,6 +22,35 @@ public enum CompareMatrix {
         public var neverShown: Int
         public var refreshCount: Int
         public var refreshNanos: UInt64
+        /// How many anomalies were found, of every kind.
+        public var anomalyCount: Int
+        /// Whether the harness could not run it through (never recommended).
+        public var failed: Bool
+    }
+
+    /// The row to recommend: among those that ran through, the fewest anomalies, then the fewest saves
+    /// never shown, then the shortest refreshed p99 (a row that never refreshed comes last), then the
+    /// cheapest refreshes; the first written wins a tie. Nil when none ran through.
+    public static func recommended(_ rows: [Row]) -> Row? {
+        rows.enumerated().filter { !$0.element.failed }.min { a, b in
+            let x = a.element, y = b.element
+            let left = (x.anomalyCount, x.neverShown, x.p99 ?? .max, x.refreshNanos, a.offset)
+            let right = (y.anomalyCount, y.neverShown, y.p99 ?? .max, y.refreshNanos, b.offset)
+            return left < right
+        }?.element
+    }
+
+    /// One sentence saying which strategy to use and why, or why none is recommended.
+    public static func recommendation(_ rows: [Row]) -> String {
+        guard let best = recommended(rows) else { return "No strategy ran through: nothing to recommend." }
+        var reasons = [best.anomalyCount == 0 ? "no anomalies" : "the fewest anomalies (\(best.anomalies))"]
+        if best.neverShown > 0 { reasons.append("\(best.neverShown) save\(best.neverShown == 1 ? "" : "s") never shown") }
+        reasons.append(best.p99.map { "refreshed p99 \(DurationText.format($0))" } ?? "no refresh measured")
+        reasons.append(best.refreshCount == 0 ? "no refreshes"
+            : "\(DurationText.format(best.refreshNanos)) in \(best.refreshCount) refresh\(best.refreshCount == 1 ? "" : "es")")
+        let ties = rows.filter { !$0.failed && $0.label != best.label && $0.anomalyCount == best.anomalyCount && $0.neverShown == best.neverShown }
+        let alternatives = ties.isEmpty ? "" : "; as few anomalies: \(ties.map(\.label).joined(separator: "; ")), slower or costlier"
+        return "Recommended: \(best.label) (\(reasons.joined(separator: ", "))\(alternatives))."
     }
 
     /// The rows, in the order the runs were given.
@@ -35,7 +64,9 @@ public enum CompareMatrix {
                 p50: result.latency.refreshed?.p50, p99: result.latency.refreshed?.p99, shownP99: result.latency.shown?.p99,
                 neverShown: result.latency.pairs.reduce(0) { $0 + $1.unseen },
                 refreshCount: result.refreshCosts.reduce(0) { $0 + $1.count },
-                refreshNanos: result.refreshCosts.reduce(0) { $0 + $1.totalNanos })
+                refreshNanos: result.refreshCosts.reduce(0) { $0 + $1.totalNanos },
+                anomalyCount: result.verdict.found.values.reduce(0) { $0.addingReportingOverflow($1).partialValue },
+                failed: result.verdict.harnessFailure != nil)
         }
     }
 

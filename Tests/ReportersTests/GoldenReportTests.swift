@@ -1,6 +1,6 @@
 import Checkers
 import Foundation
-import Reporters
+@testable import Reporters
 import Testing
 import Trace
 
@@ -35,6 +35,23 @@ struct GoldenReportTests {
     @Test func compareMatrixMatchesGolden() throws {
         let labelled = runs.map { ReportedRun(trace: $0.trace, result: $0.result, label: $0.info.variant == "stale-cache" ? "staleness -1" : "staleness 0") }
         try golden.verify(CompareMatrix.markdown(labelled) + "\n" + CompareMatrix.html(labelled), named: "compare.txt")
+    }
+
+    @Test func theRecommendationTakesFewestAnomaliesThenNeverShownThenLatencyThenCost() {
+        func row(_ label: String, anomalies: Int = 0, neverShown: Int = 0, p99: UInt64? = nil, cost: UInt64 = 0, failed: Bool = false) -> CompareMatrix.Row {
+            CompareMatrix.Row(label: label, variant: label, expected: "pass", matched: true, anomalies: anomalies == 0 ? "none" : "stale-read: \(anomalies)",
+                              p50: p99, p99: p99, shownP99: p99, neverShown: neverShown, refreshCount: cost == 0 ? 0 : 1, refreshNanos: cost,
+                              anomalyCount: anomalies, failed: failed)
+        }
+        let rows = [row("refresh: none", anomalies: 2), row("refresh: history", p99: 5_000_000, cost: 900),
+                    row("refresh: refetch", p99: 5_000_000, cost: 300), row("refresh: staleness, staleness: 0", neverShown: 1, p99: 1_000_000),
+                    row("broken", failed: true)]
+        #expect(CompareMatrix.recommended(rows)?.label == "refresh: refetch", "as fast as history, cheaper")
+        #expect(CompareMatrix.recommendation(rows).hasPrefix("Recommended: refresh: refetch (no anomalies, refreshed p99 5 ms, 300 ns in 1 refresh; "))
+        #expect(CompareMatrix.recommendation(rows).contains("as few anomalies: refresh: history, slower or costlier"), "the one with a save never shown is not a peer")
+        #expect(CompareMatrix.recommended([row("a", anomalies: 1, p99: 1), row("b", anomalies: 1)])?.label == "a", "a measured refresh beats none")
+        #expect(CompareMatrix.recommended([row("broken", failed: true)]) == nil)
+        #expect(CompareMatrix.recommendation([]) == "No strategy ran through: nothing to recommend.")
     }
 
     @Test func consoleLinesMatchGolden() throws {

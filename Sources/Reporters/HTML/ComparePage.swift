@@ -14,7 +14,10 @@ public enum ComparePage {
         html += "from a commit to the end of the refresh that brought it into another process; first shown, to the first "
         html += "read there showing it; never shown counts saves a live process never showed. Refresh cost is the time "
         html += "spent in refreshes, and how many ran.\(mode)</p>\n"
-        html += CompareChartSVG.render(CompareMatrix.rows(runs))
+        let rows = CompareMatrix.rows(runs)
+        html += "<p class=\"recommendation\"><strong>\(Escape.html(CompareMatrix.recommendation(rows)))</strong> "
+        html += "Fewest anomalies first, then fewest saves never shown, then refreshed p99, then refresh cost.</p>\n"
+        html += CompareChartSVG.render(rows)
         // Strategies are not variants: the page compares what each showed, it judges none.
         html += CompareMatrix.html(runs, judged: false, link: link)
         return html + HTMLPage.close(generatedAt: options.generatedAt)

@@ -80,7 +80,7 @@ struct CompareCommand: ParsableCommand {
         let root = URL(fileURLWithPath: reportDir).appendingPathComponent(scenario.name).appendingPathComponent("compare")
         var runs: [ReportedRun] = []
         for (strategy, outcome) in zip(strategies, outcomes) {
-            let run = ReportedRun(checking: outcome.trace, label: strategy)
+            let run = ReportedRun(checking: outcome.trace, label: Self.yamlText(for: strategy))
             if let failure = run.result.verdict.harnessFailure {
                 printError("\(strategy): HARNESS ERROR: \(failure)")
             }
@@ -89,6 +89,8 @@ struct CompareCommand: ParsableCommand {
         }
         let markdown = "# \(scenario.name): refresh strategies compared\n\n\(scenario.summary)\n\n"
             + "Strategies applied to: \(targets.joined(separator: ", ")).\n\n" + CompareMatrix.markdown(runs, judged: false)
+            + "\n" + CompareMatrix.recommendation(CompareMatrix.rows(runs))
+            + "\nRanked by fewest anomalies, then fewest saves never shown, then refreshed p99, then refresh cost.\n"
         try Data(markdown.utf8).write(to: root.appendingPathComponent("compare.md"))
         let page = ComparePage.render(scenario: scenario.name, summary: scenario.summary, runs: runs,
                                       link: { "\($0.info.variant)/report.html" })
@@ -100,6 +102,20 @@ struct CompareCommand: ParsableCommand {
         try ReportWriter.writeIndex(ReportIndex.earlierRuns(in: reports, except: []), to: reports)
         // A comparison measures; it fails only when the harness could not run a strategy through.
         if runs.contains(where: { $0.result.verdict.harnessFailure != nil }) { throw ExitCode(2) }
+    }
+
+    /// A strategy as a process's settings say it in a scenario file (`refresh: refetch, refetch: reset`),
+    /// so what the matrix recommends can be pasted under `processes:`.
+    static func yamlText(for strategy: String) -> String {
+        guard let settings = settings(for: strategy) else { return strategy }
+        return settings.map { setting -> String in
+            switch setting {
+            case .refresh(let refresh): "refresh: \(refresh.rawValue)"
+            case .refetch(let mode): "refetch: \(mode.rawValue)"
+            case .staleness(let staleness): "staleness: \(staleness.description)"
+            default: "\(setting)"
+            }
+        }.joined(separator: ", ")
     }
 
     /// The settings a strategy stands for.
