@@ -67,8 +67,10 @@ public enum ConsoleReport {
         return lines
     }
 
-    /// `Summary: M of N runs matched`.
+    /// `Summary: M of N runs matched`; `Summary: no runs` when there were none (nothing matched, nothing
+    /// failed: not a success to show in green).
     public static func summary(_ results: [CheckResult]) -> String {
+        guard !results.isEmpty else { return "Summary: no runs" }
         let matched = results.count { $0.verdict.matched }
         let undecided = results.count { $0.verdict.harnessFailure != nil }
         return "Summary: \(matched) of \(results.count) run\(results.count == 1 ? "" : "s") matched"

@@ -54,6 +54,14 @@ struct GoldenReportTests {
         #expect(CompareMatrix.recommendation([]) == "No strategy ran through: nothing to recommend.")
     }
 
+    @Test func aFolderWithoutRunsIsNotShownAsASuccess() {
+        let page = IndexPage.render([])
+        #expect(page.contains("<span class=\"badge none\">Summary: no runs</span>"))
+        #expect(!page.contains("badge ok"))
+        #expect(MarkdownReport.renderIndex([]).contains("Summary: no runs."))
+        #expect(ConsoleReport.summary([]) == "Summary: no runs")
+    }
+
     @Test func consoleLinesMatchGolden() throws {
         var unmatched = runs[1]
         unmatched.result.verdict = Verdict(expected: .pass, anomalies: [Anomaly(kind: .busy, process: "app", t: 0, explanation: "x")])

@@ -15,6 +15,7 @@ enum HTMLStyle {
     .badge { display: inline-block; padding: 2px 10px; border-radius: 999px; font-weight: 600; font-size: 12.5px; vertical-align: middle; }
     .badge.ok { background: #e3f9ec; color: var(--ok); }
     .badge.bad { background: #fde8e8; color: var(--bad); }
+    .badge.none { background: #eef0f3; color: #4a5568; }
     .kind { display: inline-block; padding: 1px 8px; border-radius: 4px; background: #fde8e8; color: #a61b1b; font-weight: 600; font-size: 12.5px; }
     .facts { display: grid; grid-template-columns: max-content 1fr; gap: 3px 14px; margin: 10px 0 0; }
     .facts dt { color: var(--muted); }

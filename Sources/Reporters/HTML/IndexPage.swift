@@ -10,9 +10,10 @@ public enum IndexPage {
     public static func render(_ runs: [ReportedRun], options: ReportOptions = ReportOptions(), pages: [(String, String)] = [],
                               link: (ReportedRun) -> String? = { _ in nil }) -> String {
         let results = runs.map(\.result)
-        let matched = results.allSatisfy(\.verdict.matched)
+        // No runs is no success: the badge is neutral, not green.
+        let badge = results.isEmpty ? "none" : results.allSatisfy(\.verdict.matched) ? "ok" : "bad"
         var html = HTMLPage.open(title: "GroupSim: \(ConsoleReport.summary(results))")
-        html += "<header><div class=\"headline\"><h1>GroupSim reports</h1><span class=\"badge \(matched ? "ok" : "bad")\">\(Escape.html(ConsoleReport.summary(results)))</span></div></header>\n"
+        html += "<header><div class=\"headline\"><h1>GroupSim reports</h1><span class=\"badge \(badge)\">\(Escape.html(ConsoleReport.summary(results)))</span></div></header>\n"
         html += "<table><thead><tr><th>scenario</th><th>variant</th><th>verdict</th><th>expected</th><th>found</th><th class=\"num\">refreshed p99</th><th class=\"num\">first shown p99</th></tr></thead><tbody>\n"
         var previous: String?
         for run in runs {
