@@ -33,12 +33,21 @@ struct CommitOracle {
     private(set) var stores: [String] = []
     /// Per store and entity, the ids committed there, in the order first committed.
     private(set) var idsByEntity: [String: [String: [String]]] = [:]
+    /// Beside each id of `idsByEntity`: when its last commit, a delete, was complete (`UInt64.max` while
+    /// its last commit is not a delete), so a count skips the objects gone before it without reading
+    /// their histories.
+    private(set) var goneFromByEntity: [String: [String: [UInt64]]] = [:]
+    /// Where each object's id sits in `idsByEntity` (and `goneFromByEntity`).
+    private var listIndex: [ObjectKey: Int] = [:]
     /// Whether the model has sub-entities (then `kinds` says which entity's objects are another's).
     var hasInheritance = false
     /// Whether objects of the first entity are objects of the second (the trace header's inheritance).
     var kinds: @Sendable (String, String) -> Bool = { $0 == $1 }
     /// Every commit, per store in commit order, stores in the order first written.
     private(set) var ordered: [CommitEvent] = []
+    /// Per store, the ids some commit deleted there (usually few: a count checks only these for a
+    /// missed delete, not every id it counted).
+    private(set) var deletedIDs: [String: Set<String>] = [:]
 
     /// Orders `commits` (in trace order) per store; `apply` then adds them one at a time.
     static func order(_ commits: [CommitEvent]) -> [CommitEvent] {
@@ -79,6 +88,13 @@ struct CommitOracle {
         return byEntity.keys.sorted().filter { kinds($0, entity) }.flatMap { byEntity[$0]! }
     }
 
+    /// Beside each of `ids(of:in:)`, in the same order: when the object's last commit, a delete, was
+    /// complete; `UInt64.max` for one whose last commit is not a delete.
+    func goneFrom(of entity: String, in store: String) -> [UInt64] {
+        guard hasInheritance, let byEntity = goneFromByEntity[store] else { return goneFromByEntity[store]?[entity] ?? [] }
+        return byEntity.keys.sorted().filter { kinds($0, entity) }.flatMap { byEntity[$0]! }
+    }
+
     /// The same scenario object committed to another store than `store` (the first such store), for
     /// telling a view that never received an object from one that lost it.
     func elsewhere(object: String, notIn store: String) -> (store: String, history: ObjectHistory)? {
@@ -101,9 +117,15 @@ struct CommitOracle {
             } else {
                 history = ObjectHistory(id: object.id, entity: object.entity)
                 objects[key] = history
+                listIndex[key] = idsByEntity[commit.store]?[object.entity]?.count ?? 0
                 idsByEntity[commit.store, default: [:]][object.entity, default: []].append(object.id)
+                goneFromByEntity[commit.store, default: [:]][object.entity, default: []].append(.max)
             }
             history.record(object, start: event.start, end: event.end, writer: event.writer, step: event.step)
+            if let index = listIndex[key] {
+                goneFromByEntity[commit.store]![history.entity]![index] = object.operation == .delete ? event.end : .max
+            }
+            if object.operation == .delete { deletedIDs[commit.store, default: []].insert(object.id) }
         }
     }
 }
