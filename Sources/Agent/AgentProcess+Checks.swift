@@ -94,6 +94,13 @@ extension AgentProcess {
     /// One read of the view: fires the object's fault by the staleness rules, runs no fetch.
     func observe(_ name: String, workload: Bool) -> Observation {
         let context = currentContext
+        // A step's own context (`context:`, an App Intent's) has no screen: code reads through it by ID
+        // (`existingObject(with:)`, from the parent for a child), which puts the object in its view; the
+        // view context shows what its lists and merges put there.
+        if contextOverride != nil, openedCopy == nil, let id = ids[name], !context.viewContains(id),
+           !context.isDeleted(id), !heldDeletes.contains(id) {
+            _ = try? context.existingObject(with: id)
+        }
         guard let id = ids[name], context.viewContains(id) else {
             let deleted = ids[name].map { context.isDeleted($0) || heldDeletes.contains($0) } ?? false
             var observation = Observation(object: name, found: false, workload: workload, store: openedCopyName,

@@ -169,4 +169,32 @@ import TestSupport
             #expect(result.verdict.matched, "\(outcome.plan.run.variant): \(result.anomalies.map(\.explanation))")
         }
     }
+
+    /// A read through a step's context reaches the object by ID (`existingObject(with:)`; from the
+    /// parent, for a child), as code using a context without a screen does: no missed insert.
+    @Test(arguments: ["editor: { parent: view }", "importer: {}"], RunMode.allCases)
+    func aReadThroughAContextReachesTheObjectByID(declaration: String, mode: RunMode) throws {
+        let name = declaration.split(separator: ":")[0]
+        let outcome = try RunHarness.single("""
+            summary: A read by id through a context that never fetched.
+            store:
+              group: group.t
+              name: Notes
+              model:
+                Note: { title: string }
+            processes:
+              app:
+                role: host
+                contexts: { \(declaration) }
+            steps:
+              - app: launch
+              - app: { insert: Note, id: n1, set: { title: A } }
+              - app: save
+              - app: { fetch: Note }
+              - app: { read: n1, expect: { title: A }, now: true, context: \(name) }
+            """, mode: mode)
+        #expect(outcome.harnessError == nil)
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.anomalies.isEmpty, "\(result.anomalies.map(\.explanation))")
+    }
 }
