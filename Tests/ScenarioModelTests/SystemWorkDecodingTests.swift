@@ -103,6 +103,11 @@ import Testing
         #expect(try StepWriter.line(scenario.steps[2]) == "app: { save: true, context: bg }")
         expectOneError(yaml(steps: "  - app: launch\n  - app: { checkpoint: true, context: bg }"), line: 21, column: 30,
                        containing: "checkpoint acts on the process, not on one of its contexts; remove context:.")
+        // `view` and `store` are parents' names, not contexts a step runs through.
+        expectOneError(yaml(steps: "  - app: launch\n  - app: { save: true, context: view }"), line: 21, column: 33,
+                       containing: "a step runs through the view context when it names no context; remove context: view.")
+        expectOneError(yaml(steps: "  - app: launch\n  - app: { save: true, context: store }"), line: 21, column: 33,
+                       containing: "'store' names no context")
     }
 
     @Test func aBudgetOrDelayOutOfRangeIsRefused() {

@@ -104,6 +104,16 @@ extension ScenarioDecoder {
     private func decodeContext(_ node: YAMLNode, step: Step, process: String) -> String? {
         guard let pair = node.pairs?.first(where: { $0.key.scalar == "context" }) else { return nil }
         guard let name = decoder.name(pair.value, "a context name like bg") else { return nil }
+        // `view` and `store` name parents in `contexts:`, not contexts a step can run through.
+        if name == "view" {
+            decoder.error("a step runs through the view context when it names no context; remove context: view.", at: pair.value)
+            return nil
+        }
+        if name == "store" {
+            decoder.error("'store' names no context (it is the parent of a background context in contexts:); name a "
+                + "context, like context: importer, or remove context:.", at: pair.value)
+            return nil
+        }
         let role = processes.first { $0.name == process }?.role
         if ScenarioDecoder.systemActions.contains(step.keyword) || ["sync", "leech", "checkpoint", "copy-store", "open-copy",
             "observe", "deliver", "begin-write", "end-write", "pin-generation", "unpin-generation", "post"].contains(step.keyword) {
