@@ -56,6 +56,14 @@ import Testing
                                line: 6, column: 20, containing: "only a relationship has a delete rule")
         Fixture.expectOneError(Fixture.yaml(model: "Folder: { notes: { to: [Note], delete-rule: explode } }\nNote: { folder: Folder? }"),
                                line: 6, column: 49, containing: "delete-rule is one of nullify, cascade, deny, no-action")
+        Fixture.expectOneError(Fixture.yaml(model: "Folder: { notes: { to: [Note], delete-rule: casade } }\nNote: { folder: Folder? }"),
+                               line: 6, column: 49, containing: "did you mean 'cascade'?")
+        Fixture.expectOneError(Fixture.yaml(model: "Folder: { notes: \"[Note] nulify\" }\nNote: { folder: Folder? }"),
+                               line: 6, column: 22, containing: "'nulify' after the relationship's type is neither a delete rule (nullify, cascade, deny, no-action) nor inverse <name>; did you mean 'nullify'?")
+        Fixture.expectOneError(Fixture.yaml(model: "Folder: { notes: [Note] }\nNote: { folder: Folder? cascde }"),
+                               line: 7, column: 21, containing: "did you mean 'cascade'?")
+        Fixture.expectOneError(Fixture.yaml(model: "Folder: { notes: \"[Note] cascade inverse\" }\nNote: { folder: Folder? }"),
+                               line: 6, column: 22, containing: "inverse needs the name")
         Fixture.expectOneError(Fixture.yaml(model: "Folder: { notes: { to: [Note], rule: cascade } }\nNote: { folder: Folder? }"),
                                line: 6, column: 36, containing: "unknown key 'rule'")
         Fixture.expectOneError(Fixture.yaml(model: "Folder: { notes: { delete-rule: cascade } }\nNote: { folder: Folder? }"),

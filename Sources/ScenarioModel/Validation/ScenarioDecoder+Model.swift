@@ -263,7 +263,9 @@ extension ScenarioDecoder {
             guard var text = propertyDeclarationText(to) else { return nil }
             if let rule = map["delete-rule"] {
                 guard let word = decoder.string(rule, "a delete rule"), let parsed = DeleteRule(rawValue: word) else {
-                    decoder.error("delete-rule is one of \(DeleteRule.allCases.map(\.rawValue).joined(separator: ", ")).", at: rule)
+                    let rules = DeleteRule.allCases.map(\.rawValue)
+                    let near = rule.scalar.flatMap { Suggestion.nearest(to: $0, in: rules) }
+                    decoder.error("delete-rule is one of \(rules.joined(separator: ", "))\(near.map { "; did you mean '\($0)'?" } ?? ".")", at: rule)
                     return nil
                 }
                 text += " \(parsed.rawValue)"
@@ -378,6 +380,28 @@ enum PropertyDeclaration: Equatable {
         }
         if let inverse, !ScenarioDecoder.isPropertyName(inverse) {
             return .failure(Failure(message: "'\(inverse)' cannot name an inverse relationship: a property name starts with a lowercase letter."))
+        }
+        // Words after a relationship's type that are neither a rule nor `inverse name`: say so, rather
+        // than read the whole text as a type.
+        if optionWords == 0, !text.contains("="), optionsAndType.count >= 2,
+           case .success(.relationship) = parse(optionsAndType[0], entityNames: entityNames) {
+            var index = 1
+            while index < optionsAndType.count {
+                let word = optionsAndType[index]
+                if DeleteRule(rawValue: word) != nil { index += 1; continue }
+                if word == "inverse" {
+                    guard index + 1 < optionsAndType.count else {
+                        return .failure(Failure(message: "inverse needs the name of the relationship that points back, like inverse folder."))
+                    }
+                    index += 2
+                    continue
+                }
+                let words = DeleteRule.allCases.map(\.rawValue) + ["inverse"]
+                return .failure(Failure(message: "'\(word)' after the relationship's type is neither a delete rule ("
+                    + DeleteRule.allCases.map(\.rawValue).joined(separator: ", ") + ") nor inverse <name>"
+                    + (Suggestion.nearest(to: word, in: words).map { "; did you mean '\($0)'?" } ?? ".")))
+            }
+            return .failure(Failure(message: "a relationship takes one delete rule and one inverse, each once."))
         }
         if optionWords > 0 {
             switch parse(optionsAndType.joined(separator: " "), entityNames: entityNames) {
