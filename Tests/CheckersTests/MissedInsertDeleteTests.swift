@@ -117,6 +117,22 @@ struct OwnStoreMissedInsertTests {
         #expect(result.anomalies[1].explanation == "watch's view has no x at 100 ms: app inserted it into group:group.example.notes at 20 ms, and it never reached own:watch.")
     }
 
+    /// The watch's own store never written at all (no insert of its own, no sync): the count still
+    /// misses what the phone inserted.
+    @Test func aCountOnAStoreNeverWrittenIsAMissedInsertToo() throws {
+        var script = TraceScript(processes: [("app", .host), ("watch", .watch)], stores: ["watch": "own:watch"])
+        script.at(ms: 20)
+        script.step("app", "app: insert Note x; save", line: 5)
+        script.insert("app", "x", ["title": .string("X")])
+        script.at(ms: 100)
+        script.step("watch", "watch: count Note expect 1", line: 6)
+        script.count("watch", ids: [], listed: [], fetchedAll: true)
+        script.checkCount("watch", expected: 1, actual: 0)
+        let result = check(script)
+        #expect(kinds(result) == [.missedInsert])
+        #expect(result.anomalies.first?.explanation == "watch counted 0 Note at 100 ms without x: app inserted it into group:group.example.notes at 20 ms, and it never reached own:watch.")
+    }
+
     @Test func objectSyncedIntoTheWatchStoreIsFine() {
         var script = phoneInsertsWatchLooks()
         script.commit("watch", [CommittedObject(id: "x", entity: "Note", operation: .insert, version: 1, values: ["title": .string("X")])])
