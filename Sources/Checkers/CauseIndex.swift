@@ -50,6 +50,11 @@ struct CauseIndex {
         let settings = context.info.processes.first { $0.name == reader }?.settings ?? [:]
         let ran = (refreshes[reader] ?? []).filter { $0.t >= committedAt && $0.t <= readAt && $0.reason != .final }
         if ran.isEmpty {
+            // The reader's own commit that its view did not show: made outside the view context.
+            if writer == reader {
+                return "\(reader) committed it itself outside its view context (a batch operation bypasses every context, and "
+                    + "another context's save reaches the view only with automatically-merges), and nothing merged it into the view since"
+            }
             if settings["refresh"] == RefreshStrategy.none.rawValue {
                 return "\(reader) has no refresh strategy (refresh: none), and automatic merging never covers another process"
             }

@@ -39,6 +39,23 @@ import Trace
         #expect(try staleRead(script).explanation.contains("no refresh ran in app between that save and the read (trigger: activation)"))
     }
 
+    /// The reader's own batch update: its view missed it because it was made outside the view context,
+    /// not because of another process.
+    @Test func aCommitOfTheReaderItselfOutsideItsViewIsTheCause() throws {
+        var script = TraceScript(processes: [("app", .host)], settings: ["app": ["refresh": "none"]])
+        script.at(ms: 10)
+        script.insert("app", "n1", ["title": .string("A")])
+        script.at(ms: 20)
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: .sql)
+        script.at(ms: 100)
+        script.update("app", "n1", ["title": .string("B")], version: 2)
+        script.at(ms: 300)
+        script.read("app", "n1", ["title": .string("A")], version: 1)
+        let explanation = try staleRead(script).explanation
+        #expect(explanation.contains("app committed it itself outside its view context (a batch operation bypasses every context"), "\(explanation)")
+        #expect(!explanation.contains("never covers another process"))
+    }
+
     @Test func aRefreshAtInfiniteStalenessRefillsFromTheRowCache() throws {
         var script = script(settings: ["refresh": "staleness", "staleness": "-1", "trigger": "darwin"])
         script.at(ms: 150)
