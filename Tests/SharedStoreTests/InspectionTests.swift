@@ -70,7 +70,8 @@ import TestSupport
             E(name: "Book", number: 1, parent: nil, table: "ZBOOK", count: 2, maxPrimaryKey: 4, attributes: [
                 A(name: "pagescount", column: "ZPAGESCOUNT", type: "int"), A(name: "publishedat", column: "ZPUBLISHEDAT", type: "date"),
                 A(name: "price", column: "ZPRICE", type: "decimal"), A(name: "title", column: "ZTITLE", type: "string"),
-                A(name: "uniqueid", column: "ZUNIQUEID", type: "binary"), A(name: "inker", column: "ZINKER", type: "string"),
+                // Spelled as its unique index Z_Book_UNIQUE_uniqueID spells it; columns alone are upper case.
+                A(name: "uniqueID", column: "ZUNIQUEID", type: "binary"), A(name: "inker", column: "ZINKER", type: "string"),
             ], relationships: [R(name: "author", destination: "Writer", toMany: false, storage: "ZAUTHOR")]),
             E(name: "GraphicNovel", number: 2, parent: "Book", table: "ZBOOK", count: 1, maxPrimaryKey: 0, attributes: [], relationships: []),
             E(name: "Feedback", number: 3, parent: nil, table: "ZFEEDBACK", count: 1, maxPrimaryKey: 1, attributes: [

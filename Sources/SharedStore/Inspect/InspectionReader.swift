@@ -144,6 +144,7 @@ struct InspectionReader {
             return current
         }
         let entityNames = rows.map(\.name)
+        let spelledNames = Self.spelledNames(indexes: indexes, entities: entityNames)
         var result: [StoreInspection.Entity] = []
         for row in rows {
             let table = "Z" + root(row).name.uppercased()
@@ -161,7 +162,7 @@ struct InspectionReader {
                 for (column, type) in columns where !["Z_PK", "Z_ENT", "Z_OPT"].contains(column) && column.hasPrefix("Z") {
                     // `Z<n>_<NAME>`: the entity of a to-one's target, a companion of the column `Z<NAME>`.
                     if Self.entityColumn(column) != nil { continue }
-                    let name = String(column.dropFirst()).lowercased()
+                    let name = spelledNames[String(column.dropFirst()).lowercased()] ?? String(column.dropFirst()).lowercased()
                     if type == "INTEGER", indexes.contains("\(table)_\(column)_INDEX") {
                         relationships.append(StoreInspection.Relationship(
                             name: name, destination: toOneDestination(column, in: columns, byNumber: byNumber, names: entityNames),
@@ -178,6 +179,22 @@ struct InspectionReader {
                 attributes: attributes, relationships: relationships))
         }
         return result
+    }
+
+    /// Property names as the model spells them, keyed by their lowercased form, where an index name keeps
+    /// them (`Z_Car_UNIQUE_numberPlate`, a fetch index `Z_Car_byNumberPlate` does not): Core Data's
+    /// columns are upper case (`ZNUMBERPLATE`), so without one a name can only be lowercased. A word
+    /// counts only with a lowercase letter in it (not `INDEX` or `UNIQUE`) and when it is no entity's name.
+    static func spelledNames(indexes: Set<String>, entities: [String]) -> [String: String] {
+        var spelled: [String: String] = [:]
+        let entitySet = Set(entities)
+        for index in indexes.sorted() {
+            for word in index.split(separator: "_").map(String.init)
+            where word.first?.isLowercase == true && !entitySet.contains(word) && word.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+                spelled[word.lowercased()] = spelled[word.lowercased()] ?? word
+            }
+        }
+        return spelled
     }
 
     private mutating func count(_ table: String, entity: Int64, columns: [(name: String, type: String)]) throws -> Int {
