@@ -274,4 +274,39 @@ import Trace
         #expect(outcome.harnessError == nil)
         #expect(TraceChecker.check(outcome.trace).verdict.matched)
     }
+
+    /// An App Intent that ran in a process of its own (the app not running) is ended by the system once
+    /// perform() returns: a later edit elsewhere is no convergence failure of its view.
+    @Test(arguments: RunMode.allCases)
+    func anIntentsOwnProcessIsNotJudgedAtTheEnd(mode: RunMode) throws {
+        let outcome = try RunHarness.single("""
+            summary: An intent saves in its own process; the share extension edits the note later.
+            store:
+              group: group.example.notes
+              name: Notes
+              model:
+                Note: { title: string, pinned: bool = false }
+            processes:
+              app: { role: host, refresh: history }
+              share: { role: share }
+              pin: { role: intent }
+            steps:
+              - app: launch
+              - app: { insert: Note, id: n1, set: { title: A } }
+              - app: save
+              - app: exit
+              - pin: { update: n1, set: { pinned: true } }
+              - pin: save
+              - share: launch
+              - share: { update: n1, set: { title: B } }
+              - share: save
+              - app: launch
+              - app: { fetch: Note }
+              - app: { read: n1, expect: { title: B, pinned: true }, now: true }
+            expect: pass
+            """, mode: mode)
+        #expect(outcome.harnessError == nil)
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.verdict.matched, "\(result.anomalies.map(\.explanation))")
+    }
 }

@@ -18,6 +18,9 @@ extension ScenarioRunner {
         // Every notification delivered is handled (with the refreshes it triggers) before the final one:
         // the request waits for them.
         for slot in orderedSlots where slot.canTakeCommands {
+            // An App Intent's own process shows nothing: the system ends it once perform() returns, so it
+            // has no last view to judge.
+            if slot.process.settings.role == .intent { continue }
             guard slot.process.settings.role == .widget else {
                 try send(.finalRefresh, to: slot)
                 continue

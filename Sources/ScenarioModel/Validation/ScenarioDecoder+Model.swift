@@ -383,7 +383,7 @@ enum PropertyDeclaration: Equatable {
         }
         // Words after a relationship's type that are neither a rule nor `inverse name`: say so, rather
         // than read the whole text as a type.
-        if optionWords == 0, !text.contains("="), optionsAndType.count >= 2,
+        if optionWords == 0, !text.contains("="), optionsAndType.count >= 2, optionsAndType[1] != "unique",
            case .success(.relationship) = parse(optionsAndType[0], entityNames: entityNames) {
             var index = 1
             while index < optionsAndType.count {
