@@ -34,6 +34,24 @@ import Testing
         #expect(found?.line == 13 && found?.message.contains("'share' cannot insert: it is not running here (it was never launched)") == true, "\(String(describing: found))")
     }
 
+    /// An App Intent's unsaved work runs in the running host's process; that host suspended before the
+    /// intent saves is refused at the intent's next step (the run would stop there).
+    @Test func anIntentsUnsavedWorkInAHostThatStopsIsRefused() {
+        let processes = "app: { role: host }\n  shortcut: { role: intent }"
+        let found = error(Self.yaml(
+            "  - app: launch\n  - shortcut: { insert: Note, id: n1, set: { title: A } }\n  - app: background\n  - app: suspend\n  - shortcut: save",
+            processes: processes))
+        #expect(found?.line == 16 && found?.message.contains("'shortcut' has unsaved changes in app's process (since line 13), which is suspended here") == true,
+                "\(String(describing: found))")
+        // Saved before the host stops, or no host running (the intent's own process): nothing to refuse.
+        #expect(throws: Never.self) { try ScenarioLoader.parse(yaml: Self.yaml(
+            "  - app: launch\n  - shortcut: { insert: Note, id: n1, set: { title: A } }\n  - shortcut: save\n  - app: background\n  - app: suspend",
+            processes: processes), file: "lifecycle.yaml") }
+        #expect(throws: Never.self) { try ScenarioLoader.parse(yaml: Self.yaml(
+            "  - shortcut: { insert: Note, id: n1, set: { title: A } }\n  - app: launch\n  - app: exit\n  - shortcut: save",
+            processes: processes), file: "lifecycle.yaml") }
+    }
+
     @Test func aStepAfterAnExitNamesTheLineOfTheExit() {
         let found = error(Self.yaml("  - share: launch\n  - share: exit\n  - share: save"))
         #expect(found?.line == 14 && found?.message.contains("it exited at line 13") == true, "\(String(describing: found))")

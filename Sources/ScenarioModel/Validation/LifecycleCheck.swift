@@ -50,9 +50,16 @@ enum LifecycleCheck {
         /// Processes a `crash ... during: save` fault will kill at their next save.
         var crashArmed: Set<String> = []
         var problems: [Problem] = []
+        /// Each process's role, and the processes in file order (the order the runner looks for a host in).
+        var roles: [String: ProcessRole] = [:]
+        var order: [String] = []
+        /// Each App Intent's unsaved work: the host whose process it runs in, and where it began.
+        var intentWork: [String: (host: String, location: SourceLocation)] = [:]
 
         init(scenario: Scenario, run: ScenarioRun) {
             for process in run.processes {
+                roles[process.name] = process.settings.role
+                order.append(process.name)
                 lifecycles[process.name] = ProcessLifecycle(process: process.name, role: process.settings.role)
                 let settings = process.settings
                 let mayFailToLoad = !scenario.store.versions.isEmpty || settings.readOnly || settings.modelVersion != nil
@@ -81,6 +88,10 @@ enum LifecycleCheck {
             default:
                 break
             }
+            if let process = step.process, roles[process] == .intent {
+                visitIntent(step, intent: process)
+                return
+            }
             guard let process = step.process, lifecycles[process] != nil, !unknown.contains(process) else { return }
             switch step.step {
             case .launch: apply([.launch, .ready], to: process, at: step)
@@ -105,6 +116,36 @@ enum LifecycleCheck {
             default:
                 require(process, at: step, doing: step.step.keyword)
             }
+        }
+
+        /// An App Intent's step runs in the host's process while one runs (as the runner places it), and its
+        /// unsaved work stays there until it saves: that host stopping first is refused. Where no host is
+        /// decided (none running, or one whose state the steps do not decide) the run places the intent.
+        mutating func visitIntent(_ step: ScenarioStep, intent: String) {
+            if let pending = intentWork[intent], !unknown.contains(pending.host), let state = lifecycles[pending.host]?.state,
+               state != .active && state != .background {
+                report(step, "'\(intent)' has unsaved changes in \(pending.host)'s process (since line \(pending.location.line)), "
+                    + "which is \(state) here; save (or roll back) before \(pending.host) stops: an intent finishes its work in one process")
+                intentWork[intent] = nil
+                return
+            }
+            switch step.step {
+            case .insert, .update, .delete, .relate, .unrelate:
+                if intentWork[intent] == nil, let host = decidedHost() { intentWork[intent] = (host, step.location) }
+            case .save, .rollback, .reset:
+                intentWork[intent] = nil
+            default:
+                break
+            }
+        }
+
+        /// The first host that can take commands, when the steps decide it.
+        func decidedHost() -> String? {
+            for name in order where roles[name] == .host {
+                if unknown.contains(name) { return nil }
+                if let state = lifecycles[name]?.state, state == .active || state == .background { return name }
+            }
+            return nil
         }
 
         /// A step that needs the process running and not suspended.
