@@ -11,6 +11,9 @@ enum LifecycleChecker {
         return context.anomaly(
             .lockHeldWhileSuspended, process: process, step: step, t: t, seen: "suspended holding \(lock)",
             expected: "no transaction open when suspended",
-            explanation: "\(process) was suspended at \(context.at(t)) holding a \(lock) transaction open\(store); iOS would kill it with 0xdead10cc, and other processes wait on the lock.")
+            explanation: "\(process) was suspended at \(context.at(t)) holding a \(lock) transaction open\(store); iOS would kill it with 0xdead10cc, and "
+                + (change.lock == .pinnedRead
+                    ? "meanwhile no checkpoint can reset the -wal past its snapshot (writers still commit: WAL readers block no writer)."
+                    : "other processes wait on the lock."))
     }
 }

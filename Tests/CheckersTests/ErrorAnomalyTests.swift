@@ -75,4 +75,13 @@ struct ErrorAnomalyTests {
         #expect(anomaly.process == "share")
         #expect(anomaly.explanation == "share was suspended at 60 ms holding a begin-write transaction open on group:group.example.notes; iOS would kill it with 0xdead10cc, and other processes wait on the lock.")
     }
+
+    /// A pinned read blocks no writer in WAL mode: what it holds back is the checkpoint.
+    @Test func suspendedHoldingAPinnedReadSaysWhatItBlocks() throws {
+        var script = hostAndShare()
+        script.at(ms: 60)
+        script.lifecycle("share", .suspended, holdsLock: true, lock: .pinnedRead)
+        let anomaly = try #require(check(script).anomalies.first)
+        #expect(anomaly.explanation.hasSuffix("meanwhile no checkpoint can reset the -wal past its snapshot (writers still commit: WAL readers block no writer)."))
+    }
 }
