@@ -88,7 +88,7 @@ extension AgentProcess {
         }
         let before = coordinator.historyToken(for: config.process)
         do {
-            let result = try coordinator.mergeHistory(into: view, consumer: config.process, filter: filter)
+            let result = try coordinator.mergeHistory(into: view, consumer: config.process, filter: filter, entities: settings.historyEntities)
             let changes = result.remoteChanges
             record(.historyFetched(HistoryFetch(
                 tokenBefore: result.tokenBefore, tokenAfter: result.tokenAfter,

@@ -87,6 +87,8 @@ public struct AgentSettings: Sendable, Hashable, Codable {
     public var author: String?
     /// Authors merged by `refresh: history`; nil means every author but its own.
     public var historyAuthors: [String]?
+    /// The entities whose changes a history merge keeps (sub-entities included); nil for all.
+    public var historyEntities: [String]?
     /// Where this history consumer starts when it has no token yet.
     public var historyStart: HistoryStart = .all
     public var purge: PurgePolicy = .none

@@ -50,6 +50,7 @@ extension ScenarioRunner {
         result.mergePolicy = settings.mergePolicy
         result.historyTracking = settings.historyTracking
         result.author = settings.author.resolved(processName: process)
+        result.historyEntities = settings.historyEntities
         switch settings.historyAuthors {
         case .allButOwn: result.historyAuthors = nil
         case .only(let names): result.historyAuthors = names

@@ -25,6 +25,9 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
     public var author: TransactionAuthor = .processName
     /// `history-authors`: whose transactions `refresh: history` merges.
     public var historyAuthors: HistoryAuthors = .allButOwn
+    /// `history-entities`: the entities whose changes `refresh: history` merges (sub-entities included),
+    /// as a history fetch request on `NSPersistentHistoryChange.entityDescription` filters them; nil for all.
+    public var historyEntities: [String]?
     /// `history-start`: where a history consumer without a token starts.
     public var historyStart: HistoryStart = .all
     /// `purge`: what `purge-history` deletes.
@@ -108,6 +111,7 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
         case let .historyTracking(value): historyTracking = value
         case let .author(value): author = value
         case let .historyAuthors(value): historyAuthors = value
+        case let .historyEntities(value): historyEntities = value
         case let .historyStart(value): historyStart = value
         case let .purge(value): purge = value
         case let .refetch(value): refetch = value
@@ -145,6 +149,7 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     case historyTracking(Bool)
     case author(TransactionAuthor)
     case historyAuthors(HistoryAuthors)
+    case historyEntities([String])
     case historyStart(HistoryStart)
     case purge(PurgePolicy)
     case refetch(RefetchMode)
@@ -171,7 +176,7 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     /// Every setting key, in the contract's order.
     public static let keys = [
         "refresh", "staleness", "trigger", "poll-interval", "observe", "merge-policy", "history-tracking",
-        "author", "history-authors", "history-start", "purge", "refetch", "notify", "delivery", "query-generation",
+        "author", "history-authors", "history-entities", "history-start", "purge", "refetch", "notify", "delivery", "query-generation",
         "busy-timeout", "write-transactions", "model", "migrate", "on-load-failure", "storage", "sync", "read-only", "foreign-token", "delete-inaccessible-faults", "automatically-merges", "contexts", "reload-delay", "reload-budget", "between-reloads",
         "widget-button",
     ]

@@ -48,6 +48,7 @@ extension ScenarioDecoder {
         case "history-tracking": decoder.bool(node, "history-tracking").map(ProcessSetting.historyTracking)
         case "author": decodeAuthor(node).map(ProcessSetting.author)
         case "history-authors": decodeHistoryAuthors(node).map(ProcessSetting.historyAuthors)
+        case "history-entities": decodeHistoryEntities(node).map(ProcessSetting.historyEntities)
         case "history-start": decoder.keyword(node, HistoryStart.self, "history start").map(ProcessSetting.historyStart)
         case "purge": decodePurgePolicy(node, "purge").map(ProcessSetting.purge)
         case "refetch": decoder.keyword(node, RefetchMode.self, "refetch mode").map(ProcessSetting.refetch)
@@ -128,6 +129,21 @@ extension ScenarioDecoder {
         if name == "none" { return TransactionAuthor.none }
         declaredAuthors.insert(name)
         return .named(name)
+    }
+
+    /// A list of entities of the model: the changes a history merge keeps.
+    private func decodeHistoryEntities(_ node: YAMLNode) -> [String]? {
+        guard let names = decoder.scalarList(node, "history-entities") else { return nil }
+        if names.isEmpty {
+            decoder.error("history-entities: [] would merge no change at all; list the entities to merge, like [Note], "
+                + "or leave the setting out to merge every entity.", at: node)
+            return nil
+        }
+        let known = model?.entities.map(\.name) ?? []
+        for (name, at) in names where model != nil && !known.contains(name) {
+            decoder.error("history-entities names '\(name)', which is no entity of the model" + Suggestion.hint(for: name, in: known), at: at)
+        }
+        return names.map(\.0)
     }
 
     /// `all-but-own`, or a list of author names.

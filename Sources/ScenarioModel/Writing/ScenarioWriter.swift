@@ -82,6 +82,9 @@ public enum ScenarioWriter {
         if case .only(let authors) = settings.historyAuthors {
             pairs.append(("history-authors", "[" + authors.map(YAMLText.word).joined(separator: ", ") + "]"))
         }
+        if let entities = settings.historyEntities {
+            pairs.append(("history-entities", "[" + entities.map(YAMLText.word).joined(separator: ", ") + "]"))
+        }
         add("purge", StepWriter.purge(settings.purge), settings.purge != defaults.purge)
         add("refetch", settings.refetch.rawValue, settings.refetch != defaults.refetch)
         add("notify", String(settings.notify), settings.notify != defaults.notify)

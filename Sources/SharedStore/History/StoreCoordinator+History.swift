@@ -79,10 +79,12 @@ extension StoreCoordinator {
     ///   - context: usually the view context; its `transactionAuthor` is "own" for `.allButOwn`.
     ///   - consumer: the name the token is kept under in the group container.
     ///   - filter: which authors to merge.
+    ///   - entities: the entities whose changes are merged, sub-entities included (a history fetch request
+    ///     on the change's entity); nil for every entity. The token moves past the others all the same.
     /// - Throws: `StoreError.expiredToken` (the token is kept and nothing merged).
     @discardableResult
-    public func mergeHistory(into context: ObjectContext, consumer: String, filter: HistoryAuthorFilter = .allButOwn)
-        throws(StoreError) -> HistoryFetchResult
+    public func mergeHistory(into context: ObjectContext, consumer: String, filter: HistoryAuthorFilter = .allButOwn,
+                             entities: [String]? = nil) throws(StoreError) -> HistoryFetchResult
     {
         let tokens = HistoryTokenStore(storeURL: core.url)
         let saved = tokens.token(consumer)
@@ -98,7 +100,14 @@ extension StoreCoordinator {
             core.emit(.historyFetched(consumer: consumer, tokenBefore: before, tokenAfter: before, merged: 0, skipped: 0))
             throw error
         }
-        context.mergeChanges(fromRemoteContextSave: result.remoteChanges)
+        var changes = result.remoteChanges
+        if let entities {
+            let kept = Set(entities.flatMap(core.model.kindNames(of:)))
+            changes.inserted.removeAll { !kept.contains($0.entity) }
+            changes.updated.removeAll { !kept.contains($0.entity) }
+            changes.deleted.removeAll { !kept.contains($0.entity) }
+        }
+        context.mergeChanges(fromRemoteContextSave: changes)
         if result.tokenAfter != before || saved.store == nil { try tokens.setToken(result.tokenAfter, consumer, store: core.storeIdentifier) }
         if let after = result.tokenAfter { core.lastOwnToken = max(core.lastOwnToken ?? after, after) }
         core.emit(.historyFetched(consumer: consumer, tokenBefore: before, tokenAfter: result.tokenAfter,
