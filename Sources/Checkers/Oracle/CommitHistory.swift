@@ -88,12 +88,15 @@ struct PropertyHistory {
 final class ObjectHistory {
     let id: String
     let entity: String
+    /// Where its id sits in its store's `CommitOracle.idsByEntity[entity]` list.
+    let listIndex: Int
     private(set) var operations: [OperationEntry] = []
     private(set) var properties: [String: PropertyHistory] = [:]
 
-    init(id: String, entity: String) {
+    init(id: String, entity: String, listIndex: Int) {
         self.id = id
         self.entity = entity
+        self.listIndex = listIndex
     }
 
     /// The latest operation committed so far (while applying in commit order: the current state).

@@ -33,12 +33,10 @@ struct CommitOracle {
     private(set) var stores: [String] = []
     /// Per store and entity, the ids committed there, in the order first committed.
     private(set) var idsByEntity: [String: [String: [String]]] = [:]
-    /// Beside each id of `idsByEntity`: when its last commit, a delete, was complete (`UInt64.max` while
+    /// Beside each id of `idsByEntity` (at the history's `listIndex`): when its last commit, a delete, was complete (`UInt64.max` while
     /// its last commit is not a delete), so a count skips the objects gone before it without reading
     /// their histories.
     private(set) var goneFromByEntity: [String: [String: [UInt64]]] = [:]
-    /// Where each object's id sits in `idsByEntity` (and `goneFromByEntity`).
-    private var listIndex: [ObjectKey: Int] = [:]
     /// Whether the model has sub-entities (then `kinds` says which entity's objects are another's).
     var hasInheritance = false
     /// Whether objects of the first entity are objects of the second (the trace header's inheritance).
@@ -115,16 +113,14 @@ struct CommitOracle {
             if let existing = objects[key] {
                 history = existing
             } else {
-                history = ObjectHistory(id: object.id, entity: object.entity)
+                history = ObjectHistory(id: object.id, entity: object.entity,
+                                        listIndex: idsByEntity[commit.store]?[object.entity]?.count ?? 0)
                 objects[key] = history
-                listIndex[key] = idsByEntity[commit.store]?[object.entity]?.count ?? 0
                 idsByEntity[commit.store, default: [:]][object.entity, default: []].append(object.id)
                 goneFromByEntity[commit.store, default: [:]][object.entity, default: []].append(.max)
             }
             history.record(object, start: event.start, end: event.end, writer: event.writer, step: event.step)
-            if let index = listIndex[key] {
-                goneFromByEntity[commit.store]![history.entity]![index] = object.operation == .delete ? event.end : .max
-            }
+            goneFromByEntity[commit.store]![history.entity]![history.listIndex] = object.operation == .delete ? event.end : .max
             if object.operation == .delete { deletedIDs[commit.store, default: []].insert(object.id) }
         }
     }

@@ -74,11 +74,7 @@ public enum ScenarioWriter {
         add("observe", settings.observe.rawValue, settings.observe != defaults.observe)
         add("merge-policy", settings.mergePolicy.rawValue, settings.mergePolicy != defaults.mergePolicy)
         add("history-tracking", String(settings.historyTracking), settings.historyTracking != defaults.historyTracking)
-        switch settings.author {
-        case .processName: break
-        case .named(let name): pairs.append(("author", YAMLText.word(name)))
-        case .none: pairs.append(("author", "none"))
-        }
+        if let author = authorText(settings.author) { pairs.append(("author", author)) }
         if case .only(let authors) = settings.historyAuthors {
             pairs.append(("history-authors", "[" + authors.map(YAMLText.word).joined(separator: ", ") + "]"))
         }
@@ -112,11 +108,7 @@ public enum ScenarioWriter {
                 case .context(let name): fields.append(("parent", YAMLText.word(name)))
                 }
                 if context.automaticallyMerges { fields.append(("automatically-merges", "true")) }
-                switch context.author {
-                case nil, .processName?: break
-                case .named(let name)?: fields.append(("author", YAMLText.word(name)))
-                case .none?: fields.append(("author", "none"))
-                }
+                if let author = context.author.flatMap(authorText) { fields.append(("author", author)) }
                 if let policy = context.mergePolicy { fields.append(("merge-policy", policy.rawValue)) }
                 if let staleness = context.staleness { fields.append(("staleness", staleness.description)) }
                 return (YAMLText.word(context.name), YAMLText.flow(fields))
@@ -130,5 +122,14 @@ public enum ScenarioWriter {
             pairs.append(("sync", YAMLText.flow([("transfer", YAMLText.flow([("latency", latency.description)]))])))
         }
         return pairs
+    }
+
+    /// An `author:` value as the file writes it; nil for the default (the process's name).
+    static func authorText(_ author: TransactionAuthor) -> String? {
+        switch author {
+        case .processName: nil
+        case .named(let name): YAMLText.word(name)
+        case .none: "none"
+        }
     }
 }
