@@ -64,6 +64,10 @@ import Testing
                                line: 7, column: 21, containing: "did you mean 'cascade'?")
         Fixture.expectOneError(Fixture.yaml(model: "Folder: { notes: \"[Note] cascade inverse\" }\nNote: { folder: Folder? }"),
                                line: 6, column: 22, containing: "inverse needs the name")
+        Fixture.expectOneError(Fixture.yaml(model: "Folder: { notes: \"[Note] cascade deny\" }\nNote: { folder: Folder? }"),
+                               line: 6, column: 22, containing: "a relationship takes one delete rule; '[Note]' names two.")
+        Fixture.expectOneError(Fixture.yaml(model: "Folder: { notes: \"[Note] inverse folder inverse folder\" }\nNote: { folder: Folder? }"),
+                               line: 6, column: 22, containing: "a relationship takes one inverse; '[Note]' names two.")
         Fixture.expectOneError(Fixture.yaml(model: "Folder: { notes: { to: [Note], rule: cascade } }\nNote: { folder: Folder? }"),
                                line: 6, column: 36, containing: "unknown key 'rule'")
         Fixture.expectOneError(Fixture.yaml(model: "Folder: { notes: { delete-rule: cascade } }\nNote: { folder: Folder? }"),

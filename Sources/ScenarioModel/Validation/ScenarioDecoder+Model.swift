@@ -359,60 +359,49 @@ enum PropertyDeclaration: Equatable {
     }
 
     static func parse(_ text: String, entityNames: [String]) -> Result<PropertyDeclaration, Failure> {
-        // A relationship's options after its type: a delete rule, `inverse name` (never after a default:
-        // `string = deny` is an attribute whose default is "deny").
-        var optionsAndType = text.contains("=") ? [] : text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        var deleteRule: DeleteRule?
-        var inverse: String?
-        var optionWords = 0
-        while let last = optionsAndType.last {
-            if let rule = DeleteRule(rawValue: last), deleteRule == nil {
-                deleteRule = rule
-                optionsAndType.removeLast()
-                optionWords += 1
-            } else if optionsAndType.count >= 3, optionsAndType[optionsAndType.count - 2] == "inverse", inverse == nil {
-                inverse = last
-                optionsAndType.removeLast(2)
-                optionWords += 2
-            } else {
-                break
-            }
-        }
-        if let inverse, !ScenarioDecoder.isPropertyName(inverse) {
-            return .failure(Failure(message: "'\(inverse)' cannot name an inverse relationship: a property name starts with a lowercase letter."))
-        }
-        // Words after a relationship's type that are neither a rule nor `inverse name`: say so, rather
-        // than read the whole text as a type.
-        if optionWords == 0, !text.contains("="), optionsAndType.count >= 2, optionsAndType[1] != "unique",
-           case .success(.relationship) = parse(optionsAndType[0], entityNames: entityNames) {
-            var index = 1
-            while index < optionsAndType.count {
-                let word = optionsAndType[index]
-                if DeleteRule(rawValue: word) != nil { index += 1; continue }
-                if word == "inverse" {
-                    guard index + 1 < optionsAndType.count else {
-                        return .failure(Failure(message: "inverse needs the name of the relationship that points back, like inverse folder."))
-                    }
-                    index += 2
-                    continue
-                }
-                let words = DeleteRule.allCases.map(\.rawValue) + ["inverse"]
-                return .failure(Failure(message: "'\(word)' after the relationship's type is neither a delete rule ("
-                    + DeleteRule.allCases.map(\.rawValue).joined(separator: ", ") + ") nor inverse <name>"
-                    + (Suggestion.nearest(to: word, in: words).map { "; did you mean '\($0)'?" } ?? ".")))
-            }
-            return .failure(Failure(message: "a relationship takes one delete rule and one inverse, each once."))
-        }
-        if optionWords > 0 {
-            switch parse(optionsAndType.joined(separator: " "), entityNames: entityNames) {
+        // A relationship's options after its type: a delete rule, `inverse name`, each at most once (never
+        // after a default: `string = deny` is an attribute whose default is "deny").
+        let tokens = text.contains("=") ? [] : text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        let isOption = { (word: String) in DeleteRule(rawValue: word) != nil || word == "inverse" }
+        if let first = tokens.firstIndex(where: isOption), first > 0 {
+            let type = tokens[..<first].joined(separator: " ")
+            switch parse(type, entityNames: entityNames) {
             case let .success(.relationship(destination, toMany, optional, _, _)):
+                var rule: DeleteRule?, inverse: String?
+                var index = first
+                while index < tokens.count {
+                    let word = tokens[index]
+                    if let parsed = DeleteRule(rawValue: word) {
+                        guard rule == nil else { return .failure(Failure(message: "a relationship takes one delete rule; '\(type)' names two.")) }
+                        rule = parsed
+                        index += 1
+                    } else if word == "inverse" {
+                        guard index + 1 < tokens.count else {
+                            return .failure(Failure(message: "inverse needs the name of the relationship that points back, like inverse folder."))
+                        }
+                        guard inverse == nil else { return .failure(Failure(message: "a relationship takes one inverse; '\(type)' names two.")) }
+                        let name = tokens[index + 1]
+                        guard ScenarioDecoder.isPropertyName(name) else {
+                            return .failure(Failure(message: "'\(name)' cannot name an inverse relationship: a property name starts with a lowercase letter."))
+                        }
+                        inverse = name
+                        index += 2
+                    } else {
+                        return .failure(unknownOption(word))
+                    }
+                }
                 return .success(.relationship(destination: destination, toMany: toMany, optional: optional,
-                                              deleteRule: deleteRule ?? .nullify, inverse: inverse))
+                                              deleteRule: rule ?? .nullify, inverse: inverse))
             case .success(.attribute):
-                return .failure(Failure(message: "only a relationship has a delete rule or an inverse; '\(optionsAndType.joined(separator: " "))' is an attribute."))
+                return .failure(Failure(message: "only a relationship has a delete rule or an inverse; '\(type)' is an attribute."))
             case .failure(let failure):
                 return .failure(failure)
             }
+        }
+        // Words after a relationship's type that are neither a rule nor `inverse name`: say so, rather than
+        // read the whole text as a type.
+        if tokens.count >= 2, tokens[1] != "unique", case .success(.relationship) = parse(tokens[0], entityNames: entityNames) {
+            return .failure(unknownOption(tokens[1]))
         }
         var typePart = text.trimmingWhitespace()
         var defaultText: String?
@@ -466,6 +455,13 @@ enum PropertyDeclaration: Equatable {
             for: base, in: candidates,
             otherwise: "use string, int, double, bool, date or uuid, an entity of the model for a to-one "
                 + "relationship, or [Entity] for a to-many one.")))
+    }
+
+    /// A word after a relationship's type that is neither a delete rule nor `inverse`.
+    private static func unknownOption(_ word: String) -> Failure {
+        let rules = DeleteRule.allCases.map(\.rawValue)
+        return Failure(message: "'\(word)' after the relationship's type is neither a delete rule (\(rules.joined(separator: ", "))) "
+            + "nor inverse <name>" + (Suggestion.nearest(to: word, in: rules + ["inverse"]).map { "; did you mean '\($0)'?" } ?? "."))
     }
 
     private static func checkDestination(_ destination: String, entityNames: [String]) -> Failure? {
