@@ -116,9 +116,8 @@ import TestSupport
         let magazine = try store.batchInsert("Magazine", objects: [["title": "C", "issue": 1]])
         #expect(novels.map(\.entity) == ["GraphicNovel", "GraphicNovel"] && Set(novels.map(\.primaryKey)).isDisjoint(with: magazine.map(\.primaryKey)),
                 "one key space for the family")
-        // A leaf sub-entity's batch touches its own rows only; its parent's is refused for now.
+        // A leaf sub-entity's batch touches its own rows only.
         #expect(try store.batchUpdate("GraphicNovel", values: ["title": "X"]).count == 2)
-        #expect(throws: StoreError.self) { try store.batchDelete("Book") }
         let context = store.viewContext
         #expect(try context.fetch(FetchRequest(entity: "Magazine")).map { try context.value("title", of: $0) } == [.string("C")])
 
@@ -130,6 +129,36 @@ import TestSupport
         try child.save()
         try context.save()
         #expect(try fixture.open().viewContext.fetch(FetchRequest(entity: "Magazine")).count == 2)
+    }
+
+    /// `NSBatchUpdateRequest` and `NSBatchDeleteRequest` on a parent entity reach its sub-entities' rows
+    /// (`includesSubentities` is true by default), each named by its own entity in the result and in history.
+    @Test func aBatchOnAParentEntityReachesEveryKind() throws {
+        let fixture = try StoreFixture(model: try Model(Self.declared.inheriting()))
+        let store = try fixture.open(history: true)
+        let novel = try store.batchInsert("GraphicNovel", objects: [["title": "A"]])
+        let magazine = try store.batchInsert("Magazine", objects: [["title": "B", "issue": 1]])
+        let book = try store.batchInsert("Book", objects: [["title": "C"]])
+        let author = try store.batchInsert("Author", objects: [["name": "Kept"]])
+        let before = try store.latestHistoryToken()
+
+        let updated = try store.batchUpdate("Book", where: "title != 'C'", values: ["title": "X"])
+        #expect(updated == novel + magazine, "the kinds' rows, each under its own entity")
+        let reader = try fixture.open()
+        #expect(try reader.viewContext.fetch(FetchRequest(entity: "Book")).map { try reader.viewContext.value("title", of: $0) }
+            .sorted { "\($0)" < "\($1)" } == [.string("C"), .string("X"), .string("X")])
+
+        let deleted = try store.batchDelete("Book", where: "title == 'X'")
+        #expect(Set(deleted) == Set(novel + magazine))
+        #expect(try rows(fixture.url, "SELECT Z_PK FROM ZBOOK").map { $0[0] } == book.map { .int($0.primaryKey) })
+        #expect(try rows(fixture.url, "SELECT count(*) FROM ZAUTHOR") == [[.int(1)]], "another table untouched: \(author)")
+
+        let history = try store.fetchHistory(after: before)
+        let changes = history.transactions.flatMap(\.changes)
+        #expect(changes.map(\.object.entity) == ["GraphicNovel", "Magazine", "GraphicNovel", "Magazine"])
+        #expect(changes.map(\.operation) == [.update, .update, .delete, .delete])
+        #expect(try rows(fixture.url, "SELECT DISTINCT ZENTITY FROM ACHANGE WHERE ZCHANGETYPE = 2 ORDER BY 1")
+            == [[.int(3)], [.int(4)]], "history's ZENTITY is each row's own Z_ENT")
     }
 
     /// Review findings: each would write a wrong key, a wrong companion or a wrong ID.

@@ -170,11 +170,6 @@ extension ScenarioDecoder {
             decoder.error("\(entity.name) is an abstract entity: batch-insert one of its sub-entities.", at: argument)
             return nil
         }
-        if let entity, action != "batch-insert", let subs = model?.entities.filter({ $0.parent == entity.name }).map(\.name), !subs.isEmpty {
-            decoder.error("\(action) of \(entity.name), which has sub-entities (\(subs.joined(separator: ", "))), is not supported yet; "
-                + "run it on each entity of the family.", at: argument)
-            return nil
-        }
         let predicate = map["where"].flatMap { decodePredicate($0, entity: entity?.model) }
         switch action {
         case "batch-insert":

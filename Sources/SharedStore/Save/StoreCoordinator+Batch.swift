@@ -39,6 +39,7 @@ extension StoreCoordinator {
         return try batch(.insert, info, author: author, isUpdate: { upserted.contains($0) }) { db in
             var keys: [Int64] = []
             var columns: [String] = []
+            func affected() -> [(Int64, EntityInfo)] { keys.map { ($0, info) } }
             let statement = try db.cached(info.insertSQL)
             if info.constraints.isEmpty {
                 let first = try KeyAllocator.take(Int64(rows.count), of: info.family.keyEntityNumber, family: info.family.keyFamily,
@@ -47,7 +48,7 @@ extension StoreCoordinator {
                     try statement.run([.int(first + Int64(i)), .int(info.entityNumber)] + row)
                     keys.append(first + Int64(i))
                 }
-                return (keys, columns)
+                return (affected(), columns)
             }
             for (i, row) in rows.enumerated() {
                 var match: Int64?
@@ -75,7 +76,7 @@ extension StoreCoordinator {
                 try statement.run([.int(key), .int(info.entityNumber)] + row)
                 keys.append(key)
             }
-            return (keys, columns)
+            return (affected(), columns)
         }
     }
 
@@ -105,11 +106,11 @@ extension StoreCoordinator {
         }
         let (whereClause, arguments) = try sql(filter, info)
         return try batch(.update, info, author: author) { db in
-            let keys = try primaryKeys(db, info, whereClause, arguments)
+            let rows = try primaryKeys(db, info, whereClause, arguments)
             let sets = slots.map { ", \(info.slots[$0.0].column) = ?" }.joined()
             try db.cached("UPDATE \(info.tableName) SET Z_OPT = Z_OPT + 1\(sets) WHERE \(whereClause)")
                 .run(slots.map(\.1) + arguments)
-            return (keys, slots.map { info.slots[$0.0].name })
+            return (rows, slots.map { info.slots[$0.0].name })
         }
     }
 
@@ -131,24 +132,32 @@ extension StoreCoordinator {
         let info = try core.model.entity(named: entity)
         let (whereClause, arguments) = try sql(filter, info)
         var tombstones: [Int64: [String: Value]] = [:]
+        let family = core.model.entities(numbered: info.family.kinds)
         return try batch(.delete, info, author: author, tombstones: { tombstones[$0] }) { db in
-            let rows = try core.readRows(info, where: whereClause, arguments: arguments, orderBy: "Z_PK", limit: nil, on: db)
-            for row in rows { tombstones[row.primaryKey] = HistoryRecorder.tombstone(info, row.snapshot.values) }
-            // The rows first, while the join tables still hold what a key path in the predicate follows;
-            // then the join rows of the owners that are gone.
-            try db.cached("DELETE FROM \(info.tableName) WHERE \(whereClause)").run(arguments)
-            for relationship in info.relationships {
-                guard case .joinTable(let table, let owner, _) = relationship.storage else { continue }
-                try db.cached("DELETE FROM \(table) WHERE \(owner) NOT IN (SELECT Z_PK FROM \(info.tableName))").run()
+            // Unfiltered on kind: `whereClause` keeps the family's rows already.
+            let rows = try core.readRows(info, where: whereClause, arguments: arguments, orderBy: "Z_PK", limit: nil,
+                                         includingSubentities: true, on: db)
+            for row in rows {
+                tombstones[row.primaryKey] = HistoryRecorder.tombstone(core.model.entities[row.entity], row.snapshot.values)
             }
-            return (rows.map(\.primaryKey), [])
+            // The rows first, while the join tables still hold what a key path in the predicate follows;
+            // then the join rows of the owners that are gone, of every entity of the family deleted.
+            try db.cached("DELETE FROM \(info.tableName) WHERE \(whereClause)").run(arguments)
+            var cleaned: Set<String> = []
+            for member in family {
+                for relationship in member.relationships {
+                    guard case .joinTable(let table, let owner, _) = relationship.storage, cleaned.insert(table).inserted else { continue }
+                    try db.cached("DELETE FROM \(table) WHERE \(owner) NOT IN (SELECT Z_PK FROM \(info.tableName))").run()
+                }
+            }
+            return (rows.map { ($0.primaryKey, core.model.entities[$0.entity]) }, [])
         }
     }
 
-    /// The rows `keys` of `info` as the writer connection sees them now (attributes only).
-    private func readBack(_ keys: [Int64], _ info: EntityInfo, _ operation: ChangeOperation,
+    /// The rows `keys` as the writer connection sees them now (attributes only).
+    private func readBack(_ keys: [(Int64, EntityInfo)], _ operation: ChangeOperation,
                           isUpdate: (Int64) -> Bool) throws -> [CommittedChange] {
-        try keys.map { key in
+        try keys.map { key, info in
             let id = core.objectID(info, key)
             let operation = isUpdate(key) ? .update : operation
             guard operation != .delete, let row = try core.readRow(info, key, on: core.writer) else {
@@ -173,11 +182,9 @@ extension StoreCoordinator {
 
     /// The WHERE clause of a batch update or delete: the predicate's, kept to the entity's rows in a table
     /// it shares with others.
+    /// On an entity with sub-entities it reaches theirs too, as `includesSubentities` (true by default)
+    /// has it: they share the root's table and the entity's columns.
     private func sql(_ filter: FetchPredicate?, _ info: EntityInfo) throws(StoreError) -> (String, [Value]) {
-        guard info.family.tree == nil else {
-            throw .invalidState("a batch request on \(info.name), which has sub-entities, is not supported yet: "
-                + "run it on each of its sub-entities")
-        }
         let kind = info.family.entityFilter
         guard let filter else { return (kind ?? "1", []) }
         do {
@@ -188,41 +195,45 @@ extension StoreCoordinator {
         }
     }
 
+    /// The rows matching `whereClause`, each with its own entity (a sub-entity's, in a family's table).
     private func primaryKeys(_ db: SQLiteConnection, _ info: EntityInfo, _ whereClause: String, _ arguments: [Value])
-        throws -> [Int64]
+        throws -> [(Int64, EntityInfo)]
     {
-        let statement = try db.cached("SELECT Z_PK FROM \(info.tableName) WHERE \(whereClause) ORDER BY Z_PK")
+        let statement = try db.cached("SELECT Z_PK, Z_ENT FROM \(info.tableName) WHERE \(whereClause) ORDER BY Z_PK")
         try statement.bind(arguments)
         defer { statement.reset() }
-        var keys: [Int64] = []
-        while try statement.step() { keys.append(statement.int64(at: 0)) }
-        return keys
+        var rows: [(Int64, EntityInfo)] = []
+        while try statement.step() {
+            rows.append((statement.int64(at: 0), info.family.sharesTable ? core.model.entity(number: statement.int64(at: 1)) ?? info : info))
+        }
+        return rows
     }
 
-    /// Runs `body` (returning the affected keys and updated properties) in a write transaction with history.
+    /// Runs `body` (returning the affected rows, each with its own entity, and the updated properties) in a
+    /// write transaction with history.
     private func batch(_ operation: ChangeOperation, _ info: EntityInfo, author: String?,
                        tombstones: ((Int64) -> [String: Value]?)? = nil, isUpdate: (Int64) -> Bool = { _ in false },
-                       _ body: (SQLiteConnection) throws -> ([Int64], [String])) throws(StoreError) -> [ObjectID]
+                       _ body: (SQLiteConnection) throws -> ([(Int64, EntityInfo)], [String])) throws(StoreError) -> [ObjectID]
     {
         if let reason = core.readOnlyReason { throw .readOnly(reason: reason) }
         do {
             var written: [CommittedChange] = []
-            let (keys, token) = try inWriteTransaction { () throws -> ([Int64], Int64?) in
-                let (keys, columns) = try body(core.writer)
+            let (rows, token) = try inWriteTransaction { () throws -> ([(Int64, EntityInfo)], Int64?) in
+                let (rows, columns) = try body(core.writer)
                 // Someone traces this store: what each row now holds, read before COMMIT so no other
                 // writer's change can come in between.
-                if core.eventSink != nil { written = try readBack(keys, info, operation, isUpdate: isUpdate) }
-                guard core.historyTracking, !keys.isEmpty else { return (keys, nil) }
-                let changes = keys.map { key in
+                if core.eventSink != nil { written = try readBack(rows, operation, isUpdate: isUpdate) }
+                guard core.historyTracking, !rows.isEmpty else { return (rows, nil) }
+                let changes = rows.map { key, own in
                     let upsert = isUpdate(key)
-                    return HistoryChange(entity: info, primaryKey: key, operation: upsert ? .update : operation,
+                    return HistoryChange(entity: own, primaryKey: key, operation: upsert ? .update : operation,
                                          columns: upsert || operation == .update ? columns : [], tombstone: tombstones?(key))
                 }
-                return (keys, try HistoryRecorder.record(core: core, contextName: "batch", author: author, changes: changes))
+                return (rows, try HistoryRecorder.record(core: core, contextName: "batch", author: author, changes: changes))
             }
             if let token { core.lastOwnToken = token }
-            core.emit(.batch(operation: operation, entity: info.name, rowCount: keys.count, historyToken: token, changes: written))
-            return keys.map { core.objectID(info, $0) }
+            core.emit(.batch(operation: operation, entity: info.name, rowCount: rows.count, historyToken: token, changes: written))
+            return rows.map { core.objectID($1, $0) }
         } catch {
             throw StoreError.wrap(error)
         }
