@@ -225,14 +225,30 @@ import TestSupport
         #expect(result.stdout.contains("Note (Z_ENT 1, table ZNOTE): 2 objects, keys up to 2"), "\(result.stdout)")
         #expect(result.stdout.contains("History: 1 transaction, 3 changes (3 inserts, 0 updates, 0 deletes), tokens 1 to 1"))
         #expect(result.stdout.contains("bundle ids: share 1"))
-        #expect(result.stdout.contains("- history was never purged"))
+        #expect(result.stdout.contains("Problems: none"), "three changes for three objects: no finding yet")
+    }
+
+    @Test func historyThatOutweighsTheDataIsAProblem() throws {
+        let cli = try CLI()
+        let path = try store(in: cli)
+        let store = try StoreCoordinator(url: URL(fileURLWithPath: path), model: try Model(.notesExample),
+                                         options: StoreOptions(historyTracking: true, bundleIdentifier: "share"))
+        let note = try #require(try store.viewContext.fetch(FetchRequest(entity: "Note")).first)
+        for title in ["C", "D"] {
+            try store.viewContext.setValue(.string(title), forKey: "title", of: note)
+            try store.viewContext.save()
+        }
+        let result = try cli.run("inspect", path)
+        #expect(result.stdout.contains("- history was never purged: all 3 transactions since the store was made are kept, "
+            + "5 changes for 3 objects"), "\(result.stdout)")
     }
 
     @Test func aFileThatIsNoStoreExitsOneAndNamesIt() throws {
         let cli = try CLI()
         let result = try cli.run("inspect", "pass.yaml")
         #expect(result.status == 1)
-        #expect(result.stderr.contains("groupsim inspect: pass.yaml:"), "\(result.stderr)")
+        #expect(result.stderr.contains("groupsim inspect: pass.yaml: not a SQLite database"), "\(result.stderr)")
+        #expect(!result.stderr.contains("SELECT"), "no SQL statement in the message")
     }
 }
 

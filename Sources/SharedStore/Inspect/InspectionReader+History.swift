@@ -109,8 +109,12 @@ extension InspectionReader {
             problems.append("\(history.unknownChanges) history change\(history.unknownChanges == 1 ? " has" : "s have") a ZCHANGETYPE "
                 + "other than 0 (insert), 1 (update) or 2 (delete)")
         }
-        if let history = inspection.history, history.transactions > 0, history.oldestToken == 1 {
-            problems.append("history was never purged: all \(history.transactions) transactions since the store was made are kept")
+        // Unpurged history costs what it grows to: a problem once it records more changes than the store
+        // has objects, i.e. outweighs the data it describes (a store's first few saves are no finding).
+        let objects = inspection.entities.reduce(0) { $0 + $1.count }
+        if let history = inspection.history, history.transactions > 0, history.oldestToken == 1, history.changes > objects {
+            problems.append("history was never purged: all \(history.transactions) transactions since the store was made are kept, "
+                + "\(history.changes) changes for \(objects) objects")
         }
         if inspection.layout == .coreData {
             let names = Set(inspection.entities.map(\.name))

@@ -33,7 +33,7 @@ struct InspectionReader {
             }
         }
         do {
-            inspection.entities = try entities(try primaryKeyRows())
+            inspection.entities = try entities(try primaryKeyRows(), spelling: inspection.storedModel)
         } catch {
             findings.append("the entities (Z_PRIMARYKEY and their tables) could not be read: \(error)")
         }
@@ -128,7 +128,9 @@ struct InspectionReader {
 
     // MARK: Entities
 
-    private mutating func entities(_ rows: [Row]) throws -> [StoreInspection.Entity] {
+    /// The entities of `rows`, their properties named as `model` (the model a GroupSim store keeps) or
+    /// the indexes spell them.
+    private mutating func entities(_ rows: [Row], spelling model: ModelDescription?) throws -> [StoreInspection.Entity] {
         let byNumber = Dictionary(rows.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
         var broken: Set<Int64> = []
         func root(_ row: Row) -> Row {
@@ -144,7 +146,10 @@ struct InspectionReader {
             return current
         }
         let entityNames = rows.map(\.name)
-        let spelledNames = Self.spelledNames(indexes: indexes, entities: entityNames)
+        var spelledNames = Self.spelledNames(indexes: indexes, entities: entityNames)
+        for entity in model?.entities ?? [] {
+            for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) { spelledNames[name.lowercased()] = name }
+        }
         var result: [StoreInspection.Entity] = []
         for row in rows {
             let table = "Z" + root(row).name.uppercased()
@@ -173,12 +178,23 @@ struct InspectionReader {
                 }
             }
             relationships += joinTableRelationships(of: row, byNumber: byNumber)
-            result.append(StoreInspection.Entity(
+            var entity = StoreInspection.Entity(
                 name: row.name, number: row.number, parent: row.parent == 0 ? nil : byNumber[row.parent]?.name,
                 table: table, count: try count(table, entity: row.number, columns: columns), maxPrimaryKey: row.max,
-                attributes: attributes, relationships: relationships))
+                attributes: attributes, relationships: relationships)
+            entity.constraints = constraints(of: row.name, spelled: spelledNames)
+            result.append(entity)
         }
         return result
+    }
+
+    /// The uniqueness constraints the unique indexes `Z_<entity>_UNIQUE_<a>_<b>` declare on `entity`, their
+    /// attribute names spelled as `spelled` has them.
+    private func constraints(of entity: String, spelled: [String: String]) -> [[String]] {
+        let prefix = "Z_\(entity)_UNIQUE_"
+        return indexes.sorted().filter { $0.hasPrefix(prefix) && $0.count > prefix.count }.map { index in
+            index.dropFirst(prefix.count).split(separator: "_").map { spelled[$0.lowercased()] ?? String($0) }
+        }
     }
 
     /// Property names as the model spells them, keyed by their lowercased form, where an index name keeps

@@ -58,6 +58,9 @@ public struct StoreInspection: Sendable, Hashable, Codable {
         /// The attributes of its table (a root entity's: sub-entities' columns are not told apart).
         public var attributes: [Attribute]
         public var relationships: [Relationship]
+        /// Its uniqueness constraints, each a list of attribute names, as its unique indexes
+        /// (`Z_<Entity>_UNIQUE_<attributes>`) name them.
+        public var constraints: [[String]] = []
 
         public init(name: String, number: Int64, parent: String?, table: String, count: Int, maxPrimaryKey: Int64,
                     attributes: [Attribute], relationships: [Relationship]) {

@@ -64,6 +64,9 @@ public enum StoreInspector {
                                        deadline: deadline)
             } catch .sqlite(let error) where error.code == .interrupt {
                 throw stopped(given.path, budget, error)
+            } catch .sqlite(let error) where error.code == .notADatabase {
+                throw .file(path: given.path, reason: "not a SQLite database (SQLite says: file is not a database); "
+                    + "a Core Data store is the .sqlite file beside its -wal and -shm")
             } catch .sqlite(let error) where error.code == .corrupt && attempt < 5 {
                 // Copied while another process wrote: copy again.
                 try? fm.removeItem(at: scratch)

@@ -76,10 +76,16 @@ enum InspectionText {
         out += "\nEntities:\n"
         for entity in inspection.entities {
             let kind = entity.parent.map { "sub-entity of \(v($0)), " } ?? ""
-            out += "  \(v(entity.name)) (Z_ENT \(entity.number), \(kind)table \(v(entity.table))): \(counted(entity.count, "object")), "
-                + "keys up to \(entity.maxPrimaryKey)\n"
+            // A sub-entity takes its keys from its root's Z_PRIMARYKEY row; its own stays at 0.
+            let root = entity.parent == nil ? nil : inspection.entities.first { $0.table == entity.table && $0.parent == nil }
+            let keys = root.map { entity.maxPrimaryKey == 0 ? "keys from \(v($0.name))'s" : "keys up to \(entity.maxPrimaryKey)" }
+                ?? "keys up to \(entity.maxPrimaryKey)"
+            out += "  \(v(entity.name)) (Z_ENT \(entity.number), \(kind)table \(v(entity.table))): \(counted(entity.count, "object")), \(keys)\n"
             if !entity.attributes.isEmpty {
                 out += "    attributes: " + entity.attributes.map { "\(v($0.name)) \($0.type)" }.joined(separator: ", ") + "\n"
+            }
+            if !entity.constraints.isEmpty {
+                out += "    unique: " + entity.constraints.map { "[\($0.map(v).joined(separator: ", "))]" }.joined(separator: ", ") + "\n"
             }
             for relationship in entity.relationships {
                 let destination = relationship.destination.map(v) ?? "(destination unknown)"
