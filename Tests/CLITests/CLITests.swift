@@ -228,6 +228,27 @@ import TestSupport
         #expect(result.stdout.contains("Problems: none"), "three changes for three objects: no finding yet")
     }
 
+    @Test func rowsShowsTheFirstRowsBoundedAndEscaped() throws {
+        let cli = try CLI()
+        let url = cli.directory.url.appendingPathComponent("Rows.sqlite")
+        let store = try StoreCoordinator(url: url, model: try Model(.notesExample), options: StoreOptions(historyTracking: true))
+        for title in ["\u{1B}[2Jcleared", String(repeating: "x", count: 200), "third"] {
+            _ = try store.viewContext.insert("Note", values: ["title": .string(title)])
+        }
+        try store.viewContext.save()
+        let result = try cli.run("inspect", url.path, "--rows", "2")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("rows (the first 2 by key):"), "\(result.stdout)")
+        #expect(!result.stdout.contains("\u{1B}"), "a store's text never reaches the terminal raw")
+        #expect(result.stdout.contains("title \"" + String(repeating: "x", count: 80) + "…\""), "cut at 80 characters")
+        #expect(!result.stdout.contains("third"), "two rows only")
+        #expect(result.stdout.contains("Tag (Z_ENT 2, table ZTAG): 0 objects, keys up to 0\n    attributes: name string\n    rows: none"))
+        let json = try cli.run("inspect", url.path, "--rows", "1", "--json")
+        #expect(json.stdout.contains("\"samples\""), "\(json.stdout)")
+        let tooMany = try cli.run("inspect", url.path, "--rows", "1001")
+        #expect(tooMany.status == 64 && tooMany.stderr.contains("--rows takes 0 to 1000"))
+    }
+
     @Test func historyThatOutweighsTheDataIsAProblem() throws {
         let cli = try CLI()
         let path = try store(in: cli)

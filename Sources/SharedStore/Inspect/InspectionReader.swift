@@ -11,8 +11,12 @@ struct InspectionReader {
     /// What could not be read or looks inconsistent, found while reading (added to the problems).
     private(set) var findings: [String] = []
 
-    init(db: SQLiteConnection) {
+    /// How many rows of each entity to read as samples (0: none).
+    let sampleRows: Int
+
+    init(db: SQLiteConnection, sampleRows: Int = 0) {
         self.db = db
+        self.sampleRows = max(0, sampleRows)
     }
 
     private struct Row {
@@ -184,6 +188,52 @@ struct InspectionReader {
                 attributes: attributes, relationships: relationships)
             entity.constraints = constraints(of: row.name, spelled: spelledNames)
             result.append(entity)
+        }
+        if sampleRows > 0 {
+            for i in result.indices {
+                let root = result.first { $0.table == result[i].table && $0.parent == nil } ?? result[i]
+                result[i].samples = try samples(of: result[i], columns: root.attributes)
+            }
+        }
+        return result
+    }
+
+    /// The first `sampleRows` rows of `entity` by key, their `columns` as text, bounded: SQL cuts strings
+    /// and turns data into its size, so a huge value costs nothing here.
+    private func samples(of entity: StoreInspection.Entity, columns: [StoreInspection.Attribute]) throws -> [StoreInspection.Entity.Sample] {
+        guard let known = tables[entity.table], known.contains(where: { $0.name == "Z_PK" }) else { return [] }
+        let expressions = columns.map { attribute -> String in
+            let column = Self.quoted(attribute.column)
+            switch attribute.type {
+            case "binary": return "CASE WHEN \(column) IS NULL THEN NULL WHEN typeof(\(column)) = 'blob' AND length(\(column)) = 16 "
+                + "THEN hex(\(column)) ELSE '(' || length(CAST(\(column) AS BLOB)) || ' bytes)' END"
+            case "string": return "substr(CAST(\(column) AS TEXT), 1, 81)"
+            default: return column
+            }
+        }
+        let kind = known.contains { $0.name == "Z_ENT" } ? " WHERE Z_ENT = ?" : ""
+        let statement = try db.prepare("SELECT Z_PK\(expressions.map { ", \($0)" }.joined()) FROM \(Self.quoted(entity.table))\(kind) "
+            + "ORDER BY Z_PK LIMIT \(sampleRows)")
+        if !kind.isEmpty { try statement.bind([.int(entity.number)]) }
+        var result: [StoreInspection.Entity.Sample] = []
+        while try statement.step() {
+            let values = columns.indices.map { i -> String? in
+                let value = statement.value(at: Int32(i + 1))
+                switch value {
+                case .null: return nil
+                case .string(let text) where columns[i].type == "string":
+                    return text.count > 80 ? String(text.prefix(80)) + "…" : text
+                case .double(let seconds) where columns[i].type == "date" && seconds.isFinite && seconds.magnitude < 1e11:
+                    return Date(timeIntervalSinceReferenceDate: seconds).formatted(.iso8601)
+                case .string(let text): return text
+                case .int(let int): return String(int)
+                case .double(let double): return String(double)
+                case .bool(let bool): return String(bool)
+                case .date(let date): return date.formatted(.iso8601)
+                case .uuid(let uuid): return uuid.uuidString
+                }
+            }
+            result.append(.init(primaryKey: statement.int64(at: 0), values: values))
         }
         return result
     }

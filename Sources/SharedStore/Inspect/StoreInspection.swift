@@ -61,6 +61,16 @@ public struct StoreInspection: Sendable, Hashable, Codable {
         /// Its uniqueness constraints, each a list of attribute names, as its unique indexes
         /// (`Z_<Entity>_UNIQUE_<attributes>`) name them.
         public var constraints: [[String]] = []
+        /// Its first rows by key, when asked for (`inspect --rows N`): each its `Z_PK` and the text of its
+        /// table's attribute columns, in `attributes` order of its root (strings cut at 80 characters, data
+        /// as its size; nil for NULL).
+        public var samples: [Sample]?
+
+        /// One row of `samples`.
+        public struct Sample: Sendable, Hashable, Codable {
+            public var primaryKey: Int64
+            public var values: [String?]
+        }
 
         public init(name: String, number: Int64, parent: String?, table: String, count: Int, maxPrimaryKey: Int64,
                     attributes: [Attribute], relationships: [Relationship]) {

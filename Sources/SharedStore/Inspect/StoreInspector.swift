@@ -37,10 +37,11 @@ public enum StoreInspector {
     ///
     /// `findingRows` names rows to look for (a scenario's names for the objects of a store it starts
     /// from): those not in the store are in `missingRows`.
-    public static func inspect(_ given: URL, scratch: URL? = nil, findingRows rows: [StoreRow] = []) throws(StoreError)
-        -> StoreInspection
+    /// With `sampleRows` above 0, each entity's first rows by key come with it (`Entity.samples`).
+    public static func inspect(_ given: URL, scratch: URL? = nil, findingRows rows: [StoreRow] = [], sampleRows: Int = 0)
+        throws(StoreError) -> StoreInspection
     {
-        try examine(given, scratch: scratch, findingRows: rows, fitting: nil).inspection
+        try examine(given, scratch: scratch, findingRows: rows, fitting: nil, sampleRows: sampleRows).inspection
     }
 
     /// `inspect(_:scratch:findingRows:)`, and on the same copy, when `models` are given, which of them the
@@ -48,7 +49,7 @@ public enum StoreInspector {
     /// With `fitting` nil and `inferring`, whether the model the schema shows (`inferredModel()`) fits it.
     public static func examine(_ given: URL, scratch: URL? = nil, findingRows rows: [StoreRow] = [],
                                fitting models: [ModelDescription]?, inferring: Bool = false,
-                               budget: Duration = defaultBudget) throws(StoreError) -> StoreExamination
+                               budget: Duration = defaultBudget, sampleRows: Int = 0) throws(StoreError) -> StoreExamination
     {
         let deadline = deadline(after: budget)
         let fm = FileManager.default
@@ -61,7 +62,7 @@ public enum StoreInspector {
             attempt += 1
             do {
                 return try examineOnce(url, reportedAs: given.path, scratch: scratch, rows: rows, models: models, inferring: inferring,
-                                       deadline: deadline)
+                                       deadline: deadline, sampleRows: sampleRows)
             } catch .sqlite(let error) where error.code == .interrupt {
                 throw stopped(given.path, budget, error)
             } catch .sqlite(let error) where error.code == .notADatabase {
@@ -76,7 +77,8 @@ public enum StoreInspector {
     }
 
     private static func examineOnce(_ url: URL, reportedAs path: String, scratch: URL, rows: [StoreRow],
-                                    models: [ModelDescription]?, inferring: Bool, deadline: UInt64) throws(StoreError) -> StoreExamination
+                                    models: [ModelDescription]?, inferring: Bool, deadline: UInt64, sampleRows: Int)
+        throws(StoreError) -> StoreExamination
     {
         let copy = scratch.appendingPathComponent(url.lastPathComponent)
         let files = try copyStore(url, reportedAs: path, to: copy)
@@ -91,7 +93,7 @@ public enum StoreInspector {
                 }
                 throw StoreError.invalidState("\(path) is a SQLite database without Z_PRIMARYKEY and Z_METADATA: not a Core Data store")
             }
-            var reader = InspectionReader(db: db)
+            var reader = InspectionReader(db: db, sampleRows: sampleRows)
             var inspection = try reader.read(path: path, files: files)
             if !rows.isEmpty { inspection.missingRows = try reader.missing(rows, in: inspection) }
             // The model read off the schema is checked like a given one: a schema it misreads (a broken

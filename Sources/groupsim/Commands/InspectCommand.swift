@@ -24,6 +24,13 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Print one JSON object (entities, history, files, problems) instead of text.")
     var json = false
 
+    @Option(help: "Show each entity's first N rows by key (strings cut at 80 characters, data as its size); 0 to 1000.")
+    var rows = 0
+
+    func validate() throws {
+        guard (0...1000).contains(rows) else { throw ValidationError("--rows takes 0 to 1000 rows per entity, not \(rows).") }
+    }
+
     func run() throws {
         // The copy it reads is removed on Ctrl-C and on SIGTERM too.
         ProcessGuard.installCleanupHandlers(grace: .seconds(1))
@@ -33,7 +40,7 @@ struct InspectCommand: ParsableCommand {
         defer { CleanupRegistry.shared.remove(token) }
         let inspection: StoreInspection
         do {
-            inspection = try StoreInspector.inspect(URL(fileURLWithPath: store), scratch: scratch)
+            inspection = try StoreInspector.inspect(URL(fileURLWithPath: store), scratch: scratch, sampleRows: rows)
         } catch {
             if case .file(_, let reason) = error {
                 printError("groupsim inspect: \(VisibleText.escaped(store)): \(VisibleText.escaped(reason))")
@@ -86,6 +93,16 @@ enum InspectionText {
             }
             if !entity.constraints.isEmpty {
                 out += "    unique: " + entity.constraints.map { "[\($0.map(v).joined(separator: ", "))]" }.joined(separator: ", ") + "\n"
+            }
+            if let samples = entity.samples {
+                let columns = (root ?? entity).attributes
+                out += samples.isEmpty ? "    rows: none\n" : "    rows (the first \(samples.count) by key):\n"
+                for sample in samples {
+                    let values = zip(columns, sample.values).map { column, value in
+                        "\(v(column.name)) \(value.map { column.type == "string" ? "\"\(v($0))\"" : v($0) } ?? "nil")"
+                    }
+                    out += "      Z_PK \(sample.primaryKey): \(values.joined(separator: ", "))\n"
+                }
             }
             for relationship in entity.relationships {
                 let destination = relationship.destination.map(v) ?? "(destination unknown)"
