@@ -97,12 +97,12 @@ extension Explorer {
         let anomalySteps = Set(result.anomalies.filter { $0.kind == anomaly }.compactMap(\.step))
         let failedSteps = Set(result.anomalies.filter { $0.kind == .unmetExpectation }.compactMap(\.step))
         // A plan numbers the children of `parallel` after it: the plan's index of each top-level step.
+        func planned(_ step: ScenarioStep) -> Int { 1 + (step.step.nestedSteps ?? []).reduce(0) { $0 + planned($1) } }
         var planIndex: [Int] = []
         var next = 0
         for step in steps {
             planIndex.append(next)
-            if case .parallel(let children) = step.step { next += children.count }
-            next += 1
+            next += planned(step)
         }
         return steps.indices.filter { index in
             switch steps[index].step {

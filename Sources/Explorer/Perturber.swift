@@ -109,7 +109,7 @@ enum LifecycleSimulation {
         var suspendedFrom = LifecycleState.active
         var result: [LifecycleState] = []
         func apply(_ step: ScenarioStep) {
-            if case .parallel(let children) = step.step {
+            if let children = step.step.nestedSteps {
                 children.forEach(apply)
                 return
             }
@@ -139,7 +139,7 @@ enum LifecycleSimulation {
         var dirty = false
         var result: [Bool] = []
         func apply(_ step: ScenarioStep) {
-            if case .parallel(let children) = step.step {
+            if let children = step.step.nestedSteps {
                 children.forEach(apply)
                 return
             }
@@ -164,7 +164,7 @@ extension ScenarioStep {
     func involves(_ process: String) -> Bool {
         if self.process == process { return true }
         switch step {
-        case .parallel(let children): return children.contains { $0.involves(process) }
+        case .parallel(let children), .sequence(let children): return children.contains { $0.involves(process) }
         case .workload(let workload): return workload.processes.contains(process)
         default: return false
         }

@@ -77,6 +77,27 @@ import Trace
       - share: end-write
     """
 
+    /// Two branches of `parallel`, each a sequence: the app's save meets the share extension's held write
+    /// and waits; its next steps wait behind it, while the share's branch saves and ends its write.
+    static let sequencesWithALock = header + """
+    processes:
+      app: { role: host, busy-timeout: 2s, refresh: history, trigger: darwin }
+      share: { role: share }
+    steps:
+      - app: launch
+      - share: launch
+      - share: { begin-write: true }
+      - parallel:
+          - - app: { insert: Note, id: n1, set: { title: A } }
+            - app: save
+            - app: { insert: Note, id: n2, set: { title: B } }
+            - app: save
+          - - share: { insert: Note, id: s1, set: { title: S } }
+            - share: save
+            - share: end-write
+      - app: { count: Note, expect: 3 }
+    """
+
     private func verdicts(_ yaml: String, seeds: ClosedRange<UInt64>, pool: AgentPool) throws -> [String] {
         var result: [String] = []
         for seed in seeds {
@@ -122,6 +143,58 @@ import Trace
             #expect(order == ["share", "app"], "seed \(seed): \(order)")
         }
         #expect(waited > 0, "some seed ran the save while the write was held")
+    }
+
+    @Test func aSequenceInAParallelBranchKeepsItsOrderAndWaitsOnTheLockInBothModes() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let verdicts = try verdicts(Self.sequencesWithALock, seeds: 1...8, pool: pool)
+        #expect(Set(verdicts) == ["matched []"], "no busy, and the app sees all three: \(verdicts)")
+        var interleavings: Set<[String]> = []
+        for seed in UInt64(1)...8 {
+            let outcome = try RunHarness.single(Self.sequencesWithALock, mode: .deterministic, seed: seed, pool: pool)
+            // Within a branch, each step starts after the one before it ended.
+            let parallel = try #require(outcome.plan.steps.first { if case .parallel = $0.step.step { true } else { false } })
+            for branch in parallel.children {
+                let ends = branch.children.map { child in outcome.trace.events.first { event in
+                    if case .stepEnded = event.kind { event.step == child.index } else { false }
+                }?.t ?? 0 }
+                let starts = branch.children.map { child in
+                    outcome.trace.events.first { $0.step == child.index && $0.kind == .stepStarted }?.t ?? 0
+                }
+                #expect(zip(ends, starts.dropFirst()).allSatisfy { $0 <= $1 }, "seed \(seed): \(starts) \(ends)")
+            }
+            interleavings.insert(outcome.trace.events.filter { $0.kind == .stepStarted && $0.step.map { $0 > parallel.index } == true }
+                .map(\.process))
+        }
+        #expect(interleavings.count > 1, "seeds interleave the branches: \(interleavings)")
+    }
+
+    /// With `busy-timeout: 0` SQLite fails at once: a save that meets the held write fails with `busy`
+    /// when it runs before the `end-write` beside it, whatever runs after; it never waits for it.
+    @Test func aZeroBusyTimeoutFailsAtOnceEvenWhenTheHolderLetsGoInTheSameParallel() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let yaml = Self.header + """
+        processes:
+          app: { role: host, busy-timeout: 0 }
+          share: { role: share }
+        steps:
+          - app: launch
+          - share: launch
+          - share: { begin-write: true }
+          - app: { insert: Note, id: a1, set: { title: A } }
+          - parallel: [ { app: save }, { share: end-write } ]
+        """
+        let asWritten = try RunHarness.single("schedule: as-written\n" + yaml, mode: .deterministic, pool: pool)
+        #expect(asWritten.harnessError == nil)
+        #expect(TraceChecker.check(asWritten.trace).verdict.found.keys.contains(.busy), "the save ran first, with the lock held")
+        var busy = 0
+        for seed in UInt64(1)...8 {
+            let outcome = try RunHarness.single(yaml, mode: .deterministic, seed: seed, pool: pool)
+            if TraceChecker.check(outcome.trace).verdict.found.keys.contains(.busy) { busy += 1 }
+        }
+        #expect(busy > 0 && busy < 8, "which goes first is the seed's choice, as it is the race's in real time: \(busy) of 8")
     }
 
     @Test func aLockHeldAcrossTheTimeoutFailsWithBusyAfterTheTimeoutInVirtualTime() throws {

@@ -78,8 +78,11 @@ import SharedStore
         let processes = [RunProcess(name: "app", settings: ProcessSettings(role: .host), seed: 1),
                          RunProcess(name: "share", settings: ProcessSettings(role: .share), seed: 2)]
         let at = SourceLocation(file: "x", line: 1, column: 1)
+        let sequence = [ScenarioStep(location: at, process: "app", step: .refreshAll),
+                        ScenarioStep(location: at, process: "app", step: .save)]
         let children = [ScenarioStep(location: at, process: "share", step: .save, expectError: .conflict),
-                        ScenarioStep(location: at, process: "app", step: .update(id: "n1", values: ["title": .string("a, b")]))]
+                        ScenarioStep(location: at, process: "app", step: .update(id: "n1", values: ["title": .string("a, b")])),
+                        ScenarioStep(location: at, process: nil, step: .sequence(sequence))]
         let steps = [ScenarioStep(location: at, process: "app", step: .launch),
                      ScenarioStep(location: at, process: "share", step: .launch),
                      ScenarioStep(location: at, process: "app", step: .insert(entity: "Note", id: "n1", values: [:])),
@@ -96,8 +99,13 @@ import SharedStore
             Issue.record("not a parallel step: \(scenario.steps[4].step)")
             return
         }
-        #expect(back.map(\.step) == children.map(\.step))
-        #expect(back.map(\.process) == ["share", "app"] && back.first?.expectError == .conflict)
+        #expect(back.prefix(2).map(\.step) == children.prefix(2).map(\.step))
+        guard case .sequence(let inner) = back[2].step else {
+            Issue.record("not a sequence: \(back[2].step)")
+            return
+        }
+        #expect(inner.map(\.step) == sequence.map(\.step) && inner.map(\.process) == ["app", "app"], "a sequence reads back as its list")
+        #expect(back.map(\.process) == ["share", "app", nil] && back.first?.expectError == .conflict)
     }
 
     @Test func settingsReadBackAsResolved() throws {

@@ -75,6 +75,31 @@ import Testing
         Fixture.expectOneError(Fixture.yaml(steps: steps), line: line, column: 71, containing: "id 'n1'")
     }
 
+    /// A list inside `parallel` is a sequence: its steps in order, each knowing the ids the ones before it
+    /// in the list inserted, none knowing a sibling branch's.
+    @Test func aListInsideParallelIsASequence() throws {
+        let steps = """
+              - parallel:
+                  - - app: { insert: Note, id: n1 }
+                    - app: save
+                  - share: { insert: Tag, id: t1 }
+              - app: { relate: n1, to: t1, via: tags }
+            """
+        let scenario = try Fixture.scenario(Fixture.yaml(steps: steps))
+        guard case .parallel(let children) = scenario.steps[0].step, case .sequence(let inner) = children[0].step else {
+            Issue.record("not a parallel with a sequence: \(scenario.steps[0].step)")
+            return
+        }
+        #expect(inner.map(\.step) == [.insert(entity: "Note", id: "n1", values: [:]), .save])
+        #expect(children[0].location.line == line + 1 && children[0].process == nil)
+        Fixture.expectOneError(Fixture.yaml(steps: "  - parallel: [ [ { app: { insert: Note, id: n1 } } ], [ { share: { delete: n1 } } ] ]"),
+                               line: line, column: 77, containing: "id 'n1'")
+        Fixture.expectOneError(Fixture.yaml(steps: "  - parallel: [ [], { app: save } ]"),
+                               line: line, column: 17, containing: "a sequence inside parallel needs at least one step")
+        Fixture.expectOneError(Fixture.yaml(steps: "  - parallel: [ [ [ { app: save } ] ] ]"),
+                               line: line, column: 19, containing: "holds steps, not another list")
+    }
+
     @Test func workloadIdsCannotBeNamed() {
         let steps = """
               - workload: { processes: [app], entity: Note, duration: 1s }

@@ -81,35 +81,52 @@ final class RealTimeEnvironment: RunEnvironment {
 
     func orderTogether(_ children: [RunPlan.PlannedStep]) -> [RunPlan.PlannedStep] { children }
 
-    /// Sends every child's command first, then collects the replies in whatever order they come: the
-    /// agents act at once. Lifecycle and control children, and a second step of one process, wait for
-    /// the commands sent before them and run in order.
+    /// Sends every branch's first command, then collects the replies in whatever order they come: the
+    /// agents act at once. A branch (a sequence's steps) sends its next step when the one before it is
+    /// done. Lifecycle and control steps, and a step of a process another branch's command occupies, wait
+    /// for the commands in flight and run in order; the branches after them wait too.
     func runTogether(_ step: ParallelStep) throws(HarnessFailure) {
-        var pending: [ParallelStep.Sent] = []
-        for child in step.children {
-            guard let (slot, command) = step.command(for: child, besides: pending.map(\.slot.name)) else {
-                try collect(&pending, step)
-                try runner.execute(child)
-                continue
+        let branches = step.branches
+        var next = [Int](repeating: 0, count: branches.count)
+        var pending: [Int: ParallelStep.Sent] = [:]
+        var sentAt: [Int: ContinuousClock.Instant] = [:]
+        while true {
+            var ranInline = false
+            for b in branches.indices where pending[b] == nil && next[b] < branches[b].count {
+                let child = branches[b][next[b]]
+                if let (slot, command) = step.command(for: child, besides: pending.values.map(\.slot.name)) {
+                    pending[b] = try step.send(command, for: child, to: slot)
+                    sentAt[b] = .now
+                    next[b] += 1
+                } else if pending.isEmpty {
+                    try runner.execute(child)
+                    next[b] += 1
+                    ranInline = true
+                    break
+                } else {
+                    break
+                }
             }
-            pending.append(try step.send(command, for: child, to: slot))
+            if ranInline { continue }
+            if pending.isEmpty { return }
+            try collectOne(&pending, sentAt: sentAt, step)
         }
-        try collect(&pending, step)
     }
 
-    /// Reads the replies of commands sent together, in whatever order they come: a command that waits on
-    /// another's lock must not wait for the runner to read that other reply first (an armed crash inside
-    /// a save holds the write lock until the runner kills it).
-    private func collect(_ pending: inout [ParallelStep.Sent], _ step: ParallelStep) throws(HarnessFailure) {
-        let start = ContinuousClock.now
-        while !pending.isEmpty {
-            for index in pending.indices.reversed() {
-                let sent = pending[index]
+    /// Waits for the first reply of the commands in flight, in whatever order they come: a command that
+    /// waits on another's lock must not wait for the runner to read that other reply first (an armed crash
+    /// inside a save holds the write lock until the runner kills it).
+    private func collectOne(_ pending: inout [Int: ParallelStep.Sent], sentAt: [Int: ContinuousClock.Instant],
+                            _ step: ParallelStep) throws(HarnessFailure) {
+        while true {
+            for b in pending.keys.sorted() {
+                guard let sent = pending[b] else { continue }
                 runner.currentStep = sent.child
                 if let reply = try runner.readReply(sent.seq, from: sent.slot, timeout: .milliseconds(1)) {
                     step.complete(sent, with: reply)
-                    pending.remove(at: index)
-                } else if ContinuousClock.now - start > runner.timeout(for: sent.child.step.step, sent.slot) {
+                    pending[b] = nil
+                    return
+                } else if let start = sentAt[b], ContinuousClock.now - start > runner.timeout(for: sent.child.step.step, sent.slot) {
                     throw runner.failure("timed out waiting for the reply to step \(runner.currentStepText)", process: sent.slot.name)
                 }
             }

@@ -18,7 +18,10 @@ extension VirtualEnvironment {
         if let process { decideHold(process, before: step.step) }
         if case .parallel(let children) = step.step {
             // Children start together and make no choice: what the strategy held for them arrives first.
-            for name in Set(children.compactMap(\.process)).sorted() { release(name, before: step.step) }
+            func processes(of steps: [ScenarioStep]) -> [String] {
+                steps.flatMap { [$0.process].compactMap { $0 } + processes(of: $0.step.nestedSteps ?? []) }
+            }
+            for name in Set(processes(of: children)).sorted() { release(name, before: step.step) }
         }
         for slot in runner.orderedSlots where slot !== process && slot.canTakeCommands && scripted.hasPending(for: slot.name) {
             let point = ChoicePoint(kind: .deliverEarly, count: 2, actors: ["runner", slot.name])
@@ -79,7 +82,7 @@ extension VirtualEnvironment {
     static func canRaceNotifications(_ step: Step) -> Bool {
         switch step {
         case .launch, .exit, .crash, .background, .suspend, .resume, .foreground, .terminate, .observe, .deliver,
-             .push, .reloadTimelines, .reload, .sleep, .parallel, .advanceClock, .workload, .fault, .restoreStore:
+             .push, .reloadTimelines, .reload, .sleep, .parallel, .sequence, .advanceClock, .workload, .fault, .restoreStore:
             return false
         case .read(_, _, .within(let duration)), .count(_, _, _, .within(let duration)), .state(_, _, .within(let duration)):
             return duration.nanos == 0
@@ -88,14 +91,18 @@ extension VirtualEnvironment {
         }
     }
 
-    /// The order in which `children` run: each next one chosen among those left.
+    /// The order in which `children` run: each next one chosen among the branches with steps left (a
+    /// sequence's steps keep their order, interleaved with the other branches'; any other child is a
+    /// branch of one step).
     func orderTogether(_ children: [RunPlan.PlannedStep]) -> [RunPlan.PlannedStep] {
-        var left = children
+        var left = ParallelStep.branches(of: children)
         var order: [RunPlan.PlannedStep] = []
         while left.count > 1 {
-            let point = ChoicePoint(kind: .parallelOrder, count: left.count, actors: left.map { $0.step.process ?? "runner" })
-            order.append(left.remove(at: choose(point)))
+            let point = ChoicePoint(kind: .parallelOrder, count: left.count, actors: left.map { $0[0].step.process ?? "runner" })
+            let pick = choose(point)
+            order.append(left[pick].removeFirst())
+            if left[pick].isEmpty { left.remove(at: pick) }
         }
-        return order + left
+        return order + (left.first ?? [])
     }
 }

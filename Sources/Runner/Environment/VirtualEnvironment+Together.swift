@@ -27,28 +27,56 @@ extension VirtualEnvironment {
 
     /// The children run one at a time, in an order the strategy picks, each starting before any
     /// notification another posts is handled (the runner holds them back for the step). A command that
-    /// meets a lock waits while the next children run, and is asked again after each; those still
-    /// waiting when every other child is done wait out their busy timeout in virtual time.
+    /// meets a lock waits while the next children run, and is asked again after each, until its busy
+    /// timeout passes with the lock still held (then it fails with `busy`, a timeout of 0 at once); a later
+    /// step of the same process (a sequence's next) waits behind it, as in real time. Those still waiting
+    /// when every other child is done wait out their busy timeout in virtual time.
     func runTogether(_ step: ParallelStep) throws(HarnessFailure) {
         var waiting: [(sent: ParallelStep.Sent, deadline: UInt64)] = []
-        func retryWaiting() throws(HarnessFailure) {
+        /// Steps of a process whose command waits on a lock, in order, run once it is done.
+        var behind: [String: [RunPlan.PlannedStep]] = [:]
+        func isWaiting(_ process: String) -> Bool { waiting.contains { $0.sent.slot.name == process } }
+        func completed(_ process: String) throws(HarnessFailure) {
+            while !isWaiting(process), var queue = behind[process], !queue.isEmpty {
+                let next = queue.removeFirst()
+                behind[process] = queue.isEmpty ? nil : queue
+                try run(next, queued: true)
+            }
+        }
+        /// Asks each waiting command again; one whose busy timeout has passed is asked to fail with `busy`
+        /// if the lock is still held. With `onlyExpired`, the others are left waiting as they are.
+        func retryWaiting(onlyExpired: Bool = false) throws(HarnessFailure) {
             var index = 0
             while index < waiting.count {
-                let again = try step.resend(waiting[index].sent, lockWaits: .yield)
+                let expired = waiting[index].deadline <= time.now
+                if onlyExpired && !expired {
+                    index += 1
+                    continue
+                }
+                let again = try step.resend(waiting[index].sent, lockWaits: expired ? .fail : .yield)
                 let reply = try runner.awaitReply(again.seq, from: again.slot, timeout: runner.options.stepTimeout)
                 if reply.status == .blocked {
                     index += 1
                 } else {
                     waiting.remove(at: index)
                     step.complete(again, with: reply)
+                    try completed(again.slot.name)
+                    index = 0
                 }
             }
         }
-        for child in step.children {
+        func run(_ child: RunPlan.PlannedStep, queued: Bool = false) throws(HarnessFailure) {
+            // A command whose busy timeout passed while the steps before this one ran, with the lock still
+            // held after them, has failed by now, as SQLite's busy handler gives up at the timeout.
+            try retryWaiting(onlyExpired: true)
+            if let process = child.step.process, isWaiting(process) || (!queued && behind[process] != nil) {
+                behind[process, default: []].append(child)
+                return
+            }
             guard let (slot, command) = step.command(for: child, besides: waiting.map(\.sent.slot.name)) else {
                 try runner.execute(child)
                 try retryWaiting()
-                continue
+                return
             }
             let sent = try step.send(command, for: child, to: slot, lockWaits: lockWaits(for: command))
             let reply = try runner.awaitReply(sent.seq, from: slot, timeout: runner.options.stepTimeout)
@@ -56,17 +84,19 @@ extension VirtualEnvironment {
                 runner.record(.note("\(slot.name) waits for the store's write lock, held by another process"), as: slot.name)
                 let (deadline, overflow) = time.now.addingReportingOverflow(slot.process.settings.busyTimeout.nanos)
                 waiting.append((sent, overflow ? .max : deadline))
-                continue
+                return
             }
             step.complete(sent, with: reply)
             try retryWaiting()
         }
+        for child in step.children { try run(child) }
         // Nothing else of the step can let go of a lock: each waits out its timeout, then fails or goes on.
         while let first = waiting.indices.min(by: { waiting[$0].deadline < waiting[$1].deadline }) {
             let (sent, deadline) = waiting.remove(at: first)
             try advanceTime(to: deadline)
             let again = try step.resend(sent, lockWaits: .fail)
             step.complete(again, with: try runner.awaitReply(again.seq, from: again.slot, timeout: runner.options.stepTimeout))
+            try completed(again.slot.name)
             try retryWaiting()
         }
     }

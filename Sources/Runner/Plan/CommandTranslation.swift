@@ -9,7 +9,7 @@ extension ScenarioRunner {
         switch step {
         case .launch, .exit, .crash, .background, .suspend, .resume, .foreground, .terminate, .push, .reloadTimelines, .reload:
             return nil
-        case .sleep, .parallel, .advanceClock, .workload, .fault, .restoreStore:
+        case .sleep, .parallel, .sequence, .advanceClock, .workload, .fault, .restoreStore:
             return nil
         case .observe: return .observe
         case .deliver: return .handleNotifications

@@ -73,7 +73,7 @@ struct ReloadSchedule {
         switch step.step {
         case .advanceClock(let duration):
             now = now.addingReportingOverflow(duration.microseconds).overflow ? .max : now + duration.microseconds
-        case .parallel(let children):
+        case .parallel(let children), .sequence(let children):
             for child in children { visit(child, position: position, index: index) }
         case .reloadTimelines(let only):
             for widget in widgets where only == nil || only == widget.name {

@@ -41,7 +41,7 @@ public struct RunPlan: Sendable {
                 text: StepText.render(step)))
             var children: [PlannedStep] = []
             switch step.step {
-            case .parallel(let inner): children = inner.map(plan)
+            case .parallel(let inner), .sequence(let inner): children = inner.map(plan)
             case .push, .reload: children = (step.process.flatMap(run.process(named:))?.work ?? []).map(plan)
             default: break
             }

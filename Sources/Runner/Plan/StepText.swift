@@ -83,6 +83,7 @@ enum StepText {
             return "state \(id) expect {\(flags.joined(separator: ", "))}" + render(timing)
         case .sleep(let duration): return "sleep \(duration)"
         case .parallel(let steps): return "parallel (\(steps.count) steps)"
+        case .sequence(let steps): return "sequence (\(steps.count) steps)"
         case .advanceClock(let duration): return "clock advance \(duration)"
         case .workload(let workload):
             return "workload \(workload.entity) on \(workload.processes.joined(separator: ", ")) for \(workload.duration)"

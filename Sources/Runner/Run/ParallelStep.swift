@@ -27,6 +27,16 @@ final class ParallelStep {
         self.runner = runner
     }
 
+    /// The children as branches: a sequence's steps, in order; any other child alone.
+    var branches: [[RunPlan.PlannedStep]] { Self.branches(of: children) }
+
+    /// `children` as branches: a sequence's steps, in order; any other child alone.
+    static func branches(of children: [RunPlan.PlannedStep]) -> [[RunPlan.PlannedStep]] {
+        children.map { child in
+            if case .sequence = child.step.step { child.children } else { [child] }
+        }.filter { !$0.isEmpty }
+    }
+
     /// The agent and command of `child` when it is a command for a running agent that no command in
     /// `busy` already occupies; nil for a child that runs inline.
     func command(for child: RunPlan.PlannedStep, besides busy: [String]) -> (ProcessSlot, AgentCommand)? {

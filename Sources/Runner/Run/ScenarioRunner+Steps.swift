@@ -8,6 +8,11 @@ import Trace
 extension ScenarioRunner {
     /// Executes one step (for `parallel`, its children together) and records its start and end.
     func execute(_ planned: RunPlan.PlannedStep) throws(HarnessFailure) {
+        // A sequence (a branch of `parallel`) is its steps, in order; it records nothing of its own.
+        if case .sequence = planned.step.step {
+            for child in planned.children { try execute(child) }
+            return
+        }
         // The children of a `parallel` step start together: no choice is made between them.
         if runningTogether == 0 { try env.beforeStep(planned.step) }
         currentStep = planned
@@ -121,7 +126,10 @@ extension ScenarioRunner {
             written.step = .parallel(ordered.map(\.step))
             executed.append(written, executing: true)
         }
-        let processes = Array(Set(ordered.compactMap(\.step.process))).sorted()
+        func processes(of steps: [RunPlan.PlannedStep]) -> [String] {
+            steps.flatMap { [$0.step.process].compactMap { $0 } + processes(of: $0.children) }
+        }
+        let processes = Array(Set(processes(of: ordered))).sorted()
         for process in processes { hub.hold(process) }
         runningTogether += 1
         defer {

@@ -47,6 +47,7 @@ extension Step {
         case .state: "state"
         case .sleep: "sleep"
         case .parallel: "parallel"
+        case .sequence: "sequence"
         case .advanceClock: "clock"
         case .workload: "workload"
         case .fault: "fault"
@@ -56,6 +57,26 @@ extension Step {
 
     /// Whether this is a control step (not tied to one process).
     public var isControl: Bool {
-        ScenarioDecoder.controlKeywords.contains(keyword)
+        if case .sequence = self { return true }
+        return ScenarioDecoder.controlKeywords.contains(keyword)
+    }
+}
+
+extension Step {
+    /// The steps this one holds: a `parallel`'s children, a sequence's steps; nil for any other step.
+    public var nestedSteps: [ScenarioStep]? {
+        switch self {
+        case .parallel(let children), .sequence(let children): children
+        default: nil
+        }
+    }
+
+    /// This step holding `steps` instead of its own (a step that holds none is returned as it is).
+    public func replacingNestedSteps(_ steps: [ScenarioStep]) -> Step {
+        switch self {
+        case .parallel: .parallel(steps)
+        case .sequence: .sequence(steps)
+        default: self
+        }
     }
 }

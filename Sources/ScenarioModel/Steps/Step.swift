@@ -117,6 +117,9 @@ public enum Step: Sendable, Hashable, Codable {
     case sleep(Duration)
     /// Start these steps together and wait for all of them.
     case parallel([ScenarioStep])
+    /// These steps in order, as one child of `parallel` (a nested list there): the branch runs them one
+    /// after another while the other children run theirs.
+    case sequence([ScenarioStep])
     /// Move the simulated wall clock every process sees.
     case advanceClock(by: Duration)
     /// Random operations from the seed.

@@ -70,7 +70,7 @@ enum LifecycleCheck {
 
         mutating func visit(_ step: ScenarioStep) {
             switch step.step {
-            case .parallel(let children):
+            case .parallel(let children), .sequence(let children):
                 for child in children { visit(child) }
                 return
             case .workload(let workload):

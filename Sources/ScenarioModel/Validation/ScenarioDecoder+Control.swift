@@ -21,7 +21,8 @@ extension ScenarioDecoder {
     }
 
     /// Steps that start together: each is checked against what came before the `parallel`, and what they
-    /// insert or copy is known only after it.
+    /// insert or copy is known only after it. A child that is a list is a sequence: its steps run in order,
+    /// each knowing what the ones before it in the list inserted.
     private func decodeParallel(_ node: YAMLNode) -> Step? {
         guard let items = node.items else {
             decoder.error("expected parallel steps as a list, like parallel: [ { app: save }, { share: save } ].",
@@ -37,7 +38,22 @@ extension ScenarioDecoder {
         for item in items {
             objects = objectsBefore
             copies = copiesBefore
-            steps += decodeStep(item)
+            if let sequence = item.items {
+                if sequence.isEmpty {
+                    decoder.error("a sequence inside parallel needs at least one step, like [ { app: insert... }, { app: save } ].", at: item)
+                }
+                let inner = sequence.flatMap { sub in
+                    guard sub.items == nil else {
+                        decoder.error("a sequence inside parallel holds steps, not another list; write its steps one after another, "
+                            + "or nest a parallel: step for steps that start together.", at: sub)
+                        return [ScenarioStep]()
+                    }
+                    return decodeStep(sub)
+                }
+                steps.append(ScenarioStep(location: decoder.location(of: item), process: nil, step: .sequence(inner)))
+            } else {
+                steps += decodeStep(item)
+            }
             objectsAfter.merge(objects) { earlier, _ in earlier }
             copiesAfter.merge(copies) { earlier, _ in earlier }
         }

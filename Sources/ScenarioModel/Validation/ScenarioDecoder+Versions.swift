@@ -39,7 +39,7 @@ extension ScenarioDecoder {
 
     private func flatten(_ steps: [ScenarioStep]) -> [ScenarioStep] {
         steps.flatMap { step -> [ScenarioStep] in
-            if case .parallel(let children) = step.step { return flatten(children) }
+            if let children = step.step.nestedSteps { return flatten(children) }
             return [step]
         }
     }

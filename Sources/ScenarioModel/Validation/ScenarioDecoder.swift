@@ -164,7 +164,7 @@ final class ScenarioDecoder {
     /// Every `only-in:` names declared variants.
     private func checkOnlyIn(_ steps: [ScenarioStep], variants: [String]) {
         for step in steps {
-            if case let .parallel(children) = step.step { checkOnlyIn(children, variants: variants) }
+            if let children = step.step.nestedSteps { checkOnlyIn(children, variants: variants) }
             let isVersion = step.exceptIn == nil && stepsWithVersions.contains(step.location)
             for name in step.onlyIn ?? [] where !variants.contains(name) && !isVersion {
                 decoder.error("only-in names an unknown variant '\(name)'" + Suggestion.hint(

@@ -51,7 +51,7 @@ extension Scenario {
     private static func selecting(_ steps: [ScenarioStep], for variant: String) -> [ScenarioStep] {
         steps.filter { $0.runs(in: variant) }.map { step in
             var step = step
-            if case let .parallel(children) = step.step { step.step = .parallel(selecting(children, for: variant)) }
+            if let children = step.step.nestedSteps { step.step = step.step.replacingNestedSteps(selecting(children, for: variant)) }
             return step
         }
     }
@@ -65,8 +65,8 @@ extension Scenario {
                 ordinal += 1
                 workload.seed = SeedDerivation.workloadSeed(root: root, ordinal: ordinal)
                 step.step = .workload(workload)
-            case let .parallel(children):
-                step.step = .parallel(seedingWorkloads(children, root: root, ordinal: &ordinal))
+            case .parallel(let children), .sequence(let children):
+                step.step = step.step.replacingNestedSteps(seedingWorkloads(children, root: root, ordinal: &ordinal))
             default:
                 break
             }

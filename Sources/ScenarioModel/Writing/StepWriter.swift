@@ -100,9 +100,17 @@ public enum StepWriter {
                 return Y.flow([("hold-notifications", Y.word(process))])
             }
         case .parallel(let children):
-            var written: [String] = []
-            for child in children { written.append("{ " + (try line(child)) + " }") }
-            return "[" + written.joined(separator: ", ") + "]"
+            // A sequence child is a nested list of its steps.
+            func flow(_ steps: [ScenarioStep]) throws(Unwritable) -> String {
+                var written: [String] = []
+                for child in steps {
+                    if case .sequence(let inner) = child.step { written.append(try flow(inner)) } else { written.append("{ " + (try line(child)) + " }") }
+                }
+                return "[" + written.joined(separator: ", ") + "]"
+            }
+            return try flow(children)
+        case .sequence:
+            throw Unwritable(description: "a sequence is written inside its parallel step, as a nested list")
         case .workload:
             throw Unwritable(description: "a workload is not one explicit step; write its operations out")
         }
