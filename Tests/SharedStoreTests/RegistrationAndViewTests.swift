@@ -54,6 +54,31 @@ import Testing
         #expect(context.viewObjects(entity: "Note") == [first], "a fetch of every note shows what the store holds")
     }
 
+    /// An object a filtered or limited list held, and holds no more after a refetch, leaves the screen, even
+    /// one this context inserted and saved; objects the list never held stay where they were.
+    @Test func anObjectThatDropsOutOfAListLeavesTheScreen() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let context = store.viewContext
+        _ = try context.insert("Note", values: ["title": "high", "rank": 5])
+        _ = try context.insert("Note", values: ["title": "low", "rank": 1])
+        try context.save()
+        let saved = context.viewObjects(entity: "Note")
+        #expect(saved.count == 2)
+        let filtered = FetchRequest(entity: "Note", predicate: "rank > 2")
+        #expect(try context.fetch(filtered).count == 1)
+        let other = try fixture.open().viewContext
+        try other.delete(saved[0])  // the high one, inserted first
+        try other.save()
+        _ = try context.fetch(filtered)
+        #expect(context.viewObjects(entity: "Note") == [saved[1]],
+                "the deleted note dropped out of the list and off the screen; the low one, never listed, stays")
+        let unsaved = try context.insert("Note", values: ["title": "new", "rank": 9])
+        _ = try context.fetch(filtered)
+        _ = try context.fetch(FetchRequest(entity: "Note", predicate: "rank > 100"))
+        #expect(context.viewObjects(entity: "Note").contains(unsaved), "an unsaved insert stays shown (includesPendingChanges)")
+    }
+
     @Test func manyInsertsSurviveTableGrowthAndReKeying() throws {
         let fixture = try StoreFixture()
         let store = try fixture.open()

@@ -48,6 +48,13 @@ struct ContextView {
         savedExtrasIndex = nil
     }
 
+    /// Takes `ids` (saved objects) out of the objects shown outside lists; the lists keep what they hold.
+    mutating func removeExtras(_ ids: Set<ObjectID>) {
+        guard !savedExtras.isDisjoint(with: ids) else { return }
+        extras.removeAll { ids.contains($0) }
+        savedExtrasIndex?.subtract(ids)
+    }
+
     mutating func remove(_ ids: Set<ObjectID>) {
         guard !ids.isEmpty else { return }
         for key in listOrder { lists[key]!.removeAll { ids.contains($0) } }

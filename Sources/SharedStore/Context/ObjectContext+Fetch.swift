@@ -19,13 +19,21 @@ extension ObjectContext {
     @discardableResult
     public func fetch(_ request: FetchRequest) throws(StoreError) -> [ObjectID] {
         let ids = try results(of: request)
+        let before = screen.lists[request.viewKey]
         screen.setList(request.viewKey, ids)
         // A fetch of every object of the entity shows what the store holds of it: it takes over the objects
         // shown outside lists (merged in, reached by ID, saved inserts). A filtered or limited one lists
-        // some of them only, and leaves the others where they were.
+        // some of them only, and leaves the others where they were; but an object its list held before
+        // and no longer does (its row deleted, or it no longer matches, or fell past the limit) has left
+        // the screen, whatever first brought it there (a saved insert of this context, say): unsaved
+        // inserts aside, as `includesPendingChanges` keeps them.
         if request.resolvesEveryObject {
             screen.removeExtras(entities: request.includesSubentities ? core.model.kindNames(of: request.entity) : [request.entity],
                                 keeping: Set(objects.inserted.lazy.map(\.id)))
+        } else if let before, !before.isEmpty {
+            let now = Set(ids)
+            let dropped = Set(before.lazy.filter { !$0.isTemporary && !now.contains($0) })
+            if !dropped.isEmpty { screen.removeExtras(dropped) }
         }
         return ids
     }
