@@ -20,6 +20,10 @@ import Testing
         context.refreshAllObjects()
         #expect(try context.title(id) == "A", "a pinned generation reads its snapshot whatever the staleness")
 
+        context.mergeChanges(fromRemoteContextSave: RemoteChanges())
+        context.refreshAllObjects()
+        #expect(try context.title(id) == "A", "merging nothing (a history fetch whose filter kept nothing) moves nothing")
+
         try pair.app.mergeHistory(into: context, consumer: "app")
         #expect(try context.title(id) == "B", "merging advanced the generation")
         context.unpinQueryGeneration()

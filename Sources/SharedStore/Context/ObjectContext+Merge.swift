@@ -25,8 +25,10 @@ extension ObjectContext {
     /// pending changes), so its next access reads SQL whatever the staleness. Inserted objects are registered
     /// as faults ("faulted in") and join the view; one already registered (this process's own insert, merged
     /// back from history) keeps what it holds, as `object(with:)` returns it unchanged. Deleted objects leave
-    /// the view and the context. Advances a pinned generation.
+    /// the view and the context. Advances a pinned generation, when there is something to merge: an app
+    /// merges history transaction by transaction, so a fetch that kept none merges nothing, and moves nothing.
     public func mergeChanges(fromRemoteContextSave changes: RemoteChanges) {
+        guard !(changes.updated.isEmpty && changes.inserted.isEmpty && changes.deleted.isEmpty) else { return }
         for id in changes.updated {
             guard let info = try? entityInfo(of: id) else { continue }
             core.dropSnapshot(id, entity: info.index, reason: .remoteMerge)
