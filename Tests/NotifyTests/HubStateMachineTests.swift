@@ -223,14 +223,19 @@ private func kinds(_ output: HubOutput, for process: String) -> [HubDecision] {
         #expect(hub.post("a").deliveries.count == 1, "no longer held")
     }
 
-    @Test func whatIsHeldForASuspendedProcessFollowsItsPolicyAtRelease() {
+    /// Posted while the process ran, a held post had reached it: suspended since, it handles it when it
+    /// resumes, even with `delivery: drop` (which is for posts that come while it is suspended).
+    @Test func whatIsHeldForAProcessSuspendedSinceWaitsForItsResume() {
         var hub = Harness()
         hub.launch("app", observing: "a", policy: .drop)
         hub.send(.hold(process: "app"))
         _ = hub.post("a")
         hub.send(.lifecycle(process: "app", state: .suspended))
         let released = hub.send(.release(process: "app"))
-        #expect(released.deliveries.isEmpty && kinds(released, for: "app") == [.droppedWhileSuspended])
+        #expect(released.deliveries.isEmpty && kinds(released, for: "app") == [.queued])
+        #expect(kinds(hub.post("a"), for: "app") == [.droppedWhileSuspended], "a post while suspended follows the policy")
+        let resumed = hub.send(.lifecycle(process: "app", state: .active))
+        #expect(resumed.deliveries.map(\.process) == ["app"], "the held one, once")
     }
 
     @Test func aProcessThatStopsRunningLosesWhatWasHeldAndIsHeldNoMore() {

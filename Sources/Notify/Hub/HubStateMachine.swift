@@ -17,7 +17,8 @@ import Basics
 /// - Faults: `dropNotifications` drops deliveries decided before its deadline;
 ///   `delayNotifications` holds each delivery back by a duration, released by `tick` once due,
 ///   and then judged by the receiver's state at release; `hold` keeps every delivery to a process
-///   until `release`, which delivers them in order.
+///   until `release`, which delivers them in order (to a process suspended meanwhile, at its resume,
+///   whatever its policy: they had reached it while it ran).
 ///
 /// ```swift
 /// var hub = HubStateMachine()
@@ -108,8 +109,15 @@ public struct HubStateMachine: Sendable {
             guard let count = holding[process] else { break }
             holding[process] = count > 1 ? count - 1 : nil
             guard count == 1 else { break }
+            // What was held had reached a running process: one suspended since has it waiting, whatever
+            // its policy for posts that come while it is suspended, and handles it when it resumes.
             for post in withheld.removeValue(forKey: process) ?? [] {
-                decide(post, for: process, at: now, into: &output)
+                if state(of: process) == .suspended {
+                    held[process, default: []].append(post)
+                    output.records.append(record(.queued, to: process, post, at: now))
+                } else {
+                    decide(post, for: process, at: now, into: &output)
+                }
             }
         case .tick:
             releaseDelayed(at: now, into: &output)
