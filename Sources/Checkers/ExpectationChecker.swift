@@ -73,11 +73,15 @@ struct ExpectationChecker {
                 guard let want = record.expected[key] else { return false }
                 return !(record.actual[key].map { $0.matches(want) } ?? false)
             } ?? record.expectedRelated?.keys.sorted().first { record.actualRelated?[$0] != record.expectedRelated?[$0] }
-            let seen = Self.render(record.actual, record.actualRelated), wanted = Self.render(record.expected, record.expectedRelated)
+            let wanted = Self.render(record.expected, record.expectedRelated)
+            // A read that found no object records no values: say so, rather than showing an empty object.
+            let absent = record.actual.isEmpty && (record.actualRelated ?? [:]).isEmpty && !(record.expected.isEmpty && record.expectedRelated == nil)
+            let seen = absent ? "no \(record.subject)" : Self.render(record.actual, record.actualRelated)
+            let outcome = absent ? "but \(record.subject) is not in its view" : "but saw \(seen)"
             anomalies.append(context.anomaly(
                 .unmetExpectation, process: process, step: step, t: t, object: record.subject, property: property,
                 seen: seen, expected: wanted,
-                explanation: "\(process) read \(record.subject) at \(context.at(t)) expecting \(wanted)\(within) but saw \(seen), and no stale, missed or phantom read explains it."))
+                explanation: "\(process) read \(record.subject) at \(context.at(t)) expecting \(wanted)\(within) \(outcome), and no stale, missed or phantom read explains it."))
         }
     }
 

@@ -15,6 +15,18 @@ struct ExpectationTests {
         #expect(kinds(check(script)) == [.staleRead])
     }
 
+    /// A read that found nothing records no values; its explanation says the object is not in the view,
+    /// not that it "saw {}".
+    @Test func aReadThatFoundNothingSaysTheObjectIsNotInTheView() throws {
+        var script = hostShowingN1()
+        script.at(ms: 300)
+        script.step("app", "app: read n1 expect {title: Z}", line: 23)
+        script.checkRead("app", "n1", expected: ["title": .string("Z")], actual: [:], withinMs: 0)
+        let anomaly = try #require(check(script).anomalies.first)
+        #expect(anomaly.kind == .unmetExpectation && anomaly.seen == "no n1")
+        #expect(anomaly.explanation == "app read n1 at 300 ms expecting {title: \"Z\"} but n1 is not in its view, and no stale, missed or phantom read explains it.")
+    }
+
     @Test func failedCheckNothingExplainsIsUnmetExpectation() throws {
         var script = hostShowingN1()
         script.at(ms: 300)

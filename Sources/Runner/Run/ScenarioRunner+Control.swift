@@ -86,7 +86,7 @@ extension ScenarioRunner {
             // A loaded or slow machine cannot keep every rate: say so rather than stretch silently.
             if took > asked + asked / 10 + 100_000_000 {
                 let achieved = Int((Double(generator.count) / (Double(took) / 1e9)).rounded())
-                record(.warning("the workload at \(Int(workload.rate.rounded()))/s for \(workload.duration) took \(took / 1_000_000) ms: its \(generator.count) operations ran at \(achieved)/s on this machine"))
+                record(.warning("the workload at \(Int(workload.rate.rounded()))/s for \(workload.duration) took \(took / 1_000_000) ms: its \(generator.count) operations ran at \(achieved)/s in this run's time (virtual in the deterministic mode)"))
             }
         }
         while let op = generator.next(committed: committed()) {
