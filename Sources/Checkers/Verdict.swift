@@ -16,6 +16,8 @@ public struct Verdict: Sendable, Hashable {
     public var unexpected: [AnomalyKind]
     /// Kinds whose count the run broke (found too few or too many); only for `.counts`.
     public var brokenCounts: [AnomalyCount] = []
+    /// How many were found of each of `brokenCounts` (in its process, when it names one).
+    public var brokenFound: [Int] = []
     /// Kinds whose presence broke the run: every kind found for `pass`, kinds found more often than
     /// their count allows for `.counts`, none for a list (kinds beside the named ones are tolerated).
     public var excess: [AnomalyKind] = []
@@ -29,6 +31,11 @@ public struct Verdict: Sendable, Hashable {
         var found: [AnomalyKind: Int] = [:]
         for anomaly in anomalies { found[anomaly.kind, default: 0] += 1 }
         self.found = found
+        /// How many of `count`'s kind were found (in its process only, when it names one).
+        func number(_ count: AnomalyCount) -> Int {
+            guard let process = count.process else { return found[count.kind] ?? 0 }
+            return anomalies.lazy.filter { $0.kind == count.kind && $0.process == process }.count
+        }
         switch expected {
         case .pass:
             missing = []
@@ -41,10 +48,13 @@ public struct Verdict: Sendable, Hashable {
             unexpected = found.keys.filter { !kinds.contains($0) }.sorted()
             matched = missing.isEmpty
         case .counts(let counts):
-            let broken = counts.filter { !$0.admits(found[$0.kind] ?? 0) }
+            let broken = counts.filter { !$0.admits(number($0)) }
             brokenCounts = broken
-            missing = broken.filter { (found[$0.kind] ?? 0) < $0.atLeast }.map(\.kind)
-            let over = Set(broken.filter { (found[$0.kind] ?? 0) > $0.atLeast }.map(\.kind))
+            brokenFound = broken.map(number)
+            missing = broken.filter { number($0) < $0.atLeast }.map(\.kind).reduce(into: []) { kinds, kind in
+                if !kinds.contains(kind) { kinds.append(kind) }
+            }
+            let over = Set(broken.filter { number($0) > $0.atLeast }.map(\.kind))
             excess = over.sorted()
             unexpected = found.keys.filter { kind in over.contains(kind) || !counts.contains { $0.kind == kind } }.sorted()
             matched = broken.isEmpty
@@ -53,7 +63,7 @@ public struct Verdict: Sendable, Hashable {
 
     /// Each broken count and what was found: `busy: 0, found 2; stale-read: 1, found 0`.
     public var brokenCountsText: String {
-        brokenCounts.map { "\($0.kind.rawValue): \($0.bound), found \(found[$0.kind] ?? 0)" }.joined(separator: "; ")
+        zip(brokenCounts, brokenFound).map { "\($0.key): \($0.bound), found \($1)" }.joined(separator: "; ")
     }
 
     /// The missing kinds, comma-separated.

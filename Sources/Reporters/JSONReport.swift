@@ -44,7 +44,7 @@ public enum JSONReport {
         /// The counts of an expectation with counts, by kind; nil for the other forms.
         static func counts(_ expected: Expectation) -> [String: String]? {
             guard case .counts(let counts) = expected else { return nil }
-            return Dictionary(counts.map { ($0.kind.rawValue, $0.bound) }, uniquingKeysWith: { a, _ in a })
+            return Dictionary(counts.map { ($0.key, $0.bound) }, uniquingKeysWith: { a, _ in a })
         }
 
         init(_ reported: ReportedRun, options: ReportOptions) {

@@ -51,6 +51,18 @@ struct VerdictTests {
         #expect(Verdict(expected: .counts([AnomalyCount(kind: .busy, atLeast: 0, atMost: 0)]), anomalies: [anomaly(.staleRead)]).matched)
     }
 
+    @Test func aCountPerProcessCountsThatProcesssOnly() {
+        let counts = Expectation.counts([AnomalyCount(kind: .busy, atLeast: 1, atMost: 1, process: "share"),
+                                         AnomalyCount(kind: .busy, atLeast: 0, atMost: 0, process: "app")])
+        let share = Anomaly(kind: .busy, process: "share", t: 0, explanation: "")
+        #expect(Verdict(expected: counts, anomalies: [share]).matched)
+        let broken = Verdict(expected: counts, anomalies: [share, anomaly(.busy)])
+        #expect(!broken.matched && broken.excess == [.busy])
+        #expect(broken.brokenCountsText == "busy in app: 0, found 1")
+        let none = Verdict(expected: counts, anomalies: [])
+        #expect(!none.matched && none.missing == [.busy] && none.brokenCountsText == "busy in share: 1, found 0")
+    }
+
     @Test func exitStatusIsTheWorstRun() {
         #expect(ExitStatus.combine([.matched, .matched]) == .matched)
         #expect(ExitStatus.combine([.matched, .notMatched]) == .notMatched)

@@ -27,6 +27,8 @@ import TestSupport
           one-and-no-busy:   { expect: { stale-read: 1+, busy: 0 } }
           two-expected:      { expect: { stale-read: 2 } }
           none-allowed:      { expect: { not-converged: 0 } }
+          in-the-app:        { expect: { stale-read: { app: 1, share: 0 } } }
+          in-the-share:      { expect: { stale-read: { share: 1 } } }
         """
 
     private func verdict(_ variant: String) throws -> Verdict {
@@ -36,6 +38,12 @@ import TestSupport
     @Test func exactAndForbiddingCountsMatchWhatTheRunShowed() throws {
         #expect(try verdict("exactly-one").matched)
         #expect(try verdict("one-and-no-busy").matched)
+    }
+
+    @Test func aCountPerProcessCountsWhereTheAnomalyWasFound() throws {
+        #expect(try verdict("in-the-app").matched, "the app read the stale title, the share extension did not")
+        let wrong = try verdict("in-the-share")
+        #expect(!wrong.matched && wrong.brokenCountsText == "stale-read in share: 1, found 0")
     }
 
     @Test func aCountTheRunBreaksIsNotMatchedAndSaysBy() throws {

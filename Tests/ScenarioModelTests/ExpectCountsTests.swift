@@ -43,6 +43,34 @@ struct ExpectCountsTests {
         #expect(errors.first?.line == Fixture.firstStepLine + 1, "\(errors)")
     }
 
+    /// `busy: { share: 1, app: 0 }`: a count per process.
+    @Test func aCountMayNameItsProcesses() throws {
+        let scenario = try Fixture.scenario(yaml("{ busy: { share: 1, app: 0 }, stale-read: 1+ }"))
+        let expected = try #require(scenario.runs().first?.expectation)
+        #expect(expected == .counts([
+            AnomalyCount(kind: .busy, atLeast: 1, atMost: 1, process: "share"),
+            AnomalyCount(kind: .busy, atLeast: 0, atMost: 0, process: "app"),
+            AnomalyCount(kind: .staleRead, atLeast: 1, atMost: nil),
+        ]))
+        #expect(expected.kinds == [.busy, .staleRead])
+        #expect(expected.text == "busy in share: 1, busy in app: 0, stale-read: 1+")
+        let data = try JSONEncoder().encode(expected)
+        #expect(String(decoding: data, as: UTF8.self).contains("\"busy in share\":\"1\""))
+        guard case .counts(let back) = try JSONDecoder().decode(Expectation.self, from: data), case .counts(let original) = expected else {
+            Issue.record("counts did not decode as counts")
+            return
+        }
+        #expect(Set(back) == Set(original))
+        let written = try ScenarioLoader.parse(yaml: Fixture.yaml(steps: "  - app: launch", after: "expect: { busy: { share: 1, app: 0 } }"),
+                                              file: "x.yaml")
+        #expect(written.expectation == .counts([AnomalyCount(kind: .busy, atLeast: 1, atMost: 1, process: "share"),
+                                                AnomalyCount(kind: .busy, atLeast: 0, atMost: 0, process: "app")]))
+        let errors = Fixture.errors(yaml("{ busy: { shar: 1 } }"))
+        #expect(errors.count == 1 && errors.first?.message.contains("unknown process 'shar'") == true, "\(errors)")
+        #expect(Fixture.errors(yaml("{ busy: { share: lots } }")).first?.message.contains("the count of busy in share must be") == true)
+        #expect(Fixture.errors(yaml("{ busy: {} }")).first?.message.contains("name a process and its count") == true)
+    }
+
     @Test func aKindCountedTwiceIsAnError() {
         let errors = Fixture.errors(yaml("{ busy: 0, busy: 1 }"))
         #expect(errors.contains { $0.message.contains("'busy' appears more than once") }, "\(errors.map(\.message))")

@@ -41,6 +41,20 @@ import SharedStore
         } + [.deliver, .insert(entity: "Note", id: "n-2.b_c", values: ["title": .string("line\nbreak \\ \"q\" #x")])]
     }
 
+    @Test func countsPerProcessAreWrittenAsTheyAreRead() throws {
+        let processes = [RunProcess(name: "app", settings: ProcessSettings(role: .host), seed: 1),
+                         RunProcess(name: "share", settings: ProcessSettings(role: .share), seed: 2)]
+        let counts = Expectation.counts([AnomalyCount(kind: .busy, atLeast: 1, atMost: 1, process: "share"),
+                                         AnomalyCount(kind: .busy, atLeast: 0, atMost: 0, process: "app"),
+                                         AnomalyCount(kind: .staleRead, atLeast: 1, atMost: nil)])
+        let text = try ScenarioWriter.file(
+            name: "written", summary: "Counts.", comment: [], storeSource: Self.source, processes: processes,
+            steps: [ScenarioStep(location: SourceLocation(file: "x", line: 1, column: 1), process: "app", step: .launch)],
+            expectation: counts, seed: 1)
+        #expect(text.contains("expect: { busy: { share: 1, app: 0 }, stale-read: 1+ }"), "\(text)")
+        #expect(try ScenarioLoader.parse(yaml: text, file: "written.yaml").expectation == counts)
+    }
+
     private func written(_ steps: [ScenarioStep], processes: [RunProcess]) throws -> Scenario {
         let text = try ScenarioWriter.file(
             name: "written", summary: "A \"written\" scenario.", comment: ["found by a test"], storeSource: Self.source,

@@ -62,7 +62,8 @@ public enum Expectation: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .pass: []
         case let .anomalies(kinds): kinds
-        case let .counts(counts): counts.filter { $0.atLeast > 0 }.map(\.kind)
+        case let .counts(counts):
+            counts.filter { $0.atLeast > 0 }.map(\.kind).reduce(into: []) { kinds, kind in if !kinds.contains(kind) { kinds.append(kind) } }
         }
     }
 
@@ -80,7 +81,7 @@ public enum Expectation: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .pass: "pass"
         case .anomalies(let names): names.map(\.rawValue).joined(separator: ", ")
-        case .counts(let counts): counts.map { "\($0.kind.rawValue): \($0.bound)" }.joined(separator: ", ")
+        case .counts(let counts): counts.map { "\($0.key): \($0.bound)" }.joined(separator: ", ")
         }
     }
 
@@ -88,25 +89,39 @@ public enum Expectation: Sendable, Hashable, CustomStringConvertible {
     public var names: [String] { kinds.map(\.rawValue) }
 }
 
-/// How many anomalies of one kind a run may show: exactly `n` (`0` forbids the kind), or `n` or more.
+/// How many anomalies of one kind a run may show: exactly `n` (`0` forbids the kind), or `n` or more;
+/// in one process only when `process` is set (`busy: { share: 1, app: 0 }`).
 public struct AnomalyCount: Sendable, Hashable {
     public var kind: AnomalyKind
     public var atLeast: Int
     /// No upper limit when nil.
     public var atMost: Int?
+    /// The process whose anomalies of `kind` are counted; nil counts every process's.
+    public var process: String?
 
-    public init(kind: AnomalyKind, atLeast: Int, atMost: Int?) {
+    public init(kind: AnomalyKind, atLeast: Int, atMost: Int?, process: String? = nil) {
         self.kind = kind
         self.atLeast = atLeast
         self.atMost = atMost
+        self.process = process
     }
 
     /// `n` (exactly) or `n+` (at least); nil for anything else. Counts are small: at most 1,000,000.
-    public init?(kind: AnomalyKind, bound: String) {
+    public init?(kind: AnomalyKind, bound: String, process: String? = nil) {
         let text = bound.filter { $0 != " " }
         let open = text.hasSuffix("+")
         guard let n = Int(open ? String(text.dropLast()) : text), (0...1_000_000).contains(n) else { return nil }
-        self.init(kind: kind, atLeast: n, atMost: open ? nil : n)
+        self.init(kind: kind, atLeast: n, atMost: open ? nil : n, process: process)
+    }
+
+    /// `busy`, or `busy in share` for one process's: how reports and the JSON form name the count.
+    public var key: String { process.map { "\(kind.rawValue) in \($0)" } ?? kind.rawValue }
+
+    /// The count's kind and process from `key` (`busy`, `busy in share`); nil when it names no kind.
+    public static func parse(key: String) -> (AnomalyKind, String?)? {
+        let parts = key.components(separatedBy: " in ")
+        guard let kind = AnomalyKind(rawValue: parts[0]), parts.count <= 2 else { return nil }
+        return (kind, parts.count == 2 ? parts[1] : nil)
     }
 
     /// `3` or `1+`, as a scenario writes it.
@@ -125,12 +140,13 @@ extension Expectation: Codable {
         } else if let counts = try? container.decode([String: String].self) {
             var parsed: [AnomalyCount] = []
             for (name, bound) in counts {
-                guard let kind = AnomalyKind(rawValue: name), let count = AnomalyCount(kind: kind, bound: bound) else {
+                guard let (kind, process) = AnomalyCount.parse(key: name),
+                      let count = AnomalyCount(kind: kind, bound: bound, process: process) else {
                     throw DecodingError.dataCorruptedError(in: container, debugDescription: "bad anomaly count \(name): \(bound)")
                 }
                 parsed.append(count)
             }
-            self = .counts(parsed.sorted { $0.kind < $1.kind })
+            self = .counts(parsed.sorted { ($0.kind, $0.process ?? "") < ($1.kind, $1.process ?? "") })
         } else {
             self = .anomalies(try container.decode([AnomalyKind].self))
         }
@@ -143,7 +159,7 @@ extension Expectation: Codable {
         case .pass: try container.encode("pass")
         case .anomalies(let kinds): try container.encode(kinds)
         case .counts(let counts):
-            try container.encode(Dictionary(counts.map { ($0.kind.rawValue, $0.bound) }, uniquingKeysWith: { a, _ in a }))
+            try container.encode(Dictionary(counts.map { ($0.key, $0.bound) }, uniquingKeysWith: { a, _ in a }))
         }
     }
 }

@@ -106,24 +106,42 @@ extension ScenarioDecoder {
                 valid = false
                 continue
             }
-            // A kind named twice is a duplicate key, which the YAML layer already reports.
-            guard let bound = pair.value.scalar, !pair.value.isNull, let count = AnomalyCount(kind: kind, bound: bound) else {
-                decoder.error("the count of \(kind.rawValue) must be a whole number from 0 to 1000000 (exactly that many; "
-                    + "0 forbids it) or one followed by + (that many or more), like 1+, but found "
-                    + "\(pair.value.shortDescription).", at: pair.value)
-                valid = false
-                continue
+            // A kind named twice is a duplicate key, which the YAML layer already reports. Its value is a
+            // count, or a mapping of processes to counts (`busy: { share: 1, app: 0 }`).
+            var entries: [(YAMLNode, String?)] = [(pair.value, nil)]
+            if pair.value.pairs != nil {
+                guard let perProcess = MappingReader(pair.value, "counts per process like { share: 1, app: 0 }", decoder),
+                      !perProcess.pairs.isEmpty else {
+                    decoder.error("name a process and its count, like \(kind.rawValue): { share: 1 }.", at: pair.value)
+                    valid = false
+                    continue
+                }
+                entries = perProcess.pairs.map { ($0.value, processReference($0.key, "a process name")) }
+                if entries.contains(where: { $0.1 == nil }) {
+                    valid = false
+                    continue
+                }
             }
-            // How many anomalies a workload's interleaving makes depends on how fast the machine runs (a
-            // loaded one interleaves more): an exact number of them would flake.
-            if hasWorkload, count.atLeast > 0, count.atMost != nil {
-                decoder.error("a workload's \(kind.rawValue) count depends on how fast the machine runs, so an exact \(count.atLeast) "
-                    + "would pass on one machine and fail on another; write \(count.atLeast)+ (at least that many), or 0 to "
-                    + "forbid it.", at: pair.value)
-                valid = false
-                continue
+            for (value, process) in entries {
+                guard let bound = value.scalar, !value.isNull, let count = AnomalyCount(kind: kind, bound: bound, process: process) else {
+                    decoder.error("the count of \(kind.rawValue)\(process.map { " in \($0)" } ?? "") must be a whole number from 0 to "
+                        + "1000000 (exactly that many; 0 forbids it) or one followed by + (that many or more), like 1+, "
+                        + (process == nil ? "or counts per process like { share: 1, app: 0 }, " : "")
+                        + "but found \(value.shortDescription).", at: value)
+                    valid = false
+                    continue
+                }
+                // How many anomalies a workload's interleaving makes depends on how fast the machine runs (a
+                // loaded one interleaves more): an exact number of them would flake.
+                if hasWorkload, count.atLeast > 0, count.atMost != nil {
+                    decoder.error("a workload's \(kind.rawValue) count depends on how fast the machine runs, so an exact \(count.atLeast) "
+                        + "would pass on one machine and fail on another; write \(count.atLeast)+ (at least that many), or 0 to "
+                        + "forbid it.", at: value)
+                    valid = false
+                    continue
+                }
+                counts.append(count)
             }
-            counts.append(count)
         }
         return valid ? .counts(counts) : nil
     }

@@ -26,7 +26,19 @@ public enum ScenarioWriter {
         switch expectation {
         case .pass: lines.append("expect: pass")
         case .anomalies(let kinds): lines.append("expect: [\(kinds.map(\.rawValue).joined(separator: ", "))]")
-        case .counts(let counts): lines.append("expect: { \(counts.map { "\($0.kind.rawValue): \($0.bound)" }.joined(separator: ", ")) }")
+        case .counts(let counts):
+            // One process's counts of a kind are written together: `busy: { share: 1, app: 0 }`.
+            var entries: [String] = []
+            var written: Set<AnomalyKind> = []
+            for count in counts where count.process == nil || written.insert(count.kind).inserted {
+                guard count.process != nil else {
+                    entries.append("\(count.kind.rawValue): \(count.bound)")
+                    continue
+                }
+                let own = counts.filter { $0.kind == count.kind && $0.process != nil }
+                entries.append("\(count.kind.rawValue): { " + own.map { "\(YAMLText.word($0.process!)): \($0.bound)" }.joined(separator: ", ") + " }")
+            }
+            lines.append("expect: { \(entries.joined(separator: ", ")) }")
         }
         if staleTolerance != Scenario.defaultStaleTolerance { lines.append("stale-tolerance: \(staleTolerance.description)") }
         if let growthLimits { lines.append("limits: \(growthLimits.text)") }
