@@ -63,8 +63,8 @@ public enum JSONReport {
                 matched: result.verdict.matched,
                 found: Dictionary(uniqueKeysWithValues: result.verdict.found.map { ($0.key.rawValue, $0.value) }),
                 missing: result.verdict.missing.map(\.rawValue), unexpected: result.verdict.unexpected.map(\.rawValue),
-                brokenCounts: result.verdict.brokenCounts.isEmpty ? nil : result.verdict.brokenCounts.map {
-                    BrokenCountDoc(kind: $0.kind.rawValue, expected: $0.bound, found: result.verdict.found[$0.kind] ?? 0)
+                brokenCounts: result.verdict.brokenCounts.isEmpty ? nil : zip(result.verdict.brokenCounts, result.verdict.brokenFound).map {
+                    BrokenCountDoc(kind: $0.kind.rawValue, process: $0.process, expected: $0.bound, found: $1)
                 })
             processes = info.processes.map { ProcessDoc(name: $0.name, role: $0.role.rawValue, store: $0.store, settings: $0.settings) }
             steps = info.steps.map { StepDoc(index: $0.index, process: $0.process, location: $0.location.fileAndLine, text: $0.text) }
@@ -143,6 +143,8 @@ public enum JSONReport {
 
     public struct BrokenCountDoc: Codable, Sendable, Equatable {
         public var kind: String
+        /// The process the count is of; absent for a count of every process's.
+        public var process: String?
         public var expected: String
         public var found: Int
     }
