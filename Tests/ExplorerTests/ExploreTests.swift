@@ -172,3 +172,36 @@ import TestSupport
         #expect(result.found["stale-read", default: 0] > 0)
     }
 }
+
+/// The shrinker never keeps a count that its smaller file can no longer reach: such a candidate shows a
+/// short count because the steps that made the objects went, not because of the schedule.
+@Suite struct ImpossibleCountTests {
+    private let model = ModelDescription(entities: [
+        EntityDescription(name: "Item", attributes: [AttributeDescription(name: "title", type: .string)], isAbstract: true),
+        EntityDescription(name: "Note", attributes: [AttributeDescription(name: "title", type: .string)], parent: "Item"),
+    ])
+    private let at = SourceLocation(file: "x", line: 1, column: 1)
+
+    private func step(_ process: String?, _ step: Step) -> ScenarioStep {
+        ScenarioStep(location: at, process: process, step: step)
+    }
+
+    private func count(_ entity: String, _ expected: Int) -> ScenarioStep {
+        step("app", .count(entity: entity, expected: expected, predicate: nil, timing: .now))
+    }
+
+    @Test func aCountAboveWhatTheStepsInsertIsImpossible() {
+        let insert = step("app", .insert(entity: "Note", id: "n1", values: [:]))
+        let other = step("share", .insert(entity: "Note", id: "n2", values: [:]))
+        #expect(Explorer.hasImpossibleCount([insert, count("Note", 2)], model: model, seeded: false))
+        #expect(!Explorer.hasImpossibleCount([insert, other, count("Note", 2)], model: model, seeded: false))
+        #expect(!Explorer.hasImpossibleCount([insert, insert, count("Item", 1)], model: model, seeded: false),
+                "a sub-entity's objects count for its parent; one id inserted twice is one object")
+        #expect(Explorer.hasImpossibleCount([count("Note", 1), insert], model: model, seeded: false), "inserted after the count")
+        #expect(Explorer.hasImpossibleCount([step(nil, .parallel([insert, step(nil, .sequence([count("Note", 2)]))]))],
+                                            model: model, seeded: false), "inside parallel and sequences too")
+        let batch = step("app", .batchInsert(entity: "Note", count: 5, values: [:]))
+        #expect(!Explorer.hasImpossibleCount([batch, count("Note", 5)], model: model, seeded: false), "a batch's objects have no ids")
+        #expect(!Explorer.hasImpossibleCount([count("Note", 3)], model: model, seeded: true), "a store from a file holds some")
+    }
+}
