@@ -54,7 +54,7 @@ extension VirtualEnvironment {
                     continue
                 }
                 let again = try step.resend(waiting[index].sent, lockWaits: expired ? .fail : .yield)
-                let reply = try runner.awaitReply(again.seq, from: again.slot, timeout: runner.options.stepTimeout)
+                let reply = try runner.awaitReply(again.seq, from: again.slot, timeout: runner.timeout(for: again.child.step.step, again.slot))
                 if reply.status == .blocked {
                     index += 1
                 } else {
@@ -79,7 +79,7 @@ extension VirtualEnvironment {
                 return
             }
             let sent = try step.send(command, for: child, to: slot, lockWaits: lockWaits(for: command))
-            let reply = try runner.awaitReply(sent.seq, from: slot, timeout: runner.options.stepTimeout)
+            let reply = try runner.awaitReply(sent.seq, from: slot, timeout: runner.timeout(for: child.step.step, slot))
             if reply.status == .blocked {
                 runner.record(.note("\(slot.name) waits for the store's write lock, held by another process"), as: slot.name)
                 let (deadline, overflow) = time.now.addingReportingOverflow(slot.process.settings.busyTimeout.nanos)
@@ -95,7 +95,7 @@ extension VirtualEnvironment {
             let (sent, deadline) = waiting.remove(at: first)
             try advanceTime(to: deadline)
             let again = try step.resend(sent, lockWaits: .fail)
-            step.complete(again, with: try runner.awaitReply(again.seq, from: again.slot, timeout: runner.options.stepTimeout))
+            step.complete(again, with: try runner.awaitReply(again.seq, from: again.slot, timeout: runner.timeout(for: again.child.step.step, again.slot)))
             try completed(again.slot.name)
             try retryWaiting()
         }

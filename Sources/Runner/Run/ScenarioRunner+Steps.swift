@@ -248,9 +248,13 @@ extension ScenarioRunner {
         switch step {
         case .read(_, _, .within(let duration)), .count(_, _, _, .within(let duration)), .state(_, _, .within(let duration)):
             extra += duration.nanos
+        case .batchInsert(_, let count, _):
+            // A batch as large as the language allows (a million rows) takes its time: a millisecond a
+            // row is far more than SQLite needs, even in a debug build.
+            extra = extra.addingReportingOverflow(UInt64(count) &* 1_000_000).partialValue
         default: break
         }
-        return options.stepTimeout + .nanoseconds(Int64(extra))
+        return options.stepTimeout + .nanoseconds(Int64(clamping: extra))
     }
 
     /// What the runner does once a step's reply is in: a copy is verified against what was
