@@ -22,5 +22,13 @@ import TestSupport
             }
         }
         #expect(Set(verdicts) == ["reload-then-save: true [\"not-converged\"]", "save-then-reload: true []"], "\(verdicts)")
+        // Each reload checks its own count: the second reload of the fixed order shows 2, not 3.
+        let wrong = yaml.replacingOccurrences(of: "expect: [3, 2]", with: "expect: [3, 3]")
+        for mode in RunMode.allCases {
+            let outcome = try RunHarness.single(wrong, variant: "save-then-reload", mode: mode)
+            let result = TraceChecker.check(outcome.trace)
+            #expect(!result.verdict.matched && result.anomalies.map(\.kind) == [.unmetExpectation], "\(mode): \(result.anomalies)")
+            #expect(result.anomalies.first?.explanation.contains("counted 2 Task") == true, "\(result.anomalies.first?.explanation ?? "")")
+        }
     }
 }

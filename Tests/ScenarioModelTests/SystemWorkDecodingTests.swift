@@ -61,6 +61,20 @@ import Testing
         Fixture.expectOneError(text, line: line, column: column, containing: fragment, sourceLocation: sourceLocation)
     }
 
+    /// `expect: [3, 2]` on a count in `on-reload:`: one count per reload; a list anywhere else is an error.
+    @Test func aReloadsCountMayExpectOneValuePerReload() throws {
+        let scenario = try ScenarioLoader.parse(yaml: yaml(widget: "    on-reload: [ { fetch: Note }, { count: Note, expect: [3, 2], now: true } ]"),
+                                                file: "x.yaml")
+        let count = try #require(scenario.processes.first { $0.name == "widget" }?.work.last)
+        #expect(count.step == .count(entity: "Note", expected: 3, predicate: nil, timing: .now) && count.perReload == [3, 2])
+        expectOneError(yaml(steps: "  - app: launch\n  - app: { count: Note, expect: [1, 2] }"), line: 21, column: 33,
+                       containing: "a list of counts, one per reload, is for a count in a widget's on-reload:")
+        expectOneError(yaml(widget: "    on-reload: [ { count: Note, expect: [] } ]"), line: 13, column: 41,
+                       containing: "name the count of each reload")
+        expectOneError(yaml(widget: "    on-reload: [ { count: Note, expect: [1, x] } ]"), line: 13, column: 45,
+                       containing: "the expected count")
+    }
+
     @Test func pushOnlyStartsANotificationServiceExtension() {
         expectOneError(yaml(steps: "  - app: launch\n  - widget: push"), line: 21, column: 13,
                        containing: "push launches a notification service extension, and 'widget' is not one")

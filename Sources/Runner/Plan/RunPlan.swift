@@ -32,6 +32,7 @@ public struct RunPlan: Sendable {
         schedule = ScheduleSpec(strategy: run.schedule == .asWritten ? .asWritten : .seeded)
         var counter = 0
         var table: [StepInfo] = []
+        var reloadsPlanned: [String: Int] = [:]
         func plan(_ step: ScenarioStep) -> PlannedStep {
             let index = counter
             counter += 1
@@ -42,7 +43,18 @@ public struct RunPlan: Sendable {
             var children: [PlannedStep] = []
             switch step.step {
             case .parallel(let inner), .sequence(let inner): children = inner.map(plan)
-            case .push, .reload: children = (step.process.flatMap(run.process(named:))?.work ?? []).map(plan)
+            case .push, .reload:
+                var work = step.process.flatMap(run.process(named:))?.work ?? []
+                if case .reload = step.step, let widget = step.process {
+                    // The n-th reload of a widget checks the n-th of a count's values (`expect: [3, 2]`).
+                    let n = reloadsPlanned[widget, default: 0]
+                    reloadsPlanned[widget] = n + 1
+                    for i in work.indices {
+                        guard let values = work[i].perReload, case .count(let entity, _, let predicate, let timing) = work[i].step else { continue }
+                        work[i].step = .count(entity: entity, expected: values[min(n, values.count - 1)], predicate: predicate, timing: timing)
+                    }
+                }
+                children = work.map(plan)
             default: break
             }
             return PlannedStep(index: index, step: step, children: children)

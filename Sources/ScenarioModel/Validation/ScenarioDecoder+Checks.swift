@@ -38,8 +38,26 @@ extension ScenarioDecoder {
             return .state(id: target.id, expectation: expectation, timing: timing)
         }
         let entity = entityReference(argument)
-        let expected = map.required("expect", in: "the count step", example: "{ count: Note, expect: 3 }")
-            .flatMap { decoder.int($0, "the expected count", in: 0...Limits.objects) }
+        let expectNode = map.required("expect", in: "the count step", example: "{ count: Note, expect: 3 }")
+        var expected: Int?
+        if let expectNode, let list = expectNode.items {
+            // A widget's count per reload: `expect: [3, 2]`.
+            guard decodingReloadWork else {
+                decoder.error("a list of counts, one per reload, is for a count in a widget's on-reload:; here write one "
+                    + "number, like expect: 3.", at: expectNode)
+                return nil
+            }
+            guard !list.isEmpty else {
+                decoder.error("name the count of each reload, like expect: [3, 2] (the last holds for every later reload).", at: expectNode)
+                return nil
+            }
+            let counts = list.compactMap { decoder.int($0, "the expected count", in: 0...Limits.objects) }
+            guard counts.count == list.count else { return nil }
+            perReloadCounts = counts
+            expected = counts[0]
+        } else {
+            expected = expectNode.flatMap { decoder.int($0, "the expected count", in: 0...Limits.objects) }
+        }
         let predicate = map["where"].flatMap { decodePredicate($0, entity: entity?.model) }
         guard let entity, let expected, let timing else { return nil }
         return .count(entity: entity.name, expected: expected, predicate: predicate, timing: timing)

@@ -160,6 +160,9 @@ extension ScenarioDecoder {
                     decoder.error("a step of \(key) cannot take variants:; give it only-in: instead.", at: variants.key)
                     continue
                 }
+                decodingReloadWork = key == "on-reload"
+                perReloadCounts = nil
+                defer { decodingReloadWork = false }
                 guard let (step, expectError, onlyIn) = decodeAction(item, process: process) else { continue }
                 // A notification service extension may ask for widget reloads, as iOS lets it.
                 if ScenarioDecoder.systemActions.contains(step.keyword), !(key == "on-push" && step.keyword == "reload-timelines") {
@@ -168,7 +171,9 @@ extension ScenarioDecoder {
                     continue
                 }
                 let location = decoder.location(of: item.pairs?.first?.key ?? item)
-                work.append(ScenarioStep(location: location, process: process, step: step, expectError: expectError, onlyIn: onlyIn))
+                var planned = ScenarioStep(location: location, process: process, step: step, expectError: expectError, onlyIn: onlyIn)
+                planned.perReload = perReloadCounts.flatMap { $0.count > 1 ? $0 : nil }
+                work.append(planned)
             }
             if let index = processes.firstIndex(where: { $0.name == process }) { processes[index].work += work }
         }

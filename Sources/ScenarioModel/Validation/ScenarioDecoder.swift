@@ -28,6 +28,10 @@ final class ScenarioDecoder {
     var processes: [ProcessDeclaration] = []
     /// Each process's `on-reload:` or `on-push:`, decoded after the steps.
     var pendingWork: [(process: String, key: String, node: YAMLNode)] = []
+    /// Whether the action being decoded is a step of a widget's `on-reload:` (where a count may expect a
+    /// list, one per reload), and the list the last such count gave.
+    var decodingReloadWork = false
+    var perReloadCounts: [Int]?
     /// Whether the steps are walked through the lifecycle once the file is otherwise valid.
     var checksLifecycle = true
     /// `widget-button:` values, checked once every process is declared: each names a widget.
