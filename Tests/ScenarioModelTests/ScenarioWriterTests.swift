@@ -41,6 +41,27 @@ import SharedStore
         } + [.deliver, .insert(entity: "Note", id: "n-2.b_c", values: ["title": .string("line\nbreak \\ \"q\" #x")])]
     }
 
+    /// A widget's `on-reload:` and a notification service extension's `on-push:` are written with the
+    /// process, so a counterexample's system work runs as the scenario's did.
+    @Test func aProcesssWorkIsWrittenWithIt() throws {
+        let at = SourceLocation(file: "x", line: 1, column: 1)
+        var count = ScenarioStep(location: at, process: "widget", step: .count(entity: "Note", expected: 3, predicate: nil, timing: .now))
+        count.perReload = [3, 2]
+        var widget = RunProcess(name: "widget", settings: ProcessSettings(role: .widget), seed: 2)
+        widget.work = [ScenarioStep(location: at, process: "widget", step: .fetch(entity: "Note", predicate: nil, sort: [])), count]
+        var service = RunProcess(name: "service", settings: ProcessSettings(role: .notificationService), seed: 3)
+        service.work = [ScenarioStep(location: at, process: "service", step: .save)]
+        let processes = [RunProcess(name: "app", settings: ProcessSettings(role: .host), seed: 1), widget, service]
+        let text = try ScenarioWriter.file(
+            name: "written", summary: "Work.", comment: [], storeSource: Self.source, processes: processes,
+            steps: [ScenarioStep(location: at, process: "app", step: .launch)], expectation: .pass, seed: 1)
+        let back = try ScenarioLoader.parse(yaml: text, file: "written.yaml")
+        let written = try #require(back.processes.first { $0.name == "widget" })
+        #expect(written.work.map(\.step) == widget.work.map(\.step), "\(text)")
+        #expect(written.work.last?.perReload == [3, 2], "\(text)")
+        #expect(back.processes.first { $0.name == "service" }?.work.map(\.step) == [.save])
+    }
+
     @Test func countsPerProcessAreWrittenAsTheyAreRead() throws {
         let processes = [RunProcess(name: "app", settings: ProcessSettings(role: .host), seed: 1),
                          RunProcess(name: "share", settings: ProcessSettings(role: .share), seed: 2)]

@@ -52,7 +52,13 @@ public enum ScenarioWriter {
         }
         lines.append("processes:")
         for process in processes {
-            let pairs = [("role", process.settings.role.rawValue)] + settings(process.settings)
+            var pairs = [("role", process.settings.role.rawValue)] + settings(process.settings)
+            // What the system runs the process for (this run's steps of it: `only-in:` is already applied).
+            if !process.work.isEmpty, let key = ScenarioDecoder.workKeys.first(where: { $0.value == process.settings.role })?.key {
+                var items: [String] = []
+                for step in process.work { items.append(try StepWriter.workItem(step)) }
+                pairs.append((key, "[" + items.joined(separator: ", ") + "]"))
+            }
             lines.append("  \(YAMLText.word(process.name)): \(YAMLText.flow(pairs))")
         }
         lines.append("steps:")

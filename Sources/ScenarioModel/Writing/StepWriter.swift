@@ -10,6 +10,23 @@ public enum StepWriter {
 
     /// `- app: { insert: Note, id: n1, set: { title: "A" } }`, without the dash.
     public static func line(_ step: ScenarioStep) throws(Unwritable) -> String {
+        let body = try body(step)
+        guard let process = step.process else { return "\(step.step.keyword): \(body)" }
+        return "\(YAMLText.word(process)): \(body)"
+    }
+
+    /// A step of a process's work (`on-reload:`, `on-push:`), written without the process, as the work
+    /// takes it: `{ count: Note, expect: [3, 2], now: true }`.
+    static func workItem(_ step: ScenarioStep) throws(Unwritable) -> String {
+        var body = try body(step)
+        if let values = step.perReload, case .count(_, let first, _, _) = step.step {
+            body = body.replacingOccurrences(of: "expect: \(first)", with: "expect: [\(values.map(String.init).joined(separator: ", "))]")
+        }
+        return body
+    }
+
+    /// The action with its `expect-error:` and `context:`.
+    private static func body(_ step: ScenarioStep) throws(Unwritable) -> String {
         var body = try action(step.step)
         if let error = step.expectError {
             // An action with no argument takes `true` once it has other keys.
@@ -20,8 +37,7 @@ public enum StepWriter {
             if !body.hasPrefix("{") { body = "{ \(body): true }" }
             body = String(body.dropLast(2)) + ", context: \(YAMLText.word(context)) }"
         }
-        guard let process = step.process else { return "\(step.step.keyword): \(body)" }
-        return "\(YAMLText.word(process)): \(body)"
+        return body
     }
 
     /// The action: a bare word (`save`) or a flow mapping.
