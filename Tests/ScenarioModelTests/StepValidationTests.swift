@@ -203,7 +203,7 @@ import Testing
 
     @Test func unknownExpectErrorSuggestsTheNearest() {
         Fixture.expectOneError(Fixture.yaml(steps: "  - app: { save: true, expect-error: conflit }"), line: line,
-                               column: 38, containing: "unknown expected error 'conflit'; did you mean 'conflict'?")
+                               column: 38, containing: "unknown error kind 'conflit'; did you mean 'conflict'?")
     }
 
     @Test func predicateThatDoesNotParsePointsInsideTheString() {

@@ -46,3 +46,28 @@ import Testing
         #expect(throws: StoreError.self) { try other.existingObject(with: id) }
     }
 }
+
+/// `existingObject(with:)` in a context that has not registered the object takes the process's row cache
+/// when the context's staleness allows, as a firing fault does; SQL otherwise.
+@Suite struct ExistingObjectCacheTests {
+    @Test func anotherContextOfTheProcessSeesWhatTheCacheHolds() throws {
+        let fixture = try StoreFixture()
+        let app = try fixture.open()
+        let id = try app.viewContext.insertNote("A")
+        _ = try app.viewContext.fetch(FetchRequest(entity: "Note"))
+        #expect(try app.viewContext.title(id) == "A")
+        let share = try fixture.open().viewContext
+        try share.setValues(["title": "B"], for: id)
+        try share.save()
+
+        let cached = app.newBackgroundContext(name: "cached")
+        try cached.existingObject(with: id)
+        #expect(try cached.title(id) == "A", "staleness -1: the row cache answers")
+        let fresh = app.newBackgroundContext(name: "fresh")
+        fresh.stalenessInterval = 0
+        try fresh.existingObject(with: id)
+        #expect(try fresh.title(id) == "B", "staleness 0: SQL")
+        #expect(try app.newBackgroundContext(name: "after").existingObject(with: id) == id)
+        #expect(try app.newBackgroundContext(name: "after").title(id) == "B", "the SQL read refreshed the cache")
+    }
+}

@@ -260,7 +260,7 @@ extension ScenarioDecoder {
         guard let action = selectAction(map, process: process) else { return nil }
         let modifiers = ScenarioDecoder.argumentActions[action] ?? []
         map.rejectUnknownKeys([action] + modifiers + ["expect-error", "only-in", "variants", "context"], in: "the \(action) step")
-        let expectError = map["expect-error"].flatMap { decoder.keyword($0, ExpectedError.self, "expected error") }
+        let expectError = map["expect-error"].flatMap { decoder.keyword($0, ExpectedError.self, "error kind") }
         let onlyIn = map["only-in"].flatMap(decodeVariantNames)
         let argument = map[action]!
         if let step = ScenarioDecoder.bareActions[action], argument.scalar.map({ ["true", "True", "TRUE"].contains($0) }) == true,

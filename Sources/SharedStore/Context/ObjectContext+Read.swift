@@ -26,8 +26,10 @@ extension ObjectContext {
     }
 
     /// The object registered for `id`, reading its row when it is not registered (Core Data's
-    /// `existingObject(with:)`); the object joins the view.
-    /// - Throws: `StoreError.notFound` when the row is gone.
+    /// `existingObject(with:)`); the object joins the view. Like a firing fault, it takes the row cache's
+    /// snapshot when `stalenessInterval` allows ("might perform I/O if the data is uncached"), so a
+    /// context of a process whose other contexts cached the row sees what they saw.
+    /// - Throws: `StoreError.notFound` when the row is gone (and not cached).
     @discardableResult
     public func existingObject(with id: ObjectID) throws(StoreError) -> ObjectID {
         let info = try entityInfo(of: id)
@@ -44,6 +46,14 @@ extension ObjectContext {
             snapshot = try parent.snapshot(forChild: id, info)
         } else {
             guard !id.isTemporary else { throw .invalidObjectID(id, reason: "a temporary ID of another context") }
+            if !(generation.isPinned && isViewContext), let cached = core.snapshot(info.index, id.primaryKey), isFresh(cached) {
+                let version = cached.version
+                let object = register(id, entity: info.index)
+                fill(object, with: cached)
+                core.emit(.faultFulfilled(object: id, source: .cache, version: version, context: name))
+                screen.add(id)
+                return id
+            }
             snapshot = try readFromStore(id, info)
         }
         guard let snapshot else { throw .notFound(id) }
