@@ -71,3 +71,20 @@ import Testing
         #expect(try app.newBackgroundContext(name: "after").title(id) == "B", "the SQL read refreshed the cache")
     }
 }
+
+/// Opening a store that needs nothing written takes no write lock: a process launches while another
+/// holds one, as Core Data adds such a store (WAL readers never wait for the writer).
+@Suite struct OpenWhileWritingTests {
+    @Test(arguments: [false, true])
+    func anExistingStoreOpensWhileAnotherProcessHoldsTheWriteLock(history: Bool) throws {
+        let fixture = try StoreFixture()
+        let app = try fixture.open(history: history)
+        _ = try app.viewContext.insertNote("A")
+        try app.viewContext.save()
+        let share = try fixture.open(history: history)
+        try share.beginWrite()
+        let ext = try fixture.open(history: history, busyTimeout: .milliseconds(50))
+        #expect(try ext.viewContext.fetch(FetchRequest(entity: "Note")).count == 1)
+        try share.endWrite()
+    }
+}

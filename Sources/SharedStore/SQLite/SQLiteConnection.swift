@@ -53,8 +53,10 @@ public final class SQLiteConnection {
         setBusyTimeout(busyTimeout)
         if walMode && !readOnly {
             // Core Data's stores vacuum incrementally (their metadata's `_NSAutoVacuumLevel` 2). It takes
-            // effect only on a file without tables, and only before it turns to WAL; elsewhere it changes nothing.
-            try execute("PRAGMA auto_vacuum = INCREMENTAL")
+            // effect only on a file without tables, and only before it turns to WAL; elsewhere it changes
+            // nothing, yet still asks for the write lock: an existing store is left alone, so a process can
+            // open it while another holds that lock (a read never waits in WAL mode).
+            if try scalarInt("PRAGMA page_count") == 0 { try execute("PRAGMA auto_vacuum = INCREMENTAL") }
             try execute("PRAGMA journal_mode=WAL")
             try execute("PRAGMA synchronous=NORMAL")
         }
