@@ -6,6 +6,11 @@ extension AgentProcess {
     /// Carries out one command. One exhaustive switch: a command added to `AgentCommand` does not
     /// compile until the agent says what it does.
     func execute(_ command: AgentCommand, into outcome: inout CommandOutcome) throws {
+        // After `open-copy` the process works on the copy, opened read-only: a write fails as a save to a
+        // store added read-only does, instead of reaching the live store.
+        if let copy = openedCopyName, command.yieldsOnLockWait || command == .sync {
+            throw AgentError(kind: .readOnly, description: "this process opened \(copy) read-only (open-copy); it cannot write")
+        }
         switch command {
         // Objects and contexts.
         case .insert(let entity, let name, let values):

@@ -88,3 +88,18 @@ import Testing
         try share.endWrite()
     }
 }
+
+/// A process that may not write a store cannot take its write lock either.
+@Suite struct ReadOnlyBeginWriteTests {
+    @Test func beginWriteOnAStoreThisProcessMayNotWriteFailsReadOnly() throws {
+        let fixture = try StoreFixture()
+        let tracked = try fixture.open(history: true)
+        _ = try tracked.viewContext.insertNote("A")
+        try tracked.viewContext.save()
+        let untracked = try fixture.open(history: false)
+        #expect(untracked.readOnlyReason != nil)
+        #expect { try untracked.beginWrite() } throws: { ErrorKind($0) == .readOnly }
+        try tracked.beginWrite()
+        try tracked.endWrite()
+    }
+}

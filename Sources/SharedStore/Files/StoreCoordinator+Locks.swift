@@ -8,6 +8,9 @@ extension StoreCoordinator {
     ///   timeout; `.invalidState` when a write is already held.
     public func beginWrite() throws(StoreError) {
         guard !core.heldWrite else { throw .invalidState("a write transaction is already held") }
+        // A store this process may not write (opened read-only, or tracked and opened without tracking):
+        // no write transaction, as SQLite refuses BEGIN IMMEDIATE on a read-only connection.
+        if let reason = core.readOnlyReason { throw .readOnly(reason: reason) }
         do { try core.beginOutermost(core.writer) } catch { throw .sqlite(error) }
         core.heldWrite = true
     }
