@@ -179,7 +179,12 @@ extension AgentProcess {
         // A lock met outside a command the runner waits for (a refresh a notification ran) is waited for as
         // SQLite waits: the busy timeout passes, in virtual time when the store reports lock waits instead.
         if kind == .busy, lockWaitHandling == nil, coordinator.takeLockWait() { time.pass(by: settings.busyTimeoutNanos) }
-        return ErrorRecord(kind: kind, message: "\(error)", expected: expected == kind)
+        var isExpected = expected == kind
+        if kind == .expiredToken {
+            let token = coordinator.historyToken(for: config.process) ?? -1
+            if isExpected { acceptedExpiries.insert(token) } else { isExpected = acceptedExpiries.contains(token) }
+        }
+        return ErrorRecord(kind: kind, message: "\(error)", expected: isExpected)
     }
 
     /// The kind of `error`, as the trace and the checkers name it.

@@ -74,6 +74,9 @@ public final class AgentProcess {
     var commitTimes = CommitTimes()
     var nextPoll: UInt64 = 0
     /// The copy opened by `open-copy`, which later fetches and checks use.
+    /// The history tokens (-1 for none) whose expiry a step expected (`expect-error: expired-token`): the
+    /// same expiry met again by a later refresh (the run's final one, say) is that one, not a new anomaly.
+    var acceptedExpiries: Set<Int64> = []
     var openedCopy: StoreCoordinator?
     /// The trace's name for the opened copy (`copy:<name>`), nil while reading the store itself.
     var openedCopyName: String?
