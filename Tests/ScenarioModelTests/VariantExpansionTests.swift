@@ -7,6 +7,15 @@ import Testing
         try Fixture.scenario(Fixture.yaml(steps: "  - app: launch", after: after))
     }
 
+    /// Variant names are kebab-case by house style; underscores and capitals are accepted too (they are
+    /// folder names and `--variant` arguments), anything else is an error at the name.
+    @Test func variantNamesMayHoldLettersDigitsDashesAndUnderscores() throws {
+        let runs = try scenario(after: "variants:\n  fresh_cache: { expect: pass }\n  staleCache2: { expect: pass }\n").runs()
+        #expect(runs.map(\.variant) == ["fresh_cache", "staleCache2"])
+        Fixture.expectOneError(Fixture.yaml(steps: "  - app: launch", after: "variants:\n  \"fresh cache\": { expect: pass }"),
+                               line: Fixture.firstStepLine + 2, column: 3, containing: "may hold only letters, digits, '-' and '_'")
+    }
+
     @Test func scenarioWithoutVariantsHasOneDefaultRunExpectingPass() throws {
         let runs = try scenario(after: "").runs()
         #expect(runs.map(\.variant) == ["default"])

@@ -16,8 +16,10 @@ extension ScenarioDecoder {
 
     private func decodeVariant(_ name: String, _ node: YAMLNode, at keyNode: YAMLNode) -> Variant? {
         var valid = true
-        if !ScenarioDecoder.isKebabCase(name) {
-            decoder.error("the variant name '\(name)' is not kebab-case; write it like "
+        // Kebab-case is the house style (`fresh-cache`), but a name is a report folder and a `--variant`
+        // argument, so any of letters, digits, '-' and '_' will do (`fresh_cache`, `freshCache`).
+        if name.isEmpty || name.first == "-" || !name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
+            decoder.error("the variant name '\(name)' may hold only letters, digits, '-' and '_' (not first); write it like "
                 + "\(ScenarioDecoder.kebabCased(name)).", at: keyNode)
             valid = false
         }
