@@ -93,6 +93,13 @@ import Testing
         #expect(try settings("sync: \(text)").sync == sync)
     }
 
+    /// The contract's "`transfer` with `latency:`" written as two settings side by side, in either order.
+    @Test func aLatencyBesideSyncTransferIsItsLatency() throws {
+        #expect(try settings("sync: transfer\nlatency: 100ms").sync == .transfer(latency: .milliseconds(100)))
+        #expect(try settings("latency: 2s\nsync: transfer").sync == .transfer(latency: .seconds(2)))
+        #expect(throws: (any Error).self) { try settings("latency: 2s") }
+    }
+
     @Test(arguments: MergePolicy.allCases)
     func everyMergePolicyDecodes(policy: MergePolicy) throws {
         #expect(try settings("merge-policy: \(policy.rawValue)").mergePolicy == policy)

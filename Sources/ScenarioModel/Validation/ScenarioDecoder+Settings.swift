@@ -5,8 +5,19 @@ extension ScenarioDecoder {
     /// Decodes every setting in `map` in file order; `role` is read by the caller when allowed.
     func decodeSettings(_ map: MappingReader, of process: String, allowingRole: Bool) -> [ProcessSetting] {
         var settings: [ProcessSetting] = []
+        var syncLatency: ProcessSetting?
         for pair in map.pairs {
             guard let key = pair.key.scalar else { continue }
+            // `sync: transfer, latency: 100ms`: the contract's "transfer with latency:", written beside it.
+            if key == "latency" {
+                guard map["sync"]?.scalar == "transfer" else {
+                    decoder.error("latency: among a process's settings is its sync latency, which needs sync: transfer beside it "
+                        + "(or write sync: { transfer: { latency: 100ms } })", at: pair.key)
+                    continue
+                }
+                syncLatency = decoder.duration(pair.value, "the sync latency").map { .sync(.transfer(latency: $0)) }
+                continue
+            }
             if key == "role" {
                 if !allowingRole {
                     decoder.error("a variant cannot change the role of '\(process)'; declare another process with "
@@ -34,6 +45,7 @@ extension ScenarioDecoder {
                 settings.append(setting)
             }
         }
+        if let syncLatency { settings.append(syncLatency) }
         return settings
     }
 
