@@ -90,6 +90,16 @@ import Testing
                                containing: "'sleep' cannot name a process because it starts a control step")
     }
 
+    /// `limits` is a variant key GroupSim added after the contract, which names processes freely: a process
+    /// of that name keeps it, and a variant's `limits:` then overrides its settings.
+    @Test func aProcessNamedLimitsKeepsItsName() throws {
+        let scenario = try Fixture.scenario(yaml(processes: "  app:\n    role: host\n  limits:\n    role: share",
+                                                 variants: "variants:\n  slow: { limits: { busy-timeout: 1s } }"))
+        let run = try #require(scenario.runs().first)
+        #expect(run.processes.first { $0.name == "limits" }?.settings.busyTimeout == .seconds(1))
+        #expect(run.growthLimits == nil)
+    }
+
     @Test func historyAuthorsMustBeWrittenBySomeProcess() {
         let processes = "  app:\n    role: host\n    history-authors: [app, shar]\n  share:\n    role: share"
         Fixture.expectOneError(yaml(processes: processes), line: 11, column: 28,

@@ -64,7 +64,9 @@ extension ScenarioDecoder {
 
     /// Checks a process name: a plain name that no control step or variant key uses.
     private func checkProcessName(_ name: String, at node: YAMLNode) -> Bool {
-        if ScenarioDecoder.controlKeywords.contains(name) || ScenarioDecoder.variantKeys.contains(name)
+        // `limits` came after the contract: a process of that name keeps its name, and a variant's `limits:`
+        // then overrides its settings (growth limits go at the top level).
+        if ScenarioDecoder.controlKeywords.contains(name) || (ScenarioDecoder.variantKeys.contains(name) && name != "limits")
             || ScenarioDecoder.harnessNames.contains(name) {
             let reason = ScenarioDecoder.controlKeywords.contains(name) ? "it starts a control step"
                 : ScenarioDecoder.harnessNames.contains(name) ? "the harness records its own events under it"

@@ -39,7 +39,7 @@ extension ScenarioDecoder {
             case "stale-tolerance":
                 variant.staleTolerance = decoder.duration(pair.value, "stale-tolerance")
                 valid = valid && variant.staleTolerance != nil
-            case "limits":
+            case "limits" where !processNames.contains("limits"):
                 variant.growthLimits = decodeGrowthLimits(pair.value)
                 valid = valid && variant.growthLimits != nil
             default:
