@@ -113,6 +113,8 @@ import Testing
         let steps = "  - app: { insert: Note, id: n1, set: { rank: high } }"
         Fixture.expectOneError(Fixture.yaml(steps: steps), line: line, column: 47,
                                containing: "'Note.rank' is int, so expected a whole number like 3, but found 'high'.")
+        Fixture.expectOneError(Fixture.yaml(steps: "  - app: { insert: Note, id: n1, set: { rank: \"3\" } }"), line: line, column: 47,
+                               containing: "found the quoted string \"3\" (YAML reads quotes as text; write it without them)")
     }
 
     @Test func setOfAnUnknownAttributeSuggestsTheNearest() {

@@ -46,19 +46,21 @@ extension ScenarioDecoder {
             return nil
         }
         let quoted = node.isQuoted
+        // A quoted scalar is a string in YAML: say so when the quotes are all that is wrong.
+        let found = quoted ? "the quoted string \"\(text)\" (YAML reads quotes as text; write it without them)" : "'\(text)'"
         switch attribute.type {
         case .string:
             return .string(text)
         case .int:
             if !quoted, let value = Int64(text.replacingUnderscores()) { return .int(value) }
-            decoder.error("\(described), so expected a whole number like 3, but found '\(text)'.", at: node)
+            decoder.error("\(described), so expected a whole number like 3, but found \(found).", at: node)
         case .double:
             if !quoted, let value = Double(text.replacingUnderscores()), value.isFinite { return .double(value) }
-            decoder.error("\(described), so expected a number like 2.5, but found '\(text)'.", at: node)
+            decoder.error("\(described), so expected a number like 2.5, but found \(found).", at: node)
         case .bool:
             if !quoted, ["true", "True", "TRUE"].contains(text) { return .bool(true) }
             if !quoted, ["false", "False", "FALSE"].contains(text) { return .bool(false) }
-            decoder.error("\(described), so expected true or false, but found '\(text)'.", at: node)
+            decoder.error("\(described), so expected true or false, but found \(found).", at: node)
         case .date:
             if let date = Value.parseDate(text) { return .date(date) }
             decoder.error("\(described), so expected an ISO 8601 date like 2024-05-01T12:00:00Z or 2024-05-01, "
