@@ -96,6 +96,8 @@ import Testing
                                line: line, column: 77, containing: "id 'n1'")
         Fixture.expectOneError(Fixture.yaml(steps: "  - parallel: [ [], { app: save } ]"),
                                line: line, column: 17, containing: "a sequence inside parallel needs at least one step")
+        Fixture.expectOneError(Fixture.yaml(steps: "  - parallel: [ [ { app: save }, { app: rollback } ], { app: reset } ]"),
+                               line: line, column: 57, containing: "'app' has steps in two children of this parallel, one of them a sequence")
         Fixture.expectOneError(Fixture.yaml(steps: "  - parallel: [ [ [ { app: save } ] ] ]"),
                                line: line, column: 19, containing: "holds steps, not another list")
     }

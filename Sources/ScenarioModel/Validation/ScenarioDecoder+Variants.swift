@@ -19,8 +19,9 @@ extension ScenarioDecoder {
         // Kebab-case is the house style (`fresh-cache`), but a name is a report folder and a `--variant`
         // argument, so any of letters, digits, '-' and '_' will do (`fresh_cache`, `freshCache`).
         if name.isEmpty || name.first == "-" || !name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
-            decoder.error("the variant name '\(name)' may hold only letters, digits, '-' and '_' (not first); write it like "
-                + "\(ScenarioDecoder.kebabCased(name)).", at: keyNode)
+            let suggestion = ScenarioDecoder.kebabCased(name)
+            decoder.error("the variant name '\(name)' may hold only letters, digits, '-' and '_' (not first)"
+                + (ScenarioDecoder.isKebabCase(suggestion) ? "; write it like \(suggestion)." : "; rename it, like fresh-cache."), at: keyNode)
             valid = false
         }
         var variant = Variant(name: name, location: decoder.location(of: keyNode))
