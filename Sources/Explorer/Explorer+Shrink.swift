@@ -103,16 +103,6 @@ extension Explorer {
     /// do not name one by one (a batch insert, a workload, a sync, a restore, a store from a file).
     static func hasImpossibleCount(_ steps: [ScenarioStep], model: ModelDescription, seeded: Bool) -> Bool {
         guard !seeded else { return false }
-        func isKind(_ entity: String, of ancestor: String) -> Bool {
-            var current: String? = entity
-            var hops = 0
-            while let name = current, hops <= model.entities.count {
-                if name == ancestor { return true }
-                current = model.entities.first { $0.name == name }?.parent
-                hops += 1
-            }
-            return false
-        }
         var inserted: [(entity: String, id: String)] = []
         var impossible = false
         var unbounded = false
@@ -123,7 +113,7 @@ extension Explorer {
             case .batchInsert, .workload, .sync, .leech, .restoreStore:
                 unbounded = true
             case .count(let entity, let expected, _, _):
-                let bound = Set(inserted.filter { isKind($0.entity, of: entity) }.map(\.id)).count
+                let bound = Set(inserted.filter { model.entity($0.entity, isKindOf: entity) }.map(\.id)).count
                 if !unbounded && expected > bound { impossible = true }
             default:
                 step.step.nestedSteps?.forEach(visit)

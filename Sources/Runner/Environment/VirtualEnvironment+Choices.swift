@@ -18,10 +18,7 @@ extension VirtualEnvironment {
         if let process { decideHold(process, before: step.step) }
         if case .parallel(let children) = step.step {
             // Children start together and make no choice: what the strategy held for them arrives first.
-            func processes(of steps: [ScenarioStep]) -> [String] {
-                steps.flatMap { [$0.process].compactMap { $0 } + processes(of: $0.step.nestedSteps ?? []) }
-            }
-            for name in Set(processes(of: children)).sorted() { release(name, before: step.step) }
+            for name in Set(children.flatMap(\.processesInvolved)).sorted() { release(name, before: step.step) }
         }
         for slot in runner.orderedSlots where slot !== process && slot.canTakeCommands && scripted.hasPending(for: slot.name) {
             let point = ChoicePoint(kind: .deliverEarly, count: 2, actors: ["runner", slot.name])

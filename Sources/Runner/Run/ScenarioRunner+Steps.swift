@@ -126,10 +126,7 @@ extension ScenarioRunner {
             written.step = .parallel(ordered.map(\.step))
             executed.append(written, executing: true)
         }
-        func processes(of steps: [RunPlan.PlannedStep]) -> [String] {
-            steps.flatMap { [$0.step.process].compactMap { $0 } + processes(of: $0.children) }
-        }
-        let processes = Array(Set(processes(of: ordered))).sorted()
+        let processes = Array(Set(ordered.flatMap(\.step.processesInvolved))).sorted()
         for process in processes { hub.hold(process) }
         runningTogether += 1
         defer {

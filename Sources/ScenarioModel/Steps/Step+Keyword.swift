@@ -80,3 +80,10 @@ extension Step {
         }
     }
 }
+
+extension ScenarioStep {
+    /// The processes whose steps this one is or holds (inside `parallel` and sequences, at any depth).
+    public var processesInvolved: Set<String> {
+        Set([process].compactMap { $0 }).union((step.nestedSteps ?? []).flatMap(\.processesInvolved))
+    }
+}

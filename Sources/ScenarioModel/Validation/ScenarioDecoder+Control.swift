@@ -68,13 +68,10 @@ extension ScenarioDecoder {
     /// each branch fails in one order only).
     private func checkSequenceProcesses(_ children: [ScenarioStep]) {
         guard children.contains(where: { if case .sequence = $0.step { true } else { false } }) else { return }
-        func processes(_ step: ScenarioStep) -> Set<String> {
-            Set([step.process].compactMap { $0 }).union((step.step.nestedSteps ?? []).flatMap(processes))
-        }
         var seen: [String: Bool] = [:]  // process -> whether a sequence named it
         for child in children {
             let isSequence = if case .sequence = child.step { true } else { false }
-            for process in processes(child).sorted() {
+            for process in child.processesInvolved.sorted() {
                 if let earlier = seen[process], earlier || isSequence {
                     decoder.error("'\(process)' has steps in two children of this parallel, one of them a sequence: which goes "
                         + "first is the schedule's choice; put \(process)'s steps in one list.", line: child.location.line,
