@@ -127,4 +127,32 @@ struct TimelineTests {
         #expect((1...14).allSatisfy { html.contains("id=\"t\($0)\"") }, "every anomaly can still be shown on the timeline")
         #expect(html.contains("<p class=\"by-object\">By object: <a href=\"#a1\">m1</a> (missed-insert)"))
     }
+
+    /// A stale read a second before the end of a minute-long run: a sliver of the full timeline, so the
+    /// page adds a close-up from the commit it missed to the read, which links to the list without
+    /// taking the full timeline's anchor.
+    @Test func anAnomalyInALongRunGetsACloseUp() throws {
+        var s = TraceScript(processes: [("app", .host), ("share", .share)], expected: .anomalies([.staleRead]))
+        s.at(ms: 1)
+        s.insert("app", "n1", ["title": .string("A")])
+        s.at(ms: 59_000)
+        s.step("share", "share: update n1 {title: B}", line: 9)
+        s.update("share", "n1", ["title": .string("B")], version: 2, changed: ["title"])
+        s.at(ms: 59_010)
+        s.step("app", "app: reload (requested by share)", line: 10)
+        s.read("app", "n1", ["title": .string("A")], version: 1)
+        s.at(ms: 60_000)
+        s.lifecycle("app", .terminated)
+        let html = page(s.trace)
+        #expect(html.contains("Close-up of anomaly <a href=\"#a1\">1</a>: "), "one close-up, naming its anomaly")
+        #expect(html.components(separatedBy: "<svg class=\"timeline\"").count == 3, "the full timeline and one close-up")
+        #expect(html.components(separatedBy: "id=\"t1\"").count == 2, "the anchor is the full timeline's alone")
+        let closeUp = try #require(html.components(separatedBy: "Close-up of anomaly").last)
+        #expect(closeUp.contains("clip-path=\"url(#focus-"), "marks outside the window are clipped")
+        #expect(closeUp.contains(">59 s</text>") || closeUp.contains(">59.01 s</text>") || closeUp.contains(">59.005 s</text>"), "the axis counts from the window")
+        #expect(!closeUp.contains(">0</text>"), "the run's start is not on the close-up's axis")
+        #expect(html.contains(">1 reload</text>"), "a step's label leaves out its explanation in parentheses")
+        // An anomaly whose stretch is most of the run needs no close-up.
+        #expect(!page(missedInserts(3)).contains("Close-up"))
+    }
 }

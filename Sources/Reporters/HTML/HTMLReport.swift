@@ -20,6 +20,7 @@ public enum HTMLReport {
         html += filter.inputs()
         html += "<h2 id=\"timeline\">Timeline</h2>\n" + legend() + filter.bar()
         html += "<div class=\"scroll\">\n" + TimelineSVG(run, filter: filter).render() + "</div>\n"
+        html += closeUps(run, filter: filter)
         html += WorkloadTable.render(run)
         html += anomalies(result, filter: filter)
         html += latency(result)
@@ -31,6 +32,19 @@ public enum HTMLReport {
         html += stores(result)
         html += steps(run)
         html += HTMLPage.close(generatedAt: options.generatedAt)
+        return html
+    }
+
+    /// A close-up of each stretch where anomalies are, when the full timeline squeezes it.
+    private static func closeUps(_ run: ReportedRun, filter: KeyFilter) -> String {
+        let result = run.result
+        var html = ""
+        for window in TimelineWindow.focus(on: result, span: Swift.max(result.end.subtractingClamped(result.origin), 1)) {
+            let numbers = window.anomalies.map { "<a href=\"#a\($0 + 1)\">\($0 + 1)</a>" }
+            html += "<h3 class=\"close-up\">Close-up of anomal\(numbers.count == 1 ? "y" : "ies") \(numbers.joined(separator: ", ")): "
+                + "\(DurationText.format(window.start)) to \(DurationText.format(window.end))</h3>\n"
+            html += "<div class=\"scroll\">\n" + TimelineSVG(run, filter: filter, window: window).render() + "</div>\n"
+        }
         return html
     }
 

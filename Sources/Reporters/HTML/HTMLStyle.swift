@@ -8,6 +8,8 @@ enum HTMLStyle {
     main { max-width: 1360px; margin: 0 auto; padding: 20px 20px 48px; }
     h1 { font-size: 22px; margin: 0 0 4px; }
     h2 { font-size: 17px; margin: 28px 0 10px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
+    h3.close-up { font-size: 14px; font-weight: 600; margin: 16px 0 6px; color: var(--muted); }
+    h3.close-up a { color: var(--bad); }
     code, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, "DejaVu Sans Mono", monospace; font-size: 12.5px; }
     code { background: #f0f4f8; padding: 1px 5px; border-radius: 4px; }
     a { color: var(--blue); }
@@ -59,7 +61,7 @@ enum HTMLStyle {
     .band-label { font-size: 10px; fill: #3e4c63; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
     .hatch-bg { fill: #e6e9f0; } .hatch-line { stroke: #c5cbd8; stroke-width: 3; }
     .step-tick { stroke: #9aa5b1; stroke-width: 1; }
-    .step-label { font-size: 10px; fill: #52606d; }
+    .step-label { font-size: 10px; fill: #52606d; paint-order: stroke; stroke: #fff; stroke-opacity: 0.85; stroke-width: 3px; }
     .refresh { fill: var(--violet); fill-opacity: 0.75; }
     .notification { fill: var(--blue); }
     .message { stroke: var(--blue); stroke-opacity: 0.45; stroke-width: 1; }

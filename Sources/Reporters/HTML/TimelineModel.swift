@@ -159,7 +159,8 @@ struct TimelineModel {
     static func shortStep(_ text: String, process: String) -> String {
         var body = Substring(text)
         if body.hasPrefix(process + ":") { body = body.dropFirst(process.count + 1) }
-        let words = body.split(separator: " ").prefix(2)
+        // What is in parentheses explains the step ("reload (requested by app)"): the tooltip keeps it.
+        let words = body.split(separator: " ").prefix { !$0.hasPrefix("(") }.prefix(2)
         let short = words.joined(separator: " ").trimmingEdges("{},:")
         return short.count > 18 ? String(short.prefix(17)) + "…" : short
     }

@@ -8,6 +8,9 @@ struct TimelineSVG {
     let model: TimelineModel
     let run: ReportedRun
     let filter: KeyFilter
+    /// The part of the run drawn across the plot; nil for the whole run. A window's timeline is a close-up:
+    /// what lies outside it is clipped, and its anomalies link to the list without being link targets.
+    let window: TimelineWindow?
 
     let width = 1320.0
     let plotLeft = 196.0
@@ -19,10 +22,21 @@ struct TimelineSVG {
     let maxMarks = 3_000, maxArrows = 150, maxStepLabels = 40, maxSaveLabels = 80
     static let maxAnomalies = 400
 
-    init(_ run: ReportedRun, filter: KeyFilter? = nil) {
+    init(_ run: ReportedRun, filter: KeyFilter? = nil, window: TimelineWindow? = nil) {
         self.run = run
         model = TimelineModel(run)
         self.filter = filter ?? KeyFilter(run.result)
+        self.window = window
+    }
+
+    /// The times drawn, from the run's origin.
+    private var shown: TimelineWindow { window ?? TimelineWindow(start: 0, end: model.span) }
+
+    /// Whether a mark at `t` can be seen: inside the window, or close enough for part of it to show.
+    private func visible(_ t: UInt64) -> Bool {
+        guard let window else { return true }
+        let margin = (window.end - window.start) / 50
+        return t >= window.start.subtractingClamped(margin) && t <= window.end.addingClamped(margin)
     }
 
     /// `base` with the classes that let the object filter dim a mark about `objects`.
@@ -51,7 +65,8 @@ struct TimelineSVG {
     }
 
     private func x(_ t: UInt64) -> Double {
-        plotLeft + Double(Swift.min(t, model.span)) / Double(model.span) * (plotRight - plotLeft)
+        guard let window else { return plotLeft + Double(Swift.min(t, model.span)) / Double(model.span) * (plotRight - plotLeft) }
+        return plotLeft + (Double(t) - Double(window.start)) / Double(Swift.max(window.end - window.start, 1)) * (plotRight - plotLeft)
     }
 
     private func top(_ lane: Int) -> Double { axisHeight + Double(lane) * (laneHeight + laneGap) }
@@ -72,11 +87,18 @@ struct TimelineSVG {
         let arrowLayer = arrows(laneOf, &board)
         let saveLayer = saves(laneOf, &board)
         let stepLayer = steps(laneOf, &board)
-        let laneLayer = lanes(storeLane: storeLane, &board)
+        let (laneLayer, stateLayer) = lanes(storeLane: storeLane, &board)
         let readLayer = reads(laneOf, &board)
-        svg += defs()
+        if let window {
+            // The main timeline's markers and pattern serve this one; only the clip is its own.
+            svg += "<defs><clipPath id=\"\(window.clipID)\"><rect x=\"\(SVG.n(plotLeft - 10))\" y=\"0\" width=\"\(SVG.n(plotRight - plotLeft + 20))\" height=\"\(SVG.n(height))\"/></clipPath></defs>\n"
+        } else {
+            svg += defs()
+        }
         svg += axis(height: height)
         svg += laneLayer
+        if let window { svg += "<g clip-path=\"url(#\(window.clipID))\">\n" }
+        svg += stateLayer
         svg += stepLayer
         svg += refreshes(laneOf)
         svg += messages(laneOf)
@@ -86,6 +108,7 @@ struct TimelineSVG {
         svg += saveLayer
         svg += crashes(laneOf)
         svg += anomalyLayer
+        if window != nil { svg += "</g>\n" }
         return svg + "</svg>\n"
     }
 
@@ -102,9 +125,9 @@ struct TimelineSVG {
 
     private func axis(height: Double) -> String {
         var svg = "<g class=\"axis\">"
-        let step = Self.niceStep(model.span / 8)
-        var tick: UInt64 = 0
-        while tick <= model.span {
+        let step = Self.niceStep((shown.end - shown.start) / 8)
+        var tick = shown.start.isMultiple(of: step) ? shown.start : (shown.start / step).addingClamped(1).multipliedClamped(by: step)
+        while tick <= shown.end {
             let px = x(tick)
             svg += "<line x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(axisHeight - 6))\" x2=\"\(SVG.n(px))\" y2=\"\(SVG.n(height - 6))\" class=\"grid\"/>"
             svg += SVG.text(DurationText.format(tick).replacingZero(), x: px, y: axisHeight - 12, cls: "tick", anchor: "middle")
@@ -113,13 +136,16 @@ struct TimelineSVG {
         return svg + "</g>\n"
     }
 
-    private func lanes(storeLane: Int?, _ board: inout LabelBoard) -> String {
-        var svg = "<g class=\"lanes\">"
+    /// The lanes' frames (background and name), and their lifecycle states (clipped in a window).
+    private func lanes(storeLane: Int?, _ board: inout LabelBoard) -> (frames: String, states: String) {
+        var svg = "<g class=\"lanes\">", states = "<g class=\"states\">"
         for (i, lane) in model.lanes.enumerated() {
             let y = top(i)
             svg += "<g class=\"lane\">"
             svg += "<rect x=\"0\" y=\"\(SVG.n(y))\" width=\"\(SVG.n(width))\" height=\"\(SVG.n(laneHeight))\" class=\"lane-bg\"/>"
-            for segment in lane.segments {
+            for segment in lane.segments where segment.end >= shown.start && segment.start <= shown.end {
+                var svg = ""
+                defer { states += svg }
                 let x0 = x(segment.start), x1 = x(segment.end)
                 svg += "<rect x=\"\(SVG.n(x0))\" y=\"\(SVG.n(y + 4))\" width=\"\(SVG.n(Swift.max(x1 - x0, 0.5)))\" height=\"\(SVG.n(laneHeight - 8))\" class=\"state-\(segment.state.rawValue)\">"
                 svg += SVG.title("\(lane.name): \(segment.state.label) from \(DurationText.format(segment.start)) to \(DurationText.format(segment.end))") + "</rect>"
@@ -131,7 +157,7 @@ struct TimelineSVG {
                     svg += SVG.title("\(lane.name): \(segment.state.label) for \(DurationText.format(segment.end - segment.start))") + "</rect>"
                     let name = "\(segment.state == .suspended ? "suspended" : "background") \(DurationText.format(segment.end - segment.start))"
                     if bandWidth > LabelStyle.band.width(name) + 6,
-                       let at = board.place(name, style: .band, candidates: [.init(x: x0 + 3, y: y + laneHeight - 13)], bounds: plotLeft...plotRight) {
+                       let at = board.place(name, style: .band, candidates: [.init(x: Swift.max(x0, plotLeft) + 3, y: y + laneHeight - 13)], bounds: plotLeft...plotRight) {
                         svg += SVG.label(name, at: at, style: .band)
                     }
                 }
@@ -147,14 +173,15 @@ struct TimelineSVG {
             svg += SVG.text("stores", x: 14, y: y + 34, cls: "lane-name")
             svg += SVG.text("end-of-run checks", x: 14, y: y + 52, cls: "lane-detail")
         }
-        return svg + "</g>\n"
+        return (svg + "</g>\n", states + "</g>\n")
     }
 
     private func steps(_ laneOf: [String: Int], _ board: inout LabelBoard) -> String {
         var svg = "<g class=\"steps\">"
         var perLane: [Int: Int] = [:]
-        for mark in model.steps { if let lane = laneOf[mark.process] { perLane[lane, default: 0] += 1 } }
-        for mark in Self.sampled(model.steps, maxMarks) {
+        let marks = model.steps.filter { visible($0.t) }
+        for mark in marks { if let lane = laneOf[mark.process] { perLane[lane, default: 0] += 1 } }
+        for mark in Self.sampled(marks, maxMarks) {
             guard let lane = laneOf[mark.process] else { continue }
             let px = x(mark.t), y = top(lane)
             svg += "<g><line x1=\"\(SVG.n(px))\" y1=\"\(SVG.n(y + 4))\" x2=\"\(SVG.n(px))\" y2=\"\(SVG.n(y + 20))\" class=\"step-tick\"/>"
@@ -171,7 +198,7 @@ struct TimelineSVG {
 
     private func refreshes(_ laneOf: [String: Int]) -> String {
         var svg = "<g class=\"refreshes\">"
-        for span in Self.sampled(model.refreshes, maxMarks) {
+        for span in Self.sampled(model.refreshes.filter { $0.end >= shown.start && $0.start <= shown.end }, maxMarks) {
             guard let lane = laneOf[span.process] else { continue }
             let x0 = x(span.start), x1 = x(span.end)
             svg += "<rect x=\"\(SVG.n(x0))\" y=\"\(SVG.n(top(lane) + 76))\" width=\"\(SVG.n(Swift.max(x1 - x0, 3)))\" height=\"9\" rx=\"2\" class=\"refresh\">\(SVG.title(span.label))</rect>"
@@ -183,7 +210,7 @@ struct TimelineSVG {
     /// line when delivered, dashed when held (queued, coalesced, delayed), dashed red when lost.
     private func messages(_ laneOf: [String: Int]) -> String {
         var svg = "<g class=\"messages\">"
-        for message in Self.sampled(model.messages, maxArrows) {
+        for message in Self.sampled(model.messages.filter { $0.t >= shown.start && $0.postedAt <= shown.end }, maxArrows) {
             guard let from = laneOf[message.from], let to = laneOf[message.to] else { continue }
             let x0 = x(message.postedAt), x1 = x(message.t)
             let y0 = top(from) + 73, y1 = top(to) + 66
@@ -198,13 +225,13 @@ struct TimelineSVG {
 
     private func notifications(_ laneOf: [String: Int]) -> String {
         var svg = "<g class=\"notifications\">"
-        for point in Self.sampled(model.received, maxMarks) {
+        for point in Self.sampled(model.received.filter { visible($0.t) }, maxMarks) {
             guard let lane = laneOf[point.process] else { continue }
             let px = x(point.t), y = top(lane) + 73
             svg += "<path d=\"M\(SVG.n(px - 5)),\(SVG.n(y - 7)) L\(SVG.n(px + 5)),\(SVG.n(y - 7)) L\(SVG.n(px)),\(SVG.n(y)) z\" class=\"notification\">\(SVG.title(point.label))</path>"
         }
         // A lost notification: the same triangle, hollow and red, crossed out.
-        for point in Self.sampled(model.lost, maxMarks) {
+        for point in Self.sampled(model.lost.filter { visible($0.t) }, maxMarks) {
             guard let lane = laneOf[point.process] else { continue }
             let px = x(point.t), y = top(lane) + 73
             svg += "<g class=\"notification-lost\">\(SVG.title(point.label))<path d=\"M\(SVG.n(px - 5)),\(SVG.n(y - 7)) L\(SVG.n(px + 5)),\(SVG.n(y - 7)) L\(SVG.n(px)),\(SVG.n(y)) z\"/>"
@@ -218,7 +245,7 @@ struct TimelineSVG {
         // The earlier attempts of one `within:` check (often hundreds) are one mark: a thin bracket from
         // the first attempt to the last, with their count; the judged read is drawn on its own.
         var attempts: [String: [TimelineModel.Read]] = [:], order: [String] = []
-        for read in model.reads where !read.final {
+        for read in model.reads where !read.final && visible(read.t) {
             let key = "\(read.process)#\(read.step.map(String.init) ?? "t\(read.t)")"
             if attempts[key] == nil { order.append(key) }
             attempts[key, default: []].append(read)
@@ -238,7 +265,7 @@ struct TimelineSVG {
             }
             svg += "</g>"
         }
-        for read in Self.sampled(model.reads.filter(\.final), maxMarks) {
+        for read in Self.sampled(model.reads.filter { $0.final && visible($0.t) }, maxMarks) {
             guard let lane = laneOf[read.process] else { continue }
             let px = x(read.t), y = mid(lane)
             svg += "<rect x=\"\(SVG.n(px - 2))\" y=\"\(SVG.n(y - 8))\" width=\"4\" height=\"16\" rx=\"1\" class=\"\(cls("read", read.objects))\">\(SVG.title(read.label))</rect>"
@@ -248,11 +275,14 @@ struct TimelineSVG {
 
     private func arrows(_ laneOf: [String: Int], _ board: inout LabelBoard) -> String {
         var svg = "<g class=\"arrows\">"
-        let shown = run.result.latency.propagations.filter { $0.seenAt != nil }
-        let dense = shown.count > 40
-        for p in Self.sampled(shown, maxArrows) {
+        let origin = run.result.origin
+        let drawn = run.result.latency.propagations.filter {
+            guard let seen = $0.seenAt else { return false }
+            return seen.subtractingClamped(origin) >= shown.start && $0.committedAt.subtractingClamped(origin) <= shown.end
+        }
+        let dense = drawn.count > 40
+        for p in Self.sampled(drawn, maxArrows) {
             guard let from = laneOf[p.writer], let to = laneOf[p.reader], let seen = p.seenAt else { continue }
-            let origin = run.result.origin
             svg += curve(
                 from: (x(p.committedAt - origin), mid(from)), to: (x(seen - origin), mid(to)),
                 cls: cls(dense ? "propagation dense" : "propagation", [p.object]), marker: "arrow",
@@ -294,8 +324,8 @@ struct TimelineSVG {
 
     private func saves(_ laneOf: [String: Int], _ board: inout LabelBoard) -> String {
         var svg = "<g class=\"saves\">"
-        let label = model.saves.count <= maxSaveLabels
-        for save in Self.sampled(model.saves, maxMarks) {
+        let label = model.saves.filter { visible($0.t) }.count <= maxSaveLabels
+        for save in Self.sampled(model.saves.filter { visible($0.t) }, maxMarks) {
             guard let lane = laneOf[save.process] else { continue }
             let px = x(save.t), y = mid(lane)
             svg += "<g\(filter.attribute(save.objects))><circle cx=\"\(SVG.n(px))\" cy=\"\(SVG.n(y))\" r=\"6\" class=\"save\"/>"
@@ -343,7 +373,7 @@ struct TimelineSVG {
         for (i, anomaly, lane, px) in placed {
             let y = mid(lane)
             let objects = ([i] + (members[i] ?? [])).compactMap { run.result.anomalies[$0].object }
-            svg += "<a href=\"#a\(i + 1)\" id=\"t\(i + 1)\"><g class=\"\(cls("anomaly", objects))\">"
+            svg += "<a href=\"#a\(i + 1)\"\(window == nil ? " id=\"t\(i + 1)\"" : "")><g class=\"\(cls("anomaly", objects))\">"
             if arrowsOnDemand, let arrow = missedArrow(i, anomaly, laneOf) { svg += arrow }
             if clusterOf[i] != nil {
                 svg += SVG.title("#\(i + 1) \(anomaly.kind.rawValue): \(anomaly.explanation)") + "</g></a>"
@@ -389,6 +419,21 @@ struct TimelineSVG {
             for m: UInt64 in [1, 2, 5] where step * m >= rough { return step * m }
             step *= 10
         }
+    }
+}
+
+extension UInt64 {
+    /// `self - other`, or 0 below zero.
+    func subtractingClamped(_ other: UInt64) -> UInt64 { self >= other ? self - other : 0 }
+    /// `self + other`, or the largest value past it.
+    func addingClamped(_ other: UInt64) -> UInt64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? .max : sum
+    }
+    /// `self * other`, or the largest value past it.
+    func multipliedClamped(by other: UInt64) -> UInt64 {
+        let (product, overflow) = multipliedReportingOverflow(by: other)
+        return overflow ? .max : product
     }
 }
 
