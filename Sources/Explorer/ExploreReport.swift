@@ -167,24 +167,21 @@ public struct ExploreReport: Sendable, Codable {
 
     /// A self-contained page: the table, and each counterexample with links to its file and its timeline.
     public func html() -> String {
-        var page = """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><title>GroupSim explore</title>
-        <style>body{font:14px system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse}
-        td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}td.num{text-align:right}
-        .bad{color:#b00020;font-weight:600}.ok{color:#1b7f3b}code{background:#f3f3f3;padding:0 3px}</style></head><body>
-        <h1>GroupSim explore</h1>
-        <p>Strategy \(Escape.html(strategy)); first seed \(firstSeed); shards \(Escape.html(shards.joined(separator: ", "))).</p>
-        <table><tr><th>scenario</th><th>variant</th><th>expects</th><th>schedules</th><th>coverage</th><th>replayed identically</th><th>not matching</th><th>anomalies (schedules)</th><th>counterexamples</th></tr>
-
-        """
+        let found = variants.reduce(0) { $0 + $1.counterexamples.count }
+        let verdict = found == 0 ? "no counterexample" : "\(found) counterexample\(found == 1 ? "" : "s")"
+        var page = HTMLPage.open(title: "GroupSim explore: \(verdict)")
+        page += "<header><div class=\"headline\"><h1>GroupSim explore</h1><span class=\"badge \(variants.isEmpty ? "none" : found == 0 ? "ok" : "bad")\">"
+            + "\(Escape.html(verdict))</span></div>\n"
+        page += "<p class=\"summary\">Strategy \(Escape.html(strategy)); first seed \(firstSeed); shards \(Escape.html(shards.joined(separator: ", "))).</p></header>\n"
+        page += "<table><thead><tr><th>scenario</th><th>variant</th><th>expects</th><th class=\"num\">schedules</th><th>coverage</th>"
+            + "<th class=\"num\">replayed identically</th><th class=\"num\">not matching</th><th>anomalies (schedules)</th><th>counterexamples</th></tr></thead><tbody>\n"
         for variant in variants {
-            let status = variant.counterexamples.isEmpty ? "<span class=\"ok\">none</span>" : "<span class=\"bad\">\(variant.counterexamples.count)</span>"
-            page += "<tr><td>\(Escape.html(variant.scenario))</td><td>\(Escape.html(variant.variant))</td><td>\(Escape.html(variant.expected.text))</td>"
+            let status = variant.counterexamples.isEmpty ? "<span class=\"badge ok\">none</span>" : "<span class=\"badge bad\">\(variant.counterexamples.count)</span>"
+            page += "<tr\(variant.counterexamples.isEmpty ? "" : " class=\"flagged\"")><td>\(Escape.html(variant.scenario))</td><td>\(Escape.html(variant.variant))</td><td>\(Escape.html(variant.expected.text))</td>"
                 + "<td class=\"num\">\(variant.schedules)</td><td>\(Escape.html(variant.coverage?.text ?? ""))</td>"
                 + "<td class=\"num\">\(variant.replayedIdentically) of \(variant.replayed)</td><td class=\"num\">\(variant.failing)</td><td>\(Escape.html(Self.foundText(variant)))</td><td>\(status)</td></tr>\n"
         }
-        page += "</table>\n"
+        page += "</tbody></table>\n"
         for variant in variants where !variant.counterexamples.isEmpty {
             page += "<h2>\(Escape.html(variant.scenario)) / \(Escape.html(variant.variant))</h2>\n<ul>\n"
             for example in variant.counterexamples {
@@ -196,6 +193,6 @@ public struct ExploreReport: Sendable, Codable {
             }
             page += "</ul>\n"
         }
-        return page + "</body></html>\n"
+        return page + HTMLPage.close(generatedAt: nil)
     }
 }

@@ -100,6 +100,12 @@ import TestSupport
         #expect(merged.variants.count == 1 && merged.variants[0].schedules == 10)
         #expect(merged.variants[0].found == ["stale-read": 3, "busy": 1])
         #expect(merged.shards == ["1/2", "2/2"])
+        // The page wears the reports' frame and stylesheet, and says its outcome in the headline badge.
+        let page = merged.html()
+        #expect(page.hasPrefix("<!DOCTYPE html>") && page.contains("<footer>GroupSim report"))
+        #expect(page.contains("<span class=\"badge ok\">no counterexample</span>"))
+        #expect(page.contains("<td><span class=\"badge ok\">none</span></td></tr>"))
+        #expect(ExploreReport(firstSeed: 1, shards: [], variants: []).html().contains("<span class=\"badge none\">"), "nothing explored is not green")
     }
 
     /// The central race of the domain, with no `explore:` section: the app reads right after the share

@@ -295,14 +295,16 @@ public enum HTMLReport {
     }
 }
 
-/// The page frame every HTML report shares.
-enum HTMLPage {
+/// The page frame every HTML report shares (the run pages, the index, `compare` and `explore`): one
+/// stylesheet, one header and footer.
+public enum HTMLPage {
     /// The page up to its content; `css` adds rules of this page's own (the object filter's).
-    static func open(title: String, css: String = "") -> String {
+    public static func open(title: String, css: String = "") -> String {
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>\(Escape.html(title))</title>\n<style>\n\(HTMLStyle.css)\n\(css)</style>\n</head>\n<body>\n<main>\n"
     }
 
-    static func close(generatedAt: String?) -> String {
+    /// The footer and the end of the page; `generatedAt` is said in the footer when given.
+    public static func close(generatedAt: String?) -> String {
         let generated = generatedAt.map { " Generated \(Escape.html($0))." } ?? ""
         return "<footer>GroupSim report, schema version \(JSONReport.schemaVersion).\(generated)</footer>\n</main>\n</body>\n</html>\n"
     }
