@@ -276,8 +276,9 @@ extension AgentProcess {
                 absent.insert(ids.name(of: id))
             }
         }
+        let whole = Set(fetches.filter { $0.predicate == nil && $0.filter == nil && $0.fetchLimit == nil && $0.includesSubentities }.map(\.entity))
         record(.finalView(StateSnapshot(
             store: openedCopyName ?? config.store.traceName, objects: objects,
-            absent: absent.sorted())))
+            absent: absent.sorted(), fetchedAll: whole.isEmpty ? nil : whole.sorted())))
     }
 }

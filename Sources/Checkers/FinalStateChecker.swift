@@ -176,9 +176,20 @@ struct FinalStateChecker {
                 .notConverged, process: process, step: nil, t: view.t, object: object, property: property,
                 seen: seen, expected: expected, explanation: explanation))
         }
-        for id in Set(view.snapshot.absent).sorted() where inView[id] == nil {
+        var absent = Set(view.snapshot.absent)
+        // A widget's view was recorded when its last reload rendered it: what its fetches of every object
+        // of an entity would return from the store at the end, and it does not show, came after.
+        if widget, let entities = view.snapshot.fetchedAll.map(Set.init) {
+            let shownRows = Set(view.snapshot.objects.compactMap { object in object.pk.map { RowRef(entity: object.entity, pk: $0) } })
+            for object in final.snapshot.objects where inView[object.id] == nil && !absent.contains(object.id)
+                && !(object.pk.map { shownRows.contains(RowRef(entity: object.entity, pk: $0)) } ?? false)
+                && entities.contains(where: { context.info.entity(object.entity, isKindOf: $0) }) {
+                absent.insert(object.id)
+            }
+        }
+        for id in absent.sorted() where inView[id] == nil {
             add(id, nil, seen: "no \(id)", expected: "\(id) in the view",
-                "At the end, \(process)'s view has no \(id), which its own fetch returns from the store \(store).")
+                "At the end, \(process)'s view has no \(id), which its own fetch returns from the store \(store)\(rendered).")
         }
         for id in inView.keys.sorted() {
             let shown = inView[id]!

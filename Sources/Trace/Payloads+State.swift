@@ -26,11 +26,16 @@ public struct StateSnapshot: Sendable, Hashable, Codable {
     /// For a view: objects that the view's own fetches would return now but the view lacks
     /// (inserted elsewhere and never merged). Empty for a store.
     public var absent: [String]
+    /// For a view: the entities it fetched every object of (no predicate, no limit, sub-entities
+    /// included, as Core Data fetches by default). A widget's view is recorded when a reload rendered
+    /// it, so what was inserted after is judged against the store at the end from these. Nil when none.
+    public var fetchedAll: [String]?
 
-    public init(store: String, objects: [ObjectState], absent: [String] = []) {
+    public init(store: String, objects: [ObjectState], absent: [String] = [], fetchedAll: [String]? = nil) {
         self.store = store
         self.objects = objects
         self.absent = absent
+        self.fetchedAll = fetchedAll
     }
 }
 

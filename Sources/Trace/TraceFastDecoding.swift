@@ -84,7 +84,9 @@ enum TraceFastDecoding {
             if let node = object["pk"] { guard let value = node.integer else { return nil }; pk = value }
             objects.append(ObjectState(id: id, entity: entity, version: version, values: values, pk: pk))
         }
-        return StateSnapshot(store: store, objects: objects, absent: absent)
+        var fetchedAll: [String]?
+        if let node = fields["fetchedAll"] { guard let entities = node.strings else { return nil }; fetchedAll = entities }
+        return StateSnapshot(store: store, objects: objects, absent: absent, fetchedAll: fetchedAll)
     }
 
     /// Values as `TraceValue` decodes them: null, a string, a boolean, an integer, else a number.

@@ -91,6 +91,33 @@ struct FinalStateTests {
         ])
     }
 
+    /// A widget's view is what its last reload rendered: an object inserted after, of an entity it
+    /// fetched whole, is missing from it at the end (a host's view says so itself, in `absent`). A
+    /// widget that fetched only some of the entity's objects, or another entity, is not judged by it.
+    @Test func aWidgetMissesWhatWasInsertedAfterItsLastReload() {
+        for fetchedAll in [["Note"], ["Tag"], nil] {
+            var script = TraceScript(processes: [("app", .host), ("widget", .widget)])
+            script.at(ms: 10)
+            script.insert("app", "n1", ["title": .string("A")])
+            script.at(ms: 20)
+            script.record("widget", .finalView(StateSnapshot(
+                store: group, objects: [note("n1", "A")],
+                fetchedAll: fetchedAll)))
+            script.at(ms: 30)
+            script.insert("app", "n2", ["title": .string("B")])
+            script.at(ms: 90)
+            script.record("runner", .finalStore(StateSnapshot(store: group, objects: [note("n1", "A"), note("n2", "B")])))
+            let result = check(script)
+            if fetchedAll == ["Note"] {
+                #expect(kinds(result) == [.notConverged] && result.anomalies.first?.object == "n2")
+                #expect(result.anomalies.first?.explanation.hasSuffix("(a widget shows what its last reload rendered, at 20 ms).") == true,
+                        "\(result.anomalies.first?.explanation ?? "")")
+            } else {
+                #expect(kinds(result).isEmpty, "fetched whole: \(fetchedAll ?? []): \(result.anomalies.map(\.explanation))")
+            }
+        }
+    }
+
     @Test func viewOfEntitiesItNeverFetchedIsNotJudgedMissing() {
         var script = hostAndShare()
         script.at(ms: 10)

@@ -98,6 +98,50 @@ import Trace
       - app: { count: Note, expect: 3 }
     """
 
+    /// A check with `within:` among the children re-reads while its process polls, and sees a
+    /// sibling's save the moment its notification arrives (the hub holds a process's notifications only
+    /// until its own steps of the `parallel` are under way).
+    static let checkInParallel = header + """
+    processes:
+      app: { role: host, refresh: history, trigger: poll, poll-interval: 50ms }
+      viewer: { role: action, refresh: history, trigger: darwin }
+      share: { role: share }
+    steps:
+      - app: launch
+      - viewer: launch
+      - app: { insert: Note, id: n1, set: { title: A } }
+      - app: save
+      - app: { fetch: Note }
+      - viewer: { fetch: Note }
+      - share: launch
+      - share: { update: n1, set: { title: B } }
+      - parallel:
+        - share: save
+        - app: { read: n1, expect: { title: B }, within: 1s }
+        - viewer: { read: n1, expect: { title: B }, within: 1s }
+    """
+
+    /// A `sleep` in one branch holds back that branch alone: the save beside it starts at once, waits on
+    /// the lock the sleeping branch releases after 300 ms, and commits within a 5 s timeout but not a
+    /// 100 ms one, whichever branch is written first.
+    static func sleepInABranch(saveFirst: Bool) -> String {
+        let save = "    - app: save\n", sleeper = "    - [ { sleep: 300ms }, { share: end-write } ]\n"
+        return header + """
+        processes: { app: { role: host }, share: { role: share } }
+        steps:
+          - app: launch
+          - share: launch
+          - share: { begin-write: true }
+          - app: { insert: Note, id: a1, set: { title: A } }
+          - parallel:
+
+        """ + (saveFirst ? save + sleeper : sleeper + save) + """
+        variants:
+          long: { app: { busy-timeout: 5s }, expect: pass }
+          short: { app: { busy-timeout: 100ms }, expect: { busy: 1 } }
+        """
+    }
+
     private func verdicts(_ yaml: String, seeds: ClosedRange<UInt64>, pool: AgentPool) throws -> [String] {
         var result: [String] = []
         for seed in seeds {
@@ -124,6 +168,23 @@ import Trace
         let verdicts = try verdicts(Self.parallelSaves, seeds: 1...10, pool: pool)
         #expect(verdicts.count == 11)
         #expect(Set(verdicts) == ["matched [\"conflict\"]"], "\(verdicts)")
+    }
+
+    @Test func aCheckWithinAParallelIsAskedAgainUntilItMatchesInBothModes() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 3)
+        defer { pool.close() }
+        let verdicts = try verdicts(Self.checkInParallel, seeds: 1...6, pool: pool)
+        #expect(Set(verdicts) == ["matched []"], "both readers see B within their deadline: \(verdicts)")
+    }
+
+    @Test func aSleepInOneBranchHoldsBackThatBranchAloneInBothModes() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        for saveFirst in [true, false] {
+            let verdicts = try verdicts(Self.sleepInABranch(saveFirst: saveFirst), seeds: 1...6, pool: pool)
+            #expect(verdicts.count == 14)
+            #expect(Set(verdicts) == ["matched []", "matched [\"busy\"]"], "save first: \(saveFirst): \(verdicts)")
+        }
     }
 
     @Test func aSaveWaitingOnALockReleasedWithinItsTimeoutSucceedsEverySeed() throws {

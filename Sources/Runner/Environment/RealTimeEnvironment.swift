@@ -83,23 +83,31 @@ final class RealTimeEnvironment: RunEnvironment {
 
     /// Sends every branch's first command, then collects the replies in whatever order they come: the
     /// agents act at once. A branch (a sequence's steps) sends its next step when the one before it is
-    /// done. Lifecycle and control steps, and a step of a process another branch's command occupies, wait
-    /// for the commands in flight and run in order; the branches after them wait too.
+    /// done. A `sleep` in a branch holds back that branch alone while the others go on; a check with
+    /// `within:` is asked again, its branch waiting, until it matches or its deadline passes. Lifecycle
+    /// and control steps, and a step of a process another branch's command occupies, wait for the
+    /// commands in flight and run in order; the branches after them wait too.
     func runTogether(_ step: ParallelStep) throws(HarnessFailure) {
         let branches = step.branches
         var next = [Int](repeating: 0, count: branches.count)
         var pending: [Int: ParallelStep.Sent] = [:]
         var sentAt: [Int: ContinuousClock.Instant] = [:]
+        var timers: [Int: BranchTimer] = [:]
         while true {
             var ranInline = false
-            for b in branches.indices where pending[b] == nil && next[b] < branches[b].count {
+            for b in branches.indices where pending[b] == nil && timers[b] == nil && next[b] < branches[b].count {
                 let child = branches[b][next[b]]
-                if let (slot, command) = step.command(for: child, besides: pending.values.map(\.slot.name)) {
+                if case .sleep(let duration) = child.step.step {
+                    runner.currentStep = child
+                    runner.record(.stepStarted)
+                    timers[b] = .sleep(child, until: Self.deadline(after: duration.nanos))
+                    next[b] += 1
+                } else if let (slot, command) = step.command(for: child, besides: pending.values.map(\.slot.name)) {
                     pending[b] = try step.send(command, for: child, to: slot)
                     sentAt[b] = .now
                     next[b] += 1
-                } else if pending.isEmpty {
-                    try runner.execute(child)
+                } else if pending.isEmpty && timers.isEmpty {
+                    try step.runInline(child)
                     next[b] += 1
                     ranInline = true
                     break
@@ -108,29 +116,69 @@ final class RealTimeEnvironment: RunEnvironment {
                 }
             }
             if ranInline { continue }
-            if pending.isEmpty { return }
-            try collectOne(&pending, sentAt: sentAt, step)
+            if pending.isEmpty && timers.isEmpty { return }
+            try collectOne(&pending, sentAt: &sentAt, timers: &timers, step)
         }
     }
 
-    /// Waits for the first reply of the commands in flight, in whatever order they come: a command that
-    /// waits on another's lock must not wait for the runner to read that other reply first (an armed crash
-    /// inside a save holds the write lock until the runner kills it).
-    private func collectOne(_ pending: inout [Int: ParallelStep.Sent], sentAt: [Int: ContinuousClock.Instant],
-                            _ step: ParallelStep) throws(HarnessFailure) {
-        while true {
+    /// What holds a branch back besides a command in flight: a `sleep` until its end, or a check that
+    /// did not match yet, asked again at `at`.
+    enum BranchTimer {
+        case sleep(RunPlan.PlannedStep, until: UInt64)
+        case recheck(ParallelStep.Sent, at: UInt64)
+
+        var due: UInt64 {
+            switch self {
+            case .sleep(_, let until): until
+            case .recheck(_, let at): at
+            }
+        }
+    }
+
+    private static func deadline(after nanos: UInt64) -> UInt64 {
+        let (end, overflow) = MonotonicClock.now().addingReportingOverflow(nanos)
+        return overflow ? .max : end
+    }
+
+    /// Waits for the first reply of the commands in flight, in whatever order they come, or the first
+    /// timer due: a command that waits on another's lock must not wait for the runner to read that other
+    /// reply first (an armed crash inside a save holds the write lock until the runner kills it).
+    private func collectOne(_ pending: inout [Int: ParallelStep.Sent], sentAt: inout [Int: ContinuousClock.Instant],
+                            timers: inout [Int: BranchTimer], _ step: ParallelStep) throws(HarnessFailure) {
+        while ProcessGuard.interruption == nil {
+            let now = MonotonicClock.now()
+            if let (b, timer) = timers.filter({ $0.value.due <= now }).min(by: { ($0.value.due, $0.key) < ($1.value.due, $1.key) }) {
+                timers[b] = nil
+                switch timer {
+                case .sleep(let child, _):
+                    runner.currentStep = child
+                    runner.record(.stepEnded(nil))
+                case .recheck(let sent, _):
+                    pending[b] = try step.recheck(sent)
+                }
+                return
+            }
+            if pending.isEmpty, let due = timers.values.map(\.due).min() {
+                Self.sleep(nanos: due - now)
+                continue
+            }
             for b in pending.keys.sorted() {
                 guard let sent = pending[b] else { continue }
                 runner.currentStep = sent.child
                 if let reply = try runner.readReply(sent.seq, from: sent.slot, timeout: .milliseconds(1)) {
-                    step.complete(sent, with: reply)
                     pending[b] = nil
+                    if sent.asksAgain(after: reply) {
+                        timers[b] = .recheck(sent, at: min(Self.deadline(after: Self.recheckNanos), sent.checkDeadline ?? .max))
+                    } else {
+                        step.complete(sent, with: reply)
+                    }
                     return
                 } else if let start = sentAt[b], ContinuousClock.now - start > runner.timeout(for: sent.child.step.step, sent.slot) {
                     throw runner.failure("timed out waiting for the reply to step \(runner.currentStepText)", process: sent.slot.name)
                 }
             }
         }
+        throw HarnessFailure(message: "interrupted")
     }
 
     func finishing() {}

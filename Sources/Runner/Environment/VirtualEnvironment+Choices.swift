@@ -88,17 +88,36 @@ extension VirtualEnvironment {
         }
     }
 
-    /// The order in which `children` run: each next one chosen among the branches with steps left (a
-    /// sequence's steps keep their order, interleaved with the other branches'; any other child is a
-    /// branch of one step).
+    /// The order in which `children` run: each next one chosen among the branches whose next step starts
+    /// earliest (after the least `sleep` of its branch; a sequence's steps keep their order, interleaved
+    /// with the other branches'; any other child is a branch of one step).
     func orderTogether(_ children: [RunPlan.PlannedStep]) -> [RunPlan.PlannedStep] {
         var left = ParallelStep.branches(of: children)
+        // How long each branch has slept so far: a step starts that long after the `parallel`, so it
+        // comes after every step of the others that starts earlier, as in real time. A `sleep` itself
+        // is placed at its end (running it moves virtual time on).
+        var slept = [UInt64](repeating: 0, count: left.count)
+        func start(_ b: Int) -> UInt64 {
+            guard case .sleep(let duration) = left[b][0].step.step else { return slept[b] }
+            let (end, overflow) = slept[b].addingReportingOverflow(duration.nanos)
+            return overflow ? .max : end
+        }
         var order: [RunPlan.PlannedStep] = []
         while left.count > 1 {
-            let point = ChoicePoint(kind: .parallelOrder, count: left.count, actors: left.map { $0[0].step.process ?? "runner" })
-            let pick = choose(point)
+            let starts = left.indices.map(start)
+            let earliest = starts.min() ?? 0
+            let ready = left.indices.filter { starts[$0] == earliest }
+            var pick = ready[0]
+            if ready.count > 1 {
+                let point = ChoicePoint(kind: .parallelOrder, count: ready.count, actors: ready.map { left[$0][0].step.process ?? "runner" })
+                pick = ready[choose(point)]
+            }
+            slept[pick] = start(pick)
             order.append(left[pick].removeFirst())
-            if left[pick].isEmpty { left.remove(at: pick) }
+            if left[pick].isEmpty {
+                left.remove(at: pick)
+                slept.remove(at: pick)
+            }
         }
         return order + (left.first ?? [])
     }

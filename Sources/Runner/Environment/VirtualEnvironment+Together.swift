@@ -33,9 +33,13 @@ extension VirtualEnvironment {
     /// when every other child is done wait out their busy timeout in virtual time.
     func runTogether(_ step: ParallelStep) throws(HarnessFailure) {
         var waiting: [(sent: ParallelStep.Sent, deadline: UInt64)] = []
-        /// Steps of a process whose command waits on a lock, in order, run once it is done.
+        /// Checks with `within:` that have not matched yet, asked again after each step of the others.
+        var checking: [ParallelStep.Sent] = []
+        /// Steps of a process whose command waits on a lock or a check, in order, run once it is done.
         var behind: [String: [RunPlan.PlannedStep]] = [:]
-        func isWaiting(_ process: String) -> Bool { waiting.contains { $0.sent.slot.name == process } }
+        func isWaiting(_ process: String) -> Bool {
+            waiting.contains { $0.sent.slot.name == process } || checking.contains { $0.slot.name == process }
+        }
         func completed(_ process: String) throws(HarnessFailure) {
             while !isWaiting(process), var queue = behind[process], !queue.isEmpty {
                 let next = queue.removeFirst()
@@ -46,6 +50,7 @@ extension VirtualEnvironment {
         /// Asks each waiting command again; one whose busy timeout has passed is asked to fail with `busy`
         /// if the lock is still held. With `onlyExpired`, the others are left waiting as they are.
         func retryWaiting(onlyExpired: Bool = false) throws(HarnessFailure) {
+            if !onlyExpired { try recheck() }
             var index = 0
             while index < waiting.count {
                 let expired = waiting[index].deadline <= time.now
@@ -65,6 +70,22 @@ extension VirtualEnvironment {
                 }
             }
         }
+        /// Asks each check again, the last time once its deadline has passed.
+        func recheck() throws(HarnessFailure) {
+            var index = 0
+            while index < checking.count {
+                let again = try step.recheck(checking[index])
+                let reply = try runner.awaitReply(again.seq, from: again.slot, timeout: runner.timeout(for: again.child.step.step, again.slot))
+                if again.asksAgain(after: reply) {
+                    checking[index] = again
+                    index += 1
+                } else {
+                    checking.remove(at: index)
+                    step.complete(again, with: reply)
+                    try completed(again.slot.name)
+                }
+            }
+        }
         func run(_ child: RunPlan.PlannedStep, queued: Bool = false) throws(HarnessFailure) {
             // A command whose busy timeout passed while the steps before this one ran, with the lock still
             // held after them, has failed by now, as SQLite's busy handler gives up at the timeout.
@@ -74,7 +95,7 @@ extension VirtualEnvironment {
                 return
             }
             guard let (slot, command) = step.command(for: child, besides: waiting.map(\.sent.slot.name)) else {
-                try runner.execute(child)
+                try step.runInline(child)
                 try retryWaiting()
                 return
             }
@@ -86,10 +107,23 @@ extension VirtualEnvironment {
                 waiting.append((sent, overflow ? .max : deadline))
                 return
             }
+            if sent.asksAgain(after: reply) {
+                checking.append(sent)
+                return
+            }
             step.complete(sent, with: reply)
             try retryWaiting()
         }
         for child in step.children { try run(child) }
+        // Checks still to match: time passes to the first moment one could (a notification waiting for
+        // its process, a timer, a deadline) while locks are waited on as below.
+        while !checking.isEmpty {
+            if !checking.contains(where: { holding[$0.slot.name] == nil && scripted.hasPending(for: $0.slot.name) }) {
+                let due = (waiting.map(\.deadline) + checking.compactMap(\.checkDeadline) + [nextTimer()].compactMap { $0 }).min() ?? time.now
+                try advanceTime(to: Swift.max(due, time.now))
+            }
+            try retryWaiting()
+        }
         // Nothing else of the step can let go of a lock: each waits out its timeout, then fails or goes on.
         while let first = waiting.indices.min(by: { waiting[$0].deadline < waiting[$1].deadline }) {
             let (sent, deadline) = waiting.remove(at: first)

@@ -16,15 +16,52 @@ final class ParallelStep {
         var seq: Int
         /// When the command was sent (a copy is verified against what was committed before it).
         var sentAt: UInt64
+        /// For a check with `within:`, when its last attempt is due (from the first attempt's start).
+        var checkDeadline: UInt64?
+
+        /// Whether `reply` leaves the check to be asked again: it did not match, and its deadline has
+        /// not passed (the attempt that did was sent as the last).
+        func asksAgain(after reply: AgentReply) -> Bool {
+            checkDeadline != nil && reply.matched == false && reply.status == .ok && !lastAttempt
+        }
+
+        /// Whether the attempt in flight was sent as the last.
+        var lastAttempt = false
     }
 
     /// The children, in the order the environment runs them.
     let children: [RunPlan.PlannedStep]
     private unowned let runner: ScenarioRunner
 
+    /// Per process, its steps in this `parallel` not yet started; the hub holds the process's
+    /// notifications until all have (`started(_:)`).
+    private var unstarted: [String: Int] = [:]
+
     init(children: [RunPlan.PlannedStep], runner: ScenarioRunner) {
         self.children = children
         self.runner = runner
+        for branch in Self.branches(of: children) {
+            for child in branch { for process in child.step.processesInvolved { unstarted[process, default: 0] += 1 } }
+        }
+    }
+
+    /// The processes whose notifications the hub holds for this step.
+    var held: [String] { unstarted.keys.sorted() }
+
+    /// Notes that `child` has started (its command written, or its inline run begun): a process with
+    /// every step of this `parallel` under way gets the notifications held for it, as they arrive
+    /// while its steps run (a check with `within:` among them sees a sibling's save). The runner lets
+    /// the rest go when the step is done.
+    func started(_ child: RunPlan.PlannedStep) {
+        for process in child.step.processesInvolved {
+            guard let left = unstarted[process] else { continue }
+            if left <= 1 {
+                unstarted[process] = nil
+                runner.hub.release(process)
+            } else {
+                unstarted[process] = left - 1
+            }
+        }
     }
 
     /// The children as branches: a sequence's steps, in order; any other child alone.
@@ -55,8 +92,31 @@ final class ParallelStep {
         let sentAt = runner.time.reading()
         runner.commandContext = child.step.context.map { ($0, nil, nil) }
         defer { runner.commandContext = nil }
-        let seq = try runner.write(command, to: slot, expectError: child.step.expectError?.kind, lockWaits: lockWaits)
-        return Sent(child: child, slot: slot, command: command, seq: seq, sentAt: sentAt)
+        // A check's deadline counts from its first attempt's start, as outside `parallel`.
+        let within = command.checkWithin ?? 0
+        let deadline = within == 0 ? nil : Optional(sentAt.addingReportingOverflow(within).overflow ? UInt64.max : sentAt + within)
+        let seq = try runner.write(command, to: slot, expectError: child.step.expectError?.kind,
+                                   lastAttempt: deadline == nil ? nil : false, lockWaits: lockWaits, checkDeadline: deadline)
+        started(child)
+        return Sent(child: child, slot: slot, command: command, seq: seq, sentAt: sentAt, checkDeadline: deadline)
+    }
+
+    /// Asks a check again (its last attempt once its deadline has passed), under the same step.
+    func recheck(_ sent: Sent) throws(HarnessFailure) -> Sent {
+        runner.currentStep = sent.child
+        runner.commandContext = sent.child.step.context.map { ($0, nil, nil) }
+        defer { runner.commandContext = nil }
+        var again = sent
+        again.lastAttempt = runner.time.now >= (sent.checkDeadline ?? 0)
+        again.seq = try runner.write(sent.command, to: sent.slot, expectError: sent.child.step.expectError?.kind,
+                                     lastAttempt: again.lastAttempt, checkDeadline: sent.checkDeadline)
+        return again
+    }
+
+    /// Runs `child` inline (a lifecycle or control step), noting its start.
+    func runInline(_ child: RunPlan.PlannedStep) throws(HarnessFailure) {
+        started(child)
+        try runner.execute(child)
     }
 
     /// Writes a command again (after it yielded on a lock), under the same step.

@@ -118,7 +118,8 @@ extension ScenarioRunner {
 
     /// Runs the children together (as the environment runs them: at once in real time, one at a time in
     /// the deterministic mode), each starting before any notification another child posts is handled: the
-    /// hub holds those back until every child is done, as they would arrive after steps already under way.
+    /// hub holds a process's notifications until all its steps of the `parallel` are under way, as they
+    /// would arrive after steps already started.
     func executeParallel(_ planned: RunPlan.PlannedStep) throws(HarnessFailure) {
         let ordered = env.orderTogether(planned.children)
         if runningTogether == 0 {
@@ -126,15 +127,15 @@ extension ScenarioRunner {
             written.step = .parallel(ordered.map(\.step))
             executed.append(written, executing: true)
         }
-        let processes = Array(Set(ordered.flatMap(\.step.processesInvolved))).sorted()
-        for process in processes { hub.hold(process) }
+        let together = ParallelStep(children: ordered, runner: self)
+        for process in together.held { hub.hold(process) }
         runningTogether += 1
         defer {
             runningTogether -= 1
-            for process in processes { hub.release(process) }
+            for process in together.held { hub.release(process) }
             if runningTogether == 0 { executed.endStep() }
         }
-        try env.runTogether(ParallelStep(children: ordered, runner: self))
+        try env.runTogether(together)
     }
 
     // MARK: Talking to agents
