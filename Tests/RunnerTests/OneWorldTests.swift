@@ -340,4 +340,31 @@ import Trace
             #expect(TraceChecker.check(again.trace).verdict.matched, "\(mode): \(Self.verdictText(again))")
         }
     }
+
+    /// An executed interleaving with a `sleep` in a branch is written out one step a child; replayed
+    /// as written, it runs in that order (the sleep where it ran, not after the others) and fails the
+    /// same way.
+    @Test func anExecutedScheduleWithASleepInABranchReplaysInItsOrder() throws {
+        let yaml = Self.sleepInABranch(saveFirst: false)
+        let scenario = try ScenarioLoader.parse(yaml: yaml, file: "sleep.yaml")
+        for seed in UInt64(1)...3 {
+            let run = try #require(scenario.run(variant: "short", seed: seed))
+            let plan = RunPlan(run: run, summary: scenario.summary, mode: .deterministic)
+            let outcome = ScenarioRunner.execute(plan, options: RunnerOptions(agentExecutable: RunHarness.groupsim))
+            #expect(Self.verdictText(outcome) == "matched [\"busy\"]")
+            let text = try ScenarioWriter.file(
+                name: "replay", summary: "Replay.", comment: [], storeSource: yaml, processes: run.processes,
+                steps: outcome.executed, expectation: .counts([AnomalyCount(kind: .busy, atLeast: 1, atMost: 1)]), seed: seed,
+                schedule: .asWritten)
+            let written = try ScenarioLoader.parse(yaml: text, file: "replay.yaml")
+            let again = ScenarioRunner.execute(RunPlan(run: written.runs()[0], summary: "Replay.", mode: .deterministic),
+                                               options: RunnerOptions(agentExecutable: RunHarness.groupsim))
+            #expect(again.harnessError == nil)
+            #expect(Self.verdictText(again) == "matched [\"busy\"]", "seed \(seed):\n\(text)")
+            let order = { (o: RunOutcome) in o.executed.flatMap { step -> [String] in
+                if case .parallel(let children) = step.step { children.map { "\($0.process ?? "-") \($0.step)" } } else { ["\(step.process ?? "-") \(step.step)"] }
+            } }
+            #expect(order(again) == order(outcome), "seed \(seed)")
+        }
+    }
 }

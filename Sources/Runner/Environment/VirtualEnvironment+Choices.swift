@@ -98,7 +98,7 @@ extension VirtualEnvironment {
         // is placed at its end (running it moves virtual time on).
         var slept = [UInt64](repeating: 0, count: left.count)
         func start(_ b: Int) -> UInt64 {
-            guard case .sleep(let duration) = left[b][0].step.step else { return slept[b] }
+            guard !parallelAsWritten, case .sleep(let duration) = left[b][0].step.step else { return slept[b] }
             let (end, overflow) = slept[b].addingReportingOverflow(duration.nanos)
             return overflow ? .max : end
         }

@@ -28,6 +28,9 @@ final class VirtualEnvironment: RunEnvironment {
     var strategy: any ScheduleStrategy
     /// How many of its own steps a process may take before a notification waiting for it is handled.
     let lateNotifications: Int
+    /// Whether `parallel` children run exactly in the order written (`schedule: as-written`, as explore
+    /// writes an executed interleaving out, every step its own child), sleeps included.
+    let parallelAsWritten: Bool
     /// The choices made so far.
     private(set) var choices: [ChoiceRecord] = []
     /// When each `trigger: poll` process refreshes next.
@@ -44,6 +47,7 @@ final class VirtualEnvironment: RunEnvironment {
         costs = options.costs
         scripted = ScriptedHub(time: time, recorder: TraceRecorder(process: "hub", clock: { time.reading() }))
         lateNotifications = plan.schedule.lateNotifications
+        parallelAsWritten = plan.schedule.strategy == .asWritten
         let seed = plan.run.rootSeed ^ 0x5CED
         switch plan.schedule.strategy {
         case .seeded: strategy = SeededStrategy(random: SeededRandom(seed: seed))
