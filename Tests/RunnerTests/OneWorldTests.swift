@@ -187,6 +187,31 @@ import Trace
         }
     }
 
+    /// A crash after a sleep in one branch, beside a save waiting on the crashing process's lock: the
+    /// crash releases the lock in time for a 3 s timeout, not a 50 ms one, in both modes (real time ran
+    /// the crash only once the save had given up).
+    @Test func aLifecycleStepInABranchRunsBesideACommandInFlight() throws {
+        let yaml = Self.header + """
+        processes: { app: { role: host }, share: { role: share } }
+        steps:
+          - app: launch
+          - share: launch
+          - share: { begin-write: true }
+          - app: { insert: Note, id: a1, set: { title: A } }
+          - parallel:
+            - app: save
+            - [ { sleep: 200ms }, { share: crash } ]
+        variants:
+          long: { app: { busy-timeout: 3s }, expect: pass }
+          short: { app: { busy-timeout: 50ms }, expect: { busy: 1 } }
+        """
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let verdicts = try verdicts(yaml, seeds: 1...4, pool: pool)
+        #expect(verdicts.count == 10)
+        #expect(Set(verdicts) == ["matched []", "matched [\"busy\"]"], "\(verdicts)")
+    }
+
     @Test func aSaveWaitingOnALockReleasedWithinItsTimeoutSucceedsEverySeed() throws {
         let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
         defer { pool.close() }

@@ -84,9 +84,10 @@ final class RealTimeEnvironment: RunEnvironment {
     /// Sends every branch's first command, then collects the replies in whatever order they come: the
     /// agents act at once. A branch (a sequence's steps) sends its next step when the one before it is
     /// done. A `sleep` in a branch holds back that branch alone while the others go on; a check with
-    /// `within:` is asked again, its branch waiting, until it matches or its deadline passes. Lifecycle
-    /// and control steps, and a step of a process another branch's command occupies, wait for the
-    /// commands in flight and run in order; the branches after them wait too.
+    /// `within:` is asked again, its branch waiting, until it matches or its deadline passes. A lifecycle
+    /// step runs while the commands of other processes are in flight (a crash beside a save waiting on
+    /// the crashing process's lock); control steps, and a step of a process another branch's command
+    /// occupies, wait for the commands in flight and run in order; the branches after them wait too.
     func runTogether(_ step: ParallelStep) throws(HarnessFailure) {
         let branches = step.branches
         var next = [Int](repeating: 0, count: branches.count)
@@ -106,7 +107,7 @@ final class RealTimeEnvironment: RunEnvironment {
                     pending[b] = try step.send(command, for: child, to: slot)
                     sentAt[b] = .now
                     next[b] += 1
-                } else if pending.isEmpty && timers.isEmpty {
+                } else if pending.isEmpty || step.mayRunInline(child, besides: pending.values.map(\.slot.name)) {
                     try step.runInline(child)
                     next[b] += 1
                     ranInline = true

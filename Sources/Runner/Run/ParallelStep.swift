@@ -113,6 +113,16 @@ final class ParallelStep {
         return again
     }
 
+    /// Whether `child`, which runs inline, may run while the commands of the processes in `busy` are in
+    /// flight: a step of named processes none of which is busy, and none an App Intent (which runs in
+    /// whichever process carries it). A control step waits for every command in flight.
+    func mayRunInline(_ child: RunPlan.PlannedStep, besides busy: [String]) -> Bool {
+        let involved = child.step.processesInvolved
+        return !involved.isEmpty && involved.allSatisfy { process in
+            !busy.contains(process) && runner.slots[process].map { $0.process.settings.role != .intent } ?? false
+        }
+    }
+
     /// Runs `child` inline (a lifecycle or control step), noting its start.
     func runInline(_ child: RunPlan.PlannedStep) throws(HarnessFailure) {
         started(child)
