@@ -126,7 +126,14 @@ import Trace
     /// 100 ms one, whichever branch is written first.
     static func sleepInABranch(saveFirst: Bool) -> String {
         let save = "    - app: save\n", sleeper = "    - [ { sleep: 300ms }, { share: end-write } ]\n"
-        return header + """
+        return lockHeldBeside(saveFirst ? save + sleeper : sleeper + save, long: "5s", short: "100ms")
+    }
+
+    /// share holds the write lock and app has an unsaved insert when `children` (lines of the
+    /// `parallel`) run; variant `long` gives app's saves the `long` busy timeout and expects no anomaly,
+    /// `short` the `short` one and expects one `busy`.
+    static func lockHeldBeside(_ children: String, long: String, short: String) -> String {
+        header + """
         processes: { app: { role: host }, share: { role: share } }
         steps:
           - app: launch
@@ -135,10 +142,10 @@ import Trace
           - app: { insert: Note, id: a1, set: { title: A } }
           - parallel:
 
-        """ + (saveFirst ? save + sleeper : sleeper + save) + """
+        """ + children + """
         variants:
-          long: { app: { busy-timeout: 5s }, expect: pass }
-          short: { app: { busy-timeout: 100ms }, expect: { busy: 1 } }
+          long: { app: { busy-timeout: \(long) }, expect: pass }
+          short: { app: { busy-timeout: \(short) }, expect: { busy: 1 } }
         """
     }
 
@@ -191,20 +198,7 @@ import Trace
     /// crash releases the lock in time for a 3 s timeout, not a 50 ms one, in both modes (real time ran
     /// the crash only once the save had given up).
     @Test func aLifecycleStepInABranchRunsBesideACommandInFlight() throws {
-        let yaml = Self.header + """
-        processes: { app: { role: host }, share: { role: share } }
-        steps:
-          - app: launch
-          - share: launch
-          - share: { begin-write: true }
-          - app: { insert: Note, id: a1, set: { title: A } }
-          - parallel:
-            - app: save
-            - [ { sleep: 200ms }, { share: crash } ]
-        variants:
-          long: { app: { busy-timeout: 3s }, expect: pass }
-          short: { app: { busy-timeout: 50ms }, expect: { busy: 1 } }
-        """
+        let yaml = Self.lockHeldBeside("    - app: save\n    - [ { sleep: 200ms }, { share: crash } ]\n", long: "3s", short: "50ms")
         let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
         defer { pool.close() }
         let verdicts = try verdicts(yaml, seeds: 1...4, pool: pool)
