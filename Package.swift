@@ -52,7 +52,7 @@ let package = Package(
             name: "groupsim",
             dependencies: [
                 "Basics", "SharedStore", "Notify", "ScenarioModel", "Trace", "Agent", "Supervisor", "Runner",
-                "Checkers", "Reporters", "Explorer", "CSQLite",
+                "Checkers", "Reporters", "Explorer", "CSQLite", "CSystemShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

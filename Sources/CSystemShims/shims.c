@@ -5,6 +5,7 @@
 #include "CSystemShims.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -82,4 +83,8 @@ int groupsim_spawn_chdir(posix_spawn_file_actions_t *actions, const char *path) 
     (void)path;
     return ENOSYS;
 #endif
+}
+
+int groupsim_line_buffer_stdout(void) {
+    return setvbuf(stdout, NULL, _IOLBF, 0);
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Basics
+import CSystemShims
 import Foundation
 
 /// The `groupsim` command line: runs scenarios, compares strategies, and benchmarks the layers.
@@ -22,6 +23,9 @@ struct GroupSimCommand: ParsableCommand {
 
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // Through a pipe (the package plugin, CI logs) the C library holds stdout until the buffer fills:
+        // each line is written as it is printed instead. An agent's stdout is its wire, written its own way.
+        if arguments.first != "agent" { _ = groupsim_line_buffer_stdout() }
         // A mistyped command reaches ArgumentParser as "unexpected arguments": say what was meant instead.
         if let first = arguments.first, !first.hasPrefix("-"), first != "agent", first != "help",
            !commandNames.contains(first), !first.contains("/"), !first.contains("."),

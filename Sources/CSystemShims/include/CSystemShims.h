@@ -21,4 +21,9 @@ int groupsim_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 /// `posix_spawn_file_actions_addchdir_np` on both (glibc 2.29+, macOS 10.15+).
 int groupsim_spawn_chdir(posix_spawn_file_actions_t *actions, const char *path);
 
+/// Makes stdout line-buffered: through a pipe (SwiftPM's plugin runner, a CI log) the C library would
+/// hold what is printed until its buffer fills. Returns 0, or non-zero. (Swift 6 cannot name `stdout`,
+/// a C global, without an unsafe reference.)
+int groupsim_line_buffer_stdout(void);
+
 #endif
