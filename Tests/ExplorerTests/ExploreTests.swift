@@ -80,6 +80,52 @@ import TestSupport
         let example = try #require(result.counterexamples.first { $0.kind == .missingAnomaly })
         #expect(example.anomaly == .staleRead)
         #expect(example.reproducesDeterministic)
+
+    }
+
+    /// The read that shows the stale value expects it; a schedule that hands the app's own held
+    /// notification over after the share's save merges B, and the read fails (unmet-expectation) instead
+    /// of showing the stale-read. The counterexample keeps that read: without it, it would pass for want
+    /// of a read whatever the schedule.
+    static let expectsTheStaleValue = """
+    summary: A dropped notification window leaves the history-merging app stale.
+    store:
+      group: group.example.notes
+      name: Notes
+      model:
+        Note: { title: string }
+    processes:
+      app: { role: host, refresh: history, trigger: darwin }
+      share: { role: share }
+    steps:
+      - app: launch
+      - app: { insert: Note, id: n1, set: { title: A } }
+      - app: save
+      - app: { fetch: Note }
+      - app: { read: n1, expect: { title: A }, now: true }
+      - share: launch
+      - fault: { drop-notifications: app, for: 3s }
+      - share: { update: n1, set: { title: B } }
+      - share: save
+      - app: { read: n1, expect: { title: A }, within: 500ms }
+      - share: exit
+    expect: [stale-read]
+    """
+
+    @Test func aCounterexampleWhereTheAnomalyIsMissingKeepsTheChecksThatCouldShowIt() throws {
+        let scenario = try ScenarioLoader.parse(yaml: Self.expectsTheStaleValue, file: "stale.yaml")
+        let directory = try TemporaryDirectory(prefix: "groupsim-explore")
+        let pool = AgentPool(executable: BuiltProducts.executable("groupsim"), target: 2)
+        defer { pool.close() }
+        var explorer = Explorer(executable: BuiltProducts.executable("groupsim"), pool: pool, runs: 40, firstSeed: 1,
+                                reportDirectory: directory.url)
+        explorer.realTimeRuns = 1
+        let result = explorer.explore(scenario, variant: "default", source: Self.expectsTheStaleValue)
+        let example = try #require(result.counterexamples.first { $0.kind == .missingAnomaly }, "\(result.found)")
+        let text = try String(contentsOf: directory.url.appendingPathComponent(example.file), encoding: .utf8)
+        let written = try ScenarioLoader.parse(yaml: text, file: "counterexample.yaml")
+        let reads = written.steps.filter { if case .read = $0.step { true } else { false } }
+        #expect(reads.count == 2, "both reads stay:\n\(text)")
     }
 
     @Test func shardsGetDisjointSeedsAndMergeBack() throws {
