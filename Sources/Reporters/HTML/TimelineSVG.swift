@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Trace
 
@@ -419,21 +420,6 @@ struct TimelineSVG {
             for m: UInt64 in [1, 2, 5] where step * m >= rough { return step * m }
             step *= 10
         }
-    }
-}
-
-extension UInt64 {
-    /// `self - other`, or 0 below zero.
-    func subtractingClamped(_ other: UInt64) -> UInt64 { self >= other ? self - other : 0 }
-    /// `self + other`, or the largest value past it.
-    func addingClamped(_ other: UInt64) -> UInt64 {
-        let (sum, overflow) = addingReportingOverflow(other)
-        return overflow ? .max : sum
-    }
-    /// `self * other`, or the largest value past it.
-    func multipliedClamped(by other: UInt64) -> UInt64 {
-        let (product, overflow) = multipliedReportingOverflow(by: other)
-        return overflow ? .max : product
     }
 }
 

@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 
 /// A stretch of a run, in nanoseconds from its origin, that a timeline draws across its whole plot.

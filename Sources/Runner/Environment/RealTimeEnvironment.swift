@@ -136,10 +136,7 @@ final class RealTimeEnvironment: RunEnvironment {
         }
     }
 
-    private static func deadline(after nanos: UInt64) -> UInt64 {
-        let (end, overflow) = MonotonicClock.now().addingReportingOverflow(nanos)
-        return overflow ? .max : end
-    }
+    private static func deadline(after nanos: UInt64) -> UInt64 { MonotonicClock.now().addingClamped(nanos) }
 
     /// Waits for the first reply of the commands in flight, in whatever order they come, or the first
     /// timer due: a command that waits on another's lock must not wait for the runner to read that other

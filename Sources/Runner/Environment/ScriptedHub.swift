@@ -34,8 +34,7 @@ final class ScriptedHub: NotificationRouter {
     }
 
     func dropNotifications(to process: String, for duration: Swift.Duration) {
-        let (until, overflow) = time.now.addingReportingOverflow(MonotonicClock.nanoseconds(duration))
-        handle(.dropNotifications(to: process, until: overflow ? .max : until))
+        handle(.dropNotifications(to: process, until: time.now.addingClamped(MonotonicClock.nanoseconds(duration))))
     }
 
     func delayNotifications(to process: String, by duration: Swift.Duration) {

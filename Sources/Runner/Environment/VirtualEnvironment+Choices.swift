@@ -99,8 +99,7 @@ extension VirtualEnvironment {
         var slept = [UInt64](repeating: 0, count: left.count)
         func start(_ b: Int) -> UInt64 {
             guard !parallelAsWritten, case .sleep(let duration) = left[b][0].step.step else { return slept[b] }
-            let (end, overflow) = slept[b].addingReportingOverflow(duration.nanos)
-            return overflow ? .max : end
+            return slept[b].addingClamped(duration.nanos)
         }
         var order: [RunPlan.PlannedStep] = []
         while left.count > 1 {

@@ -20,8 +20,7 @@ extension VirtualEnvironment {
     /// once more, to fail with `busy` if the lock is still held.
     func waitForLock(_ command: AgentCommand, on slot: ProcessSlot, expectError: ErrorKind?) throws(HarnessFailure) -> AgentReply {
         runner.record(.note("\(slot.name) waits for the store's write lock, held by another process"), as: slot.name)
-        let (deadline, overflow) = time.now.addingReportingOverflow(slot.process.settings.busyTimeout.nanos)
-        try advanceTime(to: overflow ? .max : deadline)
+        try advanceTime(to: time.now.addingClamped(slot.process.settings.busyTimeout.nanos))
         return try runner.send(command, to: slot, expectError: expectError, lockWaits: .fail)
     }
 
@@ -103,8 +102,7 @@ extension VirtualEnvironment {
             let reply = try runner.awaitReply(sent.seq, from: slot, timeout: runner.timeout(for: child.step.step, slot))
             if reply.status == .blocked {
                 runner.record(.note("\(slot.name) waits for the store's write lock, held by another process"), as: slot.name)
-                let (deadline, overflow) = time.now.addingReportingOverflow(slot.process.settings.busyTimeout.nanos)
-                waiting.append((sent, overflow ? .max : deadline))
+                waiting.append((sent, time.now.addingClamped(slot.process.settings.busyTimeout.nanos)))
                 return
             }
             if sent.asksAgain(after: reply) {

@@ -109,8 +109,7 @@ final class VirtualEnvironment: RunEnvironment {
     func pid(of child: any SupervisedProcess) -> Int32? { nil }
 
     func sleep(nanos: UInt64) throws(HarnessFailure) {
-        let (target, overflow) = time.now.addingReportingOverflow(nanos)
-        try advanceTime(to: overflow ? .max : target)
+        try advanceTime(to: time.now.addingClamped(nanos))
     }
 
     func pace(until due: UInt64) throws(HarnessFailure) {

@@ -94,7 +94,7 @@ final class ParallelStep {
         defer { runner.commandContext = nil }
         // A check's deadline counts from its first attempt's start, as outside `parallel`.
         let within = command.checkWithin ?? 0
-        let deadline = within == 0 ? nil : Optional(sentAt.addingReportingOverflow(within).overflow ? UInt64.max : sentAt + within)
+        let deadline = within == 0 ? nil : Optional(sentAt.addingClamped(within))
         let seq = try runner.write(command, to: slot, expectError: child.step.expectError?.kind,
                                    lastAttempt: deadline == nil ? nil : false, lockWaits: lockWaits, checkDeadline: deadline)
         started(child)

@@ -12,8 +12,7 @@ extension ScenarioRunner {
         case .sleep(let duration):
             try env.sleep(nanos: duration.nanos)
         case .advanceClock(let duration):
-            let (offset, overflow) = clockOffset.addingReportingOverflow(duration.nanos)
-            clockOffset = overflow ? .max : offset
+            clockOffset = clockOffset.addingClamped(duration.nanos)
             // No reply is awaited: a suspended agent applies it when it runs again, before anything else.
             for slot in slots.values where slot.child != nil && slot.lifecycle.state.isRunning {
                 _ = try? writeIgnoringState(.advanceClock(nanos: duration.nanos), to: slot)

@@ -100,8 +100,7 @@ extension ScenarioRunner {
     func perform(_ command: AgentCommand, on slot: ProcessSlot, expectError: ErrorKind?,
                  timeout: Swift.Duration? = nil) throws(HarnessFailure) -> AgentReply {
         if let within = command.checkWithin {
-            let (end, overflow) = time.now.addingReportingOverflow(within)
-            let deadline = overflow ? UInt64.max : end
+            let deadline = time.now.addingClamped(within)
             var last = within == 0
             while true {
                 let reply = try send(command, to: slot, expectError: expectError, timeout: timeout, lastAttempt: last,
