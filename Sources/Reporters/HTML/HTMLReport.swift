@@ -19,8 +19,9 @@ public enum HTMLReport {
         html += header(run, options: options)
         html += filter.inputs()
         html += "<h2 id=\"timeline\">Timeline</h2>\n" + legend() + filter.bar()
-        html += "<div class=\"scroll\">\n" + TimelineSVG(run, filter: filter).render() + "</div>\n"
-        html += closeUps(run, filter: filter)
+        let timeline = TimelineSVG(run, filter: filter)
+        html += "<div class=\"scroll\">\n" + timeline.render() + "</div>\n"
+        html += closeUps(timeline)
         html += WorkloadTable.render(run)
         html += anomalies(result, filter: filter)
         html += latency(result)
@@ -36,14 +37,14 @@ public enum HTMLReport {
     }
 
     /// A close-up of each stretch where anomalies are, when the full timeline squeezes it.
-    private static func closeUps(_ run: ReportedRun, filter: KeyFilter) -> String {
-        let result = run.result
+    private static func closeUps(_ timeline: TimelineSVG) -> String {
+        let result = timeline.run.result
         var html = ""
-        for window in TimelineWindow.focus(on: result, span: Swift.max(result.end.subtractingClamped(result.origin), 1)) {
+        for window in TimelineWindow.focus(on: result, span: timeline.model.span) {
             let numbers = window.anomalies.map { "<a href=\"#a\($0 + 1)\">\($0 + 1)</a>" }
             html += "<h3 class=\"close-up\">Close-up of anomal\(numbers.count == 1 ? "y" : "ies") \(numbers.joined(separator: ", ")): "
                 + "\(DurationText.format(window.start)) to \(DurationText.format(window.end))</h3>\n"
-            html += "<div class=\"scroll\">\n" + TimelineSVG(run, filter: filter, window: window).render() + "</div>\n"
+            html += "<div class=\"scroll\">\n" + timeline.closeUp(of: window).render() + "</div>\n"
         }
         return html
     }

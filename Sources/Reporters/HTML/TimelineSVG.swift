@@ -11,7 +11,7 @@ struct TimelineSVG {
     let filter: KeyFilter
     /// The part of the run drawn across the plot; nil for the whole run. A window's timeline is a close-up:
     /// what lies outside it is clipped, and its anomalies link to the list without being link targets.
-    let window: TimelineWindow?
+    private(set) var window: TimelineWindow?
 
     let width = 1320.0
     let plotLeft = 196.0
@@ -23,11 +23,17 @@ struct TimelineSVG {
     let maxMarks = 3_000, maxArrows = 150, maxStepLabels = 40, maxSaveLabels = 80
     static let maxAnomalies = 400
 
-    init(_ run: ReportedRun, filter: KeyFilter? = nil, window: TimelineWindow? = nil) {
+    init(_ run: ReportedRun, filter: KeyFilter? = nil) {
         self.run = run
         model = TimelineModel(run)
         self.filter = filter ?? KeyFilter(run.result)
-        self.window = window
+    }
+
+    /// The same timeline drawn over `window` only (its model is built once, for all of them).
+    func closeUp(of window: TimelineWindow) -> TimelineSVG {
+        var copy = self
+        copy.window = window
+        return copy
     }
 
     /// The times drawn, from the run's origin.
