@@ -36,6 +36,8 @@ final class ParallelStep {
     /// Per process, its steps in this `parallel` not yet started; the hub holds the process's
     /// notifications until all have (`started(_:)`).
     private var unstarted: [String: Int] = [:]
+    /// The children `started(_:)` has counted.
+    private var begun: Set<Int> = []
 
     init(children: [RunPlan.PlannedStep], runner: ScenarioRunner) {
         self.children = children
@@ -48,11 +50,12 @@ final class ParallelStep {
     /// The processes whose notifications the hub holds for this step.
     var held: [String] { unstarted.keys.sorted() }
 
-    /// Notes that `child` has started (its command written, or its inline run begun): a process with
+    /// Notes that `child` is under way (its command answered once, or its inline run begun): a process with
     /// every step of this `parallel` under way gets the notifications held for it, as they arrive
     /// while its steps run (a check with `within:` among them sees a sibling's save). The runner lets
     /// the rest go when the step is done.
     func started(_ child: RunPlan.PlannedStep) {
+        guard begun.insert(child.index).inserted else { return }
         for process in child.step.processesInvolved {
             guard let left = unstarted[process] else { continue }
             if left <= 1 {
@@ -97,12 +100,13 @@ final class ParallelStep {
         let deadline = within == 0 ? nil : Optional(sentAt.addingClamped(within))
         let seq = try runner.write(command, to: slot, expectError: child.step.expectError?.kind,
                                    lastAttempt: deadline == nil ? nil : false, lockWaits: lockWaits, checkDeadline: deadline)
-        started(child)
         return Sent(child: child, slot: slot, command: command, seq: seq, sentAt: sentAt, checkDeadline: deadline)
     }
 
     /// Asks a check again (its last attempt once its deadline has passed), under the same step.
     func recheck(_ sent: Sent) throws(HarnessFailure) -> Sent {
+        // Its first answer is in: what others saved may reach it before it is asked again.
+        started(sent.child)
         runner.currentStep = sent.child
         runner.commandContext = sent.child.step.context.map { ($0, nil, nil) }
         defer { runner.commandContext = nil }
@@ -141,6 +145,7 @@ final class ParallelStep {
 
     /// Records what the runner does once `sent`'s reply is in, and the end of its step.
     func complete(_ sent: Sent, with reply: AgentReply) {
+        started(sent.child)
         runner.currentStep = sent.child
         runner.afterReply(reply, to: sent.child.step.step, from: sent.slot, sentAt: sent.sentAt)
         runner.record(.stepEnded(reply.error))
