@@ -71,7 +71,7 @@ extension AgentProcess {
         case .snapshotDropped(let object, _):
             record(.snapshotDropped(object: ids.name(of: object)))
         case .batch(_, _, _, _, let changes):
-            lastBatchChanges = Dictionary(changes.map { ($0.object, $0) }, uniquingKeysWith: { $1 })
+            lastBatchChanges = changes
         default:
             // Saves, conflicts and history are recorded from their results, with scenario ids.
             break

@@ -45,7 +45,9 @@ extension AgentProcess {
         commitTimes.reset()
         let deleted = try coordinator.batchDelete(entity, matching: predicate, author: settings.author)
         let names = deleted.map { ids.name(of: $0) }
-        recordBatch(.batchDelete, deleted, operation: .delete)
+        // The rows whose relationships lost a deleted row are updated in the same transaction.
+        let updated = lastBatchChanges.filter { $0.operation == .update }.map(\.object)
+        recordBatch(.batchDelete, deleted + updated, operation: .delete)
         if heldWrite != nil { heldWrite?.outcome.deleted += names } else { outcome.deleted = names }
     }
 
@@ -137,26 +139,29 @@ extension AgentProcess {
         }
     }
 
-    /// A batch operation's rows as a commit, with the versions and values the store read inside the
-    /// operation's transaction (`lastBatchChanges`), stamped with the interval of its COMMIT
-    /// (`commitTimes`); held until `end-write` inside `begin-write`. Rows the store did not report (a
-    /// sync import) are read back through the inspector, after the fact.
+    /// A batch operation's rows as a commit, with the operations, versions and values the store read inside
+    /// the operation's transaction (`lastBatchChanges`; `operation` for a row it did not report), stamped
+    /// with the interval of its COMMIT (`commitTimes`); held until `end-write` inside `begin-write`. Rows
+    /// the store did not report (a sync import) are read back through the inspector, after the fact.
     func recordBatch(_ source: CommitSource, _ rows: [ObjectID], operation: ChangeOperation) {
-        defer { lastBatchChanges = [:] }
+        defer { lastBatchChanges = [] }
         guard !rows.isEmpty else { return }
+        let reported = Dictionary(lastBatchChanges.map { ($0.object, $0) }, uniquingKeysWith: { $1 })
         let reader = operation == .delete ? nil : inspectorContext("batch-readback")
         var objects: [CommittedObject] = []
         for id in rows {
             var values: TraceValues = [:]
             var version: Int64 = 0
-            if let change = lastBatchChanges[id] {
+            var rowOperation = operation
+            if let change = reported[id] {
+                rowOperation = change.operation
                 values = change.values.traceValues
                 version = change.version
             } else if let reader, let read = try? reader.values(of: id) {
                 values = read.traceValues
                 version = reader.version(of: id) ?? 0
             }
-            objects.append(CommittedObject(id: ids.name(of: id), entity: id.entity, operation: operation,
+            objects.append(CommittedObject(id: ids.name(of: id), entity: id.entity, operation: rowOperation,
                                            version: version, values: values, pk: id.primaryKey))
         }
         let token = try? coordinator.latestHistoryToken()

@@ -68,8 +68,8 @@ public final class AgentProcess {
     var holdsBeginWrite: Bool { heldWrite != nil }
     /// The harness's own read-only view of the store (see `inspector()`).
     var inspectorStore: StoreCoordinator?
-    /// The rows the last batch operation wrote, as the store read them before its COMMIT.
-    var lastBatchChanges: [ObjectID: CommittedChange] = [:]
+    /// The rows the last batch operation wrote, as the store read them before its COMMIT, in its order.
+    var lastBatchChanges: [CommittedChange] = []
     /// The moments of the COMMITs the current operation made.
     var commitTimes = CommitTimes()
     var nextPoll: UInt64 = 0

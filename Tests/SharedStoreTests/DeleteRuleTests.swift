@@ -100,6 +100,68 @@ import Testing
         #expect(try check.relatedObjects(of: notes[0], via: "folder") == [folder], "the key still names the deleted row")
     }
 
+    // A batch delete applies the rules too ("the delete rules for relationships are applied by Core Data",
+    // Bart Jacobs, "Core Data and Swift: Batch Deletes", on iOS 9's NSBatchDeleteRequest), in its one
+    // transaction.
+
+    @Test func aBatchDeleteCascadesToTheNotesAndHistoryNamesThem() throws {
+        let fixture = try fixture(.cascade)
+        let app = try fixture.open(history: true), widget = try fixture.open(history: true)
+        let (folder, notes) = try folderWithTwoNotes(app)
+        let token = try widget.latestHistoryToken()
+        let deleted = try app.batchDelete("Folder", where: nil)
+        #expect(deleted == [folder] + notes, "the folder the predicate matched, then what it cascaded to")
+        #expect(try rows(widget, "Note") == 0)
+        let batch = try widget.fetchHistory(after: token).transactions
+        #expect(batch.count == 1, "one transaction")
+        #expect(batch.first?.changes.filter { $0.operation == .delete }.count == 3)
+    }
+
+    @Test func aBatchDeleteNullifiesTheNotesFolderAndUpdatesThem() throws {
+        let fixture = try fixture(.nullify)
+        let app = try fixture.open(history: true)
+        let (folder, notes) = try folderWithTwoNotes(app)
+        let before = app.newBackgroundContext(name: "before")
+        _ = try before.values(of: notes[0])
+        let version = try #require(before.version(of: notes[0]))
+        let token = try app.latestHistoryToken()
+        #expect(try app.batchDelete("Folder", where: nil) == [folder])
+        // Another process's coordinator: the app's own row cache keeps the rows as they were (a batch
+        // bypasses it, as Core Data's does).
+        let check = try fixture.open().newBackgroundContext(name: "check")
+        _ = try check.values(of: notes[0])
+        #expect(try rows(app, "Note") == 2)
+        #expect(try check.relatedObjects(of: notes[0], via: "folder").isEmpty, "the foreign key is cleared")
+        #expect(check.version(of: notes[0]) == version + 1)
+        let changes = try app.fetchHistory(after: token).transactions.flatMap(\.changes)
+        #expect(changes.filter { $0.operation == .update }.map(\.object).sorted() == notes)
+    }
+
+    @Test func aBatchDeleteIsDeniedWhileTheFolderHoldsNotesAndWritesNothing() throws {
+        let fixture = try fixture(.deny)
+        let app = try fixture.open()
+        let (folder, _) = try folderWithTwoNotes(app)
+        #expect {
+            try app.batchDelete("Folder", where: nil)
+        } throws: { error in
+            guard case StoreError.deleteDenied(let id, let relationship, let held) = error else { return false }
+            return id == folder && relationship == "notes" && held == 2
+        }
+        #expect(try rows(app, "Folder") == 1)
+        // With its notes in the same batch's reach (deleted first), the folder may go.
+        try app.batchDelete("Note", where: nil)
+        #expect(try app.batchDelete("Folder", where: nil) == [folder])
+    }
+
+    @Test func aBatchDeleteWithNoActionLeavesTheNotesPointingAtTheDeletedFolder() throws {
+        let fixture = try fixture(.noAction)
+        let app = try fixture.open()
+        let (folder, notes) = try folderWithTwoNotes(app)
+        try app.batchDelete("Folder", where: nil)
+        let check = app.newBackgroundContext(name: "check")
+        #expect(try check.relatedObjects(of: notes[0], via: "folder") == [folder])
+    }
+
     @Test func aDeleteRuleIsNotPartOfTheVersionHash() throws {
         #expect(try fixture(.cascade).model.versionHash == fixture(.nullify).model.versionHash)
     }

@@ -36,7 +36,7 @@ extension StoreCoordinator {
             given.append(slots.sorted())
         }
         var upserted: Set<Int64> = []
-        return try batch(.insert, info, author: author, isUpdate: { upserted.contains($0) }) { db in
+        return try batch(.insert, info, author: author, isUpdate: { key, _ in upserted.contains(key) }) { db in
             var keys: [Int64] = []
             var columns: [String] = []
             func affected() -> [(Int64, EntityInfo)] { keys.map { ($0, info) } }
@@ -123,43 +123,44 @@ extension StoreCoordinator {
         try batchDelete(entity, matching: try parse(predicate, entity), author: author)
     }
 
-    /// Deletes every row of `entity` matching `filter` (all when `nil`).
-    /// - Returns: the deleted objects' IDs.
+    /// Deletes every row of `entity` matching `filter` (all when `nil`), and applies the relationships'
+    /// delete rules as a context's delete does: cascading relationships delete what they hold (and so on),
+    /// a `deny` relationship still holding an object not deleted fails the batch (`deleteDenied`, nothing
+    /// written), and nullifying and cascading relationships with an inverse clear the other side: a to-one
+    /// pointing at a deleted row is set to nil, and the objects on the other side are updated (their
+    /// versions move and history names them). `no-action` leaves the other side naming the deleted row.
+    /// - Returns: the deleted objects' IDs, those the predicate matched first.
     @discardableResult
     public func batchDelete(_ entity: String, matching filter: FetchPredicate?, author: String? = nil)
         throws(StoreError) -> [ObjectID]
     {
         let info = try core.model.entity(named: entity)
         let (whereClause, arguments) = try sql(filter, info)
-        var tombstones: [Int64: [String: Value]] = [:]
-        let family = core.model.entities(numbered: info.family.kinds)
-        return try batch(.delete, info, author: author, tombstones: { tombstones[$0] }) { db in
-            // Unfiltered on kind: `whereClause` keeps the family's rows already.
-            let rows = try core.readRows(info, where: whereClause, arguments: arguments, orderBy: "Z_PK", limit: nil,
-                                         includingSubentities: true, on: db)
-            for row in rows {
-                tombstones[row.primaryKey] = HistoryRecorder.tombstone(core.model.entities[row.entity], row.snapshot.values)
+        var deletion = BatchDeletion()
+        let rows = try batch(.delete, info, author: author, tombstones: { deletion.tombstones[TableRow($1, $0)] },
+                             isUpdate: { deletion.updated.contains(TableRow($1, $0)) }) { db in
+            // Unfiltered on kind: `whereClause` keeps the family's rows already. Read before anything is
+            // deleted, while the join tables still hold what a key path in the predicate follows.
+            let matching = try core.readRows(info, where: whereClause, arguments: arguments, orderBy: "Z_PK", limit: nil,
+                                             includingSubentities: true, on: db)
+            for row in matching {
+                let own = core.model.entities[row.entity]
+                deletion.delete(row.primaryKey, own, values: row.snapshot.values)
             }
-            // The rows first, while the join tables still hold what a key path in the predicate follows;
-            // then the join rows of the owners that are gone, of every entity of the family deleted.
-            try db.cached("DELETE FROM \(info.tableName) WHERE \(whereClause)").run(arguments)
-            var cleaned: Set<String> = []
-            for member in family {
-                for relationship in member.relationships {
-                    guard case .joinTable(let table, let owner, _) = relationship.storage, cleaned.insert(table).inserted else { continue }
-                    try db.cached("DELETE FROM \(table) WHERE \(owner) NOT IN (SELECT Z_PK FROM \(info.tableName))").run()
-                }
-            }
-            return (rows.map { ($0.primaryKey, core.model.entities[$0.entity]) }, [])
+            try applyDeleteRules(&deletion, on: db)
+            let names = try deletion.write(on: db)
+            return (deletion.deleted + deletion.touched, names)
         }
+        // `batch` gives the IDs in the order of the rows: the deleted, then those updated.
+        return Array(rows.prefix(deletion.deleted.count))
     }
 
     /// The rows `keys` as the writer connection sees them now (attributes only).
     private func readBack(_ keys: [(Int64, EntityInfo)], _ operation: ChangeOperation,
-                          isUpdate: (Int64) -> Bool) throws -> [CommittedChange] {
+                          isUpdate: (Int64, EntityInfo) -> Bool) throws -> [CommittedChange] {
         try keys.map { key, info in
             let id = core.objectID(info, key)
-            let operation = isUpdate(key) ? .update : operation
+            let operation = isUpdate(key, info) ? .update : operation
             guard operation != .delete, let row = try core.readRow(info, key, on: core.writer) else {
                 return CommittedChange(object: id, operation: operation, version: 0, values: [:])
             }
@@ -212,7 +213,8 @@ extension StoreCoordinator {
     /// Runs `body` (returning the affected rows, each with its own entity, and the updated properties) in a
     /// write transaction with history.
     private func batch(_ operation: ChangeOperation, _ info: EntityInfo, author: String?,
-                       tombstones: ((Int64) -> [String: Value]?)? = nil, isUpdate: (Int64) -> Bool = { _ in false },
+                       tombstones: ((Int64, EntityInfo) -> [String: Value]?)? = nil,
+                       isUpdate: (Int64, EntityInfo) -> Bool = { _, _ in false },
                        _ body: (SQLiteConnection) throws -> ([(Int64, EntityInfo)], [String])) throws(StoreError) -> [ObjectID]
     {
         if let reason = core.readOnlyReason { throw .readOnly(reason: reason) }
@@ -225,9 +227,10 @@ extension StoreCoordinator {
                 if core.eventSink != nil { written = try readBack(rows, operation, isUpdate: isUpdate) }
                 guard core.historyTracking, !rows.isEmpty else { return (rows, nil) }
                 let changes = rows.map { key, own in
-                    let upsert = isUpdate(key)
+                    let upsert = isUpdate(key, own)
                     return HistoryChange(entity: own, primaryKey: key, operation: upsert ? .update : operation,
-                                         columns: upsert || operation == .update ? columns : [], tombstone: tombstones?(key))
+                                         columns: upsert || operation == .update ? columns : [],
+                                         tombstone: upsert ? nil : tombstones?(key, own))
                 }
                 return (rows, try HistoryRecorder.record(core: core, contextName: "batch", author: author, changes: changes))
             }
