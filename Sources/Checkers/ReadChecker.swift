@@ -130,7 +130,7 @@ struct ReadChecker {
         let first = reference ?? 0
         if first <= last, entries[first...last].contains(where: { $0.value.matches(value) }) { return nil }
         let name = "\(read.object).\(property)"
-        if let reference, history.everCommitted.contains(ValueKey(value)),
+        if let reference, history.wasEverCommitted(value),
            let old = entries[..<first].lastIndex(where: { $0.value.matches(value) }) {
             let seen = entries[old]
             let newer = entries[reference]

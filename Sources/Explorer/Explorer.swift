@@ -217,10 +217,11 @@ public struct Explorer: Sendable {
             }
         }
         result.coverage = Self.coverage(outcomes, complete: complete)
-        let sample = outcomes.filter(\.decided).prefix(max(0, determinismSample))
+        let sample = outcomes.filter { $0.decided && !$0.fingerprint.isEmpty }.prefix(max(0, determinismSample))
         for outcome in sample where ProcessGuard.interruption == nil {
             result.replayed += 1
-            let again = schedule(scenario, variant: variant, seed: outcome.seed, prefix: outcome.prefix, perturbs: strategy != .exhaustive)
+            let again = schedule(scenario, variant: variant, seed: outcome.seed, prefix: outcome.prefix,
+                                 perturbs: strategy != .exhaustive, fingerprinted: true)
             if again?.fingerprint == outcome.fingerprint { result.replayedIdentically += 1 }
         }
         return result
@@ -237,7 +238,8 @@ public struct Explorer: Sendable {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < seeds.count, ProcessGuard.interruption == nil else { return }
                 if let deadline, MonotonicClock.now() > deadline { return }
-                guard let outcome = schedule(scenario, variant: variant, seed: seeds[index]) else { return }
+                guard let outcome = schedule(scenario, variant: variant, seed: seeds[index],
+                                             fingerprinted: index < fingerprintedSchedules) else { return }
                 outcomes.withLock { $0[index] = outcome }
                 progress(variant, done.add(1, ordering: .relaxed).newValue)
             }
@@ -255,10 +257,12 @@ public struct Explorer: Sendable {
             while true {
                 var prefix: [Int]?
                 var finished = false
+                var fingerprints = false
                 state.withLock { state in
                     if state.outcomes.count + state.running >= runs { finished = state.running == 0; prefix = nil; return }
                     if let open = state.open.popLast() {
                         prefix = open
+                        fingerprints = state.outcomes.count + state.running < fingerprintedSchedules
                         state.running += 1
                     } else {
                         finished = state.running == 0
@@ -270,7 +274,8 @@ public struct Explorer: Sendable {
                     usleep(2_000)
                     continue
                 }
-                let outcome = schedule(scenario, variant: variant, seed: seed, prefix: prefix, perturbs: false)
+                let outcome = schedule(scenario, variant: variant, seed: seed, prefix: prefix, perturbs: false,
+                                       fingerprinted: fingerprints)
                 state.withLock { state in
                     state.running -= 1
                     guard let outcome else { return }
@@ -308,11 +313,16 @@ public struct Explorer: Sendable {
                                complete: complete, choicePoints: points)
     }
 
+    /// How many of a variant's first schedules keep their trace's fingerprint: the determinism replays take
+    /// theirs from these (a couple more than the sample, in case one is undecided). Fingerprinting means
+    /// encoding the whole trace, which costs a long run a quarter of its time, so the rest skip it.
+    private var fingerprintedSchedules: Int { max(0, determinismSample) + 2 }
+
     /// One schedule of `variant`, run in the deterministic mode: the strategy's choices (from `seed`, or
     /// `prefix` then alternative 0), notifications as late as the file's `late-notifications`, and (unless
-    /// told not to) the perturbations its `explore:` allows.
+    /// told not to) the perturbations its `explore:` allows; with `fingerprinted`, the trace's fingerprint.
     func schedule(_ scenario: Scenario, variant: String, seed: UInt64, prefix: [Int] = [],
-                  perturbs: Bool = true) -> ScheduleOutcome? {
+                  perturbs: Bool = true, fingerprinted: Bool = false) -> ScheduleOutcome? {
         guard var run = scenario.run(variant: variant, seed: seed) else { return nil }
         if perturbs {
             var random = SeededRandom(seed: seed ^ 0xE8A1_0F7E)
@@ -329,7 +339,7 @@ public struct Explorer: Sendable {
         var result = ScheduleOutcome(seed: seed, decided: outcome.harnessError == nil, run: run, prefix: prefix)
         guard result.decided else { return result }
         result.choices = outcome.choices
-        result.fingerprint = TraceFile.fingerprint(outcome.trace)
+        if fingerprinted { result.fingerprint = TraceFile.fingerprint(outcome.trace) }
         let check = TraceChecker.check(outcome.trace)
         result.found = check.verdict.found.keys.sorted()
         guard !check.verdict.matched else { return result }

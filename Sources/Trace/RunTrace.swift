@@ -37,7 +37,7 @@ public enum TraceFile {
         var bytes: [UInt8] = []
         let header = TraceEvent(t: trace.events.first?.t ?? 0, process: "runner", kind: .runStarted(trace.info))
         for event in [header] + trace.events {
-            try encoder.encode(event, appendingTo: &bytes)
+            try event.appendLine(to: &bytes, encoder: encoder)
             bytes.append(0x0A)
         }
         return Data(bytes)

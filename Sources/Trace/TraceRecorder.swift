@@ -52,7 +52,8 @@ public final class TraceRecorder {
             events.append(event)
             return
         }
-        guard var data = try? encoder.encode(event) else { return }
+        var data: [UInt8] = []
+        guard (try? event.appendLine(to: &data, encoder: encoder)) != nil else { return }
         data.append(0x0A)
         data.withUnsafeBytes { buffer in
             var offset = 0

@@ -68,6 +68,29 @@ import Testing
         }
     }
 
+    /// The fast writer gives the heavy kinds exactly the bytes `WireEncoder` gives them (so a fingerprint, a
+    /// golden file or a diff of two traces cannot tell which wrote a line), and leaves the rest to it.
+    @Test func theFastWriterWritesTheBytesTheCodableWriterWrites() throws {
+        var random = SeededRandom(seed: 12)
+        let encoder = WireEncoder(sortsKeys: true)
+        let nonFinite = TraceEvent(t: 5, process: "app", kind: .finalStore(StateSnapshot(
+            store: "own:app", objects: [ObjectState(id: "n", entity: "Note", values: ["b": .double(.nan), "B": .double(-.infinity),
+                                                                                       "á": .double(.infinity), "a": .string("x")])],
+            fetchedAll: ["Note"])))
+        for _ in 0..<300 {
+            for event in Self.events(&random) + [nonFinite] {
+                var fast: [UInt8] = []
+                let taken = TraceFastEncoding.append(event, to: &fast)
+                if case .note = event.kind {
+                    #expect(!taken && fast.isEmpty)
+                    continue
+                }
+                #expect(taken)
+                #expect(fast == (try encoder.encode(event)), "\(String(decoding: fast, as: UTF8.self))")
+            }
+        }
+    }
+
     @Test func aLineTheFastReaderDoesNotReadExactlyIsLeftToJSONDecoder() throws {
         let lines = [
             #"{"data":{"store":"s","objects":[],"absent":[]},"process":"p","t":01,"type":"finalStore"}"#,

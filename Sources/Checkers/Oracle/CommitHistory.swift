@@ -67,12 +67,28 @@ struct ValueKey: Hashable {
 /// Every committed value of one property of one object in one store, in commit order.
 struct PropertyHistory {
     private(set) var entries: [ValueEntry] = []
-    /// Every value this property ever had committed (for telling phantoms from stale reads in O(1)).
-    private(set) var everCommitted: Set<ValueKey> = []
+    /// Every value this property ever had committed, once it has more than a few entries (for telling
+    /// phantoms from stale reads in O(1)); most properties are written once or twice, and a set each would
+    /// cost a long run's checking more than the lookups it saves.
+    private var committedValues: Set<ValueKey>?
 
     mutating func append(_ entry: ValueEntry) {
         entries.append(entry)
-        everCommitted.insert(ValueKey(entry.value))
+        if committedValues != nil {
+            committedValues!.insert(ValueKey(entry.value))
+        } else if entries.count > Self.scannedEntries {
+            committedValues = Set(entries.map { ValueKey($0.value) })
+        }
+    }
+
+    /// Up to how many entries `wasEverCommitted` looks through them rather than keep a set.
+    private static let scannedEntries = 8
+
+    /// Whether this property ever had `value` committed (an `int` and a `double` that match count as one).
+    func wasEverCommitted(_ value: TraceValue) -> Bool {
+        let key = ValueKey(value)
+        if let committedValues { return committedValues.contains(key) }
+        return entries.contains { ValueKey($0.value) == key }
     }
 
     /// The newest entry that changed the value (the first entry, or one whose value differs from the one
