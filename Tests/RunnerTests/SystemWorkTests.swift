@@ -99,8 +99,8 @@ import Trace
         #expect(steps.last == "app: reload-timelines of widget [the system would reload widget at +1m on the simulated clock (reload-delay), and the run ended first: the reload never ran.]")
     }
 
-    @Test(arguments: RunMode.allCases, [BetweenReloads.suspend, .exit])
-    func aReloadStartsTheWidgetRunsItsWorkAndSuspendsOrEndsIt(mode: RunMode, between: BetweenReloads) throws {
+    @Test(arguments: RunMode.allCases, [BetweenWork.suspend, .exit])
+    func aReloadStartsTheWidgetRunsItsWorkAndSuspendsOrEndsIt(mode: RunMode, between: BetweenWork) throws {
         let outcome = try RunHarness.single(yaml(widget: "    between-reloads: \(between.rawValue)", steps: """
               - app: { reload-timelines: widget }
               - app: { reload-timelines: widget }
@@ -138,6 +138,55 @@ import Trace
         }
         #expect(states == [.launching, .active, .exited])
         #expect(TraceChecker.check(outcome.trace).verdict.matched)
+    }
+}
+
+/// A notification service extension kept between pushes (`between-pushes: suspend`): resumed for the next
+/// push with the contexts it had, so a refetch there keeps the objects it registered at the first push
+/// (the second push's count sees the message as the first push left it: a stale read, and its view never
+/// converges); one that exits starts afresh.
+@Suite(.serialized, .spawnsProcesses) struct ReusedPushProcessTests {
+    private func yaml(between: BetweenWork) -> String {
+        """
+        summary: The app edits a message between two pushes; the extension reads it at each push.
+        store:
+          group: group.example.chat
+          name: Chat
+          model:
+            Message: { title: string }
+        processes:
+          app: { role: host }
+          service:
+            role: notification-service
+            between-pushes: \(between.rawValue)
+            on-push:
+              - { fetch: Message }
+              - { count: Message, where: "title == 'edited'", expect: [0, 1], now: true }
+        expect: \(between == .suspend ? "[stale-read, not-converged]" : "pass")
+        steps:
+          - app: launch
+          - app: { insert: Message, id: m1, set: { title: first } }
+          - app: save
+          - service: push
+          - app: { update: m1, set: { title: edited } }
+          - app: save
+          - service: push
+        """
+    }
+
+    @Test(arguments: RunMode.allCases, BetweenWork.allCases)
+    func aPushResumesTheKeptProcessOrLaunchesItAfresh(mode: RunMode, between: BetweenWork) throws {
+        let outcome = try RunHarness.single(yaml(between: between), mode: mode)
+        #expect(outcome.harnessError == nil)
+        let states = outcome.events(of: "service").compactMap { event -> LifecycleState? in
+            if case .lifecycle(let change) = event.kind { change.state } else { nil }
+        }
+        let expected: [LifecycleState] = between == .suspend
+            ? [.launching, .active, .suspended, .active, .suspended]
+            : [.launching, .active, .exited, .launching, .active, .exited]
+        #expect(Array(states.prefix(expected.count)) == expected, "\(states)")
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.verdict.matched, "\(result.anomalies.map(\.explanation))")
     }
 }
 

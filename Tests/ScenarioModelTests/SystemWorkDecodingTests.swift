@@ -68,7 +68,7 @@ import Testing
         let count = try #require(scenario.processes.first { $0.name == "widget" }?.work.last)
         #expect(count.step == .count(entity: "Note", expected: 3, predicate: nil, timing: .now) && count.perReload == [3, 2])
         expectOneError(yaml(steps: "  - app: launch\n  - app: { count: Note, expect: [1, 2] }"), line: 21, column: 33,
-                       containing: "a list of counts, one per reload, is for a count in a widget's on-reload:")
+                       containing: "a list of counts, one per reload or push, is for a count in a widget's on-reload: or an extension's on-push:")
         expectOneError(yaml(widget: "    on-reload: [ { count: Note, expect: [] } ]"), line: 13, column: 41,
                        containing: "name the count of each reload")
         expectOneError(yaml(widget: "    on-reload: [ { count: Note, expect: [1, x] } ]"), line: 13, column: 45,
@@ -92,6 +92,8 @@ import Testing
                        containing: "on-reload is what a widget does when the system runs it, and 'app' is a host")
         expectOneError(yaml().replacingOccurrences(of: "    role: host", with: "    role: host\n    reload-budget: 5"), line: 11, column: 5,
                        containing: "reload-budget is a widget's setting, and 'app' is a host")
+        expectOneError(yaml().replacingOccurrences(of: "    role: host", with: "    role: host\n    between-pushes: suspend"), line: 11, column: 5,
+                       containing: "between-pushes is a notification service extension's setting, and 'app' is a host")
     }
 
     @Test func workCannotRunTheLifecycleTheSystemRuns() {

@@ -17,7 +17,7 @@ public enum ProcessRole: String, Sendable, Hashable, Codable, CaseIterable {
     /// `on-reload:` work, then is suspended and reused for the next reload, or exits (`between-reloads`).
     case widget
     /// A notification service extension: launched when a push arrives (`push`), runs its `on-push:`
-    /// work, exits.
+    /// work, then exits, or is suspended and reused for the next push (`between-pushes`).
     case notificationService = "notification-service"
     /// An App Intent: its steps run in the host's process when the host is running and not suspended,
     /// otherwise in a widget's process, otherwise in a process of its own; always through a context of
@@ -142,11 +142,12 @@ public enum LoadFailure: String, Sendable, Hashable, Codable, CaseIterable {
     case retry
 }
 
-/// What becomes of a widget's process after a reload (`between-reloads`).
-public enum BetweenReloads: String, Sendable, Hashable, Codable, CaseIterable {
-    /// Suspended, and resumed for the next reload: its contexts, and what they hold, survive.
+/// What becomes of an extension's process once the system's work in it is over: a widget's after a
+/// reload (`between-reloads`), a notification service extension's after a push (`between-pushes`).
+public enum BetweenWork: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Suspended, and resumed for the next reload or push: its contexts, and what they hold, survive.
     case suspend
-    /// Exits: the next reload launches it afresh.
+    /// Exits: the next reload or push launches it afresh.
     case exit
 }
 

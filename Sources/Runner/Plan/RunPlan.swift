@@ -32,7 +32,7 @@ public struct RunPlan: Sendable {
         schedule = ScheduleSpec(strategy: run.schedule == .asWritten ? .asWritten : .seeded)
         var counter = 0
         var table: [StepInfo] = []
-        var reloadsPlanned: [String: Int] = [:]
+        var workPlanned: [String: Int] = [:]
         func plan(_ step: ScenarioStep) -> PlannedStep {
             let index = counter
             counter += 1
@@ -45,10 +45,10 @@ public struct RunPlan: Sendable {
             case .parallel(let inner), .sequence(let inner): children = inner.map(plan)
             case .push, .reload:
                 var work = step.process.flatMap(run.process(named:))?.work ?? []
-                if case .reload = step.step, let widget = step.process {
-                    // The n-th reload of a widget checks the n-th of a count's values (`expect: [3, 2]`).
-                    let n = reloadsPlanned[widget, default: 0]
-                    reloadsPlanned[widget] = n + 1
+                if let process = step.process {
+                    // The n-th reload or push of a process checks the n-th of a count's values (`expect: [3, 2]`).
+                    let n = workPlanned[process, default: 0]
+                    workPlanned[process] = n + 1
                     for i in work.indices {
                         guard let values = work[i].perReload, case .count(let entity, _, let predicate, let timing) = work[i].step else { continue }
                         work[i].step = .count(entity: entity, expected: values[min(n, values.count - 1)], predicate: predicate, timing: timing)
@@ -130,6 +130,7 @@ public struct RunPlan: Sendable {
             result["reload-budget"] = String(settings.reloadBudget)
             result["between-reloads"] = settings.betweenReloads.rawValue
         }
+        if settings.role == .notificationService { result["between-pushes"] = settings.betweenPushes.rawValue }
         return result
     }
 }

@@ -6,8 +6,8 @@ import Trace
 extension ScenarioRunner {
     /// Runs `planned` (a `push` or a widget's `reload`): the system launches the process (or resumes
     /// a widget kept suspended since its last reload), a widget runs its refresh strategy, the process
-    /// does its work (the step's children), then a notification service extension exits and a widget
-    /// is suspended or exits (`between-reloads`). In the deterministic mode each of these is written
+    /// does its work (the step's children), then it is suspended or exits (`between-pushes`,
+    /// `between-reloads`). In the deterministic mode each of these is written
     /// out as its own step, so a counterexample replays without the process's declared work.
     func runSystemWork(_ planned: RunPlan.PlannedStep) throws(HarnessFailure) {
         guard let name = planned.step.process else { throw failure("the system's work names no process") }
@@ -29,10 +29,11 @@ extension ScenarioRunner {
             }
             return true
         }
-        /// What the system does once the work is over: a notification service extension exits, a
-        /// widget is suspended or exits (`between-reloads`).
+        /// What the system does once the work is over: the process is suspended or exits
+        /// (`between-pushes` for a notification service extension, `between-reloads` for a widget).
         func endOfWork() throws(HarnessFailure) {
-            if case .push = planned.step.step { try system(.exit) } else { try system(settings.betweenReloads == .suspend ? .suspend : .exit) }
+            let between = if case .push = planned.step.step { settings.betweenPushes } else { settings.betweenReloads }
+            try system(between == .suspend ? .suspend : .exit)
         }
         /// Ends the step without its work: the process's store does not load.
         func withoutStore() throws(HarnessFailure) {

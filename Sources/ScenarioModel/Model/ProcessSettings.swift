@@ -75,7 +75,10 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
     /// requests that day are ignored.
     public var reloadBudget: Int = 40
     /// `between-reloads`: for a widget, whether its process is suspended and reused, or exits.
-    public var betweenReloads: BetweenReloads = .suspend
+    public var betweenReloads: BetweenWork = .suspend
+    /// `between-pushes`: for a notification service extension, whether its process exits after a push or
+    /// is suspended and reused for the next one, as iOS may keep an extension's process alive.
+    public var betweenPushes: BetweenWork = .exit
     /// `widget-button`: for an App Intent, the widget whose button (`Button(intent:)`, `Toggle(intent:)`)
     /// runs it. WidgetKit reloads that widget's timeline as soon as the intent's `perform()` returns (here:
     /// each save of the intent), at once and outside the widget's budget. `none` (the default): run from
@@ -133,6 +136,7 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
         case let .reloadDelay(value): reloadDelay = value
         case let .reloadBudget(value): reloadBudget = value
         case let .betweenReloads(value): betweenReloads = value
+        case let .betweenPushes(value): betweenPushes = value
         case let .widgetButton(value): widgetButton = value
         }
     }
@@ -170,7 +174,8 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     case contexts([ContextDeclaration])
     case reloadDelay(Duration)
     case reloadBudget(Int)
-    case betweenReloads(BetweenReloads)
+    case betweenReloads(BetweenWork)
+    case betweenPushes(BetweenWork)
     case widgetButton(String?)
 
     /// Every setting key, in the contract's order.
@@ -178,11 +183,14 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
         "refresh", "staleness", "trigger", "poll-interval", "observe", "merge-policy", "history-tracking",
         "author", "history-authors", "history-entities", "history-start", "purge", "refetch", "notify", "delivery", "query-generation",
         "busy-timeout", "write-transactions", "model", "migrate", "on-load-failure", "storage", "sync", "read-only", "foreign-token", "delete-inaccessible-faults", "automatically-merges", "contexts", "reload-delay", "reload-budget", "between-reloads",
-        "widget-button",
+        "widget-button", "between-pushes",
     ]
 
     /// The settings only a widget takes.
     public static let widgetKeys: Set<String> = ["reload-delay", "reload-budget", "between-reloads"]
+
+    /// The settings only a notification service extension takes.
+    public static let notificationServiceKeys: Set<String> = ["between-pushes"]
 
     /// The settings only an App Intent takes.
     public static let intentKeys: Set<String> = ["widget-button"]

@@ -93,7 +93,7 @@ extension RefetchMode: ScenarioKeyword {}
 extension DeliveryPolicy: ScenarioKeyword {}
 extension QueryGeneration: ScenarioKeyword {}
 extension HistoryStart: ScenarioKeyword {}
-extension BetweenReloads: ScenarioKeyword {}
+extension BetweenWork: ScenarioKeyword {}
 extension ForeignToken: ScenarioKeyword {}
 extension WriteTransactions: ScenarioKeyword {}
 extension LoadFailure: ScenarioKeyword {}

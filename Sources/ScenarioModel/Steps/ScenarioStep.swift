@@ -21,9 +21,9 @@ public struct ScenarioStep: Sendable, Hashable, Codable {
     /// The process's background context the action runs through (`context: bg`), made on first use;
     /// nil for its view context.
     public var context: String?
-    /// For a `count` of a widget's `on-reload:` written with a list (`expect: [3, 2]`): the count each
-    /// reload expects, the n-th reload the n-th (the last for every reload after it). The step's own
-    /// `expected` is the first.
+    /// For a `count` of a widget's `on-reload:` or an extension's `on-push:` written with a list
+    /// (`expect: [3, 2]`): the count each reload or push expects, the n-th the n-th (the last for every
+    /// one after it). The step's own `expected` is the first.
     public var perReload: [Int]?
 
     /// Creates a step.

@@ -52,6 +52,8 @@ enum LifecycleCheck {
         var problems: [Problem] = []
         /// Each process's role, and the processes in file order (the order the runner looks for a host in).
         var roles: [String: ProcessRole] = [:]
+        /// The notification service extensions the system suspends after a push rather than ends.
+        var keptAfterPush: Set<String> = []
         var order: [String] = []
         /// Each App Intent's unsaved work: the host whose process it runs in, and where it began.
         var intentWork: [String: (host: String, location: SourceLocation)] = [:]
@@ -60,6 +62,7 @@ enum LifecycleCheck {
             for process in run.processes {
                 roles[process.name] = process.settings.role
                 order.append(process.name)
+                if process.settings.betweenPushes == .suspend { keptAfterPush.insert(process.name) }
                 lifecycles[process.name] = ProcessLifecycle(process: process.name, role: process.settings.role)
                 let settings = process.settings
                 let mayFailToLoad = !scenario.store.versions.isEmpty || settings.readOnly || settings.modelVersion != nil
@@ -103,11 +106,12 @@ enum LifecycleCheck {
             case .resume: apply([.resume], to: process, at: step)
             case .foreground: apply([.foreground], to: process, at: step)
             case .push:
-                // The system launches (or resumes) the extension for the push, runs its work, and it exits.
+                // The system launches (or resumes) the extension for the push, runs its work, and it exits
+                // or is suspended (`between-pushes`).
                 let state = lifecycles[process]!.state
                 if state == .suspended { apply([.resume], to: process, at: step) }
                 if !state.isRunning { apply([.launch, .ready], to: process, at: step) }
-                apply([.exit], to: process, at: step)
+                apply([keptAfterPush.contains(process) ? .suspend : .exit], to: process, at: step)
             case .reload:
                 return
             case .save:

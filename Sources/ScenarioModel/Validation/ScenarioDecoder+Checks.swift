@@ -41,14 +41,14 @@ extension ScenarioDecoder {
         let expectNode = map.required("expect", in: "the count step", example: "{ count: Note, expect: 3 }")
         var expected: Int?
         if let expectNode, let list = expectNode.items {
-            // A widget's count per reload: `expect: [3, 2]`.
-            guard decodingReloadWork else {
-                decoder.error("a list of counts, one per reload, is for a count in a widget's on-reload:; here write one "
-                    + "number, like expect: 3.", at: expectNode)
+            // A count per reload or push: `expect: [3, 2]`.
+            guard decodingSystemWork else {
+                decoder.error("a list of counts, one per reload or push, is for a count in a widget's on-reload: or an "
+                    + "extension's on-push:; here write one number, like expect: 3.", at: expectNode)
                 return nil
             }
             guard !list.isEmpty else {
-                decoder.error("name the count of each reload, like expect: [3, 2] (the last holds for every later reload).", at: expectNode)
+                decoder.error("name the count of each reload or push, like expect: [3, 2] (the last holds for every later one).", at: expectNode)
                 return nil
             }
             let counts = list.compactMap { decoder.int($0, "the expected count", in: 0...Limits.objects) }

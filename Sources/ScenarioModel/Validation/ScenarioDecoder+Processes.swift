@@ -40,6 +40,10 @@ extension ScenarioDecoder {
                 decoder.error("\(key) is a widget's setting, and '\(process)' is a \(role.rawValue); remove it, or make "
                     + "the process role: widget.", at: pair.key)
             }
+            if ProcessSetting.notificationServiceKeys.contains(key), role != .notificationService {
+                decoder.error("\(key) is a notification service extension's setting, and '\(process)' is a \(role.rawValue); "
+                    + "remove it, or make the process role: notification-service.", at: pair.key)
+            }
             if ProcessSetting.intentKeys.contains(key), role != .intent {
                 decoder.error("\(key) is an App Intent's setting, and '\(process)' is a \(role.rawValue); remove it, or "
                     + "make the process role: intent.", at: pair.key)

@@ -85,7 +85,8 @@ extension ScenarioDecoder {
         case "reload-delay":
             decoder.duration(node, "reload-delay (on the simulated clock)", limit: Limits.simulatedTime).map(ProcessSetting.reloadDelay)
         case "reload-budget": decoder.int(node, "reload-budget (reloads per simulated day)", in: 0...Limits.objects).map(ProcessSetting.reloadBudget)
-        case "between-reloads": decoder.keyword(node, BetweenReloads.self, "between-reloads").map(ProcessSetting.betweenReloads)
+        case "between-reloads": decoder.keyword(node, BetweenWork.self, "between-reloads").map(ProcessSetting.betweenReloads)
+        case "between-pushes": decoder.keyword(node, BetweenWork.self, "between-pushes").map(ProcessSetting.betweenPushes)
         case "widget-button":
             decoder.name(node, "the name of the widget whose button runs the intent, or none").map { name in
                 guard name != "none" else { return ProcessSetting.widgetButton(nil) }

@@ -160,9 +160,9 @@ extension ScenarioDecoder {
                     decoder.error("a step of \(key) cannot take variants:; give it only-in: instead.", at: variants.key)
                     continue
                 }
-                decodingReloadWork = key == "on-reload"
+                decodingSystemWork = true
                 perReloadCounts = nil
-                defer { decodingReloadWork = false }
+                defer { decodingSystemWork = false }
                 guard let (step, expectError, onlyIn) = decodeAction(item, process: process) else { continue }
                 // A notification service extension may ask for widget reloads, as iOS lets it.
                 if ScenarioDecoder.systemActions.contains(step.keyword), !(key == "on-push" && step.keyword == "reload-timelines") {

@@ -28,9 +28,9 @@ final class ScenarioDecoder {
     var processes: [ProcessDeclaration] = []
     /// Each process's `on-reload:` or `on-push:`, decoded after the steps.
     var pendingWork: [(process: String, key: String, node: YAMLNode)] = []
-    /// Whether the action being decoded is a step of a widget's `on-reload:` (where a count may expect a
-    /// list, one per reload), and the list the last such count gave.
-    var decodingReloadWork = false
+    /// Whether the action being decoded is a step of a widget's `on-reload:` or an extension's `on-push:`
+    /// (where a count may expect a list, one per reload or push), and the list the last such count gave.
+    var decodingSystemWork = false
     var perReloadCounts: [Int]?
     /// Whether the steps are walked through the lifecycle once the file is otherwise valid.
     var checksLifecycle = true
