@@ -33,6 +33,11 @@ public enum TraceFile {
 
     /// The file's bytes: the header, then one event per line.
     public static func encode(_ trace: RunTrace) throws -> Data {
+        Data(try bytes(of: trace))
+    }
+
+    /// The file's bytes, as `encode` gives them.
+    static func bytes(of trace: RunTrace) throws -> [UInt8] {
         let encoder = WireEncoder(sortsKeys: true)
         var bytes: [UInt8] = []
         let header = TraceEvent(t: trace.events.first?.t ?? 0, process: "runner", kind: .runStarted(trace.info))
@@ -40,14 +45,14 @@ public enum TraceFile {
             try event.appendLine(to: &bytes, encoder: encoder)
             bytes.append(0x0A)
         }
-        return Data(bytes)
+        return bytes
     }
 
     /// A fingerprint of the file's bytes (FNV-1a, 64 bits, in hex): two runs that wrote the same trace have
     /// the same one. How a replay shows that the deterministic mode gave the same run again.
     public static func fingerprint(_ trace: RunTrace) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in (try? encode(trace)) ?? Data() {
+        for byte in (try? bytes(of: trace)) ?? [] {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01B3
         }

@@ -60,7 +60,7 @@ public enum TraceValue: Sendable, Hashable, Codable, CustomStringConvertible {
     public static func == (lhs: TraceValue, rhs: TraceValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
-        case (.string(let a), .string(let b)): a.utf8.elementsEqual(b.utf8)
+        case (.string(let a), .string(let b)): Self.sameBytes(a, b)
         case (.int(let a), .int(let b)): a == b
         case (.double(let a), .double(let b)): a == b
         case (.bool(let a), .bool(let b)): a == b
@@ -74,11 +74,20 @@ public enum TraceValue: Sendable, Hashable, Codable, CustomStringConvertible {
         case .string(let value):
             hasher.combine(1)
             hasher.combine(value.utf8.count)
-            for byte in value.utf8 { hasher.combine(byte) }
+            var value = value
+            value.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         case .int(let value): hasher.combine(2); hasher.combine(value)
         case .double(let value): hasher.combine(3); hasher.combine(value)
         case .bool(let value): hasher.combine(4); hasher.combine(value)
         }
+    }
+
+    /// Whether two strings hold the same UTF-8 bytes, compared as buffers (a string's UTF-8 view compared
+    /// element by element costs a long value's checking more than anything else it does).
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        var (a, b) = (a, b)
+        return a.withUTF8 { left in b.withUTF8 { right in left.elementsEqual(right) } }
     }
 
     /// Numeric equality across `int` and `double` (a scenario's `rank: 1` may be read back as 1.0).
