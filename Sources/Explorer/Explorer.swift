@@ -326,7 +326,8 @@ public struct Explorer: Sendable {
         guard var run = scenario.run(variant: variant, seed: seed) else { return nil }
         if perturbs {
             var random = SeededRandom(seed: seed ^ 0xE8A1_0F7E)
-            run.steps = Perturber(space: scenario.explore).perturb(run.steps, random: &random)
+            let kept = Set(run.processes.filter { $0.settings.betweenPushes == .suspend }.map(\.name))
+            run.steps = Perturber(space: scenario.explore, keptAfterPush: kept).perturb(run.steps, random: &random)
         }
         var plan = RunPlan(run: run, summary: scenario.summary, mode: .deterministic)
         let strategy: ScheduleSpec.Strategy = switch self.strategy {

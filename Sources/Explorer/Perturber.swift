@@ -12,11 +12,15 @@ public struct Perturber: Sendable {
     public static let location = SourceLocation(file: "<explore>", line: 0, column: 0)
 
     public let space: ExploreSpace
+    /// The notification service extensions the system suspends after a push (`between-pushes: suspend`)
+    /// rather than ends: between pushes they may be terminated.
+    public let keptAfterPush: Set<String>
     /// At most this many perturbations per schedule (each may insert two steps).
     public var maximum = 3
 
-    public init(space: ExploreSpace) {
+    public init(space: ExploreSpace, keptAfterPush: Set<String> = []) {
         self.space = space
+        self.keptAfterPush = keptAfterPush
     }
 
     /// `steps` with up to `maximum` perturbations inserted, chosen by `random`.
@@ -50,7 +54,7 @@ public struct Perturber: Sendable {
         let kind = kinds[Int(random.next(below: UInt64(kinds.count)))]
         let candidates = processes(for: kind)
         let process = candidates[Int(random.next(below: UInt64(candidates.count)))]
-        let states = LifecycleSimulation.states(of: process, over: steps)
+        let states = LifecycleSimulation.states(of: process, over: steps, keptAfterPush: keptAfterPush.contains(process))
         let dirty = LifecycleSimulation.unsaved(of: process, over: steps)
         // Before step `at` (never before the first: the file's own launches come first).
         let points = (1...steps.count).filter { at in
@@ -103,8 +107,9 @@ public struct Perturber: Sendable {
 
 /// Where each process is in its life before each step, as the steps say (the runner's lifecycle rules).
 enum LifecycleSimulation {
-    /// `result[i]` is the state of `process` before step `i`; `result[steps.count]` after the last.
-    static func states(of process: String, over steps: [ScenarioStep]) -> [LifecycleState] {
+    /// `result[i]` is the state of `process` before step `i`; `result[steps.count]` after the last. A push
+    /// leaves a notification service extension suspended when it is `keptAfterPush`, ended otherwise.
+    static func states(of process: String, over steps: [ScenarioStep], keptAfterPush: Bool = false) -> [LifecycleState] {
         var state = LifecycleState.notRunning
         var suspendedFrom = LifecycleState.active
         var result: [LifecycleState] = []
@@ -116,6 +121,7 @@ enum LifecycleSimulation {
             guard step.process == process else { return }
             switch (step.step, state) {
             case (.launch, _) where !state.isRunning: state = .active
+            case (.push, _): state = keptAfterPush ? .suspended : .notRunning
             case (.exit, _), (.crash, _), (.terminate, _): state = .notRunning
             case (.background, .active): state = .background
             case (.suspend, .active), (.suspend, .background):

@@ -61,12 +61,7 @@ enum TraceFastEncoding {
             append(conflicted, to: &out)
         }
         key("objects", &out)
-        out.append(UInt8(ascii: "["))
-        for (index, object) in commit.objects.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            append(object, to: &out)
-        }
-        out.append(UInt8(ascii: "]"))
+        appendArray(commit.objects, to: &out) { append($0, to: &$1) }
         key("source", &out)
         JSONText.appendString(commit.source.rawValue, to: &out)
         key("store", &out)
@@ -112,9 +107,7 @@ enum TraceFastEncoding {
             append(fetchedAll, to: &out)
         }
         key("objects", &out)
-        out.append(UInt8(ascii: "["))
-        for (index, object) in snapshot.objects.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
+        appendArray(snapshot.objects, to: &out) { object, out in
             key("entity", first: true, &out)
             JSONText.appendString(object.entity, to: &out)
             key("id", &out)
@@ -131,17 +124,21 @@ enum TraceFastEncoding {
             }
             out.append(UInt8(ascii: "}"))
         }
-        out.append(UInt8(ascii: "]"))
         key("store", &out)
         JSONText.appendString(snapshot.store, to: &out)
         out.append(UInt8(ascii: "}"))
     }
 
     private static func append(_ strings: [String], to out: inout [UInt8]) {
+        appendArray(strings, to: &out) { JSONText.appendString($0, to: &$1) }
+    }
+
+    /// `[`, each item as `write` writes it, separated by commas, `]`.
+    private static func appendArray<Item>(_ items: [Item], to out: inout [UInt8], _ write: (Item, inout [UInt8]) -> Void) {
         out.append(UInt8(ascii: "["))
-        for (index, string) in strings.enumerated() {
+        for (index, item) in items.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            JSONText.appendString(string, to: &out)
+            write(item, &out)
         }
         out.append(UInt8(ascii: "]"))
     }

@@ -52,6 +52,33 @@ import Testing
         #expect(inserted > 100, "most schedules perturb something")
     }
 
+    /// A notification service extension kept between pushes is suspended after each, and may be terminated
+    /// there (iOS reclaiming it); one that exits after a push is not running, and cannot.
+    @Test func aKeptExtensionIsSuspendedBetweenPushesAndMayBeTerminatedThere() throws {
+        let scenario = try ScenarioLoader.parse(yaml: """
+            summary: Pushes.
+            store: { group: group.test, name: Chat, model: { Message: { title: string } } }
+            processes:
+              app: { role: host }
+              service: { role: notification-service, between-pushes: suspend, on-push: [ { fetch: Message } ] }
+            explore:
+              terminate: [service]
+            steps:
+              - app: launch
+              - service: push
+              - app: { insert: Message, id: m1, set: { title: A } }
+              - app: save
+              - service: push
+            """, file: "p.yaml")
+        #expect(LifecycleSimulation.states(of: "service", over: scenario.steps, keptAfterPush: true)
+            == [.notRunning, .notRunning, .suspended, .suspended, .suspended, .suspended])
+        #expect(LifecycleSimulation.states(of: "service", over: scenario.steps).allSatisfy { $0 == .notRunning })
+        var random = SeededRandom(seed: 3)
+        let perturbed = Perturber(space: scenario.explore, keptAfterPush: ["service"]).perturb(scenario.steps, random: &random)
+        #expect(perturbed.contains { if case .terminate = $0.step { $0.process == "service" } else { false } })
+        #expect(Perturber(space: scenario.explore).perturb(scenario.steps, random: &random) == scenario.steps)
+    }
+
     @Test func aFileWithoutExploreKeepsItsSteps() throws {
         let plain = Self.yaml.replacingOccurrences(of: "explore:\n  suspend: [app]\n  crash: [share]\n  drop-notifications: [app]\n", with: "")
         let scenario = try ScenarioLoader.parse(yaml: plain, file: "p.yaml")

@@ -76,6 +76,34 @@ import Trace
         #expect(result.verdict.matched, "\(result.anomalies.map(\.explanation))")
     }
 
+    /// Each batch-delete commit's rows as `operation entity id`.
+    private func batchRows(_ trace: RunTrace) -> [String] {
+        trace.events.flatMap { event -> [String] in
+            guard case .saveCommitted(let commit) = event.kind, commit.source == .batchDelete else { return [] }
+            return commit.objects.map { "\($0.operation.rawValue) \($0.entity) \($0.id)" }
+        }
+    }
+
+    /// A batch delete applies the rules in its one transaction, and the trace records what it did to each
+    /// row (the notes a cascade deleted as deletes, those a nullify changed as updates), so the checkers
+    /// judge the final store without a false data loss. (The app exits after its batch: its own view
+    /// would keep the rows, as Core Data's does.)
+    @Test(arguments: RunMode.allCases, ["cascade", "nullify"])
+    func aBatchDeleteAppliesTheRuleInItsCommit(mode: RunMode, rule: String) throws {
+        let notes = rule == "cascade" ? 0 : 2
+        let outcome = try RunHarness.single(yaml(rule, """
+              - app: { batch-delete: Folder }
+              - app: exit
+              - share: { fetch: Note }
+              - share: { count: Note, expect: \(notes), now: true }
+            """), mode: mode)
+        #expect(outcome.harnessError == nil)
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.anomalies.isEmpty, "\(result.anomalies.map(\.explanation))")
+        let effect = rule == "cascade" ? "delete" : "update"
+        #expect(batchRows(outcome.trace) == ["delete Folder f1", "\(effect) Note n1", "\(effect) Note n2"])
+    }
+
     @Test func anUnexpectedDenyIsAnUnexpectedValidationError() throws {
         let outcome = try RunHarness.single(yaml("deny", """
               - app: { delete: f1 }

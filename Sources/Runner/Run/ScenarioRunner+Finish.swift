@@ -5,7 +5,8 @@ import Trace
 
 extension ScenarioRunner {
     /// The end of a run: every live process gets a last, quiescent refresh and records its view (a
-    /// widget records what its last reload rendered: nothing refreshes it between reloads); then each
+    /// widget records what its last reload rendered: nothing refreshes it between reloads; an App Intent
+    /// and a notification service extension show nothing and record none); then each
     /// store's contents are recorded, for convergence, duplicates and data loss.
     func finish() throws(HarnessFailure) {
         for slot in orderedSlots where slot.lifecycle.state == .suspended {
@@ -19,8 +20,9 @@ extension ScenarioRunner {
         // the request waits for them.
         for slot in orderedSlots where slot.canTakeCommands {
             // An App Intent's own process shows nothing: the system ends it once perform() returns, so it
-            // has no last view to judge.
-            if slot.process.settings.role == .intent { continue }
+            // has no last view to judge; nor has a notification service extension kept between pushes
+            // (what its pushes saw is judged at its steps, what it saved in the store).
+            if slot.process.settings.role == .intent || slot.process.settings.role == .notificationService { continue }
             guard slot.process.settings.role == .widget else {
                 try send(.finalRefresh, to: slot)
                 continue

@@ -183,7 +183,7 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
         "refresh", "staleness", "trigger", "poll-interval", "observe", "merge-policy", "history-tracking",
         "author", "history-authors", "history-entities", "history-start", "purge", "refetch", "notify", "delivery", "query-generation",
         "busy-timeout", "write-transactions", "model", "migrate", "on-load-failure", "storage", "sync", "read-only", "foreign-token", "delete-inaccessible-faults", "automatically-merges", "contexts", "reload-delay", "reload-budget", "between-reloads",
-        "widget-button", "between-pushes",
+        "between-pushes", "widget-button",
     ]
 
     /// The settings only a widget takes.

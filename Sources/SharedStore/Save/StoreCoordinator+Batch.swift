@@ -64,7 +64,8 @@ extension StoreCoordinator {
                         let sets = given[i].map { ", \(info.slots[$0].column) = ?" }.joined()
                         try db.cached("UPDATE \(info.tableName) SET Z_OPT = Z_OPT + 1\(sets) WHERE Z_PK = ?")
                             .run(given[i].map { row[$0] } + [.int(existing)])
-                        upserted.insert(existing)
+                        // A row this batch inserted stays an insert: an upsert updates what the store held.
+                        if !keys.contains(existing) { upserted.insert(existing) }
                         columns += given[i].map { info.slots[$0].name }.filter { !columns.contains($0) }
                     case .storeTrump, .rollback:
                         break
