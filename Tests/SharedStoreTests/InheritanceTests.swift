@@ -203,6 +203,27 @@ import TestSupport
         #expect(try reader.value(try model.attributeKey("title", of: "Book"), of: novelID) == .string("Watchmen"))
     }
 
+    /// A batch delete that nullifies a to-one into a family clears its companion with its key, as a save
+    /// that sets the to-one to nil does.
+    @Test func aBatchDeleteClearsAToOnesCompanionWithItsKey() throws {
+        let fixture = try StoreFixture(model: try Model(ModelDescription(entities: [
+            EntityDescription(name: "Book", attributes: [AttributeDescription(name: "title", type: .string)],
+                              relationships: [RelationshipDescription(name: "pages", destination: "Page", isToMany: true, inverse: "book")]),
+            EntityDescription(name: "GraphicNovel", attributes: [], parent: "Book"),
+            EntityDescription(name: "Page", attributes: [AttributeDescription(name: "number", type: .int)],
+                              relationships: [RelationshipDescription(name: "book", destination: "Book", isToMany: false)]),
+        ]).inheriting()))
+        let store = try fixture.open()
+        let context = store.viewContext
+        let novel = try context.insert("GraphicNovel", values: ["title": "Watchmen"])
+        let page = try context.insert("Page", values: ["number": 1])
+        try context.relate(page, to: novel, via: "book")
+        try context.save()
+        #expect(try rows(fixture.url, "SELECT ZBOOK IS NOT NULL, Z1_BOOK FROM ZPAGE") == [[.int(1), .int(2)]])
+        try store.batchDelete("Book", where: nil)
+        #expect(try rows(fixture.url, "SELECT ZBOOK, Z1_BOOK, Z_OPT FROM ZPAGE") == [[.null, .null, .int(2)]])
+    }
+
     @Test func keysComeAfterTheHighestOfTheFamily() throws {
         let fixture = try StoreFixture(model: try Model(Self.declared.inheriting()))
         let store = try fixture.open()

@@ -43,6 +43,14 @@ struct Companion: Sendable {
     let column: String
     /// The table the target's row is in.
     let destinationTable: String
+
+    /// Sets the companion of one row of `entity` (bound: its `Z_PK`) to its target's `Z_ENT`, or NULL when
+    /// the to-one holds no target. The subquery's table is aliased: it may be the updated table itself (a
+    /// to-one within a family).
+    func updateSQL(in entity: EntityInfo) -> String {
+        "UPDATE \(entity.tableName) SET \(column) = (SELECT target.Z_ENT FROM \(destinationTable) target "
+            + "WHERE target.Z_PK = \(entity.tableName).\(entity.slots[slot].column)) WHERE Z_PK = ?"
+    }
 }
 
 /// What a fetch of an entity with sub-entities reads in one query: `Z_PK, Z_OPT, Z_ENT`, then every

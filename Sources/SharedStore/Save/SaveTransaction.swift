@@ -229,10 +229,7 @@ struct SaveTransaction {
             guard case .committed(let operation) = write.kind, operation != .delete else { continue }
             let entity = write.entity
             for companion in entity.family.companions {
-                let key = entity.slots[companion.slot].column
-                // The subquery's table is aliased: it may be the updated table itself (a to-one within a family).
-                try db.cached("UPDATE \(entity.tableName) SET \(companion.column) = (SELECT target.Z_ENT FROM \(companion.destinationTable) "
-                    + "target WHERE target.Z_PK = \(entity.tableName).\(key)) WHERE Z_PK = ?").run([.int(write.primaryKey)])
+                try db.cached(companion.updateSQL(in: entity)).run([.int(write.primaryKey)])
             }
         }
     }

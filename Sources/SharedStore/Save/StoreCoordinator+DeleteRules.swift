@@ -55,8 +55,8 @@ struct BatchDeletion {
         cleared.append((table, column, key))
     }
 
-    /// Writes the deletion: foreign keys cleared, the touched rows' versions moved on, the deleted rows and
-    /// their join-table rows removed.
+    /// Writes the deletion: foreign keys cleared (with their companion columns), the touched rows' versions
+    /// moved on, the deleted rows and their join-table rows removed.
     /// - Returns: the relationships of the touched rows that changed.
     func write(on db: SQLiteConnection) throws -> [String] {
         for (table, column, key) in cleared {
@@ -64,6 +64,10 @@ struct BatchDeletion {
         }
         for (key, entity) in touched {
             try db.cached("UPDATE \(entity.tableName) SET Z_OPT = Z_OPT + 1 WHERE Z_PK = ?").run([.int(key)])
+            // A to-one cleared above clears its companion `Z_ENT` column too, as a save's does.
+            for companion in entity.family.companions {
+                try db.cached(companion.updateSQL(in: entity)).run([.int(key)])
+            }
         }
         for (key, entity) in deleted {
             try db.cached("DELETE FROM \(entity.tableName) WHERE Z_PK = ?").run([.int(key)])
