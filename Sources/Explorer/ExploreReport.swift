@@ -73,7 +73,7 @@ public struct ExploreReport: Sendable, Codable {
     /// line per counterexample with how often it reproduces in real time.
     public var consoleLines: [String] {
         variants.flatMap { variant -> [String] in
-            let head = "\(variant.scenario) / \(variant.variant): \(variant.schedules) schedules"
+            let head = "\(variant.scenario) / \(variant.variant): \(variant.schedules) schedule\(variant.schedules == 1 ? "" : "s")"
                 + (variant.coverage.map { " (\($0.text))" } ?? "")
             guard variant.failing > 0 else { return [head + ", none found" + Self.undecidedNote(variant)] }
             let line = head + ", \(variant.failing) not matching \(variant.expected.text): " + Self.foundText(variant)

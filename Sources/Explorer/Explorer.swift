@@ -72,7 +72,7 @@ public struct ExploreCoverage: Sendable, Codable, Hashable {
     public var choicePoints: [String: Double]
 
     public var text: String {
-        if complete { return "all \(distinct) schedules" }
+        if complete { return distinct == 1 ? "the only schedule" : "all \(distinct) schedules" }
         let total = estimated >= 1e15 ? String(format: "%.1e", estimated) : String(Int(estimated.rounded()))
         return "\(distinct) distinct of about \(total)"
     }
@@ -182,6 +182,9 @@ public struct Explorer: Sendable {
         var executed: [ScenarioStep] = []
         var choices: [ChoiceRecord] = []
         var fingerprint = ""
+        /// The fingerprint of the same trace with its header's seed set to 0: equal for two seeds that ran
+        /// the same schedule.
+        var seedlessFingerprint = ""
         /// The choices this schedule was told to make first (the exhaustive strategy's).
         var prefix: [Int] = []
     }
@@ -192,7 +195,7 @@ public struct Explorer: Sendable {
         let deadline = variantBudget.map { MonotonicClock.now() &+ $0 }
         let (outcomes, complete) = strategy == .exhaustive
             ? enumerate(scenario, variant: variant, deadline: deadline)
-            : (sample(scenario, variant: variant, deadline: deadline), false)
+            : sampleUnlessSingle(scenario, variant: variant, deadline: deadline)
         // Every schedule first (`jobs` at a time); then the first failing schedule of each way of failing is
         // shrunk, one at a time.
         var shown: Set<String> = []
@@ -227,9 +230,26 @@ public struct Explorer: Sendable {
         return result
     }
 
-    /// The seeded strategies: `runs` seeds (of this shard), `jobs` at a time, in seed order.
-    private func sample(_ scenario: Scenario, variant: String, deadline: UInt64?) -> [ScheduleOutcome] {
+    /// The seeded strategies' schedules, and whether they are every schedule there is. A variant with a
+    /// single schedule runs it once: where the file allows no perturbation and runs no seeded workload, and
+    /// the first two seeds made no choice and gave the same trace, every other seed would give it again.
+    private func sampleUnlessSingle(_ scenario: Scenario, variant: String, deadline: UInt64?) -> ([ScheduleOutcome], Bool) {
         let seeds = seeds()
+        guard seeds.count > 2, scenario.explore.isEmpty,
+              let run = scenario.run(variant: variant), !run.steps.contains(where: \.holdsWorkload)
+        else { return (sample(seeds, scenario, variant: variant, deadline: deadline), false) }
+        let first = sample(Array(seeds.prefix(2)), scenario, variant: variant, deadline: deadline)
+        if first.count == 2, first.allSatisfy({ $0.decided && $0.choices.isEmpty && !$0.seedlessFingerprint.isEmpty }),
+           first[0].seedlessFingerprint == first[1].seedlessFingerprint {
+            return ([first[0]], true)
+        }
+        return (first + sample(Array(seeds.dropFirst(2)), scenario, variant: variant, deadline: deadline, offset: 2), false)
+    }
+
+    /// The seeded strategies: `seeds` (of this shard), `jobs` at a time, in seed order; `offset` is where
+    /// they start among the variant's seeds (the first few keep their fingerprints).
+    private func sample(_ seeds: [UInt64], _ scenario: Scenario, variant: String, deadline: UInt64?,
+                        offset: Int = 0) -> [ScheduleOutcome] {
         let outcomes = Mutex<[Int: ScheduleOutcome]>([:])
         let next = Atomic<Int>(0)
         let done = Atomic<Int>(0)
@@ -239,9 +259,9 @@ public struct Explorer: Sendable {
                 guard index < seeds.count, ProcessGuard.interruption == nil else { return }
                 if let deadline, MonotonicClock.now() > deadline { return }
                 guard let outcome = schedule(scenario, variant: variant, seed: seeds[index],
-                                             fingerprinted: index < fingerprintedSchedules) else { return }
+                                             fingerprinted: offset + index < fingerprintedSchedules) else { return }
                 outcomes.withLock { $0[index] = outcome }
-                progress(variant, done.add(1, ordering: .relaxed).newValue)
+                progress(variant, offset + done.add(1, ordering: .relaxed).newValue)
             }
         }
         return outcomes.withLock { all in all.keys.sorted().map { all[$0]! } }
@@ -340,7 +360,12 @@ public struct Explorer: Sendable {
         var result = ScheduleOutcome(seed: seed, decided: outcome.harnessError == nil, run: run, prefix: prefix)
         guard result.decided else { return result }
         result.choices = outcome.choices
-        if fingerprinted { result.fingerprint = TraceFile.fingerprint(outcome.trace) }
+        if fingerprinted {
+            result.fingerprint = TraceFile.fingerprint(outcome.trace)
+            var seedless = outcome.trace
+            seedless.info.seed = 0
+            result.seedlessFingerprint = TraceFile.fingerprint(seedless)
+        }
         let check = TraceChecker.check(outcome.trace)
         result.found = check.verdict.found.keys.sorted()
         guard !check.verdict.matched else { return result }
@@ -367,5 +392,13 @@ public struct Explorer: Sendable {
     func execute(_ run: ScenarioRun, summary: String) -> RunOutcome {
         ScenarioRunner.execute(RunPlan(run: run, summary: summary, mode: .deterministic),
                                options: RunnerOptions(agentExecutable: executable, agentPool: pool))
+    }
+}
+
+private extension ScenarioStep {
+    /// Whether the step is, or holds, a workload (whose operations its seed draws).
+    var holdsWorkload: Bool {
+        if case .workload = step { return true }
+        return step.nestedSteps?.contains(where: \.holdsWorkload) ?? false
     }
 }

@@ -208,6 +208,40 @@ import TestSupport
         #expect(result.coverage.map { $0.distinct > 1 && !$0.complete } == true)
     }
 
+    /// A variant with one schedule (no choice to make: its one process posts no notification; nothing to
+    /// perturb, no workload) runs it once, and says its coverage is complete; an explore: section gives it
+    /// schedules to sample again.
+    @Test(arguments: [false, true])
+    func aVariantWithASingleScheduleRunsItOnce(perturbed: Bool) throws {
+        let yaml = """
+            summary: One process alone, with nothing to schedule.
+            store: { group: group.example.notes, name: Notes, model: { Note: { title: string } } }
+            processes:
+              app: { role: host, notify: false }
+            \(perturbed ? "explore: { suspend: [app] }" : "")
+            steps:
+              - app: launch
+              - app: { insert: Note, id: n1, set: { title: A } }
+              - app: save
+              - app: { read: n1, expect: { title: A }, now: true }
+            """
+        let scenario = try ScenarioLoader.parse(yaml: yaml, file: "single.yaml")
+        let directory = try TemporaryDirectory(prefix: "groupsim-explore")
+        let pool = AgentPool(executable: BuiltProducts.executable("groupsim"), target: 2)
+        defer { pool.close() }
+        let explorer = Explorer(executable: BuiltProducts.executable("groupsim"), pool: pool, runs: 10, firstSeed: 1,
+                                reportDirectory: directory.url)
+        let result = explorer.explore(scenario, variant: "default", source: yaml)
+        let coverage = try #require(result.coverage)
+        if perturbed {
+            #expect(result.schedules == 10 && !coverage.complete)
+        } else {
+            #expect(result.schedules == 1 && coverage.complete && coverage.distinct == 1, "\(coverage)")
+            #expect(result.replayed == 1 && result.replayedIdentically == 1)
+        }
+        #expect(result.failing == 0)
+    }
+
     @Test func theExhaustiveStrategyTriesEveryScheduleOnceAndSaysSo() throws {
         let (result, _, pool) = try explore(race: .exhaustive, runs: 500)
         defer { pool.close() }

@@ -94,6 +94,11 @@ import Testing
                        containing: "reload-budget is a widget's setting, and 'app' is a host")
         expectOneError(yaml().replacingOccurrences(of: "    role: host", with: "    role: host\n    between-pushes: suspend"), line: 11, column: 5,
                        containing: "between-pushes is a notification service extension's setting, and 'app' is a host")
+        // A variant's override of another role's setting is refused as a declaration's is.
+        expectOneError(yaml(after: "variants:\n  v: { app: { between-pushes: suspend } }"), line: 22, column: 15,
+                       containing: "between-pushes is a notification service extension's setting, and 'app' is a host")
+        expectOneError(yaml(after: "variants:\n  v: { service: { reload-budget: 3 } }"), line: 22, column: 19,
+                       containing: "reload-budget is a widget's setting, and 'service' is a notification-service")
     }
 
     @Test func workCannotRunTheLifecycleTheSystemRuns() {

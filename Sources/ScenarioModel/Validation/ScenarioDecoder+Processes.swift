@@ -33,6 +33,22 @@ extension ScenarioDecoder {
     /// Keys that only some roles take: the widget settings, and each role's work (`on-reload:`,
     /// `on-push:`), whose nodes are kept to be decoded once the steps are (they may name the steps' objects).
     private func checkRoleKeys(_ map: MappingReader, role: ProcessRole, process: String) {
+        refuseOtherRolesSettings(map, role: role, process: process)
+        for pair in map.pairs {
+            guard let key = pair.key.scalar, let owner = ScenarioDecoder.workKeys[key] else { continue }
+            guard owner == role else {
+                decoder.error("\(key) is what a \(owner.rawValue) does when the system runs it, and '\(process)' is a "
+                    + "\(role.rawValue); remove it, or make the process role: \(owner.rawValue).", at: pair.key)
+                continue
+            }
+            pendingWork.append((process, key, pair.value))
+            registerWorkInserts(pair.value)
+        }
+    }
+
+    /// Settings only other roles take (the widget's, the notification service extension's, the App
+    /// Intent's, and `model` on an intent), refused where a process declares them or a variant overrides them.
+    func refuseOtherRolesSettings(_ map: MappingReader, role: ProcessRole, process: String) {
         for pair in map.pairs {
             guard let key = pair.key.scalar else { continue }
             if key == "model", role == .intent { refuseIntentModel(process, at: pair.key) }
@@ -48,14 +64,6 @@ extension ScenarioDecoder {
                 decoder.error("\(key) is an App Intent's setting, and '\(process)' is a \(role.rawValue); remove it, or "
                     + "make the process role: intent.", at: pair.key)
             }
-            guard let owner = ScenarioDecoder.workKeys[key] else { continue }
-            guard owner == role else {
-                decoder.error("\(key) is what a \(owner.rawValue) does when the system runs it, and '\(process)' is a "
-                    + "\(role.rawValue); remove it, or make the process role: \(owner.rawValue).", at: pair.key)
-                continue
-            }
-            pendingWork.append((process, key, pair.value))
-            registerWorkInserts(pair.value)
         }
     }
 
