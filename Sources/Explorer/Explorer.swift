@@ -181,10 +181,9 @@ public struct Explorer: Sendable {
         var run: ScenarioRun
         var executed: [ScenarioStep] = []
         var choices: [ChoiceRecord] = []
+        /// The trace's fingerprint with its header's seed set aside: equal for two runs of one schedule,
+        /// whether a replay of its seed or another seed that made the same choices.
         var fingerprint = ""
-        /// The fingerprint of the same trace with its header's seed set to 0: equal for two seeds that ran
-        /// the same schedule.
-        var seedlessFingerprint = ""
         /// The choices this schedule was told to make first (the exhaustive strategy's).
         var prefix: [Int] = []
     }
@@ -239,8 +238,8 @@ public struct Explorer: Sendable {
               let run = scenario.run(variant: variant), !run.steps.contains(where: \.holdsWorkload)
         else { return (sample(seeds, scenario, variant: variant, deadline: deadline), false) }
         let first = sample(Array(seeds.prefix(2)), scenario, variant: variant, deadline: deadline)
-        if first.count == 2, first.allSatisfy({ $0.decided && $0.choices.isEmpty && !$0.seedlessFingerprint.isEmpty }),
-           first[0].seedlessFingerprint == first[1].seedlessFingerprint {
+        if first.count == 2, first.allSatisfy({ $0.decided && $0.choices.isEmpty && !$0.fingerprint.isEmpty }),
+           first[0].fingerprint == first[1].fingerprint {
             return ([first[0]], true)
         }
         return (first + sample(Array(seeds.dropFirst(2)), scenario, variant: variant, deadline: deadline, offset: 2), false)
@@ -361,10 +360,9 @@ public struct Explorer: Sendable {
         guard result.decided else { return result }
         result.choices = outcome.choices
         if fingerprinted {
-            result.fingerprint = TraceFile.fingerprint(outcome.trace)
-            var seedless = outcome.trace
-            seedless.info.seed = 0
-            result.seedlessFingerprint = TraceFile.fingerprint(seedless)
+            var trace = outcome.trace
+            trace.info.seed = 0
+            result.fingerprint = TraceFile.fingerprint(trace)
         }
         let check = TraceChecker.check(outcome.trace)
         result.found = check.verdict.found.keys.sorted()
