@@ -127,3 +127,15 @@ import Testing
         #expect(errors.count == 1 && errors[0].line == 7 && errors[0].message.contains("at most \(Limits.processes)"), "\(errors)")
     }
 }
+
+/// A model cannot have more entities than the language bounds, whether a file declares them or a store's
+/// schema shows them: validation looks entities up by name, and real models have tens.
+@Suite struct EntityLimitTests {
+    @Test func moreEntitiesThanTheLimitAreRefusedAtTheFirstOneTooMany() throws {
+        let entities = (1...(Limits.entities + 5)).map { "E\($0): { name: string }" }.joined(separator: ", ")
+        let errors = Fixture.errors(Fixture.yaml(model: "{ Note: { title: string }, \(entities) }"))
+        #expect(errors.count == 1 && errors[0].message.contains("at most \(Limits.entities)"), "\(errors)")
+        let limit = (1..<Limits.entities).map { "E\($0): { name: string }" }.joined(separator: ", ")
+        #expect(try Fixture.scenario(Fixture.yaml(model: "{ Note: { title: string }, \(limit) }")).store.model.entities.count == Limits.entities)
+    }
+}

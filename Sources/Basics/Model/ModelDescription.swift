@@ -222,6 +222,28 @@ extension ModelDescription {
         return result
     }
 
+    /// How deep entities may inherit (a sub-entity of a root is 1 deep): what the scenario language accepts
+    /// and SharedStore compiles. Real models use 1 or 2; the bound keeps every walk up a tree short.
+    public static let maximumInheritanceDepth = 16
+
+    /// The first entity (in declaration order) that inherits through more than `maximumInheritanceDepth`
+    /// parent entities, found in time linear in the entities: no walk goes further than the bound. A
+    /// cycle or a missing parent is no finding here (`Model` refuses them by name).
+    public var entityInheritingTooDeeply: String? {
+        let parents = entityParents
+        for entity in entities where entity.parent != nil {
+            var current = entity.name
+            var seen: Set<String> = [current]
+            var depth = 0
+            while let parent = parents[current], seen.insert(parent).inserted {
+                depth += 1
+                if depth > Self.maximumInheritanceDepth { return entity.name }
+                current = parent
+            }
+        }
+        return nil
+    }
+
     /// Each sub-entity's parent, by name (empty without inheritance).
     public var entityParents: [String: String] {
         Dictionary(entities.compactMap { entity in entity.parent.map { (entity.name, $0) } }, uniquingKeysWith: { a, _ in a })

@@ -1,3 +1,5 @@
+import Basics
+
 /// The largest values the scenario language accepts. Every number a file gives is bounded here, at
 /// validation, with an error naming the limit, so that no arithmetic on a user's value can overflow,
 /// no allocation can exhaust memory, and no run can wait longer than a CI job lasts.
@@ -25,7 +27,10 @@ public enum Limits {
     /// How deep declared contexts nest (`contexts:`: a child of the view context is 1 deep, its child 2).
     public static let contextDepth = 16
     /// How deep entities inherit (`parent-entity:`: a sub-entity of a root is 1 deep). Real models use 1 or 2.
-    public static let entityDepth = 16
+    public static let entityDepth = ModelDescription.maximumInheritanceDepth
+    /// Entities in one model (a version's, or the one a store's schema shows). Real models have tens; the
+    /// bound keeps validation, which looks entities up by name, fast whatever a file or a store holds.
+    public static let entities = 1_000
     /// Processes in one scenario: an app, its extensions and a watch (each runs as its own OS process,
     /// tens of megabytes each); real apps have a handful.
     public static let processes = 64

@@ -107,6 +107,11 @@ extension ScenarioDecoder {
             decoder.error("the model declares no entity; add one, like Note: { title: string }.", at: node)
             return nil
         }
+        if map.pairs.count > Limits.entities {
+            decoder.error("\(map.pairs.count) entities are declared; a model may have at most \(Limits.entities).",
+                          at: map.pairs[Limits.entities].key)
+            return nil
+        }
         let entityNames = map.keys
         var entities: [EntityDescription] = []
         for pair in map.pairs {

@@ -38,6 +38,7 @@ extension ScenarioDecoder {
         guard let (url, fileNode) = seedFile(node) else { return (nil, model) }
         var objects: [String: StoreRow] = [:]
         var nodes: [StoreRow: YAMLNode] = [:]
+        var namedAs: [StoreRow: String] = [:]
         if let objectsNode = node.pairs?.first(where: { $0.key.scalar == "objects" })?.value,
            let map = MappingReader(objectsNode, "objects (names for the store's rows, like { n1: Note 12 })", decoder) {
             for pair in map.pairs {
@@ -51,11 +52,12 @@ extension ScenarioDecoder {
                 let row = StoreRow(entity: String(parts[0]), primaryKey: key)
                 self.objects[id] = .some(row.entity)
                 objectOrigins[id] = pair.key
-                if let other = objects.first(where: { $0.value == row })?.key {
+                if let other = namedAs[row] {
                     decoder.error("\(row) is named twice, as \(other) and as \(id).", at: pair.value)
                     continue
                 }
                 objects[id] = row
+                namedAs[row] = id
                 nodes[row] = pair.value
             }
         }
@@ -77,6 +79,11 @@ extension ScenarioDecoder {
         if inferring {
             do {
                 storeModel = try examination.inspection.inferredModel()
+                if let count = storeModel?.entities.count, count > Limits.entities {
+                    decoder.error("the schema of \(url.path) shows \(count) entities; a model may have at most \(Limits.entities).",
+                                  at: fileNode)
+                    return (seed, nil)
+                }
                 if case .failure(let mismatch) = examination.fit {
                     decoder.error("the model read off the schema of \(url.path) does not open it: \(mismatch.reason).", at: fileNode)
                     storeModel = nil
@@ -90,7 +97,8 @@ extension ScenarioDecoder {
         }
         var reported: Set<StoreRow> = []
         if let storeModel {
-            for (row, at) in nodes where storeModel.entity(named: row.entity) == nil {
+            let entityNames = Set(storeModel.entities.map(\.name))
+            for (row, at) in nodes where !entityNames.contains(row.entity) {
                 decoder.error("the model has no entity '\(row.entity)'" + Suggestion.hint(for: row.entity, in: storeModel.entities.map(\.name)),
                               at: at)
                 reported.insert(row)

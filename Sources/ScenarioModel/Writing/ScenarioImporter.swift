@@ -40,6 +40,10 @@ public enum ScenarioImporter {
             } else {
                 (model, leftOut) = try inspection.inferredModelLeavingOutUnresolved()
             }
+            if model.entities.count > Limits.entities {
+                throw Failure(description: "it has \(model.entities.count) entities, and a scenario's model may have at most "
+                    + "\(Limits.entities)")
+            }
             history = try StoreInspector.recordedHistory(store, model: model, limit: limit, samples: 2, scratch: scratch)
         } catch let error as ModelInferenceError {
             throw Failure(description: "its model cannot be read off its schema: \(error.message)")
@@ -47,11 +51,34 @@ public enum ScenarioImporter {
             throw Failure(description: "\(error)")
         }
         let writers = Writers(history.transactions)
+        // Each entity's attribute names, looked up by name (a model may have thousands of entities).
+        let entitiesByName = Dictionary(model.entities.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let attributeNames = entitiesByName.mapValues { Set($0.attributes.map(\.name)) }
+        // The values a step can show: an entity's attributes, a string no longer than `longestValue` (a
+        // store can hold megabytes in one; the skeleton says it left it out).
+        func shown(_ values: [String: Value], of id: ObjectID, as objectName: String) -> [String: Value] {
+            let attributes = attributeNames[id.entity] ?? []
+            return values.filter { key, value in
+                guard attributes.contains(key) else { return false }
+                if case .string(let text) = value, text.utf8.count > longestValue {
+                    steps.append("  # \(YAMLText.comment(objectName)).\(YAMLText.comment(key)) is left out: \(text.utf8.count) bytes")
+                    return false
+                }
+                if case .string(let text) = value, !YAMLText.readsBack(text) {
+                    steps.append("  # \(YAMLText.comment(objectName)).\(YAMLText.comment(key)) is left out: it starts with a byte-order "
+                        + "mark, which YAML readers drop")
+                    return false
+                }
+                return true
+            }
+        }
         var names: [ObjectID: String] = [:]
+        var namedOfEntity: [String: Int] = [:]
         func name(_ id: ObjectID) -> String {
             if let known = names[id] { return known }
             let made = "\(id.entity.lowercased())-\(id.primaryKey)"
             names[id] = made
+            namedOfEntity[id.entity, default: 0] += 1
             return made
         }
         var steps: [String] = []
@@ -74,14 +101,15 @@ public enum ScenarioImporter {
                 case .insert: steps.append("  # inserted \(row) (the starting store holds it)")
                 case .delete: steps.append("  # deleted \(row) (the starting store no longer holds it)")
                 case .update:
-                    guard let values = history.rows[change.object] else {
+                    guard let recorded = history.rows[change.object] else {
                         steps.append("  # updated \(row), whose row is gone now")
                         continue
                     }
-                    let attributes = Set(model.entity(named: change.object.entity)?.attributes.map(\.name) ?? [])
+                    let attributes = attributeNames[change.object.entity] ?? []
                     let updated = change.updatedProperties.filter(attributes.contains)
-                    var set = values.filter { attributes.contains($0.key) && (updated.isEmpty || updated.contains($0.key)) }
-                    if set.isEmpty { set = values.filter { attributes.contains($0.key) } }
+                    let values = shown(recorded, of: change.object, as: name(change.object))
+                    var set = values.filter { updated.isEmpty || updated.contains($0.key) }
+                    if set.isEmpty { set = values }
                     guard !set.isEmpty else { continue }
                     if writer.role != .intent && running.insert(writer.name).inserted { step(writer.name, "launch") }
                     step(writer.name, "{ update: \(YAMLText.word(name(change.object))), set: \(YAMLText.values(set)) }")
@@ -99,7 +127,7 @@ public enum ScenarioImporter {
         // A history with no writer but the app (or none at all) shows no two-process bug: an extension edits
         // an object the app has shown, and the app reads it again, which each refresh strategy decides.
         var edited: (id: ObjectID, values: [String: Value])?
-        if writers.all.count == 1, let sample = sampleToEdit(history.samples, model) {
+        if writers.all.count == 1, let sample = sampleToEdit(history.samples, entities: entitiesByName) {
             if names[sample.id] == nil { _ = name(sample.id) }
             step(extensionName(writers), "launch")
             step(extensionName(writers), "{ update: \(YAMLText.word(name(sample.id))), set: \(YAMLText.values(sample.change)) }")
@@ -108,18 +136,24 @@ public enum ScenarioImporter {
             edited = (sample.id, sample.change)
         }
         for (id, _) in history.samples.sorted(by: { ($0.key.entity, $0.key.primaryKey) < ($1.key.entity, $1.key.primaryKey) }) {
-            let isNamed = names.keys.contains { $0.entity == id.entity }
-            if !isNamed || names.count < 12 && names.keys.filter({ $0.entity == id.entity }).count < 2 { _ = name(id) }
+            let named = namedOfEntity[id.entity] ?? 0
+            if named == 0 || names.count < 12 && named < 2 { _ = name(id) }
+        }
+        // A count of an entity counts its sub-entities' objects too, as a fetch of it returns them: each
+        // entity's objects are added to it and its ancestors (at most the language's depth of them).
+        let parents = model.entityParents
+        var kindCounts: [String: Int] = [:]
+        for entity in inspection.entities {
+            for kind in ModelDescription.ancestry(of: entity.name, parent: { parents[$0] }) {
+                kindCounts[kind, default: 0] &+= entity.count
+            }
         }
         for entity in inspection.entities {
-            // A count of an entity counts its sub-entities' objects too, as a fetch of it returns them.
-            let count = inspection.entities.filter { model.entity($0.name, isKindOf: entity.name) }.reduce(0) { $0 + $1.count }
-            step(app.name, "{ count: \(YAMLText.word(entity.name)), expect: \(count) }")
+            step(app.name, "{ count: \(YAMLText.word(entity.name)), expect: \(kindCounts[entity.name] ?? 0) }")
         }
         for (id, objectName) in names.sorted(by: { $0.value < $1.value }) {
-            guard var values = history.rows[id] ?? history.samples[id] else { continue }
-            let attributes = Set(model.entity(named: id.entity)?.attributes.map(\.name) ?? [])
-            values = values.filter { attributes.contains($0.key) && $0.value != .null }
+            guard let recorded = history.rows[id] ?? history.samples[id] else { continue }
+            var values = shown(recorded, of: id, as: objectName).filter { $0.value != .null }
             if let edited, edited.id == id {
                 values.merge(edited.values) { $1 }
                 step(app.name, "{ read: \(YAMLText.word(objectName)), expect: \(YAMLText.values(values)), within: 1s }   # the extension's edit")
@@ -135,6 +169,10 @@ public enum ScenarioImporter {
         let text = file(store: store, output: output, inspection: inspection, model: model, history: history,
                         writers: processes, objects: names, steps: steps, declaredModel: given != nil || !leftOut.isEmpty ? model : nil,
                         leftOut: leftOut)
+        if text.utf8.count > Limits.fileBytes {
+            throw Failure(description: "its skeleton would be \(text.utf8.count) bytes, more than the \(Limits.fileBytes) a scenario may have; "
+                + "import fewer transactions (--transactions)")
+        }
         do {
             _ = try ScenarioLoader.parse(yaml: text, file: output.path)
         } catch {
@@ -143,6 +181,9 @@ public enum ScenarioImporter {
         return text
     }
 
+    /// The longest string (in UTF-8 bytes) a skeleton writes into a step; a longer one is left out.
+    static let longestValue = 200
+
     /// The name of the extension the skeleton adds when the history names no writer but the app.
     private static func extensionName(_ writers: Writers) -> String {
         writers.all.contains { $0.name == "share" } ? "share-extension" : "share"
@@ -150,13 +191,13 @@ public enum ScenarioImporter {
 
     /// The first sampled object with an attribute the skeleton can change, and the change: a string gets
     /// " (edited)", a number one more, a Boolean its opposite.
-    private static func sampleToEdit(_ samples: [ObjectID: [String: Value]], _ model: ModelDescription)
+    private static func sampleToEdit(_ samples: [ObjectID: [String: Value]], entities: [String: EntityDescription])
         -> (id: ObjectID, change: [String: Value])? {
         for (id, values) in samples.sorted(by: { ($0.key.entity, $0.key.primaryKey) < ($1.key.entity, $1.key.primaryKey) }) {
-            for attribute in model.entity(named: id.entity)?.attributes ?? [] {
+            for attribute in entities[id.entity]?.attributes ?? [] {
                 let current = values[attribute.name] ?? .null
                 let changed: Value? = switch (attribute.type, current) {
-                case (.string, .string(let text)): .string(text + " (edited)")
+                case (.string, .string(let text)) where text.utf8.count < longestValue - 8 && YAMLText.readsBack(text): .string(text + " (edited)")
                 case (.string, .null): .string("edited")
                 case (.int, .int(let n)): .int(n == .max ? n - 1 : n + 1)
                 case (.double, .double(let d)): .double(d + 1)
@@ -228,7 +269,8 @@ public enum ScenarioImporter {
         for writer in writers {
             var settings = [("role", writer.role.rawValue)]
             if writer.role == .watch { settings.append(("storage", "group")) }
-            settings.append(("author", writer.author.map(YAMLText.word) ?? "none"))
+            // An author a YAML reader would change is left as none (the comment shows it, escaped).
+            settings.append(("author", writer.author.flatMap { YAMLText.readsBack($0) ? YAMLText.word($0) : nil } ?? "none"))
             lines.append("  \(YAMLText.word(writer.name)): \(YAMLText.flow(settings))   # \(YAMLText.comment(writer.label))")
         }
         lines.append("steps:")

@@ -26,8 +26,9 @@ enum YAMLText {
             case "\t": out += "\\t"
             case "\r": out += "\\r"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-                    || [0x85, 0x2028, 0x2029].contains(scalar.value) {
+                // Controls and line breaks, and what a reader cannot see or a parser may drop (a byte-order
+                // mark, bidirectional marks): written as escapes, which read back as the same scalar.
+                if !VisibleText.isPlain(String(scalar)) {
                     out += String(format: "\\u%04X", scalar.value)
                 } else {
                     out.unicodeScalars.append(scalar)
@@ -35,6 +36,12 @@ enum YAMLText {
             }
         }
         return out + "\""
+    }
+
+    /// Whether `text`, written by `quoted`, reads back as itself: YAML readers (Yams among them) drop a
+    /// byte-order mark that starts a scalar, escaped or not, so such a string cannot be kept in a file.
+    static func readsBack(_ text: String) -> Bool {
+        text.unicodeScalars.first != "\u{FEFF}"
     }
 
     /// Text for a `#` comment, kept on its one line whatever it holds (`VisibleText`): text from a store or

@@ -44,8 +44,10 @@ public struct ObjectID: Hashable, Sendable, Comparable, CustomStringConvertible 
     }
 
     public func hash(into hasher: inout Hasher) {
-        // The key alone: rows of different entities rarely share one in a set, and string hashing is costly.
+        // The entity too: every entity's keys start at 1, so a store with thousands of entities (someone
+        // else's) would put thousands of IDs in one bucket, and every lookup would compare them all.
         hasher.combine(primaryKey)
+        hasher.combine(entity)
     }
 
     public static func == (lhs: ObjectID, rhs: ObjectID) -> Bool {

@@ -76,10 +76,11 @@ extension InspectionReader {
     /// What the inspection shows wrong, worst first.
     func problems(_ inspection: StoreInspection) -> [String] {
         var problems: [String] = []
+        let families = Dictionary(grouping: inspection.entities, by: \.table)
         if inspection.files.wal == nil {
             // Keys handed out that no row has: deleted rows, or rows whose commits were in a -wal left behind.
             let gaps = inspection.entities.filter { $0.parent == nil }.compactMap { entity -> String? in
-                let family = inspection.entities.filter { $0.table == entity.table }
+                let family = families[entity.table] ?? []
                 let highest = family.map(\.maxPrimaryKey).max() ?? 0
                 let rows = family.map(\.count).reduce(0, +)
                 return highest > Int64(rows) ? "\(entity.name): keys up to \(highest) handed out, \(rows) rows" : nil
@@ -93,7 +94,7 @@ extension InspectionReader {
             }
         }
         for entity in inspection.entities where entity.parent == nil {
-            let family = inspection.entities.filter { $0.table == entity.table }
+            let family = families[entity.table] ?? []
             let handedOut = family.map(\.maxPrimaryKey).max() ?? 0
             let numbers = Set(family.map(\.number))
             for (number, rows) in rowsByEntity(entity.table) where !numbers.contains(number) {

@@ -34,6 +34,11 @@ struct InspectionReader {
             let statement = try db.prepare("SELECT Z_CONTENT FROM Z_MODELCACHE")
             if try statement.step(), let content = statement.data(at: 0) {
                 inspection.storedModel = try? JSONDecoder().decode(ModelDescription.self, from: content)
+                if let deep = inspection.storedModel?.entityInheritingTooDeeply {
+                    findings.append("the model kept in Z_MODELCACHE has \(deep) inherit through more than "
+                        + "\(ModelDescription.maximumInheritanceDepth) parent entities, more than a model may: it is not used")
+                    inspection.storedModel = nil
+                }
             }
         }
         do {
@@ -53,8 +58,9 @@ struct InspectionReader {
     /// The rows of `rows` the store does not hold: an unknown entity, or no row of its table with that key
     /// and the entity's `Z_ENT`.
     func missing(_ rows: [StoreRow], in inspection: StoreInspection) throws -> [StoreRow] {
-        try rows.filter { row in
-            guard let entity = inspection.entities.first(where: { $0.name == row.entity }),
+        let byName = Dictionary(inspection.entities.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        return try rows.filter { row in
+            guard let entity = byName[row.entity],
                   tables[entity.table]?.isEmpty == false else { return true }
             return try db.scalarInt("SELECT count(*) FROM \(Self.quoted(entity.table)) WHERE Z_PK = ? AND Z_ENT = ?",
                                     [.int(row.primaryKey), .int(entity.number)]) != 1
@@ -136,27 +142,18 @@ struct InspectionReader {
     /// the indexes spell them.
     private mutating func entities(_ rows: [Row], spelling model: ModelDescription?) throws -> [StoreInspection.Entity] {
         let byNumber = Dictionary(rows.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
-        var broken: Set<Int64> = []
-        func root(_ row: Row) -> Row {
-            var current = row
-            var seen: Set<Int64> = [row.number]
-            while current.parent != 0 {
-                guard let parent = byNumber[current.parent], seen.insert(parent.number).inserted else {
-                    broken.insert(row.number)
-                    return current
-                }
-                current = parent
-            }
-            return current
-        }
+        let (roots, broken) = Self.roots(of: rows, byNumber: byNumber)
         let entityNames = rows.map(\.name)
         var spelledNames = Self.spelledNames(indexes: indexes, entities: entityNames)
         for entity in model?.entities ?? [] {
             for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) { spelledNames[name.lowercased()] = name }
         }
+        let joins = joinTables()
+        let uniqueIndexes = Self.uniqueIndexes(indexes, entities: Set(entityNames))
+        var counts: [String: [Int64: Int]] = [:]
         var result: [StoreInspection.Entity] = []
         for row in rows {
-            let table = "Z" + root(row).name.uppercased()
+            let table = "Z" + (roots[row.number] ?? row).name.uppercased()
             let columns = tables[table] ?? []
             if broken.contains(row.number) {
                 findings.append("\(row.name)'s Z_SUPER (\(row.parent)) names no entity, or leads back to it: its rows' table is unknown")
@@ -181,17 +178,18 @@ struct InspectionReader {
                     }
                 }
             }
-            relationships += joinTableRelationships(of: row, byNumber: byNumber)
+            relationships += Self.joinTableRelationships(of: row, joins: joins, byNumber: byNumber)
             var entity = StoreInspection.Entity(
                 name: row.name, number: row.number, parent: row.parent == 0 ? nil : byNumber[row.parent]?.name,
-                table: table, count: try count(table, entity: row.number, columns: columns), maxPrimaryKey: row.max,
+                table: table, count: try count(table, entity: row.number, columns: columns, counts: &counts), maxPrimaryKey: row.max,
                 attributes: attributes, relationships: relationships)
-            entity.constraints = constraints(of: row.name, spelled: spelledNames)
+            entity.constraints = Self.constraints(uniqueIndexes[row.name] ?? [], of: row.name, spelled: spelledNames)
             result.append(entity)
         }
         if sampleRows > 0 {
+            let rootByTable = Dictionary(result.filter { $0.parent == nil }.map { ($0.table, $0) }, uniquingKeysWith: { a, _ in a })
             for i in result.indices {
-                let root = result.first { $0.table == result[i].table && $0.parent == nil } ?? result[i]
+                let root = rootByTable[result[i].table] ?? result[i]
                 result[i].samples = try samples(of: result[i], columns: root.attributes)
             }
         }
@@ -238,13 +236,56 @@ struct InspectionReader {
         return result
     }
 
-    /// The uniqueness constraints the unique indexes `Z_<entity>_UNIQUE_<a>_<b>` declare on `entity`, their
+    /// The uniqueness constraints the unique indexes `Z_<entity>_UNIQUE_<a>_<b>` of `entity` declare, their
     /// attribute names spelled as `spelled` has them.
-    private func constraints(of entity: String, spelled: [String: String]) -> [[String]] {
+    private static func constraints(_ indexes: [String], of entity: String, spelled: [String: String]) -> [[String]] {
         let prefix = "Z_\(entity)_UNIQUE_"
         return indexes.sorted().filter { $0.hasPrefix(prefix) && $0.count > prefix.count }.map { index in
             index.dropFirst(prefix.count).split(separator: "_").map { spelled[$0.lowercased()] ?? String($0) }
         }
+    }
+
+    /// The unique indexes (`Z_<entity>_UNIQUE_...`) of each of `entities`, found in one pass over the
+    /// indexes rather than one per entity.
+    private static func uniqueIndexes(_ indexes: Set<String>, entities: Set<String>) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for index in indexes where index.hasPrefix("Z_") {
+            var rest = index.dropFirst(2)[...]
+            while let marker = rest.range(of: "_UNIQUE_") {
+                let entity = String(index[index.index(index.startIndex, offsetBy: 2)..<marker.lowerBound])
+                if entities.contains(entity) { result[entity, default: []].append(index) }
+                rest = rest[marker.upperBound...]
+            }
+        }
+        return result
+    }
+
+    /// Each row's root entity (the end of its `Z_SUPER` chain) and the rows whose chain names no entity or
+    /// loops, in time linear in the rows whatever the chains' depth: a walk stops at a row whose root is known.
+    private static func roots(of rows: [Row], byNumber: [Int64: Row]) -> (roots: [Int64: Row], broken: Set<Int64>) {
+        var roots: [Int64: Row] = [:]
+        var broken: Set<Int64> = []
+        for row in rows where roots[row.number] == nil && !broken.contains(row.number) {
+            var path: [Row] = []
+            var onPath: Set<Int64> = []
+            var current = row
+            var end: (root: Row, broken: Bool)
+            while true {
+                if broken.contains(current.number) { end = (roots[current.number] ?? current, true); break }
+                if let known = roots[current.number] { end = (known, false); break }
+                path.append(current)
+                onPath.insert(current.number)
+                if current.parent == 0 { end = (current, false); break }
+                guard let parent = byNumber[current.parent], !onPath.contains(parent.number) else { end = (current, true); break }
+                current = parent
+            }
+            // A broken chain leaves each of its rows with the last row the walk reached as its root.
+            for step in path {
+                roots[step.number] = end.root
+                if end.broken { broken.insert(step.number) }
+            }
+        }
+        return (roots, broken)
     }
 
     /// Property names as the model spells them, keyed by their lowercased form, where an index name keeps
@@ -263,11 +304,21 @@ struct InspectionReader {
         return spelled
     }
 
-    private mutating func count(_ table: String, entity: Int64, columns: [(name: String, type: String)]) throws -> Int {
+    /// The rows of `table` whose `Z_ENT` is `entity` (all of them without a `Z_ENT` column): one scan of
+    /// each table, whatever number of entities share it, kept in `counts`.
+    private func count(_ table: String, entity: Int64, columns: [(name: String, type: String)],
+                       counts: inout [String: [Int64: Int]]) throws -> Int {
         guard !columns.isEmpty else { return 0 }
-        let hasEntityColumn = columns.contains { $0.name == "Z_ENT" }
-        let sql = "SELECT count(*) FROM \(Self.quoted(table))" + (hasEntityColumn ? " WHERE Z_ENT = ?" : "")
-        return Int(try db.scalarInt(sql, hasEntityColumn ? [.int(entity)] : []) ?? 0)
+        guard columns.contains(where: { $0.name == "Z_ENT" }) else {
+            return Int(try db.scalarInt("SELECT count(*) FROM \(Self.quoted(table))") ?? 0)
+        }
+        if counts[table] == nil {
+            let statement = try db.prepare("SELECT Z_ENT, count(*) FROM \(Self.quoted(table)) WHERE Z_ENT IS NOT NULL GROUP BY Z_ENT")
+            var byEntity: [Int64: Int] = [:]
+            while try statement.step() { byEntity[statement.int64(at: 0), default: 0] += Int(statement.int64(at: 1)) }
+            counts[table] = byEntity
+        }
+        return counts[table]?[entity] ?? 0
     }
 
     /// How many rows of a table have each `Z_ENT`, in number order (none without a `Z_ENT` column).
@@ -314,10 +365,16 @@ struct InspectionReader {
         return (number, String(rest.dropFirst(digits.count)))
     }
 
-    /// The to-many relationships of `row` that join tables hold: the table's own (`Z_<n><NAME>` with n its
-    /// number), and the inverse of another entity's table when that table names it.
-    private func joinTableRelationships(of row: Row, byNumber: [Int64: Row]) -> [StoreInspection.Relationship] {
-        var result: [StoreInspection.Relationship] = []
+    /// A join table read off its name and columns: `owner`'s to-many `relationship` holds keys of
+    /// `destination`, whose side is named `inverse` (Core Data) or after the owner entity (SharedStore).
+    private struct JoinTable {
+        var table: String, owner: Int64, relationship: String, destination: Int64, inverse: String
+    }
+
+    /// Every join table of the store (`Z_<n><NAME>` with two `Z_<n><NAME>` columns), read once, under the
+    /// numbers of its two entities, in name order.
+    private func joinTables() -> [Int64: [JoinTable]] {
+        var result: [Int64: [JoinTable]] = [:]
         for (table, columns) in tables.sorted(by: { $0.key < $1.key }) {
             guard let (owner, relationship) = Self.joinName(table), columns.count == 2,
                   let parsed = Optional(columns.compactMap { Self.joinName($0.name) }), parsed.count == 2 else { continue }
@@ -325,16 +382,27 @@ struct InspectionReader {
             // named after the inverse (Core Data) or the owner entity (SharedStore).
             let stripped = parsed.map { ($0.0, $0.1.hasSuffix("_1") ? String($0.1.dropLast(2)) : $0.1) }
             guard let target = stripped.firstIndex(where: { $0.1 == relationship }) ?? stripped.indices.last else { continue }
-            let destination = stripped[target].0
-            let inverse = stripped[1 - target].1
-            if owner == row.number {
+            let join = JoinTable(table: table, owner: owner, relationship: relationship, destination: stripped[target].0,
+                                 inverse: stripped[1 - target].1)
+            result[owner, default: []].append(join)
+            if join.destination != owner { result[join.destination, default: []].append(join) }
+        }
+        return result
+    }
+
+    /// The to-many relationships of `row` that join tables hold: the table's own (`Z_<n><NAME>` with n its
+    /// number), and the inverse of another entity's table when that table names it.
+    private static func joinTableRelationships(of row: Row, joins: [Int64: [JoinTable]], byNumber: [Int64: Row]) -> [StoreInspection.Relationship] {
+        var result: [StoreInspection.Relationship] = []
+        for join in joins[row.number] ?? [] {
+            if join.owner == row.number {
                 result.append(StoreInspection.Relationship(
-                    name: relationship.lowercased(), destination: byNumber[destination]?.name, toMany: true, storage: table))
+                    name: join.relationship.lowercased(), destination: byNumber[join.destination]?.name, toMany: true, storage: join.table))
             }
-            if destination == row.number, owner != destination || inverse != relationship,
-               let ownerRow = byNumber[owner], inverse != ownerRow.name.uppercased() {
+            if join.destination == row.number, join.owner != join.destination || join.inverse != join.relationship,
+               let ownerRow = byNumber[join.owner], join.inverse != ownerRow.name.uppercased() {
                 result.append(StoreInspection.Relationship(
-                    name: inverse.lowercased(), destination: ownerRow.name, toMany: true, storage: table))
+                    name: join.inverse.lowercased(), destination: ownerRow.name, toMany: true, storage: join.table))
             }
         }
         return result

@@ -36,6 +36,7 @@ extension StoreInspection {
             throw ModelInferenceError(message: "the entity name '\(odd.name)' is not an ASCII identifier, which the scenario language needs")
         }
         var descriptions: [EntityDescription] = []
+        let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for entity in entities {
             // A column whose lowercased name is no identifier (`Z1ABC`) cannot be named in a scenario: left out.
             var attributes = entity.attributes.filter { PropertySyntax.isIdentifier($0.name) }.compactMap { attribute -> AttributeDescription? in
@@ -65,7 +66,7 @@ extension StoreInspection {
                 }
                 // A join table's other side is the inverse.
                 let inverse = relationship.toMany
-                    ? entities.first { $0.name == destination }?.relationships
+                    ? byName[destination]?.relationships
                         .first { $0.toMany && $0.storage == relationship.storage && ($0.name != relationship.name || destination != entity.name) }?.name
                     : nil
                 relationships.append(RelationshipDescription(name: relationship.name, destination: destination,
@@ -75,8 +76,14 @@ extension StoreInspection {
                                                   parent: entity.parent))
         }
         // A sub-entity's columns are in its root's table, where the schema cannot tell whose they are: the
-        // root has them all, and its sub-entities inherit them.
-        let model = ModelDescription(entities: descriptions).inheriting()
+        // root has them all, and its sub-entities inherit them (through at most the language's depth, so
+        // that what they inherit stays the size of the schema times that depth).
+        let declared = ModelDescription(entities: descriptions)
+        if let deep = declared.entityInheritingTooDeeply {
+            throw ModelInferenceError(message: "\(deep) inherits through more than \(ModelDescription.maximumInheritanceDepth) parent "
+                + "entities (Z_SUPER), more than the scenario language allows")
+        }
+        let model = declared.inheriting()
         let compiled: Model
         do { compiled = try Model(model) } catch {
             throw ModelInferenceError(message: "the model its schema shows is not one SharedStore can open: \(error)")

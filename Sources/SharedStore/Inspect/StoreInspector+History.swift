@@ -42,6 +42,8 @@ extension StoreInspector {
         let compiled: Model
         do { compiled = try Model(model) } catch { throw .invalidState("the model does not compile: \(error)") }
         // Core Data makes tables only: a view (a query that may never end) is someone else's, and not read.
+        // Only the newest `limit` transactions are read: the token before them, and how many are older.
+        var older: (token: Int64, count: Int)?
         do {
             let db = try SQLiteConnection(path: copy.path, readOnly: true)
             defer { db.close() }
@@ -50,6 +52,10 @@ extension StoreInspector {
             if try statement.step(), let view = statement.value(at: 0).stringValue {
                 throw StoreError.invalidState("\(given.lastPathComponent) holds a view ('\(VisibleText.escaped(view))'), which Core Data never makes; "
                     + "it is not read")
+            }
+            if try db.tableExists("ATRANSACTION"),
+               let token = try db.scalarInt("SELECT Z_PK FROM ATRANSACTION ORDER BY Z_PK DESC LIMIT 1 OFFSET ?", [.int(Int64(max(0, limit)))]) {
+                older = (token, Int(try db.scalarInt("SELECT count(*) FROM ATRANSACTION WHERE Z_PK <= ?", [.int(token)]) ?? 0))
             }
         } catch let error as StoreError {
             throw error
@@ -75,8 +81,7 @@ extension StoreInspector {
         guard (try? HistoryReader.requireTracking(store.core)) != nil else {
             return RecordedHistory(transactions: [], omitted: 0, rows: [:], samples: sampled)
         }
-        let all = try store.fetchHistory(after: nil).transactions
-        let kept = Array(all.suffix(max(0, limit)))
+        let kept = Array(try store.fetchHistory(after: older?.token).transactions.suffix(max(0, limit)))
         let context = store.newBackgroundContext(name: "import")
         var rows: [ObjectID: [String: Value]] = [:]
         for change in kept.flatMap(\.changes) where change.operation != .delete && rows[change.object] == nil {
@@ -84,7 +89,7 @@ extension StoreInspector {
                 rows[change.object] = values
             }
         }
-        return RecordedHistory(transactions: kept, omitted: all.count - kept.count, rows: rows, samples: sampled)
+        return RecordedHistory(transactions: kept, omitted: older?.count ?? 0, rows: rows, samples: sampled)
     }
 
     /// The first `count` rows (by key) of each entity that can have objects, with their values.

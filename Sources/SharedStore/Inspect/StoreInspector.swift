@@ -118,8 +118,10 @@ public enum StoreInspector {
         do {
             try fm.createDirectory(at: scratch, withIntermediateDirectories: true)
             // A copy that would fill the disk is refused before it starts (a -wal never checkpointed can be
-            // many gigabytes).
-            let needed = ["", "-wal", "-journal"].compactMap(size).reduce(0, +)
+            // many gigabytes); a sparse file needs only what it has allocated.
+            let needed = ["", "-wal", "-journal"].compactMap { suffix in
+                size(suffix).map { min($0, SparseCopy.allocatedBytes(atPath: url.path + suffix) ?? $0) }
+            }.reduce(0, +)
             if let free = (try? fm.attributesOfFileSystem(forPath: scratch.path)[.systemFreeSize] as? NSNumber)?.int64Value,
                needed > free - (256 << 20) {
                 throw StoreError.file(path: path, reason: "reading it needs a copy of \(needed) bytes (with its -wal), "
@@ -163,13 +165,7 @@ public enum StoreInspector {
             defer { try? input.close() }
             let output = try FileHandle(forWritingTo: destination)
             defer { try? output.close() }
-            var left = size
-            while left > 0 {
-                guard let chunk = try input.read(upToCount: Int(min(left, 1 << 20))), !chunk.isEmpty else { break }
-                try output.write(contentsOf: chunk)
-                left -= Int64(chunk.count)
-            }
-            return size - left
+            return try SparseCopy.copy(from: input.fileDescriptor, to: output.fileDescriptor, length: size)
         } catch {
             throw .file(path: source.path, reason: "cannot copy it to read it: \(error.localizedDescription)")
         }

@@ -49,6 +49,10 @@ public final class Model: Sendable {
             index[entity.name] = i
         }
         entityIndex = index
+        if let deep = description.entityInheritingTooDeeply {
+            throw ModelError(entity: deep, reason: "it inherits through more than \(ModelDescription.maximumInheritanceDepth) parent "
+                + "entities, the most a model may have")
+        }
         entities = try ModelCompiler(description: description, entityIndex: index).compile()
         byNumber = entities.sorted { $0.entityNumber < $1.entityNumber }
         hasJoinTables = entities.contains { entity in

@@ -1,0 +1,140 @@
+import Basics
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import SharedStore
+import Testing
+import TestSupport
+
+/// What someone else's store can cost `inspect` and `import` is bounded by the store's size, not by its
+/// schema: inheritance chains, thousands of entities, holes and long histories (issue 35). Speed is shown by
+/// `groupsim bench`-style measurements in the notes; these tests pin the behaviour that keeps it linear.
+@Suite struct UntrustedStoreBoundsTests {
+    /// A store in Core Data's layout whose entities E1...En each inherit from the one before (one table).
+    static func chainStore(at url: URL, depth: Int) throws {
+        let db = try SQLiteConnection(path: url.path, walMode: false)
+        defer { db.close() }
+        try db.execute(CoreDataLayout.storeTables)
+        try db.execute("CREATE TABLE ZE1 (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR)")
+        try db.execute("BEGIN")
+        for i in 1...depth { try db.execute("INSERT INTO Z_PRIMARYKEY VALUES (\(i), 'E\(i)', \(i - 1), \(i == depth ? 2 : 0))") }
+        try db.execute("INSERT INTO ZE1 VALUES (1, \(depth), 1, 'deepest'), (2, 1, 1, 'root')")
+        try db.execute("COMMIT")
+        try db.execute(try CoreDataLayout.metadataRow(identifier: "CHAIN", entities: (1...depth).map { "E\($0)" }))
+    }
+
+    @Test func aDeepChainOfSubEntitiesIsReadWholeButGivesNoModel() throws {
+        let directory = try TemporaryDirectory(prefix: "chain")
+        let url = directory.url.appendingPathComponent("Chain.sqlite")
+        try Self.chainStore(at: url, depth: 3_000)
+        let inspection = try StoreInspector.inspect(url)
+        #expect(inspection.entities.count == 3_000)
+        #expect(inspection.entities.allSatisfy { $0.table == "ZE1" }, "every sub-entity's rows are in its root's table")
+        #expect(inspection.entities.last?.parent == "E2999" && inspection.entities.last?.count == 1)
+        #expect(inspection.entities.first?.count == 1, "a count per Z_ENT, not per table")
+        do {
+            _ = try inspection.inferredModel()
+            Issue.record("a 2,999-deep chain gave a model")
+        } catch {
+            #expect(error.message.contains("E18 inherits through more than 16 parent entities"), "\(error.message)")
+        }
+    }
+
+    @Test func aModelInheritingDeeperThanTheLimitDoesNotCompile() throws {
+        func chain(_ depth: Int) -> ModelDescription {
+            ModelDescription(entities: (0...depth).map { i in
+                EntityDescription(name: "E\(i)", attributes: [], relationships: [], parent: i == 0 ? nil : "E\(i - 1)")
+            })
+        }
+        #expect(chain(ModelDescription.maximumInheritanceDepth).entityInheritingTooDeeply == nil)
+        _ = try Model(chain(ModelDescription.maximumInheritanceDepth))
+        #expect(chain(ModelDescription.maximumInheritanceDepth + 1).entityInheritingTooDeeply == "E17")
+        #expect(throws: ModelError.self) { try Model(chain(ModelDescription.maximumInheritanceDepth + 1)) }
+        // A cycle is no depth: Model names it as a cycle.
+        let cycle = ModelDescription(entities: [EntityDescription(name: "A", attributes: [], relationships: [], parent: "B"),
+                                                EntityDescription(name: "B", attributes: [], relationships: [], parent: "A")])
+        #expect(cycle.entityInheritingTooDeeply == nil)
+    }
+
+    @Test func objectsOfManyEntitiesWithOneKeyDoNotShareAHash() {
+        let ids = (0..<1_000).map { ObjectID(entity: "E\($0)", primaryKey: 1, storeIdentifier: "S") }
+        #expect(Set(ids.map(\.hashValue)).count > 990, "each entity's keys start at 1: hashing the key alone puts them in one bucket")
+        #expect(Set(ids).count == 1_000)
+    }
+
+    @Test func aSparseStoreIsCopiedWithItsHoles() throws {
+        let directory = try TemporaryDirectory(prefix: "sparse")
+        let url = directory.url.appendingPathComponent("Chain.sqlite")
+        try Self.chainStore(at: url, depth: 2)
+        let original = try Data(contentsOf: url)
+        // A gigabyte of nothing after the pages: a file system with holes allocates none of it.
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: 1 << 30)
+        try handle.close()
+        let copy = directory.url.appendingPathComponent("copy/Chain.sqlite")
+        let files = try StoreInspector.copyStore(url, reportedAs: url.path, to: copy)
+        #expect(files.store == 1 << 30)
+        let attributes = try FileManager.default.attributesOfItem(atPath: copy.path)
+        #expect((attributes[.size] as? NSNumber)?.int64Value == 1 << 30)
+        #expect(SparseCopy.allocatedBytes(atPath: copy.path).map { $0 < 64 << 20 } == true,
+                "the copy writes the data, not the holes")
+        let read = try FileHandle(forReadingFrom: copy)
+        defer { try? read.close() }
+        #expect(try read.read(upToCount: original.count) == original)
+        try read.seek(toOffset: (1 << 30) - 4_096)
+        #expect(try read.read(upToCount: 4_096) == Data(count: 4_096))
+        // The store the copy holds is read as the original is.
+        #expect(try StoreInspector.inspect(url).entities.map(\.name) == ["E1", "E2"])
+    }
+
+    @Test func aCopyWithoutHolesKeepsEveryByteAndZeroRuns() throws {
+        let directory = try TemporaryDirectory(prefix: "dense")
+        let source = directory.url.appendingPathComponent("source")
+        var bytes = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 % 251) })
+        bytes.replaceSubrange((1 << 20)..<(2 << 20), with: Data(count: 1 << 20))   // a run of zeros written as data
+        bytes.append(Data(count: 12_345))                                            // and a tail of zeros
+        try bytes.write(to: source)
+        let copy = directory.url.appendingPathComponent("copy")
+        #expect(FileManager.default.createFile(atPath: copy.path, contents: nil))
+        let input = try FileHandle(forReadingFrom: source), output = try FileHandle(forWritingTo: copy)
+        #expect(try SparseCopy.copy(from: input.fileDescriptor, to: output.fileDescriptor, length: Int64(bytes.count)) == Int64(bytes.count))
+        // Asked for fewer bytes than the file has (a -wal still growing), it copies those.
+        let part = directory.url.appendingPathComponent("part")
+        #expect(FileManager.default.createFile(atPath: part.path, contents: nil))
+        let partOutput = try FileHandle(forWritingTo: part)
+        #expect(try SparseCopy.copy(from: input.fileDescriptor, to: partOutput.fileDescriptor, length: 1_000) == 1_000)
+        for handle in [input, output, partOutput] { try handle.close() }
+        #expect(try Data(contentsOf: copy) == bytes)
+        #expect(try Data(contentsOf: part) == bytes.prefix(1_000))
+    }
+
+    @Test func onlyTheNewestTransactionsAreRead() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open(history: true, bundle: "share")
+        for i in 0..<30 { _ = try store.batchInsert("Note", objects: [["title": .string("note \(i)")]]) }
+        store.close()
+        let history = try StoreInspector.recordedHistory(fixture.url, model: .notesExample, limit: 10)
+        #expect(history.transactions.count == 10)
+        #expect(history.omitted == 20)
+        #expect(history.transactions.map(\.token) == Array(21...30).map(Int64.init))
+        let all = try StoreInspector.recordedHistory(fixture.url, model: .notesExample, limit: 100)
+        #expect(all.transactions.count == 30 && all.omitted == 0)
+    }
+
+    @Test func aModelCacheInheritingTooDeeplyIsNotUsed() throws {
+        let fixture = try StoreFixture()
+        try fixture.open(history: false).close()
+        let deep = ModelDescription(entities: (0...40).map { i in
+            EntityDescription(name: "E\(i)", attributes: [], relationships: [], parent: i == 0 ? nil : "E\(i - 1)")
+        })
+        let db = try SQLiteConnection(path: fixture.url.path)
+        let update = try db.prepare("UPDATE Z_MODELCACHE SET Z_CONTENT = ?")
+        try update.bind(try JSONEncoder().encode(deep), at: 1)
+        while try update.step() {}
+        db.close()
+        let inspection = try StoreInspector.inspect(fixture.url)
+        #expect(inspection.storedModel == nil)
+        #expect(inspection.problems.contains { $0.contains("Z_MODELCACHE") && $0.contains("more than 16") }, "\(inspection.problems)")
+    }
+}
