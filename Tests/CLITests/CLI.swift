@@ -27,6 +27,11 @@ struct CLI {
         try launch(BuiltProducts.executable("groupsim"), arguments, environment: extra)
     }
 
+    /// Runs `groupsim` with `arguments` as `sh` expands them (`"$(printf 'a\\377')"`: bytes no Swift string holds).
+    func runThroughShell(_ arguments: String) throws -> Result {
+        try launch("/bin/sh", ["-c", "'\(BuiltProducts.executable("groupsim"))' \(arguments)"], environment: [:])
+    }
+
     /// Where `script(1)` is, to give a command a terminal (Linux's util-linux spelling).
     static let script = "/usr/bin/script"
 

@@ -139,3 +139,25 @@ import Testing
         #expect(try Fixture.scenario(Fixture.yaml(model: "{ Note: { title: string }, \(limit) }")).store.model.entities.count == Limits.entities)
     }
 }
+
+/// Waits on the real clock are bounded together, not only one by one.
+@Suite struct TotalWaitTests {
+    @Test func waitsThatAddUpToMoreThanTheLimitAreRefusedAtTheStepThatPassesIt() {
+        let steps = (0..<1_000).map { _ in "- sleep: 20m" }.joined(separator: "\n")
+        let errors = Fixture.errors(Fixture.yaml(model: "Note: { title: string }", steps: steps))
+        #expect(errors.count == 1 && errors[0].line == 13 && errors[0].message.contains("wait up to 80m"), "\(errors)")
+    }
+
+    @Test func aParallelWaitsForItsLongestBranchAndOnlyInCountsPerVariant() throws {
+        // Two branches of 40 minutes wait 40 minutes; two variants of 40 minutes each wait 40 minutes each.
+        let yaml = Fixture.yaml(model: "Note: { title: string }", steps: """
+            - parallel: [ { sleep: 40m }, { sleep: 40m } ]
+            - { sleep: 10m, only-in: a }
+            - { sleep: 10m, only-in: b }
+            """) + "\nvariants:\n  a: { expect: pass }\n  b: { expect: pass }\n"
+        _ = try Fixture.scenario(yaml)
+        let over = yaml.replacingOccurrences(of: "- { sleep: 10m, only-in: b }", with: "- { sleep: 10m, only-in: b }\n  - { sleep: 15m, only-in: b }")
+        let errors = Fixture.errors(over)
+        #expect(errors.count == 1 && errors[0].message.contains("in variant b"), "\(errors)")
+    }
+}

@@ -138,3 +138,34 @@ import TestSupport
         #expect(inspection.problems.contains { $0.contains("Z_MODELCACHE") && $0.contains("more than 16") }, "\(inspection.problems)")
     }
 }
+
+/// A store copied in the middle of a write in rollback-journal mode has a hot journal: SQLite rolls it back
+/// at the next open, which needs to write. `inspect` and `import` read a copy, so both roll it back there.
+@Suite struct HotJournalTests {
+    @Test func aHotJournalIsRolledBackInTheCopyByInspectAndImport() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open(history: true, bundle: "share")
+        _ = try store.batchInsert("Note", objects: (0..<50).map { ["title": .string("committed \($0)")] })
+        store.close()
+        let db = try SQLiteConnection(path: fixture.url.path, walMode: false)
+        try db.execute("PRAGMA journal_mode=DELETE")
+        try db.execute("PRAGMA cache_size=1")
+        try db.execute("BEGIN IMMEDIATE")
+        // Enough pages that the cache spills them into the file before the commit: the journal is hot.
+        try db.execute("UPDATE ZNOTE SET ZTITLE = ZTITLE || '\(String(repeating: "x", count: 2_000))'")
+        let device = fixture.directory.url.appendingPathComponent("device", isDirectory: true)
+        try FileManager.default.createDirectory(at: device, withIntermediateDirectories: true)
+        let copy = device.appendingPathComponent("Notes.sqlite")
+        try FileManager.default.copyItem(at: fixture.url, to: copy)
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: fixture.url.path + "-journal"), to: URL(fileURLWithPath: copy.path + "-journal"))
+        try db.execute("ROLLBACK")
+        db.close()
+        let before = try Data(contentsOf: copy)
+        #expect(try StoreInspector.inspect(copy).entities.first { $0.name == "Note" }?.count == 50)
+        let history = try StoreInspector.recordedHistory(copy, model: .notesExample, limit: 10, samples: 1)
+        #expect(history.transactions.count == 1)
+        #expect(history.samples.values.first?["title"]?.stringValue?.hasPrefix("committed") == true, "the rolled-back write is not read")
+        #expect(try Data(contentsOf: copy) == before, "the device's files are never written")
+        #expect(FileManager.default.fileExists(atPath: copy.path + "-journal"))
+    }
+}

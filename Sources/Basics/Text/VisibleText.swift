@@ -29,6 +29,26 @@ public enum VisibleText {
         return out
     }
 
+    /// Bytes that should be UTF-8 text (a file name) made safe to print: the valid parts as `escaped`
+    /// writes them, each byte that is not UTF-8 as `\x{FF}`.
+    public static func escapedFileName(_ bytes: [UInt8]) -> String {
+        var out = ""
+        var start = 0
+        while start < bytes.count {
+            // The longest run from `start` that decodes, then one byte that does not.
+            var end = bytes.count
+            while end > start, String(validating: bytes[start..<end], as: UTF8.self) == nil { end -= 1 }
+            if end > start {
+                out += escaped(String(decoding: bytes[start..<end], as: UTF8.self))
+                start = end
+            } else {
+                out += "\\x{" + String(bytes[start], radix: 16, uppercase: true) + "}"
+                start += 1
+            }
+        }
+        return out
+    }
+
     /// Whether `text` prints as it is (nothing `escaped` would change).
     public static func isPlain(_ text: String) -> Bool {
         !text.unicodeScalars.contains { $0 == "\\" || $0 == "\n" || $0 == "\r" || $0 == "\t" || needsEscape($0) }

@@ -20,6 +20,10 @@ public enum ScenarioLoader {
             throw ScenarioErrors([ScenarioError(file: file, line: 1, column: 1,
                 message: "the file is \(size) bytes, more than the \(Limits.fileBytes) a scenario may have; split it, or generate the load with a workload step.")])
         }
+        if url.lastPathComponent.unicodeScalars.contains("\u{FFFD}") && !FileManager.default.fileExists(atPath: url.path) {
+            throw ScenarioErrors([ScenarioError(file: file, line: 1, column: 1,
+                message: "the file's name is not UTF-8 (shown with \u{FFFD} where its bytes are not), and GroupSim reads names as UTF-8; rename it.")])
+        }
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {

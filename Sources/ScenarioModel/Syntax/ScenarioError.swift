@@ -33,7 +33,9 @@ public struct ScenarioError: Error, Sendable, Hashable, Codable, CustomStringCon
     public var location: SourceLocation { SourceLocation(file: file, line: line, column: column) }
 
     /// `file:line:column: error: message`.
-    public var description: String { "\(file):\(line):\(column): error: \(message)" }
+    /// `file:line:column: error: message`, the file's name escaped (`VisibleText`): a name is someone
+    /// else's text too, and a terminal or a CI log shows it.
+    public var description: String { "\(VisibleText.escaped(file)):\(line):\(column): error: \(message)" }
 }
 
 extension ScenarioError: LocalizedError {

@@ -72,8 +72,9 @@ enum YAMLGuard {
                     break
                 }
                 if total > Limits.expandedNodes || open.contains(where: { $0.size > Limits.expandedNodes }) {
-                    return Refusal(line: line, column: column,
-                        message: "YAML aliases expand the file to more than \(Limits.expandedNodes) nodes here; write the values out instead of aliasing them.")
+                    return Refusal(line: line, column: column, message: aliases > 0
+                        ? "YAML aliases expand the file to more than \(Limits.expandedNodes) nodes here; write the values out instead of aliasing them."
+                        : "the file has more than \(Limits.expandedNodes) YAML nodes (keys, values and collections) here, the most a scenario may have; split it.")
                 }
             }
         }

@@ -132,6 +132,7 @@ final class ScenarioDecoder {
         let steps = map.required("steps", in: "the scenario", example: "steps: [ { app: launch } ]")
             .map { decodeSteps($0) } ?? []
         let variants = map["variants"].map(decodeVariants) ?? []
+        checkTotalWait(steps, variants: variants.map(\.name))
         let expectation = map["expect"].flatMap(decodeExpectation)
         let latency = map["latency"].flatMap(decodeLatencyBudget)
         let tolerance = map["stale-tolerance"].flatMap { decoder.duration($0, "stale-tolerance") }

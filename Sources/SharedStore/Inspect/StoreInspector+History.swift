@@ -45,7 +45,9 @@ extension StoreInspector {
         // Only the newest `limit` transactions are read: the token before them, and how many are older.
         var older: (token: Int64, count: Int)?
         do {
-            let db = try SQLiteConnection(path: copy.path, readOnly: true)
+            // Read-write, on the copy: a hot rollback journal copied with it is rolled back here, as SQLite
+            // does at the next open (read-only, the open fails with SQLITE_READONLY_ROLLBACK).
+            let db = try SQLiteConnection(path: copy.path, walMode: false)
             defer { db.close() }
             db.stopStatements(at: deadline)
             let statement = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name LIMIT 1")

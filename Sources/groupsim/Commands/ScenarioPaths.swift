@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import Foundation
 import ScenarioModel
 
@@ -34,15 +35,31 @@ struct ScenarioPaths: ParsableArguments {
     static func existing(_ paths: [String]) throws -> [URL] {
         let urls = paths.map { URL(fileURLWithPath: $0) }
         for (path, url) in zip(paths, urls) where !FileManager.default.fileExists(atPath: url.path) {
-            printError("\(path): no such file or folder; give a scenario file or a folder of them.")
+            if let raw = rawArgument(decodingTo: path), String(validating: raw, as: UTF8.self) == nil {
+                printError("\(VisibleText.escapedFileName(raw)): the name is not UTF-8, and GroupSim reads names as UTF-8; rename it.")
+            } else {
+                printError("\(VisibleText.escaped(path)): no such file or folder; give a scenario file or a folder of them.")
+            }
             throw ExitCode(2)
         }
         guard !ScenarioLoader.discover(in: urls).isEmpty else {
-            printError("\(paths.joined(separator: ", ")): no scenario files (*.yaml) found.")
+            printError("\(paths.map(VisibleText.escaped).joined(separator: ", ")): no scenario files (*.yaml) found.")
             throw ExitCode(2)
         }
         return urls
     }
+}
+
+/// The bytes of the command-line argument that decodes (lossily, as Swift's arguments are) to `text`: a
+/// name that is not UTF-8 reaches the program with U+FFFD in it, and only its bytes say what it was.
+func rawArgument(decodingTo text: String) -> [UInt8]? {
+    guard text.unicodeScalars.contains("\u{FFFD}") else { return nil }
+    for index in 1..<Int(CommandLine.argc) {
+        guard let pointer = CommandLine.unsafeArgv[index] else { continue }
+        let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
+        if String(decoding: bytes, as: UTF8.self) == text { return bytes }
+    }
+    return nil
 }
 
 /// Writes a line to stderr.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import ScenarioModel
 
 /// `groupsim validate <files>...`: checks scenarios without running them; reports every bad file and
@@ -16,7 +17,7 @@ struct ValidateCommand: ParsableCommand {
         let (loaded, errors) = try scenarios.loadEach()
         for scenario in loaded {
             let runs = scenario.runs()
-            print("\(scenario.file): ok (\(scenario.name), \(counted(runs.count, "run")))")
+            print("\(VisibleText.escaped(scenario.file)): ok (\(scenario.name), \(counted(runs.count, "run")))")
         }
         guard let errors else { return }
         printError(errors.description)

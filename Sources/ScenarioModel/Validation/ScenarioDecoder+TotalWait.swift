@@ -1,0 +1,47 @@
+extension ScenarioDecoder {
+    /// Refuses steps whose waits on the real clock add up, in the base run or in some variant, to more than
+    /// `Limits.realTime`, at the step that passes it: each wait is bounded on its own, and a thousand
+    /// `sleep: 1h` would still hold a CI job for weeks. A wait is a `sleep`, a check's `within` (what it may
+    /// take when the check never holds) and a workload's `duration`; a `parallel` waits for its longest
+    /// branch. A step runs in the base run when it has no `only-in:`, and in each variant it names.
+    func checkTotalWait(_ steps: [ScenarioStep], variants: [String]) {
+        let limit = Limits.realTime.microseconds
+        for run in [nil] + variants.map(Optional.some) {
+            var total: Int64 = 0
+            for step in steps where Self.runs(step, in: run) {
+                total = total.addingReportingOverflow(Self.wait(of: step, in: run)).partialValue
+                if total > limit || total < 0 {
+                    decoder.error("the steps up to here wait up to \(Duration(microseconds: total < 0 ? .max : total)) on the real clock"
+                        + (run.map { " in variant \($0)" } ?? "") + " (sleeps, checks' within, workloads), more than the "
+                        + "\(Limits.realTime) a run may; shorten them, or use clock: advance for simulated time.",
+                        line: step.location.line, column: step.location.column)
+                    return
+                }
+            }
+        }
+    }
+
+    private static func runs(_ step: ScenarioStep, in variant: String?) -> Bool {
+        guard let onlyIn = step.onlyIn else { return true }
+        return variant.map(onlyIn.contains) ?? false
+    }
+
+    /// The longest `step` can wait on the real clock, in microseconds (saturating).
+    private static func wait(of step: ScenarioStep, in variant: String?) -> Int64 {
+        func sum(_ values: [Int64]) -> Int64 {
+            values.reduce(0) { total, value in
+                let (result, overflow) = total.addingReportingOverflow(value)
+                return overflow ? .max : result
+            }
+        }
+        switch step.step {
+        case .sleep(let duration): return duration.microseconds
+        case .read(_, _, .within(let duration)), .count(_, _, _, .within(let duration)), .state(_, _, .within(let duration)):
+            return duration.microseconds
+        case .workload(let workload): return workload.duration.microseconds
+        case .parallel(let branches): return branches.filter { runs($0, in: variant) }.map { wait(of: $0, in: variant) }.max() ?? 0
+        case .sequence(let children): return sum(children.filter { runs($0, in: variant) }.map { wait(of: $0, in: variant) })
+        default: return 0
+        }
+    }
+}
