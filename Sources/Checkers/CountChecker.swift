@@ -22,6 +22,13 @@ struct CountChecker {
     private(set) var predicateSteps: Set<StepKey> = []
     /// Where a count anomaly was found: a failed check of that step is explained by it.
     private(set) var explainedSteps: Set<StepKey> = []
+    /// Per store and entity, the objects ever committed there with when each was gone and when its first
+    /// commit started, latest gone first: a count walks only those still there at its start and reads the
+    /// history only of those that began before it, not of every id of a long run (the oracle is complete
+    /// before counts are judged).
+    private var byGoneFrom: [ObjectKey: [(gone: UInt64, born: UInt64, id: String)]] = [:]
+    /// Per store and entity, the objects of other stores that never reached it (no history there).
+    private var neverReached: [ObjectKey: [String]] = [:]
 
     init(context: RunContext, oracle: CommitOracle) {
         self.context = context
@@ -51,9 +58,20 @@ struct CountChecker {
         } else {
             // An object whose last commit, a delete, was complete before `a` is not listed: skipped
             // without reading its history (most of a long run's ids are such).
-            let ids = oracle.ids(of: count.entity, in: store), goneFrom = oracle.goneFrom(of: count.entity, in: store)
-            for (id, gone) in zip(ids, goneFrom) where gone >= invoked && !counted.contains(id) && !own.contains(id) {
-                if oracle.history(store: store, object: id)?.exists(before: invoked) ?? false { missing.append(id) }
+            let key = ObjectKey(store: store, object: count.entity)
+            if byGoneFrom[key] == nil {
+                let ids = oracle.ids(of: count.entity, in: store), goneFrom = oracle.goneFrom(of: count.entity, in: store)
+                byGoneFrom[key] = zip(goneFrom, ids).map { gone, id in
+                    (gone: gone, born: oracle.history(store: store, object: id)?.operations.first?.start ?? .max, id: id)
+                }.sorted { $0.gone > $1.gone }
+            }
+            for (gone, born, id) in byGoneFrom[key]! {
+                guard gone >= invoked else { break }
+                // An object whose first commit started at or after `invoked` cannot have settled before it.
+                if born < invoked, !counted.contains(id) && !own.contains(id),
+                   oracle.history(store: store, object: id)?.exists(before: invoked) ?? false {
+                    missing.append(id)
+                }
             }
         }
         let subject = count.predicate.map { "\(count.entity) where \($0)" } ?? count.entity
@@ -95,18 +113,19 @@ struct CountChecker {
 
     /// Ids alive in another store that never reached the reader's store (no history there at all):
     /// a watch with its own store counting objects the phone inserted.
-    private func checkNeverReached(
+    private mutating func checkNeverReached(
         _ count: CountObservation, store: String, counted: Set<String>, process: String,
         step: Int?, invoked: UInt64, t: UInt64, into anomalies: inout [Anomaly]
     ) {
-        var candidates: Set<String> = []
-        for other in oracle.stores where other != store {
-            for id in oracle.ids(of: count.entity, in: other)
-            where !counted.contains(id) && oracle.history(store: store, object: id) == nil {
-                candidates.insert(id)
+        let key = ObjectKey(store: store, object: count.entity)
+        if neverReached[key] == nil {
+            var ids: Set<String> = []
+            for other in oracle.stores where other != store {
+                for id in oracle.ids(of: count.entity, in: other) where oracle.history(store: store, object: id) == nil { ids.insert(id) }
             }
+            neverReached[key] = ids.sorted()
         }
-        for id in candidates.sorted() {
+        for id in neverReached[key]! where !counted.contains(id) {
             guard let (other, history) = oracle.elsewhere(object: id, notIn: store), history.exists(before: invoked),
                   !history.mayChange(between: invoked, and: t, where: { $0 == .delete }),
                   let insert = history.lastInsert(before: invoked) else { continue }

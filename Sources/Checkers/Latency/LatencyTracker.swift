@@ -70,6 +70,14 @@ struct LatencyTracker {
         var looked = 0
         /// Some entry comes from another store, so versions cannot be compared.
         var crossStore = false
+
+        /// Adds `pending` after the entries of lower or equal version (at the end, across stores).
+        mutating func add(_ pending: Pending, crossStore: Bool) {
+            var at = entries.count
+            while !crossStore, at > 0, entries[at - 1].version > pending.version { at -= 1 }
+            entries.insert(pending, at: at)
+            if crossStore { self.crossStore = true }
+        }
     }
 
     private var pendingObjects: [ReaderKey: PendingList] = [:]
@@ -100,13 +108,9 @@ struct LatencyTracker {
             for object in commit.objects {
                 let pending = Pending(record: record, version: object.version, operation: object.operation,
                                       values: object.values, crossStore: crossStore)
-                // Kept in version order: a writer may record its commit after a later one's.
-                var list = pendingObjects[ReaderKey(reader: reader, name: object.id), default: PendingList()]
-                var at = list.entries.count
-                while !crossStore, at > 0, list.entries[at - 1].version > pending.version { at -= 1 }
-                list.entries.insert(pending, at: at)
-                pendingObjects[ReaderKey(reader: reader, name: object.id)] = list
-                if crossStore { pendingObjects[ReaderKey(reader: reader, name: object.id)]?.crossStore = true }
+                // Kept in version order: a writer may record its commit after a later one's. Changed in
+                // place: a copy out of the dictionary would copy a long list on every commit.
+                pendingObjects[ReaderKey(reader: reader, name: object.id), default: PendingList()].add(pending, crossStore: crossStore)
                 if object.operation != .update {
                     // A count of the entity, or of a parent entity of it, shows the insert or the delete.
                     for entity in context.info.ancestry(of: object.entity) {
