@@ -136,3 +136,39 @@ import Testing
         expectOneError(yaml(widget: "    between-reloads: sleep"), line: 13, column: 22, containing: "between-reloads")
     }
 }
+
+/// `timeline-policy` on a widget: never, after or at-end a duration above zero.
+@Suite struct TimelinePolicyDecodingTests {
+    private func yaml(_ policy: String, role: String = "widget") -> String {
+        """
+        summary: Policy.
+        store:
+          group: group.example.notes
+          name: Notes
+          model:
+            Note: { title: string }
+        processes:
+          app: { role: host }
+          widget: { role: \(role), timeline-policy: \(policy) }
+        steps:
+          - app: launch
+        """
+    }
+
+    @Test(arguments: [("never", TimelinePolicy.never), ("{ after: 15m }", .after(.minutes(15))), ("{ at-end: 1h }", .atEnd(.hours(1)))])
+    func aPolicyDecodes(text: String, policy: TimelinePolicy) throws {
+        let scenario = try Fixture.scenario(yaml(text))
+        #expect(scenario.processes.first { $0.name == "widget" }?.settings.timelinePolicy == policy)
+    }
+
+    @Test(arguments: ["sometimes", "{ after: 0s }", "{ every: 1h }", "{ after: 1h, at-end: 2h }"])
+    func aPolicyThatIsNoneOfTheFormsIsRefusedAtItsPlace(text: String) {
+        let errors = Fixture.errors(yaml(text))
+        #expect(errors.count == 1 && errors[0].line == 9, "\(errors)")
+    }
+
+    @Test func onlyAWidgetHasATimeline() {
+        let errors = Fixture.errors(yaml("{ after: 1h }", role: "share"))
+        #expect(errors.contains { $0.message.contains("timeline-policy") }, "\(errors)")
+    }
+}

@@ -8,8 +8,10 @@ import Supervisor
 /// simulated day, a request is ignored. As WidgetKit does ("Keeping a widget up to date"), a request
 /// made while the containing app is in the foreground does not count against the budget; and an App
 /// Intent run by a widget's button (`widget-button:`) has that widget reloaded as soon as it saves,
-/// outside the budget. Decided from the steps alone, so the same file schedules the same reloads on any
-/// machine.
+/// outside the budget. A widget whose timeline has a reload policy (`timeline-policy`) is reloaded by the
+/// system that long after each reload, within its budget (past it, at the start of the next simulated day);
+/// an app's request that comes first takes its place. Decided from the steps alone, so the same file
+/// schedules the same reloads on any machine.
 struct ReloadSchedule {
     private struct Pending {
         var widget: String
@@ -17,6 +19,9 @@ struct ReloadSchedule {
         var position: Int
         var index: Int
         var request: ScenarioStep
+        /// Scheduled by the timeline's reload policy rather than asked for: counted against the budget
+        /// when it runs, never noted as lost when the run ends first.
+        var byPolicy = false
     }
 
     private let widgets: [RunProcess]
@@ -56,14 +61,35 @@ struct ReloadSchedule {
         visit(step, position: position, index: index)
         let due = pending.filter { $0.due <= now }
         pending.removeAll { $0.due <= now }
-        return due.map { reload in
-            ScenarioStep(location: reload.request.location, process: reload.widget, step: .reload(requestedAt: reload.index))
+        var reloads: [ScenarioStep] = []
+        for reload in due {
+            guard let widget = widgets.first(where: { $0.name == reload.widget }) else { continue }
+            if reload.byPolicy {
+                // The policy's reload counts in the simulated day it runs; past the budget, it waits for the next.
+                let day = now / Self.day
+                let used = accepted[widget.name]?[day] ?? 0
+                guard used < widget.settings.reloadBudget else {
+                    var later = reload
+                    later.due = (day + 1).multipliedReportingOverflow(by: Self.day).overflow ? .max : (day + 1) * Self.day
+                    pending.append(later)
+                    continue
+                }
+                accepted[widget.name, default: [:]][day] = used + 1
+            }
+            reloads.append(ScenarioStep(location: reload.request.location, process: reload.widget,
+                                        step: .reload(requestedAt: reload.index, byTimelinePolicy: reload.byPolicy)))
+            // The timeline this reload returns asks for the next one.
+            if let interval = widget.settings.timelinePolicy.interval?.microseconds {
+                let next = now.addingReportingOverflow(interval).overflow ? .max : now + interval
+                pending.append(Pending(widget: widget.name, due: next, position: position, index: index, request: step, byPolicy: true))
+            }
         }
+        return reloads
     }
 
     /// Requests still pending when the steps ran out: a note for each, on its request.
     func unfinished() -> [(Int, String)] {
-        pending.map { reload in
+        pending.filter { !$0.byPolicy }.map { reload in
             (reload.position, "the system would reload \(reload.widget) at \(Self.clockText(reload.due)) on the simulated clock "
                 + "(reload-delay), and the run ended first: the reload never ran.")
         }
@@ -108,10 +134,17 @@ struct ReloadSchedule {
     /// foreground, an intent run by the widget's button), `immediately` ones take no `reload-delay`.
     private mutating func request(_ widget: RunProcess, by step: ScenarioStep, position: Int, index: Int,
                                   free: Bool = false, immediately: Bool = false) {
-        // A reload already waiting covers this request too, as WidgetKit coalesces them.
+        // A reload already waiting covers this request too, as WidgetKit coalesces them; one the timeline's
+        // policy scheduled for later gives way to the request.
         if let waiting = pending.firstIndex(where: { $0.widget == widget.name }) {
-            if immediately { pending[waiting].due = min(pending[waiting].due, now) }
-            return
+            let asked = immediately ? now : (now.addingReportingOverflow(widget.settings.reloadDelay.microseconds).overflow
+                ? .max : now + widget.settings.reloadDelay.microseconds)
+            if pending[waiting].byPolicy && asked < pending[waiting].due {
+                pending.remove(at: waiting)
+            } else {
+                if immediately { pending[waiting].due = min(pending[waiting].due, now) }
+                return
+            }
         }
         if !free {
             let day = now / Self.day

@@ -129,6 +129,7 @@ public struct RunPlan: Sendable {
             result["reload-delay"] = settings.reloadDelay.description
             result["reload-budget"] = String(settings.reloadBudget)
             result["between-reloads"] = settings.betweenReloads.rawValue
+            result["timeline-policy"] = settings.timelinePolicy.description
         }
         if settings.role == .notificationService { result["between-pushes"] = settings.betweenPushes.rawValue }
         return result

@@ -25,7 +25,8 @@ enum StepText {
         case .deliver: return "deliver"
         case .push: return "push"
         case .reloadTimelines(let widget): return "reload-timelines" + (widget.map { " of \($0)" } ?? "")
-        case .reload(let step): return "reload (requested at step \(step))"
+        case .reload(let step, false): return "reload (requested at step \(step))"
+        case .reload(_, true): return "reload (its timeline's reload policy asked for it)"
         case .restoreStore(let name): return "restore-store from \(name)"
         case .insert(let entity, let id, let values): return "insert \(entity) \(id) \(render(values))"
         case .update(let id, let values): return "update \(id) \(render(values))"

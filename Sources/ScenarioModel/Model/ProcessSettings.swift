@@ -74,6 +74,9 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
     /// `reload-budget`: for a widget, how many reloads the system runs per simulated day; later
     /// requests that day are ignored.
     public var reloadBudget: Int = 40
+    /// `timeline-policy`: for a widget, when the system reloads its timeline by itself after each reload,
+    /// as the `TimelineReloadPolicy` its provider returns says.
+    public var timelinePolicy: TimelinePolicy = .never
     /// `between-reloads`: for a widget, whether its process is suspended and reused, or exits.
     public var betweenReloads: BetweenWork = .suspend
     /// `between-pushes`: for a notification service extension, whether its process exits after a push or
@@ -136,6 +139,7 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
         case let .reloadDelay(value): reloadDelay = value
         case let .reloadBudget(value): reloadBudget = value
         case let .betweenReloads(value): betweenReloads = value
+        case let .timelinePolicy(value): timelinePolicy = value
         case let .betweenPushes(value): betweenPushes = value
         case let .widgetButton(value): widgetButton = value
         }
@@ -175,6 +179,7 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     case reloadDelay(Duration)
     case reloadBudget(Int)
     case betweenReloads(BetweenWork)
+    case timelinePolicy(TimelinePolicy)
     case betweenPushes(BetweenWork)
     case widgetButton(String?)
 
@@ -183,11 +188,11 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
         "refresh", "staleness", "trigger", "poll-interval", "observe", "merge-policy", "history-tracking",
         "author", "history-authors", "history-entities", "history-start", "purge", "refetch", "notify", "delivery", "query-generation",
         "busy-timeout", "write-transactions", "model", "migrate", "on-load-failure", "storage", "sync", "read-only", "foreign-token", "delete-inaccessible-faults", "automatically-merges", "contexts", "reload-delay", "reload-budget", "between-reloads",
-        "between-pushes", "widget-button",
+        "timeline-policy", "between-pushes", "widget-button",
     ]
 
     /// The settings only a widget takes.
-    public static let widgetKeys: Set<String> = ["reload-delay", "reload-budget", "between-reloads"]
+    public static let widgetKeys: Set<String> = ["reload-delay", "reload-budget", "between-reloads", "timeline-policy"]
 
     /// The settings only a notification service extension takes.
     public static let notificationServiceKeys: Set<String> = ["between-pushes"]

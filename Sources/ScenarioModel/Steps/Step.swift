@@ -35,10 +35,11 @@ public enum Step: Sendable, Hashable, Codable {
     /// or every widget's when `widget` is nil. The system runs each reload after the widget's
     /// `reload-delay`, within its `reload-budget` per simulated day.
     case reloadTimelines(widget: String?)
-    /// The system reloading this widget, as a `reloadTimelines` request at step `requestedAt` asked:
+    /// The system reloading this widget, as a `reloadTimelines` request at step `requestedAt` asked (or,
+    /// `byTimelinePolicy`, as the timeline its reload after step `requestedAt` returned asked):
     /// launch or resume it, run its refresh strategy and its `on-reload:` work, then suspend or exit it.
     /// Made by the runner's plan, never written in a file.
-    case reload(requestedAt: Int)
+    case reload(requestedAt: Int, byTimelinePolicy: Bool = false)
 
     // MARK: Objects and contexts
 

@@ -86,6 +86,7 @@ extension ScenarioDecoder {
             decoder.duration(node, "reload-delay (on the simulated clock)", limit: Limits.simulatedTime).map(ProcessSetting.reloadDelay)
         case "reload-budget": decoder.int(node, "reload-budget (reloads per simulated day)", in: 0...Limits.objects).map(ProcessSetting.reloadBudget)
         case "between-reloads": decoder.keyword(node, BetweenWork.self, "between-reloads").map(ProcessSetting.betweenReloads)
+        case "timeline-policy": decodeTimelinePolicy(node).map(ProcessSetting.timelinePolicy)
         case "between-pushes": decoder.keyword(node, BetweenWork.self, "between-pushes").map(ProcessSetting.betweenPushes)
         case "widget-button":
             decoder.name(node, "the name of the widget whose button runs the intent, or none").map { name in
@@ -304,5 +305,25 @@ extension ScenarioDecoder {
             declared.append(declaration)
         }
         return declared
+    }
+}
+
+extension ScenarioDecoder {
+    /// `never`, `{ after: 15m }` or `{ at-end: 1h }`: a duration above zero on the simulated clock.
+    func decodeTimelinePolicy(_ node: YAMLNode) -> TimelinePolicy? {
+        let expected = "never, { after: 15m } or { at-end: 1h } (when the system reloads the widget after each reload)"
+        if node.scalar == "never" { return .never }
+        guard let pairs = node.pairs, pairs.count == 1, let key = pairs[0].key.scalar, key == "after" || key == "at-end" else {
+            decoder.error("expected timeline-policy: \(expected), but found \(node.shortDescription).", at: node)
+            return nil
+        }
+        guard let duration = decoder.duration(pairs[0].value, "timeline-policy's \(key) (on the simulated clock)", limit: Limits.simulatedTime) else {
+            return nil
+        }
+        guard duration.microseconds > 0 else {
+            decoder.error("a timeline reloaded 0 after each reload would reload for ever; give a duration above zero, or never.", at: pairs[0].value)
+            return nil
+        }
+        return key == "after" ? .after(duration) : .atEnd(duration)
     }
 }
