@@ -24,12 +24,20 @@ extension AgentProcess {
         result.deleted = changes.deleted.count
     }
 
+    /// The author a batch request's transaction records: the `transactionAuthor` of the context it runs on
+    /// (a step's `context:`, an App Intent's), else the process's, as Core Data records the author of the
+    /// context that executes the request (Apple's "Loading and Displaying a Large Data Feed" sets
+    /// `taskContext.transactionAuthor` before its `NSBatchInsertRequest` and filters history by it).
+    private var batchAuthor: String? {
+        contextOverride.map(\.transactionAuthor) ?? settings.author
+    }
+
     func batchInsert(_ entity: String, count: Int, values: TraceValues) throws {
         let row = try storeValues(values, entity: entity)
         commitTimes.reset()
         // Core Data's batch insert resolves constraint conflicts by the merge policy of the context it runs on.
         let policy = contextOverride?.mergePolicy ?? settings.mergePolicy
-        let inserted = try coordinator.batchInsert(entity, objects: Array(repeating: row, count: count), author: settings.author,
+        let inserted = try coordinator.batchInsert(entity, objects: Array(repeating: row, count: count), author: batchAuthor,
                                                    policy: policy)
         recordBatch(.batchInsert, inserted, operation: .insert)
     }
@@ -37,13 +45,13 @@ extension AgentProcess {
     func batchUpdate(_ entity: String, matching predicate: FetchPredicate?, values: TraceValues) throws {
         let converted = try storeValues(values, entity: entity)
         commitTimes.reset()
-        let updated = try coordinator.batchUpdate(entity, matching: predicate, values: converted, author: settings.author)
+        let updated = try coordinator.batchUpdate(entity, matching: predicate, values: converted, author: batchAuthor)
         recordBatch(.batchUpdate, updated, operation: .update)
     }
 
     func batchDelete(_ entity: String, matching predicate: FetchPredicate?, into outcome: inout CommandOutcome) throws {
         commitTimes.reset()
-        let deleted = try coordinator.batchDelete(entity, matching: predicate, author: settings.author)
+        let deleted = try coordinator.batchDelete(entity, matching: predicate, author: batchAuthor)
         let names = deleted.map { ids.name(of: $0) }
         // The rows whose relationships lost a deleted row are updated in the same transaction.
         let updated = lastBatchChanges.filter { $0.operation == .update }.map(\.object)
