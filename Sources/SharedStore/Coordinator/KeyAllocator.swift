@@ -11,6 +11,19 @@ enum KeyAllocator {
     static func take(_ count: Int64, of entity: Int64, family: ClosedRange<Int64>? = nil, name: String,
                      _ db: SQLiteConnection) throws(StoreError) -> Int64 {
         do {
+            // The common case in one statement: an entity of its own, with room for the keys (SQLite 3.35's
+            // RETURNING). Anything else (a family, a missing row, keys that would overflow) takes the long way,
+            // which says what is wrong.
+            if family == nil, count >= 0 {
+                let statement = try db.cached("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? AND Z_MAX >= 0 AND Z_MAX <= ? RETURNING Z_MAX")
+                try statement.bind([.int(count), .int(entity), .int(Int64.max - count)])
+                defer { statement.reset() }
+                if try statement.step(), !statement.isNull(at: 0) {
+                    let last = statement.int64(at: 0)
+                    while try statement.step() {}
+                    return last - count + 1
+                }
+            }
             guard var max = try db.scalarInt("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(entity)]) else {
                 throw StoreError.invalidState("Z_PRIMARYKEY has no row for \(name) (Z_ENT \(entity)): no key can be handed out")
             }

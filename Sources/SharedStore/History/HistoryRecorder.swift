@@ -69,18 +69,37 @@ enum HistoryRecorder {
         let db = core.writer
         let bundle = core.options.bundleIdentifier
         let token = try KeyAllocator.take(1, of: HistorySchema.transactionEntity, name: "TRANSACTION", db)
+        let keys = try intern([author, bundle, contextName, core.options.processName].compactMap { $0 }, core)
         try db.cached("""
             INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
             VALUES (?, \(HistorySchema.transactionEntity), 1, ?, ?, ?, ?, ?)
             """).run([
                 .int(token),
-                try author.map { .int(try intern($0, core)) } ?? .null,
-                try bundle.map { .int(try intern($0, core)) } ?? .null,
-                .int(try intern(contextName, core)),
-                .int(try intern(core.options.processName, core)),
+                author.flatMap { keys[$0] }.map(Value.int) ?? .null,
+                bundle.flatMap { keys[$0] }.map(Value.int) ?? .null,
+                keys[contextName].map(Value.int) ?? .null,
+                keys[core.options.processName].map(Value.int) ?? .null,
                 .double(core.clock.now.timeIntervalSinceReferenceDate),
             ])
         return token
+    }
+
+    /// The `ATRANSACTIONSTRING` keys of `strings`, inserting those not there yet: one query for those that
+    /// are (a transaction names up to four, most of them known), not one each.
+    static func intern(_ strings: [String], _ core: StoreCore) throws -> [String: Int64] {
+        var unique: [String] = []
+        for string in strings where !unique.contains(string) { unique.append(string) }
+        guard !unique.isEmpty else { return [:] }
+        let db = core.writer
+        let statement = try db.cached("SELECT ZNAME, Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME IN (\(Array(repeating: "?", count: unique.count).joined(separator: ", ")))")
+        try statement.bind(unique.map(Value.string))
+        defer { statement.reset() }
+        var keys: [String: Int64] = [:]
+        while try statement.step() {
+            if let name = statement.string(at: 0) { keys[name] = statement.int64(at: 1) }
+        }
+        for string in unique where keys[string] == nil { keys[string] = try intern(string, core) }
+        return keys
     }
 
     static func intern(_ string: String, _ core: StoreCore) throws -> Int64 {
