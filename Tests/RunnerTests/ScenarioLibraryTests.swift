@@ -38,6 +38,7 @@ import Trace
         "long-read-starves-the-checkpoint/read-kept-open": [(.storeGrowth, "group:group.example.notes", nil)],
         "widget-keeps-a-stale-context/reused-context": [(.staleRead, "widget", "n1"), (.notConverged, "widget", "n1")],
         "widget-reload-budget-runs-out/reload-per-record": [(.notConverged, "widget", "n1")],
+        "widget-timeline-never-reloads/timeline-never": [(.notConverged, "widget", "n1")],
         "widget-reload-budget-runs-out/reload-delayed-past-the-run": [(.notConverged, "widget", "n1")],
         "widget-button-reloads-its-widget/reused-context": [(.staleRead, "widget", "t1"), (.notConverged, "widget", "t1")],
         "widget-button-reloads-its-widget/run-from-shortcuts": [(.notConverged, "widget", "t1")],
