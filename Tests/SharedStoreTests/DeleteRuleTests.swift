@@ -162,6 +162,40 @@ import Testing
         #expect(try check.relatedObjects(of: notes[0], via: "folder") == [folder])
     }
 
+    /// Note.cover and Cover.note, a one-to-one: Core Data keeps a key on both sides, so a nullify must
+    /// clear the other side's key too, not only touch its row.
+    private func oneToOne() throws -> (StoreFixture, ObjectID, ObjectID, StoreCoordinator) {
+        let fixture = try StoreFixture(model: Model(ModelDescription(entities: [
+            EntityDescription(name: "Note", attributes: [AttributeDescription(name: "title", type: .string)],
+                              relationships: [RelationshipDescription(name: "cover", destination: "Cover", isToMany: false, inverse: "note")]),
+            EntityDescription(name: "Cover", attributes: [AttributeDescription(name: "color", type: .string)],
+                              relationships: [RelationshipDescription(name: "note", destination: "Note", isToMany: false, inverse: "cover")]),
+        ])))
+        let app = try fixture.open(history: true)
+        let context = app.viewContext
+        let note = try context.insert("Note", values: ["title": "a"]), cover = try context.insert("Cover", values: ["color": "red"])
+        try context.relate(note, to: cover, via: "cover")
+        let ids = try context.save().permanentIDs
+        return (fixture, ids[note]!, ids[cover]!, app)
+    }
+
+    @Test func deletingOneSideOfAOneToOneClearsTheOtherSidesKey() throws {
+        let (fixture, note, cover, app) = try oneToOne()
+        let other = try fixture.open(history: true).newBackgroundContext(name: "share")
+        try other.delete(other.existingObject(with: cover))
+        try other.save()
+        let check = try fixture.open().newBackgroundContext(name: "check")
+        #expect(try check.relatedObjects(of: note, via: "cover").isEmpty, "the note no longer names the deleted cover")
+        _ = app
+    }
+
+    @Test func aBatchDeleteOfOneSideOfAOneToOneClearsTheOtherSidesKey() throws {
+        let (fixture, note, cover, app) = try oneToOne()
+        #expect(try app.batchDelete("Cover", where: nil) == [cover])
+        let check = try fixture.open().newBackgroundContext(name: "check")
+        #expect(try check.relatedObjects(of: note, via: "cover").isEmpty, "the note no longer names the deleted cover")
+    }
+
     @Test func aDeleteRuleIsNotPartOfTheVersionHash() throws {
         #expect(try fixture(.cascade).model.versionHash == fixture(.nullify).model.versionHash)
     }

@@ -179,6 +179,15 @@ extension ObjectContext {
                 let otherInfo = entity(ofKey: key, kindOf: destination)
                 let other = try fired(core.objectID(otherInfo, key), otherInfo)
                 guard !other.isDeleted else { continue }
+                // A one-to-one keeps a key on both sides: the other side's, naming this object, is cleared.
+                if let inverse = destination.relationships.first(where: { $0.name == relationship.inverseName }),
+                   case .foreignKey(let inverseSlot) = inverse.storage {
+                    let slot = self.slot(inverseSlot, of: destination, in: other)
+                    if other.current[slot] == .int(object.id.primaryKey) {
+                        set(other, slot, .null)
+                        continue
+                    }
+                }
                 other.touched = true
                 markUpdated(other)
             case .inverseForeignKey(let slot):

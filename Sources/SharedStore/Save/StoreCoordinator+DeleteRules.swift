@@ -115,9 +115,15 @@ extension StoreCoordinator {
         for (key, entity) in deletion.deleted {
             for relationship in entity.relationships where relationship.inverseName != nil
                 && (relationship.deleteRule == .nullify || relationship.deleteRule == .cascade) {
+                let destination = core.model.entities[relationship.destination]
                 if case .inverseForeignKey(let slot) = relationship.storage {
-                    let destination = core.model.entities[relationship.destination]
                     deletion.clear(destination.tableName, column: destination.slots[slot].column, holding: key)
+                }
+                // A one-to-one keeps a key on both sides: the other side's, naming the deleted row, is cleared.
+                if case .foreignKey = relationship.storage,
+                   let inverse = destination.relationships.first(where: { $0.name == relationship.inverseName }),
+                   case .foreignKey(let inverseSlot) = inverse.storage {
+                    deletion.clear(destination.tableName, column: destination.slots[inverseSlot].column, holding: key)
                 }
                 for (otherKey, other) in try rows(relatedTo: key, entity, by: relationship, on: db) {
                     deletion.touch(otherKey, other, relationship: relationship.inverseName)
