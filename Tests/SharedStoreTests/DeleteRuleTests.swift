@@ -196,6 +196,26 @@ import Testing
         #expect(try check.relatedObjects(of: note, via: "cover").isEmpty, "the note no longer names the deleted cover")
     }
 
+    /// Setting one side of a one-to-one to an object that had a partner unpairs that partner, and the
+    /// object's own old partner, as Core Data's inverse maintenance does.
+    @Test func pairingAOneToOneUnpairsTheFormerPartnersOfBothSides() throws {
+        let (fixture, note, cover, app) = try oneToOne()
+        let context = app.viewContext
+        let second = try context.insert("Note", values: ["title": "b"]), spare = try context.insert("Cover", values: ["color": "blue"])
+        try context.relate(second, to: spare, via: "cover")
+        let ids = try context.save().permanentIDs
+        let (note2, cover2) = (ids[second]!, ids[spare]!)
+        let share = try fixture.open(history: true).newBackgroundContext(name: "share")
+        // note2 takes note's cover: note loses it, and cover2 loses note2.
+        try share.relate(share.existingObject(with: note2), to: share.existingObject(with: cover), via: "cover")
+        try share.save()
+        let check = try fixture.open().newBackgroundContext(name: "check")
+        #expect(try check.relatedObjects(of: note, via: "cover").isEmpty)
+        #expect(try check.relatedObjects(of: note2, via: "cover") == [cover])
+        #expect(try check.relatedObjects(of: cover, via: "note") == [note2])
+        #expect(try check.relatedObjects(of: cover2, via: "note").isEmpty)
+    }
+
     @Test func aDeleteRuleIsNotPartOfTheVersionHash() throws {
         #expect(try fixture(.cascade).model.versionHash == fixture(.nullify).model.versionHash)
     }

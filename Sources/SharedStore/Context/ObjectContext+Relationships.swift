@@ -115,6 +115,10 @@ extension ObjectContext {
                 let owner = entity(ofKey: old, kindOf: destination)
                 previousOwner = (core.objectID(owner, old), owner)
             }
+            if adding, let inverse = rel.inverseName, let back = targetInfo.slotIndex[inverse] {
+                try unpairOneToOne(source: source, id: id, relationship: relationship, slot: slot, target: target, other: other,
+                                   inverse: inverse, back: back, destination: destination)
+            }
             if adding {
                 set(source, slot, .int(other.primaryKey))
             } else if source.current[slot] == .int(other.primaryKey) {
@@ -209,6 +213,31 @@ extension ObjectContext {
                     markUpdated(other)
                 }
             }
+        }
+    }
+
+    /// Inverse maintenance of a one-to-one being set (`source.relationship = target`, the inverse a to-one
+    /// kept as a key on both sides, as Core Data keeps it): the partner `source` had loses it, and the
+    /// partner `target` had loses `target`, so that no two objects name one partner.
+    private func unpairOneToOne(source: ManagedObject, id: ObjectID, relationship: String, slot: Int, target: ManagedObject,
+                                other: ObjectID, inverse: String, back: Int, destination: EntityInfo) throws(StoreError) {
+        if case .int(let old) = source.current[slot], old != other.primaryKey {
+            let oldInfo = entity(ofKey: old, kindOf: destination)
+            let partner = try fired(core.objectID(oldInfo, old), oldInfo)
+            if !partner.isDeleted, let partnerBack = core.model.entities[partner.entity].slotIndex[inverse],
+               partner.current[partnerBack] == .int(id.primaryKey) {
+                set(partner, partnerBack, .null)
+            }
+        }
+        let targetInfo = core.model.entities[target.entity]
+        _ = try fired(other, targetInfo)
+        guard case .int(let previous) = target.current[back], previous != id.primaryKey,
+              let inverseInfo = targetInfo.relationships.first(where: { $0.name == inverse }) else { return }
+        let previousInfo = entity(ofKey: previous, kindOf: core.model.entities[inverseInfo.destination])
+        let partner = try fired(core.objectID(previousInfo, previous), previousInfo)
+        if !partner.isDeleted, let partnerSlot = core.model.entities[partner.entity].slotIndex[relationship],
+           partner.current[partnerSlot] == .int(other.primaryKey) {
+            set(partner, partnerSlot, .null)
         }
     }
 
