@@ -10,6 +10,14 @@ import Trace
 enum RunHarness {
     static let groupsim = BuiltProducts.executable("groupsim")
 
+    /// The first run's planned steps as text, each with the notes the plan left on it (`[...]`): what the
+    /// system's work (reloads, pushes) adds, without running anything.
+    static func plannedSteps(_ yaml: String) throws -> [String] {
+        let scenario = try ScenarioLoader.parse(yaml: yaml, file: "test.yaml")
+        let plan = RunPlan(run: scenario.runs()[0], summary: scenario.summary)
+        return plan.steps.map { step in plan.info.steps[step.index].text + step.notes.map { " [\($0)]" }.joined() }
+    }
+
     /// Every run of `yaml` (one per variant), or only `variant`.
     static func run(_ yaml: String, variant: String? = nil, executable: String = groupsim,
                     stepTimeout: Swift.Duration = .seconds(15), launchTimeout: Swift.Duration = .seconds(15),

@@ -40,11 +40,7 @@ import Trace
 
     /// The plan's steps as text, with the notes the plan left on them.
     private func plan(widget: String = "", _ steps: String) throws -> [String] {
-        let scenario = try ScenarioLoader.parse(yaml: yaml(widget: widget, steps: steps), file: "test.yaml")
-        let plan = RunPlan(run: scenario.runs()[0], summary: scenario.summary)
-        return plan.steps.map { step in
-            plan.info.steps[step.index].text + step.notes.map { " [\($0)]" }.joined()
-        }
+        try RunHarness.plannedSteps(yaml(widget: widget, steps: steps))
     }
 
     @Test func aReloadRunsRightAfterItsRequestWithNoDelay() throws {

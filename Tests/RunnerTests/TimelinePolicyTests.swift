@@ -35,11 +35,7 @@ import Trace
         """
     }
 
-    private func plan(_ yaml: String) throws -> [String] {
-        let scenario = try ScenarioLoader.parse(yaml: yaml, file: "test.yaml")
-        let plan = RunPlan(run: scenario.runs()[0], summary: scenario.summary)
-        return plan.steps.map { step in plan.info.steps[step.index].text + step.notes.map { " [\($0)]" }.joined() }
-    }
+    private func plan(_ yaml: String) throws -> [String] { try RunHarness.plannedSteps(yaml) }
 
     @Test func theSystemReloadsAsTheTimelineAsksAndOnlyOnceForAJumpOfTheClock() throws {
         let steps = try plan(yaml(policy: "{ after: 15m }", steps: """
