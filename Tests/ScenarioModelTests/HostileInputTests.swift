@@ -81,6 +81,14 @@ import Testing
         #expect(errors.count == 1 && errors[0].message.contains("aliases"), "\(errors)")
     }
 
+    /// Many nodes written out, no alias: the limit is named as the file's size in nodes, not blamed on aliases.
+    @Test func aFileOfMoreNodesThanTheLimitSaysSoWithoutBlamingAliases() {
+        let variants = (0..<40_000).map { "v\($0): {expect: pass}" }.joined(separator: ", ")
+        let errors = Fixture.errors(Fixture.yaml(steps: "  - app: launch") + "variants: {\(variants)}\n")
+        #expect(errors.count == 1 && errors[0].message.contains("more than \(Limits.expandedNodes) YAML nodes")
+                && !errors[0].message.contains("alias"), "\(errors)")
+    }
+
     @Test func aValueLongerThan64KiBIsRefused() {
         let errors = Fixture.errors("summary: \"" + String(repeating: "x", count: 70_000) + "\"\n")
         #expect(errors.map(\.line) == [1] && errors[0].message.contains("70000 bytes"), "\(errors)")
