@@ -143,13 +143,21 @@ extension ObjectContext {
                 set(target, slot, .null)
             }
         case .joinTable:
-            let index = info.relationshipIndex[relationship]!
-            if adding {
-                source.joinRemoves[index]?.removeAll { $0 == other.primaryKey }
-                source.joinAdds[index, default: []].append(other.primaryKey)
-            } else {
-                source.joinAdds[index]?.removeAll { $0 == other.primaryKey }
-                source.joinRemoves[index, default: []].append(other.primaryKey)
+            func record(_ object: ManagedObject, _ index: Int, _ key: Int64) {
+                if adding {
+                    object.joinRemoves[index]?.removeAll { $0 == key }
+                    if object.joinAdds[index]?.contains(key) != true { object.joinAdds[index, default: []].append(key) }
+                } else {
+                    object.joinAdds[index]?.removeAll { $0 == key }
+                    if object.joinRemoves[index]?.contains(key) != true { object.joinRemoves[index, default: []].append(key) }
+                }
+            }
+            record(source, info.relationshipIndex[relationship]!, other.primaryKey)
+            // Core Data keeps the inverse in memory at once: the other side's to-many changes too (the save
+            // writes the one join row either side names: INSERT OR IGNORE, DELETE).
+            if let inverse = rel.inverseName, let inverseIndex = targetInfo.relationshipIndex[inverse],
+               case .joinTable = targetInfo.relationships[inverseIndex].storage {
+                record(target, inverseIndex, id.primaryKey)
             }
         }
         // Core Data marks both ends of a relationship change as updated, and the object a to-one is taken
