@@ -48,8 +48,9 @@ extension AgentProcess {
         case .refreshObject(let name, let merge):
             let id = try resolve(name)
             refreshObject(id, mergeChanges: merge)
-            // Without merging, refresh(_:mergeChanges:) discards the object's unsaved changes.
-            if !merge { dirty[id] = nil }
+            // Without merging, refresh(_:mergeChanges:) discards the object's unsaved changes in the context it
+            // runs on; a step's context (a child's refresh) leaves the view context's edits where they are.
+            if !merge, contextOverride == nil || !coordinator.viewContext.updatedObjects.contains(id) { dirty[id] = nil }
         case .runRefresh:
             runRefresh(reason: .manual)
         case .batchInsert(let entity, let count, let values):

@@ -197,4 +197,34 @@ import TestSupport
         let result = TraceChecker.check(outcome.trace)
         #expect(result.anomalies.isEmpty, "\(result.anomalies.map(\.explanation))")
     }
+
+    /// A child refreshes an object and fires it again from its parent, which holds an unsaved edit: the
+    /// child reads the edit, as Core Data's does, and the read is the process's own unsaved value, not a
+    /// phantom read (the child's refresh had cleared the record of the view context's edit).
+    @Test(arguments: RunMode.allCases)
+    func aChildsRefreshKeepsTheParentsUnsavedEditItsOwn(mode: RunMode) throws {
+        let outcome = try RunHarness.single("""
+            summary: A child fires an object again from a parent holding an unsaved edit.
+            store:
+              group: group.t
+              name: Notes
+              model:
+                Note: { title: string }
+            processes:
+              app: { role: host, contexts: { editor: { parent: view } } }
+            steps:
+              - app: launch
+              - app: { insert: Note, id: n1, set: { title: A } }
+              - app: save
+              - app: { fetch: Note }
+              - app: { read: n1, expect: { title: A }, now: true, context: editor }
+              - app: { update: n1, set: { title: B } }
+              - app: { refresh: n1, merge: false, context: editor }
+              - app: { read: n1, expect: { title: B }, now: true, context: editor }
+              - app: save
+            """, mode: mode)
+        #expect(outcome.harnessError == nil)
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.verdict.matched, "\(result.anomalies.map(\.explanation))")
+    }
 }
