@@ -40,6 +40,7 @@ extension AgentProcess {
         isLastAttempt = request.lastAttempt ?? true
         lockWaitHandling = request.lockWaits
         expectedError = request.expectError
+        metExpectedError = false
         defer {
             lockWaitHandling = nil
             expectedError = nil
@@ -63,7 +64,7 @@ extension AgentProcess {
         }
         do {
             try execute(request.command, into: &outcome)
-            if let expected = request.expectError {
+            if let expected = request.expectError, !metExpectedError {
                 // The step said it would fail; that it succeeded is what the check records.
                 record(.check(CheckRecord(kind: .expectError, subject: expected.rawValue, passed: false, withinNanos: 0)))
             }
@@ -173,6 +174,14 @@ extension AgentProcess {
     }
 
     /// The trace's record of `error`, with its kind, and whether the step expected it.
+    /// Records an error a refresh met (recorded, not thrown): expected when it is of the kind the running
+    /// step expects, which then counts as the step's failing as it said it would.
+    func recordRefreshError(_ error: any Error) {
+        let record = errorRecord(error, expected: expectedError)
+        if record.expected && record.kind == expectedError { metExpectedError = true }
+        self.record(.error(record))
+    }
+
     func errorRecord(_ error: any Error, expected: ErrorKind?) -> ErrorRecord {
         let error = migratedUnderneath(error) ?? error
         let kind = errorKind(of: error)

@@ -63,7 +63,7 @@ extension AgentProcess {
             do {
                 _ = try view.fetch(request)
             } catch {
-                record(.error(errorRecord(error, expected: nil)))
+                recordRefreshError(error)
             }
         }
         // The setting belongs to the strategy's refetch, not to the process's later fetch steps.

@@ -142,7 +142,7 @@ extension AgentProcess {
             if settings.purge != .none { try purgeHistory(settings.purge) }
             return (changes.inserted.count, changes.updated.count, changes.deleted.count)
         } catch {
-            record(.error(errorRecord(error, expected: nil)))
+            recordRefreshError(error)
             return (0, 0, 0)
         }
     }

@@ -97,6 +97,9 @@ public final class AgentProcess {
     var lockWaitHandling: LockWaitHandling?
     /// The error the running step expects (`AgentRequest.expectError`).
     var expectedError: ErrorKind?
+    /// Whether the running command met the error its step expects in a refresh it ran (an activation's
+    /// history merge meeting an expired token), recorded rather than thrown.
+    var metExpectedError = false
     /// The error the last read of the view met firing a fault, for the check that made it.
     var lastReadError: (any Error)?
 

@@ -2,6 +2,7 @@ import Agent
 import Basics
 import Foundation
 import Notify
+import ScenarioModel
 import Supervisor
 import Trace
 
@@ -43,15 +44,37 @@ extension ScenarioRunner {
             if state != .suspended && state != .launching {
                 record(.lifecycle(LifecycleChange(state: state, pid: pid(of: slot))), as: slot.name)
             }
-            if state == .background, slot.canTakeCommands { try send(.enterBackground, to: slot) }
+            if state == .background, slot.canTakeCommands { try sendCarryingExpectation(.enterBackground, to: slot) }
         case .sendSignal(let signal):
             try deliver(signal, to: slot)
         case .sendExitRequest:
             try requestExit(slot)
         case .runRefreshOnActivation:
-            if slot.canTakeCommands { try send(.becomeActive, to: slot) }
+            if slot.canTakeCommands { try sendCarryingExpectation(.becomeActive, to: slot) }
         case .reportUnexpectedExit(let status):
             throw failure("it exited unexpectedly (\(status))\(stderrTail(of: slot))", process: slot.name)
+        }
+    }
+
+    /// Sends the command a lifecycle step makes the process run (its activation's or backgrounding's
+    /// refresh), with the error the step expects: the agent then counts an error of that kind as expected.
+    private func sendCarryingExpectation(_ command: AgentCommand, to slot: ProcessSlot) throws(HarnessFailure) {
+        let expected = lifecycleExpectError
+        if expected != nil { lifecycleExpectationSent = true }
+        _ = try send(command, to: slot, expectError: expected)
+    }
+
+    /// Runs a lifecycle step that expects an error (`expect-error:`): the activation or backgrounding it
+    /// causes carries the expectation; a step that ran no such command cannot have failed as expected,
+    /// which is recorded as the unmet expectation it is.
+    func lifecycle(_ input: LifecycleInput, _ slot: ProcessSlot, expecting expected: ExpectedError?) throws(HarnessFailure) {
+        guard let expected else { return try lifecycle(input, slot) }
+        lifecycleExpectError = expected.kind
+        lifecycleExpectationSent = false
+        defer { lifecycleExpectError = nil }
+        try lifecycle(input, slot)
+        if !lifecycleExpectationSent {
+            record(.check(CheckRecord(kind: .expectError, subject: expected.kind.rawValue, passed: false, withinNanos: 0)), as: slot.name)
         }
     }
 

@@ -70,10 +70,10 @@ extension ScenarioRunner {
         case .crash:
             try lifecycle(.crash, slot)
             verifyAfterCrash(slot)
-        case .background: try lifecycle(.background, slot)
+        case .background: try lifecycle(.background, slot, expecting: step.expectError)
         case .suspend: try suspend(slot)
-        case .resume: try lifecycle(.resume, slot)
-        case .foreground: try lifecycle(.foreground, slot)
+        case .resume: try lifecycle(.resume, slot, expecting: step.expectError)
+        case .foreground: try lifecycle(.foreground, slot, expecting: step.expectError)
         case .terminate: try lifecycle(.terminate, slot)
         case .reloadTimelines:
             // The request is the system's to act on: the plan placed the reloads it runs (`ReloadSchedule`).

@@ -104,6 +104,10 @@ public final class ScenarioRunner {
     var runningTogether = 0
     /// The processes a `hold-notifications` fault holds, until their next `deliver` step.
     var heldByFault: Set<String> = []
+    /// The error the lifecycle step being run expects (`- app: { foreground: true, expect-error: expired-token }`),
+    /// carried by the command its activation or backgrounding sends; `lifecycleExpectationSent` says one did.
+    var lifecycleExpectError: ErrorKind?
+    var lifecycleExpectationSent = false
 
     init(plan: RunPlan, options: RunnerOptions) throws {
         self.plan = plan
