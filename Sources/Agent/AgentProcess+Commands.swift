@@ -173,7 +173,6 @@ extension AgentProcess {
         return LockWaitYield()
     }
 
-    /// The trace's record of `error`, with its kind, and whether the step expected it.
     /// Records an error a refresh met (recorded, not thrown): expected when it is of the kind the running
     /// step expects, which then counts as the step's failing as it said it would.
     func recordRefreshError(_ error: any Error) {
@@ -182,6 +181,7 @@ extension AgentProcess {
         self.record(.error(record))
     }
 
+    /// The trace's record of `error`, with its kind, and whether the step expected it.
     func errorRecord(_ error: any Error, expected: ErrorKind?) -> ErrorRecord {
         let error = migratedUnderneath(error) ?? error
         let kind = errorKind(of: error)
