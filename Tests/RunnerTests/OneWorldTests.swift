@@ -225,6 +225,39 @@ import Trace
         #expect(waited > 0, "some seed ran the save while the write was held")
     }
 
+    /// A busy timeout that passes while a sibling branch sleeps fails at the timeout, not when the sleep
+    /// ends: the retry behind it then meets the lock still held and fails too, as in real time (a probe
+    /// found the deterministic mode failing the first save at 605 ms, and its retry succeeding).
+    static let busyWhileASiblingSleeps = header + """
+    processes:
+      app: { role: host, busy-timeout: 100ms }
+      share: { role: share }
+    steps:
+      - app: launch
+      - share: launch
+      - share: { begin-write: true }
+      - app: { insert: Note, id: n1, set: { title: A } }
+      - parallel:
+          - [ { app: { save: true, expect-error: busy } }, { app: { save: true, expect-error: busy } } ]
+          - [ { sleep: 600ms }, { share: { end-write: true } } ]
+    expect: { busy: 0, unmet-expectation: 0 }
+    """
+
+    @Test func aBusyTimeoutPassesDuringASiblingsSleepInBothModes() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let verdicts = try verdicts(Self.busyWhileASiblingSleeps, seeds: 1...5, pool: pool)
+        #expect(Set(verdicts) == ["matched []"], "\(verdicts)")
+        let outcome = try RunHarness.single(Self.busyWhileASiblingSleeps, mode: .deterministic, seed: 1, pool: pool)
+        let failures = outcome.events(of: "app").compactMap { event -> UInt64? in
+            if case .saveFailed = event.kind { event.t } else { nil }
+        }
+        #expect(failures.count == 2)
+        if let first = failures.first, let origin = outcome.trace.events.first?.t {
+            #expect(first - origin < 300_000_000, "the first busy comes at its 100 ms timeout, not at the sibling's 600 ms")
+        }
+    }
+
     @Test func aSequenceInAParallelBranchKeepsItsOrderAndWaitsOnTheLockInBothModes() throws {
         let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
         defer { pool.close() }

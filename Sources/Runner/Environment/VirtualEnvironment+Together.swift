@@ -112,6 +112,9 @@ extension VirtualEnvironment {
             step.complete(sent, with: reply)
             try retryWaiting()
         }
+        let outer = lockDeadlines
+        lockDeadlines = (next: { waiting.map(\.deadline).min() }, expire: { () throws(HarnessFailure) in try retryWaiting(onlyExpired: true) })
+        defer { lockDeadlines = outer }
         for child in step.children { try run(child) }
         // Checks still to match: time passes to the first moment one could (a notification waiting for
         // its process, a timer, a deadline) while locks are waited on as below.

@@ -38,6 +38,11 @@ final class VirtualEnvironment: RunEnvironment {
     /// The processes whose waiting notifications the strategy holds back, and past how many of their
     /// steps so far.
     var holding: [String: Int] = [:]
+    /// While a `parallel` step has commands waiting on a lock: the earliest busy timeout among them, and
+    /// what to do when it passes (ask them to fail with `busy` if the lock is still held, and run what waits
+    /// behind them). A `sleep` of a sibling branch passes through those moments rather than over them, as
+    /// real time does: SQLite's busy handler gives up at the timeout, whatever the siblings are doing.
+    var lockDeadlines: (next: () -> UInt64?, expire: () throws(HarnessFailure) -> Void)?
 
     init(plan: RunPlan, options: RunnerOptions, sandbox: Sandbox) throws {
         self.options = options
@@ -109,7 +114,20 @@ final class VirtualEnvironment: RunEnvironment {
     func pid(of child: any SupervisedProcess) -> Int32? { nil }
 
     func sleep(nanos: UInt64) throws(HarnessFailure) {
-        try advanceTime(to: time.now.addingClamped(nanos))
+        let end = time.now.addingClamped(nanos)
+        while let hook = lockDeadlines, let next = hook.next(), next < end {
+            try advanceTime(to: next)
+            // What the expiry runs is other steps: the sleep's own step is restored after, and a sleep among
+            // them does not expire the waits again from inside this one.
+            let step = runner.currentStep
+            lockDeadlines = nil
+            defer {
+                lockDeadlines = hook
+                runner.currentStep = step
+            }
+            try hook.expire()
+        }
+        try advanceTime(to: end)
     }
 
     func pace(until due: UInt64) throws(HarnessFailure) {
