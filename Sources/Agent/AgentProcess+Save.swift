@@ -27,7 +27,7 @@ extension AgentProcess {
             if case .conflicts(let conflicts) = error {
                 for conflict in conflicts { recordConflict(conflict) }
             }
-            record(.saveFailed(errorRecord(error, expected: nil)))
+            record(.saveFailed(errorRecord(error, expected: expectedError)))
             throw error
         }
         let temporaryOf = Dictionary(uniqueKeysWithValues: result.permanentIDs.map { ($1, $0) })
@@ -85,7 +85,7 @@ extension AgentProcess {
         do {
             result = try view.save()
         } catch {
-            record(.saveFailed(errorRecord(error, expected: nil)))
+            record(.saveFailed(errorRecord(error, expected: expectedError)))
             throw error
         }
         // The parent holds these changes now, and what was pushed into this context with them.
