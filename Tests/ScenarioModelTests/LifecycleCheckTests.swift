@@ -108,6 +108,20 @@ import Testing
         _ = try ScenarioLoader.parse(yaml: text, file: "lifecycle.yaml")
     }
 
+    /// A process whose store may not load (here, read-only) is left to the run once launched, but not
+    /// before its first launch, nor after an exit or a crash: those decide it is stopped (found by the
+    /// fuzz script: a step moved across an exit of a process with a model version ended in a harness error).
+    @Test func aProcessThatMayNotLoadIsCheckedBeforeItsLaunchAndAfterItStops() {
+        let processes = "app: { role: host }\n  viewer: { role: action, read-only: true }"
+        let never = error(Self.yaml("  - app: launch\n  - viewer: { fetch: Note }", processes: processes))
+        #expect(never?.line == 13 && never?.message.contains("'viewer' cannot fetch: it is not running here (it was never launched)") == true,
+                "\(String(describing: never))")
+        let exited = error(Self.yaml("  - viewer: launch\n  - viewer: exit\n  - viewer: { fetch: Note }", processes: processes))
+        #expect(exited?.line == 14 && exited?.message.contains("it exited at line 13") == true, "\(String(describing: exited))")
+        let crashed = error(Self.yaml("  - viewer: launch\n  - viewer: crash\n  - viewer: { fetch: Note }", processes: processes))
+        #expect(crashed?.line == 14 && crashed?.message.contains("it crashed at line 13") == true, "\(String(describing: crashed))")
+    }
+
     @Test func parallelChildrenAreWalkedInOrder() {
         let found = error(Self.yaml("  - app: launch\n  - parallel: [ { app: exit }, { app: save } ]"))
         #expect(found?.line == 13 && found?.message.contains("'app' cannot save") == true, "\(String(describing: found))")

@@ -49,6 +49,9 @@ enum LifecycleCheck {
         var stoppedAt: [String: (SourceLocation, String)] = [:]
         /// Processes a `crash ... during: save` fault will kill at their next save.
         var crashArmed: Set<String> = []
+        /// Processes whose store may fail to load: once launched, whether they run is the run's to say
+        /// (`unknown`), until an exit, crash or terminate stops them for certain.
+        var mayFailToLoad: Set<String> = []
         var problems: [Problem] = []
         /// Each process's role, and the processes in file order (the order the runner looks for a host in).
         var roles: [String: ProcessRole] = [:]
@@ -67,7 +70,10 @@ enum LifecycleCheck {
                 let settings = process.settings
                 let mayFailToLoad = !scenario.store.versions.isEmpty || settings.readOnly || settings.modelVersion != nil
                     || settings.onLoadFailure != ProcessSettings(role: settings.role).onLoadFailure || scenario.store.from != nil
-                if mayFailToLoad || settings.role == .widget || settings.role == .intent { unknown.insert(process.name) }
+                // The system starts widgets and intents; a process whose store may not load is decided only
+                // until its launch (before it, it is certainly not running).
+                if settings.role == .widget || settings.role == .intent { unknown.insert(process.name) }
+                if mayFailToLoad { self.mayFailToLoad.insert(process.name) }
             }
         }
 
@@ -95,9 +101,15 @@ enum LifecycleCheck {
                 visitIntent(step, intent: process)
                 return
             }
-            guard let process = step.process, lifecycles[process] != nil, !unknown.contains(process) else { return }
+            guard let process = step.process, lifecycles[process] != nil else { return }
+            if unknown.contains(process) {
+                stopForCertain(process, by: step)
+                return
+            }
             switch step.step {
-            case .launch: apply([.launch, .ready], to: process, at: step)
+            case .launch:
+                apply([.launch, .ready], to: process, at: step)
+                if mayFailToLoad.contains(process) { unknown.insert(process) }
             case .exit: apply([.exit], to: process, at: step)
             case .crash: apply([.crash], to: process, at: step)
             case .terminate: apply([.terminate], to: process, at: step)
@@ -120,6 +132,26 @@ enum LifecycleCheck {
             default:
                 require(process, at: step, doing: step.step.keyword)
             }
+        }
+
+        /// An exit, crash or terminate of a process whose state the run decides (its store may not have
+        /// loaded) leaves it stopped for certain, as the run carries it out or fails at it: later steps of
+        /// that process are checked again.
+        mutating func stopForCertain(_ process: String, by step: ScenarioStep) {
+            guard mayFailToLoad.contains(process), let role = roles[process] else { return }
+            let (input, word): (LifecycleInput, String)
+            switch step.step {
+            case .exit: (input, word) = (.exit, "exited")
+            case .crash: (input, word) = (.crash, "crashed")
+            default: return
+            }
+            var lifecycle = ProcessLifecycle(process: process, role: role)
+            for each in [LifecycleInput.launch, .ready, input] {
+                guard (try? lifecycle.handle(each)) != nil else { return }
+            }
+            lifecycles[process] = lifecycle
+            unknown.remove(process)
+            stoppedAt[process] = (step.location, word)
         }
 
         /// An App Intent's step runs in the host's process while one runs (as the runner places it), and its
