@@ -39,7 +39,8 @@ extension AgentProcess {
             let request = FetchRequest(entity: entity, filter: predicate, sortKeys: sort.isEmpty ? nil : sort,
                                        returnsObjectsAsFaults: options.returnsObjectsAsFaults, fetchLimit: options.limit,
                                        includesPendingChanges: options.includesPendingChanges,
-                                       shouldRefreshRefetchedObjects: options.refreshesRefetchedObjects)
+                                       shouldRefreshRefetchedObjects: options.refreshesRefetchedObjects,
+                                       relationshipKeyPathsForPrefetching: options.prefetch)
             _ = try currentContext.fetch(request)
             // An intent's fetches are its own context's, not the lists this process shows.
             if contextOverride == nil, !fetches.contains(request) { fetches.append(request) }

@@ -11,39 +11,50 @@ public struct FetchOptions: Sendable, Hashable, Codable {
     /// `refreshes-refetched-objects:` (`shouldRefreshRefetchedObjects`, default false): true gives the
     /// objects the context already holds the values this fetch read, as a refetch normally does not.
     public var refreshesRefetchedObjects: Bool
+    /// `prefetch:` (`relationshipKeyPathsForPrefetching`, default none): relationship key paths
+    /// (`folder`, `folder.owner`) whose objects the fetch reads into the row cache with its results.
+    public var prefetch: [String]
 
     /// Creates options; the defaults are Core Data's.
     public init(limit: Int? = nil, includesPendingChanges: Bool = true, returnsObjectsAsFaults: Bool = true,
-                refreshesRefetchedObjects: Bool = false) {
+                refreshesRefetchedObjects: Bool = false, prefetch: [String] = []) {
         self.limit = limit
         self.includesPendingChanges = includesPendingChanges
         self.returnsObjectsAsFaults = returnsObjectsAsFaults
         self.refreshesRefetchedObjects = refreshesRefetchedObjects
+        self.prefetch = prefetch
     }
 
-    private enum CodingKeys: String, CodingKey { case limit, includesPendingChanges, returnsObjectsAsFaults, refreshesRefetchedObjects }
+    private enum CodingKeys: String, CodingKey {
+        case limit, includesPendingChanges, returnsObjectsAsFaults, refreshesRefetchedObjects, prefetch
+    }
 
-    /// Decodes options; `refreshesRefetchedObjects` may be absent (options written before it existed).
+    /// Decodes options; `refreshesRefetchedObjects` and `prefetch` may be absent (options written before
+    /// they existed).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(limit: try c.decodeIfPresent(Int.self, forKey: .limit),
                   includesPendingChanges: try c.decode(Bool.self, forKey: .includesPendingChanges),
                   returnsObjectsAsFaults: try c.decode(Bool.self, forKey: .returnsObjectsAsFaults),
-                  refreshesRefetchedObjects: try c.decodeIfPresent(Bool.self, forKey: .refreshesRefetchedObjects) ?? false)
+                  refreshesRefetchedObjects: try c.decodeIfPresent(Bool.self, forKey: .refreshesRefetchedObjects) ?? false,
+                  prefetch: try c.decodeIfPresent([String].self, forKey: .prefetch) ?? [])
     }
 
-    /// Encodes options; `refreshesRefetchedObjects` only when set, so other options encode as before.
+    /// Encodes options; `refreshesRefetchedObjects` and `prefetch` only when set, so other options encode
+    /// as before.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(limit, forKey: .limit)
         try c.encode(includesPendingChanges, forKey: .includesPendingChanges)
         try c.encode(returnsObjectsAsFaults, forKey: .returnsObjectsAsFaults)
         if refreshesRefetchedObjects { try c.encode(true, forKey: .refreshesRefetchedObjects) }
+        if !prefetch.isEmpty { try c.encode(prefetch, forKey: .prefetch) }
     }
 
     /// Whether every option has Core Data's default.
     public var isDefault: Bool { self == FetchOptions() }
 
     /// The keys a `fetch` step takes for them.
-    public static let keys = ["limit", "includes-pending-changes", "returns-objects-as-faults", "refreshes-refetched-objects"]
+    public static let keys = ["limit", "includes-pending-changes", "returns-objects-as-faults", "refreshes-refetched-objects",
+                              "prefetch"]
 }

@@ -37,6 +37,10 @@ extension ScenarioDecoder {
                 guard let value = decoder.bool(node, "refreshes-refetched-objects") else { return nil }
                 options.refreshesRefetchedObjects = value
             }
+            if let node = map["prefetch"] {
+                guard let paths = decodePrefetch(node, entity: entity?.model) else { return nil }
+                options.prefetch = paths
+            }
             guard valid else { return nil }
             return entity.map { .fetch(entity: $0.name, predicate: predicate, sort: sort, options: options) }
         case "refresh":
@@ -220,6 +224,32 @@ extension ScenarioDecoder {
     }
 
     /// An entity of the model (nil and no error when the model itself could not be read).
+    /// `prefetch:` a relationship key path or a list of them (`[folder, tags.owner]`), each step of a path a
+    /// relationship of the entity the step before leads to, as `relationshipKeyPathsForPrefetching` takes.
+    private func decodePrefetch(_ node: YAMLNode, entity: EntityDescription?) -> [String]? {
+        guard let paths = decoder.scalarList(node, "the relationships to prefetch", allowingSingle: true) else { return nil }
+        if paths.isEmpty {
+            decoder.error("prefetch: [] prefetches nothing; list relationships like [folder, tags.owner], or leave it out.", at: node)
+            return nil
+        }
+        var valid = true
+        for (path, at) in paths {
+            var current = entity
+            for name in path.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
+                guard let here = current else { break }
+                guard let relationship = here.relationship(named: name) else {
+                    let names = here.relationships.map(\.name)
+                    decoder.error("prefetch names '\(path)', but \(here.name) has no relationship '\(name)'"
+                        + (names.isEmpty ? "; only relationships can be prefetched." : Suggestion.hint(for: name, in: names)), at: at)
+                    valid = false
+                    break
+                }
+                current = model?.entity(named: relationship.destination)
+            }
+        }
+        return valid ? paths.map(\.0) : nil
+    }
+
     func entityReference(_ node: YAMLNode) -> (name: String, model: EntityDescription?)? {
         guard let name = decoder.string(node, "an entity name like Note") else { return nil }
         guard let model else { return (name, nil) }

@@ -72,6 +72,7 @@ public enum StepWriter {
             if !options.includesPendingChanges { pairs.append(("includes-pending-changes", "false")) }
             if !options.returnsObjectsAsFaults { pairs.append(("returns-objects-as-faults", "false")) }
             if options.refreshesRefetchedObjects { pairs.append(("refreshes-refetched-objects", "true")) }
+            if !options.prefetch.isEmpty { pairs.append(("prefetch", "[" + options.prefetch.map(Y.word).joined(separator: ", ") + "]")) }
             return Y.flow(pairs)
         case .refresh(let id, let merge): return Y.flow([("refresh", Y.word(id)), ("merge", merge ? "true" : "false")])
         case .batchInsert(let entity, let count, let values):

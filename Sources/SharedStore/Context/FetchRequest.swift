@@ -34,13 +34,18 @@ public struct FetchRequest: Sendable, Hashable {
     /// Whether registered objects the fetch finds take the fetched values (`NSFetchRequest`'s
     /// `shouldRefreshRefetchedObjects`, default `false`); the context's own setting also turns it on.
     public var shouldRefreshRefetchedObjects: Bool
+    /// Relationship key paths (`folder`, `folder.owner`) whose objects the fetch reads with its results
+    /// (`relationshipKeyPathsForPrefetching`): their rows fill the row cache at the fetch, so their faults
+    /// fire from what the store held then.
+    public var relationshipKeyPathsForPrefetching: [String]
 
     /// Creates a fetch request.
     public init(entity: String, predicate: String? = nil, filter: FetchPredicate? = nil, sort: String? = nil,
                 sortKeys: [SortKey]? = nil, returnsObjectsAsFaults: Bool = true, fetchLimit: Int? = nil,
                 includesPendingChanges: Bool = true, includesSubentities: Bool = true,
-                shouldRefreshRefetchedObjects: Bool = false)
+                shouldRefreshRefetchedObjects: Bool = false, relationshipKeyPathsForPrefetching: [String] = [])
     {
+        self.relationshipKeyPathsForPrefetching = relationshipKeyPathsForPrefetching
         self.includesSubentities = includesSubentities
         self.shouldRefreshRefetchedObjects = shouldRefreshRefetchedObjects
         self.entity = entity

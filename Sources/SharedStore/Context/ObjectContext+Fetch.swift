@@ -19,6 +19,9 @@ extension ObjectContext {
     @discardableResult
     public func fetch(_ request: FetchRequest) throws(StoreError) -> [ObjectID] {
         let ids = try results(of: request)
+        if !request.relationshipKeyPathsForPrefetching.isEmpty {
+            try prefetch(request.relationshipKeyPathsForPrefetching, from: ids)
+        }
         let before = screen.lists[request.viewKey]
         screen.setList(request.viewKey, ids)
         // A fetch of every object of the entity shows what the store holds of it: it takes over the objects
