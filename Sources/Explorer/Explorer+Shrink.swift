@@ -52,11 +52,24 @@ extension Explorer {
         }
         guard fails(original) else { return nil }
         var shrinker = Shrinker { fails($0) }
+        func isFileStep(_ step: ScenarioStep) -> Bool { step.location != Perturber.location && step.location != .schedule }
         if kind == .missingAnomaly {
-            // Without the file's own steps nothing shows the bug: only what the schedule added may go.
-            shrinker.keep = { $0.location != Perturber.location && $0.location != .schedule }
+            // Without the file's own steps nothing shows the bug: first only what the schedule added may go.
+            shrinker.keep = isFileStep
         }
         var shrunk = shrinker.shrink(executed)
+        var attempts = shrinker.attempts
+        if kind == .missingAnomaly {
+            // Then the file's steps the bug does not need: a candidate must still hide the anomaly under the
+            // schedule and still show it with the schedule's steps taken out, so a step goes only when the
+            // file shows the bug without it (a step that makes the bug, or the check that shows it, stays).
+            var fileSteps = Shrinker { candidate in
+                fails(candidate) && (check(candidate.filter(isFileStep)).map { $0.verdict.found[anomaly] != nil } ?? false)
+            }
+            fileSteps.keep = { !isFileStep($0) }
+            shrunk = fileSteps.shrink(shrunk)
+            attempts += fileSteps.attempts
+        }
         // Checks that still fail without explaining the anomaly are no part of it: they go. Not from a
         // schedule that hides the anomaly: without the check that could show it the file would pass
         // vacuously (the same rule as `keep` above).
@@ -76,7 +89,7 @@ extension Explorer {
             kind == .unexpectedAnomaly
                 ? "The variant expects \(run.expectation.text); under this schedule it shows \(anomaly.rawValue)."
                 : "The variant expects \(anomaly.rawValue); under this schedule it does not show it.",
-            "Shrunk from \(executed.count) to \(shrunk.count) explicit steps (\(shrinker.attempts) candidates run).",
+            "Shrunk from \(executed.count) to \(shrunk.count) explicit steps (\(attempts) candidates run).",
             "`hold-notifications` ... `deliver` is a notification arriving after the receiver's steps between them.",
             "Run it: groupsim run <this file> (--deterministic to replay the schedule exactly).",
         ]
@@ -94,7 +107,7 @@ extension Explorer {
                                                   reportTo: directory.appendingPathComponent("counterexample-\(number)"))
         return Counterexample(
             kind: kind, anomaly: anomaly, seed: seed, stepsBefore: executed.count, stepsAfter: shrunk.count,
-            shrinkAttempts: shrinker.attempts,
+            shrinkAttempts: attempts,
             file: "\(Escape.pathComponent(scenario.name))/\(Escape.pathComponent(run.variant))/\(url.lastPathComponent)",
             reproducesDeterministic: deterministic, realTimeReproductions: realTime, realTimeRuns: realTimeRuns,
             explanation: explanation)
