@@ -34,17 +34,27 @@ extension AgentProcess {
         // A request that is not the waiting check's ends its hold: what it held back is handled first.
         let held = checkDeadline != nil && request.checkDeadline == nil
         checkDeadline = request.checkDeadline
+        // Set before the notifications are handled: a refresh they run that meets a lock yields as the
+        // command would, and the command waits behind it.
+        lockWaitHandling = request.lockWaits
+        commandMayYield = request.command.yieldsOnLockWait
+        defer {
+            lockWaitHandling = nil
+            commandMayYield = false
+        }
+        if pendingPurge { retryPendingPurge() }
         if held && inbox.count > 0 { handleNotifications() }
         if let deliveries = request.deliveries { settle(deliveries: deliveries) }
         if let notifications = request.notifications, !notifications.isEmpty { deliver(notifications) }
+        if pendingPurge && request.command != .handleNotifications && request.command != .awaitLock {
+            // The refresh before this command waits for the lock: the command has not run.
+            reply(AgentReply(seq: request.seq, status: .blocked))
+            return
+        }
         isLastAttempt = request.lastAttempt ?? true
-        lockWaitHandling = request.lockWaits
         expectedError = request.expectError
         metExpectedError = false
-        defer {
-            lockWaitHandling = nil
-            expectedError = nil
-        }
+        defer { expectedError = nil }
         // A lock wait met before this command (by a refresh between requests) is not this command's.
         _ = coordinator.takeLockWait()
         lastCheckMatched = nil
@@ -72,6 +82,7 @@ extension AgentProcess {
                                     deleted: outcome.deleted, lock: outcome.lock, globalIDs: outcome.globalIDs,
                                     aliases: outcome.aliases)
             answer.matched = lastCheckMatched
+            if pendingPurge { answer.lockWaitPending = true }
             reply(answer)
         } catch {
             if yieldingLockWait(error) is LockWaitYield {
@@ -80,7 +91,9 @@ extension AgentProcess {
             }
             let record = errorRecord(error, expected: request.expectError)
             let status: AgentReply.Status = record.expected ? .ok : .failed
-            reply(AgentReply(seq: request.seq, status: status, error: record))
+            var answer = AgentReply(seq: request.seq, status: status, error: record)
+            if pendingPurge { answer.lockWaitPending = true }
+            reply(answer)
         }
     }
 
@@ -169,8 +182,29 @@ extension AgentProcess {
     /// does the waiting (`LockWaitHandling.yield`); `error` otherwise.
     func yieldingLockWait(_ error: any Error) -> any Error {
         if error is LockWaitYield { return error }
-        guard lockWaitHandling == .yield, errorKind(of: error) == .busy, coordinator.takeLockWait() else { return error }
+        guard lockWaitHandling == .yield, commandMayYield, errorKind(of: error) == .busy, coordinator.takeLockWait() else { return error }
         return LockWaitYield()
+    }
+
+    /// Whether a refresh's write that failed with `error` yields instead (the runner waits for the lock in
+    /// virtual time and asks again): a busy that a wait would have followed, under a request that lets
+    /// its work yield.
+    func refreshYields(_ error: any Error) -> Bool {
+        lockWaitHandling == .yield && errorKind(of: error) == .busy && coordinator.takeLockWait()
+    }
+
+    /// Tries a history refresh's purge again that yielded on a lock, before the request's command: it
+    /// yields again while the lock is held, fails with `busy` once the runner waited out the busy timeout
+    /// (`LockWaitHandling.fail`), or purges.
+    func retryPendingPurge() {
+        do {
+            try purgeHistory(settings.purge)
+            pendingPurge = false
+        } catch {
+            if refreshYields(error) { return }
+            pendingPurge = false
+            recordRefreshError(error)
+        }
     }
 
     /// Records an error a refresh met (recorded, not thrown): expected when it is of the kind the running

@@ -120,8 +120,8 @@ extension AgentProcess {
             outcome.lock = currentLock()
         case .timerRefresh:
             runRefresh(reason: .poll)
-        case .handleNotifications:
-            // The request's notifications were handled before the command.
+        case .handleNotifications, .awaitLock:
+            // The request's notifications, and a refresh's write waiting for a lock, were handled before.
             break
         case .finalRefresh:
             runRefresh(reason: .final)

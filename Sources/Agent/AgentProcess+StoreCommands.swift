@@ -136,15 +136,26 @@ extension AgentProcess {
     /// The history strategy: merge after the saved token, then purge by the `purge` setting.
     /// An expired token is recorded (as Core Data apps see error 134301); the token is kept and
     /// nothing is merged.
+    ///
+    /// A purge that meets another process's lock under a request that lets its work yield (the
+    /// deterministic mode, inside `parallel`) is left pending: the runner waits for the lock while the
+    /// holder acts, as SQLite's busy handler waits in real time, and the purge runs again first.
     func mergeHistoryForRefresh() -> (inserted: Int, updated: Int, deleted: Int) {
+        let changes: RemoteChanges
         do {
-            let changes = try mergeHistory()
-            if settings.purge != .none { try purgeHistory(settings.purge) }
-            return (changes.inserted.count, changes.updated.count, changes.deleted.count)
+            changes = try mergeHistory()
         } catch {
             recordRefreshError(error)
             return (0, 0, 0)
         }
+        if settings.purge != .none && !pendingPurge {
+            do {
+                try purgeHistory(settings.purge)
+            } catch {
+                if refreshYields(error) { pendingPurge = true } else { recordRefreshError(error) }
+            }
+        }
+        return (changes.inserted.count, changes.updated.count, changes.deleted.count)
     }
 
     /// A batch operation's rows as a commit, with the operations, versions and values the store read inside

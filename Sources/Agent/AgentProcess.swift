@@ -93,8 +93,14 @@ public final class AgentProcess {
     /// posted after it, and poll refreshes due after it, wait until the check is decided, so the last
     /// attempt sees the view as it was at the deadline however late it runs.
     var checkDeadline: UInt64?
-    /// What the running command does when it meets another process's lock (`AgentRequest.lockWaits`).
+    /// What the running command does when it meets another process's lock (`AgentRequest.lockWaits`);
+    /// a refresh the request's notifications run before it does the same.
     var lockWaitHandling: LockWaitHandling?
+    /// Whether the running command may yield on a lock itself (`AgentCommand.yieldsOnLockWait`).
+    var commandMayYield = false
+    /// A history refresh's purge met another process's lock and yielded (the deterministic mode, inside
+    /// `parallel`): it is tried again before the next request's command, which waits behind it.
+    var pendingPurge = false
     /// The error the running step expects (`AgentRequest.expectError`).
     var expectedError: ErrorKind?
     /// Whether the running command met the error its step expects in a refresh it ran (an activation's

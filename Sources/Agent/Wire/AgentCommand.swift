@@ -60,6 +60,9 @@ public enum AgentCommand: Sendable, Hashable, Codable {
     case timerRefresh
     /// Nothing but the notifications delivered so far (those the request carries, in the deterministic mode).
     case handleNotifications
+    /// Deterministic mode: nothing but a refresh's write that waits for another process's lock, tried again
+    /// (it yields again while the lock is held, or fails with `busy` under `LockWaitHandling.fail`).
+    case awaitLock
     /// Runs the refresh strategy one last time (reason `final`) and records the view.
     case finalRefresh
     /// Records the view as it is, with no last refresh: a widget shows what its last reload rendered.

@@ -151,6 +151,9 @@ public struct AgentReply: Sendable, Hashable, Codable {
     public var notifications: NotificationActivity?
     /// For a `read`, `count` or `state` check: whether the view matched its expectation.
     public var matched: Bool?
+    /// Deterministic mode: a refresh of this process met another process's lock and waits for it (its
+    /// write is tried again with the next request, or an `awaitLock`).
+    public var lockWaitPending: Bool?
 
     public init(seq: Int, status: Status, error: ErrorRecord? = nil, inserted: [String: ObjectRef] = [:], deleted: [String] = [],
                 lock: LockKind? = nil, globalIDs: [String: String] = [:], aliases: [String: [ObjectRef]] = [:]) {
@@ -167,7 +170,7 @@ public struct AgentReply: Sendable, Hashable, Codable {
 
 extension AgentReply {
     private enum CodingKeys: String, CodingKey {
-        case seq, status, error, inserted, deleted, lock, globalIDs, aliases, virtualEnd, notifications, matched
+        case seq, status, error, inserted, deleted, lock, globalIDs, aliases, virtualEnd, notifications, matched, lockWaitPending
     }
 
     /// Decodes a reply; the collections may be left out when empty.
@@ -185,5 +188,6 @@ extension AgentReply {
         virtualEnd = try container.decodeIfPresent(UInt64.self, forKey: .virtualEnd)
         notifications = try container.decodeIfPresent(NotificationActivity.self, forKey: .notifications)
         matched = try container.decodeIfPresent(Bool.self, forKey: .matched)
+        lockWaitPending = try container.decodeIfPresent(Bool.self, forKey: .lockWaitPending)
     }
 }

@@ -38,6 +38,7 @@ public struct CostModel: Sendable, Hashable {
     public func cost(of command: AgentCommand) -> UInt64 {
         switch command {
         case .exit: return exit
+        case .awaitLock: return 0
         case .save, .batchInsert, .batchUpdate, .batchDelete, .endWrite, .purgeHistory, .checkpoint, .sync, .leech,
              .copyStore:
             return request + commit

@@ -52,6 +52,9 @@ final class RealTimeEnvironment: RunEnvironment {
 
     func absorb(_ reply: AgentReply, from slot: ProcessSlot) {}
 
+    /// The agent takes the request when its run loop is free: nothing to do here.
+    func beforeRequest(_ command: AgentCommand, lockWaits: LockWaitHandling?, to slot: ProcessSlot) throws(HarnessFailure) {}
+
     func pid(of child: any SupervisedProcess) -> Int32? { child.pid }
 
     func beforeStep(_ step: ScenarioStep) throws(HarnessFailure) {}

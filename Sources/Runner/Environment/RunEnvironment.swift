@@ -37,6 +37,10 @@ protocol RunEnvironment: AnyObject {
     /// Takes in what a reply says of this world: the agent's time, what it posted and observed.
     func absorb(_ reply: AgentReply, from slot: ProcessSlot)
 
+    /// Before a request is written to `slot`: one that cannot wait for a lock itself (`lockWaits` nil) is
+    /// taken once a lock wait the process is in has ended.
+    func beforeRequest(_ command: AgentCommand, lockWaits: LockWaitHandling?, to slot: ProcessSlot) throws(HarnessFailure)
+
     /// An agent's process id for the trace; none where it would differ from run to run.
     func pid(of child: any SupervisedProcess) -> Int32?
 

@@ -14,6 +14,7 @@ extension VirtualEnvironment {
     /// or later, as the strategy chooses.
     func beforeStep(_ step: ScenarioStep) throws(HarnessFailure) {
         try fireDueTimers()
+        try retryBackgroundWaits()
         let process = step.process.flatMap { runner.slots[$0] }.flatMap { $0.canTakeCommands ? $0 : nil }
         if let process { decideHold(process, before: step.step) }
         if case .parallel(let children) = step.step {
@@ -25,7 +26,7 @@ extension VirtualEnvironment {
             guard dependsOnDelivery(step.step, to: slot.name), choose(point) == 1 else { continue }
             let wasHeld = holding.removeValue(forKey: slot.name) != nil
             runner.executed.append(ScenarioStep(location: .schedule, process: slot.name, step: .deliver))
-            try runner.send(.handleNotifications, to: slot)
+            try runner.send(.handleNotifications, to: slot, lockWaits: .yield)
             if wasHeld { runner.record(.note("\(slot.name) handles the notifications held back from it"), as: slot.name) }
         }
     }

@@ -10,9 +10,11 @@ import Trace
 // still held. A `busy` then comes only from a lock really held across the timeout, as in real time.
 
 extension VirtualEnvironment {
-    /// Commands that take the write lock first yield on a lock; others wait as SQLite does.
+    /// Every step's command may yield on a lock: one that takes the write lock first does when it meets it
+    /// (`AgentCommand.yieldsOnLockWait`; others wait as SQLite does), and any does when a refresh the
+    /// notifications handed over with it run meets it (a history refresh's purge), before the command runs.
     func lockWaits(for command: AgentCommand) -> LockWaitHandling? {
-        command.yieldsOnLockWait ? .yield : nil
+        .yield
     }
 
     /// A step's command that yielded, with nothing else of the file able to run before it ends: the timers
@@ -20,7 +22,7 @@ extension VirtualEnvironment {
     /// once more, to fail with `busy` if the lock is still held.
     func waitForLock(_ command: AgentCommand, on slot: ProcessSlot, expectError: ErrorKind?) throws(HarnessFailure) -> AgentReply {
         runner.record(.note("\(slot.name) waits for the store's write lock, held by another process"), as: slot.name)
-        try advanceTime(to: time.now.addingClamped(slot.process.settings.busyTimeout.nanos))
+        try advanceTime(to: lockDeadline(of: slot))
         return try runner.send(command, to: slot, expectError: expectError, lockWaits: .fail)
     }
 
@@ -49,7 +51,10 @@ extension VirtualEnvironment {
         /// Asks each waiting command again; one whose busy timeout has passed is asked to fail with `busy`
         /// if the lock is still held. With `onlyExpired`, the others are left waiting as they are.
         func retryWaiting(onlyExpired: Bool = false) throws(HarnessFailure) {
-            if !onlyExpired { try recheck() }
+            if !onlyExpired {
+                try retryBackgroundWaits()
+                try recheck()
+            }
             var index = 0
             while index < waiting.count {
                 let expired = waiting[index].deadline <= time.now
@@ -63,8 +68,13 @@ extension VirtualEnvironment {
                     index += 1
                 } else {
                     waiting.remove(at: index)
-                    step.complete(again, with: reply)
-                    try completed(again.slot.name)
+                    if again.asksAgain(after: reply) {
+                        // A check that waited behind its refresh's lock wait and did not match yet.
+                        checking.append(again)
+                    } else {
+                        step.complete(again, with: reply)
+                        try completed(again.slot.name)
+                    }
                     index = 0
                 }
             }
@@ -73,9 +83,14 @@ extension VirtualEnvironment {
         func recheck() throws(HarnessFailure) {
             var index = 0
             while index < checking.count {
-                let again = try step.recheck(checking[index])
+                let again = try step.recheck(checking[index], lockWaits: .yield)
                 let reply = try runner.awaitReply(again.seq, from: again.slot, timeout: runner.timeout(for: again.child.step.step, again.slot))
-                if again.asksAgain(after: reply) {
+                if reply.status == .blocked {
+                    // A refresh its process ran before the check met the lock: the check waits behind it.
+                    checking.remove(at: index)
+                    runner.record(.note("\(again.slot.name) waits for the store's write lock, held by another process"), as: again.slot.name)
+                    waiting.append((again, lockDeadline(of: again.slot)))
+                } else if again.asksAgain(after: reply) {
                     checking[index] = again
                     index += 1
                 } else {
@@ -102,7 +117,7 @@ extension VirtualEnvironment {
             let reply = try runner.awaitReply(sent.seq, from: slot, timeout: runner.timeout(for: child.step.step, slot))
             if reply.status == .blocked {
                 runner.record(.note("\(slot.name) waits for the store's write lock, held by another process"), as: slot.name)
-                waiting.append((sent, time.now.addingClamped(slot.process.settings.busyTimeout.nanos)))
+                waiting.append((sent, lockDeadline(of: slot)))
                 return
             }
             if sent.asksAgain(after: reply) {
@@ -118,20 +133,27 @@ extension VirtualEnvironment {
         for child in step.children { try run(child) }
         // Checks still to match: time passes to the first moment one could (a notification waiting for
         // its process, a timer, a deadline) while locks are waited on as below.
-        while !checking.isEmpty {
-            if !checking.contains(where: { holding[$0.slot.name] == nil && scripted.hasPending(for: $0.slot.name) }) {
-                let due = (waiting.map(\.deadline) + checking.compactMap(\.checkDeadline) + [nextTimer()].compactMap { $0 }).min() ?? time.now
-                try advanceTime(to: Swift.max(due, time.now))
+        while !checking.isEmpty || !waiting.isEmpty {
+            if !checking.isEmpty {
+                if !checking.contains(where: { holding[$0.slot.name] == nil && scripted.hasPending(for: $0.slot.name) }) {
+                    let due = (waiting.map(\.deadline) + checking.compactMap(\.checkDeadline) + [nextTimer()].compactMap { $0 }).min() ?? time.now
+                    try advanceTime(to: Swift.max(due, time.now))
+                }
+                try retryWaiting()
+                continue
             }
-            try retryWaiting()
-        }
-        // Nothing else of the step can let go of a lock: each waits out its timeout, then fails or goes on.
-        while let first = waiting.indices.min(by: { waiting[$0].deadline < waiting[$1].deadline }) {
+            // Nothing else of the step can let go of a lock: each waits out its timeout, then fails or goes on.
+            guard let first = waiting.indices.min(by: { waiting[$0].deadline < waiting[$1].deadline }) else { break }
             let (sent, deadline) = waiting.remove(at: first)
             try advanceTime(to: deadline)
             let again = try step.resend(sent, lockWaits: .fail)
-            step.complete(again, with: try runner.awaitReply(again.seq, from: again.slot, timeout: runner.timeout(for: again.child.step.step, again.slot)))
-            try completed(again.slot.name)
+            let reply = try runner.awaitReply(again.seq, from: again.slot, timeout: runner.timeout(for: again.child.step.step, again.slot))
+            if again.asksAgain(after: reply) {
+                checking.append(again)
+            } else {
+                step.complete(again, with: reply)
+                try completed(again.slot.name)
+            }
             try retryWaiting()
         }
     }

@@ -43,6 +43,10 @@ final class VirtualEnvironment: RunEnvironment {
     /// behind them). A `sleep` of a sibling branch passes through those moments rather than over them, as
     /// real time does: SQLite's busy handler gives up at the timeout, whatever the siblings are doing.
     var lockDeadlines: (next: () -> UInt64?, expire: () throws(HarnessFailure) -> Void)?
+    /// Processes whose refresh (run by notifications handed over between steps, or by a poll) met another
+    /// process's lock and waits for it while the others act, and when its busy timeout passes
+    /// (`VirtualEnvironment+LockWaits.swift`).
+    var backgroundWaits: [String: UInt64] = [:]
 
     init(plan: RunPlan, options: RunnerOptions, sandbox: Sandbox) throws {
         self.options = options
@@ -101,13 +105,15 @@ final class VirtualEnvironment: RunEnvironment {
     /// for the process (unless the strategy holds them back past this step).
     func prepare(_ request: inout AgentRequest, for slot: ProcessSlot) {
         request.virtualTime = time.now &+ costs.cost(of: request.command)
-        if holding[slot.name] == nil { request.notifications = scripted.take(for: slot.name) }
+        // A lock wait asked again hands nothing over: what waits is delivered where the schedule says.
+        if holding[slot.name] == nil, request.command != .awaitLock { request.notifications = scripted.take(for: slot.name) }
     }
 
     func absorb(_ reply: AgentReply, from slot: ProcessSlot) {
         if let end = reply.virtualEnd { virtualTime.pass(to: end) }
         if let activity = reply.notifications { scripted.route(activity, from: slot.name) }
         if reply.status == .ready { armPollTimer(slot) }
+        noteLockWait(reply, from: slot)
     }
 
     /// No process id: it would differ from run to run.
@@ -172,8 +178,10 @@ final class VirtualEnvironment: RunEnvironment {
 
     /// The earliest pending timer: a running process's poll, or the hub's next deadline.
     func nextTimer() -> UInt64? {
-        let polls = runner.orderedSlots.filter(\.canTakeCommands).compactMap { nextPoll[$0.name] }
-        return (polls + [scripted.nextDeadline].compactMap { $0 }).min()
+        let running = runner.orderedSlots.filter(\.canTakeCommands)
+        let polls = running.compactMap { nextPoll[$0.name] }
+        let waits = running.compactMap { backgroundWaits[$0.name] }
+        return (polls + waits + [scripted.nextDeadline].compactMap { $0 }).min()
     }
 
     /// Fires what is due now: the hub's deadlines, then each running process's poll refresh.
@@ -181,9 +189,10 @@ final class VirtualEnvironment: RunEnvironment {
         while let deadline = scripted.nextDeadline, deadline <= time.now {
             scripted.tick(at: deadline)
         }
+        try expireBackgroundWaits()
         for slot in runner.orderedSlots where slot.canTakeCommands {
             guard let due = nextPoll[slot.name], due <= time.now else { continue }
-            try runner.send(.timerRefresh, to: slot)
+            try runner.send(.timerRefresh, to: slot, lockWaits: .yield)
             // The agent polls again an interval after it polled, as its own timer would.
             nextPoll[slot.name] = time.now &+ slot.process.settings.pollInterval.nanos
         }

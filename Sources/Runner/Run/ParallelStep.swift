@@ -104,7 +104,7 @@ final class ParallelStep {
     }
 
     /// Asks a check again (its last attempt once its deadline has passed), under the same step.
-    func recheck(_ sent: Sent) throws(HarnessFailure) -> Sent {
+    func recheck(_ sent: Sent, lockWaits: LockWaitHandling? = nil) throws(HarnessFailure) -> Sent {
         // Its first answer is in: what others saved may reach it before it is asked again.
         started(sent.child)
         runner.currentStep = sent.child
@@ -113,7 +113,7 @@ final class ParallelStep {
         var again = sent
         again.lastAttempt = runner.time.now >= (sent.checkDeadline ?? 0)
         again.seq = try runner.write(sent.command, to: sent.slot, expectError: sent.child.step.expectError?.kind,
-                                     lastAttempt: again.lastAttempt, checkDeadline: sent.checkDeadline)
+                                     lastAttempt: again.lastAttempt, lockWaits: lockWaits, checkDeadline: sent.checkDeadline)
         return again
     }
 
@@ -139,7 +139,11 @@ final class ParallelStep {
         runner.commandContext = sent.child.step.context.map { ($0, nil, nil) }
         defer { runner.commandContext = nil }
         var again = sent
-        again.seq = try runner.write(sent.command, to: sent.slot, expectError: sent.child.step.expectError?.kind, lockWaits: lockWaits)
+        // A check that waited behind a lock keeps its deadline, counted from its first attempt.
+        again.lastAttempt = sent.checkDeadline.map { runner.time.now >= $0 } ?? false
+        again.seq = try runner.write(sent.command, to: sent.slot, expectError: sent.child.step.expectError?.kind,
+                                     lastAttempt: sent.checkDeadline == nil ? nil : again.lastAttempt, lockWaits: lockWaits,
+                                     checkDeadline: sent.checkDeadline)
         return again
     }
 

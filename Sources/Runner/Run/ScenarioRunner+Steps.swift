@@ -159,6 +159,7 @@ extension ScenarioRunner {
         guard slot.canTakeCommands else {
             throw failure("it is \(slot.lifecycle.state); resume it first", process: slot.name)
         }
+        try env.beforeRequest(command, lockWaits: lockWaits, to: slot)
         let seq = slot.takeSeq()
         let known = objects.rows[slot.store] ?? [:]
         let delta = known.filter { slot.sentIDs[$0.key] != $0.value }

@@ -1,0 +1,61 @@
+import Agent
+import Basics
+import Trace
+
+// Lock waits that do not hold the runner: a refresh a process runs on its own (for notifications handed
+// over between two other steps, or a poll) whose write (a history purge) meets another process's lock.
+// In real time the process's run loop waits in SQLite's busy handler while the runner goes on and the
+// holder may let go; here the agent yields, says so (`AgentReply.lockWaitPending`), and the runner asks
+// it again after each step, until the lock is free or the busy timeout passes with it still held.
+
+extension VirtualEnvironment {
+    /// When the lock wait a command of `slot` meets now gives up: the process's background wait's busy
+    /// timeout when it already waits (the command waits behind that wait), else its busy timeout from now.
+    func lockDeadline(of slot: ProcessSlot) -> UInt64 {
+        backgroundWaits[slot.name] ?? time.now.addingClamped(slot.process.settings.busyTimeout.nanos)
+    }
+
+    /// Notes from a reply whether its process now waits for a lock in the background, or no longer does.
+    func noteLockWait(_ reply: AgentReply, from slot: ProcessSlot) {
+        if reply.lockWaitPending == true {
+            guard backgroundWaits[slot.name] == nil else { return }
+            backgroundWaits[slot.name] = time.now.addingClamped(slot.process.settings.busyTimeout.nanos)
+            runner.record(.note("\(slot.name) waits for the store's write lock, held by another process"), as: slot.name)
+        } else if reply.status != .blocked {
+            backgroundWaits[slot.name] = nil
+        }
+    }
+
+    /// Asks each process that waits in the background again (after a step, which may have let the lock go):
+    /// one whose busy timeout has passed fails with `busy` if the lock is still held.
+    func retryBackgroundWaits() throws(HarnessFailure) {
+        for name in backgroundWaits.keys.sorted() {
+            try askAgain(name, expired: backgroundWaits[name].map { $0 <= time.now } ?? false)
+        }
+    }
+
+    /// The background waits whose busy timeout has passed: each fails with `busy` if the lock is still held.
+    func expireBackgroundWaits() throws(HarnessFailure) {
+        for name in backgroundWaits.keys.sorted() where backgroundWaits[name].map({ $0 <= time.now }) ?? false {
+            try askAgain(name, expired: true)
+        }
+    }
+
+    /// A request without lock waits (a lifecycle change, the final view) to a process that waits in the
+    /// background: it is taken once the wait is over, as its run loop is busy until then in real time.
+    func beforeRequest(_ command: AgentCommand, lockWaits: LockWaitHandling?, to slot: ProcessSlot) throws(HarnessFailure) {
+        guard lockWaits == nil, command != .awaitLock, let deadline = backgroundWaits[slot.name] else { return }
+        // A clock advance is written without a reply, and applied whenever the agent reads it.
+        if case .advanceClock = command { return }
+        try advanceTime(to: deadline)
+    }
+
+    private func askAgain(_ name: String, expired: Bool) throws(HarnessFailure) {
+        guard let slot = runner.slots[name], slot.canTakeCommands else {
+            backgroundWaits[name] = nil
+            return
+        }
+        _ = try runner.send(.awaitLock, to: slot, lockWaits: expired ? .fail : .yield)
+        if expired { backgroundWaits[name] = nil }
+    }
+}
