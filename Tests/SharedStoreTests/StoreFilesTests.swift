@@ -49,4 +49,19 @@ import Testing
         app.viewContext.unpinQueryGeneration()
         try share.checkpoint()
     }
+
+    /// A store opened read-only cannot be checkpointed (SQLite cannot write the file nor truncate the WAL,
+    /// and failed with SQLITE_IOERR_TRUNCATE, a harness error): the process is told its store is read-only.
+    @Test func aReadOnlyStoreRefusesACheckpointAsReadOnly() throws {
+        let fixture = try StoreFixture()
+        let app = try fixture.open()
+        _ = try app.viewContext.insertNote("A")
+        let reader = try fixture.open(readOnly: true)
+        #expect {
+            try reader.checkpoint()
+        } throws: { error in
+            ErrorKind(error) == .readOnly
+        }
+        try app.checkpoint()
+    }
 }

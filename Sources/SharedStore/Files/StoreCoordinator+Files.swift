@@ -7,6 +7,9 @@ extension StoreCoordinator {
     ///   connection is in the way, e.g. a pinned generation).
     /// See <https://www.sqlite.org/pragma.html#pragma_wal_checkpoint>.
     public func checkpoint() throws(StoreError) {
+        // A connection opened read-only cannot write the database file nor truncate the WAL: SQLite fails
+        // part way (SQLITE_IOERR_TRUNCATE); the process is told its store is read-only, as a save is.
+        if core.writer.isReadOnly { throw .readOnly(reason: core.readOnlyReason ?? "the store was opened read-only") }
         let busy: SQLiteError?
         do {
             let statement = try core.writer.prepare("PRAGMA wal_checkpoint(TRUNCATE)")
