@@ -60,4 +60,32 @@ import Trace
         }
         #expect(stale.isEmpty, "a workload step reached a row deleted before it")
     }
+
+    /// `crash ... during: save` armed before a workload kills the process inside one of the workload's
+    /// saves: the killed save is an outcome, the other processes' operations go on, and nothing committed
+    /// is lost, in both modes (the next operation on the dead process was a harness error).
+    @Test(arguments: RunMode.allCases)
+    func aCrashArmedBeforeAWorkloadStopsThatProcessOnly(mode: RunMode) throws {
+        let yaml = """
+        summary: The share extension is killed inside its first save of a workload.
+        store:
+          group: group.test
+          name: Notes
+          model:
+            Note: { title: string }
+        processes:
+          app: { role: host, refresh: history }
+          share: { role: share, refresh: history }
+        steps:
+          - app: launch
+          - share: launch
+          - fault: { crash: share, during: save }
+          - workload: { processes: [app, share], entity: Note, mix: { insert: 1, read: 1 }, rate: 200/s, duration: 200ms, keys: 20 }
+        """
+        let outcome = try RunHarness.single(yaml, mode: mode)
+        #expect(outcome.harnessError == nil, "\(outcome.harnessError.map { "\($0)" } ?? "")")
+        #expect(outcome.events(of: "share").contains { if case .lifecycle(let change) = $0.kind { change.state == .crashed } else { false } })
+        let anomalies = TraceChecker.check(outcome.trace).anomalies
+        #expect(!anomalies.contains { $0.kind == .dataLoss }, "\(anomalies.map(\.explanation))")
+    }
 }

@@ -88,9 +88,18 @@ extension ScenarioRunner {
                 record(.warning("the workload at \(Int(workload.rate.rounded()))/s for \(workload.duration) took \(took / 1_000_000) ms: its \(generator.count) operations ran at \(achieved)/s in this run's time (virtual in the deterministic mode)"))
             }
         }
+        var stopped: Set<String> = []
         while let op = generator.next(committed: committed()) {
             try env.pace(until: start &+ op.offsetNanos)
             let slot = try slot(op.process)
+            // A process the workload's own operation killed (`crash ... during: save`) takes no more of
+            // them: the others go on, as the killed step is an outcome, not a harness error.
+            guard slot.canTakeCommands || slot.lifecycle.state != .crashed else {
+                if stopped.insert(op.process).inserted {
+                    record(.note("the workload's operations on \(op.process) stop: it is \(slot.lifecycle.state)"))
+                }
+                continue
+            }
             try env.beforeStep(ScenarioStep(location: currentStep?.step.location ?? .schedule, process: op.process,
                                             step: op.kind == .read ? .read(id: op.id, expectation: nil, timing: .now) : .save))
             switch op.kind {
@@ -122,7 +131,7 @@ extension ScenarioRunner {
         defer { if written { executed.endStep() } }
         let reply = try perform(command, on: slot, expectError: nil,
                                 timeout: options.stepTimeout + .nanoseconds(Int64(slot.process.settings.busyTimeout.nanos)))
-        if let error = reply.error {
+        if let error = reply.error, slot.canTakeCommands {
             record(.error(error), as: slot.name)
             if written { executed.append(ScenarioStep(location: location, process: slot.name, step: .rollback)) }
             try send(.rollback, to: slot)
