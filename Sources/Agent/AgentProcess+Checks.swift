@@ -262,7 +262,18 @@ extension AgentProcess {
         for id in context.view where !id.isTemporary {
             // This process's own unsaved edits are never anomalies: an unsaved insert is left out,
             // and so is each property it changed and has not saved.
-            guard var values = try? context.values(of: id) else { continue }
+            var values: [String: Value]
+            do {
+                values = try context.values(of: id)
+            } catch .notFound {
+                // A fault whose row is gone that cannot fire (`delete-inaccessible-faults: false`) stays
+                // registered and on the list, as Core Data keeps it after the exception: shown, no values.
+                objects.append(ObjectState(id: ids.name(of: id), entity: id.entity, values: [:],
+                                           pk: openedCopy == nil ? id.primaryKey : nil))
+                continue
+            } catch {
+                continue
+            }
             for property in ownEdits(of: id) { values[property] = nil }
             objects.append(ObjectState(
                 id: ids.name(of: id), entity: id.entity, version: context.version(of: id), values: values.traceValues,
