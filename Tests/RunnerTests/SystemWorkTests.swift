@@ -63,6 +63,28 @@ import Trace
         ])
     }
 
+    /// A sleep is time the steps say passes: it moves the reload's clock as `clock: advance` does (the
+    /// docs probe's widget never reloaded after a 1.5 s sleep past a 1 s delay), a `parallel` by its
+    /// longest branch.
+    @Test func aSleepMovesTheReloadClockAndAParallelByItsLongestBranch() throws {
+        let slept = try plan(widget: "    reload-delay: 1s", """
+              - app: { reload-timelines: widget }
+              - sleep: 600ms
+              - app: save
+              - sleep: 600ms
+              - app: save
+            """)
+        #expect(slept.firstIndex(of: "widget: reload (requested at step 1)") == 5, "\(slept)")
+        let together = try plan(widget: "    reload-delay: 1s", """
+              - app: { reload-timelines: widget }
+              - parallel:
+                  - [ { sleep: 700ms }, { app: save } ]
+                  - [ { sleep: 200ms }, { sleep: 200ms } ]
+              - app: save
+            """)
+        #expect(!together.contains("widget: reload (requested at step 1)"), "700 ms, not 1.1 s: \(together)")
+    }
+
     @Test func requestsPastTheDailyBudgetAreIgnoredUntilTheNextSimulatedDay() throws {
         // With the app in the background: a request made in the foreground costs no budget.
         let steps = try plan(widget: "    reload-budget: 1", """

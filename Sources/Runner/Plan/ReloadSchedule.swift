@@ -3,7 +3,7 @@ import ScenarioModel
 import Supervisor
 
 /// When the system runs each widget's reloads: a `reload-timelines` request is due `reload-delay`
-/// after it on the simulated clock, which only `clock: advance` moves, and runs after the first step
+/// after it on the simulated clock, which `clock: advance` and `sleep` move, and runs after the first step
 /// at whose end the simulated time has reached it; past the widget's `reload-budget` of reloads in a
 /// simulated day, a request is ignored. As WidgetKit does ("Keeping a widget up to date"), a request
 /// made while the containing app is in the foreground does not count against the budget; and an App
@@ -97,9 +97,20 @@ struct ReloadSchedule {
 
     private mutating func visit(_ step: ScenarioStep, position: Int, index: Int) {
         switch step.step {
-        case .advanceClock(let duration):
+        case .advanceClock(let duration), .sleep(let duration):
+            // The simulated clock runs on with the run's own time, and a sleep is time the steps say passes.
             now = now.addingReportingOverflow(duration.microseconds).overflow ? .max : now + duration.microseconds
-        case .parallel(let children), .sequence(let children):
+        case .parallel(let children):
+            // Branches run side by side: the step takes as long as its longest one.
+            let start = now
+            var end = now
+            for child in children {
+                now = start
+                visit(child, position: position, index: index)
+                end = max(end, now)
+            }
+            now = end
+        case .sequence(let children):
             for child in children { visit(child, position: position, index: index) }
         case .reloadTimelines(let only):
             for widget in widgets where only == nil || only == widget.name {
