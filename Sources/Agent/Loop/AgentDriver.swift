@@ -50,7 +50,9 @@ extension AgentProcess {
                 }
                 if case .exit = request.command {
                     // The store is closed before the reply: the runner's next step finds the files as this
-                    // process leaves them (its last-connection checkpoint done), whatever the timing.
+                    // process leaves them (its last-connection checkpoint done), whatever the timing. In the
+                    // deterministic mode closing takes the time the runner charges for it.
+                    if let t = request.virtualTime { time.pass(to: t) }
                     closeStores()
                     reply(AgentReply(seq: request.seq, status: .ok))
                     return 0
