@@ -31,9 +31,10 @@ extension AgentProcess {
     func handle(_ request: AgentRequest) {
         // What the hub delivered before this step was sent is handled first, between steps.
         if let t = request.virtualTime { time.pass(to: t) }
-        // A request that is not the waiting check's ends its hold: what it held back is handled first.
-        let held = checkDeadline != nil && request.checkDeadline == nil
-        checkDeadline = request.checkDeadline
+        // A request that is not the waiting check's ends its hold: what it held back is handled first. A
+        // lock wait asked again is no request of the process's own and leaves the hold alone.
+        let held = request.command != .awaitLock && checkDeadline != nil && request.checkDeadline == nil
+        if request.command != .awaitLock { checkDeadline = request.checkDeadline }
         // Set before the notifications are handled: a refresh they run that meets a lock yields as the
         // command would, and the command waits behind it.
         lockWaitHandling = request.lockWaits
@@ -42,13 +43,20 @@ extension AgentProcess {
             lockWaitHandling = nil
             commandMayYield = false
         }
-        if pendingPurge { retryPendingPurge() }
+        // Only a request that can wait for a lock tries the waiting purge again (not a clock advance, a
+        // lifecycle change: the runner takes those once the wait is over, or beside it in `parallel`).
+        if pendingPurge && lockWaitHandling != nil { retryPendingPurge() }
         if held && inbox.count > 0 { handleNotifications() }
         if let deliveries = request.deliveries { settle(deliveries: deliveries) }
         if let notifications = request.notifications, !notifications.isEmpty { deliver(notifications) }
-        if pendingPurge && request.command != .handleNotifications && request.command != .awaitLock {
-            // The refresh before this command waits for the lock: the command has not run.
-            reply(AgentReply(seq: request.seq, status: .blocked))
+        if pendingPurge && lockWaitHandling == .yield && !Self.runsBesideALockWait(request.command) {
+            // The refresh before this command waits for the lock: the command has not run. A check keeps
+            // its hold on later notifications while it waits.
+            isLastAttempt = request.lastAttempt ?? true
+            lastCheckMatched = false
+            var answer = AgentReply(seq: request.seq, status: .blocked)
+            answer.lockWaitPending = true
+            reply(answer)
             return
         }
         isLastAttempt = request.lastAttempt ?? true
@@ -184,6 +192,12 @@ extension AgentProcess {
         if error is LockWaitYield { return error }
         guard lockWaitHandling == .yield, commandMayYield, errorKind(of: error) == .busy, coordinator.takeLockWait() else { return error }
         return LockWaitYield()
+    }
+
+    /// Requests that are the process's own background work, run while a refresh's write waits for a lock:
+    /// notifications handed over, the wait asked again, a poll (which merges and leaves the purge waiting).
+    static func runsBesideALockWait(_ command: AgentCommand) -> Bool {
+        command == .handleNotifications || command == .awaitLock || command == .timerRefresh
     }
 
     /// Whether a refresh's write that failed with `error` yields instead (the runner waits for the lock in

@@ -67,8 +67,16 @@ extension Explorer {
                 fails(candidate) && (check(candidate.filter(isFileStep)).map { $0.verdict.found[anomaly] != nil } ?? false)
             }
             fileSteps.keep = { !isFileStep($0) }
+            let before = shrunk.count
             shrunk = fileSteps.shrink(shrunk)
             attempts += fileSteps.attempts
+            // A schedule step that went with a removed file step's need (a hold before it) may go now.
+            if shrunk.count < before {
+                var again = Shrinker { fails($0) }
+                again.keep = isFileStep
+                shrunk = again.shrink(shrunk)
+                attempts += again.attempts
+            }
         }
         // Checks that still fail without explaining the anomaly are no part of it: they go. Not from a
         // schedule that hides the anomaly: without the check that could show it the file would pass

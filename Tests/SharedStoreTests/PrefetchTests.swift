@@ -48,7 +48,7 @@ import Testing
         #expect(try app.value("name", of: tags[1]) == .string("blue"))
     }
 
-    @Test func aFilledObjectKeepsItsValuesAndAChildPrefetchesNothingMore() throws {
+    @Test func aFilledObjectKeepsItsValuesAndAChildTakesItsParentsObjects() throws {
         let fixture = try StoreFixture()
         let share = try fixture.open()
         let app = try fixture.open().viewContext
@@ -60,6 +60,7 @@ import Testing
         #expect(try app.value("name", of: tags[0]) == .string("red"), "a filled object keeps its values, as a refetch's do")
         let child = app.newChildContext(name: "editor")
         _ = try child.fetch(FetchRequest(entity: "Note", relationshipKeyPathsForPrefetching: ["tags"]))
+        #expect(child.view.contains(tags[1]), "a child registers and shows what it prefetched")
         #expect(try child.value("name", of: tags[0]) == .string("red"), "a child takes its parent's object")
     }
 }

@@ -49,28 +49,36 @@ struct CommitOracle {
 
     /// Orders `commits` (in trace order) per store; `apply` then adds them one at a time.
     static func order(_ commits: [CommitEvent]) -> [CommitEvent] {
-        var byStore: [String: [CommitEvent]] = [:]
+        // Positions are sorted, not the events: an event is large (its commit's objects and values), and
+        // moving each through a sort and two copies cost more than judging it.
+        var byStore: [String: [Int]] = [:]
         var storeOrder: [String] = []
-        for commit in commits {
+        for (position, commit) in commits.enumerated() {
             if byStore[commit.commit.store] == nil { storeOrder.append(commit.commit.store) }
-            byStore[commit.commit.store, default: []].append(commit)
+            byStore[commit.commit.store, default: []].append(position)
+        }
+        func before(_ a: Int, _ b: Int) -> Bool {
+            let a = commits[a], b = commits[b]
+            if a.start != b.start { return a.start < b.start }
+            if a.end != b.end { return a.end < b.end }
+            return a.index < b.index
         }
         var result: [CommitEvent] = []
+        result.reserveCapacity(commits.count)
         for store in storeOrder {
-            var list = byStore[store]!.sorted { a, b in
-                if a.start != b.start { return a.start < b.start }
-                if a.end != b.end { return a.end < b.end }
-                return a.index < b.index
-            }
+            var list = byStore[store]!
+            // Writers usually record their commits in commit order: sort only when they did not.
+            if !zip(list, list.dropFirst()).allSatisfy({ !before($1, $0) }) { list.sort(by: before) }
             // Commits sharing a start share one COMMIT (the saves an `end-write` committed): each is
             // complete by the next strictly later start, not by its sibling's.
-            var next = list.count
-            for i in list.indices.reversed() {
-                if i + 1 < list.count, list[i + 1].start > list[i].start { next = i + 1 }
-                guard next < list.count, list[i].commit.source != .syncImport else { continue }
-                list[i].end = min(list[i].end, list[next].start)
+            let first = result.count
+            for position in list { result.append(commits[position]) }
+            var next = result.count
+            for i in (first..<result.count).reversed() {
+                if i + 1 < result.count, result[i + 1].start > result[i].start { next = i + 1 }
+                guard next < result.count, result[i].commit.source != .syncImport else { continue }
+                result[i].end = min(result[i].end, result[next].start)
             }
-            result += list
         }
         return result
     }

@@ -44,17 +44,21 @@ extension VirtualEnvironment {
     /// A request without lock waits (a lifecycle change, the final view) to a process that waits in the
     /// background: it is taken once the wait is over, as its run loop is busy until then in real time.
     func beforeRequest(_ command: AgentCommand, lockWaits: LockWaitHandling?, to slot: ProcessSlot) throws(HarnessFailure) {
-        guard lockWaits == nil, command != .awaitLock, let deadline = backgroundWaits[slot.name] else { return }
+        // Inside `parallel` the holder may be a sibling still to act: the request goes beside the wait.
+        guard lockWaits == nil, command != .awaitLock, runner.runningTogether == 0,
+              let deadline = backgroundWaits[slot.name] else { return }
         // A clock advance is written without a reply, and applied whenever the agent reads it.
         if case .advanceClock = command { return }
         try advanceTime(to: deadline)
     }
 
     private func askAgain(_ name: String, expired: Bool) throws(HarnessFailure) {
-        guard let slot = runner.slots[name], slot.canTakeCommands else {
+        guard let slot = runner.slots[name], slot.child != nil else {
             backgroundWaits[name] = nil
             return
         }
+        // A suspended process waits on where it stopped; it is asked again once it runs.
+        guard slot.canTakeCommands else { return }
         _ = try runner.send(.awaitLock, to: slot, lockWaits: expired ? .fail : .yield)
         if expired { backgroundWaits[name] = nil }
     }

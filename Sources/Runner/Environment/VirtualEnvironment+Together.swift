@@ -34,6 +34,8 @@ extension VirtualEnvironment {
     /// when every other child is done wait out their busy timeout in virtual time.
     func runTogether(_ step: ParallelStep) throws(HarnessFailure) {
         var waiting: [(sent: ParallelStep.Sent, deadline: UInt64)] = []
+        /// The processes whose waiting command waits behind their own refresh's lock wait (its deadline).
+        var behindRefresh: Set<String> = []
         /// Checks with `within:` that have not matched yet, asked again after each step of the others.
         var checking: [ParallelStep.Sent] = []
         /// Steps of a process whose command waits on a lock or a check, in order, run once it is done.
@@ -65,6 +67,11 @@ extension VirtualEnvironment {
                 let again = try step.resend(waiting[index].sent, lockWaits: expired ? .fail : .yield)
                 let reply = try runner.awaitReply(again.seq, from: again.slot, timeout: runner.timeout(for: again.child.step.step, again.slot))
                 if reply.status == .blocked {
+                    // The refresh it waited behind is done and the command itself meets the lock now: its
+                    // own busy timeout starts, as SQLite's busy handler starts afresh for it.
+                    if reply.lockWaitPending != true && backgroundWaits[again.slot.name] == nil && behindRefresh.remove(again.slot.name) != nil {
+                        waiting[index].deadline = time.now.addingClamped(again.slot.process.settings.busyTimeout.nanos)
+                    }
                     index += 1
                 } else {
                     waiting.remove(at: index)
@@ -89,6 +96,7 @@ extension VirtualEnvironment {
                     // A refresh its process ran before the check met the lock: the check waits behind it.
                     checking.remove(at: index)
                     runner.record(.note("\(again.slot.name) waits for the store's write lock, held by another process"), as: again.slot.name)
+                    if reply.lockWaitPending == true { behindRefresh.insert(again.slot.name) }
                     waiting.append((again, lockDeadline(of: again.slot)))
                 } else if again.asksAgain(after: reply) {
                     checking[index] = again
@@ -117,6 +125,7 @@ extension VirtualEnvironment {
             let reply = try runner.awaitReply(sent.seq, from: slot, timeout: runner.timeout(for: child.step.step, slot))
             if reply.status == .blocked {
                 runner.record(.note("\(slot.name) waits for the store's write lock, held by another process"), as: slot.name)
+                if reply.lockWaitPending == true { behindRefresh.insert(slot.name) }
                 waiting.append((sent, lockDeadline(of: slot)))
                 return
             }

@@ -223,7 +223,6 @@ extension ScenarioDecoder {
         return (id, entry.flatMap { model?.entity(named: $0) })
     }
 
-    /// An entity of the model (nil and no error when the model itself could not be read).
     /// `prefetch:` a relationship key path or a list of them (`[folder, tags.owner]`), each step of a path a
     /// relationship of the entity the step before leads to, as `relationshipKeyPathsForPrefetching` takes.
     private func decodePrefetch(_ node: YAMLNode, entity: EntityDescription?) -> [String]? {
@@ -250,6 +249,7 @@ extension ScenarioDecoder {
         return valid ? paths.map(\.0) : nil
     }
 
+    /// An entity of the model (nil and no error when the model itself could not be read).
     func entityReference(_ node: YAMLNode) -> (name: String, model: EntityDescription?)? {
         guard let name = decoder.string(node, "an entity name like Note") else { return nil }
         guard let model else { return (name, nil) }

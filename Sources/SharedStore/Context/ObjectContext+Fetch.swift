@@ -19,9 +19,6 @@ extension ObjectContext {
     @discardableResult
     public func fetch(_ request: FetchRequest) throws(StoreError) -> [ObjectID] {
         let ids = try results(of: request)
-        if !request.relationshipKeyPathsForPrefetching.isEmpty {
-            try prefetch(request.relationshipKeyPathsForPrefetching, from: ids)
-        }
         let before = screen.lists[request.viewKey]
         screen.setList(request.viewKey, ids)
         // A fetch of every object of the entity shows what the store holds of it: it takes over the objects
@@ -37,6 +34,10 @@ extension ObjectContext {
             let now = Set(ids)
             let dropped = Set(before.lazy.filter { !$0.isTemporary && !now.contains($0) })
             if !dropped.isEmpty { screen.removeExtras(dropped) }
+        }
+        // After the list's bookkeeping: what the prefetch reaches is shown even if it just left the list.
+        if !request.relationshipKeyPathsForPrefetching.isEmpty {
+            try prefetch(request.relationshipKeyPathsForPrefetching, from: ids)
         }
         return ids
     }

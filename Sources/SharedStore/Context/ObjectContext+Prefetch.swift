@@ -9,11 +9,11 @@ extension ObjectContext {
     /// each related row is read and cached, and its object registered as a fault if it was not: its fault
     /// later fires from the snapshot read here while `stalenessInterval` allows, which is what a prefetch
     /// changes for a reader. The related objects join the view as objects reached by ID do: the rows of the
-    /// fetched list show them (a note's folder name). An object already filled keeps its values, as a refetched one does. A child
-    /// context reads through its parent, whose snapshots it takes as its faults fire, so it prefetches
-    /// nothing more; inside a pinned query generation the rows are read from the generation and not cached.
+    /// fetched list show them (a note's folder name). An object already filled keeps its values, as a
+    /// refetched one does. A child context registers the related objects too, with no read of its own:
+    /// its faults fire from its parent, which holds what it holds; inside a pinned query generation the
+    /// rows are read from the generation and not cached.
     func prefetch(_ keyPaths: [String], from ids: [ObjectID]) throws(StoreError) {
-        guard parent == nil else { return }
         for path in keyPaths {
             var level = ids
             for relationship in path.split(separator: ".").map(String.init) where !level.isEmpty {
@@ -27,7 +27,7 @@ extension ObjectContext {
                 }
                 for id in next {
                     let info = try entityInfo(of: id)
-                    guard try readFromStore(id, info) != nil else { continue }
+                    if parent == nil { guard try readFromStore(id, info) != nil else { continue } }
                     if objects[entity: info.index, id.primaryKey] == nil { _ = register(id, entity: info.index) }
                     screen.add(id)
                 }
