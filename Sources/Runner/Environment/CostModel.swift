@@ -1,4 +1,5 @@
 import Agent
+import ScenarioModel
 
 /// What each thing an agent does costs in virtual time, so that the deterministic mode orders events
 /// the way real time can: a launch takes as long as starting a process and opening its store does, so
@@ -47,6 +48,22 @@ public struct CostModel: Sendable, Hashable {
             return request + storeRead
         default:
             return request
+        }
+    }
+
+    /// What a step of a `parallel` takes before the next step of its branch starts, as `cost(of:)` charges
+    /// its command (a launch, an exit, a commit, a read of the store); a `sleep` and the control steps
+    /// take nothing here (a sleep's time is its own).
+    func cost(of step: Step) -> UInt64 {
+        switch step {
+        case .launch, .push, .reload: launch
+        case .exit: exit
+        case .sleep, .advanceClock, .fault, .parallel, .sequence, .workload, .restoreStore: 0
+        case .save, .batchInsert, .batchUpdate, .batchDelete, .endWrite, .purgeHistory, .checkpoint, .sync, .leech, .copyStore:
+            request + commit
+        case .fetch, .refreshAll, .runRefresh, .mergeHistory, .openCopy, .read, .count, .beginWrite:
+            request + storeRead
+        default: request
         }
     }
 }

@@ -90,33 +90,39 @@ extension VirtualEnvironment {
     }
 
     /// The order in which `children` run: each next one chosen among the branches whose next step starts
-    /// earliest (after the least `sleep` of its branch; a sequence's steps keep their order, interleaved
-    /// with the other branches'; any other child is a branch of one step).
+    /// while the earliest one runs (a sequence's steps keep their order, interleaved with the other
+    /// branches'; any other child is a branch of one step). A step starts after its branch's steps before
+    /// it have taken what they cost (`CostModel.cost(of:)`: a launch 40 ms, a save a few) and its sleeps
+    /// have passed, so a branch that launches an extension and saves cannot save before a sibling's next
+    /// step a millisecond on, which real time never does; steps that overlap in time go either way.
     func orderTogether(_ children: [RunPlan.PlannedStep]) -> [RunPlan.PlannedStep] {
         var left = ParallelStep.branches(of: children)
-        // How long each branch has slept so far: a step starts that long after the `parallel`, so it
-        // comes after every step of the others that starts earlier, as in real time. A `sleep` itself
-        // is placed at its end (running it moves virtual time on).
-        var slept = [UInt64](repeating: 0, count: left.count)
+        // When each branch's next step starts, after the parallel began. A `sleep` itself is placed at its
+        // end (running it moves virtual time on).
+        var elapsed = [UInt64](repeating: 0, count: left.count)
         func start(_ b: Int) -> UInt64 {
-            guard !parallelAsWritten, case .sleep(let duration) = left[b][0].step.step else { return slept[b] }
-            return slept[b].addingClamped(duration.nanos)
+            guard !parallelAsWritten, case .sleep(let duration) = left[b][0].step.step else { return elapsed[b] }
+            return elapsed[b].addingClamped(duration.nanos)
         }
         var order: [RunPlan.PlannedStep] = []
         while left.count > 1 {
             let starts = left.indices.map(start)
             let earliest = starts.min() ?? 0
-            let ready = left.indices.filter { starts[$0] == earliest }
+            // The earliest step runs until its cost has passed: a step of another branch that starts by then
+            // overlaps it and may run first.
+            let first = left.indices.first { starts[$0] == earliest }!
+            let until = earliest.addingClamped(parallelAsWritten ? 0 : costs.cost(of: left[first][0].step.step))
+            let ready = left.indices.filter { starts[$0] == earliest || starts[$0] < until }
             var pick = ready[0]
             if ready.count > 1 {
                 let point = ChoicePoint(kind: .parallelOrder, count: ready.count, actors: ready.map { left[$0][0].step.process ?? "runner" })
                 pick = ready[choose(point)]
             }
-            slept[pick] = start(pick)
+            elapsed[pick] = start(pick).addingClamped(parallelAsWritten ? 0 : costs.cost(of: left[pick][0].step.step))
             order.append(left[pick].removeFirst())
             if left[pick].isEmpty {
                 left.remove(at: pick)
-                slept.remove(at: pick)
+                elapsed.remove(at: pick)
             }
         }
         return order + (left.first ?? [])

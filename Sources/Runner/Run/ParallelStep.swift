@@ -33,29 +33,40 @@ final class ParallelStep {
     let children: [RunPlan.PlannedStep]
     private unowned let runner: ScenarioRunner
 
-    /// Per process, its steps in this `parallel` not yet started; the hub holds the process's
-    /// notifications until all have (`started(_:)`).
+    /// Per process, its steps that start this `parallel`'s branches not yet started; the hub holds the
+    /// process's notifications until all have (`started(_:)`).
     private var unstarted: [String: Int] = [:]
+    /// The children that start a branch: those the hold waits for.
+    private var first: Set<Int> = []
     /// The children `started(_:)` has counted.
     private var begun: Set<Int> = []
 
-    init(children: [RunPlan.PlannedStep], runner: ScenarioRunner) {
+    /// - Parameters:
+    ///   - children: the children in the order the environment runs them (the deterministic mode
+    ///     interleaves the branches' steps into one list);
+    ///   - written: the children as the file wrote them, whose branches say which steps start together.
+    init(children: [RunPlan.PlannedStep], written: [RunPlan.PlannedStep], runner: ScenarioRunner) {
         self.children = children
         self.runner = runner
-        for branch in Self.branches(of: children) {
-            for child in branch { for process in child.step.processesInvolved { unstarted[process, default: 0] += 1 } }
+        // Only a branch's first step starts with the others: a later one starts after the steps before it
+        // in its branch, and what siblings posted meanwhile may reach its process first, as in real time
+        // (a `within:` check first in a branch saw nothing until the step after it started).
+        for branch in Self.branches(of: written) {
+            guard let start = branch.first else { continue }
+            first.insert(start.index)
+            for process in start.step.processesInvolved { unstarted[process, default: 0] += 1 }
         }
     }
 
     /// The processes whose notifications the hub holds for this step.
     var held: [String] { unstarted.keys.sorted() }
 
-    /// Notes that `child` is under way (its command answered once, or its inline run begun): a process with
-    /// every step of this `parallel` under way gets the notifications held for it, as they arrive
+    /// Notes that `child` is under way (its command answered once, or its inline run begun): a process whose
+    /// steps that start a branch are all under way gets the notifications held for it, as they arrive
     /// while its steps run (a check with `within:` among them sees a sibling's save). The runner lets
     /// the rest go when the step is done.
     func started(_ child: RunPlan.PlannedStep) {
-        guard begun.insert(child.index).inserted else { return }
+        guard first.contains(child.index), begun.insert(child.index).inserted else { return }
         for process in child.step.processesInvolved {
             guard let left = unstarted[process] else { continue }
             if left <= 1 {

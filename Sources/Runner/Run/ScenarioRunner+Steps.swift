@@ -126,7 +126,7 @@ extension ScenarioRunner {
             written.step = .parallel(ordered.map(\.step))
             executed.append(written, executing: true)
         }
-        let together = ParallelStep(children: ordered, runner: self)
+        let together = ParallelStep(children: ordered, written: planned.children, runner: self)
         for process in together.held { hub.hold(process) }
         runningTogether += 1
         defer {
