@@ -82,4 +82,33 @@ import Trace
             """, seeds: 1...8, pool: pool)
         #expect(Set(verdicts) == ["matched [\"stale-read\"]"], "\(verdicts)")
     }
+
+    /// A file explore wrote (`schedule: as-written`) lists a schedule's steps as a flat `parallel`: a
+    /// `sleep` there holds back the children written after it in both modes (real time started the read
+    /// at once, the deterministic mode after the sleep).
+    @Test func asWrittenASleepHoldsBackTheChildrenAfterItInBothModes() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let verdicts = try Self.verdicts("""
+            summary: A schedule written out with a sleep among a parallel's children.
+            schedule: as-written
+            store:
+              group: group.example.notes
+              name: Notes
+              model:
+                Note: { title: string }
+            processes:
+              app: { role: host, refresh: history }
+              share: { role: share }
+            steps:
+              - app: launch
+              - app: { insert: Note, id: n1, set: { title: A } }
+              - app: save
+              - app: { fetch: Note }
+              - share: launch
+              - share: { update: n1, set: { title: B } }
+              - parallel: [ { share: save }, { sleep: 300ms }, { app: { read: n1, expect: { title: B }, now: true } } ]
+            """, seeds: 1...2, pool: pool)
+        #expect(Set(verdicts) == ["matched []"], "\(verdicts)")
+    }
 }

@@ -17,11 +17,15 @@ final class RealTimeEnvironment: RunEnvironment {
     var hub: any NotificationRouter { socketHub }
     private let options: RunnerOptions
     private let sandbox: Sandbox
+    /// `schedule: as-written` (a file explore wrote): a `sleep` among a `parallel`'s children holds back
+    /// the children written after it, as the deterministic mode runs them in order, sleeps included.
+    private let asWritten: Bool
     private unowned var runner: ScenarioRunner!
     /// How often a check that did not match is asked again while it waits.
     static let recheckNanos: UInt64 = 2_000_000
 
     init(plan: RunPlan, options: RunnerOptions, sandbox: Sandbox) throws {
+        asWritten = plan.schedule.strategy == .asWritten
         self.options = options
         self.sandbox = sandbox
         let log = HubLog()
@@ -100,6 +104,8 @@ final class RealTimeEnvironment: RunEnvironment {
         while true {
             var ranInline = false
             for b in branches.indices where pending[b] == nil && timers[b] == nil && next[b] < branches[b].count {
+                // As written, a sleep still running holds back what is written after it.
+                if asWritten, timers.contains(where: { $0.key < b && $0.value.isSleep }) { break }
                 let child = branches[b][next[b]]
                 if case .sleep(let duration) = child.step.step {
                     runner.currentStep = child
@@ -136,6 +142,10 @@ final class RealTimeEnvironment: RunEnvironment {
             case .sleep(_, let until): until
             case .recheck(_, let at): at
             }
+        }
+
+        var isSleep: Bool {
+            if case .sleep = self { true } else { false }
         }
     }
 

@@ -51,7 +51,11 @@ final class ParallelStep {
         // Only a branch's first step starts with the others: a later one starts after the steps before it
         // in its branch, and what siblings posted meanwhile may reach its process first, as in real time
         // (a `within:` check first in a branch saw nothing until the step after it started).
-        for branch in Self.branches(of: written) {
+        // As written (a schedule explore wrote out), a `sleep` among the children holds back those after it:
+        // they start later, not with the others.
+        let asWritten = runner.plan.schedule.strategy == .asWritten
+        let held = asWritten ? written.firstIndex { if case .sleep = $0.step.step { true } else { false } } : nil
+        for branch in Self.branches(of: held.map { Array(written[..<$0]) } ?? written) {
             guard let start = branch.first else { continue }
             first.insert(start.index)
             for process in start.step.processesInvolved { unstarted[process, default: 0] += 1 }
