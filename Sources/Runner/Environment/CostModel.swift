@@ -22,25 +22,35 @@ public struct CostModel: Sendable, Hashable {
     /// Beyond `request`: a command that reads the store (a fetch, a refresh, a history merge, a check
     /// that fires faults).
     public var storeRead: UInt64
+    /// Beyond a commit: each row a batch insert writes (50,000 rows take a quarter of a second).
+    public var row: UInt64
 
-    public init(launch: UInt64, exit: UInt64, request: UInt64, commit: UInt64, storeRead: UInt64) {
+    public init(launch: UInt64, exit: UInt64, request: UInt64, commit: UInt64, storeRead: UInt64, row: UInt64 = 0) {
         self.launch = launch
         self.exit = exit
         self.request = request
         self.commit = commit
         self.storeRead = storeRead
+        self.row = row
     }
 
     /// The figures the deterministic mode uses (see the type's documentation).
     public static let measured = CostModel(
-        launch: 40_000_000, exit: 5_000_000, request: 1_300_000, commit: 1_400_000, storeRead: 1_400_000)
+        launch: 40_000_000, exit: 5_000_000, request: 1_300_000, commit: 1_400_000, storeRead: 1_400_000, row: 5_000)
+
+    /// A batch insert of `count` rows: a commit and each row.
+    private func batch(_ count: Int) -> UInt64 {
+        let rows = UInt64(clamping: count).multipliedReportingOverflow(by: row)
+        return (request + commit).addingClamped(rows.overflow ? .max : rows.partialValue)
+    }
 
     /// What `command` costs.
     public func cost(of command: AgentCommand) -> UInt64 {
         switch command {
         case .exit: return exit
         case .awaitLock: return 0
-        case .save, .batchInsert, .batchUpdate, .batchDelete, .endWrite, .purgeHistory, .checkpoint, .sync, .leech,
+        case .batchInsert(_, let count, _): return batch(count)
+        case .save, .batchUpdate, .batchDelete, .endWrite, .purgeHistory, .checkpoint, .sync, .leech,
              .copyStore:
             return request + commit
         case .fetch, .refreshAll, .runRefresh, .mergeHistory, .timerRefresh, .finalRefresh, .openCopy, .read, .count,
@@ -58,8 +68,9 @@ public struct CostModel: Sendable, Hashable {
         switch step {
         case .launch, .push, .reload: launch
         case .exit: exit
+        case .batchInsert(_, let count, _): batch(count)
         case .sleep, .advanceClock, .fault, .parallel, .sequence, .workload, .restoreStore: 0
-        case .save, .batchInsert, .batchUpdate, .batchDelete, .endWrite, .purgeHistory, .checkpoint, .sync, .leech, .copyStore:
+        case .save, .batchUpdate, .batchDelete, .endWrite, .purgeHistory, .checkpoint, .sync, .leech, .copyStore:
             request + commit
         case .fetch, .refreshAll, .runRefresh, .mergeHistory, .openCopy, .read, .count, .beginWrite:
             request + storeRead

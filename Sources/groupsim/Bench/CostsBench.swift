@@ -38,7 +38,8 @@ struct CostsBenchCommand: ParsableCommand {
         let measured = CostModel(
             launch: median("launch"), exit: median("exit"), request: request,
             commit: median("save") > request ? median("save") - request : 0,
-            storeRead: median("fetch") > request ? median("fetch") - request : 0)
+            storeRead: median("fetch") > request ? median("fetch") - request : 0,
+            row: median("batch-insert") > median("save") ? (median("batch-insert") - median("save")) / Self.batchRows : 0)
         let used = CostModel.measured
         print("Real-time medians of \(iterations) runs (this machine) and the deterministic mode's costs:")
         for (name, real, virtual) in [
@@ -47,6 +48,7 @@ struct CostsBenchCommand: ParsableCommand {
             ("request (an edit in memory)", measured.request, used.request),
             ("+ commit (a save)", measured.commit, used.commit),
             ("+ store read (a fetch)", measured.storeRead, used.storeRead),
+            ("+ each row of a batch insert", measured.row, used.row),
         ] {
             print("  " + name.padding(toLength: 40, withPad: " ", startingAt: 0)
                 + "real \(RunnerBenchCommand.ms(real))   virtual \(RunnerBenchCommand.ms(virtual))")
@@ -98,6 +100,8 @@ struct CostsBenchCommand: ParsableCommand {
       model:
         Note:
           title: string
+        Row:
+          title: string
     processes:
       app: { role: host, refresh: history }
       share: { role: share }
@@ -117,5 +121,9 @@ struct CostsBenchCommand: ParsableCommand {
       - app: { update: n1, set: { title: A\(round) } }
       - app: save
       - app: { fetch: Note }
+      - app: { batch-insert: Row, count: \(batchRows), set: { title: B } }
     """ }.joined()
+
+    /// The rows of the calibration's batch inserts.
+    static let batchRows: UInt64 = 10_000
 }
