@@ -32,7 +32,7 @@ struct ExploreCommand: ParsableCommand {
     var runs: Int = 200
 
     @Option(help: "How schedules are chosen: random, pct (probabilistic concurrency testing) or exhaustive (every one in turn).")
-    var strategy: String = "random"
+    var strategy: StrategyName = .random
 
     @Option(help: "For --strategy pct: the depth of the bugs sought (ordering constraints), 1 or more.")
     var depth: Int = 3
@@ -49,8 +49,9 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: "The first schedule seed.")
     var seed: UInt64 = 1
 
-    @Option(help: "This machine's share of the seeds, i/n (1-based, as run --shard): disjoint seeds for each of n machines.")
-    var shard: String = "1/1"
+    @Option(help: "This machine's share of the seeds, i/n (1-based, as run --shard): disjoint seeds for each of n machines.",
+            transform: Shard.argument)
+    var shard: Shard = .whole
 
     @Option(name: .customLong("report-dir"), help: "Where reports and counterexamples are written.")
     var reportDir: String = "Reports/explore"
@@ -64,25 +65,21 @@ struct ExploreCommand: ParsableCommand {
     func validate() throws {
         guard runs >= 1 else { throw ValidationError("--runs must be 1 or more.") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more.") }
-        guard parsedStrategy != nil else {
-            throw ValidationError("--strategy takes random, pct or exhaustive, not '\(strategy)'.")
-        }
         guard depth >= 1 else { throw ValidationError("--depth must be 1 or more.") }
         guard realTimeRuns >= 0 else { throw ValidationError("--real-time-runs must be 0 or more.") }
-        guard parsedShard != nil else { throw ValidationError(Shard.usage) }
         if let timeLimit, (try? ScenarioModel.Duration(parsing: timeLimit)) == nil {
             throw ValidationError("--time-limit takes a duration like 10m or 90s.")
         }
     }
 
-    var parsedShard: Shard? { Shard(parsing: shard) }
+    /// How `--strategy` is written.
+    enum StrategyName: String, ExpressibleByArgument, CaseIterable { case random, pct, exhaustive }
 
-    var parsedStrategy: ExploreStrategy? {
+    var parsedStrategy: ExploreStrategy {
         switch strategy {
-        case "random": .random
-        case "pct": .pct(depth: depth)
-        case "exhaustive": .exhaustive
-        default: nil
+        case .random: .random
+        case .pct: .pct(depth: depth)
+        case .exhaustive: .exhaustive
         }
     }
 
@@ -105,11 +102,11 @@ struct ExploreCommand: ParsableCommand {
         let executable = try RunCommand.ownExecutable()
         let pool = AgentPool(executable: executable, target: (scenarios.map(\.processes.count).max() ?? 2) * jobs)
         defer { pool.close() }
-        let part = parsedShard!
+        let part = shard
         var explorer = Explorer(executable: executable, pool: pool, runs: runs, firstSeed: seed, shard: part,
                                 reportDirectory: root)
         explorer.jobs = jobs
-        explorer.strategy = parsedStrategy!
+        explorer.strategy = parsedStrategy
         explorer.realTimeRuns = realTimeRuns
         // --time-limit is shared out evenly: each variant gets its part, so none is left unexplored.
         let limit = timeLimit.flatMap { try? ScenarioModel.Duration(parsing: $0) }.map { UInt64(max(0, $0.nanoseconds)) }

@@ -39,8 +39,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "text (a line per run, coloured on a terminal unless NO_COLOR is set) or json (one object per run on stdout).")
     var format: OutputFormat = .text
 
-    @Option(help: "Run only this machine's share of the runs, n/m (1-based, like 1/4): a stable split by scenario and variant name, for a CI matrix.")
-    var shard: String?
+    @Option(help: "Run only this machine's share of the runs, n/m (1-based, like 1/4): a stable split by scenario and variant name, for a CI matrix.",
+            transform: Shard.argument)
+    var shard: Shard?
 
     @Flag(name: .shortAndLong, help: "Print only the runs that did not match, and the summary.")
     var quiet = false
@@ -53,7 +54,6 @@ struct RunCommand: ParsableCommand {
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more.") }
         guard !(quiet && verbose) else { throw ValidationError("--quiet and --verbose contradict each other; give one.") }
-        if let shard, Shard(parsing: shard) == nil { throw ValidationError(Shard.usage) }
     }
 
     var mode: RunMode { deterministic ? .deterministic : .realTime }
@@ -75,7 +75,7 @@ struct RunCommand: ParsableCommand {
             printError("no scenario has a variant named '\(variant ?? "")'" + Suggestion.hint(for: variant ?? "", in: known))
             throw ExitCode(2)
         }
-        if let shard = shard.flatMap(Shard.init(parsing:)) {
+        if let shard {
             plans = plans.filter { shard.contains("\($0.info.scenario)/\($0.info.variant)") }
             guard !plans.isEmpty else {
                 printError("Shard \(shard) has no runs.")
@@ -140,5 +140,13 @@ struct RunCommand: ParsableCommand {
     static func ownExecutable() throws -> String {
         guard let path = SystemCalls.ownExecutablePath() else { throw ExitCode(2) }
         return path
+    }
+}
+
+extension Shard {
+    /// `--shard i/n` read as a shard, or the usage as the error.
+    static func argument(_ text: String) throws -> Shard {
+        guard let shard = Shard(parsing: text) else { throw ValidationError(Shard.usage) }
+        return shard
     }
 }
