@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 
 /// A string interned process-wide as a small number: equal strings, equal numbers.
 ///
@@ -15,26 +15,31 @@ struct InternedString: Hashable, Sendable {
     var string: String { InternTable.shared.string(index) }
 }
 
-/// Every string interned in this process (store identifiers and model names: a few per store opened,
-/// never worth forgetting).
-private final class InternTable: @unchecked Sendable {
+/// Every string interned in this process (store identifiers and model names: a few per store opened;
+/// a standby agent that serves a long `explore` interns each run's store identifier, some tens of bytes
+/// a run, which is never worth the bookkeeping of forgetting them).
+private final class InternTable: Sendable {
     static let shared = InternTable()
-    /// Guards the tables: interned strings are `Sendable` and may be made or read on any thread.
-    private let lock = NSLock()
-    private var strings: [String] = []
-    private var indices: [String: UInt32] = [:]
+
+    private struct Tables {
+        var strings: [String] = []
+        var indices: [String: UInt32] = [:]
+    }
+
+    /// Interned strings are `Sendable` and may be made or read on any thread.
+    private let tables = Mutex(Tables())
 
     func intern(_ string: String) -> UInt32 {
-        lock.withLock {
-            if let index = indices[string] { return index }
-            let index = UInt32(strings.count)
-            strings.append(string)
-            indices[string] = index
+        tables.withLock { tables in
+            if let index = tables.indices[string] { return index }
+            let index = UInt32(tables.strings.count)
+            tables.strings.append(string)
+            tables.indices[string] = index
             return index
         }
     }
 
     func string(_ index: UInt32) -> String {
-        lock.withLock { strings[Int(index)] }
+        tables.withLock { $0.strings[Int(index)] }
     }
 }
