@@ -47,7 +47,7 @@ public enum TraceChecker {
         var errors = ErrorChecker(context: context)
         var expectations = ExpectationChecker(context: context)
         var finals = FinalStateChecker(context: context, oracle: oracle)
-        var latency = LatencyTracker(context: context)
+        var latency = LatencyTracker(context: context, commits: commits.count)
         var refreshes = RefreshCostMeter()
         var warnings: [String] = []
         var growths: [StoreGrowth] = []

@@ -87,9 +87,17 @@ struct LatencyTracker {
     /// Values scanned when a read has no version to compare.
     private let valueScanLimit = 64
 
-    init(context: RunContext) {
+    /// - Parameter commits: how many commits the trace holds: each makes a sample per other process at
+    ///   most, and room for them is made at once (a million-event trace grew its samples by copying them
+    ///   again and again).
+    init(context: RunContext, commits: Int = 0) {
         self.context = context
         for process in context.info.processes { readersByStore[process.store, default: []].append(process.name) }
+        let (samples, overflow) = commits.multipliedReportingOverflow(by: Swift.max(0, context.info.processes.count - 1))
+        if !overflow && samples > 0 {
+            records.reserveCapacity(samples)
+            looked.reserveCapacity(samples)
+        }
     }
 
     mutating func commit(_ commit: SaveCommit, writer: String, step: Int?, t: UInt64) {
