@@ -149,7 +149,8 @@ import Trace
         """
     }
 
-    private func verdicts(_ yaml: String, seeds: ClosedRange<UInt64>, pool: AgentPool) throws -> [String] {
+    /// The verdict of every run of `yaml`: deterministic with each of `seeds`, then once in real time.
+    static func verdicts(_ yaml: String, seeds: ClosedRange<UInt64>, pool: AgentPool) throws -> [String] {
         var result: [String] = []
         for seed in seeds {
             for outcome in try RunHarness.run(yaml, mode: .deterministic, seed: seed, pool: pool) {
@@ -172,7 +173,7 @@ import Trace
     @Test func twoSavesInParallelConflictEverySeedAndInRealTime() throws {
         let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
         defer { pool.close() }
-        let verdicts = try verdicts(Self.parallelSaves, seeds: 1...10, pool: pool)
+        let verdicts = try Self.verdicts(Self.parallelSaves, seeds: 1...10, pool: pool)
         #expect(verdicts.count == 11)
         #expect(Set(verdicts) == ["matched [\"conflict\"]"], "\(verdicts)")
     }
@@ -180,7 +181,7 @@ import Trace
     @Test func aCheckWithinAParallelIsAskedAgainUntilItMatchesInBothModes() throws {
         let pool = AgentPool(executable: RunHarness.groupsim, target: 3)
         defer { pool.close() }
-        let verdicts = try verdicts(Self.checkInParallel, seeds: 1...6, pool: pool)
+        let verdicts = try Self.verdicts(Self.checkInParallel, seeds: 1...6, pool: pool)
         #expect(Set(verdicts) == ["matched []"], "both readers see B within their deadline: \(verdicts)")
     }
 
@@ -188,7 +189,7 @@ import Trace
         let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
         defer { pool.close() }
         for saveFirst in [true, false] {
-            let verdicts = try verdicts(Self.sleepInABranch(saveFirst: saveFirst), seeds: 1...6, pool: pool)
+            let verdicts = try Self.verdicts(Self.sleepInABranch(saveFirst: saveFirst), seeds: 1...6, pool: pool)
             #expect(verdicts.count == 14)
             #expect(Set(verdicts) == ["matched []", "matched [\"busy\"]"], "save first: \(saveFirst): \(verdicts)")
         }
@@ -201,7 +202,7 @@ import Trace
         let yaml = Self.lockHeldBeside("    - app: save\n    - [ { sleep: 200ms }, { share: crash } ]\n", long: "3s", short: "50ms")
         let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
         defer { pool.close() }
-        let verdicts = try verdicts(yaml, seeds: 1...4, pool: pool)
+        let verdicts = try Self.verdicts(yaml, seeds: 1...4, pool: pool)
         #expect(verdicts.count == 10)
         #expect(Set(verdicts) == ["matched []", "matched [\"busy\"]"], "\(verdicts)")
     }
@@ -209,7 +210,7 @@ import Trace
     @Test func aSaveWaitingOnALockReleasedWithinItsTimeoutSucceedsEverySeed() throws {
         let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
         defer { pool.close() }
-        let verdicts = try verdicts(Self.lockReleasedInTime, seeds: 1...10, pool: pool)
+        let verdicts = try Self.verdicts(Self.lockReleasedInTime, seeds: 1...10, pool: pool)
         #expect(Set(verdicts) == ["matched []"], "\(verdicts)")
         // The wait is a wait: a save that met the lock commits after the held write, whichever ran first.
         var waited = 0
@@ -246,7 +247,7 @@ import Trace
     @Test func aBusyTimeoutPassesDuringASiblingsSleepInBothModes() throws {
         let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
         defer { pool.close() }
-        let verdicts = try verdicts(Self.busyWhileASiblingSleeps, seeds: 1...5, pool: pool)
+        let verdicts = try Self.verdicts(Self.busyWhileASiblingSleeps, seeds: 1...5, pool: pool)
         #expect(Set(verdicts) == ["matched []"], "\(verdicts)")
         let outcome = try RunHarness.single(Self.busyWhileASiblingSleeps, mode: .deterministic, seed: 1, pool: pool)
         let failures = outcome.events(of: "app").compactMap { event -> UInt64? in
@@ -261,7 +262,7 @@ import Trace
     @Test func aSequenceInAParallelBranchKeepsItsOrderAndWaitsOnTheLockInBothModes() throws {
         let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
         defer { pool.close() }
-        let verdicts = try verdicts(Self.sequencesWithALock, seeds: 1...8, pool: pool)
+        let verdicts = try Self.verdicts(Self.sequencesWithALock, seeds: 1...8, pool: pool)
         #expect(Set(verdicts) == ["matched []"], "no busy, and the app sees all three: \(verdicts)")
         var interleavings: Set<[String]> = []
         for seed in UInt64(1)...8 {
@@ -313,7 +314,7 @@ import Trace
     @Test func aLockHeldAcrossTheTimeoutFailsWithBusyAfterTheTimeoutInVirtualTime() throws {
         let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
         defer { pool.close() }
-        let verdicts = try verdicts(Self.lockHeldAcross, seeds: 1...3, pool: pool)
+        let verdicts = try Self.verdicts(Self.lockHeldAcross, seeds: 1...3, pool: pool)
         #expect(Set(verdicts) == ["matched []"], "the expected busy happened every time: \(verdicts)")
         let outcome = try RunHarness.single(Self.lockHeldAcross, mode: .deterministic, pool: pool)
         let step = try #require(outcome.plan.steps.first { $0.step.step == .save }?.index)

@@ -11,18 +11,7 @@ import Trace
 /// and a branch's later steps start after what the steps before them take.
 @Suite(.serialized, .spawnsProcesses) struct ParallelBranchTests {
     private static func verdicts(_ yaml: String, seeds: ClosedRange<UInt64> = 1...6, pool: AgentPool) throws -> [String] {
-        var result: [String] = []
-        for seed in seeds {
-            for outcome in try RunHarness.run(yaml, mode: .deterministic, seed: seed, pool: pool) {
-                #expect(outcome.harnessError == nil)
-                result.append(OneWorldTests.verdictText(outcome))
-            }
-        }
-        for outcome in try RunHarness.run(yaml) {
-            #expect(outcome.harnessError == nil)
-            result.append(OneWorldTests.verdictText(outcome))
-        }
-        return result
+        try OneWorldTests.verdicts(yaml, seeds: seeds, pool: pool)
     }
 
     /// A `within:` check first in its branch sees a sibling's save, whatever comes after it in the branch

@@ -41,18 +41,7 @@ import Trace
     }
 
     private static func verdicts(_ yaml: String, pool: AgentPool) throws -> [String] {
-        var result: [String] = []
-        for seed in UInt64(1)...6 {
-            for outcome in try RunHarness.run(yaml, mode: .deterministic, seed: seed, pool: pool) {
-                #expect(outcome.harnessError == nil)
-                result.append(OneWorldTests.verdictText(outcome))
-            }
-        }
-        for outcome in try RunHarness.run(yaml) {
-            #expect(outcome.harnessError == nil)
-            result.append(OneWorldTests.verdictText(outcome))
-        }
-        return result
+        try OneWorldTests.verdicts(yaml, seeds: 1...6, pool: pool)
     }
 
     /// The holder lets go 50 ms into the step, inside the 300 ms busy timeout: the purge waits and goes
