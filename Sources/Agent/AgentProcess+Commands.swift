@@ -235,7 +235,10 @@ extension AgentProcess {
         let kind = errorKind(of: error)
         // A lock met outside a command the runner waits for (a refresh a notification ran) is waited for as
         // SQLite waits: the busy timeout passes, in virtual time when the store reports lock waits instead.
-        if kind == .busy, lockWaitHandling == nil, coordinator.takeLockWait() { time.pass(by: settings.busyTimeoutNanos) }
+        // (A command that cannot yield waits so under any request but one whose wait the runner timed out.)
+        if kind == .busy, lockWaitHandling == nil || lockWaitHandling == .yield && !commandMayYield, coordinator.takeLockWait() {
+            time.pass(by: settings.busyTimeoutNanos)
+        }
         var isExpected = expected == kind
         if kind == .expiredToken {
             let token = coordinator.historyToken(for: config.process) ?? -1
