@@ -141,6 +141,9 @@ public final class ObjectContext {
             checkedValues.append((slot, try checked(value, info, slot)))
         }
         let object = try editable(id)
+        // Setting a value fires a fault first, as any property access does in Core Data: the object takes
+        // its row's values (and version, the snapshot optimistic locking compares at save) now, not at save.
+        if object.isFault && !object.isInserted { _ = try fired(id, info) }
         for (slot, value) in checkedValues { store(value, slot: slot, of: object) }
         markUpdated(object)
     }
