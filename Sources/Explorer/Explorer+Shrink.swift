@@ -61,10 +61,12 @@ extension Explorer {
         var attempts = shrinker.attempts
         if kind == .missingAnomaly {
             // Then the file's steps the bug does not need: a candidate must still hide the anomaly under the
-            // schedule and still show it with the schedule's steps taken out, so a step goes only when the
-            // file shows the bug without it (a step that makes the bug, or the check that shows it, stays).
+            // schedule, and with the schedule's steps taken out still show every kind the variant expects, so
+            // a step goes only when the file shows its bug without it (a step that makes the bug, the check
+            // that shows it, and what makes the other kinds it expects stay: a purge behind expired-token).
+            let expected = Set(run.expectation.kinds + [anomaly])
             var fileSteps = Shrinker { candidate in
-                fails(candidate) && (check(candidate.filter(isFileStep)).map { $0.verdict.found[anomaly] != nil } ?? false)
+                fails(candidate) && (check(candidate.filter(isFileStep)).map { expected.isSubset(of: $0.verdict.found.keys) } ?? false)
             }
             fileSteps.keep = { !isFileStep($0) }
             let before = shrunk.count
