@@ -21,7 +21,10 @@ extension VirtualEnvironment {
             // Children start together and make no choice: what the strategy held for them arrives first.
             for name in Set(children.flatMap(\.processesInvolved)).sorted() { release(name, before: step.step) }
         }
-        for slot in runner.orderedSlots where slot !== process && slot.canTakeCommands && scripted.hasPending(for: slot.name) {
+        // A process the file holds (`hold-notifications`) gets nothing before its own `deliver`: no choice
+        // is made for it, and no `deliver` written that would end the file's hold on replay.
+        for slot in runner.orderedSlots where slot !== process && slot.canTakeCommands && scripted.hasPending(for: slot.name)
+            && !runner.heldByFault.contains(slot.name) {
             let point = ChoicePoint(kind: .deliverEarly, count: 2, actors: ["runner", slot.name])
             guard dependsOnDelivery(step.step, to: slot.name), choose(point) == 1 else { continue }
             let wasHeld = holding.removeValue(forKey: slot.name) != nil
@@ -50,6 +53,12 @@ extension VirtualEnvironment {
     /// past the step (1), within the plan's bound and for steps a late notification can race.
     private func decideHold(_ slot: ProcessSlot, before step: Step) {
         let name = slot.name
+        if runner.heldByFault.contains(name) {
+            // The file holds the process: no choice until its own `deliver`, which hands everything over
+            // (the strategy's hold included, with no `deliver` of the schedule's written before it).
+            if step == .deliver { holding[name] = nil }
+            return
+        }
         guard scripted.hasPending(for: name) || holding[name] != nil else { return }
         let steps = holding[name] ?? 0
         if lateNotifications > steps, Self.canRaceNotifications(step) {
