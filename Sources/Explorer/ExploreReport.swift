@@ -40,6 +40,8 @@ public struct ExploreReport: Sendable, Codable {
                 merged.undecided += variant.undecided
                 merged.failing += variant.failing
                 merged.invalidated += variant.invalidated
+                // Every schedule of every shard, or not.
+                merged.failsEverySchedule = merged.failing == merged.schedules && merged.schedules > 1 ? true : nil
                 merged.found.merge(variant.found, uniquingKeysWith: +)
                 merged.counterexamples += variant.counterexamples
                 merged.replayed += variant.replayed
@@ -77,11 +79,15 @@ public struct ExploreReport: Sendable, Codable {
                 + (variant.coverage.map { " (\($0.text))" } ?? "")
             guard variant.failing > 0 else { return [head + ", none found" + Self.undecidedNote(variant)] }
             let line = head + ", \(variant.failing) not matching \(variant.expected.text): " + Self.foundText(variant)
-                + (variant.counterexamples.isEmpty ? " (no counterexample: written as a file, no failing schedule failed the same way)" : "")
+                + (variant.failsEverySchedule == true ? Self.everySchedule
+                    : variant.counterexamples.isEmpty ? " (no counterexample: written as a file, no failing schedule failed the same way)" : "")
                 + Self.undecidedNote(variant)
             return [line] + variant.counterexamples.map { "  -> \($0.file) (\($0.stepsAfter) steps): \($0.reproductionText)" }
         }
     }
+
+    /// Said of a variant that failed in every schedule.
+    static let everySchedule = " (every schedule: the file fails as written, whatever the order; check its expect with groupsim run, no counterexample is written)"
 
     static func undecidedNote(_ variant: VariantExploration) -> String {
         var notes: [String] = []
@@ -119,7 +125,7 @@ public struct ExploreReport: Sendable, Codable {
             let cell = Escape.markdownCell
             md += "| \(cell(variant.scenario)) | \(cell(variant.variant)) | \(cell(variant.expected.text)) | \(variant.schedules) "
                 + "| \(cell(variant.coverage?.text ?? "")) | \(variant.replayedIdentically) of \(variant.replayed) "
-                + "| \(variant.failing) | \(cell(Self.foundText(variant))) | \(variant.counterexamples.count) |\n"
+                + "| \(variant.failing) | \(cell(Self.foundText(variant))) | \(variant.failsEverySchedule == true ? "none: every schedule fails, the file as written" : String(variant.counterexamples.count)) |\n"
         }
         for variant in variants where !variant.counterexamples.isEmpty {
             md += "\n## \(variant.scenario) / \(variant.variant)\n\n"
@@ -148,7 +154,9 @@ public struct ExploreReport: Sendable, Codable {
             xml += "  <testsuite name=\"\(Escape.xml(scenario))\" tests=\"\(cases.count)\" failures=\"\(cases.filter { $0.fails(strict: strict) }.count)\" errors=\"0\">\n"
             for variant in cases {
                 xml += "    <testcase classname=\"\(Escape.xml(scenario))\" name=\"\(Escape.xml(variant.variant))\">\n"
-                if variant.failing > 0, variant.counterexamples.isEmpty {
+                if variant.failsEverySchedule == true {
+                    xml += "      <failure message=\"\(Escape.xml("every schedule (\(variant.failing)) did not match \(variant.expected.text): the file fails as written"))\" type=\"every-schedule\"/>\n"
+                } else if variant.failing > 0, variant.counterexamples.isEmpty {
                     xml += "      <failure message=\"\(Escape.xml("\(variant.failing) schedules did not match \(variant.expected.text); none could be written as a file that fails the same way"))\" type=\"unpinned\"/>\n"
                 }
                 for example in variant.counterexamples where strict || example.realTimeReproductions > 0 {

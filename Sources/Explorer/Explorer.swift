@@ -45,6 +45,9 @@ public struct VariantExploration: Sendable, Codable {
     /// Counted, never shrunk.
     public var invalidated: Int = 0
     public var counterexamples: [Counterexample] = []
+    /// Every schedule (two or more) failed: the file fails as written, whatever the order, so no schedule
+    /// is to blame and none is shrunk into a counterexample (nil in reports written before it existed).
+    public var failsEverySchedule: Bool?
     /// How much of the space of schedules was tried.
     public var coverage: ExploreCoverage?
     /// Schedules run again to check that the deterministic mode gives the same trace, and how many did.
@@ -196,8 +199,8 @@ public struct Explorer: Sendable {
             ? enumerate(scenario, variant: variant, deadline: deadline)
             : sampleUnlessSingle(scenario, variant: variant, deadline: deadline)
         // Every schedule first (`jobs` at a time); then the first failing schedule of each way of failing is
-        // shrunk, one at a time.
-        var shown: Set<String> = []
+        // shrunk, one at a time, unless every schedule failed (then the file is at fault, not a schedule).
+        var failed: [(ScheduleOutcome, Counterexample.Kind, AnomalyKind)] = []
         for outcome in outcomes {
             guard outcome.decided else {
                 result.undecided += 1
@@ -210,6 +213,14 @@ public struct Explorer: Sendable {
                 continue
             }
             result.failing += 1
+            failed.append((outcome, kind, anomaly))
+        }
+        if result.failing == result.schedules && result.schedules > 1 {
+            result.failsEverySchedule = true
+            failed = []
+        }
+        var shown: Set<String> = []
+        for (outcome, kind, anomaly) in failed {
             guard result.counterexamples.count < maximumCounterexamples, ProcessGuard.interruption == nil,
                   shown.insert("\(kind)/\(anomaly)").inserted else { continue }
             if let counterexample = shrink(

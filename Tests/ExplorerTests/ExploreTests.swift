@@ -133,6 +133,26 @@ import TestSupport
         #expect(example.reproducesDeterministic)
     }
 
+    /// A variant whose expectation no schedule meets fails as written: explore says so and writes no
+    /// counterexample that blames a schedule (explore probe: "under this schedule it does not show it",
+    /// shrunk from 11 to 11, for a failure every one of 120 schedules had).
+    @Test func aVariantThatFailsInEveryScheduleBlamesTheFileNotASchedule() throws {
+        let scenario = try ScenarioLoader.parse(yaml: Self.planted.replacingOccurrences(
+            of: "coalesced: { app: { delivery: coalesce }, expect: pass }",
+            with: "coalesced: { app: { delivery: coalesce }, expect: [stale-read] }"), file: "planted.yaml")
+        let directory = try TemporaryDirectory(prefix: "groupsim-explore")
+        let pool = AgentPool(executable: BuiltProducts.executable("groupsim"), target: 2)
+        defer { pool.close() }
+        let explorer = Explorer(executable: BuiltProducts.executable("groupsim"), pool: pool, runs: 20, firstSeed: 1,
+                                reportDirectory: directory.url)
+        let result = explorer.explore(scenario, variant: "coalesced", source: Self.planted)
+        #expect(result.failing == result.schedules && result.schedules > 1)
+        #expect(result.failsEverySchedule == true && result.counterexamples.isEmpty)
+        let report = ExploreReport(firstSeed: 1, shards: ["1/1"], variants: [result])
+        #expect(report.consoleLines.first?.contains("every schedule: the file fails as written") == true, "\(report.consoleLines)")
+        #expect(report.junit().contains("type=\"every-schedule\""))
+    }
+
     @Test func shardsGetDisjointSeedsAndMergeBack() throws {
         let pool = AgentPool(executable: BuiltProducts.executable("groupsim"), target: 1)
         defer { pool.close() }
