@@ -78,7 +78,7 @@ public struct ExploreReport: Sendable, Codable {
             let head = "\(variant.scenario) / \(variant.variant): \(variant.schedules) schedule\(variant.schedules == 1 ? "" : "s")"
                 + (variant.coverage.map { " (\($0.text))" } ?? "")
             guard variant.failing > 0 else { return [head + ", none found" + Self.undecidedNote(variant)] }
-            let line = head + ", \(variant.failing) not matching \(variant.expected.text): " + Self.foundText(variant)
+            let line = head + ", \(variant.failing) not matching its expect (\(variant.expected.text)): " + Self.foundText(variant)
                 + (variant.failsEverySchedule == true ? Self.everySchedule
                     : variant.counterexamples.isEmpty ? " (no counterexample: written as a file, no failing schedule failed the same way)" : "")
                 + Self.undecidedNote(variant)

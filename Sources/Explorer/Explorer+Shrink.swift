@@ -113,7 +113,7 @@ extension Explorer {
         } catch {
             return nil
         }
-        let (deterministic, realTime) = reproduce(file, name: url.lastPathComponent, summary: scenario.summary,
+        let (deterministic, realTime) = reproduce(file, name: url.path, summary: scenario.summary,
                                                   reportTo: directory.appendingPathComponent("counterexample-\(number)"))
         return Counterexample(
             kind: kind, anomaly: anomaly, seed: seed, stepsBefore: executed.count, stepsAfter: shrunk.count,
