@@ -47,7 +47,7 @@ struct CauseIndex {
         if let drop {
             return "the notification of \(writer)'s save was \(Self.loss(drop.decision, reader: reader)) at \(context.at(drop.t))"
         }
-        let settings = context.info.processes.first { $0.name == reader }?.settings ?? [:]
+        let process = context.info.processes.first { $0.name == reader }
         let ran = (refreshes[reader] ?? []).filter { $0.t >= committedAt && $0.t <= readAt && $0.reason != .final }
         if ran.isEmpty {
             // The reader's own commit that its view did not show: made outside the view context.
@@ -55,13 +55,13 @@ struct CauseIndex {
                 return "\(reader) committed it itself outside its view context (a batch operation bypasses every context, and "
                     + "another context's save reaches the view only with automatically-merges), and nothing merged it into the view since"
             }
-            if settings["refresh"] == RefreshStrategy.none.rawValue {
+            if process?.refresh == RefreshStrategy.none {
                 return "\(reader) has no refresh strategy (refresh: none), and automatic merging never covers another process"
             }
-            return "no refresh ran in \(reader) between that save and the read (trigger: \(settings["trigger"] ?? "darwin"))"
+            return "no refresh ran in \(reader) between that save and the read (trigger: \((process?.trigger ?? .darwin).rawValue))"
         }
         // Refilled from the row cache at the refresh, then held in memory: either way the refill is why.
-        if source == .cache || source == .memory, settings["staleness"] == "-1",
+        if source == .cache || source == .memory, process?.cachedRowsNeverExpire == true,
            ran.contains(where: { $0.kind == .staleness || $0.kind == .refreshAll }) {
             return "\(reader)'s refresh ran at staleness -1 and refilled \(object) from the row cache"
         }

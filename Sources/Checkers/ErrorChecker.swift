@@ -137,8 +137,7 @@ struct ErrorChecker {
             // A deferred transaction's writes never wait: SQLite calls the busy handler only for a
             // transaction that holds nothing yet. (A checkpoint's busy, which does wait, is described the
             // same way for such a process; no scenario combines the two yet.)
-            let deferred = context.info.processes.first { $0.name == process }?.settings["write-transactions"]
-                == WriteTransactions.deferred.rawValue
+            let deferred = context.info.processes.first { $0.name == process }?.writeTransactions == .deferred
             let how = deferred
                 ? "at once: its deferred transaction had already read, and SQLite does not wait for the write lock then, whatever the busy timeout"
                 : "after its busy timeout"

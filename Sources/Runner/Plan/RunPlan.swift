@@ -92,10 +92,11 @@ public struct RunPlan: Sendable {
 
     /// The settings as `key: value` text for reports.
     static func displaySettings(_ settings: ProcessSettings) -> [String: String] {
+        typealias Key = TraceProcess.SettingKey
         var result: [String: String] = [
-            "refresh": settings.refresh.rawValue,
-            "staleness": settings.staleness.description,
-            "trigger": settings.trigger.rawValue,
+            Key.refresh: settings.refresh.rawValue,
+            Key.staleness: settings.staleness == .infinite ? TraceProcess.neverExpires : settings.staleness.description,
+            Key.trigger: settings.trigger.rawValue,
             "observe": settings.observe.rawValue,
             "merge-policy": settings.mergePolicy.rawValue,
             "history-tracking": String(settings.historyTracking),
@@ -108,7 +109,7 @@ public struct RunPlan: Sendable {
         if settings.historyStart == .now { result["history-start"] = "now" }
         if settings.readOnly { result["read-only"] = "true" }
         if settings.foreignToken == .reset { result["foreign-token"] = "reset" }
-        if settings.writeTransactions == .deferred { result["write-transactions"] = "deferred" }
+        if settings.writeTransactions == .deferred { result[Key.writeTransactions] = WriteTransactions.deferred.rawValue }
         if let version = settings.modelVersion { result["model"] = version }
         if !settings.migrate { result["migrate"] = "false" }
         if settings.onLoadFailure == .retry { result["on-load-failure"] = "retry" }
