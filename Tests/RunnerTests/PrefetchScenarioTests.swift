@@ -49,12 +49,17 @@ import Trace
         ("{ fetch: Note, prefetch: [title] }", "Note has no relationship 'title'"),
         ("{ fetch: Note, prefetch: [folder.nots] }", "Folder has no relationship 'nots'"),
         ("{ fetch: Note, prefetch: [] }", "prefetches nothing"),
+        ("{ fetch: Note, prefetch: \"..\" }", "a key path with an empty step"),
+        ("{ fetch: Note, prefetch: \"folder.\" }", "a key path with an empty step"),
+        ("{ fetch: Note, prefetch: [[folder]] }", "expected a name in the relationships to prefetch"),
+        ("{ fetch: Note, prefetch: \"földer\" }", "did you mean 'folder'"),
     ])
     func misusedPrefetchIsRefusedWithItsPosition(step: String, message: String) throws {
         let errors = #expect(throws: ScenarioErrors.self) {
             try ScenarioLoader.parse(yaml: yaml("  - app: \(step)"), file: "f.yaml")
         }
-        // The step is the file's 22nd line.
+        // The step is the file's 22nd line; one error, the one that says what is wrong.
+        #expect(errors?.errors.count == 1, "\(String(describing: errors))")
         #expect(errors?.errors.contains { $0.message.contains(message) && $0.line == 22 } == true, "\(String(describing: errors))")
     }
 

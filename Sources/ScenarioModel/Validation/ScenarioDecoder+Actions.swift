@@ -227,12 +227,18 @@ extension ScenarioDecoder {
     /// relationship of the entity the step before leads to, as `relationshipKeyPathsForPrefetching` takes.
     private func decodePrefetch(_ node: YAMLNode, entity: EntityDescription?) -> [String]? {
         guard let paths = decoder.scalarList(node, "the relationships to prefetch", allowingSingle: true) else { return nil }
-        if paths.isEmpty {
+        if node.items?.isEmpty == true {
             decoder.error("prefetch: [] prefetches nothing; list relationships like [folder, tags.owner], or leave it out.", at: node)
             return nil
         }
-        var valid = true
+        var valid = paths.count == (node.items?.count ?? 1)
         for (path, at) in paths {
+            if path.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+                decoder.error("prefetch names '\(path)', a key path with an empty step; join relationship names with dots, "
+                    + "like folder.owner.", at: at)
+                valid = false
+                continue
+            }
             var current = entity
             for name in path.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
                 guard let here = current else { break }
