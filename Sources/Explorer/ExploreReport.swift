@@ -40,8 +40,6 @@ public struct ExploreReport: Sendable, Codable {
                 merged.undecided += variant.undecided
                 merged.failing += variant.failing
                 merged.invalidated += variant.invalidated
-                // Every schedule of every shard, or not.
-                merged.failsEverySchedule = merged.failing == merged.schedules && merged.schedules > 1 ? true : nil
                 merged.found.merge(variant.found, uniquingKeysWith: +)
                 merged.counterexamples += variant.counterexamples
                 merged.replayed += variant.replayed
@@ -79,7 +77,7 @@ public struct ExploreReport: Sendable, Codable {
                 + (variant.coverage.map { " (\($0.text))" } ?? "")
             guard variant.failing > 0 else { return [head + ", none found" + Self.undecidedNote(variant)] }
             let line = head + ", \(variant.failing) not matching its expect (\(variant.expected.text)): " + Self.foundText(variant)
-                + (variant.failsEverySchedule == true ? Self.everySchedule
+                + (variant.failsEverySchedule ? Self.everySchedule
                     : variant.counterexamples.isEmpty ? " (no counterexample: written as a file, no failing schedule failed the same way)" : "")
                 + Self.undecidedNote(variant)
             return [line] + variant.counterexamples.map { "  -> \($0.file) (\($0.stepsAfter) steps): \($0.reproductionText)" }
@@ -125,7 +123,7 @@ public struct ExploreReport: Sendable, Codable {
             let cell = Escape.markdownCell
             md += "| \(cell(variant.scenario)) | \(cell(variant.variant)) | \(cell(variant.expected.text)) | \(variant.schedules) "
                 + "| \(cell(variant.coverage?.text ?? "")) | \(variant.replayedIdentically) of \(variant.replayed) "
-                + "| \(variant.failing) | \(cell(Self.foundText(variant))) | \(variant.failsEverySchedule == true ? "none: every schedule fails, the file as written" : String(variant.counterexamples.count)) |\n"
+                + "| \(variant.failing) | \(cell(Self.foundText(variant))) | \(variant.failsEverySchedule ? "none: every schedule fails, the file as written" : String(variant.counterexamples.count)) |\n"
         }
         for variant in variants where !variant.counterexamples.isEmpty {
             md += "\n## \(variant.scenario) / \(variant.variant)\n\n"
@@ -154,7 +152,7 @@ public struct ExploreReport: Sendable, Codable {
             xml += "  <testsuite name=\"\(Escape.xml(scenario))\" tests=\"\(cases.count)\" failures=\"\(cases.filter { $0.fails(strict: strict) }.count)\" errors=\"0\">\n"
             for variant in cases {
                 xml += "    <testcase classname=\"\(Escape.xml(scenario))\" name=\"\(Escape.xml(variant.variant))\">\n"
-                if variant.failsEverySchedule == true {
+                if variant.failsEverySchedule {
                     xml += "      <failure message=\"\(Escape.xml("every schedule (\(variant.failing)) did not match \(variant.expected.text): the file fails as written"))\" type=\"every-schedule\"/>\n"
                 } else if variant.failing > 0, variant.counterexamples.isEmpty {
                     xml += "      <failure message=\"\(Escape.xml("\(variant.failing) schedules did not match \(variant.expected.text); none could be written as a file that fails the same way"))\" type=\"unpinned\"/>\n"

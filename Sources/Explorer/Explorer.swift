@@ -46,8 +46,8 @@ public struct VariantExploration: Sendable, Codable {
     public var invalidated: Int = 0
     public var counterexamples: [Counterexample] = []
     /// Every schedule (two or more) failed: the file fails as written, whatever the order, so no schedule
-    /// is to blame and none is shrunk into a counterexample (nil in reports written before it existed).
-    public var failsEverySchedule: Bool?
+    /// is to blame and none is shrunk into a counterexample.
+    public var failsEverySchedule: Bool { failing == schedules && schedules > 1 }
     /// How much of the space of schedules was tried.
     public var coverage: ExploreCoverage?
     /// Schedules run again to check that the deterministic mode gives the same trace, and how many did.
@@ -215,10 +215,7 @@ public struct Explorer: Sendable {
             result.failing += 1
             failed.append((outcome, kind, anomaly))
         }
-        if result.failing == result.schedules && result.schedules > 1 {
-            result.failsEverySchedule = true
-            failed = []
-        }
+        if result.failsEverySchedule { failed = [] }
         var shown: Set<String> = []
         for (outcome, kind, anomaly) in failed {
             guard result.counterexamples.count < maximumCounterexamples, ProcessGuard.interruption == nil,

@@ -147,7 +147,7 @@ import TestSupport
                                 reportDirectory: directory.url)
         let result = explorer.explore(scenario, variant: "coalesced", source: Self.planted)
         #expect(result.failing == result.schedules && result.schedules > 1)
-        #expect(result.failsEverySchedule == true && result.counterexamples.isEmpty)
+        #expect(result.failsEverySchedule && result.counterexamples.isEmpty)
         let report = ExploreReport(firstSeed: 1, shards: ["1/1"], variants: [result])
         #expect(report.consoleLines.first?.contains("every schedule: the file fails as written") == true, "\(report.consoleLines)")
         #expect(report.junit().contains("type=\"every-schedule\""))

@@ -15,12 +15,17 @@ extension VirtualEnvironment {
         backgroundWaits[slot.name] ?? time.now.addingClamped(slot.process.settings.busyTimeout.nanos)
     }
 
+    /// Records in the trace that `slot`'s process waits for another process's write lock.
+    func noteWaitingForLock(_ slot: ProcessSlot) {
+        runner.record(.note("\(slot.name) waits for the store's write lock, held by another process"), as: slot.name)
+    }
+
     /// Notes from a reply whether its process now waits for a lock in the background, or no longer does.
     func noteLockWait(_ reply: AgentReply, from slot: ProcessSlot) {
         if reply.lockWaitPending == true {
             guard backgroundWaits[slot.name] == nil else { return }
-            backgroundWaits[slot.name] = time.now.addingClamped(slot.process.settings.busyTimeout.nanos)
-            runner.record(.note("\(slot.name) waits for the store's write lock, held by another process"), as: slot.name)
+            backgroundWaits[slot.name] = lockDeadline(of: slot)
+            noteWaitingForLock(slot)
         } else if reply.status != .blocked {
             backgroundWaits[slot.name] = nil
         }

@@ -21,7 +21,7 @@ extension VirtualEnvironment {
     /// due meanwhile fire (none releases a lock held across steps), and at the busy timeout it is asked
     /// once more, to fail with `busy` if the lock is still held.
     func waitForLock(_ command: AgentCommand, on slot: ProcessSlot, expectError: ErrorKind?) throws(HarnessFailure) -> AgentReply {
-        runner.record(.note("\(slot.name) waits for the store's write lock, held by another process"), as: slot.name)
+        noteWaitingForLock(slot)
         try advanceTime(to: lockDeadline(of: slot))
         return try runner.send(command, to: slot, expectError: expectError, lockWaits: .fail)
     }
@@ -50,6 +50,16 @@ extension VirtualEnvironment {
                 try run(next, queued: true)
             }
         }
+        /// A waiting command answered at last: a check that did not match yet is asked again (it waited
+        /// behind its refresh's lock wait); anything else is done.
+        func answered(_ again: ParallelStep.Sent, _ reply: AgentReply) throws(HarnessFailure) {
+            if again.asksAgain(after: reply) {
+                checking.append(again)
+            } else {
+                step.complete(again, with: reply)
+                try completed(again.slot.name)
+            }
+        }
         /// Asks each waiting command again; one whose busy timeout has passed is asked to fail with `busy`
         /// if the lock is still held. With `onlyExpired`, the others are left waiting as they are.
         func retryWaiting(onlyExpired: Bool = false) throws(HarnessFailure) {
@@ -70,18 +80,12 @@ extension VirtualEnvironment {
                     // The refresh it waited behind is done and the command itself meets the lock now: its
                     // own busy timeout starts, as SQLite's busy handler starts afresh for it.
                     if reply.lockWaitPending != true && backgroundWaits[again.slot.name] == nil && behindRefresh.remove(again.slot.name) != nil {
-                        waiting[index].deadline = time.now.addingClamped(again.slot.process.settings.busyTimeout.nanos)
+                        waiting[index].deadline = lockDeadline(of: again.slot)
                     }
                     index += 1
                 } else {
                     waiting.remove(at: index)
-                    if again.asksAgain(after: reply) {
-                        // A check that waited behind its refresh's lock wait and did not match yet.
-                        checking.append(again)
-                    } else {
-                        step.complete(again, with: reply)
-                        try completed(again.slot.name)
-                    }
+                    try answered(again, reply)
                     index = 0
                 }
             }
@@ -95,7 +99,7 @@ extension VirtualEnvironment {
                 if reply.status == .blocked {
                     // A refresh its process ran before the check met the lock: the check waits behind it.
                     checking.remove(at: index)
-                    runner.record(.note("\(again.slot.name) waits for the store's write lock, held by another process"), as: again.slot.name)
+                    noteWaitingForLock(again.slot)
                     if reply.lockWaitPending == true { behindRefresh.insert(again.slot.name) }
                     waiting.append((again, lockDeadline(of: again.slot)))
                 } else if again.asksAgain(after: reply) {
@@ -124,7 +128,7 @@ extension VirtualEnvironment {
             let sent = try step.send(command, for: child, to: slot, lockWaits: lockWaits(for: command))
             let reply = try runner.awaitReply(sent.seq, from: slot, timeout: runner.timeout(for: child.step.step, slot))
             if reply.status == .blocked {
-                runner.record(.note("\(slot.name) waits for the store's write lock, held by another process"), as: slot.name)
+                noteWaitingForLock(slot)
                 if reply.lockWaitPending == true { behindRefresh.insert(slot.name) }
                 waiting.append((sent, lockDeadline(of: slot)))
                 return
@@ -156,13 +160,7 @@ extension VirtualEnvironment {
             let (sent, deadline) = waiting.remove(at: first)
             try advanceTime(to: deadline)
             let again = try step.resend(sent, lockWaits: .fail)
-            let reply = try runner.awaitReply(again.seq, from: again.slot, timeout: runner.timeout(for: again.child.step.step, again.slot))
-            if again.asksAgain(after: reply) {
-                checking.append(again)
-            } else {
-                step.complete(again, with: reply)
-                try completed(again.slot.name)
-            }
+            try answered(again, runner.awaitReply(again.seq, from: again.slot, timeout: runner.timeout(for: again.child.step.step, again.slot)))
             try retryWaiting()
         }
     }
