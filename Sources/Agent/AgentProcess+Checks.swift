@@ -49,7 +49,9 @@ extension AgentProcess {
             var observation = CountObservation(
                 entity: entity, predicate: filter?.description, ids: names, final: done, store: openedCopyName,
                 deletedUnsaved: deleted.isEmpty ? nil : deleted.sorted())
-            if done && openedCopy == nil {
+            // After an in-memory fallback the process's own store says nothing about the run's store,
+            // which its list should show: the checkers judge the count against what was committed there.
+            if done && openedCopy == nil && !inMemoryFallback {
                 // What the list should hold, read from the store inside this count's interval.
                 let list = listed(entity, filter: filter)
                 observation.listed = list.ids
@@ -105,7 +107,7 @@ extension AgentProcess {
             let deleted = ids[name].map { context.isDeleted($0) || heldDeletes.contains($0) } ?? false
             var observation = Observation(object: name, found: false, workload: workload, store: openedCopyName,
                                           deletedUnsaved: deleted ? true : nil)
-            if !deleted, !workload, openedCopy == nil, let id = ids[name], !id.isTemporary {
+            if !deleted, !workload, openedCopy == nil, !inMemoryFallback, let id = ids[name], !id.isTemporary {
                 observation.listed = listedByOwnFetches(id)
             }
             return observation

@@ -59,7 +59,7 @@ extension AgentProcess {
             }
         }
         let commit = SaveCommit(
-            store: config.store.traceName, source: .save, token: result.historyToken,
+            store: committedStoreName, source: .save, token: result.historyToken,
             objects: objects, conflictResolved: !result.conflicts.isEmpty,
             conflicted: result.conflicts.map { ids.name(of: $0.object) }.sorted())
         if heldWrite != nil {

@@ -4,15 +4,25 @@ import SharedStore
 import Trace
 
 extension AgentProcess {
-    /// Compiles the model and opens the store in the process's container with its settings.
+    /// Which file a process opens: its store in its container, a copy it took (read-only), or the empty
+    /// store it falls back to when its own does not load (`on-load-failure: in-memory`).
+    enum StoreFile {
+        case container
+        case copy(URL)
+        case fallback(URL)
+    }
+
+    /// Compiles the model and opens the store in the process's container (or `file`) with its settings.
     static func openStore(config: AgentConfig, clock: AgentClock, lockWaits: LockWaits = .wait,
-                          readOnlyURL: URL? = nil) throws -> StoreCoordinator {
+                          file: StoreFile = .container) throws -> StoreCoordinator {
         let model = try Model(config.model)
         let settings = config.settings
+        var readOnly = settings.readOnly
+        if case .copy = file { readOnly = true }
         var options = StoreOptions(
             historyTracking: settings.historyTracking,
             busyTimeout: .nanoseconds(Int64(settings.busyTimeoutNanos)),
-            readOnly: readOnlyURL != nil || settings.readOnly,
+            readOnly: readOnly,
             bundleIdentifier: config.role.rawValue)
         options.writeTransactions = settings.writeTransactions
         options.lockWaits = lockWaits
@@ -23,9 +33,10 @@ extension AgentProcess {
         // The runner's stores are its own: a sandbox's, or a copy of the file a scenario starts from.
         options.writesForeignStores = true
         let coordinator: StoreCoordinator
-        if let readOnlyURL {
-            coordinator = try StoreCoordinator(url: readOnlyURL, model: model, options: options, clock: clock)
-        } else {
+        switch file {
+        case .copy(let url), .fallback(let url):
+            coordinator = try StoreCoordinator(url: url, model: model, options: options, clock: clock)
+        case .container:
             let containers = AppGroupContainers(
                 root: URL(fileURLWithPath: config.store.containersRoot), groups: [config.store.group])
             coordinator = try StoreCoordinator(
@@ -39,6 +50,19 @@ extension AgentProcess {
         view.shouldDeleteInaccessibleFaults = settings.deleteInaccessibleFaults
         view.automaticallyMergesChangesFromParent = settings.automaticallyMerges
         return coordinator
+    }
+
+    /// Opens the empty store a process whose own did not load falls back to (`on-load-failure:
+    /// in-memory`): a new file beside the run's containers, made afresh at each launch, as an in-memory
+    /// store lives only as long as its process. Its writes reach no other process.
+    static func openFallbackStore(config: AgentConfig, clock: AgentClock) throws -> StoreCoordinator {
+        let directory = URL(fileURLWithPath: config.store.containersRoot).deletingLastPathComponent()
+            .appendingPathComponent("in-memory").appendingPathComponent(config.process)
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var fresh = config
+        fresh.settings.readOnly = false
+        return try openStore(config: fresh, clock: clock, file: .fallback(directory.appendingPathComponent("\(config.store.name).sqlite")))
     }
 
     /// Routes the store's events into the trace, naming objects by scenario id.

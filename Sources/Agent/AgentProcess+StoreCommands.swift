@@ -69,7 +69,7 @@ extension AgentProcess {
 
     func openCopy(named name: String) throws {
         do {
-            openedCopy = try AgentProcess.openStore(config: config, clock: clock, readOnlyURL: copyURL(name))
+            openedCopy = try AgentProcess.openStore(config: config, clock: clock, file: .copy(copyURL(name)))
         } catch {
             // As Core Data's addPersistentStore fails on such a file: the step's error, not the harness's.
             throw AgentError(kind: .storeLoadFailed, description: "the copy '\(name)' cannot be opened as a store: \(error)")
@@ -184,7 +184,7 @@ extension AgentProcess {
                                            version: version, values: values, pk: id.primaryKey))
         }
         let token = try? coordinator.latestHistoryToken()
-        let commit = SaveCommit(store: config.store.traceName, source: source, token: token ?? nil, objects: objects)
+        let commit = SaveCommit(store: committedStoreName, source: source, token: token ?? nil, objects: objects)
         if heldWrite != nil {
             // A batch operation posts no notification.
             hold(commit, CommandOutcome(), notifies: false)

@@ -80,6 +80,12 @@ public final class AgentProcess {
     var openedCopy: StoreCoordinator?
     /// The trace's name for the opened copy (`copy:<name>`), nil while reading the store itself.
     var openedCopyName: String?
+    /// Whether the store did not load at launch and the process runs on an empty store of its own
+    /// (`on-load-failure: in-memory`).
+    var inMemoryFallback = false
+    /// The store this process's commits go to, as the trace names it: the run's store, or its own
+    /// in-memory one after a fallback (which no other process reads).
+    var committedStoreName: String { inMemoryFallback ? "memory:\(config.process)" : config.store.traceName }
     /// This store's membership of the ensemble, made at the first `sync` or `leech`.
     var ensemble: SyncEnsemble?
     /// The runner's scenario id -> global identifiers, as of the last `sync`/`leech` request.
@@ -129,12 +135,20 @@ public final class AgentProcess {
         ).storeURL(group: config.store.group, name: config.store.name)
         let versionBefore = config.modelVersions.isEmpty ? nil
             : storeURL.flatMap { FileManager.default.fileExists(atPath: $0.path) ? try? StoreCoordinator.modelHash(ofStoreAt: $0) : nil }
+        var fellBack: String?
         do {
             coordinator = try AgentProcess.openStore(config: config, clock: world.clock, lockWaits: world.lockWaits)
         } catch {
-            throw AgentProcess.loadFailure(error, config: config, storeURL: storeURL)
+            let failure = AgentProcess.loadFailure(error, config: config, storeURL: storeURL)
+            guard config.settings.onLoadFailure == .inMemory else { throw failure }
+            coordinator = try AgentProcess.openFallbackStore(config: config, clock: world.clock)
+            fellBack = failure.description
         }
-        if let versionBefore, versionBefore != coordinator.model.versionHash {
+        if let fellBack {
+            inMemoryFallback = true
+            trace.record(.note("\(config.process)'s store did not load (\(fellBack)); it fell back to an empty in-memory "
+                + "store, which no other process writes and which is gone when it ends"), step: nil)
+        } else if let versionBefore, versionBefore != coordinator.model.versionHash {
             let from = AgentProcess.versionName(ofHash: versionBefore, in: config) ?? "another model"
             trace.record(.note("\(config.process) migrated the store from \(from) to \(AgentProcess.ownVersion(config)) "
                 + "(a lightweight migration, in place)"), step: nil)
@@ -157,6 +171,7 @@ public final class AgentProcess {
     func reply(_ reply: AgentReply) {
         var reply = reply
         reply.virtualEnd = time.now
+        if inMemoryFallback { reply.store = committedStoreName }
         reply.notifications = world.takeActivity()
         replies(reply)
     }

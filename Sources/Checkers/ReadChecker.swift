@@ -42,7 +42,7 @@ struct ReadChecker {
             }
         } else if let history, history.anyStarted(atOrBefore: window.t) {
             checkPresent(read, history: history, store: store, process: process, step: step, window: window, into: &anomalies)
-        } else if !isOwnInsert(read, history: history, process: process) {
+        } else if !isOwnInsert(read, history: history ?? oracle.elsewhere(object: read.object, notIn: store)?.1, process: process) {
             anomalies.append(context.anomaly(
                 .phantomRead, process: process, step: step, t: t, object: read.object,
                 seen: "\(read.object) in the view", expected: "no \(read.object) committed to \(store)",
@@ -52,7 +52,8 @@ struct ReadChecker {
     }
 
     /// A found object nobody committed is fine when it is the reader's own insert: its values are
-    /// unsaved edits, or the reader itself commits it later.
+    /// unsaved edits, or the reader itself commits it (later, or to a store of its own that no other
+    /// process reads: the in-memory store it fell back to).
     private func isOwnInsert(_ read: Observation, history: ObjectHistory?, process: String) -> Bool {
         !read.dirty.isEmpty || history?.firstInsert?.writer == process
     }

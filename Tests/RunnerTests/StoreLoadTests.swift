@@ -87,4 +87,41 @@ import Trace
         #expect(migrated.contains { $0.contains("migrated the store from v1 to v2") }, "\(migrated)")
         #expect(outcome.leftNoProcess)
     }
+    /// `on-load-failure: in-memory` (BUGS.md 28): the process runs on an empty store of its own, so the
+    /// committed note is missing from its view (judged against the run's store, not the empty one), what it
+    /// saves there reads back as its own (no phantom) and never reaches the app (a missed insert in the
+    /// app's count, whose note keeps its name: the fallback's row with the same key is not it), and nothing
+    /// is reported as a load failure.
+    @Test(arguments: RunMode.allCases)
+    func aProcessThatFallsBackToAnInMemoryStoreShowsNothingCommitted(mode: RunMode) throws {
+        let yaml = Self.yaml(processes: """
+              share: { role: share, model: v1, on-load-failure: in-memory }
+            """, steps: """
+              - app: launch
+              - share: launch
+              - share: { fetch: Note }
+              - share: { read: n1, expect: { title: A }, now: true }
+              - share: { insert: Note, id: s1, set: { title: S } }
+              - share: save
+              - share: { read: s1, expect: { title: S }, now: true }
+              - app: { fetch: Note }
+              - app: { count: Note, expect: 1, now: true }
+              - share: exit
+            """, expect: "{ missed-insert: 2, phantom-read: 0, store-load-failed: 0, unmet-expectation: 0 }")
+        let outcome = try RunHarness.single(yaml, mode: mode)
+        #expect(outcome.harnessError == nil, "\(String(describing: outcome.harnessError))")
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.verdict.matched, "\(result.anomalies.map(\.explanation))")
+        let missed = result.anomalies.filter { $0.kind == .missedInsert }
+        #expect(missed.map(\.object) == ["n1", "s1"])
+        #expect(missed.map(\.process) == ["share", "app"])
+        let counted = outcome.trace.events.compactMap { if case .counted(let c) = $0.kind, $0.process == "app" { c.ids } else { nil } }
+        #expect(counted == [["n1"]])
+        let stores = outcome.events(of: "share").compactMap { if case .saveCommitted(let c) = $0.kind { c.store } else { nil } }
+        #expect(stores == ["memory:share"])
+        #expect(outcome.events(of: "share").contains {
+            if case .note(let text) = $0.kind { text.contains("fell back to an empty in-memory store") } else { false }
+        })
+        #expect(outcome.leftNoProcess)
+    }
 }

@@ -105,6 +105,9 @@ public struct AgentSettings: Sendable, Hashable, Codable {
     public var migrate: Bool = true
     /// `read-only`: open the store read-only (every save fails with `read-only`).
     public var readOnly: Bool = false
+    /// `on-load-failure`: what the process does when its store does not load at launch (the runner
+    /// handles `crash` and `retry`; the agent itself falls back with `in-memory`).
+    public var onLoadFailure: LoadFailure = .crash
     /// `foreign-token`: what to do with a history token saved for a store this one replaced.
     public var foreignToken: ForeignToken = .fail
     /// `delete-inaccessible-faults`: the view context's `shouldDeleteInaccessibleFaults`.

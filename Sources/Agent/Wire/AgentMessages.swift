@@ -154,6 +154,9 @@ public struct AgentReply: Sendable, Hashable, Codable {
     /// Deterministic mode: a refresh of this process met another process's lock and waits for it (its
     /// write is tried again with the next request, or an `awaitLock`).
     public var lockWaitPending: Bool?
+    /// The store `inserted` and `deleted` name rows of, when it is not the one the runner gave the
+    /// process: the empty store it fell back to (`on-load-failure: in-memory`), which no other agent opens.
+    public var store: String?
 
     public init(seq: Int, status: Status, error: ErrorRecord? = nil, inserted: [String: ObjectRef] = [:], deleted: [String] = [],
                 lock: LockKind? = nil, globalIDs: [String: String] = [:], aliases: [String: [ObjectRef]] = [:]) {
@@ -170,7 +173,7 @@ public struct AgentReply: Sendable, Hashable, Codable {
 
 extension AgentReply {
     private enum CodingKeys: String, CodingKey {
-        case seq, status, error, inserted, deleted, lock, globalIDs, aliases, virtualEnd, notifications, matched, lockWaitPending
+        case seq, status, error, inserted, deleted, lock, globalIDs, aliases, virtualEnd, notifications, matched, lockWaitPending, store
     }
 
     /// Decodes a reply; the collections may be left out when empty.
@@ -189,5 +192,6 @@ extension AgentReply {
         notifications = try container.decodeIfPresent(NotificationActivity.self, forKey: .notifications)
         matched = try container.decodeIfPresent(Bool.self, forKey: .matched)
         lockWaitPending = try container.decodeIfPresent(Bool.self, forKey: .lockWaitPending)
+        store = try container.decodeIfPresent(String.self, forKey: .store)
     }
 }

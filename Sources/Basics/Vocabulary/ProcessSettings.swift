@@ -140,6 +140,10 @@ public enum LoadFailure: String, Sendable, Hashable, Codable, CaseIterable {
     /// Keeps running without its store and tries to load it again before each of its later steps, as an
     /// extension that leaves migrations to its app waits for it.
     case retry
+    /// Falls back to an empty store of its own and runs on, as apps that catch `loadPersistentStores`'
+    /// error and add an in-memory store (`NSInMemoryStoreType`) do: it shows nothing anyone committed,
+    /// and what it saves there is gone when it ends (BUGS.md 28).
+    case inMemory = "in-memory"
 }
 
 /// What becomes of an extension's process once the system's work in it is over: a widget's after a

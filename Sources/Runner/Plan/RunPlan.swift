@@ -112,7 +112,7 @@ public struct RunPlan: Sendable {
         if settings.writeTransactions == .deferred { result[Key.writeTransactions] = WriteTransactions.deferred.rawValue }
         if let version = settings.modelVersion { result["model"] = version }
         if !settings.migrate { result["migrate"] = "false" }
-        if settings.onLoadFailure == .retry { result["on-load-failure"] = "retry" }
+        if settings.onLoadFailure != .crash { result["on-load-failure"] = settings.onLoadFailure.rawValue }
         if !settings.deleteInaccessibleFaults { result["delete-inaccessible-faults"] = "false" }
         if settings.automaticallyMerges { result["automatically-merges"] = "true" }
         if !settings.contexts.isEmpty {

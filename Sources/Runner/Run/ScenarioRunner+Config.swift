@@ -65,6 +65,7 @@ extension ScenarioRunner {
         result.modelVersion = settings.modelVersion
         result.migrate = settings.migrate
         result.readOnly = settings.readOnly
+        result.onLoadFailure = settings.onLoadFailure
         result.foreignToken = settings.foreignToken
         result.deleteInaccessibleFaults = settings.deleteInaccessibleFaults
         result.automaticallyMerges = settings.automaticallyMerges

@@ -61,7 +61,8 @@ extension ScenarioRunner {
     /// Called at a launch whose store did not load (`error` is why; the agent has ended).
     func storeDidNotLoad(_ error: ErrorRecord, _ slot: ProcessSlot) throws(HarnessFailure) {
         switch slot.process.settings.onLoadFailure {
-        case .crash:
+        case .crash, .inMemory:
+            // In memory: the agent falls back itself; it reports a failure only when even that did not open.
             record(.error(error), as: slot.name)
             try lifecycle(.storeLoadFailed, slot)
             slot.endedByLoadFailure = true

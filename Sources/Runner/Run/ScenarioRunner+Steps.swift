@@ -226,7 +226,7 @@ extension ScenarioRunner {
 
     /// Records what a save committed so other agents can name the same rows.
     private func learn(_ reply: AgentReply, from slot: ProcessSlot) {
-        objects.learn(reply, in: slot.store)
+        objects.learn(reply, in: reply.store ?? slot.store)
     }
 
     var currentStepText: String {
