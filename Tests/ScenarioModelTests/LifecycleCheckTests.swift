@@ -108,6 +108,20 @@ import Testing
         _ = try ScenarioLoader.parse(yaml: text, file: "lifecycle.yaml")
     }
 
+    /// A widget runs when the system reloads it: before any step that may make it reload (a reload asked
+    /// for, an App Intent's step, time passing), its own step is refused (the run ended in a harness error,
+    /// "it asks for a timeline reload but is not running"); after one, the run decides.
+    @Test func aWidgetsStepBeforeAnyReloadIsRefused() throws {
+        let processes = "app: { role: host }\n  widget: { role: widget, on-reload: [ { fetch: Note } ] }"
+        let found = error(Self.yaml("  - app: launch\n  - widget: reload-timelines", processes: processes))
+        #expect(found?.line == 13 && found?.message.contains("'widget' cannot reload-timelines: the system has not run it yet") == true,
+                "\(String(describing: found))")
+        for trigger in ["- app: { reload-timelines: widget }", "- sleep: 1s", "- clock: { advance: 1h }"] {
+            _ = try ScenarioLoader.parse(yaml: Self.yaml("  - app: launch\n  \(trigger)\n  - widget: { count: Note, expect: 0 }",
+                                                         processes: processes), file: "lifecycle.yaml")
+        }
+    }
+
     /// A process whose store may not load (here, read-only) is left to the run once launched, but not
     /// before its first launch, nor after an exit or a crash: those decide it is stopped (found by the
     /// fuzz script: a step moved across an exit of a process with a model version ended in a harness error).

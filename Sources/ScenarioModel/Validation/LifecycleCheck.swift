@@ -6,7 +6,8 @@ import Basics
 /// validated, at its line, naming the process's state, rather than ending the run as a harness error.
 ///
 /// What the steps alone do not decide is left to the run: a process whose store may fail to load (model
-/// versions, `read-only`, `on-load-failure`), a widget (the system runs it, at reloads the run plans), an
+/// versions, `read-only`, `on-load-failure`), a widget once a reload may have run it (the system runs it,
+/// at reloads the run plans; before any step that may bring one, it is not running), an
 /// App Intent (it runs in whatever process the system picks), and a process a crash fault may kill in a
 /// workload. Those are never refused here.
 enum LifecycleCheck {
@@ -45,6 +46,10 @@ enum LifecycleCheck {
         var lifecycles: [String: ProcessLifecycle] = [:]
         /// Processes whose state the steps do not decide.
         var unknown: Set<String> = []
+        /// Widgets no reload can have run yet: not running for certain, until a step that may make the
+        /// system reload one (a `reload-timelines`, an App Intent's step, time passing for a timeline
+        /// policy or a reload delay), after which the run decides (`unknown`).
+        var unreloaded: Set<String> = []
         /// Where each process last stopped running, for the message.
         var stoppedAt: [String: (SourceLocation, String)] = [:]
         /// Processes a `crash ... during: save` fault will kill at their next save.
@@ -72,12 +77,20 @@ enum LifecycleCheck {
                     || settings.onLoadFailure != ProcessSettings(role: settings.role).onLoadFailure || scenario.store.from != nil
                 // The system starts widgets and intents; a process whose store may not load is decided only
                 // until its launch (before it, it is certainly not running).
-                if settings.role == .widget || settings.role == .intent { unknown.insert(process.name) }
+                if settings.role == .widget { unreloaded.insert(process.name) }
+                if settings.role == .intent { unknown.insert(process.name) }
                 if mayFailToLoad { self.mayFailToLoad.insert(process.name) }
             }
         }
 
         mutating func visit(_ step: ScenarioStep) {
+            // After the step: a widget asking for its own reload before any ran is not running to ask.
+            defer {
+                if !unreloaded.isEmpty, mayReload(step) {
+                    unknown.formUnion(unreloaded)
+                    unreloaded = []
+                }
+            }
             switch step.step {
             case .parallel(let children), .sequence(let children):
                 for child in children { visit(child) }
@@ -184,8 +197,22 @@ enum LifecycleCheck {
             return nil
         }
 
+        /// Whether `step` may make the system run a widget: a reload asked for, an App Intent's step (a
+        /// widget's button reloads it), or time passing (a timeline policy, a reload delay).
+        func mayReload(_ step: ScenarioStep) -> Bool {
+            switch step.step {
+            case .reloadTimelines, .sleep, .advanceClock: true
+            default: step.process.map { roles[$0] == .intent } ?? false
+            }
+        }
+
         /// A step that needs the process running and not suspended.
         mutating func require(_ process: String, at step: ScenarioStep, doing what: String) {
+            if unreloaded.contains(process) {
+                report(step, "'\(process)' cannot \(what): the system has not run it yet (a widget runs when a reload is "
+                    + "asked for, and none was before this step); ask for one first (reload-timelines)")
+                return
+            }
             guard let lifecycle = lifecycles[process], !unknown.contains(process) else { return }
             switch lifecycle.state {
             case .active, .background:
