@@ -124,4 +124,35 @@ import Trace
         })
         #expect(outcome.leftNoProcess)
     }
+    /// `app-update: v2` (bug 29): a process launched after it opens the store with v2 whatever its
+    /// `model:` says (the share, relaunched, migrates the store), while one running at the step keeps v1
+    /// until it ends; a widget with `on-newer-model: exit` kept from before finds the newer store at its
+    /// reload and is launched again with v2, so its fetch works.
+    @Test(arguments: RunMode.allCases)
+    func processesLaunchedAfterAnUpdateRunTheNewVersion(mode: RunMode) throws {
+        let yaml = Self.yaml(processes: """
+              share: { role: share, model: v1 }
+              widget: { role: widget, model: v1, on-newer-model: exit, on-reload: [ { fetch: Note }, { read: n1, expect: { title: A } } ] }
+            """, steps: """
+              - share: launch
+              - share: { reload-timelines: widget }
+              - app-update: v2
+              - share: exit
+              - share: launch
+              - share: { fetch: Note }
+              - share: { read: n1, expect: { title: A } }
+              - share: { reload-timelines: widget }
+              - share: exit
+            """, expect: "pass")
+        let outcome = try RunHarness.single(yaml, mode: mode)
+        #expect(outcome.harnessError == nil, "\(String(describing: outcome.harnessError))")
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.verdict.matched, "\(result.anomalies.map(\.explanation))")
+        let notes = outcome.trace.events.compactMap { if case .note(let text) = $0.kind { "\($0.process): \(text)" } else { nil } }
+        #expect(notes.contains("runner: the app is updated to v2: every process launched from now on opens the store with it; "
+                               + "share and widget keep the version they were launched with until they end"), "\(notes)")
+        #expect(notes.contains("share: share migrated the store from v1 to v2 (a lightweight migration, in place)"), "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("widget: widget finds the store at v2, newer than its v1, and exits") }, "\(notes)")
+        #expect(outcome.leftNoProcess)
+    }
 }

@@ -140,4 +140,37 @@ import Testing
             """))
         #expect(errors.count == 1 && errors[0].message.contains("whose model has no entity Tag, so it can never show t1"), "\(errors)")
     }
+    /// `app-update: v2` is a control step naming a declared version (bug 29); another name is an error at
+    /// it with the versions, and so is one in a store of a single model. `on-newer-model` is a widget's.
+    @Test func anAppUpdateNamesADeclaredVersion() throws {
+        let processes = """
+              app: { role: host, model: v1 }
+              widget: { role: widget, model: v1, on-newer-model: exit }
+            """
+        let yaml = Self.yaml(models: Self.twoVersions, processes: processes, steps: "  - app: launch\n  - app-update: v2")
+        let scenario = try Fixture.scenario(yaml)
+        #expect(scenario.steps.last?.step == .appUpdate(version: "v2"))
+        #expect(scenario.processes[1].settings.onNewerModel == .exit)
+        // Written out (as explore writes a counterexample) and read back, the same.
+        let text = try ScenarioWriter.file(name: "written", summary: "Update.", comment: [], storeSource: yaml,
+                                           processes: scenario.runs()[0].processes, steps: scenario.steps, expectation: .pass, seed: 1)
+        let back = try ScenarioLoader.parse(yaml: text, file: "written.yaml")
+        #expect(back.steps.map(\.step) == scenario.steps.map(\.step), "\(text)")
+        #expect(back.processes.first { $0.name == "widget" }?.settings.onNewerModel == .exit, "\(text)")
+        let unknown = Fixture.errors(Self.yaml(models: Self.twoVersions, processes: processes, steps: "  - app-update: v3"))
+        #expect(unknown.count == 1 && unknown.first?.message.contains("unknown model version 'v3'") == true, "\(unknown)")
+        #expect(unknown.first?.line == 12, "\(unknown)")
+        let single = Fixture.errors("""
+            summary: One model.
+            store: { group: group.t, name: N, model: { Note: { title: string } } }
+            processes:
+              app: { role: host }
+            steps:
+              - app-update: v2
+            """)
+        #expect(single.count == 1 && single.first?.message.contains("app-update: names a version of store.models") == true, "\(single)")
+        let share = Fixture.errors(Self.yaml(models: Self.twoVersions, processes: "  share: { role: share, on-newer-model: exit }",
+                                             steps: "  - share: launch"))
+        #expect(share.count == 1 && share.first?.message.contains("on-newer-model") == true, "\(share)")
+    }
 }

@@ -146,6 +146,17 @@ public enum LoadFailure: String, Sendable, Hashable, Codable, CaseIterable {
     case inMemory = "in-memory"
 }
 
+/// What a widget's process does when, at a reload, the store it reads is of a newer model version than
+/// its own (another process migrated it after an update, while this one kept running the old version).
+public enum OnNewerModel: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Goes on with the version it was launched with, as an extension's process that outlives an app
+    /// update does (BUGS.md 29): what names a property the migration dropped fails.
+    case keepRunning = "keep-running"
+    /// Exits, and the system launches the updated extension for the reload, with the installed version:
+    /// the fix of BUGS.md 29 (check the store's model version at each reload).
+    case exit
+}
+
 /// What becomes of an extension's process once the system's work in it is over: a widget's after a
 /// reload (`between-reloads`), a notification service extension's after a push (`between-pushes`).
 public enum BetweenWork: String, Sendable, Hashable, Codable, CaseIterable {

@@ -69,7 +69,7 @@ public struct CostModel: Sendable, Hashable {
         case .launch, .push, .reload: launch
         case .exit: exit
         case .batchInsert(_, let count, _): batch(count)
-        case .sleep, .advanceClock, .fault, .parallel, .sequence, .workload, .restoreStore: 0
+        case .sleep, .advanceClock, .fault, .parallel, .sequence, .workload, .restoreStore, .appUpdate: 0
         case .save, .batchUpdate, .batchDelete, .endWrite, .purgeHistory, .checkpoint, .sync, .leech, .copyStore:
             request + commit
         case .fetch, .refreshAll, .runRefresh, .mergeHistory, .openCopy, .read, .count, .beginWrite:

@@ -89,7 +89,7 @@ extension VirtualEnvironment {
     static func canRaceNotifications(_ step: Step) -> Bool {
         switch step {
         case .launch, .exit, .crash, .background, .suspend, .resume, .foreground, .terminate, .observe, .deliver,
-             .push, .reloadTimelines, .reload, .sleep, .parallel, .sequence, .advanceClock, .workload, .fault, .restoreStore:
+             .push, .reloadTimelines, .reload, .sleep, .parallel, .sequence, .advanceClock, .workload, .fault, .restoreStore, .appUpdate:
             return false
         case .read(_, _, .within(let duration)), .count(_, _, _, .within(let duration)), .state(_, _, .within(let duration)):
             return duration.nanos == 0

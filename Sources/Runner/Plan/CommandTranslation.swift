@@ -5,11 +5,11 @@ import Trace
 extension ScenarioRunner {
     /// The agent command for a process step, or nil for lifecycle steps (the runner does those).
     func command(for step: Step, on slot: ProcessSlot) -> AgentCommand? {
-        let model = plan.run.store.model(version: slot.process.settings.modelVersion)
+        let model = plan.run.store.model(version: slot.modelVersion)
         switch step {
         case .launch, .exit, .crash, .background, .suspend, .resume, .foreground, .terminate, .push, .reloadTimelines, .reload:
             return nil
-        case .sleep, .parallel, .sequence, .advanceClock, .workload, .fault, .restoreStore:
+        case .sleep, .parallel, .sequence, .advanceClock, .workload, .fault, .restoreStore, .appUpdate:
             return nil
         case .observe: return .observe
         case .deliver: return .handleNotifications

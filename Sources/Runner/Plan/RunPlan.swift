@@ -131,6 +131,7 @@ public struct RunPlan: Sendable {
             result["reload-budget"] = String(settings.reloadBudget)
             result["between-reloads"] = settings.betweenReloads.rawValue
             result["timeline-policy"] = settings.timelinePolicy.description
+            if settings.onNewerModel != .keepRunning { result["on-newer-model"] = settings.onNewerModel.rawValue }
         }
         if settings.role == .notificationService { result["between-pushes"] = settings.betweenPushes.rawValue }
         return result

@@ -28,6 +28,7 @@ enum StepText {
         case .reload(let step, false): return "reload (requested at step \(step))"
         case .reload(_, true): return "reload (its timeline's reload policy asked for it)"
         case .restoreStore(let name): return "restore-store from \(name)"
+        case .appUpdate(let version): return "app-update to \(version)"
         case .insert(let entity, let id, let values): return "insert \(entity) \(id) \(render(values))"
         case .update(let id, let values): return "update \(id) \(render(values))"
         case .delete(let id): return "delete \(id)"

@@ -28,12 +28,17 @@ final class ProcessSlot {
     /// until it is launched again: its steps meanwhile are skipped, not harness errors.
     var endedByLoadFailure = false
 
+    /// The model version its running agent (or its next launch, until one) opens the store with: its
+    /// `model` setting, or the version an `app-update` installed before it was launched.
+    var modelVersion: String?
+
     /// Whether the process's store did not load: it ended at launch, or it waits to load it.
     var hasNoStore: Bool { endedByLoadFailure || awaitingStore != nil }
 
     init(process: RunProcess, store: String) {
         self.process = process
         self.store = store
+        modelVersion = process.settings.modelVersion
         lifecycle = ProcessLifecycle(process: process.name, role: process.settings.role)
     }
 

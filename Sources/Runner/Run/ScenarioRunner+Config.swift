@@ -11,12 +11,13 @@ extension ScenarioRunner {
         let settings = slot.process.settings
         var config = AgentConfig(
             process: slot.name, role: settings.role, launchCount: slot.launches, store: storeLocation(of: slot),
-            model: run.store.model(version: settings.modelVersion),
+            model: run.store.model(version: slot.modelVersion),
             settings: Self.agentSettings(settings, process: slot.name, all: run.processes),
             hubSocket: sandbox.hubSocket, tracePath: sandbox.trace(of: slot.name).path,
             copiesDirectory: sandbox.copies.path, transferDirectory: sandbox.transfer.path,
             clockOffsetNanos: clockOffset, seed: slot.process.seed)
         config.modelVersions = run.store.versions
+        config.settings.modelVersion = slot.modelVersion
         return config
     }
 

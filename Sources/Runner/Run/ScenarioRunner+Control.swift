@@ -21,6 +21,13 @@ extension ScenarioRunner {
             try runWorkload(workload)
         case .restoreStore(let name):
             try restoreStore(from: name)
+        case .appUpdate(let version):
+            installedVersion = version
+            let running = slots.values.filter { $0.child != nil }.map(\.name).sorted()
+            let names = running.count < 2 ? running.joined() : running.dropLast().joined(separator: ", ") + " and " + running.last!
+            record(.note("the app is updated to \(version): every process launched from now on opens the store with it"
+                + (running.isEmpty ? "" : running.count == 1 ? "; \(names) keeps the version it was launched with until it ends"
+                    : "; \(names) keep the version they were launched with until they end")))
         case .fault(let fault):
             try inject(fault)
         default:

@@ -13,6 +13,8 @@ extension ScenarioRunner {
     /// filled and dropped, and the rows of entities it removed, so that no checker takes them for a write
     /// nobody made or for lost data.
     func launchAgent(_ slot: ProcessSlot) throws(HarnessFailure) -> ErrorRecord? {
+        // A launch after an update runs the new version; a process waiting for its store is still the old one.
+        if slot.awaitingStore == nil, let installedVersion { slot.modelVersion = installedVersion }
         let baseline = migrationBaseline(slot)
         let start = time.reading()
         if let error = try spawn(slot) { return error }
@@ -33,7 +35,7 @@ extension ScenarioRunner {
         guard !plan.run.store.versions.isEmpty, let url = try? storeFile(storeLocation(of: slot)),
               FileManager.default.fileExists(atPath: url.path),
               let hash = try? StoreCoordinator.modelHash(ofStoreAt: url),
-              let own = try? Model(plan.run.store.model(version: slot.process.settings.modelVersion)), hash != own.versionHash,
+              let own = try? Model(plan.run.store.model(version: slot.modelVersion)), hash != own.versionHash,
               let rows = try? contents(of: url, as: slot.store, namedAfter: slot.store) else { return nil }
         return (hash, rows)
     }

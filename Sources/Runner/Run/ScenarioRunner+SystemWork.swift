@@ -1,4 +1,5 @@
 import Basics
+import SharedStore
 import ScenarioModel
 import Trace
 
@@ -46,6 +47,13 @@ extension ScenarioRunner {
         case .active, .background, .launching: break
         case .notRunning, .exited, .crashed, .terminated, .killed: try system(.launch)
         }
+        if case .reload = planned.step.step, settings.onNewerModel == .exit, slot.child != nil,
+           let newer = newerStoreVersion(than: slot) {
+            record(.note("\(name) finds the store at \(newer), newer than its \(slot.modelVersion ?? "model"), and exits; "
+                + "the system launches the updated extension for the reload"), as: name)
+            try system(.exit)
+            try system(.launch)
+        }
         guard slot.child != nil || slot.awaitingStore != nil else {
             // Its store did not load and it ended (the error is recorded): its work never runs.
             record(.note("\(name)'s store did not load; its work did not run"))
@@ -83,6 +91,18 @@ extension ScenarioRunner {
 }
 
 extension ScenarioRunner {
+    /// The version of the store's model when it is later than the one `slot`'s process runs (nil when it
+    /// is not, or cannot be told): what a widget checking at each reload (`on-newer-model: exit`) reads
+    /// from the store's metadata.
+    func newerStoreVersion(than slot: ProcessSlot) -> String? {
+        let versions = plan.run.store.versions
+        guard !versions.isEmpty, let url = try? storeFile(storeLocation(of: slot)),
+              let hash = try? StoreCoordinator.modelHash(ofStoreAt: url),
+              let stored = versions.firstIndex(where: { (try? Model($0.model))?.versionHash == hash }) else { return nil }
+        let own = slot.modelVersion.flatMap { name in versions.firstIndex { $0.name == name } } ?? versions.count - 1
+        return stored > own ? versions[stored].name : nil
+    }
+
     /// An App Intent's step runs where the system runs intents: in the host's process when it is
     /// running and not suspended; otherwise, for an intent a widget's button runs (`widget-button:`), in
     /// that widget's process (resumed or launched for it, and left running: the system keeps an extension

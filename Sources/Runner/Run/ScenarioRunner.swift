@@ -86,6 +86,8 @@ public final class ScenarioRunner {
     var slots: [String: ProcessSlot] = [:]
     /// Which row each scenario id names in each store.
     var objects = ObjectRegistry()
+    /// The model version the last `app-update` installed: what processes launched after it open the store with.
+    var installedVersion: String?
     var clockOffset: UInt64 = 0
     var currentStep: RunPlan.PlannedStep?
     /// The background context the step being sent goes through, and its author (`AgentRequest.context`).

@@ -79,6 +79,9 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
     public var timelinePolicy: TimelinePolicy = .never
     /// `between-reloads`: for a widget, whether its process is suspended and reused, or exits.
     public var betweenReloads: BetweenWork = .suspend
+    /// `on-newer-model`: for a widget, what its running process does when a reload finds the store of a
+    /// newer model version than its own.
+    public var onNewerModel: OnNewerModel = .keepRunning
     /// `between-pushes`: for a notification service extension, whether its process exits after a push or
     /// is suspended and reused for the next one, as iOS may keep an extension's process alive.
     public var betweenPushes: BetweenWork = .exit
@@ -139,6 +142,7 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
         case let .reloadDelay(value): reloadDelay = value
         case let .reloadBudget(value): reloadBudget = value
         case let .betweenReloads(value): betweenReloads = value
+        case let .onNewerModel(value): onNewerModel = value
         case let .timelinePolicy(value): timelinePolicy = value
         case let .betweenPushes(value): betweenPushes = value
         case let .widgetButton(value): widgetButton = value
@@ -179,6 +183,7 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     case reloadDelay(Duration)
     case reloadBudget(Int)
     case betweenReloads(BetweenWork)
+    case onNewerModel(OnNewerModel)
     case timelinePolicy(TimelinePolicy)
     case betweenPushes(BetweenWork)
     case widgetButton(String?)
@@ -188,11 +193,11 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
         "refresh", "staleness", "trigger", "poll-interval", "observe", "merge-policy", "history-tracking",
         "author", "history-authors", "history-entities", "history-start", "purge", "refetch", "notify", "delivery", "query-generation",
         "busy-timeout", "write-transactions", "model", "migrate", "on-load-failure", "storage", "sync", "read-only", "foreign-token", "delete-inaccessible-faults", "automatically-merges", "contexts", "reload-delay", "reload-budget", "between-reloads",
-        "timeline-policy", "between-pushes", "widget-button",
+        "timeline-policy", "on-newer-model", "between-pushes", "widget-button",
     ]
 
     /// The settings only a widget takes.
-    public static let widgetKeys: Set<String> = ["reload-delay", "reload-budget", "between-reloads", "timeline-policy"]
+    public static let widgetKeys: Set<String> = ["reload-delay", "reload-budget", "between-reloads", "timeline-policy", "on-newer-model"]
 
     /// The settings only a notification service extension takes.
     public static let notificationServiceKeys: Set<String> = ["between-pushes"]

@@ -94,6 +94,7 @@ extension DeliveryPolicy: ScenarioKeyword {}
 extension QueryGeneration: ScenarioKeyword {}
 extension HistoryStart: ScenarioKeyword {}
 extension BetweenWork: ScenarioKeyword {}
+extension OnNewerModel: ScenarioKeyword {}
 extension ForeignToken: ScenarioKeyword {}
 extension WriteTransactions: ScenarioKeyword {}
 extension LoadFailure: ScenarioKeyword {}

@@ -52,6 +52,7 @@ extension Step {
         case .workload: "workload"
         case .fault: "fault"
         case .restoreStore: "restore-store"
+        case .appUpdate: "app-update"
         }
     }
 

@@ -131,6 +131,10 @@ public enum Step: Sendable, Hashable, Codable {
     /// `replacePersistentStore(at:withPersistentStoreFrom:)`): the restored store gets a new identifier.
     /// Every process of the store must have exited.
     case restoreStore(from: String)
+    /// The app is updated to a model version of `store.models` (the App Store installs it): every process
+    /// launched after this step opens the store with that version, while a process running keeps the
+    /// version it was launched with until it ends (an extension's process outliving the update, BUGS.md 29).
+    case appUpdate(version: String)
 }
 
 /// When a check decides.

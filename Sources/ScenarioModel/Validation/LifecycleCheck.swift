@@ -105,7 +105,7 @@ enum LifecycleCheck {
             case .fault(.crash(let process, .save)):
                 crashArmed.insert(process)
                 return
-            case .restoreStore, .sleep, .advanceClock, .fault:
+            case .restoreStore, .appUpdate, .sleep, .advanceClock, .fault:
                 return
             default:
                 break

@@ -10,6 +10,7 @@ extension ScenarioDecoder {
         case "clock": step = decodeClock(node)
         case "workload": step = decodeWorkload(node)
         case "restore-store": step = decodeRestore(node)
+        case "app-update": step = decodeModelVersionName(node, key: "app-update").map(Step.appUpdate)
         default: step = decodeFault(node)
         }
         return step.map { ScenarioStep(location: location, process: nil, step: $0) }

@@ -86,6 +86,7 @@ extension ScenarioDecoder {
             decoder.duration(node, "reload-delay (on the simulated clock)", limit: Limits.simulatedTime).map(ProcessSetting.reloadDelay)
         case "reload-budget": decoder.int(node, "reload-budget (reloads per simulated day)", in: 0...Limits.objects).map(ProcessSetting.reloadBudget)
         case "between-reloads": decoder.keyword(node, BetweenWork.self, "between-reloads").map(ProcessSetting.betweenReloads)
+        case "on-newer-model": decoder.keyword(node, OnNewerModel.self, "on-newer-model").map(ProcessSetting.onNewerModel)
         case "timeline-policy": decodeTimelinePolicy(node).map(ProcessSetting.timelinePolicy)
         case "between-pushes": decoder.keyword(node, BetweenWork.self, "between-pushes").map(ProcessSetting.betweenPushes)
         case "widget-button":
@@ -99,11 +100,12 @@ extension ScenarioDecoder {
     }
 
     /// `model: v1`: a version declared under `store.models`.
-    private func decodeModelVersionName(_ node: YAMLNode) -> String? {
+    /// A version `store.models` declares, named at `node` (the value of `key`).
+    func decodeModelVersionName(_ node: YAMLNode, key: String = "model") -> String? {
         guard let name = decoder.name(node, "a model version like v1") else { return nil }
         let names = modelVersions.map(\.name)
         guard !names.isEmpty else {
-            decoder.error("model: names a version of store.models, but the store declares one model (store.model); "
+            decoder.error("\(key): names a version of store.models, but the store declares one model (store.model); "
                 + "declare the versions under models: { v1: ..., v2: ... }.", at: node)
             return nil
         }

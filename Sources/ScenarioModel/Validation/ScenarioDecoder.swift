@@ -62,7 +62,7 @@ final class ScenarioDecoder {
     var declaredAuthors: Set<String> = []
 
     /// The words that start a control step, and so cannot name a process.
-    static let controlKeywords = ["sleep", "parallel", "clock", "workload", "fault", "restore-store"]
+    static let controlKeywords = ["sleep", "parallel", "clock", "workload", "fault", "restore-store", "app-update"]
     /// The keys a variant uses beside process names, which cannot name a process either.
     static let variantKeys = ["expect", "latency", "stale-tolerance", "limits"]
     /// Names the harness records its own trace events under.

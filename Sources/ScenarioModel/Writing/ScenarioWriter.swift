@@ -137,6 +137,7 @@ public enum ScenarioWriter {
         if let widget = settings.widgetButton { pairs.append(("widget-button", YAMLText.word(widget))) }
         add("between-reloads", settings.betweenReloads.rawValue, settings.betweenReloads != defaults.betweenReloads)
         add("timeline-policy", settings.timelinePolicy.description, settings.timelinePolicy != defaults.timelinePolicy)
+        add("on-newer-model", settings.onNewerModel.rawValue, settings.onNewerModel != defaults.onNewerModel)
         add("between-pushes", settings.betweenPushes.rawValue, settings.betweenPushes != defaults.betweenPushes)
         if case .transfer(let latency) = settings.sync {
             pairs.append(("sync", YAMLText.flow([("transfer", YAMLText.flow([("latency", latency.description)]))])))

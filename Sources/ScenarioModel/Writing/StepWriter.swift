@@ -104,6 +104,7 @@ public enum StepWriter {
             return Y.flow([("state", Y.word(id)), ("expect", Y.flow(flags)), self.timing(timing)])
         case .sleep(let duration): return duration.description
         case .restoreStore(let name): return Y.word(name)
+        case .appUpdate(let version): return Y.word(version)
         case .advanceClock(let duration): return Y.flow([("advance", duration.description)])
         case .fault(let fault):
             switch fault {
