@@ -64,4 +64,18 @@ import Testing
         #expect(Set(inserts).count == 10)
         #expect(inserts.allSatisfy { Int($0.dropFirst())! <= 10 })
     }
+    /// A second workload's inserts take ids no live object has: it goes on past what the first one left
+    /// (inserting k1 again while it lives was a false `duplicate`, found by the mode probe's w01).
+    @Test func freshIdsSkipTheOnesLiveInTheStore() {
+        var generator = WorkloadGenerator(
+            processes: ["share"], mix: .init(insert: 1, update: 0, delete: 0, read: 0),
+            rate: 10, durationNanos: 500_000_000, keys: 50, attribute: ("title", .string), seed: 3)
+        var committed = ["k1", "k2", "k3", "k5"]
+        var inserted: [String] = []
+        while let op = generator.next(committed: committed.sorted()) {
+            inserted.append(op.id)
+            committed.append(op.id)
+        }
+        #expect(inserted == ["k4", "k6", "k7", "k8", "k9"])
+    }
 }

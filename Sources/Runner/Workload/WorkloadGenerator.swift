@@ -14,7 +14,7 @@ public struct WorkloadOperation: Sendable, Hashable {
 }
 
 /// Draws a workload's operations from its seed, as the contract says: inserts take fresh ids
-/// (`k1`, `k2`, … up to `keys`), updates, deletes and reads pick ids already committed, and each
+/// (`k1`, `k2`, … up to `keys`, skipping ids live in the store, as an earlier workload left them), updates, deletes and reads pick ids already committed, and each
 /// write saves at once. Which ids are committed is only known as the run goes, so the generator is
 /// asked for one operation at a time with the committed ids of that moment.
 public struct WorkloadGenerator: Sendable {
@@ -66,6 +66,12 @@ public struct WorkloadGenerator: Sendable {
     /// is used and none is committed, a deleted key is inserted again.
     public mutating func next(committed: [String]) -> WorkloadOperation? {
         guard issued < count, !processes.isEmpty, mix.total > 0 else { return nil }
+        // Fresh ids are ones no live object has: a workload after another one (or after steps that
+        // inserted k1, ...) goes on past the ids they committed, instead of inserting them again.
+        if nextFresh <= keys, !committed.isEmpty {
+            let live = Set(committed)
+            while nextFresh <= keys && live.contains("k\(nextFresh)") { nextFresh += 1 }
+        }
         let offset = UInt64(issued) * intervalNanos
         issued += 1
         let process = processes[Int(random.next() % UInt64(processes.count))]
