@@ -1,11 +1,11 @@
 import ArgumentParser
 import ScenarioModel
 
-/// `groupsim list [folder]`: name, summary, variants and tags of each scenario.
+/// `groupsim list [folder]`: name, summary, variants (each with what it expects) and tags of each scenario.
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List scenarios: name, summary, variants and tags."
+        abstract: "List scenarios: summary, variants (what each expects), tags."
     )
 
     @OptionGroup var scenarios: ScenarioPaths
@@ -22,8 +22,9 @@ struct ListCommand: ParsableCommand {
             let summary = scenario.summaryLine
             print(summary.name)
             if !summary.summary.isEmpty { print("  \(summary.summary)") }
-            let variants = summary.variants.isEmpty ? "(none)" : summary.variants.joined(separator: ", ")
-            print("  variants: \(variants)")
+            // Each variant with what it expects: the buggy ones name their anomalies, the fixed ones pass.
+            let expects = scenario.runs().map { "\($0.variant) (\($0.expectation.text))" }
+            print("  variants: \(summary.variants.isEmpty ? "(none); expects \(scenario.runs().first?.expectation.text ?? "pass")" : expects.joined(separator: ", "))")
             if !summary.tags.isEmpty { print("  tags: \(summary.tags.joined(separator: ", "))") }
             print("  file: \(summary.file)")
         }
