@@ -80,7 +80,13 @@ public enum ConsoleReport {
     /// The command that replays a run exactly: `swift run groupsim run <file> --variant <v> --seed <n>`.
     @Sendable
     public static func replayCommand(_ info: RunInfo) -> String {
-        "swift run groupsim run \(shellQuoted(info.file)) --variant \(shellQuoted(info.variant)) --seed \(info.seed)"
+        replayCommand(info, invoking: "swift run groupsim")
+    }
+
+    /// The same, starting groupsim as `invoking` says (`.build/release/groupsim`, `swift run -c release
+    /// groupsim`): the console's line replays with the build the user ran, not a debug build to make.
+    public static func replayCommand(_ info: RunInfo, invoking: String) -> String {
+        "\(invoking) run \(shellQuoted(info.file)) --variant \(shellQuoted(info.variant)) --seed \(info.seed)"
             + (info.mode == .deterministic ? " --deterministic" : "")
     }
 

@@ -32,6 +32,11 @@ struct CLI {
         try launch("/bin/sh", ["-c", "'\(BuiltProducts.executable("groupsim"))' \(arguments)"], environment: [:])
     }
 
+    /// Runs `command` with `sh -c` in the scratch directory (to start groupsim under another name).
+    func shell(_ command: String) throws -> Result {
+        try launch("/bin/sh", ["-c", command], environment: [:])
+    }
+
     /// Where `script(1)` is, to give a command a terminal (Linux's util-linux spelling).
     static let script = "/usr/bin/script"
 

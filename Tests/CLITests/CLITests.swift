@@ -54,6 +54,19 @@ import TestSupport
         #expect(try cli.run("validate", "pass.yaml").status == 0)
     }
 
+    /// The console's replay line starts groupsim as this one was started: a binary outside a package's
+    /// `.build` by the path it was started with (a build of the package through `swift run`, in its
+    /// configuration: the golden transcripts, from the debug build, say `swift run groupsim`).
+    @Test func theReplayLineStartsGroupsimAsItWasStarted() throws {
+        let cli = try CLI()
+        try FileManager.default.createSymbolicLink(atPath: cli.directory.url.appendingPathComponent("gs").path,
+                                                   withDestinationPath: BuiltProducts.executable("groupsim"))
+        let result = try cli.shell("./gs run notmatched.yaml")
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("  replay: ./gs run notmatched.yaml --variant default --seed 1\n"), "\(result.stdout)")
+        #expect(try cli.run("run", "notmatched.yaml").stdout.contains("  replay: swift run groupsim run notmatched.yaml"))
+    }
+
     @Test func listShowsTheValidScenarios() throws {
         let cli = try CLI()
         let result = try cli.run("list", "pass.yaml", "notmatched.yaml")

@@ -65,7 +65,7 @@ final class RunPrinter: Sendable {
         if json { return [(try? JSONReport.summaryLine(run, report: directory)) ?? "{}"] }
         let matched = run.result.verdict.matched
         if verbosity == .quiet && matched { return [] }
-        var lines = ConsoleReport.lines(run.result)
+        var lines = ConsoleReport.lines(run.result) { ConsoleReport.replayCommand($0, invoking: Invocation.command) }
         if verbosity == .verbose {
             if matched {
                 for anomaly in run.result.anomalies {
