@@ -385,6 +385,11 @@ import TestSupport
         #expect(missing.status == 1 && missing.stderr.contains("groupsim import: nope.sqlite:"), "\(missing.stderr)")
         let notAStore = try cli.run("import", "pass.yaml", "-o", "new.yaml")
         #expect(notAStore.status == 1 && !FileManager.default.fileExists(atPath: cli.directory.url.appendingPathComponent("new.yaml").path))
+        // The path is named once, not again by the reason.
+        #expect(notAStore.stderr.hasPrefix("groupsim import: pass.yaml: not a SQLite database"), "\(notAStore.stderr)")
+        let noFolder = try cli.run("import", path, "-o", "nowhere/new.yaml")
+        #expect(noFolder.status == 1 && noFolder.stderr.contains("cannot write nowhere/new.yaml: the folder ")
+                && noFolder.stderr.contains("/nowhere does not exist; make it first."), "\(noFolder.stderr)")
         let itself = try cli.run("import", path, "-o", path, "--force")
         #expect(itself.status == 1 && itself.stderr.contains("is the store's own file"), "\(itself.stderr)")
         let directory = try cli.run("import", path, "-o", "device", "--force")

@@ -112,6 +112,8 @@ import TestSupport
         #expect(model.entities.map { "\($0.name):\($0.parent ?? "-")" }
             == ["Book:-", "GraphicNovel:Book", "Feedback:-", "Page:-", "Writer:-", "Author:Writer"])
         #expect(model.entity(named: "GraphicNovel")?.attributes.map(\.name) == model.entity(named: "Book")?.attributes.map(\.name))
+        // Its unique index is on a binary column, which the language has no type for: no constraint.
+        #expect(model.entity(named: "Book")?.attributes.contains(where: \.isUnique) == false)
         // A store Core Data wrote is only read unless asked: the default options open it read-only.
         let before = try Data(contentsOf: url)
         let store = try StoreCoordinator(url: url, model: try Model(model))
@@ -132,6 +134,29 @@ import TestSupport
         let writer = try StoreCoordinator(url: url, model: try Model(model), options: options)
         _ = try writer.viewContext.insert("GraphicNovel", values: ["title": "Maus"])
         #expect(try writer.viewContext.save().permanentIDs.first?.value.primaryKey == 5, "after Book's Z_MAX 4")
+    }
+
+    /// A store's unique indexes are uniqueness constraints of the model read off its schema (an import's
+    /// skeleton declared none): one attribute's on the attribute, several attributes' on the entity, and a
+    /// sub-entity has its parent's.
+    @Test func uniqueIndexesAreTheInferredModelsConstraints() throws {
+        let directory = try TemporaryDirectory(prefix: "inspect")
+        let url = directory.url.appendingPathComponent("Tags.sqlite")
+        let written = ModelDescription(entities: [
+            EntityDescription(name: "Tag", attributes: [
+                AttributeDescription(name: "name", type: .string, isUnique: true),
+                AttributeDescription(name: "code", type: .int), AttributeDescription(name: "list", type: .string),
+            ], uniquenessConstraints: [["code", "list"]]),
+            EntityDescription(name: "Label", parent: "Tag"),
+        ]).inheriting()
+        do { _ = try StoreCoordinator(url: url, model: try Model(written)) }
+        // Without the model SharedStore keeps, as in a store Core Data wrote: the schema alone tells.
+        do { try SQLiteConnection(path: url.path).execute("DROP TABLE Z_MODELCACHE") }
+        let model = try StoreInspector.inspect(url).inferredModel()
+        for entity in ["Tag", "Label"] {
+            #expect(model.entity(named: entity)?.attributes.filter(\.isUnique).map(\.name) == ["name"], "\(entity)")
+            #expect(model.entity(named: entity)?.uniquenessConstraints == [["code", "list"]], "\(entity)")
+        }
     }
 
     @Test func aStoreCopiedWithoutItsWALSaysCommitsMayBeMissing() throws {

@@ -168,7 +168,7 @@ public enum ScenarioImporter {
         }
         let text = file(store: store, output: output, inspection: inspection, model: model, history: history,
                         writers: processes, objects: names, steps: steps, declaredModel: given != nil || !leftOut.isEmpty ? model : nil,
-                        leftOut: leftOut)
+                        leftOut: leftOut, given: given != nil)
         if text.utf8.count > Limits.fileBytes {
             throw Failure(description: "its skeleton would be \(text.utf8.count) bytes, more than the \(Limits.fileBytes) a scenario may have; "
                 + "import fewer transactions (--transactions)")
@@ -223,7 +223,7 @@ public enum ScenarioImporter {
 
     private static func file(store: URL, output: URL, inspection: StoreInspection, model: ModelDescription,
                              history: RecordedHistory, writers: [Writer], objects: [ObjectID: String], steps: [String],
-                             declaredModel: ModelDescription?, leftOut: [String]) -> String {
+                             declaredModel: ModelDescription?, leftOut: [String], given: Bool) -> String {
         let stem = store.deletingPathExtension().lastPathComponent
         // The store's file name as the scenario names it: letters, digits, '-', '_' and '.', not hidden.
         var name = String(stem.map { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) ? $0 : "-" }.prefix(100))
@@ -234,7 +234,7 @@ public enum ScenarioImporter {
         var lines = [
             "# Imported by groupsim import from \(YAMLText.comment(store.path)): \(history.transactions.count) history transactions"
                 + (history.omitted > 0 ? " (\(history.omitted) older ones left out)" : "") + ".",
-            "# The model is read off the store's schema:",
+            given ? "# The model is the one given with --model:" : "# The model is read off the store's schema:",
         ]
         for entity in model.entities {
             let declared = model.declaredProperties(of: entity)

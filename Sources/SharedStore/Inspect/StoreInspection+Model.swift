@@ -72,8 +72,19 @@ extension StoreInspection {
                 relationships.append(RelationshipDescription(name: relationship.name, destination: destination,
                                                               isToMany: relationship.toMany, inverse: inverse))
             }
+            // Its unique indexes are its uniqueness constraints (of attributes the model has): one attribute's
+            // is that attribute's, several attributes' are the entity's.
+            var constraints: [[String]] = []
+            for constraint in entity.constraints where !constraint.isEmpty
+                && constraint.allSatisfy({ name in attributes.contains { $0.name == name } }) {
+                if constraint.count == 1, let index = attributes.firstIndex(where: { $0.name == constraint[0] }) {
+                    attributes[index].isUnique = true
+                } else if !constraints.contains(constraint) {
+                    constraints.append(constraint)
+                }
+            }
             descriptions.append(EntityDescription(name: entity.name, attributes: attributes, relationships: relationships,
-                                                  parent: entity.parent))
+                                                  parent: entity.parent, uniquenessConstraints: constraints))
         }
         // A sub-entity's columns are in its root's table, where the schema cannot tell whose they are: the
         // root has them all, and its sub-entities inherit them (through at most the language's depth, so

@@ -62,6 +62,13 @@ struct ImportCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
+        // Said before the store is read: the folder to write in must be there.
+        var isDirectory: ObjCBool = false
+        let folder = outputURL.deletingLastPathComponent()
+        guard fm.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            printError("groupsim import: cannot write \(VisibleText.escaped(output)): the folder \(VisibleText.escaped(folder.path)) does not exist; make it first.")
+            throw ExitCode(1)
+        }
         // The copies it reads are removed on Ctrl-C and on SIGTERM too.
         ProcessGuard.installCleanupHandlers(grace: .seconds(1))
         let scratch = FileManager.default.temporaryDirectory
@@ -85,7 +92,13 @@ struct ImportCommand: ParsableCommand {
             text = try ScenarioImporter.skeleton(store: URL(fileURLWithPath: store), output: outputURL,
                                                  transactions: transactions, scratch: scratch, model: given)
         } catch {
-            printError("groupsim import: \(VisibleText.escaped(store)): \(VisibleText.escaped("\(error)"))")
+            // A message that starts with the store's path already names it.
+            var message = "\(error)"
+            for path in [store, URL(fileURLWithPath: store).path] where message.hasPrefix(path + ": ") {
+                message.removeFirst(path.count + 2)
+                break
+            }
+            printError("groupsim import: \(VisibleText.escaped(store)): \(VisibleText.escaped(message))")
             throw ExitCode(1)
         }
         do {
