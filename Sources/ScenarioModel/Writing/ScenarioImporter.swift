@@ -124,15 +124,20 @@ public enum ScenarioImporter {
         for writer in writers.all where writer.name != app.name && running.contains(writer.name) && writer.role != .intent {
             step(writer.name, "exit")
         }
-        // A history with no writer but the app (or none at all) shows no two-process bug: an extension edits
-        // an object the app has shown, and the app reads it again, which each refresh strategy decides.
+        // The replayed history changes nothing the starting store does not already hold (it is the store
+        // those transactions left), so on its own it shows no two-process bug: an extension (one the history
+        // names, else one the skeleton adds) edits an object the app has shown, and the app reads it again,
+        // which each refresh strategy decides.
         var edited: (id: ObjectID, values: [String: Value])?
-        if writers.all.count == 1, let sample = sampleToEdit(history.samples, entities: entitiesByName) {
+        let editor = writers.all.first { $0.name != app.name && [.share, .action, .watch].contains($0.role) }
+        if let sample = sampleToEdit(history.samples, entities: entitiesByName) {
+            let editorName = editor?.name ?? extensionName(writers)
             if names[sample.id] == nil { _ = name(sample.id) }
-            step(extensionName(writers), "launch")
-            step(extensionName(writers), "{ update: \(YAMLText.word(name(sample.id))), set: \(YAMLText.values(sample.change)) }")
-            step(extensionName(writers), "save")
-            step(extensionName(writers), "exit")
+            steps.append("  # an edit the skeleton adds, which the history did not record: \(YAMLText.comment(editorName)) changes an object the app has shown")
+            step(editorName, "launch")
+            step(editorName, "{ update: \(YAMLText.word(name(sample.id))), set: \(YAMLText.values(sample.change)) }")
+            step(editorName, "save")
+            step(editorName, "exit")
             edited = (sample.id, sample.change)
         }
         for (id, _) in history.samples.sorted(by: { ($0.key.entity, $0.key.primaryKey) < ($1.key.entity, $1.key.primaryKey) }) {
@@ -162,7 +167,7 @@ public enum ScenarioImporter {
             }
         }
         var processes = writers.all
-        if edited != nil {
+        if edited != nil, editor == nil {
             processes.append(Writer(name: extensionName(writers), role: .share, bundle: nil, author: nil,
                                     label: "an extension the skeleton adds: it edits an object the app has shown"))
         }
