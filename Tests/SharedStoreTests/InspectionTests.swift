@@ -159,6 +159,24 @@ import TestSupport
         }
     }
 
+    /// A sub-entity's to-one lives in its root's table, where the schema does not tell where it points:
+    /// in a store GroupSim wrote, the model it keeps does (`inspect` said "destination unknown" while
+    /// `import`, reading the kept model, knew it).
+    @Test func aSubEntitysToOneTakesItsDestinationFromTheKeptModel() throws {
+        let directory = try TemporaryDirectory(prefix: "inspect")
+        let url = directory.url.appendingPathComponent("Cars.sqlite")
+        let model = ModelDescription(entities: [
+            EntityDescription(name: "Person", attributes: [AttributeDescription(name: "fullName", type: .string)]),
+            EntityDescription(name: "Vehicle", attributes: [AttributeDescription(name: "plate", type: .string)]),
+            EntityDescription(name: "Car", relationships: [RelationshipDescription(name: "driver", destination: "Person", isToMany: false)],
+                              parent: "Vehicle"),
+        ]).inheriting()
+        do { _ = try StoreCoordinator(url: url, model: try Model(model)) }
+        let inspection = try StoreInspector.inspect(url)
+        let driver = inspection.entities.first { $0.name == "Vehicle" }?.relationships.first { $0.name == "driver" }
+        #expect(driver?.destination == "Person", "\(inspection.entities)")
+    }
+
     @Test func aStoreCopiedWithoutItsWALSaysCommitsMayBeMissing() throws {
         let directory = try TemporaryDirectory(prefix: "inspect")
         let url = directory.url.appendingPathComponent("Books.sqlite")

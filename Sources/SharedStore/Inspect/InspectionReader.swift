@@ -145,8 +145,20 @@ struct InspectionReader {
         let (roots, broken) = Self.roots(of: rows, byNumber: byNumber)
         let entityNames = rows.map(\.name)
         var spelledNames = Self.spelledNames(indexes: indexes, entities: entityNames)
+        // The model SharedStore keeps also tells where a to-one points when the schema does not (a
+        // sub-entity's relationship, in its root's table): by its lowercased name, when only one entity
+        // family declares it with one destination.
+        var keptDestinations: [String: String?] = [:]
         for entity in model?.entities ?? [] {
             for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) { spelledNames[name.lowercased()] = name }
+            for relationship in entity.relationships where !relationship.isToMany {
+                let key = relationship.name.lowercased()
+                if let known = keptDestinations[key], known != relationship.destination {
+                    keptDestinations[key] = .some(nil)
+                } else {
+                    keptDestinations[key] = relationship.destination
+                }
+            }
         }
         let joins = joinTables()
         let uniqueIndexes = Self.uniqueIndexes(indexes, entities: Set(entityNames))
@@ -170,9 +182,9 @@ struct InspectionReader {
                     if Self.entityColumn(column) != nil { continue }
                     let name = spelledNames[String(column.dropFirst()).lowercased()] ?? String(column.dropFirst()).lowercased()
                     if type == "INTEGER", indexes.contains("\(table)_\(column)_INDEX") {
-                        relationships.append(StoreInspection.Relationship(
-                            name: name, destination: toOneDestination(column, in: columns, byNumber: byNumber, names: entityNames),
-                            toMany: false, storage: column))
+                        let destination = toOneDestination(column, in: columns, byNumber: byNumber, names: entityNames)
+                            ?? keptDestinations[name.lowercased()] ?? nil
+                        relationships.append(StoreInspection.Relationship(name: name, destination: destination, toMany: false, storage: column))
                     } else {
                         attributes.append(StoreInspection.Attribute(name: name, column: column, type: Self.typeName(type)))
                     }
