@@ -100,4 +100,50 @@ import Trace
             """, seeds: 1...2, pool: pool)
         #expect(Set(verdicts) == ["matched []"], "\(verdicts)")
     }
+    /// Two branches that each sleep 100 ms: in the deterministic mode the second branch's sleep counts
+    /// from its own start, as its timer does in real time, not from when the first branch's step ended
+    /// (its insert began 201 ms in). The schedule written out waits as it ran: replayed as written, every
+    /// step begins at the same virtual moment.
+    @Test func siblingSleepsCountFromTheirOwnBranch() throws {
+        let yaml = """
+            summary: Two branches each sleep, then insert.
+            store: { group: group.t, name: N, model: { Note: { title: string } } }
+            processes:
+              app: { role: host }
+              share: { role: share }
+            steps:
+              - app: launch
+              - share: launch
+              - parallel:
+                  - [ { sleep: 100ms }, { app: { insert: Note, id: a, set: { title: A } } } ]
+                  - [ { sleep: 100ms }, { share: { insert: Note, id: b, set: { title: B } } } ]
+              - app: save
+            expect: pass
+            """
+        let scenario = try ScenarioLoader.parse(yaml: yaml, file: "sleeps.yaml")
+        for seed in UInt64(1)...3 {
+            let run = try #require(scenario.run(variant: "default", seed: seed))
+            let outcome = ScenarioRunner.execute(RunPlan(run: run, summary: scenario.summary, mode: .deterministic),
+                                                 options: RunnerOptions(agentExecutable: RunHarness.groupsim))
+            #expect(outcome.harnessError == nil)
+            let starts = Self.stepStarts(outcome)
+            let parallel = try #require(starts.first { $0.process == "runner" }?.t)
+            let inserts = starts.filter { $0.process != "runner" }.suffix(3).prefix(2).map(\.t)
+            #expect(inserts.count == 2 && inserts.allSatisfy { $0 >= parallel + 100_000_000 && $0 < parallel + 110_000_000 },
+                    "seed \(seed): \(inserts.map { $0 - parallel })")
+            let text = try ScenarioWriter.file(
+                name: "replay", summary: "Replay.", comment: [], storeSource: yaml, processes: run.processes,
+                steps: outcome.executed, expectation: .pass, seed: seed, schedule: .asWritten)
+            let written = try ScenarioLoader.parse(yaml: text, file: "replay.yaml")
+            let again = ScenarioRunner.execute(RunPlan(run: written.runs()[0], summary: "Replay.", mode: .deterministic),
+                                               options: RunnerOptions(agentExecutable: RunHarness.groupsim))
+            #expect(Self.stepStarts(again).map(\.t) == starts.map(\.t), "seed \(seed):\n\(text)")
+        }
+    }
+
+    private static func stepStarts(_ outcome: RunOutcome) -> [(process: String, t: UInt64)] {
+        outcome.trace.events.compactMap { event in
+            if case .stepStarted = event.kind { (event.process, event.t) } else { nil }
+        }
+    }
 }

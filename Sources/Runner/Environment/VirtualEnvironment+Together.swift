@@ -112,7 +112,22 @@ extension VirtualEnvironment {
                 }
             }
         }
-        func run(_ child: RunPlan.PlannedStep, queued: Bool = false) throws(HarnessFailure) {
+        /// When each branch's step before the next one ended (the step's start at first): a branch's `sleep`
+        /// ends that long after it, as a timer of that branch, whatever the others ran meanwhile.
+        let began = time.now
+        var branchEnd: [Int: UInt64] = [:]
+        /// What each `sleep` child (by position) waited in virtual time, written out so a replay as written waits as much.
+        var slept: [Int: UInt64] = [:]
+        func runInline(_ child: RunPlan.PlannedStep, position: Int?) throws(HarnessFailure) {
+            guard !parallelAsWritten, case .sleep(let duration) = child.step.step, let branch = step.branchOf[child.index] else {
+                return try step.runInline(child)
+            }
+            sleepEnd = branchEnd[branch, default: began].addingClamped(duration.nanos)
+            defer { sleepEnd = nil }
+            try step.runInline(child)
+            if let position { slept[position] = sleptNanos }
+        }
+        func run(_ child: RunPlan.PlannedStep, queued: Bool = false, position: Int? = nil) throws(HarnessFailure) {
             // A command whose busy timeout passed while the steps before this one ran, with the lock still
             // held after them, has failed by now, as SQLite's busy handler gives up at the timeout.
             try retryWaiting(onlyExpired: true)
@@ -121,7 +136,7 @@ extension VirtualEnvironment {
                 return
             }
             guard let (slot, command) = step.command(for: child, besides: waiting.map(\.sent.slot.name)) else {
-                try step.runInline(child)
+                try runInline(child, position: position)
                 try retryWaiting()
                 return
             }
@@ -143,7 +158,20 @@ extension VirtualEnvironment {
         let outer = lockDeadlines
         lockDeadlines = (next: { waiting.map(\.deadline).min() }, expire: { () throws(HarnessFailure) in try retryWaiting(onlyExpired: true) })
         defer { lockDeadlines = outer }
-        for child in step.children { try run(child) }
+        for (position, child) in step.children.enumerated() {
+            try run(child, position: position)
+            if let branch = step.branchOf[child.index] { branchEnd[branch] = time.now }
+        }
+        // The sleeps as they waited: a replay as written (where a sleep holds back what follows it) waits the same.
+        if !slept.isEmpty, runner.runningTogether == 1 {
+            runner.executed.rewriteCurrent { written in
+                guard case .parallel(var children) = written.step else { return }
+                for (position, nanos) in slept where children.indices.contains(position) {
+                    children[position].step = .sleep(Duration(microseconds: Int64(clamping: (nanos + 999) / 1000)))
+                }
+                written.step = .parallel(children)
+            }
+        }
         // Checks still to match: time passes to the first moment one could (a notification waiting for
         // its process, a timer, a deadline) while locks are waited on as below.
         while !checking.isEmpty || !waiting.isEmpty {

@@ -47,6 +47,11 @@ final class VirtualEnvironment: RunEnvironment {
     /// process's lock and waits for it while the others act, and when its busy timeout passes
     /// (`VirtualEnvironment+LockWaits.swift`).
     var backgroundWaits: [String: UInt64] = [:]
+    /// Set while a `sleep` of a `parallel` branch runs: the moment it ends, counted from when its branch's
+    /// step before it ended, not from now (a sibling's steps may have run since, in virtual time).
+    var sleepEnd: UInt64?
+    /// How long the last such sleep waited, from when it began (what a replay as written waits).
+    var sleptNanos: UInt64 = 0
 
     init(plan: RunPlan, options: RunnerOptions, sandbox: Sandbox) throws {
         self.options = options
@@ -120,7 +125,8 @@ final class VirtualEnvironment: RunEnvironment {
     func pid(of child: any SupervisedProcess) -> Int32? { nil }
 
     func sleep(nanos: UInt64) throws(HarnessFailure) {
-        let end = time.now.addingClamped(nanos)
+        let end = sleepEnd.map { Swift.max(time.now, $0) } ?? time.now.addingClamped(nanos)
+        sleptNanos = end - time.now
         while let hook = lockDeadlines, let next = hook.next(), next < end {
             try advanceTime(to: next)
             // What the expiry runs is other steps: the sleep's own step is restored after, and a sleep among

@@ -29,6 +29,12 @@ struct ExecutedSteps {
         current = nil
     }
 
+    /// Changes the step being executed (a `parallel` whose sleeps are written as they ran).
+    mutating func rewriteCurrent(_ body: (inout ScenarioStep) -> Void) {
+        guard let current, let index = marks.firstIndex(of: current) else { return }
+        body(&steps[index])
+    }
+
     /// Where a notification routed now began: the step being executed, else the next step to be recorded.
     var routingMark: Double { current ?? next }
 

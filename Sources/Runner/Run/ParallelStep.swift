@@ -40,6 +40,8 @@ final class ParallelStep {
     private var first: Set<Int> = []
     /// The children `started(_:)` has counted.
     private var begun: Set<Int> = []
+    /// Each child's branch, by its index: the number of its sequence (or of itself) as the file wrote them.
+    let branchOf: [Int: Int]
 
     /// - Parameters:
     ///   - children: the children in the order the environment runs them (the deterministic mode
@@ -53,6 +55,11 @@ final class ParallelStep {
         // (a `within:` check first in a branch saw nothing until the step after it started).
         // As written (a schedule explore wrote out), a `sleep` among the children holds back those after it:
         // they start later, not with the others.
+        var branchOf: [Int: Int] = [:]
+        for (number, branch) in Self.branches(of: written).enumerated() {
+            for child in branch { branchOf[child.index] = number }
+        }
+        self.branchOf = branchOf
         let asWritten = runner.plan.schedule.strategy == .asWritten
         let held = asWritten ? written.firstIndex { if case .sleep = $0.step.step { true } else { false } } : nil
         for branch in Self.branches(of: held.map { Array(written[..<$0]) } ?? written) {
