@@ -141,6 +141,45 @@ import Trace
         }
     }
 
+    /// Three processes poll with `within:` from 50 ms, deadlines at 120 ms; the share saves at 100 ms. In real
+    /// time they poll in their own processes while the share acts; in the deterministic mode each check
+    /// asked again took its cost of virtual time, so the share's update began at 108 ms and its commit
+    /// came after the deadlines (a stale read in seeds 3 to 6, found by a mode probe). Asked again, a check
+    /// takes no virtual time: every seed matches, as real time does.
+    @Test func checksAskedAgainDelayNoSibling() throws {
+        let yaml = """
+            summary: The share saves at 100 ms; three readers poll from 50 ms with deadlines at 120 ms.
+            store: { group: group.t, name: N, model: { Note: { title: string } } }
+            processes:
+              app:    { role: host, refresh: history }
+              share:  { role: share }
+              action: { role: action, refresh: history }
+              service: { role: notification-service, refresh: history }
+            steps:
+              - app: launch
+              - share: launch
+              - action: launch
+              - service: launch
+              - app: { insert: Note, id: n1, set: { title: A } }
+              - app: save
+              - app: { fetch: Note }
+              - action: { fetch: Note }
+              - service: { fetch: Note }
+              - parallel:
+                  - [ { sleep: 100ms }, { share: { update: n1, set: { title: B } } }, { share: save } ]
+                  - [ { sleep: 50ms }, { app: { read: n1, expect: { title: B }, within: 70ms } } ]
+                  - [ { sleep: 50ms }, { action: { read: n1, expect: { title: B }, within: 70ms } } ]
+                  - [ { sleep: 50ms }, { service: { read: n1, expect: { title: B }, within: 70ms } } ]
+            expect: pass
+            """
+        for seed in UInt64(1)...6 {
+            let outcome = try RunHarness.single(yaml, mode: .deterministic, seed: seed)
+            #expect(outcome.harnessError == nil)
+            let result = TraceChecker.check(outcome.trace)
+            #expect(result.verdict.matched, "seed \(seed): \(result.anomalies.map(\.explanation))")
+        }
+    }
+
     private static func stepStarts(_ outcome: RunOutcome) -> [(process: String, t: UInt64)] {
         outcome.trace.events.compactMap { event in
             if case .stepStarted = event.kind { (event.process, event.t) } else { nil }

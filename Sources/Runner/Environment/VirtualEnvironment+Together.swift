@@ -94,6 +94,8 @@ extension VirtualEnvironment {
         func recheck() throws(HarnessFailure) {
             var index = 0
             while index < checking.count {
+                askingAgain = true
+                defer { askingAgain = false }
                 let again = try step.recheck(checking[index], lockWaits: .yield)
                 let reply = try runner.awaitReply(again.seq, from: again.slot, timeout: runner.timeout(for: again.child.step.step, again.slot))
                 if reply.status == .blocked {

@@ -50,6 +50,9 @@ final class VirtualEnvironment: RunEnvironment {
     /// Set while a `sleep` of a `parallel` branch runs: the moment it ends, counted from when its branch's
     /// step before it ended, not from now (a sibling's steps may have run since, in virtual time).
     var sleepEnd: UInt64?
+    /// Set while a check of a `parallel` child is asked again: the attempt takes no virtual time, as in real
+    /// time the reader polls in its own process while its siblings act, delaying none of them.
+    var askingAgain = false
     /// How long the last such sleep waited, from when it began (what a replay as written waits).
     var sleptNanos: UInt64 = 0
 
@@ -109,7 +112,7 @@ final class VirtualEnvironment: RunEnvironment {
     /// The request acts at the present time plus what the command costs, after the notifications waiting
     /// for the process (unless the strategy holds them back past this step).
     func prepare(_ request: inout AgentRequest, for slot: ProcessSlot) {
-        request.virtualTime = time.now &+ costs.cost(of: request.command)
+        request.virtualTime = time.now &+ (askingAgain ? 0 : costs.cost(of: request.command))
         // A lock wait asked again hands nothing over: what waits is delivered where the schedule says.
         if holding[slot.name] == nil, request.command != .awaitLock { request.notifications = scripted.take(for: slot.name) }
     }
