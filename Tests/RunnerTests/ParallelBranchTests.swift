@@ -180,6 +180,43 @@ import Trace
         }
     }
 
+    /// A workload beside a lock held for 300 ms: its saves meet the lock while it is held (a `busy` each,
+    /// the busy timeout being 50 ms) and not after, whichever child the file writes first, in both modes'
+    /// world: it ran alone, before or after its sibling, meeting the lock in none of its 20 saves or in all
+    /// of them (found by a mode probe). Two workloads in one `parallel` insert ids of their own.
+    @Test(arguments: [true, false])
+    func aWorkloadRunsBesideItsSiblings(workloadFirst: Bool) throws {
+        let workload = "- workload: { processes: [share], entity: Note, mix: { insert: 1 }, rate: 20/s, duration: 1s, keys: 50 }"
+        let lock = "- [ { app: { begin-write: true } }, { sleep: 300ms }, { app: end-write } ]"
+        let yaml = """
+            summary: A workload beside a held lock.
+            store: { group: group.t, name: N, model: { Note: { title: string } } }
+            processes:
+              app: { role: host }
+              share: { role: share, busy-timeout: 50ms }
+              action: { role: action }
+            steps:
+              - app: launch
+              - share: launch
+              - action: launch
+              - parallel:
+                  \(workloadFirst ? workload : lock)
+                  \(workloadFirst ? lock : workload)
+                  - workload: { processes: [action], entity: Note, mix: { insert: 1 }, rate: 20/s, duration: 500ms, keys: 50 }
+              - share: exit
+            expect: [busy]
+            """
+        for seed in UInt64(1)...3 {
+            let outcome = try RunHarness.single(yaml, mode: .deterministic, seed: seed)
+            #expect(outcome.harnessError == nil)
+            let result = TraceChecker.check(outcome.trace)
+            let busy = result.anomalies.filter { $0.kind == .busy }
+            #expect((3...7).contains(busy.count) && busy.allSatisfy { $0.process == "share" },
+                    "seed \(seed): \(busy.count) busy, \(result.anomalies.map(\.explanation))")
+            #expect(!result.anomalies.contains { $0.kind == .duplicate }, "\(result.anomalies.map(\.explanation))")
+        }
+    }
+
     private static func stepStarts(_ outcome: RunOutcome) -> [(process: String, t: UInt64)] {
         outcome.trace.events.compactMap { event in
             if case .stepStarted = event.kind { (event.process, event.t) } else { nil }

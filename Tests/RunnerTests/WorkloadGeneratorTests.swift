@@ -78,4 +78,14 @@ import Testing
         }
         #expect(inserted == ["k4", "k6", "k7", "k8", "k9"])
     }
+    /// Ids another workload beside it inserts are not this one's fresh ids.
+    @Test func freshIdsSkipTheReservedOnes() {
+        var generator = WorkloadGenerator(
+            processes: ["share"], mix: .init(insert: 1, update: 0, delete: 0, read: 0),
+            rate: 10, durationNanos: 300_000_000, keys: 50, attribute: ("title", .string), seed: 3)
+        generator.reserved = ["k1", "k2", "k4"]
+        var inserted: [String] = []
+        while let op = generator.next(committed: inserted.sorted()) { inserted.append(op.id) }
+        #expect(inserted == ["k3", "k5", "k6"])
+    }
 }

@@ -96,6 +96,7 @@ final class RealTimeEnvironment: RunEnvironment {
     /// the crashing process's lock); control steps, and a step of a process another branch's command
     /// occupies, wait for the commands in flight and run in order; the branches after them wait too.
     func runTogether(_ step: ParallelStep) throws(HarnessFailure) {
+        let began = MonotonicClock.now()
         let branches = step.branches
         var next = [Int](repeating: 0, count: branches.count)
         var pending: [Int: ParallelStep.Sent] = [:]
@@ -110,7 +111,8 @@ final class RealTimeEnvironment: RunEnvironment {
                 if case .sleep(let duration) = child.step.step {
                     runner.currentStep = child
                     runner.record(.stepStarted)
-                    timers[b] = .sleep(child, until: Self.deadline(after: duration.nanos))
+                    // A workload's pacing sleep ends at its operation's moment, counted from the parallel's start.
+                    timers[b] = .sleep(child, until: child.paceOffset.map { began.addingClamped($0) } ?? Self.deadline(after: duration.nanos))
                     next[b] += 1
                 } else if let (slot, command) = step.command(for: child, besides: pending.values.map(\.slot.name)) {
                     pending[b] = try step.send(command, for: child, to: slot)

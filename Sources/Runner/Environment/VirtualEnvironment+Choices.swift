@@ -111,6 +111,7 @@ extension VirtualEnvironment {
         var elapsed = [UInt64](repeating: 0, count: left.count)
         func start(_ b: Int) -> UInt64 {
             guard !parallelAsWritten, case .sleep(let duration) = left[b][0].step.step else { return elapsed[b] }
+            if let pace = left[b][0].paceOffset { return Swift.max(elapsed[b], pace) }
             return elapsed[b].addingClamped(duration.nanos)
         }
         var order: [RunPlan.PlannedStep] = []

@@ -124,7 +124,8 @@ extension VirtualEnvironment {
             guard !parallelAsWritten, case .sleep(let duration) = child.step.step, let branch = step.branchOf[child.index] else {
                 return try step.runInline(child)
             }
-            sleepEnd = branchEnd[branch, default: began].addingClamped(duration.nanos)
+            // A workload's pacing sleep lasts until its operation's moment, counted from the parallel's start.
+            sleepEnd = child.paceOffset.map { began.addingClamped($0) } ?? branchEnd[branch, default: began].addingClamped(duration.nanos)
             defer { sleepEnd = nil }
             try step.runInline(child)
             if let position { slept[position] = sleptNanos }

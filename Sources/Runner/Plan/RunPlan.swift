@@ -16,6 +16,12 @@ public struct RunPlan: Sendable {
         /// What the plan decided about this step, recorded in the trace when it runs (a reload request
         /// the budget refused, or one the run ended before).
         public var notes: [String] = []
+        /// An operation of a `workload` run as a branch of its `parallel` (`ScenarioRunner.workloadBranch`):
+        /// a read is a workload read, a failed save is rolled back.
+        public var workloadOperation = false
+        /// For a `sleep` that paces a workload's operations in a `parallel`: it lasts until this long after
+        /// the `parallel` began (the operation's moment), not its duration after the step before it.
+        public var paceOffset: UInt64?
     }
 
     public let run: ScenarioRun

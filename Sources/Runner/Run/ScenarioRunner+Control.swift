@@ -61,6 +61,28 @@ extension ScenarioRunner {
         try Self.send(request, to: child)
     }
 
+    /// The workload's entity and its generator, seeded from the workload (or the run's seed and the step).
+    func workloadGenerator(_ workload: Workload, at index: Int?) -> (EntityDescription?, WorkloadGenerator) {
+        let entity = plan.run.store.model.entity(named: workload.entity)
+        let attribute = entity?.attributes.first { !$0.isOptional && [.string, .int, .double].contains($0.type) }
+        let seed = workload.seed ?? plan.run.rootSeed &+ UInt64(index ?? 0)
+        return (entity, WorkloadGenerator(
+            processes: workload.processes,
+            mix: .init(insert: workload.mix.insert, update: workload.mix.update, delete: workload.mix.delete, read: workload.mix.read),
+            rate: workload.rate, durationNanos: workload.duration.nanos, keys: workload.keys,
+            attribute: attribute.map { ($0.name, $0.type) }, seed: seed))
+    }
+
+    /// The workload's ids (k1...k<keys> of its entity) live in its store now, sorted: it touches only its
+    /// own objects, whatever else lives in the store.
+    func committedWorkloadIDs(_ workload: Workload) -> [String] {
+        let store = slots[workload.processes.first ?? ""]?.store ?? "group:\(plan.run.store.group)"
+        return (objects.live[store] ?? []).filter { id in
+            guard id.hasPrefix("k"), let number = Int(id.dropFirst()) else { return false }
+            return number >= 1 && number <= workload.keys && objects.rows[store]?[id]?.entity == workload.entity
+        }.sorted()
+    }
+
     /// Random operations from the workload's seed, at its rate; each write saves at once and every
     /// read is checked like any other.
     private func runWorkload(_ workload: Workload) throws(HarnessFailure) {
@@ -69,23 +91,10 @@ extension ScenarioRunner {
             record(.note("the workload did not run: \(storeless.joined(separator: ", ")) has no store loaded (it did not load at launch)"))
             return
         }
-        let entity = plan.run.store.model.entity(named: workload.entity)
-        let attribute = entity?.attributes.first { !$0.isOptional && [.string, .int, .double].contains($0.type) }
-        let seed = workload.seed ?? plan.run.rootSeed &+ UInt64(currentStep?.index ?? 0)
-        var generator = WorkloadGenerator(
-            processes: workload.processes,
-            mix: .init(insert: workload.mix.insert, update: workload.mix.update, delete: workload.mix.delete, read: workload.mix.read),
-            rate: workload.rate, durationNanos: workload.duration.nanos, keys: workload.keys,
-            attribute: attribute.map { ($0.name, $0.type) }, seed: seed)
+        let (entity, seeded) = workloadGenerator(workload, at: currentStep?.index)
+        var generator = seeded
         let start = time.now
-        let store = slots[workload.processes.first ?? ""]?.store ?? "group:\(plan.run.store.group)"
-        // A workload touches only its own entity's objects with its own ids (k1...k<keys>), whatever
-        // else lives in the store.
-        func isOwn(_ id: String) -> Bool {
-            guard id.hasPrefix("k"), let number = Int(id.dropFirst()) else { return false }
-            return number >= 1 && number <= workload.keys && objects.rows[store]?[id]?.entity == workload.entity
-        }
-        func committed() -> [String] { (objects.live[store] ?? []).filter(isOwn).sorted() }
+        func committed() -> [String] { committedWorkloadIDs(workload) }
         defer {
             let took = time.now - start
             let asked = workload.duration.nanos

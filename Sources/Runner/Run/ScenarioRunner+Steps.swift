@@ -120,6 +120,12 @@ extension ScenarioRunner {
     /// hub holds a process's notifications until all its steps of the `parallel` are under way, as they
     /// would arrive after steps already started.
     func executeParallel(_ planned: RunPlan.PlannedStep) throws(HarnessFailure) {
+        var planned = planned
+        var reserved: [String: Set<String>] = [:]
+        planned.children = planned.children.map { child in
+            guard case .workload(let workload) = child.step.step else { return child }
+            return workloadBranch(child, workload, reserved: &reserved[workload.entity, default: []])
+        }
         let ordered = env.orderTogether(planned.children)
         if runningTogether == 0 {
             var written = planned.step

@@ -44,6 +44,8 @@ public struct WorkloadGenerator: Sendable {
     private var random: SeededRandom
     private var issued = 0
     private var nextFresh = 1
+    /// Ids another workload running beside this one inserts: never this one's fresh ids.
+    public var reserved: Set<String> = []
 
     /// - Parameters:
     ///   - rate: operations per second across all processes.
@@ -68,9 +70,9 @@ public struct WorkloadGenerator: Sendable {
         guard issued < count, !processes.isEmpty, mix.total > 0 else { return nil }
         // Fresh ids are ones no live object has: a workload after another one (or after steps that
         // inserted k1, ...) goes on past the ids they committed, instead of inserting them again.
-        if nextFresh <= keys, !committed.isEmpty {
+        if nextFresh <= keys, !committed.isEmpty || !reserved.isEmpty {
             let live = Set(committed)
-            while nextFresh <= keys && live.contains("k\(nextFresh)") { nextFresh += 1 }
+            while nextFresh <= keys && (live.contains("k\(nextFresh)") || reserved.contains("k\(nextFresh)")) { nextFresh += 1 }
         }
         let offset = UInt64(issued) * intervalNanos
         issued += 1
