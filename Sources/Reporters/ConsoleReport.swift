@@ -91,7 +91,7 @@ public enum ConsoleReport {
     }
 
     /// Quotes a word for a POSIX shell when it needs it.
-    static func shellQuoted(_ word: String) -> String {
+    public static func shellQuoted(_ word: String) -> String {
         let plain = !word.isEmpty && word.allSatisfy { $0.isLetter || $0.isNumber || "-_./:=+,@".contains($0) }
         guard !plain else { return word }
         return "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"

@@ -1,4 +1,4 @@
-import Foundation
+import Reporters
 
 /// How this groupsim was started, as words a user can paste to start it the same way again (the
 /// console's replay lines): a build of the package is started through `swift run` in its configuration,
@@ -15,7 +15,6 @@ enum Invocation {
             if inside.contains("release") { return "swift run -c release groupsim" }
             if inside.contains("debug") { return "swift run groupsim" }
         }
-        let plain = !argument.isEmpty && argument.allSatisfy { $0.isLetter || $0.isNumber || "-_./".contains($0) }
-        return plain ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return ConsoleReport.shellQuoted(argument)
     }
 }

@@ -23,8 +23,9 @@ struct ListCommand: ParsableCommand {
             print(summary.name)
             if !summary.summary.isEmpty { print("  \(summary.summary)") }
             // Each variant with what it expects: the buggy ones name their anomalies, the fixed ones pass.
-            let expects = scenario.runs().map { "\($0.variant) (\($0.expectation.text))" }
-            print("  variants: \(summary.variants.isEmpty ? "(none); expects \(scenario.runs().first?.expectation.text ?? "pass")" : expects.joined(separator: ", "))")
+            let runs = scenario.runs()
+            let expects = runs.map { "\($0.variant) (\($0.expectation.text))" }
+            print("  variants: \(summary.variants.isEmpty ? "(none); expects \(runs.first?.expectation.text ?? "pass")" : expects.joined(separator: ", "))")
             if !summary.tags.isEmpty { print("  tags: \(summary.tags.joined(separator: ", "))") }
             print("  file: \(summary.file)")
         }
