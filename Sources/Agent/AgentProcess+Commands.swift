@@ -80,8 +80,14 @@ extension AgentProcess {
             try? execute(request.command, into: &outcome)
             return
         }
+        // A write among the children of `parallel` in the deterministic mode keeps its transaction open.
+        let holding = request.holdsCommit == true && mayHoldCommit(request.command)
         do {
+            // Where the lock is taken already, the command meets it itself (and yields or fails as it does).
+            if holding { try? beginWrite() }
             try execute(request.command, into: &outcome)
+            // A write that changed nothing has nothing to hold the lock for.
+            if holding, let held = heldWrite, held.commits.isEmpty { try commitHeldWrite(into: &outcome) }
             if let expected = request.expectError, !metExpectedError {
                 // The step said it would fail; that it succeeded is what the check records.
                 record(.check(CheckRecord(kind: .expectError, subject: expected.rawValue, passed: false, withinNanos: 0)))
@@ -91,8 +97,14 @@ extension AgentProcess {
                                     aliases: outcome.aliases)
             answer.matched = lastCheckMatched
             if pendingPurge { answer.lockWaitPending = true }
+            if holding, holdsBeginWrite { answer.commitHeld = true }
             reply(answer)
         } catch {
+            // What the held transaction's savepoint did is rolled back: it ends, committing nothing.
+            if holding, holdsBeginWrite {
+                heldWrite = nil
+                try? coordinator.endWrite()
+            }
             if yieldingLockWait(error) is LockWaitYield {
                 reply(AgentReply(seq: request.seq, status: .blocked))
                 return
@@ -102,6 +114,18 @@ extension AgentProcess {
             var answer = AgentReply(seq: request.seq, status: status, error: record)
             if pendingPurge { answer.lockWaitPending = true }
             reply(answer)
+        }
+    }
+
+    /// Whether `command` may keep its transaction open (`AgentRequest.holdsCommit`): a save to the store
+    /// or a batch operation, outside a `begin-write` of the file's own, not on a read-only copy, and not
+    /// with a crash armed inside the save (which stops before its own COMMIT).
+    func mayHoldCommit(_ command: AgentCommand) -> Bool {
+        guard !holdsBeginWrite, openedCopyName == nil, !crashArmed else { return false }
+        switch command {
+        case .save: return view.parent == nil
+        case .batchInsert, .batchUpdate, .batchDelete: return true
+        default: return false
         }
     }
 

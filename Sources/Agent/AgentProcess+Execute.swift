@@ -66,7 +66,7 @@ extension AgentProcess {
             view.unpinQueryGeneration()
         case .beginWrite:
             try beginWrite()
-        case .endWrite:
+        case .endWrite, .commitHeld:
             try commitHeldWrite(into: &outcome)
         // History.
         case .mergeHistory:

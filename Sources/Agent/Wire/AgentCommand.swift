@@ -63,6 +63,8 @@ public enum AgentCommand: Sendable, Hashable, Codable {
     /// Deterministic mode: nothing but a refresh's write that waits for another process's lock, tried again
     /// (it yields again while the lock is held, or fails with `busy` under `LockWaitHandling.fail`).
     case awaitLock
+    /// Deterministic mode: commits the write a command sent with `AgentRequest.holdsCommit` left open.
+    case commitHeld
     /// Runs the refresh strategy one last time (reason `final`) and records the view.
     case finalRefresh
     /// Records the view as it is, with no last refresh: a widget shows what its last reload rendered.

@@ -32,6 +32,11 @@ public struct AgentRequest: Sendable, Hashable, Codable {
     /// Deterministic mode: what the command does when it meets another process's lock (nil: SQLite
     /// waits for it, up to the busy timeout).
     public var lockWaits: LockWaitHandling?
+    /// Deterministic mode, a write among the children of `parallel`: the command leaves its transaction
+    /// open when it is done, holding the store's write lock as the write lasts its cost in virtual time
+    /// while the siblings act; the runner commits it with `commitHeld` when that time has passed. A write
+    /// that changed nothing commits at once.
+    public var holdsCommit: Bool?
     /// The background context the command runs through (created on first use), not the view context:
     /// a step's `context:`, or an App Intent's own context when its step runs in this process.
     public var context: String?
@@ -157,6 +162,9 @@ public struct AgentReply: Sendable, Hashable, Codable {
     /// The store `inserted` and `deleted` name rows of, when it is not the one the runner gave the
     /// process: the empty store it fell back to (`on-load-failure: in-memory`), which no other agent opens.
     public var store: String?
+    /// Deterministic mode: the write (sent with `AgentRequest.holdsCommit`) is done and its transaction is
+    /// open, holding the write lock, until `commitHeld`; what it inserted and deleted comes with that reply.
+    public var commitHeld: Bool?
 
     public init(seq: Int, status: Status, error: ErrorRecord? = nil, inserted: [String: ObjectRef] = [:], deleted: [String] = [],
                 lock: LockKind? = nil, globalIDs: [String: String] = [:], aliases: [String: [ObjectRef]] = [:]) {
@@ -173,7 +181,8 @@ public struct AgentReply: Sendable, Hashable, Codable {
 
 extension AgentReply {
     private enum CodingKeys: String, CodingKey {
-        case seq, status, error, inserted, deleted, lock, globalIDs, aliases, virtualEnd, notifications, matched, lockWaitPending, store
+        case seq, status, error, inserted, deleted, lock, globalIDs, aliases, virtualEnd, notifications, matched, lockWaitPending, store,
+             commitHeld
     }
 
     /// Decodes a reply; the collections may be left out when empty.
@@ -193,5 +202,6 @@ extension AgentReply {
         matched = try container.decodeIfPresent(Bool.self, forKey: .matched)
         lockWaitPending = try container.decodeIfPresent(Bool.self, forKey: .lockWaitPending)
         store = try container.decodeIfPresent(String.self, forKey: .store)
+        commitHeld = try container.decodeIfPresent(Bool.self, forKey: .commitHeld)
     }
 }

@@ -48,7 +48,7 @@ public struct CostModel: Sendable, Hashable {
     public func cost(of command: AgentCommand) -> UInt64 {
         switch command {
         case .exit: return exit
-        case .awaitLock: return 0
+        case .awaitLock, .commitHeld: return 0
         case .batchInsert(_, let count, _): return batch(count)
         case .save, .batchUpdate, .batchDelete, .endWrite, .purgeHistory, .checkpoint, .sync, .leech,
              .copyStore:
@@ -58,6 +58,17 @@ public struct CostModel: Sendable, Hashable {
             return request + storeRead
         default:
             return request
+        }
+    }
+
+    /// How long a step of a `parallel` runs before what it does reaches its siblings: a write takes the
+    /// write lock when its request is in and holds it until its commit at the end of its cost (the
+    /// deterministic mode holds its commit that long), so a sibling that starts later meets the lock;
+    /// what any other step does may fall anywhere in what it costs.
+    func lead(of step: Step) -> UInt64 {
+        switch step {
+        case .save, .batchInsert, .batchUpdate, .batchDelete: request
+        default: cost(of: step)
         }
     }
 

@@ -118,10 +118,10 @@ extension VirtualEnvironment {
         while left.count > 1 {
             let starts = left.indices.map(start)
             let earliest = starts.min() ?? 0
-            // The earliest step runs until its cost has passed: a step of another branch that starts by then
-            // overlaps it and may run first.
+            // The earliest step runs until its cost has passed: a step of another branch that starts before
+            // what it does takes effect overlaps it and may run first (a write's lock is taken at its start).
             let first = left.indices.first { starts[$0] == earliest }!
-            let until = earliest.addingClamped(parallelAsWritten ? 0 : costs.cost(of: left[first][0].step.step))
+            let until = earliest.addingClamped(parallelAsWritten ? 0 : costs.lead(of: left[first][0].step.step))
             let ready = left.indices.filter { starts[$0] == earliest || starts[$0] < until }
             var pick = ready[0]
             if ready.count > 1 {

@@ -13,8 +13,9 @@ import Trace
 /// - **Notifications are routed by the runner** (`ScriptedHub`): a delivery waits until a request hands
 ///   it over. The `ScheduleStrategy` decides whether a process handles what waits for it between two
 ///   other steps, and (up to the plan's `lateNotifications`) whether it takes its next steps first.
-/// - **One agent acts at a time**: `parallel` children in an order the strategy picks; a command that
-///   meets another process's lock yields, and waits in virtual time while the others act.
+/// - **One agent acts at a time**: `parallel` children in an order the strategy picks; a write among them
+///   holds its commit (and the write lock) until its cost has passed; a command that meets another
+///   process's lock yields, and waits in virtual time while the others act (`TogetherRun`).
 /// - **Timers** (`trigger: poll`, delayed notifications, drop windows) fire when virtual time reaches them.
 final class VirtualEnvironment: RunEnvironment {
     let virtualTime: VirtualTime
@@ -55,6 +56,9 @@ final class VirtualEnvironment: RunEnvironment {
     var askingAgain = false
     /// How long the last such sleep waited, from when it began (what a replay as written waits).
     var sleptNanos: UInt64 = 0
+    /// Set while a held write is committed: the moment it commits, which the runner's clock may have
+    /// passed while a sibling's command ran (that command's own time spans it).
+    var actingAt: UInt64?
 
     init(plan: RunPlan, options: RunnerOptions, sandbox: Sandbox) throws {
         self.options = options
@@ -112,9 +116,13 @@ final class VirtualEnvironment: RunEnvironment {
     /// The request acts at the present time plus what the command costs, after the notifications waiting
     /// for the process (unless the strategy holds them back past this step).
     func prepare(_ request: inout AgentRequest, for slot: ProcessSlot) {
-        request.virtualTime = time.now &+ (askingAgain ? 0 : costs.cost(of: request.command))
-        // A lock wait asked again hands nothing over: what waits is delivered where the schedule says.
-        if holding[slot.name] == nil, request.command != .awaitLock { request.notifications = scripted.take(for: slot.name) }
+        // A write that holds its commit acts now and commits once its cost has passed (`committing`).
+        let free = askingAgain || request.holdsCommit == true
+        request.virtualTime = (actingAt ?? time.now) &+ (free ? 0 : costs.cost(of: request.command))
+        // A lock wait asked again hands nothing over: what waits is delivered where the schedule says. Nor
+        // does a held write's commit: the process is inside its save, not between events.
+        let between = request.command != .awaitLock && request.command != .commitHeld
+        if holding[slot.name] == nil, between { request.notifications = scripted.take(for: slot.name) }
     }
 
     func absorb(_ reply: AgentReply, from slot: ProcessSlot) {

@@ -27,6 +27,8 @@ final class ParallelStep {
 
         /// Whether the attempt in flight was sent as the last.
         var lastAttempt = false
+        /// Whether a write leaves its transaction open until `commit(_:)` (`AgentRequest.holdsCommit`).
+        var holdsCommit = false
     }
 
     /// The children, in the order the environment runs them.
@@ -115,7 +117,7 @@ final class ParallelStep {
 
     /// Records the start of `child` and writes its command.
     func send(_ command: AgentCommand, for child: RunPlan.PlannedStep, to slot: ProcessSlot,
-              lockWaits: LockWaitHandling? = nil) throws(HarnessFailure) -> Sent {
+              lockWaits: LockWaitHandling? = nil, holdsCommit: Bool = false) throws(HarnessFailure) -> Sent {
         runner.currentStep = child
         runner.record(.stepStarted)
         let sentAt = runner.time.reading()
@@ -125,8 +127,19 @@ final class ParallelStep {
         let within = command.checkWithin ?? 0
         let deadline = within == 0 ? nil : Optional(sentAt.addingClamped(within))
         let seq = try runner.write(command, to: slot, expectError: child.step.expectError?.kind,
-                                   lastAttempt: deadline == nil ? nil : false, lockWaits: lockWaits, checkDeadline: deadline)
-        return Sent(child: child, slot: slot, command: command, seq: seq, sentAt: sentAt, checkDeadline: deadline)
+                                   lastAttempt: deadline == nil ? nil : false, lockWaits: lockWaits, checkDeadline: deadline,
+                                   holdsCommit: holdsCommit)
+        return Sent(child: child, slot: slot, command: command, seq: seq, sentAt: sentAt, checkDeadline: deadline,
+                    holdsCommit: holdsCommit)
+    }
+
+    /// Commits the write `sent` left open (its reply said `commitHeld`), under the same step, and returns
+    /// the reply, which says what the write inserted and deleted.
+    func commit(_ sent: Sent) throws(HarnessFailure) -> AgentReply {
+        runner.currentStep = sent.child
+        // No expected error: the write's own reply has answered that.
+        let seq = try runner.write(.commitHeld, to: sent.slot, expectError: nil)
+        return try runner.awaitReply(seq, from: sent.slot, timeout: runner.timeout(for: sent.child.step.step, sent.slot))
     }
 
     /// Asks a check again (its last attempt once its deadline has passed), under the same step.
@@ -173,7 +186,7 @@ final class ParallelStep {
         again.lastAttempt = sent.checkDeadline.map { runner.time.now >= $0 } ?? false
         again.seq = try runner.write(sent.command, to: sent.slot, expectError: sent.child.step.expectError?.kind,
                                      lastAttempt: sent.checkDeadline == nil ? nil : again.lastAttempt, lockWaits: lockWaits,
-                                     checkDeadline: sent.checkDeadline)
+                                     checkDeadline: sent.checkDeadline, holdsCommit: sent.holdsCommit)
         return again
     }
 

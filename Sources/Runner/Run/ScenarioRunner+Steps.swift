@@ -157,7 +157,8 @@ extension ScenarioRunner {
 
     /// Writes one request line; returns its sequence number.
     func write(_ command: AgentCommand, to slot: ProcessSlot, expectError: ErrorKind?,
-               lastAttempt: Bool? = nil, lockWaits: LockWaitHandling? = nil, checkDeadline: UInt64? = nil) throws(HarnessFailure) -> Int {
+               lastAttempt: Bool? = nil, lockWaits: LockWaitHandling? = nil, checkDeadline: UInt64? = nil,
+               holdsCommit: Bool = false) throws(HarnessFailure) -> Int {
         guard let child = slot.child else {
             let state = slot.lifecycle.state
             throw failure("it is not running\(state == .notRunning ? "" : " (\(state))"); launch it first", process: slot.name)
@@ -177,6 +178,7 @@ extension ScenarioRunner {
         request.lastAttempt = lastAttempt
         request.checkDeadline = checkDeadline
         request.lockWaits = lockWaits
+        if holdsCommit { request.holdsCommit = true }
         env.prepare(&request, for: slot)
         switch command {
         case .sync, .leech: request.globalIDs = objects.globalIDs

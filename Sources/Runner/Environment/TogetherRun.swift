@@ -1,0 +1,296 @@
+import Agent
+import Basics
+import ScenarioModel
+import Trace
+
+/// One `parallel` step run in the deterministic mode, where one agent acts at a time.
+///
+/// The children run in the order the strategy picked (`VirtualEnvironment.orderTogether`), each starting
+/// before any notification another posts is handled (the runner holds them back for the step). What
+/// real time overlaps is kept overlapping by three kinds of pending child:
+/// - **A write holds its commit** (`committing`): a save or batch operation leaves its transaction open,
+///   holding the store's write lock, until its cost has passed in virtual time, so a sibling that starts
+///   meanwhile meets the lock, and a read meanwhile sees the store as it was, as in real time.
+/// - **A command that met a lock waits** (`waiting`): it changed nothing, and is asked again after each
+///   step of the others until the holder lets go or its busy timeout passes with the lock still held
+///   (then it fails with `busy`, a timeout of 0 at once).
+/// - **A check with `within:` that has not matched** (`checking`) is asked again after each step.
+///
+/// A child waits (`deferred`) while the step before it in its branch is pending, or while a process it
+/// involves is busy with another: a sequence's steps run each after the one before it is done, and a
+/// process takes one request at a time, as in real time. What is pending when every child has started is
+/// carried to its end in virtual time: held writes commit, waits give up at their timeout, checks are
+/// asked again when something could change their view.
+final class TogetherRun {
+    private unowned let env: VirtualEnvironment
+    private let step: ParallelStep
+    private var runner: ScenarioRunner { env.runner }
+    private var now: UInt64 { env.time.now }
+
+    private var waiting: [(sent: ParallelStep.Sent, deadline: UInt64)] = []
+    /// The processes whose waiting command waits behind their own refresh's lock wait (its deadline).
+    private var behindRefresh: Set<String> = []
+    private var checking: [ParallelStep.Sent] = []
+    private var committing: [(sent: ParallelStep.Sent, due: UInt64)] = []
+    /// Children that could not start yet, in order, each with its position among the children.
+    private var deferred: [(child: RunPlan.PlannedStep, position: Int)] = []
+    /// When the parallel began.
+    private let began: UInt64
+    /// When each branch's last finished step ended (the parallel's start at first): a branch's `sleep`
+    /// ends that long after it, as a timer of that branch, whatever the others ran meanwhile.
+    private var branchEnd: [Int: UInt64] = [:]
+    /// What each `sleep` child (by position) waited in virtual time, written out so a replay as written
+    /// waits as much.
+    private(set) var slept: [Int: UInt64] = [:]
+
+    init(_ step: ParallelStep, in env: VirtualEnvironment) {
+        self.env = env
+        self.step = step
+        began = env.time.now
+    }
+
+    /// Runs every child, then carries what is pending to its end.
+    func run() throws(HarnessFailure) {
+        let outer = env.lockDeadlines
+        // A sibling's `sleep` passes through the moments a held write commits or a wait gives up.
+        env.lockDeadlines = (next: { [unowned self] in (waiting.map(\.deadline) + committing.map(\.due)).min() },
+                             expire: { [unowned self] () throws(HarnessFailure) in
+                                 try commitDue(by: now)
+                                 try retryWaiting(onlyExpired: true)
+                             })
+        defer { env.lockDeadlines = outer }
+        for (position, child) in step.children.enumerated() {
+            try awaitCommits(before: child)
+            try start(child, position: position)
+        }
+        try drain()
+    }
+
+    // MARK: Who may start
+
+    private func branch(of child: RunPlan.PlannedStep) -> Int? { step.branchOf[child.index] }
+
+    private func processes(of child: RunPlan.PlannedStep) -> [String] {
+        child.step.process.map { [$0] } ?? child.step.processesInvolved.sorted()
+    }
+
+    private func isSleep(_ child: RunPlan.PlannedStep) -> Bool {
+        if case .sleep = child.step.step { true } else { false }
+    }
+
+    /// Whether `pending` holds `child` back: one branch, or a process in common.
+    private func holdsBack(_ pending: RunPlan.PlannedStep, _ child: RunPlan.PlannedStep) -> Bool {
+        (branch(of: pending) != nil && branch(of: pending) == branch(of: child))
+            || processes(of: pending).contains(where: processes(of: child).contains)
+    }
+
+    /// A child held back by a write holding its commit starts once it has committed: its cost is known,
+    /// and the strategy's order already placed the child after it (`VirtualEnvironment.orderTogether`).
+    /// Time passes to that commit, committing what is due on the way. A `sleep` is a timer of its branch
+    /// and is never held back.
+    private func awaitCommits(before child: RunPlan.PlannedStep) throws(HarnessFailure) {
+        guard !isSleep(child) else { return }
+        while let due = committing.filter({ holdsBack($0.sent.child, child) }).map(\.due).min() {
+            try env.advanceTime(to: Swift.max(due, now))
+            try commitDue(by: now)
+        }
+    }
+
+    /// Whether `child` must wait: a step of its branch is pending, a process it involves is busy, or a
+    /// child deferred before it (the first `earlier` of `deferred`) shares its branch or a process. A
+    /// `sleep` never waits: it is its branch's timer (and running one inside another's would pass over
+    /// the moments the outer one stops at).
+    private func mustWait(_ child: RunPlan.PlannedStep, earlier: Int) -> Bool {
+        guard !isSleep(child) else { return false }
+        let pendingChildren = waiting.map(\.sent.child) + checking.map(\.child) + committing.map(\.sent.child)
+        return pendingChildren.contains { holdsBack($0, child) } || deferred.prefix(earlier).contains { holdsBack($0.child, child) }
+    }
+
+    private func start(_ child: RunPlan.PlannedStep, position: Int, queued: Bool = false) throws(HarnessFailure) {
+        // A write whose cost has passed while the steps before this one ran has committed by now; a
+        // command whose busy timeout passed with the lock still held has failed by now, as SQLite's busy
+        // handler gives up at the timeout.
+        try commitDue(by: now)
+        try retryWaiting(onlyExpired: true)
+        if !queued, mustWait(child, earlier: deferred.count) {
+            deferred.append((child, position))
+            return
+        }
+        guard let (slot, command) = step.command(for: child, besides: waiting.map(\.sent.slot.name)) else {
+            try runInline(child, position: position)
+            try finished(child, at: now)
+            try retryWaiting()
+            return
+        }
+        let sent = try step.send(command, for: child, to: slot, lockWaits: env.lockWaits(for: command), holdsCommit: true)
+        let reply = try runner.awaitReply(sent.seq, from: slot, timeout: runner.timeout(for: child.step.step, slot))
+        if reply.status == .blocked {
+            wait(sent, reply)
+            return
+        }
+        try answered(sent, reply)
+        if reply.commitHeld != true { try retryWaiting() }
+    }
+
+    /// Starts the deferred children that may start now, in order.
+    private func startDeferred() throws(HarnessFailure) {
+        var index = 0
+        while index < deferred.count {
+            if mustWait(deferred[index].child, earlier: index) {
+                index += 1
+                continue
+            }
+            let next = deferred.remove(at: index)
+            try start(next.child, position: next.position, queued: true)
+            index = 0
+        }
+    }
+
+    private func runInline(_ child: RunPlan.PlannedStep, position: Int) throws(HarnessFailure) {
+        guard !env.parallelAsWritten, case .sleep(let duration) = child.step.step, let branch = branch(of: child) else {
+            return try step.runInline(child)
+        }
+        // A workload's pacing sleep lasts until its operation's moment, counted from the parallel's start.
+        env.sleepEnd = child.paceOffset.map { began.addingClamped($0) } ?? branchEnd[branch, default: began].addingClamped(duration.nanos)
+        defer { env.sleepEnd = nil }
+        try step.runInline(child)
+        slept[position] = env.sleptNanos
+    }
+
+    // MARK: Pending children
+
+    /// `child` is done at `moment`: its branch's next step starts after it, and what waited for it starts.
+    private func finished(_ child: RunPlan.PlannedStep, at moment: UInt64) throws(HarnessFailure) {
+        if let branch = branch(of: child) { branchEnd[branch] = Swift.max(branchEnd[branch, default: began], moment) }
+        try startDeferred()
+    }
+
+    private func wait(_ sent: ParallelStep.Sent, _ reply: AgentReply) {
+        env.noteWaitingForLock(sent.slot)
+        if reply.lockWaitPending == true { behindRefresh.insert(sent.slot.name) }
+        waiting.append((sent, env.lockDeadline(of: sent.slot)))
+    }
+
+    /// A command answered: a write that holds its commit commits once its cost has passed; a check that did
+    /// not match yet is asked again; anything else is done.
+    private func answered(_ sent: ParallelStep.Sent, _ reply: AgentReply) throws(HarnessFailure) {
+        if reply.commitHeld == true {
+            committing.append((sent, (reply.virtualEnd ?? now).addingClamped(env.costs.cost(of: sent.command))))
+        } else if sent.asksAgain(after: reply) {
+            checking.append(sent)
+        } else {
+            step.complete(sent, with: reply)
+            try finished(sent.child, at: now)
+        }
+    }
+
+    /// Commits the held writes whose cost has passed by `limit`, earliest first, each at its moment: the
+    /// waits that gave up before it failed with `busy` then; the others are asked again after it.
+    private func commitDue(by limit: UInt64) throws(HarnessFailure) {
+        while let next = committing.indices.min(by: { committing[$0].due < committing[$1].due }), committing[next].due <= limit {
+            let due = committing[next].due
+            try retryWaiting(onlyExpired: true, before: due)
+            let (sent, _) = committing.remove(at: next)
+            env.actingAt = due
+            let reply: AgentReply
+            do {
+                defer { env.actingAt = nil }
+                reply = try step.commit(sent)
+            }
+            step.complete(sent, with: reply)
+            try finished(sent.child, at: due)
+            try retryWaiting()
+        }
+    }
+
+    /// Asks each waiting command again; one whose busy timeout has passed (before `moment`, by now when nil)
+    /// is asked to fail with `busy` if the lock is still held. With `onlyExpired`, the others are left
+    /// waiting as they are.
+    private func retryWaiting(onlyExpired: Bool = false, before moment: UInt64? = nil) throws(HarnessFailure) {
+        if !onlyExpired {
+            try env.retryBackgroundWaits()
+            try recheck()
+        }
+        var index = 0
+        while index < waiting.count {
+            let expired = moment.map { waiting[index].deadline < $0 } ?? (waiting[index].deadline <= now)
+            if onlyExpired && !expired {
+                index += 1
+                continue
+            }
+            let again = try step.resend(waiting[index].sent, lockWaits: expired ? .fail : .yield)
+            let reply = try runner.awaitReply(again.seq, from: again.slot, timeout: runner.timeout(for: again.child.step.step, again.slot))
+            if reply.status == .blocked {
+                // The refresh it waited behind is done and the command itself meets the lock now: its own
+                // busy timeout starts, as SQLite's busy handler starts afresh for it.
+                if reply.lockWaitPending != true && env.backgroundWaits[again.slot.name] == nil && behindRefresh.remove(again.slot.name) != nil {
+                    waiting[index].deadline = env.lockDeadline(of: again.slot)
+                }
+                index += 1
+            } else {
+                waiting.remove(at: index)
+                try answered(again, reply)
+                index = 0
+            }
+        }
+    }
+
+    /// Asks each check again, the last time once its deadline has passed. The attempt takes no virtual
+    /// time: in real time the reader polls in its own process while its siblings act.
+    private func recheck() throws(HarnessFailure) {
+        var index = 0
+        while index < checking.count {
+            env.askingAgain = true
+            defer { env.askingAgain = false }
+            let again = try step.recheck(checking[index], lockWaits: .yield)
+            let reply = try runner.awaitReply(again.seq, from: again.slot, timeout: runner.timeout(for: again.child.step.step, again.slot))
+            if reply.status == .blocked {
+                // A refresh its process ran before the check met the lock: the check waits behind it.
+                checking.remove(at: index)
+                wait(again, reply)
+            } else if again.asksAgain(after: reply) {
+                checking[index] = again
+                index += 1
+            } else {
+                checking.remove(at: index)
+                step.complete(again, with: reply)
+                try finished(again.child, at: now)
+            }
+        }
+    }
+
+    /// Every child has started: time passes to the next moment something pending can change (a
+    /// notification waiting for a checking process, a held write's commit, a timer, a deadline).
+    private func drain() throws(HarnessFailure) {
+        while !checking.isEmpty || !waiting.isEmpty || !committing.isEmpty || !deferred.isEmpty {
+            if !checking.isEmpty {
+                if !checking.contains(where: { env.holding[$0.slot.name] == nil && env.scripted.hasPending(for: $0.slot.name) }) {
+                    let moments = waiting.map(\.deadline) + committing.map(\.due) + checking.compactMap(\.checkDeadline)
+                    let due = (moments + [env.nextTimer()].compactMap { $0 }).min() ?? now
+                    try env.advanceTime(to: Swift.max(due, now))
+                }
+                try commitDue(by: now)
+                try retryWaiting()
+                continue
+            }
+            // A held write commits before a wait whose timeout comes later gives up.
+            if let commit = committing.map(\.due).min(), waiting.allSatisfy({ commit <= $0.deadline }) {
+                try env.advanceTime(to: Swift.max(commit, now))
+                try commitDue(by: now)
+                continue
+            }
+            // Nothing else of the step can let go of a lock: the first wait to give up fails or goes on.
+            guard let first = waiting.indices.min(by: { waiting[$0].deadline < waiting[$1].deadline }) else {
+                // Deferred children with nothing pending before them (cannot happen: each waits for something pending).
+                try startDeferred()
+                guard deferred.isEmpty else { throw runner.failure("steps of a parallel could not start", process: nil) }
+                break
+            }
+            let (sent, deadline) = waiting.remove(at: first)
+            try env.advanceTime(to: deadline)
+            let again = try step.resend(sent, lockWaits: .fail)
+            try answered(again, runner.awaitReply(again.seq, from: again.slot, timeout: runner.timeout(for: again.child.step.step, again.slot)))
+            try retryWaiting()
+        }
+    }
+}
