@@ -54,7 +54,7 @@ import TestSupport
         #expect(try cli.run("validate", "pass.yaml").status == 0)
     }
 
-    /// The console's replay line starts groupsim as this one was started: a binary outside a package's
+    /// The console's replay line, and the reports', start groupsim as this one was started: a binary outside a package's
     /// `.build` by the path it was started with (a build of the package through `swift run`, in its
     /// configuration: the golden transcripts, from the debug build, say `swift run groupsim`).
     @Test func theReplayLineStartsGroupsimAsItWasStarted() throws {
@@ -64,6 +64,13 @@ import TestSupport
         let result = try cli.shell("./gs run notmatched.yaml")
         #expect(result.status == 1)
         #expect(result.stdout.contains("  replay: ./gs run notmatched.yaml --variant default --seed 1\n"), "\(result.stdout)")
+        // The reports say the same: a reader of a CI artifact pastes the build that ran.
+        let folder = cli.directory.url.appendingPathComponent("Reports/notmatched/default")
+        for file in ["summary.md", "report.json", "junit.xml", "report.html"] {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            #expect(text.contains("./gs run notmatched.yaml --variant default --seed 1"), "\(file)")
+            #expect(!text.contains("swift run groupsim"), "\(file)")
+        }
         #expect(try cli.run("run", "notmatched.yaml").stdout.contains("  replay: swift run groupsim run notmatched.yaml"))
     }
 

@@ -16,11 +16,14 @@ struct ReportSession {
     var reportDirectory: URL
     /// With `--format json` the summary goes to stderr, leaving stdout to the runs' objects.
     var json = false
+    /// The reports' replay lines start groupsim as this invocation was started, as the console's do (a
+    /// release build's reports do not send a reader to make a debug build first).
+    static let options = ReportOptions(replayCommand: { ConsoleReport.replayCommand($0, invoking: Invocation.command) })
 
     func finish() throws -> Int32 {
         let interrupted = outcomes.filter(\.interrupted)
         let finished = outcomes.filter { !$0.interrupted }
-        try ReportWriter.writeAll(runs, to: reportDirectory)
+        try ReportWriter.writeAll(runs, to: reportDirectory, options: Self.options)
         for (outcome, run) in zip(finished, runs) {
             if let sandbox = outcome.sandbox { say("  \(run.info.scenario) / \(run.info.variant): sandbox kept at \(sandbox)") }
         }
@@ -33,9 +36,9 @@ struct ReportSession {
         for run in earlier {
             let directory = ReportWriter.directory(for: run.info, under: reportDirectory)
             guard !FileManager.default.fileExists(atPath: directory.appendingPathComponent("report.html").path) else { continue }
-            try ReportWriter.writeRun(run, to: directory)
+            try ReportWriter.writeRun(run, to: directory, options: Self.options)
         }
-        try ReportWriter.writeIndex(earlier + runs, to: reportDirectory)
+        try ReportWriter.writeIndex(earlier + runs, to: reportDirectory, options: Self.options)
         say(ConsoleReport.summary(runs.map(\.result)) + (interrupted.isEmpty ? "" : "; \(interrupted.count) interrupted"))
         say("Reports: \(reportDirectory.path)/index.html")
         return ExitStatus.combine(runs.map { ExitStatus(verdict: $0.result.verdict) }).rawValue
