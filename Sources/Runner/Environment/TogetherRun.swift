@@ -112,8 +112,10 @@ final class TogetherRun {
         // handler gives up at the timeout.
         try commitDue(by: now)
         try retryWaiting(onlyExpired: true)
-        if !queued, mustWait(child, earlier: deferred.count) {
-            deferred.append((child, position))
+        // What was just committed or answered may have made a process busy again (a waiting write that
+        // got the lock now holds its commit): a deferred child goes back to the front, before the others.
+        if mustWait(child, earlier: queued ? 0 : deferred.count) {
+            if queued { deferred.insert((child, position), at: 0) } else { deferred.append((child, position)) }
             return
         }
         guard let (slot, command) = step.command(for: child, besides: waiting.map(\.sent.slot.name)) else {
