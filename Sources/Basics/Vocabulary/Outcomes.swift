@@ -32,7 +32,8 @@ public enum ErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
     case foreignToken = "foreign-token"
     /// No object with that id (or its row is gone).
     case notFound = "not-found"
-    /// A save failed validation: it deletes an object whose `deny` relationship still holds objects.
+    /// A save failed validation: it deletes an object whose `deny` relationship still holds objects, or an
+    /// object it inserts or updates has a required to-one that holds nothing.
     case validation
     /// A sync could not complete.
     case syncFailed = "sync-failed"

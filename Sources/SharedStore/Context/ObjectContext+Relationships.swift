@@ -297,6 +297,22 @@ extension ObjectContext {
         markUpdated(object)
     }
 
+    /// The first of `objects` (inserted or updated) whose required to-one relationship holds nothing: a
+    /// save with one fails, as Core Data's `validateForInsert()`/`validateForUpdate()` do
+    /// (NSValidationMissingMandatoryPropertyError). A required to-one emptied by a delete's `nullify`, in
+    /// this context, counts too.
+    func missingMandatory(_ objects: [ManagedObject]) -> (object: ObjectID, relationship: String)? {
+        for object in objects where !object.isFault {
+            let info = core.model.entities[object.entity]
+            guard info.hasToOneSlots else { continue }
+            let current = object.current
+            for slot in info.attributeCount..<info.slots.count where !info.slots[slot].isOptional && current[slot] == .null {
+                return (object.id, info.slots[slot].name)
+            }
+        }
+        return nil
+    }
+
     /// The deleted objects whose `deny` relationships still hold objects not deleted too, with the
     /// relationship and how many: a save with any fails (Core Data's NSValidationRelationshipDeniedDeleteError).
     func deniedDeletes() throws(StoreError) -> [(object: ObjectID, relationship: String, held: Int)] {

@@ -23,6 +23,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// A save deletes an object whose `deny` relationship still holds `held` objects not deleted with it
     /// (Core Data's NSValidationRelationshipDeniedDeleteError, 1600); nothing was written.
     case deleteDenied(ObjectID, relationship: String, held: Int)
+    /// A save inserts or updates an object whose required to-one relationship holds nothing (Core Data's
+    /// NSValidationMissingMandatoryPropertyError, 1570); nothing was written.
+    case missingMandatory(ObjectID, relationship: String)
     /// The ID belongs to another store, or is temporary where a saved object is needed.
     case invalidObjectID(ObjectID, reason: String)
     /// The store cannot be written by this process (opened read-only, or the history-tracking trap).
@@ -56,6 +59,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .notFound(let id): "object \(id) is inaccessible: its row no longer exists"
         case .deleteDenied(let id, let relationship, let held):
             "\(id) cannot be deleted: its relationship `\(relationship)` (delete rule deny) still holds \(held) object\(held == 1 ? "" : "s")"
+        case .missingMandatory(let id, let relationship):
+            "\(id) cannot be saved: its relationship `\(relationship)` is required and holds nothing (NSValidationMissingMandatoryPropertyError, 1570)"
         case .invalidObjectID(let id, let reason): "invalid object ID \(id): \(reason)"
         case .readOnly(let reason): "the store is read-only to this process: \(reason)"
         case .expiredToken(let token, let purged):
@@ -98,7 +103,7 @@ extension ErrorKind {
         case let error as StoreError:
             switch error {
             case .notFound: self = .notFound
-            case .deleteDenied: self = .validation
+            case .deleteDenied, .missingMandatory: self = .validation
             case .readOnly: self = .readOnly
             case .expiredToken: self = .expiredToken
             case .foreignToken: self = .foreignToken

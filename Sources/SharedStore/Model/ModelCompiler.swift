@@ -116,7 +116,7 @@ struct ModelCompiler {
             }
             if !relationship.isToMany {
                 slots.append(Slot(name: relationship.name, column: column, kind: .toOne(destination: destination),
-                                  isOptional: true, defaultValue: .null))
+                                  isOptional: relationship.isOptional, defaultValue: .null))
             }
         }
         return slots

@@ -29,6 +29,10 @@ extension ObjectContext {
             for object in updates + deletes where object.isFault {
                 _ = try fired(object.id, core.model.entities[object.entity])
             }
+            // Validation of what is saved: each inserted or updated object's required to-ones hold an object.
+            if let missing = missingMandatory(inserts + updates) {
+                throw StoreError.missingMandatory(missing.object, relationship: missing.relationship)
+            }
         } catch {
             throw .store(error)
         }
