@@ -155,4 +155,29 @@ import Trace
         #expect(notes.contains { $0.hasPrefix("widget: widget finds the store at v2, newer than its v1, and exits") }, "\(notes)")
         #expect(outcome.leftNoProcess)
     }
+
+    /// A process whose store may not load (it opens read-only: whether it runs after a launch is the run's
+    /// to know, so validation accepts a second launch) whose store loaded: the second launch is a decided
+    /// failure of that step with its reason, and the run goes on, instead of a harness error.
+    @Test(arguments: RunMode.allCases)
+    func aLaunchOfAProcessWhoseStoreLoadedAfterAllFailsThatStep(mode: RunMode) throws {
+        let yaml = Self.yaml(processes: """
+              share: { role: share, read-only: true }
+            """, steps: """
+              - app: launch
+              - share: launch
+              - share: launch
+              - share: { fetch: Note }
+              - share: { read: n1, expect: { title: A }, now: true }
+              - share: exit
+            """, expect: "pass")
+        let outcome = try RunHarness.single(yaml, mode: mode)
+        #expect(outcome.harnessError == nil, "\(String(describing: outcome.harnessError))")
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.verdict.matched, "\(result.anomalies.map(\.explanation))")
+        #expect(result.unexpectedErrors.map(\.kind) == [.other])
+        #expect(result.unexpectedErrors.first?.message.hasPrefix("cannot launch 'share': it is already running") == true,
+                "\(result.unexpectedErrors)")
+        #expect(outcome.leftNoProcess)
+    }
 }

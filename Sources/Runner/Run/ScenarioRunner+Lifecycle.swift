@@ -18,6 +18,36 @@ extension ScenarioRunner {
         for action in actions { try perform(action, slot) }
     }
 
+    /// A lifecycle step that the process's state refuses where the steps did not decide that state. The
+    /// validator refuses every such step it can decide, and leaves a process whose store may not load
+    /// (`ScenarioRun.storeMayFailToLoad`): whether it runs after a launch is the run's to know. The step
+    /// then fails with the reason, a decided outcome of this run (a launch of a process whose store
+    /// loaded after all, say), not an undecided one. Nil when the step can be carried out, or when the
+    /// steps decided the state (a refusal then is the harness's own failure).
+    func undecidedRefusal(of step: Step, _ slot: ProcessSlot) -> ErrorRecord? {
+        let input: LifecycleInput
+        switch step {
+        case .launch: input = .launch
+        case .exit: input = .exit
+        case .crash: input = .crash
+        case .background: input = .background
+        case .suspend: input = .suspend
+        case .resume: input = .resume
+        case .foreground: input = .foreground
+        case .terminate: input = .terminate
+        default: return nil
+        }
+        guard plan.run.storeMayFailToLoad(for: slot.process) else { return nil }
+        var trial = slot.lifecycle
+        do {
+            _ = try trial.handle(input)
+            return nil
+        } catch {
+            return ErrorRecord(kind: .other, message: "\(error.description): its store may not have loaded at its launch, "
+                + "so the file left whether it runs to the run, and this run's answer refuses the step")
+        }
+    }
+
     /// `suspend`: ask what the process holds open, then stop it (iOS would answer a held lock with 0xdead10cc).
     func suspend(_ slot: ProcessSlot) throws(HarnessFailure) {
         var lock: LockKind?

@@ -64,6 +64,7 @@ extension ScenarioRunner {
             error.expected = step.expectError?.kind == error.kind
             return error
         }
+        if let refused = undecidedRefusal(of: step.step, slot) { return refused }
         switch step.step {
         case .launch: try lifecycle(.launch, slot)
         case .exit: try lifecycle(.exit, slot)

@@ -73,8 +73,7 @@ enum LifecycleCheck {
                 if process.settings.betweenPushes == .suspend { keptAfterPush.insert(process.name) }
                 lifecycles[process.name] = ProcessLifecycle(process: process.name, role: process.settings.role)
                 let settings = process.settings
-                let mayFailToLoad = !scenario.store.versions.isEmpty || settings.readOnly || settings.modelVersion != nil
-                    || settings.onLoadFailure != ProcessSettings(role: settings.role).onLoadFailure || scenario.store.from != nil
+                let mayFailToLoad = run.storeMayFailToLoad(for: process)
                 // The system starts widgets and intents; a process whose store may not load is decided only
                 // until its launch (before it, it is certainly not running).
                 if settings.role == .widget { unreloaded.insert(process.name) }

@@ -53,6 +53,15 @@ public struct ScenarioRun: Sendable, Hashable, Codable {
     public func process(named name: String) -> RunProcess? {
         processes.first { $0.name == name }
     }
+
+    /// Whether `process`'s store may fail to load at a launch (a store of model versions, an older or
+    /// read-only open, a store from a file, a process that handles a failed load otherwise than the
+    /// default): whether it then runs is the run's to know, not the steps'.
+    public func storeMayFailToLoad(for process: RunProcess) -> Bool {
+        let settings = process.settings
+        return !store.versions.isEmpty || settings.readOnly || settings.modelVersion != nil
+            || settings.onLoadFailure != ProcessSettings(role: settings.role).onLoadFailure || store.from != nil
+    }
 }
 
 /// A process as one run sees it.
