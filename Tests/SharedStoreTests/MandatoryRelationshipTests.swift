@@ -25,6 +25,15 @@ import Testing
         }
     }
 
+    /// A folder holding one note, saved; their permanent ids.
+    private func savedNoteInFolder(_ context: ObjectContext) throws -> (folder: ObjectID, note: ObjectID) {
+        let folder = try context.insert("Folder", values: ["name": "Work"])
+        let note = try context.insert("Note", values: ["title": "a"])
+        try context.relate(note, to: folder, via: "folder")
+        let ids = try context.save().permanentIDs
+        return (ids[folder]!, ids[note]!)
+    }
+
     private func rows(_ store: StoreCoordinator, _ entity: String) throws -> Int {
         try store.newBackgroundContext(name: "check").fetch(FetchRequest(entity: entity)).count
     }
@@ -48,11 +57,8 @@ import Testing
         let fixture = try fixture()
         let store = try fixture.open(history: true)
         let context = store.viewContext
-        let folder = try context.insert("Folder", values: ["name": "Work"])
-        let note = try context.insert("Note", values: ["title": "a"])
-        try context.relate(note, to: folder, via: "folder")
-        let ids = try context.save().permanentIDs
-        try context.delete(ids[folder]!)
+        let (folder, _) = try savedNoteInFolder(context)
+        try context.delete(folder)
         #expect(performing: { try context.save() }, throws: isMissing("folder"))
         #expect(try rows(store, "Folder") == 1, "the folder is still there")
     }
@@ -61,12 +67,9 @@ import Testing
         let fixture = try fixture()
         let store = try fixture.open(history: true)
         let context = store.viewContext
-        let folder = try context.insert("Folder", values: ["name": "Work"])
-        let note = try context.insert("Note", values: ["title": "a"])
-        try context.relate(note, to: folder, via: "folder")
-        let ids = try context.save().permanentIDs
+        let (_, note) = try savedNoteInFolder(context)
         let other = store.newBackgroundContext(name: "other")
-        try other.setValues(["title": "b"], for: try other.existingObject(with: ids[note]!))
+        try other.setValues(["title": "b"], for: try other.existingObject(with: note))
         try other.save()
         #expect(try rows(store, "Note") == 1)
     }
