@@ -87,7 +87,7 @@ extension AgentProcess {
             if holding { try? beginWrite() }
             try execute(request.command, into: &outcome)
             // A write that changed nothing has nothing to hold the lock for.
-            if holding, let held = heldWrite, held.commits.isEmpty { try commitHeldWrite(into: &outcome) }
+            if holding, let held = heldWrite, held.commits.isEmpty && held.rows == 0 { try commitHeldWrite(into: &outcome) }
             if let expected = request.expectError, !metExpectedError {
                 // The step said it would fail; that it succeeded is what the check records.
                 record(.check(CheckRecord(kind: .expectError, subject: expected.rawValue, passed: false, withinNanos: 0)))
@@ -97,7 +97,10 @@ extension AgentProcess {
                                     aliases: outcome.aliases)
             answer.matched = lastCheckMatched
             if pendingPurge { answer.lockWaitPending = true }
-            if holding, holdsBeginWrite { answer.commitHeld = true }
+            if holding, let held = heldWrite {
+                answer.commitHeld = true
+                answer.heldRows = held.rows
+            }
             reply(answer)
         } catch {
             // What the held transaction's savepoint did is rolled back: it ends, committing nothing.
@@ -124,7 +127,7 @@ extension AgentProcess {
         guard !holdsBeginWrite, openedCopyName == nil, !crashArmed else { return false }
         switch command {
         case .save: return view.parent == nil
-        case .batchInsert, .batchUpdate, .batchDelete: return true
+        case .batchInsert, .batchUpdate, .batchDelete, .purgeHistory: return true
         default: return false
         }
     }

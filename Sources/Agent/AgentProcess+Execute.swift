@@ -74,6 +74,7 @@ extension AgentProcess {
         case .purgeHistory(let policy, let expected):
             let purge = policy ?? settings.purge
             let deleted = try purgeHistory(purge)
+            heldWrite?.rows += coordinator.changesLastPurged
             record(.note("\(config.process) purged \(deleted) history transaction\(deleted == 1 ? "" : "s") (\(purge))"))
             if let expected {
                 record(.check(CheckRecord(kind: .purge, subject: "history", expectedCount: expected, actualCount: deleted,

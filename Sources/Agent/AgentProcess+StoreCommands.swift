@@ -186,6 +186,8 @@ extension AgentProcess {
         let token = try? coordinator.latestHistoryToken()
         let commit = SaveCommit(store: committedStoreName, source: source, token: token ?? nil, objects: objects)
         if heldWrite != nil {
+            // A batch insert's rows are in its cost already (its count is the step's).
+            if source != .batchInsert { heldWrite?.rows += rows.count }
             // A batch operation posts no notification.
             hold(commit, CommandOutcome(), notifies: false)
         } else {

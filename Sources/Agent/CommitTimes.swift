@@ -40,4 +40,7 @@ struct HeldWrite {
     /// (properties per object, and the objects deleted), never judged as what others committed.
     var edits: [ObjectID: Set<String>] = [:]
     var deleted: Set<ObjectID> = []
+    /// Rows a batch update or delete changed, and history changes a purge deleted, inside it: a write
+    /// among the children of `parallel` holds the lock that much longer (`AgentReply.heldRows`).
+    var rows = 0
 }

@@ -91,4 +91,76 @@ import Trace
         #expect(verdicts.count == 7)
         #expect(Set(verdicts) == ["matched []"], "\(verdicts)")
     }
+
+    /// A batch update holds the lock for each row it changes, as SQLite works through them (20,000 rows
+    /// about 75 ms in real time, 100 ms here): a save 30 ms in with a 5 ms busy timeout meets it in both
+    /// modes. It was charged one commit whatever its rows, and the save went through.
+    @Test func aBatchUpdateHoldsTheLockForEachRowItChanges() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let yaml = OneWorldTests.header + """
+        processes: { app: { role: host, refresh: none }, share: { role: share, refresh: none, busy-timeout: 5ms } }
+        steps:
+          - app: launch
+          - share: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - app: { batch-insert: Note, count: 20000, set: { title: X } }
+          - share: { fetch: Note, where: "title == 'A'" }
+          - parallel:
+              - app: { batch-update: Note, where: "title == 'X'", set: { title: U } }
+              - [ { sleep: 30ms }, { share: { update: n1, set: { title: B } } }, { share: save } ]
+        expect: { busy: { share: 1 } }
+        """
+        let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...2, pool: pool)
+        #expect(Set(verdicts) == ["matched [\"busy\"]"], "\(verdicts)")
+    }
+
+    /// The work of a push (or an App Intent's step) holds the runner; its save that meets a sibling's held
+    /// write waits for that write to commit, as SQLite's busy handler does, instead of waiting out its 5 s
+    /// busy timeout with the commit held back behind it.
+    @Test func aPushsSaveWaitsForASiblingsWriteToCommit() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let yaml = OneWorldTests.header + """
+        processes:
+          app: { role: host }
+          share: { role: share }
+          service: { role: notification-service, busy-timeout: 5s, on-push: [ { insert: Note, id: m1, set: { title: Pushed } }, save ] }
+        steps:
+          - app: launch
+          - share: launch
+          - parallel:
+              - share: { batch-insert: Note, count: 20000, set: { title: X } }
+              - [ { sleep: 50ms }, { service: push } ]
+          - app: { fetch: Note, where: "title == 'Pushed'" }
+          - app: { read: m1, expect: { title: Pushed }, now: true }
+        """
+        let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...3, pool: pool)
+        #expect(Set(verdicts) == ["matched []"], "\(verdicts)")
+        let outcome = try RunHarness.single(yaml, mode: .deterministic, pool: pool)
+        let waited = try #require(outcome.trace.events.first { $0.process == "service" && $0.kind == .stepStarted })
+        let saved = try #require(outcome.trace.events.first { event in
+            if case .saveCommitted = event.kind { event.process == "service" } else { false }
+        })
+        #expect(saved.t - waited.t < 1_000_000_000, "it saved once the batch committed, not at its busy timeout")
+    }
+
+    /// An App Intent's step waits for every command in flight in real time (it runs in whichever process
+    /// carries it), and so in the deterministic mode: beside a batch insert it starts after the batch,
+    /// and its save with a 5 ms busy timeout never meets the lock, in both modes.
+    @Test func anIntentsStepWaitsForTheCommandsInFlightInBothModes() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let yaml = OneWorldTests.header + """
+        processes: { share: { role: share }, intent: { role: intent, busy-timeout: 5ms } }
+        steps:
+          - share: launch
+          - parallel:
+              - share: { batch-insert: Note, count: 20000, set: { title: X } }
+              - [ { sleep: 30ms }, { intent: { insert: Note, id: i1, set: { title: I } } }, { intent: save } ]
+        """
+        let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...3, pool: pool)
+        #expect(Set(verdicts) == ["matched []"], "\(verdicts)")
+    }
 }

@@ -165,6 +165,9 @@ public struct AgentReply: Sendable, Hashable, Codable {
     /// Deterministic mode: the write (sent with `AgentRequest.holdsCommit`) is done and its transaction is
     /// open, holding the write lock, until `commitHeld`; what it inserted and deleted comes with that reply.
     public var commitHeld: Bool?
+    /// With `commitHeld`: the rows a batch update or delete changed, or the history changes a purge
+    /// deleted, which the write holds the lock for besides its commit (`CostModel.held(_:rows:)`).
+    public var heldRows: Int?
 
     public init(seq: Int, status: Status, error: ErrorRecord? = nil, inserted: [String: ObjectRef] = [:], deleted: [String] = [],
                 lock: LockKind? = nil, globalIDs: [String: String] = [:], aliases: [String: [ObjectRef]] = [:]) {
@@ -182,7 +185,7 @@ public struct AgentReply: Sendable, Hashable, Codable {
 extension AgentReply {
     private enum CodingKeys: String, CodingKey {
         case seq, status, error, inserted, deleted, lock, globalIDs, aliases, virtualEnd, notifications, matched, lockWaitPending, store,
-             commitHeld
+             commitHeld, heldRows
     }
 
     /// Decodes a reply; the collections may be left out when empty.
@@ -203,5 +206,6 @@ extension AgentReply {
         lockWaitPending = try container.decodeIfPresent(Bool.self, forKey: .lockWaitPending)
         store = try container.decodeIfPresent(String.self, forKey: .store)
         commitHeld = try container.decodeIfPresent(Bool.self, forKey: .commitHeld)
+        heldRows = try container.decodeIfPresent(Int.self, forKey: .heldRows)
     }
 }

@@ -22,21 +22,27 @@ public struct CostModel: Sendable, Hashable {
     /// Beyond `request`: a command that reads the store (a fetch, a refresh, a history merge, a check
     /// that fires faults).
     public var storeRead: UInt64
-    /// Beyond a commit: each row a batch insert writes (50,000 rows take a quarter of a second).
+    /// Beyond a commit: each row a batch insert writes (50,000 rows take a quarter of a second), or a
+    /// batch update or delete changes (20,000 take 75 ms in real time, 200,000 1.3 s).
     public var row: UInt64
+    /// Beyond a commit: each history change a purge deletes (200,000 take a tenth of a second).
+    public var historyRow: UInt64
 
-    public init(launch: UInt64, exit: UInt64, request: UInt64, commit: UInt64, storeRead: UInt64, row: UInt64 = 0) {
+    public init(launch: UInt64, exit: UInt64, request: UInt64, commit: UInt64, storeRead: UInt64, row: UInt64 = 0,
+                historyRow: UInt64 = 0) {
         self.launch = launch
         self.exit = exit
         self.request = request
         self.commit = commit
         self.storeRead = storeRead
         self.row = row
+        self.historyRow = historyRow
     }
 
     /// The figures the deterministic mode uses (see the type's documentation).
     public static let measured = CostModel(
-        launch: 40_000_000, exit: 5_000_000, request: 1_300_000, commit: 1_400_000, storeRead: 1_400_000, row: 5_000)
+        launch: 40_000_000, exit: 5_000_000, request: 1_300_000, commit: 1_400_000, storeRead: 1_400_000, row: 5_000,
+        historyRow: 500)
 
     /// A batch insert of `count` rows: a commit and each row.
     private func batch(_ count: Int) -> UInt64 {
@@ -61,13 +67,22 @@ public struct CostModel: Sendable, Hashable {
         }
     }
 
+    /// What a write among the children of `parallel` holds the write lock for before it commits (the
+    /// deterministic mode holds its commit that long): its cost, and each row it changed that the command
+    /// does not say (a batch update's or delete's rows, a purge's history changes, `AgentReply.heldRows`).
+    public func held(_ command: AgentCommand, rows: Int) -> UInt64 {
+        let each: UInt64 = if case .purgeHistory = command { historyRow } else { row }
+        let extra = UInt64(clamping: rows).multipliedReportingOverflow(by: each)
+        return cost(of: command).addingClamped(extra.overflow ? .max : extra.partialValue)
+    }
+
     /// How long a step of a `parallel` runs before what it does reaches its siblings: a write takes the
     /// write lock when its request is in and holds it until its commit at the end of its cost (the
     /// deterministic mode holds its commit that long), so a sibling that starts later meets the lock;
     /// what any other step does may fall anywhere in what it costs.
     func lead(of step: Step) -> UInt64 {
         switch step {
-        case .save, .batchInsert, .batchUpdate, .batchDelete: request
+        case .save, .batchInsert, .batchUpdate, .batchDelete, .purgeHistory: request
         default: cost(of: step)
         }
     }

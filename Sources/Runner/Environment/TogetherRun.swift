@@ -18,7 +18,8 @@ import Trace
 ///
 /// A child waits (`deferred`) while the step before it in its branch is pending, or while a process it
 /// involves is busy with another: a sequence's steps run each after the one before it is done, and a
-/// process takes one request at a time, as in real time. What is pending when every child has started is
+/// process takes one request at a time, as in real time. An App Intent's step, or a control step, waits
+/// for every command in flight, as real time runs it (`ParallelStep.mayRunInline`). What is pending when every child has started is
 /// carried to its end in virtual time: held writes commit, waits give up at their timeout, checks are
 /// asked again when something could change their view.
 final class TogetherRun {
@@ -102,6 +103,12 @@ final class TogetherRun {
     /// the moments the outer one stops at).
     private func mustWait(_ child: RunPlan.PlannedStep, earlier: Int) -> Bool {
         guard !isSleep(child) else { return false }
+        // A step that is no command for a running agent runs beside commands in flight only where real time
+        // runs it so (`ParallelStep.mayRunInline`): an App Intent's step, which runs in whichever process
+        // carries it, or a control step waits for every one.
+        let inFlight = waiting.map(\.sent) + committing.map(\.sent)
+        if !inFlight.isEmpty, step.command(for: child, besides: []) == nil,
+           !step.mayRunInline(child, besides: inFlight.map(\.slot.name)) { return true }
         let pendingChildren = waiting.map(\.sent.child) + checking.map(\.child) + committing.map(\.sent.child)
         return pendingChildren.contains { holdsBack($0, child) } || deferred.prefix(earlier).contains { holdsBack($0.child, child) }
     }
@@ -177,7 +184,7 @@ final class TogetherRun {
     /// not match yet is asked again; anything else is done.
     private func answered(_ sent: ParallelStep.Sent, _ reply: AgentReply) throws(HarnessFailure) {
         if reply.commitHeld == true {
-            committing.append((sent, (reply.virtualEnd ?? now).addingClamped(env.costs.cost(of: sent.command))))
+            committing.append((sent, (reply.virtualEnd ?? now).addingClamped(env.costs.held(sent.command, rows: reply.heldRows ?? 0))))
         } else if sent.asksAgain(after: reply) {
             checking.append(sent)
         } else {

@@ -17,13 +17,37 @@ extension VirtualEnvironment {
         .yield
     }
 
-    /// A step's command that yielded, with nothing else of the file able to run before it ends: the timers
-    /// due meanwhile fire (none releases a lock held across steps), and at the busy timeout it is asked
-    /// once more, to fail with `busy` if the lock is still held.
+    /// A step's command that yielded (one that holds the runner: outside `parallel`, or an App Intent's or a
+    /// push's work inside one): the timers due meanwhile fire, and at the busy timeout it is asked once
+    /// more, to fail with `busy` if the lock is still held. Inside `parallel` a sibling's write holding its
+    /// commit lets the lock go at its moment (`lockDeadlines`): the command is asked again after each such
+    /// moment, and goes on once it gets the lock, as SQLite's busy handler retries.
     func waitForLock(_ command: AgentCommand, on slot: ProcessSlot, expectError: ErrorKind?) throws(HarnessFailure) -> AgentReply {
         noteWaitingForLock(slot)
-        try advanceTime(to: lockDeadline(of: slot))
+        let deadline = lockDeadline(of: slot)
+        while try passLockMoment(before: deadline) != nil {
+            let reply = try runner.send(command, to: slot, expectError: expectError, lockWaits: .yield)
+            if reply.status != .blocked { return reply }
+        }
+        try advanceTime(to: deadline)
         return try runner.send(command, to: slot, expectError: expectError, lockWaits: .fail)
+    }
+
+    /// Inside `parallel`, moves time to the next moment before `end` at which a held write commits or a
+    /// sibling's wait gives up, and carries it out; nil when there is none. What that runs is other
+    /// children's: the running step is restored after it, and a wait among them does not pass through
+    /// these moments again from inside this one.
+    func passLockMoment(before end: UInt64) throws(HarnessFailure) -> UInt64? {
+        guard let hook = lockDeadlines, let next = hook.next(), next < end else { return nil }
+        try advanceTime(to: next)
+        let step = runner.currentStep
+        lockDeadlines = nil
+        defer {
+            lockDeadlines = hook
+            runner.currentStep = step
+        }
+        try hook.expire()
+        return next
     }
 
     /// The children run one at a time, in an order the strategy picks, overlapping as in real time where

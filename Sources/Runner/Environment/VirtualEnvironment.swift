@@ -138,18 +138,7 @@ final class VirtualEnvironment: RunEnvironment {
     func sleep(nanos: UInt64) throws(HarnessFailure) {
         let end = sleepEnd.map { Swift.max(time.now, $0) } ?? time.now.addingClamped(nanos)
         sleptNanos = end - time.now
-        while let hook = lockDeadlines, let next = hook.next(), next < end {
-            try advanceTime(to: next)
-            // What the expiry runs is other steps: the sleep's own step is restored after, and a sleep among
-            // them does not expire the waits again from inside this one.
-            let step = runner.currentStep
-            lockDeadlines = nil
-            defer {
-                lockDeadlines = hook
-                runner.currentStep = step
-            }
-            try hook.expire()
-        }
+        while try passLockMoment(before: end) != nil {}
         try advanceTime(to: end)
     }
 

@@ -51,6 +51,8 @@ final class StoreCore {
     @exclusivity(unchecked) var lastOwnToken: Int64?
     /// A write transaction held open across calls (`beginWrite`).
     @exclusivity(unchecked) var heldWrite = false
+    /// How many history changes (`ACHANGE` rows) the last purge deleted.
+    @exclusivity(unchecked) var lastPurgedChanges = 0
 
     init(url: URL, model: Model, options: StoreOptions, clock: any StoreClock, eventSink: StoreEventSink?)
         throws(StoreError)

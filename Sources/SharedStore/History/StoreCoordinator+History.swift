@@ -140,6 +140,9 @@ extension StoreCoordinator {
     /// The last history token this process wrote or consumed (what `.ownToken` purges before).
     public var lastOwnHistoryToken: Int64? { core.lastOwnToken }
 
+    /// How many history changes the last `purgeHistory` deleted (what it wrote, besides its transactions).
+    public var changesLastPurged: Int { core.lastPurgedChanges }
+
     /// Deletes history by `policy`, recording the highest purged token so later fetches after an older
     /// token fail with `expiredToken`.
     /// - Parameter consumers: for `.consumedByAll`, the consumers whose tokens count (default: every
@@ -147,6 +150,7 @@ extension StoreCoordinator {
     /// - Returns: how many transactions were deleted.
     @discardableResult
     public func purgeHistory(_ policy: HistoryPurgePolicy, consumers: [String] = []) throws(StoreError) -> Int {
+        core.lastPurgedChanges = 0
         try HistoryReader.requireTracking(core)
         if let reason = core.readOnlyReason { throw .readOnly(reason: reason) }
         var condition: (String, Value)?
@@ -174,7 +178,7 @@ extension StoreCoordinator {
             let (deleted, through) = try inWriteTransaction { () throws -> (Int, Int64?) in
                 let through = try db.scalarInt("SELECT max(Z_PK) FROM ATRANSACTION WHERE \(clause)", [argument])
                 guard let through else { return (0, nil) }
-                try db.cached("DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT Z_PK FROM ATRANSACTION WHERE \(clause))")
+                core.lastPurgedChanges = try db.cached("DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT Z_PK FROM ATRANSACTION WHERE \(clause))")
                     .run([argument])
                 let deleted = try db.cached("DELETE FROM ATRANSACTION WHERE \(clause)").run([argument])
                 // A purge by age can keep older tokens (a store from a device may carry later timestamps):
