@@ -13,6 +13,9 @@ import Trace
     /// A batch insert of 20,000 rows (100 ms in the deterministic mode; in real time about 90 ms in a
     /// release build and 190 ms in a debug one, its lock taken within its first 10 to 20) beside a branch
     /// that waits 50 ms and then saves in share: a 10 ms busy timeout fails, a 5 s one waits for the batch.
+    /// Real time gives the same on a quiet machine (a probe: 3 of 3), but which of the two takes the lock
+    /// first is a race there: with the cores busy the batch may not have started writing 50 ms in. Only the
+    /// deterministic mode, whose world is the file's, is asserted.
     static let longWrite = OneWorldTests.header + """
     processes: { app: { role: host }, share: { role: share } }
     steps:
@@ -27,14 +30,13 @@ import Trace
       long: { share: { busy-timeout: 5s }, expect: pass }
     """
 
-    @Test func aLongWriteHoldsTheLockWhileItsSiblingsActInBothModes() throws {
+    @Test func aLongWriteHoldsTheLockWhileItsSiblingsAct() throws {
         let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
         defer { pool.close() }
         var runs: [(String, RunOutcome)] = []
-        for seed in UInt64(1)...3 {
+        for seed in UInt64(1)...4 {
             runs += try RunHarness.run(Self.longWrite, mode: .deterministic, seed: seed, pool: pool).map { ("seed \(seed)", $0) }
         }
-        runs += try RunHarness.run(Self.longWrite).map { ("real time", $0) }
         #expect(runs.count == 8)
         for (label, outcome) in runs {
             let variant = outcome.plan.run.variant
@@ -48,7 +50,7 @@ import Trace
         }
     }
 
-    /// A fetch 50 ms into the batch sees the store as it was (the batch has not committed), in both modes;
+    /// A fetch 20 ms into the batch sees the store as it was (the batch has not committed), in both modes;
     /// share never refreshes, so its list stays empty to the end (`not-converged`).
     @Test func aReadDuringALongWriteSeesTheStoreAsItWas() throws {
         let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
@@ -60,7 +62,7 @@ import Trace
           - share: launch
           - parallel:
               - app: { batch-insert: Note, count: 20000, set: { title: Bulk } }
-              - [ { sleep: 50ms }, { share: { fetch: Note, limit: 1 } }, { share: { count: Note, expect: 0, now: true } } ]
+              - [ { sleep: 20ms }, { share: { fetch: Note, limit: 1 } }, { share: { count: Note, expect: 0, now: true } } ]
         expect: [not-converged]
         """
         let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...3, pool: pool)
@@ -93,8 +95,9 @@ import Trace
     }
 
     /// A batch update holds the lock for each row it changes, as SQLite works through them (20,000 rows
-    /// about 75 ms in real time, 100 ms here): a save 30 ms in with a 5 ms busy timeout meets it in both
-    /// modes. It was charged one commit whatever its rows, and the save went through.
+    /// about 75 ms in real time, 100 ms here): a save 30 ms in with a 5 ms busy timeout meets it (real
+    /// time: 3 of 3 on a quiet machine, a race with the cores busy; asserted in the deterministic mode). It
+    /// was charged one commit whatever its rows, and the save went through.
     @Test func aBatchUpdateHoldsTheLockForEachRowItChanges() throws {
         let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
         defer { pool.close() }
@@ -112,7 +115,9 @@ import Trace
               - [ { sleep: 30ms }, { share: { update: n1, set: { title: B } } }, { share: save } ]
         expect: { busy: { share: 1 } }
         """
-        let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...2, pool: pool)
+        let verdicts = try (UInt64(1)...3).map { seed in
+            OneWorldTests.verdictText(try RunHarness.single(yaml, mode: .deterministic, seed: seed, pool: pool))
+        }
         #expect(Set(verdicts) == ["matched [\"busy\"]"], "\(verdicts)")
     }
 
