@@ -124,12 +124,9 @@ extension AgentProcess {
     /// or a batch operation, outside a `begin-write` of the file's own, not on a read-only copy, and not
     /// with a crash armed inside the save (which stops before its own COMMIT).
     func mayHoldCommit(_ command: AgentCommand) -> Bool {
-        guard !holdsBeginWrite, openedCopyName == nil, !crashArmed else { return false }
-        switch command {
-        case .save: return view.parent == nil
-        case .batchInsert, .batchUpdate, .batchDelete, .purgeHistory: return true
-        default: return false
-        }
+        guard command.mayHoldItsCommit, !holdsBeginWrite, openedCopyName == nil, !crashArmed else { return false }
+        // A child context's save reaches its parent, not the store.
+        return command != .save || view.parent == nil
     }
 
     /// The background context `name` of this process (a step's `context:`, or an App Intent's), made

@@ -84,6 +84,15 @@ extension AgentCommand {
         }
     }
 
+    /// Whether the command is a write the deterministic mode keeps open for its cost among the children of
+    /// `parallel` when asked (`AgentRequest.holdsCommit`): a save, a batch operation, a purge.
+    public var mayHoldItsCommit: Bool {
+        switch self {
+        case .save, .batchInsert, .batchUpdate, .batchDelete, .purgeHistory: true
+        default: false
+        }
+    }
+
     /// Whether the command is a check that may be asked again until its deadline (`within`), and that deadline.
     public var checkWithin: UInt64? {
         switch self {

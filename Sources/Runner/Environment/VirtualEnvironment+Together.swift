@@ -25,7 +25,7 @@ extension VirtualEnvironment {
     func waitForLock(_ command: AgentCommand, on slot: ProcessSlot, expectError: ErrorKind?) throws(HarnessFailure) -> AgentReply {
         noteWaitingForLock(slot)
         let deadline = lockDeadline(of: slot)
-        while try passLockMoment(before: deadline) != nil {
+        while try passLockMoment(before: deadline) {
             let reply = try runner.send(command, to: slot, expectError: expectError, lockWaits: .yield)
             if reply.status != .blocked { return reply }
         }
@@ -34,11 +34,11 @@ extension VirtualEnvironment {
     }
 
     /// Inside `parallel`, moves time to the next moment before `end` at which a held write commits or a
-    /// sibling's wait gives up, and carries it out; nil when there is none. What that runs is other
+    /// sibling's wait gives up, and carries it out; false when there is none. What that runs is other
     /// children's: the running step is restored after it, and a wait among them does not pass through
     /// these moments again from inside this one.
-    func passLockMoment(before end: UInt64) throws(HarnessFailure) -> UInt64? {
-        guard let hook = lockDeadlines, let next = hook.next(), next < end else { return nil }
+    func passLockMoment(before end: UInt64) throws(HarnessFailure) -> Bool {
+        guard let hook = lockDeadlines, let next = hook.next(), next < end else { return false }
         try advanceTime(to: next)
         let step = runner.currentStep
         lockDeadlines = nil
@@ -47,7 +47,7 @@ extension VirtualEnvironment {
             runner.currentStep = step
         }
         try hook.expire()
-        return next
+        return true
     }
 
     /// The children run one at a time, in an order the strategy picks, overlapping as in real time where

@@ -138,7 +138,7 @@ final class VirtualEnvironment: RunEnvironment {
     func sleep(nanos: UInt64) throws(HarnessFailure) {
         let end = sleepEnd.map { Swift.max(time.now, $0) } ?? time.now.addingClamped(nanos)
         sleptNanos = end - time.now
-        while try passLockMoment(before: end) != nil {}
+        while try passLockMoment(before: end) {}
         try advanceTime(to: end)
     }
 
