@@ -208,6 +208,48 @@ import Trace
     }
 }
 
+/// Pushes that carry payloads: each runs the extension's `on-push:` with its own values, in both modes,
+/// whether the process is kept between pushes or launched for each.
+@Suite(.serialized, .spawnsProcesses) struct PushPayloadRunTests {
+    private func yaml(between: BetweenWork) -> String {
+        """
+        summary: Each push's message is saved by the extension and reaches the app.
+        store: { group: group.example.chat, name: Chat, model: { Message: { text: string, seq: int } } }
+        processes:
+          app: { role: host, refresh: history, trigger: darwin }
+          service:
+            role: notification-service
+            between-pushes: \(between.rawValue)
+            on-push:
+              - { insert: Message, id: $id, set: { text: $text, seq: $seq } }
+              - save
+              - { fetch: Message }
+              - { count: Message, expect: [1, 2] }
+        steps:
+          - app: launch
+          - app: { fetch: Message }
+          - service: { push: { id: m1, text: Hello, seq: 1 } }
+          - service: { push: { id: m2, text: "$5 off", seq: 2 } }
+          - app: { read: m2, expect: { text: "$5 off", seq: 2 }, within: 1s }
+          - app: { read: m1, expect: { text: Hello, seq: 1 }, within: 1s }
+          - app: { count: Message, expect: 2, within: 1s }
+        """
+    }
+
+    @Test(arguments: RunMode.allCases, BetweenWork.allCases)
+    func eachPushSavesItsOwnMessage(mode: RunMode, between: BetweenWork) throws {
+        let outcome = try RunHarness.single(yaml(between: between), mode: mode)
+        #expect(outcome.harnessError == nil)
+        let committed = outcome.events(of: "service").compactMap { event -> [String]? in
+            guard case .saveCommitted(let commit) = event.kind else { return nil }
+            return commit.objects.filter { $0.operation == .insert }.map(\.id)
+        }
+        #expect(committed == [["m1"], ["m2"]], "\(committed)")
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.verdict.matched, "\(result.anomalies.map(\.explanation))")
+    }
+}
+
 /// Where an App Intent's steps run: the host's process when it runs and is not suspended, else (for a
 /// widget's button) that widget's, else its own; in another process through a context of the intent's own.
 @Suite(.serialized, .spawnsProcesses) struct IntentRoutingTests {

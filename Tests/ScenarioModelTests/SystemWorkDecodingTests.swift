@@ -53,7 +53,7 @@ import Testing
         let runs = scenario.runs()
         #expect(runs[0].process(named: "widget")?.work.count == 1 && runs[1].process(named: "widget")?.work.count == 2,
                 "only-in selects a work step per variant")
-        #expect(scenario.steps[1].step == .reloadTimelines(widget: "widget") && scenario.steps[2].step == .push)
+        #expect(scenario.steps[1].step == .reloadTimelines(widget: "widget") && scenario.steps[2].step == .push(nil))
     }
 
     private func expectOneError(_ text: String, line: Int, column: Int, containing fragment: String,

@@ -50,7 +50,7 @@ public struct RunPlan: Sendable {
             switch step.step {
             case .parallel(let inner), .sequence(let inner): children = inner.map(plan)
             case .push, .reload:
-                var work = step.process.flatMap(run.process(named:))?.work ?? []
+                var work = step.process.flatMap(run.process(named:))?.work(for: step.step) ?? []
                 if let process = step.process {
                     // The n-th reload or push of a process checks the n-th of a count's values (`expect: [3, 2]`).
                     let n = workPlanned[process, default: 0]

@@ -93,6 +93,9 @@ public struct ProcessDeclaration: Sendable, Hashable, Codable {
     /// What the process does each time the system runs it: a widget's `on-reload:`, a notification
     /// service extension's `on-push:` (empty for the other roles).
     public var work: [ScenarioStep]
+    /// For a notification service extension whose pushes carry payloads, its `on-push:` work for each
+    /// payload, with the payload's values in place (`work` is then empty).
+    public var payloadWork: [PushPayload: [ScenarioStep]] = [:]
 
     /// Creates a declaration.
     public init(name: String, settings: ProcessSettings, location: SourceLocation, work: [ScenarioStep] = []) {
@@ -104,6 +107,11 @@ public struct ProcessDeclaration: Sendable, Hashable, Codable {
 
     /// The process's role.
     public var role: ProcessRole { settings.role }
+
+    /// Every step of its work: `work`, then each payload's, payloads in the order of their fields' text.
+    public var allWork: [ScenarioStep] {
+        work + payloadWork.sorted { $0.key.sortKey < $1.key.sortKey }.flatMap(\.value)
+    }
 }
 
 /// A variant: one run of the scenario with some settings overridden and its own expectation.

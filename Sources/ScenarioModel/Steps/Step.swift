@@ -29,8 +29,8 @@ public enum Step: Sendable, Hashable, Codable {
     /// trigger). Written by `explore` into counterexamples, where the schedule delivered early.
     case deliver
     /// A push arrives for this notification service extension: the system launches it, it runs its
-    /// `on-push:` work, and it exits.
-    case push
+    /// `on-push:` work (with the payload's values where the work writes `$name`), and it exits.
+    case push(PushPayload?)
     /// Ask the system to reload widget timelines (`WidgetCenter.reloadTimelines(ofKind:)`): one widget's,
     /// or every widget's when `widget` is nil. The system runs each reload after the widget's
     /// `reload-delay`, within its `reload-budget` per simulated day.

@@ -13,6 +13,8 @@ extension ScenarioDecoder {
             return .update(id: target.id, values: values)
         case "delete":
             return objectReference(argument).map { .delete(id: $0.id) }
+        case "push":
+            return decodePayload(argument).map { .push($0) }
         case "relate", "unrelate":
             return decodeRelate(action, argument, map)
         case "fetch":

@@ -10,7 +10,7 @@ extension ScenarioDecoder {
         "save": .save, "rollback": .rollback, "reset": .reset, "refresh": .refreshAll, "run-refresh": .runRefresh,
         "pin-generation": .pinGeneration, "unpin-generation": .unpinGeneration, "begin-write": .beginWrite,
         "end-write": .endWrite, "merge-history": .mergeHistory, "purge-history": .purgeHistory(policy: nil),
-        "checkpoint": .checkpoint, "sync": .sync, "leech": .leech, "push": .push,
+        "checkpoint": .checkpoint, "sync": .sync, "leech": .leech, "push": .push(nil),
         "reload-timelines": .reloadTimelines(widget: nil),
     ]
 
@@ -21,7 +21,7 @@ extension ScenarioDecoder {
         "batch-insert": ["count", "set"], "batch-update": ["where", "set"], "batch-delete": ["where"],
         "pin-generation": [], "purge-history": ["expect"], "post": [], "copy-store": ["with-wal"], "open-copy": [],
         "read": ["expect", "within", "now"], "count": ["expect", "where", "within", "now"],
-        "state": ["expect", "within", "now"], "reload-timelines": [],
+        "state": ["expect", "within", "now"], "reload-timelines": [], "push": [],
     ]
 
     /// Actions a role's work (`on-reload:`, `on-push:`) cannot hold: the system runs the process's
@@ -80,6 +80,7 @@ extension ScenarioDecoder {
         guard knowsProcesses, !processNames.contains(key) else {
             guard let (step, expectError, onlyIn) = decodeAction(first.value, process: key) else { return [] }
             checkRole(of: step, process: key, at: first.value)
+            if case .push(let payload) = step { notePush(payload, process: key, at: first.value) }
             let context = decodeContext(first.value, step: step, process: key)
             let versions = decodeVariantVersions(first.value, process: key, location: location, onlyIn: onlyIn)
             var base = ScenarioStep(location: location, process: key, step: step, expectError: expectError, onlyIn: onlyIn,
@@ -146,44 +147,55 @@ extension ScenarioDecoder {
     }
 
     /// Decodes each process's work (`on-reload:`, `on-push:`): a list of its actions, written without the
-    /// process name, as steps take them; `only-in:` selects per variant.
+    /// process name, as steps take them; `only-in:` selects per variant. An `on-push:` whose pushes carry
+    /// payloads is decoded once per payload (`decodePayloadWork`).
     func decodePendingWork() {
         for (process, key, node) in pendingWork {
-            guard let items = node.items else {
-                decoder.error("expected \(key) as a list of actions, like [ { fetch: Note }, { read: n1 } ], but found "
-                    + "\(node.shortDescription).", at: node)
+            guard let index = processes.firstIndex(where: { $0.name == process }) else { continue }
+            if let works = decodePayloadWork(node, process: process, key: key) {
+                processes[index].payloadWork = works
+            } else {
+                processes[index].work += decodeWorkItems(node, process: process, key: key)
+            }
+        }
+    }
+
+    /// The steps of one role's work.
+    func decodeWorkItems(_ node: YAMLNode, process: String, key: String) -> [ScenarioStep] {
+        guard let items = node.items else {
+            decoder.error("expected \(key) as a list of actions, like [ { fetch: Note }, { read: n1 } ], but found "
+                + "\(node.shortDescription).", at: node)
+            return []
+        }
+        var work: [ScenarioStep] = []
+        for item in items {
+            if let pairs = item.pairs, let variants = pairs.first(where: { $0.key.scalar == "variants" }) {
+                decoder.error("a step of \(key) cannot take variants:; give it only-in: instead.", at: variants.key)
                 continue
             }
-            var work: [ScenarioStep] = []
-            for item in items {
-                if let pairs = item.pairs, let variants = pairs.first(where: { $0.key.scalar == "variants" }) {
-                    decoder.error("a step of \(key) cannot take variants:; give it only-in: instead.", at: variants.key)
-                    continue
-                }
-                decodingSystemWork = true
-                perReloadCounts = nil
-                defer { decodingSystemWork = false }
-                guard let (step, expectError, onlyIn) = decodeAction(item, process: process) else { continue }
-                // A notification service extension may ask for widget reloads, as iOS lets it.
-                if ScenarioDecoder.systemActions.contains(step.keyword), !(key == "on-push" && step.keyword == "reload-timelines") {
-                    decoder.error("\(step.keyword) cannot be part of \(key): the system launches, suspends and ends '\(process)' "
-                        + "around its work itself.", at: item)
-                    continue
-                }
-                let location = decoder.location(of: item.pairs?.first?.key ?? item)
-                var planned = ScenarioStep(location: location, process: process, step: step, expectError: expectError, onlyIn: onlyIn)
-                planned.perReload = perReloadCounts.flatMap { $0.count > 1 ? $0 : nil }
-                work.append(planned)
+            decodingSystemWork = true
+            perReloadCounts = nil
+            defer { decodingSystemWork = false }
+            guard let (step, expectError, onlyIn) = decodeAction(item, process: process) else { continue }
+            // A notification service extension may ask for widget reloads, as iOS lets it.
+            if ScenarioDecoder.systemActions.contains(step.keyword), !(key == "on-push" && step.keyword == "reload-timelines") {
+                decoder.error("\(step.keyword) cannot be part of \(key): the system launches, suspends and ends '\(process)' "
+                    + "around its work itself.", at: item)
+                continue
             }
-            if let index = processes.firstIndex(where: { $0.name == process }) { processes[index].work += work }
+            let location = decoder.location(of: item.pairs?.first?.key ?? item)
+            var planned = ScenarioStep(location: location, process: process, step: step, expectError: expectError, onlyIn: onlyIn)
+            planned.perReload = perReloadCounts.flatMap { $0.count > 1 ? $0 : nil }
+            work.append(planned)
         }
+        return work
     }
 
     /// Registers the ids a role's work inserts, so the steps may name them before the work is decoded.
     func registerWorkInserts(_ node: YAMLNode) {
         for item in node.items ?? [] {
             guard let pairs = item.pairs, let insert = pairs.first(where: { $0.key.scalar == "insert" })?.value.scalar,
-                  let idNode = pairs.first(where: { $0.key.scalar == "id" })?.value, let id = idNode.scalar,
+                  let idNode = pairs.first(where: { $0.key.scalar == "id" })?.value, let id = idNode.scalar, !id.hasPrefix("$"),
                   objects[id] == nil else { continue }
             objects[id] = .some(insert)
             objectOrigins[id] = idNode
@@ -227,6 +239,7 @@ extension ScenarioDecoder {
             }
             let node = YAMLNode(kind: .mapping(merged), line: node.line, column: node.column)
             guard valid, let (step, expectError, _) = decodeAction(node, process: process) else { continue }
+            if case .push(let payload) = step { notePush(payload, process: process, at: node) }
             versions.append(ScenarioStep(location: location, process: process, step: step, expectError: expectError, onlyIn: [name]))
         }
         return versions
@@ -272,7 +285,11 @@ extension ScenarioDecoder {
                           at: argument)
             return nil
         }
-        guard let step = decodeArgumentAction(action, argument, map) else { return nil }
+        guard let step = decodeArgumentAction(action, argument, map) else {
+            // Its work would only echo the payload's error with each `$name` it takes.
+            if action == "push" { unreadPayloads.insert(process) }
+            return nil
+        }
         return (step, expectError, onlyIn)
     }
 

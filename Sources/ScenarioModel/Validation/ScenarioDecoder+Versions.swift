@@ -10,7 +10,7 @@ extension ScenarioDecoder {
         for declared in processes {
             guard let version = declared.settings.modelVersion,
                   let model = modelVersions.first(where: { $0.name == version })?.model else { continue }
-            for step in flatten(steps) + declared.work where step.process == declared.name {
+            for step in flatten(steps) + declared.allWork where step.process == declared.name {
                 guard let id = step.step.objectID, let name = objects[id] ?? nil, model.entity(named: name) == nil else { continue }
                 decoder.error("'\(declared.name)' opens the store with \(version), whose model has no entity \(name), so it can "
                     + "never show \(id); use a process with a version that has \(name).",
@@ -26,7 +26,7 @@ extension ScenarioDecoder {
                     version != declared.settings.modelVersion,
                     let model = modelVersions.first(where: { $0.name == version })?.model
                 else { continue }
-                let own = (processes.first { $0.name == override.process }?.work ?? [])
+                let own = (processes.first { $0.name == override.process }?.allWork ?? [])
                 for step in flatten(steps) + own where step.process == override.process && runs(step, in: variant.name) {
                     guard let problem = problem(with: step.step, in: model) else { continue }
                     decoder.error("in variant '\(variant.name)', '\(override.process)' opens the store with \(version), and "

@@ -28,6 +28,10 @@ final class ScenarioDecoder {
     var processes: [ProcessDeclaration] = []
     /// Each process's `on-reload:` or `on-push:`, decoded after the steps.
     var pendingWork: [(process: String, key: String, node: YAMLNode)] = []
+    /// Every `push` step, in step order, with its payload and where it is (`decodePayloadWork`).
+    var pushes: [(process: String, payload: PushPayload?, node: YAMLNode)] = []
+    /// The processes a push's payload could not be read for (their `on-push:` is then not decoded).
+    var unreadPayloads: Set<String> = []
     /// Whether the action being decoded is a step of a widget's `on-reload:` or an extension's `on-push:`
     /// (where a count may expect a list, one per reload or push), and the list the last such count gave.
     var decodingSystemWork = false
@@ -142,7 +146,7 @@ final class ScenarioDecoder {
         checkHistoryAuthors()
         checkWidgetButtons()
         decodePendingWork()
-        checkOnlyIn(steps + processes.flatMap(\.work), variants: variants.map(\.name))
+        checkOnlyIn(steps + processes.flatMap(\.allWork), variants: variants.map(\.name))
         checkVariantModelVersions(steps, variants: variants)
         for (name, key) in stepVariantNames where !variants.map(\.name).contains(name) {
             decoder.error("the step's variants: names an unknown variant '\(name)'" + Suggestion.hint(

@@ -26,7 +26,10 @@ extension Scenario {
             let overrides = variant?.overrides.filter { $0.process == declaration.name }.flatMap(\.settings) ?? []
             return RunProcess(name: declaration.name, settings: declaration.settings.applying(overrides),
                               seed: SeedDerivation.processSeed(root: root, process: declaration.name),
-                              work: declaration.work.filter { $0.runs(in: variant?.name ?? ScenarioRun.defaultVariantName) })
+                              work: declaration.work.filter { $0.runs(in: variant?.name ?? ScenarioRun.defaultVariantName) },
+                              payloadWork: declaration.payloadWork.mapValues { work in
+                                  work.filter { $0.runs(in: variant?.name ?? ScenarioRun.defaultVariantName) }
+                              })
         }
         var ordinal = 0
         let variantName = variant?.name ?? ScenarioRun.defaultVariantName

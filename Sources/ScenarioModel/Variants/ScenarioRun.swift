@@ -74,12 +74,21 @@ public struct RunProcess: Sendable, Hashable, Codable {
     public var seed: UInt64
     /// What it does each time the system runs it (`on-reload:`, `on-push:`), the steps of this variant.
     public var work: [ScenarioStep]
+    /// Its `on-push:` work for each payload its pushes carry, the steps of this variant.
+    public var payloadWork: [PushPayload: [ScenarioStep]] = [:]
 
     /// Creates a run's process.
-    public init(name: String, settings: ProcessSettings, seed: UInt64, work: [ScenarioStep] = []) {
+    public init(name: String, settings: ProcessSettings, seed: UInt64, work: [ScenarioStep] = [],
+                payloadWork: [PushPayload: [ScenarioStep]] = [:]) {
         self.name = name
         self.settings = settings
         self.seed = seed
         self.work = work
+        self.payloadWork = payloadWork
+    }
+
+    /// What it does when the system runs it for `step` (a `push` with its payload, or a widget's reload).
+    public func work(for step: Step) -> [ScenarioStep] {
+        if case .push(let payload?) = step { payloadWork[payload] ?? [] } else { work }
     }
 }

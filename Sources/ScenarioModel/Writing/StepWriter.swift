@@ -46,8 +46,11 @@ public enum StepWriter {
         switch step {
         case .launch, .exit, .crash, .background, .suspend, .resume, .foreground, .terminate, .observe, .deliver,
              .save, .rollback, .reset, .refreshAll, .runRefresh, .unpinGeneration, .beginWrite, .endWrite,
-             .mergeHistory, .checkpoint, .sync, .leech, .push:
+             .mergeHistory, .checkpoint, .sync, .leech, .push(nil):
             return step.keyword
+        case .push(_?):
+            // Its work is the process's on-push: with the payload in place, which a file keeps only as the template.
+            throw Unwritable(description: "a push with a payload is the system's; the steps its work ran are written instead")
         case .reloadTimelines(nil): return "{ reload-timelines: true }"
         case .reloadTimelines(let widget?): return Y.flow([("reload-timelines", Y.word(widget))])
         case .reload:
