@@ -2,10 +2,10 @@ import Basics
 import Foundation
 import Yams
 
-// Why this type spans fourteen files: it is one pass over one file's YAML tree with one error sink, and the
+// Why this type spans fifteen files: it is one pass over one file's YAML tree with one error sink, and the
 // scenario language has that many sections and step kinds. Each `ScenarioDecoder+<Section>.swift`
 // decodes one section (store and model, a store file to start from, processes, settings, values, steps,
-// actions, checks, control, variants, model versions, explore), so a change to the language touches the
+// actions, checks, control, variants, model versions, explore, push payloads), so a change to the language touches the
 // file of the section it changes; `Loading/ModelFile.swift` decodes a file that holds only a model.
 
 /// Decodes and validates one scenario file in a single pass over its composed YAML tree, collecting
