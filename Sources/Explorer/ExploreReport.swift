@@ -149,16 +149,16 @@ public struct ExploreReport: Sendable, Codable {
         xml += "<testsuites name=\"groupsim explore\" tests=\"\(variants.count)\" failures=\"\(failures)\" errors=\"0\">\n"
         for scenario in order {
             let cases = byScenario[scenario] ?? []
-            xml += "  <testsuite name=\"\(Escape.xml(scenario))\" tests=\"\(cases.count)\" failures=\"\(cases.filter { $0.fails(strict: strict) }.count)\" errors=\"0\">\n"
+            xml += "  <testsuite name=\"\(Escape.xmlAttribute(scenario))\" tests=\"\(cases.count)\" failures=\"\(cases.filter { $0.fails(strict: strict) }.count)\" errors=\"0\">\n"
             for variant in cases {
-                xml += "    <testcase classname=\"\(Escape.xml(scenario))\" name=\"\(Escape.xml(variant.variant))\">\n"
+                xml += "    <testcase classname=\"\(Escape.xmlAttribute(scenario))\" name=\"\(Escape.xmlAttribute(variant.variant))\">\n"
                 if variant.failsEverySchedule {
-                    xml += "      <failure message=\"\(Escape.xml("every schedule (\(variant.failing)) did not match \(variant.expected.text): the file fails as written"))\" type=\"every-schedule\"/>\n"
+                    xml += "      <failure message=\"\(Escape.xmlAttribute("every schedule (\(variant.failing)) did not match \(variant.expected.text): the file fails as written"))\" type=\"every-schedule\"/>\n"
                 } else if variant.failing > 0, variant.counterexamples.isEmpty {
-                    xml += "      <failure message=\"\(Escape.xml("\(variant.failing) schedules did not match \(variant.expected.text); none could be written as a file that fails the same way"))\" type=\"unpinned\"/>\n"
+                    xml += "      <failure message=\"\(Escape.xmlAttribute("\(variant.failing) schedules did not match \(variant.expected.text); none could be written as a file that fails the same way"))\" type=\"unpinned\"/>\n"
                 }
                 for example in variant.counterexamples where strict || example.realTimeReproductions > 0 {
-                    xml += "      <failure message=\"\(Escape.xml(example.explanation))\" type=\"\(example.kind.rawValue)\">"
+                    xml += "      <failure message=\"\(Escape.xmlAttribute(example.explanation))\" type=\"\(example.kind.rawValue)\">"
                         + "\(Escape.xml("schedule seed \(example.seed); shrunk to \(example.file); \(example.reproductionText)"))</failure>\n"
                 }
                 let deterministicOnly = variant.counterexamples.filter { !strict && $0.realTimeReproductions == 0 }

@@ -1,7 +1,12 @@
+import Basics
+
 /// Escaping for the formats reports are written in. Every piece of scenario-provided text (names,
 /// values, step text, messages) goes through one of these before it reaches a file.
 public enum Escape {
-    /// Text safe inside HTML or SVG elements and double- or single-quoted attributes.
+    /// Text safe inside HTML or SVG elements and double- or single-quoted attributes. Control characters
+    /// but line feed and tab (an ANSI escape, a carriage return), and the characters that reorder text, are
+    /// written as `\u{..}`, as `VisibleText` writes them: a page read with `cat`, or copied from, carries
+    /// nothing a terminal would act on, and no value can make another look reversed.
     public static func html(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
@@ -12,15 +17,32 @@ public enum Escape {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
-            default: out.unicodeScalars.append(scalar)
+            case "\n", "\t": out.unicodeScalars.append(scalar)
+            default:
+                if VisibleText.isPlain(String(scalar)) || scalar == "\\" {
+                    out.unicodeScalars.append(scalar)
+                } else {
+                    out += VisibleText.escaped(String(scalar))
+                }
             }
         }
         return out
     }
 
-    /// Text safe inside XML 1.0 elements and attributes: markup escaped, and the control characters
-    /// XML cannot carry replaced by U+FFFD.
+    /// Text safe inside XML 1.0 elements: markup escaped, a carriage return written as a character
+    /// reference (it reads back as itself, and a terminal showing the file never sees it), and the control
+    /// characters XML cannot carry, or that a terminal acts on (C1 controls), replaced by U+FFFD.
     public static func xml(_ text: String) -> String {
+        xml(text, breaks: false)
+    }
+
+    /// Text safe inside a double- or single-quoted XML 1.0 attribute: as `xml(_:)`, with line feeds and tabs
+    /// written as character references too, which an XML reader keeps (it reads a raw one as a space).
+    public static func xmlAttribute(_ text: String) -> String {
+        xml(text, breaks: true)
+    }
+
+    private static func xml(_ text: String, breaks: Bool) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -30,9 +52,12 @@ public enum Escape {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case "\r": out += "&#13;"
+            case "\n": out += breaks ? "&#10;" : "\n"
+            case "\t": out += breaks ? "&#9;" : "\t"
             default:
-                if scalar.value < 0x20 || (0xD800...0xDFFF).contains(scalar.value) || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0xD800...0xDFFF).contains(scalar.value)
+                    || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
                     out += "\u{FFFD}"
                 } else {
                     out.unicodeScalars.append(scalar)

@@ -17,10 +17,10 @@ public enum JUnitReport {
         func isFailure(_ run: ReportedRun) -> Bool { !run.result.verdict.matched && !isError(run) }
         let failures = runs.count(where: isFailure), errors = runs.count(where: isError)
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"groupsim\" tests=\"\(runs.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(runs.map(\.result)))\"\(options.generatedAt.map { " timestamp=\"\(Escape.xml($0))\"" } ?? "")>\n"
+        xml += "<testsuites name=\"groupsim\" tests=\"\(runs.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(runs.map(\.result)))\"\(options.generatedAt.map { " timestamp=\"\(Escape.xmlAttribute($0))\"" } ?? "")>\n"
         for scenario in scenarios {
             let suite = byScenario[scenario]!
-            xml += "  <testsuite name=\"\(Escape.xml(scenario))\" tests=\"\(suite.count)\" failures=\"\(suite.count(where: isFailure))\" errors=\"\(suite.count(where: isError))\" skipped=\"0\" time=\"\(seconds(suite.map(\.result)))\">\n"
+            xml += "  <testsuite name=\"\(Escape.xmlAttribute(scenario))\" tests=\"\(suite.count)\" failures=\"\(suite.count(where: isFailure))\" errors=\"\(suite.count(where: isError))\" skipped=\"0\" time=\"\(seconds(suite.map(\.result)))\">\n"
             for run in suite { xml += testcase(run, options: options) }
             xml += "  </testsuite>\n"
         }
@@ -29,7 +29,7 @@ public enum JUnitReport {
 
     private static func testcase(_ run: ReportedRun, options: ReportOptions) -> String {
         let result = run.result, info = result.info
-        var xml = "    <testcase classname=\"\(Escape.xml(info.scenario))\" name=\"\(Escape.xml(info.variant))\" file=\"\(Escape.xml(info.file))\" time=\"\(seconds([result]))\""
+        var xml = "    <testcase classname=\"\(Escape.xmlAttribute(info.scenario))\" name=\"\(Escape.xmlAttribute(info.variant))\" file=\"\(Escape.xmlAttribute(info.file))\" time=\"\(seconds([result]))\""
         var details: [String] = []
         for anomaly in result.anomalies {
             details.append("\(anomaly.location ?? anomaly.process): \(anomaly.kind.rawValue): \(anomaly.explanation)")
@@ -43,7 +43,7 @@ public enum JUnitReport {
         }
         if let failure = result.verdict.harnessFailure {
             // The harness could not decide: an error, not a failure of the code under test.
-            return xml + ">\n      <error message=\"\(Escape.xml(Escape.oneLine(failure.description, limit: 300)))\" type=\"harness-error\">\(body)</error>\n\(replay)    </testcase>\n"
+            return xml + ">\n      <error message=\"\(Escape.xmlAttribute(Escape.oneLine(failure.description, limit: 300)))\" type=\"harness-error\">\(body)</error>\n\(replay)    </testcase>\n"
         }
         let message: String
         if !result.verdict.brokenCounts.isEmpty {
@@ -59,7 +59,7 @@ public enum JUnitReport {
             message = first.map { "\($0.kind.rawValue)\($0.location.map { " at \($0)" } ?? ""): \($0.explanation)" }
                 ?? "expected pass but found \(result.verdict.foundText)"
         }
-        xml += ">\n      <failure message=\"\(Escape.xml(Escape.oneLine(message, limit: 500)))\" type=\"\(result.verdict.missing.isEmpty ? "unexpected-anomaly" : "missing-anomaly")\">\(body)</failure>\n"
+        xml += ">\n      <failure message=\"\(Escape.xmlAttribute(Escape.oneLine(message, limit: 500)))\" type=\"\(result.verdict.missing.isEmpty ? "unexpected-anomaly" : "missing-anomaly")\">\(body)</failure>\n"
         return xml + replay + "    </testcase>\n"
     }
 

@@ -130,6 +130,40 @@ struct ReportHygieneTests {
         #expect(!markdown.contains("\u{1B}") && !markdown.contains("\u{85}"))
     }
 
+    /// What a terminal acts on or that reorders text: control characters but line feed and tab, C1
+    /// controls, bidirectional overrides and isolates.
+    private static func acts(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+            || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+
+    @Test func htmlAndJUnitCarryNoTerminalEscapesAndJUnitKeepsTheTextExactly() throws {
+        let hostile = "\u{1B}]0;pwned\u{07}B\rC\u{85}D\u{202E}E"
+        var s = TraceScript(processes: [("app", .host), ("share", .share)], scenario: "s\u{1B}[31m",
+                            file: "Scenarios/a\r\nb\u{1B}[2J.yaml", expected: .pass)
+        s.at(ms: 1)
+        s.insert("app", "n1", ["title": .string("A")])
+        s.at(ms: 2)
+        s.step("share", "share: update n1 \(hostile)", line: 4)
+        s.update("share", "n1", ["title": .string(hostile)], version: 2)
+        s.at(ms: 3)
+        s.read("app", "n1", ["title": .string("A")], version: 1, source: .cache)
+        let run = ReportedRun(checking: s.trace)
+        for page in [HTMLReport.render(run, variants: [run]), IndexPage.render([run])] {
+            let raw = page.unicodeScalars.filter(Self.acts)
+            #expect(raw.isEmpty, "raw: \(raw.map { String($0.value, radix: 16) })")
+            #expect(page.contains("s\\u{1B}[31m"), "the scenario's name is shown, escaped")
+        }
+        let xml = JUnitReport.render([run])
+        #expect(xml.unicodeScalars.filter(Self.acts).isEmpty)
+        // A file name's line breaks are kept exactly (a raw one in an attribute reads back as a space).
+        let parser = XMLParser(data: Data(xml.utf8))
+        let collector = TextCollector()
+        parser.delegate = collector
+        #expect(parser.parse())
+        #expect(collector.attributes.contains("Scenarios/a\r\nb\u{FFFD}[2J.yaml"), "\(collector.attributes)")
+    }
+
     @Test func aLongValueIsCutInSentences() throws {
         let run = Self.run(value: String(repeating: "x", count: 5_000))
         let explanation = try #require(run.result.anomalies.first?.explanation)

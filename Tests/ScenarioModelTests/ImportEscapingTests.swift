@@ -99,6 +99,44 @@ import Yams
         }
     }
 
+    /// A store whose entity or attribute is named by `text` (Core Data's model would refuse most such names;
+    /// someone else's file need not): the skeleton keeps the file's shape, or `import` refuses the store
+    /// with a reason that carries no raw control character.
+    @Test(arguments: hostile.indices, [false, true])
+    func aHostileEntityOrAttributeNameNeverChangesTheSkeletonsShape(index: Int, attribute: Bool) throws {
+        // A table or column name holds no NUL.
+        let text = Self.hostile[index].replacingOccurrences(of: "\u{0}", with: "0")
+        let directory = try TemporaryDirectory(prefix: "escaping-import-test")
+        let url = directory.url.appendingPathComponent("Notes.sqlite")
+        let entity = attribute ? "Note" : "N" + text
+        let column = "Z" + (attribute ? "t" + text : "title").uppercased()
+        let db = try SQLiteConnection(path: url.path, walMode: false)
+        try db.execute("\(CoreDataLayout.storeTables)\n\(CoreDataLayout.historyTables)")
+        try db.cached("INSERT INTO Z_PRIMARYKEY VALUES (1, ?, 0, 1)").run([.string(entity)])
+        let table = "Z" + entity.uppercased()
+        func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        try db.execute("CREATE TABLE \(quoted(table)) ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, \(quoted(column)) VARCHAR )")
+        try db.execute("INSERT INTO \(quoted(table)) VALUES (1, 1, 1, 'A')")
+        try db.execute(try CoreDataLayout.metadataRow(identifier: "F0E1D2C3-B4A5-4968-8776-655443322110", entities: [entity]))
+        db.close()
+        let output = directory.url.appendingPathComponent("bug.yaml")
+        let yaml: String
+        do {
+            yaml = try ScenarioImporter.skeleton(store: url, output: output)
+        } catch {
+            let reason = "\(error)"
+            #expect(!reason.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) },
+                    "a raw control character in: \(reason)")
+            return
+        }
+        guard case .mapping(let root)? = try Yams.compose(yaml: yaml) else {
+            Issue.record("not a mapping:\n\(yaml)")
+            return
+        }
+        #expect(root.keys.compactMap(\.string).sorted() == ["name", "processes", "steps", "store", "summary", "variants"], "\(yaml)")
+        _ = try ScenarioLoader.parse(yaml: yaml, file: output.path)
+    }
+
     @Test func aCommentKeepsAnyTextOnItsLine() {
         #expect(YAMLText.comment("a\nb\r\u{85}\u{2028}\u{1B}[0m\\") == "a\\nb\\r\\u{85}\\u{2028}\\u{1B}[0m\\\\")
         #expect(YAMLText.comment("plain: text # and more") == "plain: text # and more")

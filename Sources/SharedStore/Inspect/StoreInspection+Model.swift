@@ -33,7 +33,7 @@ extension StoreInspection {
         var leftOut: [String] = []
         guard !entities.isEmpty else { throw ModelInferenceError(message: "the store has no entities") }
         if let odd = entities.first(where: { !PropertySyntax.isIdentifier($0.name) || !$0.name.allSatisfy(\.isASCII) }) {
-            throw ModelInferenceError(message: "the entity name '\(odd.name)' is not an ASCII identifier, which the scenario language needs")
+            throw ModelInferenceError(message: "the entity name '\(VisibleText.escaped(odd.name))' is not an ASCII identifier, which the scenario language needs")
         }
         var descriptions: [EntityDescription] = []
         let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -101,7 +101,10 @@ extension StoreInspection {
         }
         let numbers = entities.map { entity in compiled.entityNumber(of: entity.name) }
         if numbers != entities.map(\.number) {
-            throw ModelInferenceError(message: "its entities are numbered \(entities.map { "\($0.name) \($0.number)" }.joined(separator: ", ")), "
+            // The first few are enough to see it; a store may have thousands.
+            let shown = entities.prefix(20).map { "\($0.name) \($0.number)" }.joined(separator: ", ")
+                + (entities.count > 20 ? " and \(entities.count - 20) more" : "")
+            throw ModelInferenceError(message: "its entities are numbered \(shown), "
                 + "not as Core Data and SharedStore number them (from 1, root entities in alphabetical order, each followed by its sub-entities)")
         }
         return (model, leftOut)

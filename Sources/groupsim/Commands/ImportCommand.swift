@@ -40,6 +40,7 @@ struct ImportCommand: ParsableCommand {
     var force = false
 
     func run() throws {
+        try refuseNameThatIsNotUTF8(store, command: "groupsim import")
         guard (1...10_000).contains(transactions) else {
             printError("groupsim import: --transactions must be between 1 and 10000, not \(transactions).")
             throw ExitCode(1)

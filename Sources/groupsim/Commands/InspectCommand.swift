@@ -32,6 +32,7 @@ struct InspectCommand: ParsableCommand {
     }
 
     func run() throws {
+        try refuseNameThatIsNotUTF8(store, command: "groupsim inspect")
         // The copy it reads is removed on Ctrl-C and on SIGTERM too.
         ProcessGuard.installCleanupHandlers(grace: .seconds(1))
         let scratch = FileManager.default.temporaryDirectory

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import ScenarioModel
 
 /// `groupsim list [folder]`: name, summary, variants (each with what it expects) and tags of each scenario.
@@ -21,13 +22,14 @@ struct ListCommand: ParsableCommand {
         for scenario in loaded {
             let summary = scenario.summaryLine
             print(summary.name)
-            if !summary.summary.isEmpty { print("  \(summary.summary)") }
+            // A file's text and name are someone else's: printed as VisibleText writes them, one line each.
+            if !summary.summary.isEmpty { print("  \(VisibleText.escaped(summary.summary))") }
             // Each variant with what it expects: the buggy ones name their anomalies, the fixed ones pass.
             let runs = scenario.runs()
             let expects = runs.map { "\($0.variant) (\($0.expectation.text))" }
             print("  variants: \(summary.variants.isEmpty ? "(none); expects \(runs.first?.expectation.text ?? "pass")" : expects.joined(separator: ", "))")
-            if !summary.tags.isEmpty { print("  tags: \(summary.tags.joined(separator: ", "))") }
-            print("  file: \(summary.file)")
+            if !summary.tags.isEmpty { print("  tags: \(summary.tags.map(VisibleText.escaped).joined(separator: ", "))") }
+            print("  file: \(VisibleText.escaped(summary.file))")
         }
         if errors != nil { throw ExitCode(2) }
     }

@@ -62,6 +62,16 @@ func rawArgument(decodingTo text: String) -> [UInt8]? {
     return nil
 }
 
+/// Refuses a store path given on the command line whose name is not UTF-8 (it reached the program with
+/// U+FFFD in it, so the file it names cannot be opened), naming its bytes; `command` starts the line.
+func refuseNameThatIsNotUTF8(_ path: String, command: String) throws {
+    guard !FileManager.default.fileExists(atPath: path), let raw = rawArgument(decodingTo: path),
+          String(validating: raw, as: UTF8.self) == nil else { return }
+    printError("\(command): \(VisibleText.escapedFileName(raw)): the name is not UTF-8, and GroupSim reads names as UTF-8; "
+        + "rename it (or copy the store to a name that is).")
+    throw ExitCode(1)
+}
+
 /// Writes a line to stderr.
 func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
