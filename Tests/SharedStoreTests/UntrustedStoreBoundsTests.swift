@@ -41,6 +41,31 @@ import TestSupport
         }
     }
 
+    /// A table whose `Z_PK` is not its primary key (someone else's store need not declare it) is read once
+    /// for all the rows asked about, not once per row: 10,000 rows asked of 50,000 took minutes, each a
+    /// scan of the table, and ran into the deadline; here the budget is 10 s, a hundred times what one pass takes.
+    @Test func rowsAskedAboutAreFoundInOnePassOverATableWithoutAPrimaryKey() throws {
+        let directory = try TemporaryDirectory(prefix: "no-pk")
+        let url = directory.url.appendingPathComponent("Notes.sqlite")
+        let db = try SQLiteConnection(path: url.path, walMode: false)
+        try db.execute(CoreDataLayout.storeTables)
+        try db.execute("CREATE TABLE ZNOTE (Z_PK INTEGER, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR)")
+        try db.execute("BEGIN")
+        try db.execute("INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 50000)")
+        try db.execute("WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < 50000) "
+            + "INSERT INTO ZNOTE SELECT k, 1, 1, 't' FROM n")
+        // A key held twice is not one row either.
+        try db.execute("INSERT INTO ZNOTE VALUES (7, 1, 1, 'again')")
+        try db.execute("COMMIT")
+        try db.execute(try CoreDataLayout.metadataRow(identifier: "NOPK", entities: ["Note"]))
+        db.close()
+        let asked = (1...10_000).map { StoreRow(entity: "Note", primaryKey: Int64($0 * 6)) } + [StoreRow(entity: "Note", primaryKey: 7)]
+        let examination = try StoreInspector.examine(url, findingRows: asked, fitting: nil, budget: .seconds(10))
+        // 6 x 10,000 = 60,000: the keys past 50,000 are missing, and 7 is there twice.
+        let missing = (examination.inspection.missingRows ?? []).map(\.primaryKey)
+        #expect(missing.count == 1_667 + 1 && missing.contains(7) && missing.allSatisfy { $0 == 7 || $0 > 50_000 }, "\(missing.count)")
+    }
+
     @Test func aModelInheritingDeeperThanTheLimitDoesNotCompile() throws {
         func chain(_ depth: Int) -> ModelDescription {
             ModelDescription(entities: (0...depth).map { i in

@@ -55,16 +55,26 @@ struct InspectionReader {
         return inspection
     }
 
-    /// The rows of `rows` the store does not hold: an unknown entity, or no row of its table with that key
-    /// and the entity's `Z_ENT`.
+    /// The rows of `rows` the store does not hold: an unknown entity, or not exactly one row of its table
+    /// with that key and the entity's `Z_ENT`. One pass over each entity's rows, counting only the keys
+    /// asked about: someone else's store need not make `Z_PK` its primary key, and a lookup per row would
+    /// then scan the table each time.
     func missing(_ rows: [StoreRow], in inspection: StoreInspection) throws -> [StoreRow] {
         let byName = Dictionary(inspection.entities.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        return try rows.filter { row in
-            guard let entity = byName[row.entity],
-                  tables[entity.table]?.isEmpty == false else { return true }
-            return try db.scalarInt("SELECT count(*) FROM \(Self.quoted(entity.table)) WHERE Z_PK = ? AND Z_ENT = ?",
-                                    [.int(row.primaryKey), .int(entity.number)]) != 1
+        var held: [String: [Int64: Int]] = [:]
+        for (name, asked) in Dictionary(grouping: rows, by: \.entity) {
+            guard let entity = byName[name], tables[entity.table]?.isEmpty == false else { continue }
+            let keys = Set(asked.map(\.primaryKey))
+            var counts: [Int64: Int] = [:]
+            let statement = try db.prepare("SELECT Z_PK FROM \(Self.quoted(entity.table)) WHERE Z_ENT = ?")
+            try statement.bind(Int64(entity.number), at: 1)
+            while try statement.step() {
+                let key = statement.int64(at: 0)
+                if keys.contains(key) { counts[key, default: 0] += 1 }
+            }
+            held[name] = counts
         }
+        return rows.filter { held[$0.entity]?[$0.primaryKey] != 1 }
     }
 
     /// A table name for SQL: quoted, so that any name sqlite_master holds is one identifier.
