@@ -54,4 +54,35 @@ import TestSupport
         // The other entity's short value is still read (as the extension the skeleton adds edits it); the long one is not.
         #expect(reads == [["title": .string("t (edited)")]])
     }
+
+    /// A history that names more writers than a scenario may have processes: the first ones the history
+    /// names are processes of their own, the rest one process, and the skeleton validates (it was refused
+    /// as "a bug in groupsim import").
+    @Test func moreWritersThanAScenarioMayHaveAreMergedIntoOneProcess() throws {
+        let directory = try TemporaryDirectory(prefix: "import-bounds-test")
+        let url = directory.url.appendingPathComponent("Busy.sqlite")
+        let db = try SQLiteConnection(path: url.path, walMode: false)
+        try db.execute("\(CoreDataLayout.storeTables)\n\(CoreDataLayout.historyTables)")
+        try db.execute("CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR )")
+        try db.execute("BEGIN")
+        let writers = 100
+        try db.execute("INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, \(writers)), (16001, 'CHANGE', 0, \(writers)), "
+            + "(16002, 'TRANSACTION', 0, \(writers)), (16003, 'TRANSACTIONSTRING', 0, \(writers))")
+        for i in 1...writers {
+            try db.execute("INSERT INTO ZNOTE VALUES (\(i), 1, 1, 'n\(i)')")
+            try db.execute("INSERT INTO ATRANSACTIONSTRING VALUES (\(i), 16003, 1, 'com.example.app.ext\(i)')")
+            try db.execute("INSERT INTO ATRANSACTION VALUES (\(i), 16002, 1, NULL, \(i), NULL, NULL, \(700000000 + i), NULL, NULL, NULL, NULL, NULL)")
+            try db.execute("INSERT INTO ACHANGE VALUES (\(i), 16001, 1, 0, 1, \(i), \(i), NULL)")
+        }
+        try db.execute("COMMIT")
+        try db.execute(try CoreDataLayout.metadataRow(identifier: "BUSY", entities: ["Note"]))
+        db.close()
+        let output = directory.url.appendingPathComponent("busy.yaml")
+        let yaml = try ScenarioImporter.skeleton(store: url, output: output)
+        let scenario = try ScenarioLoader.parse(yaml: yaml, file: output.path)
+        #expect(scenario.processes.count <= Limits.processes)
+        let merged = try #require(scenario.process(named: "other-writers"), "\(yaml)")
+        #expect(merged.role == .action)
+        #expect(yaml.contains("more writers the history names, one process here"), "\(yaml)")
+    }
 }

@@ -338,6 +338,14 @@ struct Writers {
             return name
         }
         if appKey == nil { all.append(Writer(name: unique("app"), role: .host, bundle: nil, author: nil, label: "the app")) }
+        // A scenario holds at most `Limits.processes` processes, one of them perhaps the extension the skeleton
+        // adds: the writers past what fits, in the order the history first names them, are one process.
+        let room = Limits.processes - 2 - all.count
+        var merged: [String] = []
+        if keys.count > room {
+            merged = keys[(room - 1)...].map(\.key).filter { $0 != appKey }
+            keys = Array(keys[..<(room - 1)]) + keys[(room - 1)...].filter { $0.key == appKey }
+        }
         for (key, transaction) in keys {
             let isApp = key == appKey
             let bundle = transaction.bundleIdentifier
@@ -348,6 +356,12 @@ struct Writers {
             byKey[key] = all.count
             all.append(Writer(name: name, role: role, bundle: bundle, author: transaction.author,
                               label: label.isEmpty ? "no bundle, author or process recorded" : label))
+        }
+        if !merged.isEmpty {
+            for key in merged { byKey[key] = all.count }
+            all.append(Writer(name: unique("other-writers"), role: .action, bundle: nil, author: nil,
+                              label: "\(merged.count) more writers the history names, one process here (a scenario holds at most "
+                                  + "\(Limits.processes) processes)"))
         }
     }
 
