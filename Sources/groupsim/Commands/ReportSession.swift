@@ -67,24 +67,41 @@ enum ReportIndex {
     /// Every `<scenario>/<variant>/trace.jsonl` under `root` that is not one of `current`, judged again
     /// from its trace; traces that cannot be read (another version's) are left out, with a note on stderr.
     ///
-    /// A trace larger than `largestTrace` bytes is left out too (with a note): judging it again would cost
-    /// every later invocation seconds and gigabytes (a long workload's trace, or a file someone left there).
-    static func earlierRuns(in root: URL, except current: [ReportedRun], largestTrace: Int = 32 << 20) -> [ReportedRun] {
+    /// What judging them again may cost is bounded, whatever the folder holds: a trace larger than
+    /// `largestTrace` bytes is left out (with a note), and once the traces judged add up to `allTraces` bytes
+    /// the rest are left out (one note): judging them would cost every later invocation seconds and
+    /// gigabytes (long workloads' traces, or files someone left there). A `trace.jsonl` that is not a
+    /// regular file (a link to something else) is left out too: the index reads only what a run wrote.
+    static func earlierRuns(in root: URL, except current: [ReportedRun], largestTrace: Int = 32 << 20,
+                            allTraces: Int = 64 << 20) -> [ReportedRun] {
         let taken = Set(current.map { ReportWriter.directory(for: $0.info, under: root).standardizedFileURL.path })
         let manager = FileManager.default
         var runs: [ReportedRun] = []
+        var judged = 0
+        var leftOut = 0
         for scenario in ((try? manager.contentsOfDirectory(atPath: root.path)) ?? []).sorted() {
             let scenarioURL = root.appendingPathComponent(scenario, isDirectory: true)
             for variant in ((try? manager.contentsOfDirectory(atPath: scenarioURL.path)) ?? []).sorted() {
                 let directory = scenarioURL.appendingPathComponent(variant, isDirectory: true)
                 let trace = directory.appendingPathComponent("trace.jsonl")
-                guard !taken.contains(directory.standardizedFileURL.path), manager.fileExists(atPath: trace.path) else { continue }
-                let size = ((try? manager.attributesOfItem(atPath: trace.path))?[.size] as? Int) ?? 0
-                guard size <= largestTrace else {
-                    printError("note: \(VisibleText.escaped(trace.path)) is \(ByteSize.exact(Int64(size))), more than the "
-                        + "\(ByteSize.exact(Int64(largestTrace))) the index judges again; the index leaves that run out (run it again to include it).")
+                guard !taken.contains(directory.standardizedFileURL.path),
+                      let attributes = try? manager.attributesOfItem(atPath: trace.path) else { continue }
+                guard attributes[.type] as? FileAttributeType == .typeRegular else {
+                    printError("note: \(VisibleText.escaped(trace.path)) is not a regular file (a link?); the index reads only the "
+                        + "traces runs wrote, and leaves that run out.")
                     continue
                 }
+                let size = (attributes[.size] as? Int) ?? 0
+                guard size <= largestTrace else {
+                    printError("note: \(VisibleText.escaped(trace.path)) is \(ByteSize.text(Int64(size))), more than the "
+                        + "\(ByteSize.text(Int64(largestTrace))) the index judges again; the index leaves that run out (run it again to include it).")
+                    continue
+                }
+                guard judged + size <= allTraces else {
+                    leftOut += 1
+                    continue
+                }
+                judged += size
                 do {
                     runs.append(ReportedRun(checking: try TraceFile.read(from: trace)))
                 } catch {
@@ -92,6 +109,11 @@ enum ReportIndex {
                     printError("note: \(error); the index leaves that run out.")
                 }
             }
+        }
+        if leftOut > 0 {
+            printError("note: the earlier runs' traces in \(VisibleText.escaped(root.path)) add up to more than the "
+                + "\(ByteSize.text(Int64(allTraces))) the index judges again; it leaves \(leftOut) of them out (run them again, "
+                + "or use another --report-dir, to include them).")
         }
         return runs
     }
