@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A runner SIGKILLed mid-suite (no handler runs) still leaves the trace of every run that had finished,
-/// which the next invocation's index judges again: nothing decided is lost.
+/// A runner SIGKILLed mid-suite (no handler runs) still leaves the trace and the reports of every run that
+/// had finished, which the next invocation's index judges again: nothing decided is lost.
 @Suite(.serialized, .spawnsProcesses) struct KilledRunnerTests {
     @Test func aFinishedRunsTraceIsOnDiskBeforeTheSuiteEnds() throws {
         let cli = try CLI()
@@ -23,13 +23,16 @@ import TestSupport
         process.standardError = FileHandle.nullDevice
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
-        let trace = cli.directory.url.appendingPathComponent("reports/pass/default/trace.jsonl")
-        // The slow run sleeps ten minutes: a trace written only at the end would never appear in time.
+        // Its pages are the last files a finished run writes, after its trace.
+        let page = cli.directory.url.appendingPathComponent("reports/pass/default/report.html")
+        // The slow run sleeps ten minutes: pages written only at the end would never appear in time.
         let deadline = Date().addingTimeInterval(120)
-        while !FileManager.default.fileExists(atPath: trace.path) && Date() < deadline && process.isRunning { usleep(50_000) }
-        #expect(FileManager.default.fileExists(atPath: trace.path), "the first run's trace, written as it finished")
+        while !FileManager.default.fileExists(atPath: page.path) && Date() < deadline && process.isRunning { usleep(50_000) }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        for file in ["trace.jsonl", "report.json", "summary.md", "junit.xml", "report.html"] {
+            #expect(cli.exists("reports/pass/default/\(file)"), "the first run's \(file), written as it finished")
+        }
 
         // The next invocation's index includes the killed suite's finished run.
         let next = try cli.run("run", "notmatched.yaml", "--report-dir", "reports")

@@ -44,9 +44,10 @@ struct ReportSession {
         return ExitStatus.combine(runs.map { ExitStatus(verdict: $0.result.verdict) }).rawValue
     }
 
-    /// Writes a finished run's trace (and its processes' stderr) into its folder as soon as it is judged,
-    /// so a runner killed before `finish()` leaves every finished run's trace, which the next invocation's
-    /// index judges again.
+    /// Writes a finished run's trace (and its processes' stderr), then its reports, into its folder as soon
+    /// as it is judged, so a runner killed before `finish()` leaves every finished run complete on disk (and
+    /// the next invocation's index judges its trace again). `finish()` writes the pages again with the
+    /// scenario's other variants to compare.
     static func keep(_ outcome: RunOutcome, of run: ReportedRun, under reportDirectory: URL) throws {
         let directory = ReportWriter.directory(for: run.info, under: reportDirectory)
         try ReportWriter.removeLinks(above: directory)
@@ -55,6 +56,7 @@ struct ReportSession {
         for (process, text) in outcome.stderr {
             try Data(text.utf8).write(to: directory.appendingPathComponent("\(process).stderr.txt"))
         }
+        try ReportWriter.writeRun(run, to: directory, options: options)
     }
 
     private func say(_ line: String) {
