@@ -147,6 +147,24 @@ import TestSupport
         #expect(all.transactions.count == 30 && all.omitted == 0)
     }
 
+    /// A `Z_MODELCACHE` larger than any model is not read, whatever it holds: a 90 MB cache of flat
+    /// entities cost inspect and import 645 MB to decode.
+    @Test func aModelCacheLargerThanAnyModelIsNotRead() throws {
+        let fixture = try StoreFixture()
+        try fixture.open(history: false).close()
+        let db = try SQLiteConnection(path: fixture.url.path)
+        // Valid JSON of a model, padded past the bound with spaces: decoded, it would be a model.
+        let model = try JSONEncoder().encode(ModelDescription(entities: [EntityDescription(name: "Note", attributes: [])]))
+        let update = try db.prepare("UPDATE Z_MODELCACHE SET Z_CONTENT = ?")
+        try update.bind(model + Data(repeating: 0x20, count: InspectionReader.largestModelCache + (1 << 20)), at: 1)
+        while try update.step() {}
+        db.close()
+        let inspection = try StoreInspector.inspect(fixture.url)
+        #expect(inspection.storedModel == nil)
+        #expect(inspection.problems.contains { $0.contains("Z_MODELCACHE is 9 MiB, more than the 8 MiB a model takes") },
+                "\(inspection.problems)")
+    }
+
     @Test func aModelCacheInheritingTooDeeplyIsNotUsed() throws {
         let fixture = try StoreFixture()
         try fixture.open(history: false).close()

@@ -31,7 +31,14 @@ struct InspectionReader {
         // Each part is read on its own: what one cannot read is a problem, not the end of the report.
         do { try readMetadata(into: &inspection) } catch { findings.append("the metadata (Z_METADATA) could not be read: \(error)") }
         if inspection.layout == .groupsim, try db.tableExists("Z_MODELCACHE") {
-            let statement = try db.prepare("SELECT Z_CONTENT FROM Z_MODELCACHE")
+            // Someone else's file may hold anything there: its size is read before its content.
+            let size = try db.scalarInt("SELECT ifnull(max(length(Z_CONTENT)), 0) FROM Z_MODELCACHE") ?? 0
+            if size > Self.largestModelCache {
+                findings.append("the model kept in Z_MODELCACHE is \(ByteSize.text(Int64(size))), more than the "
+                    + "\(ByteSize.text(Int64(Self.largestModelCache))) a model takes: it is not used")
+            }
+            let statement = try db.prepare("SELECT Z_CONTENT FROM Z_MODELCACHE WHERE length(Z_CONTENT) <= ?")
+            try statement.bind(Int64(Self.largestModelCache), at: 1)
             if try statement.step(), let content = statement.data(at: 0) {
                 inspection.storedModel = try? JSONDecoder().decode(ModelDescription.self, from: content)
                 if let deep = inspection.storedModel?.entityInheritingTooDeeply {
@@ -76,6 +83,10 @@ struct InspectionReader {
         }
         return rows.filter { held[$0.entity]?[$0.primaryKey] != 1 }
     }
+
+    /// The most bytes of `Z_MODELCACHE` read: a model of a thousand entities of fifty properties each is
+    /// about 2 MiB of JSON.
+    static let largestModelCache = 8 << 20
 
     /// A table name for SQL: quoted, so that any name sqlite_master holds is one identifier.
     static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
