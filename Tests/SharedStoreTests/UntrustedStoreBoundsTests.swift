@@ -149,6 +149,35 @@ import TestSupport
 
     /// A `Z_MODELCACHE` larger than any model is not read, whatever it holds: a 90 MB cache of flat
     /// entities cost inspect and import 645 MB to decode.
+    /// A history naming hundreds of writers, one with a name of a hundred thousand characters: inspect lists
+    /// the 50 with most transactions, each name cut at 200 characters, and says how many more there are.
+    @Test func aHistoryOfManyWritersListsTheFirstFiftyAndCountsTheRest() throws {
+        let directory = try TemporaryDirectory(prefix: "writers")
+        let url = directory.url.appendingPathComponent("Notes.sqlite")
+        let db = try SQLiteConnection(path: url.path, walMode: false)
+        try db.execute("\(CoreDataLayout.storeTables)\n\(CoreDataLayout.historyTables)")
+        try db.execute("CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR )")
+        try db.execute("BEGIN")
+        try db.execute("INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 0)")
+        for i in 1...300 {
+            let bundle = i == 1 ? "com.example." + String(repeating: "x", count: 100_000) : "com.example.ext\(i)"
+            try db.cached("INSERT INTO ATRANSACTIONSTRING VALUES (?, 16003, 1, ?)").run([.int(Int64(i)), .string(bundle)])
+            // The long name has the most transactions, so it is listed first.
+            for t in 0..<(i == 1 ? 3 : 1) {
+                try db.execute("INSERT INTO ATRANSACTION VALUES (NULL, 16002, 1, NULL, \(i), NULL, NULL, \(700000000 + i * 10 + t), "
+                    + "NULL, NULL, NULL, NULL, NULL)")
+            }
+        }
+        try db.execute("COMMIT")
+        try db.execute(try CoreDataLayout.metadataRow(identifier: "WRITERS", entities: ["Note"]))
+        db.close()
+        let history = try #require(try StoreInspector.inspect(url).history)
+        #expect(history.transactions == 302)
+        #expect(history.bundleIdentifiers.count == InspectionReader.listedNames && history.unlistedBundleIdentifiers == 250)
+        #expect(history.bundleIdentifiers.first.map { $0.transactions == 3 && $0.name?.count == 200 } == true)
+        #expect(history.authors.count == 1 && history.unlistedAuthors == 0, "every transaction has no author: one (none)")
+    }
+
     @Test func aModelCacheLargerThanAnyModelIsNotRead() throws {
         let fixture = try StoreFixture()
         try fixture.open(history: false).close()

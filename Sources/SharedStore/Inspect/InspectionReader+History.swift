@@ -11,25 +11,34 @@ extension InspectionReader {
             if columns.contains(base + "TS") { return base + "TS" }
             return columns.contains(base) ? base : nil
         }
-        func counts(_ base: String) throws -> [StoreInspection.NamedCount] {
-            guard let column = stringColumn(base) else { return [] }
+        /// The most frequent values of a column, at most `listedNames` of them, and how many more there are:
+        /// someone else's history may name a million writers, each a megabyte long.
+        func counts(_ base: String) throws -> (listed: [StoreInspection.NamedCount], unlisted: Int) {
+            guard let column = stringColumn(base) else { return ([], 0) }
             let name = hasStrings ? "(SELECT ZNAME FROM ATRANSACTIONSTRING S WHERE S.Z_PK = T.\(column))" : "NULL"
             // A plain text column (Core Data's ZAUTHOR beside ZAUTHORTS) is read as it is.
             let integer = try columnType("ATRANSACTION", column) == "INTEGER"
             let value = column.hasSuffix("TS") || integer ? name : "T.\(column)"
-            let statement = try db.prepare("SELECT \(value) AS N, count(*) FROM ATRANSACTION T GROUP BY N ORDER BY count(*) DESC, N")
+            let statement = try db.prepare("SELECT substr(N, 1, 200), C, count(*) OVER () FROM (SELECT \(value) AS N, count(*) AS C "
+                + "FROM ATRANSACTION T GROUP BY N) ORDER BY C DESC, N LIMIT \(Self.listedNames)")
             var result: [StoreInspection.NamedCount] = []
+            var distinct = 0
             while try statement.step() {
                 result.append(StoreInspection.NamedCount(name: statement.string(at: 0), transactions: Int(statement.int64(at: 1))))
+                distinct = Int(statement.int64(at: 2))
             }
-            return result
+            return (result, distinct - result.count)
         }
+        let authors = try counts("ZAUTHOR"), bundles = try counts("ZBUNDLEID"), processes = try counts("ZPROCESSID")
         var history = StoreInspection.History(
             transactions: Int(try db.scalarInt("SELECT count(*) FROM ATRANSACTION") ?? 0), changes: 0, inserts: 0, updates: 0,
-            deletes: 0, authors: try counts("ZAUTHOR"), bundleIdentifiers: try counts("ZBUNDLEID"),
-            processes: try counts("ZPROCESSID"), first: nil, last: nil,
+            deletes: 0, authors: authors.listed, bundleIdentifiers: bundles.listed,
+            processes: processes.listed, first: nil, last: nil,
             oldestToken: try db.scalarInt("SELECT min(Z_PK) FROM ATRANSACTION"),
             newestToken: try db.scalarInt("SELECT max(Z_PK) FROM ATRANSACTION"))
+        history.unlistedAuthors = authors.unlisted
+        history.unlistedBundleIdentifiers = bundles.unlisted
+        history.unlistedProcesses = processes.unlisted
         if columns.contains("ZTIMESTAMP") {
             let statement = try db.prepare("SELECT min(ZTIMESTAMP), max(ZTIMESTAMP) FROM ATRANSACTION")
             if try statement.step(), !statement.isNull(at: 0) {
@@ -55,6 +64,9 @@ extension InspectionReader {
         }
         return history
     }
+
+    /// The most authors, bundle ids and processes `inspect` lists (by transactions, most first).
+    static let listedNames = 50
 
     func columnNames(_ table: String) throws -> [String] {
         let info = try db.prepare("PRAGMA table_info(\(table))")

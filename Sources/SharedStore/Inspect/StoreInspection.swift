@@ -128,10 +128,15 @@ public struct StoreInspection: Sendable, Hashable, Codable {
         public var deletes: Int
         /// Changes whose `ZCHANGETYPE` is none of the three (counted in `changes`).
         public var unknownChanges: Int = 0
-        /// Transactions per author (nil: none set), bundle id and process, most first.
+        /// Transactions per author (nil: none set), bundle id and process, most first: the first
+        /// `InspectionReader.listedNames` of each, each name cut at 200 characters.
         public var authors: [NamedCount]
         public var bundleIdentifiers: [NamedCount]
         public var processes: [NamedCount]
+        /// How many more authors, bundle ids and processes the history names than are listed.
+        public var unlistedAuthors = 0
+        public var unlistedBundleIdentifiers = 0
+        public var unlistedProcesses = 0
         /// The first and last transactions' timestamps.
         public var first: Date?
         public var last: Date?

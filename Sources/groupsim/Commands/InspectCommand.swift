@@ -119,9 +119,11 @@ enum InspectionText {
                 let format = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
                 out += "  from \(first.formatted(format)) to \(last.formatted(format))\n"
             }
-            for (label, counts) in [("authors", history.authors), ("bundle ids", history.bundleIdentifiers),
-                                    ("processes", history.processes)] where !counts.isEmpty {
-                out += "  \(label): " + counts.map { "\($0.name.map(v) ?? "(none)") \($0.transactions)" }.joined(separator: ", ") + "\n"
+            for (label, counts, unlisted) in [("authors", history.authors, history.unlistedAuthors),
+                                              ("bundle ids", history.bundleIdentifiers, history.unlistedBundleIdentifiers),
+                                              ("processes", history.processes, history.unlistedProcesses)] where !counts.isEmpty {
+                out += "  \(label): " + counts.map { "\($0.name.map(v) ?? "(none)") \($0.transactions)" }.joined(separator: ", ")
+                    + (unlisted > 0 ? ", and \(unlisted) more" : "") + "\n"
             }
         } else {
             out += "\nHistory: none (the store was never opened with history tracking)\n"
