@@ -88,5 +88,9 @@ import TestSupport
         db.close()
         let result = try cli.run("import", url.path, "-o", "views.yaml")
         #expect(result.status == 1 && result.stderr.contains("holds a view ('ATRANSACTIONSTRING')"), "\(result.stderr)")
+        // inspect reads the tables and names the view among the problems.
+        let inspected = try cli.run("inspect", url.path)
+        #expect(inspected.status == 0 && inspected.stdout.contains("the store holds a view ('ATRANSACTIONSTRING'), which Core Data never makes"),
+                "\(inspected.transcript)")
     }
 }

@@ -28,6 +28,15 @@ struct InspectionReader {
         var inspection = StoreInspection(
             path: path, layout: .unknown, identifier: nil, storeType: nil, frameworkVersion: nil, hashedEntities: [],
             entities: [], history: nil, files: files, problems: [])
+        // Core Data makes tables and indexes only; a view (perhaps where a table should be) is never read.
+        let views = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name LIMIT 6")
+        var viewNames: [String] = []
+        while try views.step() { viewNames.append(VisibleText.escaped(views.string(at: 0) ?? "")) }
+        if !viewNames.isEmpty {
+            findings.append("the store holds \(viewNames.count > 5 ? "views" : viewNames.count == 1 ? "a view" : "views") ("
+                + viewNames.prefix(5).map { "'\($0)'" }.joined(separator: ", ") + (viewNames.count > 5 ? ", ..." : "")
+                + "), which Core Data never makes: inspect reads tables only, and import refuses the store")
+        }
         // Each part is read on its own: what one cannot read is a problem, not the end of the report.
         do { try readMetadata(into: &inspection) } catch { findings.append("the metadata (Z_METADATA) could not be read: \(error)") }
         if inspection.layout == .groupsim, try db.tableExists("Z_MODELCACHE") {
