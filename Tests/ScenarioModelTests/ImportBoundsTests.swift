@@ -85,4 +85,25 @@ import TestSupport
         #expect(merged.role == .action)
         #expect(yaml.contains("more writers the history names, one process here"), "\(yaml)")
     }
+
+    /// The app's bundle id names the skeleton's app group only when it makes a name the language takes: a
+    /// bundle id of 150 characters made a group name validation refused, blamed on import.
+    @Test func aBundleIdTooLongForAGroupNameGivesTheImportedGroup() throws {
+        let directory = try TemporaryDirectory(prefix: "import-bounds-test")
+        let url = directory.url.appendingPathComponent("Long.sqlite")
+        let db = try SQLiteConnection(path: url.path, walMode: false)
+        try db.execute("\(CoreDataLayout.storeTables)\n\(CoreDataLayout.historyTables)")
+        try db.execute("CREATE TABLE ZNOTE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR )")
+        try db.execute("INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 1), (16001, 'CHANGE', 0, 1), (16002, 'TRANSACTION', 0, 1), "
+            + "(16003, 'TRANSACTIONSTRING', 0, 1)")
+        try db.execute("INSERT INTO ZNOTE VALUES (1, 1, 1, 'n1')")
+        try db.cached("INSERT INTO ATRANSACTIONSTRING VALUES (1, 16003, 1, ?)").run([.string("com.example." + String(repeating: "a", count: 150))])
+        try db.execute("INSERT INTO ATRANSACTION VALUES (1, 16002, 1, NULL, 1, NULL, NULL, 700000001, NULL, NULL, NULL, NULL, NULL)")
+        try db.execute("INSERT INTO ACHANGE VALUES (1, 16001, 1, 0, 1, 1, 1, NULL)")
+        try db.execute(try CoreDataLayout.metadataRow(identifier: "LONG", entities: ["Note"]))
+        db.close()
+        let output = directory.url.appendingPathComponent("long.yaml")
+        let scenario = try ScenarioLoader.parse(yaml: try ScenarioImporter.skeleton(store: url, output: output), file: output.path)
+        #expect(scenario.store.group == "group.imported")
+    }
 }

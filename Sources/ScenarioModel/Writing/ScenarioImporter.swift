@@ -235,7 +235,12 @@ public enum ScenarioImporter {
         while name.hasPrefix(".") || name.hasPrefix("-") { name.removeFirst() }
         if name.isEmpty { name = "Store" }
         let app = writers.first { $0.role == .host }
-        let group = "group." + (app?.bundle.flatMap { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) } ? $0 : nil } ?? "imported")
+        // The app's bundle id names the group when it makes a name the language takes (at most 100 bytes, not
+        // starting with '.'); any other is someone else's text, and the group is `group.imported`.
+        let group = "group." + (app?.bundle.flatMap { bundle in
+            bundle.utf8.count <= 94 && !bundle.hasPrefix(".")
+                && bundle.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) } ? bundle : nil
+        } ?? "imported")
         var lines = [
             "# Imported by groupsim import from \(YAMLText.comment(store.path)): \(history.transactions.count) history transactions"
                 + (history.omitted > 0 ? " (\(history.omitted) older ones left out)" : "") + ".",
