@@ -168,4 +168,22 @@ import Testing
         let errors = Fixture.errors(over)
         #expect(errors.count == 1 && errors[0].message.contains("in variant b"), "\(errors)")
     }
+
+    /// A widget's reload waits for its `on-reload:` once per request: two requests of a work that checks
+    /// `within: 40m` wait up to 80 minutes (they were not counted, and a real-time run waited that long).
+    @Test func eachRequestedReloadWaitsForTheWidgetsWork() {
+        let yaml = """
+            summary: Reloads.
+            store: { group: group.example.notes, name: Notes, model: { Note: { title: string } } }
+            processes:
+              app: { role: host }
+              widget: { role: widget, on-reload: [ { fetch: Note }, { count: Note, expect: 9, within: 40m } ] }
+            steps:
+              - app: launch
+              - app: { reload-timelines: widget }
+              - app: { reload-timelines: true }
+            """
+        let errors = Fixture.errors(yaml)
+        #expect(errors.count == 1 && errors.first?.line == 9 && errors.first?.message.contains("wait up to 80m") == true, "\(errors)")
+    }
 }

@@ -60,6 +60,28 @@ import Testing
         } == true)
     }
 
+    @Test func aFieldTheWorkNeverTakesIsReportedAtItsKey() {
+        let errors = Fixture.errors(yaml(pushes: "  - service: { push: { id: m1, text: A, seq: 1, tag: x } }", after: ""))
+        #expect(errors.map(\.column) == [49], "\(errors)")
+    }
+
+    @Test func onlyInCannotTakeAPayloadsValue() {
+        let errors = Fixture.errors(yaml(onPush: "      - { insert: Message, id: $id, set: { text: $text, seq: $seq }, only-in: $v }\n      - save",
+                                         pushes: "  - service: { push: { id: m1, text: A, seq: 1, v: a } }", after: "variants: { a: {} }"))
+        #expect(errors.count == 1 && errors.first?.message.contains("it cannot take $v from a push's payload") == true, "\(errors)")
+    }
+
+    /// A push waits for its work: checks' `within:` in `on-push:` count toward the run's real-clock limit once per
+    /// push, with the payload's values.
+    @Test func thePushesWorkCountsTowardTheRealClockLimit() {
+        let errors = Fixture.errors(yaml(onPush: "      - { insert: Message, id: $id, set: { text: A, seq: 1 } }\n      - save\n"
+            + "      - { count: Message, expect: 9, within: $wait }", pushes: """
+              - service: { push: { id: m1, wait: 40m } }
+              - service: { push: { id: m2, wait: 40m } }
+            """, after: ""))
+        #expect(errors.count == 1 && errors.first?.message.contains("wait up to 80m") == true && errors.first?.line == 14, "\(errors)")
+    }
+
     @Test func theStepsAfterAPushMayNameWhatItInsertsAndNotBefore() {
         let errors = Fixture.errors(yaml(pushes: "  - app: { read: m1 }\n  - service: { push: { id: m1, text: A, seq: 1 } }", after: ""))
         #expect(errors.map(\.line) == [12] && errors.first?.message.contains("no earlier step inserts an object with id 'm1'") == true,
@@ -70,6 +92,9 @@ import Testing
         // A push without a payload beside pushes with one, when the work takes values.
         ("  - service: push\n  - service: { push: { id: m2, text: B, seq: 2 } }", 12, "takes values from each push's payload ($id at line 8)"),
         ("  - service: { push: { id: m1, seq: 1 } }", 12, "gives no text, which the on-push: of 'service' takes as $text at line 8"),
+        // An int the work takes, missing: one error, not also the work's '$seq' that is no number.
+        ("  - service: { push: { id: m1, text: A } }", 12, "gives no seq"),
+        ("  - service: { push: { text: A, seq: 1 } }", 12, "gives no id"),
         ("  - service: { push: { id: m1, text: A, seq: 1, tag: x } }", 12, "never takes $tag"),
         ("  - service: { push: { id: m1, text: A, seq: [1] } }", 12, "the payload's seq is one value"),
         ("  - service: { push: { 1d: m1, text: A, seq: 1 } }", 12, "a payload's names are letters"),

@@ -99,6 +99,7 @@ extension ScenarioDecoder {
         let own = pushes.filter { $0.process == process }
         guard key == "on-push", own.contains(where: { $0.payload != nil }) || unreadPayloads.contains(process) else { return nil }
         guard !unreadPayloads.contains(process) else { return [:] }
+        guard !refusePayloadVariants(node, process: process) else { return [:] }
         let taken = Self.placeholders(in: node)
         let takenNames = Set(taken.map(\.name))
         let described = taken.first.map { "$\($0.name) at line \(decoder.location(of: $0.node).line)" }
@@ -111,17 +112,37 @@ extension ScenarioDecoder {
                 }
                 continue
             }
-            for (name, at) in taken where payload[name] == nil {
+            let given = push.node.pairs?.first { $0.key.scalar == "push" }?.value ?? push.node
+            var lacking = Set<String>()
+            for (name, at) in taken where payload[name] == nil && lacking.insert(name).inserted {
                 decoder.error("this push's payload gives no \(name), which the on-push: of '\(process)' takes as $\(name) at line "
-                    + "\(decoder.location(of: at).line); add \(name): to it.", at: push.node)
+                    + "\(decoder.location(of: at).line); add \(name): to it.", at: given)
             }
             for field in payload.fields where !takenNames.contains(field.name) {
+                let key = given.pairs?.first { $0.key.scalar == field.name }?.key ?? given
                 decoder.error("the on-push: of '\(process)' never takes $\(field.name), so the payload's \(field.name) would do "
-                    + "nothing; remove it, or write $\(field.name) where the work should take it.", at: push.node)
+                    + "nothing; remove it, or write $\(field.name) where the work should take it (a $ inside a longer string "
+                    + "is text).", at: key)
             }
-            guard works[payload] == nil else { continue }
+            // A payload that lacks a value has its error: the work decoded without it would only echo it.
+            guard lacking.isEmpty, works[payload] == nil else { continue }
             works[payload] = decodeWorkItems(Self.filling(node, with: Self.fields(of: push.node)), process: process, key: key)
         }
         return works
+    }
+
+    /// `only-in:` on a step of the work names variants, which the file decides, not a push: a `$name` there is
+    /// refused. Returns whether one was.
+    func refusePayloadVariants(_ node: YAMLNode, process: String) -> Bool {
+        var refused = false
+        for item in node.items ?? [] {
+            guard let onlyIn = item.pairs?.first(where: { $0.key.scalar == "only-in" })?.value else { continue }
+            for (name, at) in Self.placeholders(in: onlyIn) {
+                decoder.error("only-in names the variants a step of the on-push: of '\(process)' runs in, which the file decides; "
+                    + "it cannot take $\(name) from a push's payload.", at: at)
+                refused = true
+            }
+        }
+        return refused
     }
 }

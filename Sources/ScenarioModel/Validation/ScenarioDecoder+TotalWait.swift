@@ -3,13 +3,16 @@ extension ScenarioDecoder {
     /// `Limits.realTime`, at the step that passes it: each wait is bounded on its own, and a thousand
     /// `sleep: 1h` would still hold a CI job for weeks. A wait is a `sleep`, a check's `within` (what it may
     /// take when the check never holds) and a workload's `duration`; a `parallel` waits for its longest
-    /// branch. A step runs in the base run when it has no `only-in:`, and in each variant it names.
+    /// branch. A `push` waits for its work (`on-push:`, with its payload), and a `reload-timelines` for the
+    /// work of each widget it asks to reload (`on-reload:`), once per request (what the system coalesces or
+    /// refuses is not subtracted; reloads a timeline policy asks for are not counted). A step runs in the base
+    /// run when it has no `only-in:`, and in each variant it names.
     func checkTotalWait(_ steps: [ScenarioStep], variants: [String]) {
         let limit = Limits.realTime.microseconds
         for run in [nil] + variants.map(Optional.some) {
             var total: Int64 = 0
             for step in steps where Self.runs(step, in: run) {
-                total = total.addingReportingOverflow(Self.wait(of: step, in: run)).partialValue
+                total = total.addingReportingOverflow(wait(of: step, in: run)).partialValue
                 if total > limit || total < 0 {
                     decoder.error("the steps up to here wait up to \(Duration(microseconds: total < 0 ? .max : total)) on the real clock"
                         + (run.map { " in variant \($0)" } ?? "") + " (sleeps, checks' within, workloads), more than the "
@@ -27,7 +30,7 @@ extension ScenarioDecoder {
     }
 
     /// The longest `step` can wait on the real clock, in microseconds (saturating).
-    private static func wait(of step: ScenarioStep, in variant: String?) -> Int64 {
+    private func wait(of step: ScenarioStep, in variant: String?) -> Int64 {
         func sum(_ values: [Int64]) -> Int64 {
             values.reduce(0) { total, value in
                 let (result, overflow) = total.addingReportingOverflow(value)
@@ -39,8 +42,15 @@ extension ScenarioDecoder {
         case .read(_, _, .within(let duration)), .count(_, _, _, .within(let duration)), .state(_, _, .within(let duration)):
             return duration.microseconds
         case .workload(let workload): return workload.duration.microseconds
-        case .parallel(let branches): return branches.filter { runs($0, in: variant) }.map { wait(of: $0, in: variant) }.max() ?? 0
-        case .sequence(let children): return sum(children.filter { runs($0, in: variant) }.map { wait(of: $0, in: variant) })
+        case .parallel(let branches): return branches.filter { Self.runs($0, in: variant) }.map { wait(of: $0, in: variant) }.max() ?? 0
+        case .sequence(let children): return sum(children.filter { Self.runs($0, in: variant) }.map { wait(of: $0, in: variant) })
+        case .push(let payload):
+            guard let declared = processes.first(where: { $0.name == step.process }) else { return 0 }
+            let work = payload.map { declared.payloadWork[$0] ?? [] } ?? declared.work
+            return sum(work.filter { Self.runs($0, in: variant) }.map { wait(of: $0, in: variant) })
+        case .reloadTimelines(let widget):
+            let widgets = processes.filter { $0.role == .widget && (widget == nil || $0.name == widget) }
+            return sum(widgets.flatMap(\.work).filter { Self.runs($0, in: variant) }.map { wait(of: $0, in: variant) })
         default: return 0
         }
     }

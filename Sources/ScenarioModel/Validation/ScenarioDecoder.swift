@@ -136,7 +136,6 @@ final class ScenarioDecoder {
         let steps = map.required("steps", in: "the scenario", example: "steps: [ { app: launch } ]")
             .map { decodeSteps($0) } ?? []
         let variants = map["variants"].map(decodeVariants) ?? []
-        checkTotalWait(steps, variants: variants.map(\.name))
         let expectation = map["expect"].flatMap(decodeExpectation)
         let latency = map["latency"].flatMap(decodeLatencyBudget)
         let tolerance = map["stale-tolerance"].flatMap { decoder.duration($0, "stale-tolerance") }
@@ -146,6 +145,8 @@ final class ScenarioDecoder {
         checkHistoryAuthors()
         checkWidgetButtons()
         decodePendingWork()
+        // After the work: a push or a reload waits for what its process's work waits for.
+        checkTotalWait(steps, variants: variants.map(\.name))
         checkOnlyIn(steps + processes.flatMap(\.allWork), variants: variants.map(\.name))
         checkVariantModelVersions(steps, variants: variants)
         for (name, key) in stepVariantNames where !variants.map(\.name).contains(name) {
