@@ -57,6 +57,13 @@ public enum ConsoleReport {
     public static func lines(_ result: CheckResult, replay: (RunInfo) -> String = replayCommand) -> [String] {
         var lines = [line(result)]
         for warning in result.warnings { lines.append("  warning: \(Escape.oneLine(warning))") }
+        // A step that failed with no anomaly to show for it (an update of an object not found, say): the run
+        // may still match, and the console says so rather than leaving it to the reports.
+        for error in result.unexpectedErrors.prefix(3) {
+            lines.append("  other error: \(error.location.map { "\(Escape.oneLine($0)): " } ?? "")\(Escape.oneLine(error.process)) "
+                + "\(error.kind.rawValue): \(Escape.oneLine(error.message))")
+        }
+        if result.unexpectedErrors.count > 3 { lines.append("  … and \(result.unexpectedErrors.count - 3) more errors") }
         if !result.verdict.matched && result.verdict.harnessFailure == nil {
             for anomaly in result.anomalies.prefix(3) {
                 lines.append("  \(anomaly.location.map { "\(Escape.oneLine($0)): " } ?? "")\(anomaly.kind.rawValue): \(Escape.oneLine(anomaly.explanation))")

@@ -164,6 +164,19 @@ struct ReportHygieneTests {
         #expect(collector.attributes.contains("Scenarios/a\r\nb\u{FFFD}[2J.yaml"), "\(collector.attributes)")
     }
 
+    /// A step that failed with no anomaly to show for it is on the console, matched or not (it was only in
+    /// the reports, so a run read "matched, no anomalies" while a push's update found nothing).
+    @Test func anErrorWithNoAnomalyIsOnTheConsole() {
+        var s = TraceScript(processes: [("app", .host)], expected: .pass)
+        s.at(ms: 1)
+        s.step("app", "app: update n9", line: 7)
+        s.record("app", .error(ErrorRecord(kind: .notFound, message: "no object n9\u{1B}[2J")))
+        let run = ReportedRun(checking: s.trace)
+        let lines = ConsoleReport.lines(run.result)
+        #expect(run.result.verdict.matched, "\(run.result.anomalies.map(\.explanation))")
+        #expect(lines.contains { $0.hasPrefix("  other error: ") && $0.contains("app not-found: no object n9\\u{1b}[2J") }, "\(lines)")
+    }
+
     @Test func aLongValueIsCutInSentences() throws {
         let run = Self.run(value: String(repeating: "x", count: 5_000))
         let explanation = try #require(run.result.anomalies.first?.explanation)
