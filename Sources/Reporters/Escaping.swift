@@ -19,10 +19,10 @@ public enum Escape {
             case "'": out += "&#39;"
             case "\n", "\t": out.unicodeScalars.append(scalar)
             default:
-                if VisibleText.isPlain(String(scalar)) || scalar == "\\" {
-                    out.unicodeScalars.append(scalar)
-                } else {
+                if VisibleText.needsEscape(scalar) {
                     out += VisibleText.escaped(String(scalar))
+                } else {
+                    out.unicodeScalars.append(scalar)
                 }
             }
         }

@@ -54,7 +54,10 @@ public enum VisibleText {
         !text.unicodeScalars.contains { $0 == "\\" || $0 == "\n" || $0 == "\r" || $0 == "\t" || needsEscape($0) }
     }
 
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether `escaped` writes `scalar` as an escape: a control character (line breaks and tabs among them,
+    /// which have short ones), a bidirectional mark, a byte-order mark. A backslash is only doubled. For a
+    /// writer that looks at one scalar at a time, without making a string of it.
+    public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         return value < 0x20 || value == 0x7F || (0x80...0x9F).contains(value) || value == 0x2028 || value == 0x2029
             || value == 0xFEFF || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)

@@ -28,7 +28,7 @@ enum YAMLText {
             default:
                 // Controls and line breaks, and what a reader cannot see or a parser may drop (a byte-order
                 // mark, bidirectional marks): written as escapes, which read back as the same scalar.
-                if !VisibleText.isPlain(String(scalar)) {
+                if VisibleText.needsEscape(scalar) {
                     out += String(format: "\\u%04X", scalar.value)
                 } else {
                     out.unicodeScalars.append(scalar)
