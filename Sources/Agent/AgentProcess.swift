@@ -4,7 +4,7 @@ import Notify
 import SharedStore
 import Trace
 
-// Why this type spans twelve files: an agent is one thread's state (its store, view, identities, held
+// Why this type spans several files: an agent is one thread's state (its store, view, identities, held
 // write) acted on by many commands. The state that can be a value is one, tested on its own
 // (`ObjectIdentities`, `CommitTimes`, `HeldWrite`); the rest is split by concern: the command switch
 // (`+Execute`), requests and replies (`+Commands`), saves, checks, refresh strategies, store commands,

@@ -1,6 +1,6 @@
 import Foundation
 
-// Why this type spans five files: the value is shared by every layer, and each layer's view of it
+// Why this type spans several files: the value is shared by every layer, and each layer's view of it
 // (conversion between types, the scenario's spelling, the trace's JSON form, the UUID derived from a
 // scenario id) lives in an extension beside the code that needs it, not in the type's own file.
 

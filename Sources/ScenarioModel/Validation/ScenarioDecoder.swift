@@ -2,7 +2,7 @@ import Basics
 import Foundation
 import Yams
 
-// Why this type spans fifteen files: it is one pass over one file's YAML tree with one error sink, and the
+// Why this type spans several files: it is one pass over one file's YAML tree with one error sink, and the
 // scenario language has that many sections and step kinds. Each `ScenarioDecoder+<Section>.swift`
 // decodes one section (store and model, a store file to start from, processes, settings, values, steps,
 // actions, checks, control, variants, model versions, explore, push payloads), so a change to the language touches the

@@ -1,7 +1,7 @@
 import Basics
 import Foundation
 
-// Why this type spans ten files: it stands for NSManagedObjectContext, whose API is that wide
+// Why this type spans several files: it stands for NSManagedObjectContext, whose API is that wide
 // (insert and edit, fetch, save, refresh and staleness, merging, query generations, keyed access,
 // relationships, child contexts, the view). Each `ObjectContext+<Concern>.swift` holds one of those
 // concerns over the state declared here, as Core Data's documentation groups them.

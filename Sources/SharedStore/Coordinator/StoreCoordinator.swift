@@ -1,6 +1,6 @@
 import Foundation
 
-// Why this type spans six files: it stands for NSPersistentStoreCoordinator with its store, whose
+// Why this type spans several files: it stands for NSPersistentStoreCoordinator with its store, whose
 // concerns (opening, saving, batch operations, history, locks and files, model versions) each have a
 // file; the shared state is declared here and in `StoreCore`.
 
