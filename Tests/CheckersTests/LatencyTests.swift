@@ -207,5 +207,46 @@ struct LatencyTests {
         #expect(result.latency.headline == LatencyPair(writer: "share", reader: "app"), "\(result.latency.pairs)")
         #expect(result.latency.headlinePair?.refreshed == nil && result.latency.headlinePair?.unrefreshed == 1)
     }
+
+    /// A fetch (a widget's reload, a relaunched process) reads the store's rows: a save it showed was
+    /// brought, so the pair is not "never refreshed, first shown in 40 ms".
+    @Test func aSaveAReadShowedWithoutARefreshWasBroughtByThatRead() throws {
+        var script = hostShowingN1()
+        script.at(ms: 100)
+        script.insert("share", "m1", ["title": .string("M")])
+        script.at(ms: 140)
+        script.count("app", ids: ["n1", "m1"], final: false)
+        let result = check(script)
+        let pair = try #require(result.latency.pairs.first { $0.writer == "share" && $0.reader == "app" })
+        #expect(pair.unrefreshed == 0, "\(pair)")
+        #expect(pair.refreshed?.max == 40_000_000)
+        #expect(result.latency.propagations.first { $0.object == "m1" }?.refreshedAt == script.start + 140_000_000)
+    }
+
+    /// The headline is about what the checks looked at: a pair whose reader never read nor counted what
+    /// the writer changed is no headline, however slow it was to refresh.
+    @Test func theHeadlineIsAPairWhoseReaderLookedForTheSaves() throws {
+        var script = hostShowingN1()
+        // share -> app: the app refreshes and reads C within 1 ms. app -> share: refreshed after 90 and 130 ms
+        // (the insert at 10 ms and the update at 50), never read.
+        script.at(ms: 50)
+        script.update("app", "n1", ["title": .string("B")], version: 2)
+        script.at(ms: 100)
+        script.update("share", "n1", ["title": .string("C")], version: 3)
+        script.at(ms: 100.5)
+        script.refreshStarted("app")
+        script.at(ms: 100.8)
+        script.refreshEnded("app")
+        script.at(ms: 101)
+        script.read("app", "n1", ["title": .string("C")], version: 3, final: false)
+        script.at(ms: 130)
+        script.refreshStarted("share")
+        script.at(ms: 140)
+        script.refreshEnded("share")
+        let result = check(script)
+        let slow = try #require(result.latency.pairs.first { $0.writer == "app" && $0.reader == "share" })
+        #expect(slow.refreshed?.max == 130_000_000, "\(result.latency.pairs)")
+        #expect(result.latency.headline == LatencyPair(writer: "share", reader: "app"), "\(result.latency.pairs)")
+    }
 }
 

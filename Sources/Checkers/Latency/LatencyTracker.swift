@@ -253,8 +253,11 @@ struct LatencyTracker {
         var overallRefreshed = LatencySamples()
         var kept: [Propagation] = []
         kept.reserveCapacity(records.count)
-        for (i, record) in records.enumerated() where (lastEvent[record.reader] ?? 0) > record.committedAt {
+        for (i, var record) in records.enumerated() where (lastEvent[record.reader] ?? 0) > record.committedAt {
             let counted = record.seenAt != nil || looked[i]
+            // A read that showed the save brought it, refresh or not (a fetch reads the store's rows, a
+            // relaunched widget starts from them).
+            if let seen = record.seenAt, record.refreshedAt.map({ seen < $0 }) ?? true { record.refreshedAt = seen }
             guard counted || record.refreshedAt != nil else { continue }
             kept.append(record)
             let pair = Pair(writer: record.writer, reader: record.reader)
@@ -287,10 +290,13 @@ struct LatencyTracker {
                 shown: LatencySummary(s.shown), notified: LatencySummary(s.notified), unrefreshed: s.unrefreshed,
                 unseen: s.unseen, refreshedBuckets: s.refreshed.displayBuckets(), shownBuckets: s.shown.displayBuckets())
         }
-        // The headline pair: one whose saves never reached the reader if there is one (the most of them),
-        // else the slowest to refresh.
-        let headline = pairs.filter { $0.refreshed == nil && $0.unrefreshed > 0 }.max { $0.unrefreshed < $1.unrefreshed }
-            ?? pairs.filter { $0.refreshed != nil }.max { $0.refreshed!.p99 < $1.refreshed!.p99 }
+        // The headline pair is one whose reader looked for the writer's saves (read or counted what they
+        // changed: the checks a variant's expectations rest on) when there is one; among those, one whose
+        // saves never reached the reader (the most of them), else the slowest to refresh.
+        let watched = pairs.filter { $0.shown != nil || $0.unseen > 0 }
+        let candidates = watched.isEmpty ? pairs : watched
+        let headline = candidates.filter { $0.refreshed == nil && $0.unrefreshed > 0 }.max { $0.unrefreshed < $1.unrefreshed }
+            ?? candidates.filter { $0.refreshed != nil }.max { $0.refreshed!.p99 < $1.refreshed!.p99 }
         return LatencyReport(
             pairs: pairs, headline: headline.map { LatencyPair(writer: $0.writer, reader: $0.reader) },
             refreshed: LatencySummary(overallRefreshed), shown: LatencySummary(overallShown),
