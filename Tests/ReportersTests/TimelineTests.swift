@@ -155,4 +155,33 @@ struct TimelineTests {
         // An anomaly whose stretch is most of the run needs no close-up.
         #expect(!page(missedInserts(3)).contains("Close-up"))
     }
+
+    /// "At the end, widget's view still shows …" is drawn at the run's end, not at the reload that
+    /// rendered the view (the explanation says when that was), which sat mid-timeline.
+    @Test func aViewThatDidNotConvergeIsMarkedAtTheRunsEnd() throws {
+        let group = "group:group.example.notes"
+        var s = TraceScript(processes: [("app", .host), ("widget", .widget)], expected: .anomalies([.notConverged]))
+        s.at(ms: 10)
+        s.insert("app", "n1", ["title": .string("A")])
+        s.at(ms: 20)
+        s.record("widget", .finalView(StateSnapshot(store: group, objects: [ObjectState(id: "n1", entity: "Note", version: 1, values: ["title": .string("A")])])))
+        s.at(ms: 30)
+        s.delete("app", "n1", version: 2)
+        s.at(ms: 100)
+        s.record("runner", .finalStore(StateSnapshot(store: group, objects: [])))
+        let page = page(s.trace)
+        let start = try #require(page.range(of: "<svg class=\"timeline\""))
+        let html = page[start.lowerBound...].components(separatedBy: "</svg>")[0]
+        func centres(_ cls: String) -> [Double] {
+            html.components(separatedBy: "class=\"\(cls)\"").dropLast().compactMap { before in
+                before.components(separatedBy: "cx=\"").last.flatMap { Double($0.prefix { $0 != "\"" }) }
+            }
+        }
+        let saves = centres("save"), dots = centres("anomaly-dot")
+        #expect(saves.count == 2 && dots.count == 1, "\(saves) \(dots)")
+        // Saves at 10 and 30 ms, the run ends at 100 ms: the dot is far right of the last save.
+        if let dot = dots.first, let first = saves.min(), let last = saves.max() {
+            #expect(dot - last > 3 * (last - first), "dot at \(dot), saves at \(saves)")
+        }
+    }
 }

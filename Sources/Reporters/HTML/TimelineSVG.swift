@@ -301,7 +301,7 @@ struct TimelineSVG {
         for (i, anomaly) in run.result.anomalies.prefix(Self.maxAnomalies).enumerated() {
             guard let arrow = missedArrow(i, anomaly, laneOf) else { continue }
             if let expected = anomaly.expected, let from = laneOf[anomaly.cause?.process ?? ""], let to = laneOf[anomaly.process] {
-                let mx = (x(run.result.offset(anomaly.cause!.t)) + x(run.result.offset(anomaly.t))) / 2
+                let mx = (x(run.result.offset(anomaly.cause!.t)) + x(run.result.timelineOffset(of: anomaly))) / 2
                 let my = (mid(from) + mid(to)) / 2 + (from == to ? -20 : 0)
                 let label = "\(expected) not shown", labelWidth = LabelStyle.missed.width(label)
                 if let at = board.place(label, style: .missed, candidates: [.init(x: mx - labelWidth / 2, y: my - 5)], bounds: plotLeft...width - 4) {
@@ -318,7 +318,7 @@ struct TimelineSVG {
         guard let cause = anomaly.cause, let from = laneOf[cause.process], let to = laneOf[anomaly.process],
               cause.t <= anomaly.t else { return nil }
         return curve(
-            from: (x(run.result.offset(cause.t)), mid(from)), to: (x(run.result.offset(anomaly.t)) - 10, mid(to)),
+            from: (x(run.result.offset(cause.t)), mid(from)), to: (x(run.result.timelineOffset(of: anomaly)) - 10, mid(to)),
             cls: cls(arrowsOnDemand ? "missed on-demand" : "missed", anomaly.object.map { [$0] } ?? []), marker: "arrow-bad",
             title: "#\(i + 1) \(anomaly.kind.rawValue): committed by \(cause.process) at \(DurationText.format(run.result.offset(cause.t))) (version \(cause.version)), not shown at \(DurationText.format(run.result.offset(anomaly.t)))")
     }
@@ -362,7 +362,7 @@ struct TimelineSVG {
         // anchor (`#t<n>`, for "show on the timeline") and their on-demand arrow, with no dot of their own.
         let placed = run.result.anomalies.prefix(Self.maxAnomalies).enumerated().compactMap { i, anomaly -> (Int, Anomaly, Int, Double)? in
             guard let lane = laneOf[anomaly.process] ?? storeLane else { return nil }
-            return (i, anomaly, lane, x(run.result.offset(anomaly.t)))
+            return (i, anomaly, lane, x(run.result.timelineOffset(of: anomaly)))
         }
         var clusterOf: [Int: Int] = [:], members: [Int: [Int]] = [:], lastDot: [Int: (index: Int, x: Double)] = [:]
         for (i, _, lane, px) in placed.sorted(by: { ($0.2, $0.3, $0.0) < ($1.2, $1.3, $1.0) }) {

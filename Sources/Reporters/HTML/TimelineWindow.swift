@@ -19,7 +19,7 @@ struct TimelineWindow: Equatable {
     static func focus(on result: CheckResult, span: UInt64, limit: Int = 3) -> [TimelineWindow] {
         var windows: [TimelineWindow] = []
         for (i, anomaly) in result.anomalies.prefix(TimelineSVG.maxAnomalies).enumerated() {
-            let at = result.offset(anomaly.t)
+            let at = result.timelineOffset(of: anomaly)
             let from = anomaly.cause.map { result.offset($0.t) } ?? at
             let low = Swift.min(from, at), high = Swift.max(from, at)
             let pad = Swift.max((high - low) / 3, span / 40, 1_000)
