@@ -71,6 +71,51 @@ import TestSupport
         #expect(bad.status == 1 && bad.stderr.contains("bad.yaml:1:"), "a bad model file is named at its line: \(bad.stderr)")
     }
 
+    /// The app's own `.xcdatamodeld` (its current version, as `.xccurrentversion` names it) resolves the
+    /// relationship, keeps Core Data's spelling of names, and says what the scenario language cannot hold.
+    @Test func theAppsXcodeModelResolvesWhatTheSchemaCannotTell() throws {
+        let cli = try CLI()
+        let url = try carsStore(in: cli, named: "Cars.sqlite")
+        let package = cli.directory.url.appendingPathComponent("Cars.xcdatamodeld")
+        let old = package.appendingPathComponent("Cars.xcdatamodel"), current = package.appendingPathComponent("Cars 2.xcdatamodel")
+        for folder in [old, current] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        try "<model><entity name=\"Old\"><attribute name=\"x\" attributeType=\"String\"/></entity></model>"
+            .write(to: old.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        try """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Car" representedClassName="Car" syncable="YES">
+                    <attribute name="plate" optional="YES" attributeType="String"/>
+                    <attribute name="seats" optional="YES" attributeType="Integer 16" defaultValueString="0" usesScalarValueType="YES"/>
+                    <attribute name="photo" optional="YES" attributeType="Binary"/>
+                    <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="cars" inverseEntity="Person"/>
+                </entity>
+                <entity name="Person" representedClassName="Person" syncable="YES">
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                    <relationship name="cars" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Car" inverseName="owner" inverseEntity="Car"/>
+                </entity>
+            </model>
+            """.write(to: current.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        try """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Cars 2.xcdatamodel</string></dict></plist>
+            """.write(to: package.appendingPathComponent(".xccurrentversion"), atomically: true, encoding: .utf8)
+        let result = try cli.run("import", url.path, "-o", "cars.yaml", "--model", "Cars.xcdatamodeld")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Car.photo is Binary, a type the scenario language does not have: left out"), "\(result.stderr)")
+        let text = try String(contentsOf: cli.directory.url.appendingPathComponent("cars.yaml"), encoding: .utf8)
+        #expect(text.contains("      owner: Person?") && text.contains("      cars: \"[Car] cascade\""), "\(text)")
+        #expect(!text.contains("Old:") && !text.contains("does not tell where"), "the current version, not the last by name: \(text)")
+        let run = try cli.run("run", "cars.yaml", "--deterministic", "--report-dir", "reports")
+        #expect(!run.stdout.contains("HARNESS ERROR") && run.stdout.contains("of 4 runs matched"), "\(run.stdout)\(run.stderr)")
+        // inspect takes the same model to place what the schema does not tell.
+        let bare = try cli.run("inspect", url.path)
+        #expect(bare.stdout.contains("owner -> (destination unknown) (ZOWNER)"), "\(bare.stdout)")
+        let spelled = try cli.run("inspect", url.path, "--model", "Cars.xcdatamodeld/Cars 2.xcdatamodel")
+        #expect(spelled.status == 0 && spelled.stdout.contains("owner -> Person (ZOWNER)"), "\(spelled.stdout)\(spelled.stderr)")
+    }
+
     @Test func aStoreWithAViewWhereCoreDataHasATableIsRefusedNotReadForever() throws {
         let cli = try CLI()
         let url = try carsStore(in: cli, named: "Views.sqlite")

@@ -3,12 +3,15 @@ import Foundation
 import Yams
 
 extension ScenarioLoader {
-    /// The model a file gives, for `groupsim import --model`: a scenario's (`store: model:`, or the newest
-    /// of `store: models:`), a file with a top-level `model:`, or a file that is only the model's mapping
-    /// (`Note: { title: string }`), in the scenario language either way.
+    /// The model a file gives, for `groupsim import --model` and `inspect --model`: a scenario's
+    /// (`store: model:`, or the newest of `store: models:`), a file with a top-level `model:`, a file that
+    /// is only the model's mapping (`Note: { title: string }`), or an Xcode model (a `.xcdatamodeld`, one
+    /// `.xcdatamodel` version, or its `contents` file; see `XcodeModel`).
     ///
+    /// - Returns: the model, and what of an Xcode model was left out of it (empty for a scenario's).
     /// - Throws: ``ScenarioErrors`` naming the file, line and column of each problem.
-    public static func model(contentsOf url: URL) throws(ScenarioErrors) -> ModelDescription {
+    public static func model(contentsOf given: URL) throws(ScenarioErrors) -> (model: ModelDescription, notes: [String]) {
+        let url = try XcodeModel.contentsFile(of: given) ?? given
         let file = displayPath(of: url)
         let text: String
         do {
@@ -17,9 +20,14 @@ extension ScenarioLoader {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
             throw ScenarioErrors([ScenarioError(file: file, line: 1, column: 1,
-                message: "the model file could not be read (\(error.localizedDescription)); give a scenario or a YAML file of the model.")])
+                message: "the model file could not be read (\(error.localizedDescription)); give a scenario, a YAML file of the model or an Xcode model (.xcdatamodeld).")])
         }
-        return try ScenarioDecoder(file: file).decodeModelFile(yaml: text).get()
+        if XcodeModel.looksLikeXML(text) {
+            var reader = XcodeModel(file: file)
+            let model = try reader.decode(text)
+            return (model, reader.notes)
+        }
+        return (try ScenarioDecoder(file: file).decodeModelFile(yaml: text).get(), [])
     }
 }
 

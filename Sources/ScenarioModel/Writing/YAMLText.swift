@@ -85,7 +85,12 @@ enum YAMLText {
         }
         let inferred = Dictionary(ScenarioDecoder.inferringInverses(stripped).map { ($0.name, $0) }) { first, _ in first }
         for entity in model.entities {
+            let header = lines.count
             lines.append("\(indent)  \(word(entity.name)):")
+            defer {
+                // An entity that declares nothing (a sub-entity adding no property has its parent line).
+                if lines.count == header + 1 { lines[header] += " {}" }
+            }
             if let parent = entity.parent { lines.append("\(indent)    parent-entity: \(word(parent))") }
             if entity.isAbstract { lines.append("\(indent)    abstract-entity: true") }
             let declared = model.declaredProperties(of: entity)

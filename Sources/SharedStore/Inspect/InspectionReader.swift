@@ -14,9 +14,14 @@ struct InspectionReader {
     /// How many rows of each entity to read as samples (0: none).
     let sampleRows: Int
 
-    init(db: SQLiteConnection, sampleRows: Int = 0) {
+    /// A model that spells the names (the app's, given to `inspect --model`), before the one a GroupSim
+    /// store keeps.
+    let spelling: ModelDescription?
+
+    init(db: SQLiteConnection, sampleRows: Int = 0, spelling: ModelDescription? = nil) {
         self.db = db
         self.sampleRows = max(0, sampleRows)
+        self.spelling = spelling
     }
 
     private struct Row {
@@ -58,7 +63,7 @@ struct InspectionReader {
             }
         }
         do {
-            inspection.entities = try entities(try primaryKeyRows(), spelling: inspection.storedModel)
+            inspection.entities = try entities(try primaryKeyRows(), spelling: spelling ?? inspection.storedModel)
         } catch {
             findings.append("the entities (Z_PRIMARYKEY and their tables) could not be read: \(error)")
         }

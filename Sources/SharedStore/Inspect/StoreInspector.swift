@@ -38,10 +38,12 @@ public enum StoreInspector {
     /// `findingRows` names rows to look for (a scenario's names for the objects of a store it starts
     /// from): those not in the store are in `missingRows`.
     /// With `sampleRows` above 0, each entity's first rows by key come with it (`Entity.samples`).
-    public static func inspect(_ given: URL, scratch: URL? = nil, findingRows rows: [StoreRow] = [], sampleRows: Int = 0)
-        throws(StoreError) -> StoreInspection
+    /// `spelling`, the app's model, names entities and properties as it spells them (a column keeps only
+    /// the upper-case form) and tells where a to-one points when the schema does not.
+    public static func inspect(_ given: URL, scratch: URL? = nil, findingRows rows: [StoreRow] = [], sampleRows: Int = 0,
+                               spelling: ModelDescription? = nil) throws(StoreError) -> StoreInspection
     {
-        try examine(given, scratch: scratch, findingRows: rows, fitting: nil, sampleRows: sampleRows).inspection
+        try examine(given, scratch: scratch, findingRows: rows, fitting: nil, sampleRows: sampleRows, spelling: spelling).inspection
     }
 
     /// `inspect(_:scratch:findingRows:)`, and on the same copy, when `models` are given, which of them the
@@ -49,7 +51,8 @@ public enum StoreInspector {
     /// With `fitting` nil and `inferring`, whether the model the schema shows (`inferredModel()`) fits it.
     public static func examine(_ given: URL, scratch: URL? = nil, findingRows rows: [StoreRow] = [],
                                fitting models: [ModelDescription]?, inferring: Bool = false,
-                               budget: Duration = defaultBudget, sampleRows: Int = 0) throws(StoreError) -> StoreExamination
+                               budget: Duration = defaultBudget, sampleRows: Int = 0, spelling: ModelDescription? = nil)
+        throws(StoreError) -> StoreExamination
     {
         let deadline = deadline(after: budget)
         let fm = FileManager.default
@@ -62,7 +65,7 @@ public enum StoreInspector {
             attempt += 1
             do {
                 return try examineOnce(url, reportedAs: given.path, scratch: scratch, rows: rows, models: models, inferring: inferring,
-                                       deadline: deadline, sampleRows: sampleRows)
+                                       deadline: deadline, sampleRows: sampleRows, spelling: spelling)
             } catch .sqlite(let error) where error.code == .interrupt {
                 throw stopped(given.path, budget, error)
             } catch .sqlite(let error) where error.code == .notADatabase {
@@ -77,7 +80,8 @@ public enum StoreInspector {
     }
 
     private static func examineOnce(_ url: URL, reportedAs path: String, scratch: URL, rows: [StoreRow],
-                                    models: [ModelDescription]?, inferring: Bool, deadline: UInt64, sampleRows: Int)
+                                    models: [ModelDescription]?, inferring: Bool, deadline: UInt64, sampleRows: Int,
+                                    spelling: ModelDescription?)
         throws(StoreError) -> StoreExamination
     {
         let copy = scratch.appendingPathComponent(url.lastPathComponent)
@@ -93,7 +97,7 @@ public enum StoreInspector {
                 }
                 throw StoreError.invalidState("\(path) is a SQLite database without Z_PRIMARYKEY and Z_METADATA: not a Core Data store")
             }
-            var reader = InspectionReader(db: db, sampleRows: sampleRows)
+            var reader = InspectionReader(db: db, sampleRows: sampleRows, spelling: spelling)
             var inspection = try reader.read(path: path, files: files)
             if !rows.isEmpty { inspection.missingRows = try reader.missing(rows, in: inspection) }
             // The model read off the schema is checked like a given one: a schema it misreads (a broken

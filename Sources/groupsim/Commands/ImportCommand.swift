@@ -19,7 +19,7 @@ struct ImportCommand: ParsableCommand {
             keeps which properties changed, not their values); inserts and deletes are comments. A history \
             with no writer but the app gets an extension that edits an object the app then reads. A \
             relationship whose destination the schema does not tell is kept as an int, with a comment; \
-            --model gives the model instead. Exit status: \
+            --model gives the model instead (a scenario's, or the app's Xcode model). Exit status: \
             0 when the skeleton was written, 1 when the store could not be read or the output not written.
             """
     )
@@ -30,7 +30,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "The scenario file to write (it must not exist yet, unless --force).")
     var output: String
 
-    @Option(help: ArgumentHelp("The model to use instead of the one the schema shows: a scenario file, or a YAML file of the model (Note: { title: string }).", valueName: "file"))
+    @Option(help: ArgumentHelp("The model to use instead of the one the schema shows: a scenario file, a YAML file of the model (Note: { title: string }), or the app's Xcode model (a .xcdatamodeld, one .xcdatamodel version, or its contents file).", valueName: "path"))
     var model: String?
 
     @Option(help: "How many of the newest history transactions become steps (1 to 10000).")
@@ -82,7 +82,9 @@ struct ImportCommand: ParsableCommand {
         var given: ModelDescription?
         if let model {
             do {
-                given = try ScenarioLoader.model(contentsOf: URL(fileURLWithPath: model))
+                let read = try ScenarioLoader.model(contentsOf: URL(fileURLWithPath: model))
+                given = read.model
+                for note in read.notes { printError("note: \(VisibleText.escaped(model)): \(note)") }
             } catch {
                 printError(error.errors.map(\.description).joined(separator: "\n"))
                 throw ExitCode(1)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Basics
 import Foundation
+import ScenarioModel
 import SharedStore
 import Supervisor
 
@@ -27,6 +28,9 @@ struct InspectCommand: ParsableCommand {
     @Option(help: "Show each entity's first N rows by key (strings cut at 80 characters, data as its size); 0 to 1000.")
     var rows = 0
 
+    @Option(help: ArgumentHelp("The app's model, to name entities and properties as it spells them (a column keeps only capitals) and to place relationships the schema does not: a .xcdatamodeld, one .xcdatamodel version or its contents file, or a scenario's model.", valueName: "path"))
+    var model: String?
+
     func validate() throws {
         guard (0...1000).contains(rows) else { throw ValidationError("--rows takes 0 to 1000 rows per entity, not \(rows).") }
     }
@@ -39,9 +43,18 @@ struct InspectCommand: ParsableCommand {
             .appendingPathComponent("groupsim-inspect-\(UUID().uuidString)", isDirectory: true)
         let token = CleanupRegistry.shared.add { try? FileManager.default.removeItem(at: scratch) }
         defer { CleanupRegistry.shared.remove(token) }
+        var spelling: ModelDescription?
+        if let model {
+            do {
+                spelling = try ScenarioLoader.model(contentsOf: URL(fileURLWithPath: model)).model
+            } catch {
+                printError(error.errors.map(\.description).joined(separator: "\n"))
+                throw ExitCode(1)
+            }
+        }
         let inspection: StoreInspection
         do {
-            inspection = try StoreInspector.inspect(URL(fileURLWithPath: store), scratch: scratch, sampleRows: rows)
+            inspection = try StoreInspector.inspect(URL(fileURLWithPath: store), scratch: scratch, sampleRows: rows, spelling: spelling)
         } catch {
             if case .file(_, let reason) = error {
                 printError("groupsim inspect: \(VisibleText.escaped(store)): \(VisibleText.escaped(reason))")
