@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "GroupSimTesting", targets: ["GroupSimTesting"]),
         // `swift package groupsim run Scenarios`.
         .plugin(name: "GroupSimPlugin", targets: ["GroupSimPlugin"]),
+        // `swift package groupsim-check validate Scenarios`: read-only, no permission asked.
+        .plugin(name: "GroupSimCheckPlugin", targets: ["GroupSimCheckPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -63,6 +65,11 @@ let package = Package(
             capability: .command(
                 intent: .custom(verb: "groupsim", description: "Run groupsim (run, validate, list, compare, explore) in this package"),
                 permissions: [.writeToPackageDirectory(reason: "groupsim writes its reports to Reports/ in the package.")]),
+            dependencies: ["groupsim"]),
+        // The read-only commands (validate, list) without a permission to grant: SwiftPM asks once per plugin.
+        .plugin(
+            name: "GroupSimCheckPlugin",
+            capability: .command(intent: .custom(verb: "groupsim-check", description: "Validate or list scenarios (read-only, no permission asked)")),
             dependencies: ["groupsim"]),
         // A small child process the library tests drive across a real process boundary.
         .executableTarget(name: "testpeer", dependencies: ["Basics", "CSystemShims", "SharedStore", "Notify"]),
