@@ -38,6 +38,22 @@ import Testing
         #expect(names.count == AnomalyKind.allCases.count, "each once")
     }
 
+    @Test func traceDocListsEveryAnomalyKindAnExpectationNames() throws {
+        let listed = try words(in: text("Docs/Trace.md"), after: "an array of anomaly names:", upTo: "- `staleToleranceNanos`")
+        #expect(listed == AnomalyKind.allCases.map(\.rawValue), "in the code's order: \(listed)")
+    }
+
+    /// Reports.md's table says how each kind is found: every kind has a row (one row may name several).
+    @Test func reportsDocSaysHowEveryAnomalyKindIsFound() throws {
+        let rows = try text("Docs/Reports.md").split(separator: "\n").filter { $0.hasPrefix("| `") }
+        let named = Set(rows.flatMap { row in
+            (row.dropFirst(2).split(separator: "|").first ?? "").split(separator: "`", omittingEmptySubsequences: false)
+                .enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        })
+        let missing = Set(AnomalyKind.allCases.map(\.rawValue)).subtracting(named)
+        #expect(missing.isEmpty, "kinds without a row in Reports.md: \(missing.sorted())")
+    }
+
     @Test func traceDocDescribesEveryEventTypeTheDecoderReads() throws {
         // The decoder's `case "type":` lines are the types a trace may hold.
         let decoder = try text("Sources/Trace/TraceEventKind+Coding.swift")
