@@ -98,7 +98,8 @@ extension AgentProcess {
         }
         let before = coordinator.historyToken(for: config.process)
         do {
-            let result = try coordinator.mergeHistory(into: view, consumer: config.process, filter: filter, entities: settings.historyEntities)
+            let result = try coordinator.mergeHistory(into: view, consumer: config.process, filter: filter, entities: settings.historyEntities,
+                                                     changeTypes: settings.historyChangeTypes.map(Set.init))
             let changes = result.remoteChanges
             record(.historyFetched(HistoryFetch(
                 tokenBefore: result.tokenBefore, tokenAfter: result.tokenAfter,

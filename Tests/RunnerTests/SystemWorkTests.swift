@@ -253,7 +253,7 @@ import Trace
 /// Where an App Intent's steps run: the host's process when it runs and is not suspended, else (for a
 /// widget's button) that widget's, else its own; in another process through a context of the intent's own.
 @Suite(.serialized, .spawnsProcesses) struct IntentRoutingTests {
-    private func yaml(widget: Bool, button: Bool = false, _ steps: String) -> String {
+    private func yaml(widget: Bool, button: Bool = false, appTarget: Bool = false, _ steps: String) -> String {
         """
         summary: Intents.
         store:
@@ -265,7 +265,7 @@ import Trace
         processes:
           app: { role: host }
         \(widget ? "  widget: { role: widget, on-reload: [ { fetch: Note } ] }" : "")
-          intent: { role: intent\(button ? ", widget-button: widget" : "") }
+          intent: { role: intent\(button ? ", widget-button: widget" : "")\(appTarget ? ", runs-in: app" : "") }
         steps:
           - app: launch
           - app: { insert: Note, id: n1, set: { title: A } }
@@ -320,6 +320,66 @@ import Trace
         #expect(outcome.harnessError == nil)
         #expect(notes(outcome) == ["intent's step runs in intent's process", "intent's step runs in intent's process"])
         #expect(committer(outcome) == "intent")
+    }
+
+    private func states(_ outcome: RunOutcome, of process: String) -> [LifecycleState] {
+        outcome.events(of: process).compactMap { if case .lifecycle(let change) = $0.kind { change.state } else { nil } }
+    }
+
+    /// An intent built into the app (`runs-in: app`) runs in the app's process even when it is
+    /// suspended: the system resumes the app to perform it, and leaves it running.
+    @Test(arguments: RunMode.allCases)
+    func anAppTargetIntentResumesTheSuspendedApp(mode: RunMode) throws {
+        let outcome = try RunHarness.single(yaml(widget: false, appTarget: true, """
+              - app: background
+              - app: suspend
+              - intent: { update: n1, set: { title: B } }
+              - intent: save
+              - app: foreground
+            """), mode: mode)
+        #expect(outcome.harnessError == nil, "\(String(describing: outcome.harnessError))")
+        #expect(notes(outcome) == ["intent's step runs in app's process, through a context of intent's own",
+                                   "intent's step runs in app's process, through a context of intent's own"])
+        #expect(committer(outcome) == "app")
+        #expect(states(outcome, of: "app").dropLast().suffix(4) == [.background, .suspended, .background, .active], "\(states(outcome, of: "app"))")
+        #expect(states(outcome, of: "intent").isEmpty, "no process of the intent's own")
+    }
+
+    /// With the app not running, the system launches it in the background to perform the intent.
+    @Test(arguments: RunMode.allCases)
+    func anAppTargetIntentLaunchesTheAppInTheBackground(mode: RunMode) throws {
+        let outcome = try RunHarness.single(yaml(widget: false, appTarget: true, """
+              - app: exit
+              - intent: { update: n1, set: { title: B } }
+              - intent: save
+              - app: { read: n1, expect: { title: B }, within: 2s }
+            """), mode: mode)
+        #expect(outcome.harnessError == nil, "\(String(describing: outcome.harnessError))")
+        #expect(committer(outcome) == "app")
+        #expect(states(outcome, of: "app").dropLast().suffix(4) == [.exited, .launching, .active, .background], "\(states(outcome, of: "app"))")
+    }
+
+    /// Validation follows the app's lifecycle through the intent: it runs after it, so the app may read
+    /// (refused when an extension's process performed the intent); `runs-in` belongs to intents, and
+    /// `runs-in: app` needs an app.
+    @Test func validationFollowsTheAppThroughAnAppTargetIntent() throws {
+        func errors(_ text: String) -> String {
+            do {
+                _ = try ScenarioLoader.parse(yaml: text, file: "i.yaml")
+                return ""
+            } catch {
+                return "\(error)"
+            }
+        }
+        let steps = "  - app: suspend\n  - intent: { update: n1, set: { title: B } }\n  - intent: save\n  - app: { read: n1, now: true }"
+        #expect(errors(yaml(widget: false, appTarget: true, steps)) == "", "the intent resumed the app")
+        let suspended = errors(yaml(widget: false, steps))
+        #expect(suspended.contains("i.yaml:19:5:") && suspended.contains("'app' cannot read: it is suspended here"), "\(suspended)")
+        let onHost = yaml(widget: false, "").replacingOccurrences(of: "app: { role: host }", with: "app: { role: host, runs-in: app }")
+        #expect(errors(onHost).contains("runs-in is an App Intent's setting, and 'app' is a host"), "\(errors(onHost))")
+        let noApp = yaml(widget: false, appTarget: true, "").replacingOccurrences(of: "app: { role: host }", with: "app: { role: share }")
+            .replacingOccurrences(of: "  - app: launch\n  - app: { insert: Note, id: n1, set: { title: A } }\n  - app: save\n", with: "  - intent: save\n")
+        #expect(errors(noApp).contains("runs-in: app performs the intent in the app's process, and no process is role: host"), "\(errors(noApp))")
     }
 
     @Test func withNoHostRunningAndNoWidgetTheIntentRunsInItsOwnProcess() throws {

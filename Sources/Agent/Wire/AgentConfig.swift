@@ -89,6 +89,8 @@ public struct AgentSettings: Sendable, Hashable, Codable {
     public var historyAuthors: [String]?
     /// The entities whose changes a history merge keeps (sub-entities included); nil for all.
     public var historyEntities: [String]?
+    /// The kinds of change a history merge keeps; nil for all.
+    public var historyChangeTypes: [ChangeOperation]?
     /// Where this history consumer starts when it has no token yet.
     public var historyStart: HistoryStart = .all
     public var purge: PurgePolicy = .none

@@ -166,6 +166,17 @@ public enum BetweenWork: String, Sendable, Hashable, Codable, CaseIterable {
     case exit
 }
 
+/// Which target an App Intent's code is built into (`runs-in`), which decides the process the system
+/// performs it in.
+public enum IntentTarget: String, Sendable, Hashable, Codable, CaseIterable {
+    /// An App Intents extension (or a widget extension, for a widget's button): performed in the app when
+    /// it is running and not suspended, else in the extension's process.
+    case appIntentsExtension = "extension"
+    /// The app target: always performed in the app's process, which the system resumes (when suspended)
+    /// or launches in the background (when not running) to perform it.
+    case app
+}
+
 /// Where the process's store lives (`storage`).
 public enum StorageLocation: String, Sendable, Hashable, Codable, CaseIterable {
     /// The shared store in the app group's container.

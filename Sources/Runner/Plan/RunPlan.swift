@@ -132,6 +132,7 @@ public struct RunPlan: Sendable {
             }.joined(separator: ", ")
         }
         if let widget = settings.widgetButton { result["widget-button"] = widget }
+        if settings.role == .intent { result["runs-in"] = settings.runsIn.rawValue }
         if settings.role == .widget {
             result["reload-delay"] = settings.reloadDelay.description
             result["reload-budget"] = String(settings.reloadBudget)

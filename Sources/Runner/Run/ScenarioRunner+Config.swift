@@ -52,6 +52,7 @@ extension ScenarioRunner {
         result.historyTracking = settings.historyTracking
         result.author = settings.author.resolved(processName: process)
         result.historyEntities = settings.historyEntities
+        result.historyChangeTypes = settings.historyChangeTypes
         switch settings.historyAuthors {
         case .allButOwn: result.historyAuthors = nil
         case .only(let names): result.historyAuthors = names

@@ -103,7 +103,9 @@ extension ScenarioRunner {
         return stored > own ? versions[stored].name : nil
     }
 
-    /// An App Intent's step runs where the system runs intents: in the host's process when it is
+    /// An App Intent's step runs where the system runs intents. One built into the app (`runs-in: app`)
+    /// runs in the host's process, which the system resumes (suspended) or launches in the background (not
+    /// running) for it, and leaves running. One of an extension, in the host's process when it is
     /// running and not suspended; otherwise, for an intent a widget's button runs (`widget-button:`), in
     /// that widget's process (resumed or launched for it, and left running: the system keeps an extension
     /// alive while it performs an intent); otherwise (Shortcuts, Siri) in the intent's own process, as an
@@ -118,6 +120,19 @@ extension ScenarioRunner {
                     + "save (or roll back) before \(pending) stops, as an intent finishes its work in one process", process: intent.name)
             }
             carrier = slot
+        } else if intent.process.settings.runsIn == .app, let host = orderedSlots.first(where: { $0.process.settings.role == .host }) {
+            switch host.lifecycle.state {
+            case .suspended:
+                try lifecycle(.resume, host)
+                record(.note("the system resumes \(host.name) to perform \(intent.name), an intent of the app's target"), as: intent.name)
+            case .active, .background, .launching: break
+            case .notRunning, .exited, .crashed, .terminated, .killed:
+                try lifecycle(.launch, host)
+                if host.lifecycle.state == .active { try lifecycle(.background, host) }
+                record(.note("the system launches \(host.name) in the background to perform \(intent.name), an intent of the app's target"),
+                       as: intent.name)
+            }
+            carrier = host
         } else if let host = orderedSlots.first(where: { $0.process.settings.role == .host && $0.canTakeCommands }) {
             carrier = host
         } else if let button = intent.process.settings.widgetButton,

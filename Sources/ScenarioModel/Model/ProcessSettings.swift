@@ -28,6 +28,10 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
     /// `history-entities`: the entities whose changes `refresh: history` merges (sub-entities included),
     /// as a history fetch request on `NSPersistentHistoryChange.entityDescription` filters them; nil for all.
     public var historyEntities: [String]?
+    /// `history-change-types`: the kinds of change `refresh: history` merges (inserts, updates, deletes),
+    /// as a history fetch request with a predicate on `NSPersistentHistoryChange.changeType` keeps them;
+    /// nil for all.
+    public var historyChangeTypes: [ChangeOperation]?
     /// `history-start`: where a history consumer without a token starts.
     public var historyStart: HistoryStart = .all
     /// `purge`: what `purge-history` deletes.
@@ -90,6 +94,10 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
     /// each save of the intent), at once and outside the widget's budget. `none` (the default): run from
     /// Shortcuts, Siri or the app, which reloads nothing.
     public var widgetButton: String?
+    /// `runs-in`: for an App Intent, the target its code is built into: `extension` (the default; the app
+    /// performs it when running and not suspended, else the extension's process) or `app` (the system
+    /// resumes or launches the app in the background to perform it).
+    public var runsIn: IntentTarget = .appIntentsExtension
 
     /// The defaults for a role: every setting's first listed value, and `storage: own` for `watch`.
     public init(role: ProcessRole) {
@@ -121,6 +129,7 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
         case let .author(value): author = value
         case let .historyAuthors(value): historyAuthors = value
         case let .historyEntities(value): historyEntities = value
+        case let .historyChangeTypes(value): historyChangeTypes = value
         case let .historyStart(value): historyStart = value
         case let .purge(value): purge = value
         case let .refetch(value): refetch = value
@@ -146,6 +155,7 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
         case let .timelinePolicy(value): timelinePolicy = value
         case let .betweenPushes(value): betweenPushes = value
         case let .widgetButton(value): widgetButton = value
+        case let .runsIn(value): runsIn = value
         }
     }
 }
@@ -162,6 +172,7 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     case author(TransactionAuthor)
     case historyAuthors(HistoryAuthors)
     case historyEntities([String])
+    case historyChangeTypes([ChangeOperation])
     case historyStart(HistoryStart)
     case purge(PurgePolicy)
     case refetch(RefetchMode)
@@ -187,13 +198,14 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     case timelinePolicy(TimelinePolicy)
     case betweenPushes(BetweenWork)
     case widgetButton(String?)
+    case runsIn(IntentTarget)
 
     /// Every setting key, in the contract's order.
     public static let keys = [
         "refresh", "staleness", "trigger", "poll-interval", "observe", "merge-policy", "history-tracking",
-        "author", "history-authors", "history-entities", "history-start", "purge", "refetch", "notify", "delivery", "query-generation",
+        "author", "history-authors", "history-entities", "history-change-types", "history-start", "purge", "refetch", "notify", "delivery", "query-generation",
         "busy-timeout", "write-transactions", "model", "migrate", "on-load-failure", "storage", "sync", "read-only", "foreign-token", "delete-inaccessible-faults", "automatically-merges", "contexts", "reload-delay", "reload-budget", "between-reloads",
-        "timeline-policy", "on-newer-model", "between-pushes", "widget-button",
+        "timeline-policy", "on-newer-model", "between-pushes", "widget-button", "runs-in",
     ]
 
     /// The settings only a widget takes.
@@ -203,5 +215,5 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     public static let notificationServiceKeys: Set<String> = ["between-pushes"]
 
     /// The settings only an App Intent takes.
-    public static let intentKeys: Set<String> = ["widget-button"]
+    public static let intentKeys: Set<String> = ["widget-button", "runs-in"]
 }

@@ -93,7 +93,9 @@ extension RefetchMode: ScenarioKeyword {}
 extension DeliveryPolicy: ScenarioKeyword {}
 extension QueryGeneration: ScenarioKeyword {}
 extension HistoryStart: ScenarioKeyword {}
+extension ChangeOperation: ScenarioKeyword {}
 extension BetweenWork: ScenarioKeyword {}
+extension IntentTarget: ScenarioKeyword {}
 extension OnNewerModel: ScenarioKeyword {}
 extension ForeignToken: ScenarioKeyword {}
 extension WriteTransactions: ScenarioKeyword {}

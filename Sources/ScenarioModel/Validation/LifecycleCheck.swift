@@ -65,6 +65,8 @@ enum LifecycleCheck {
         var order: [String] = []
         /// Each App Intent's unsaved work: the host whose process it runs in, and where it began.
         var intentWork: [String: (host: String, location: SourceLocation)] = [:]
+        /// App Intents built into the app (`runs-in: app`): the system resumes or launches the app for each step.
+        var appIntents: Set<String> = []
 
         init(scenario: Scenario, run: ScenarioRun) {
             for process in run.processes {
@@ -78,6 +80,7 @@ enum LifecycleCheck {
                 // until its launch (before it, it is certainly not running).
                 if settings.role == .widget { unreloaded.insert(process.name) }
                 if settings.role == .intent { unknown.insert(process.name) }
+                if settings.role == .intent, settings.runsIn == .app { appIntents.insert(process.name) }
                 if mayFailToLoad { self.mayFailToLoad.insert(process.name) }
             }
         }
@@ -176,6 +179,16 @@ enum LifecycleCheck {
                     + "which is \(state) here; save (or roll back) before \(pending.host) stops: an intent finishes its work in one process")
                 intentWork[intent] = nil
                 return
+            }
+            if appIntents.contains(intent), intentWork[intent] == nil,
+               let host = order.first(where: { roles[$0] == .host }), !unknown.contains(host), let state = lifecycles[host]?.state
+            {
+                // The system resumes the app, or launches it in the background, to perform the intent.
+                if state == .suspended { apply([.resume], to: host, at: step) }
+                if !state.isRunning {
+                    apply([.launch, .ready, .background], to: host, at: step)
+                    if mayFailToLoad.contains(host) { unknown.insert(host) }
+                }
             }
             switch step.step {
             case .insert, .update, .delete, .relate, .unrelate:

@@ -61,6 +61,7 @@ extension ScenarioDecoder {
         case "author": decodeAuthor(node).map(ProcessSetting.author)
         case "history-authors": decodeHistoryAuthors(node).map(ProcessSetting.historyAuthors)
         case "history-entities": decodeHistoryEntities(node).map(ProcessSetting.historyEntities)
+        case "history-change-types": decodeHistoryChangeTypes(node).map(ProcessSetting.historyChangeTypes)
         case "history-start": decoder.keyword(node, HistoryStart.self, "history start").map(ProcessSetting.historyStart)
         case "purge": decodePurgePolicy(node, "purge").map(ProcessSetting.purge)
         case "refetch": decoder.keyword(node, RefetchMode.self, "refetch mode").map(ProcessSetting.refetch)
@@ -89,6 +90,11 @@ extension ScenarioDecoder {
         case "on-newer-model": decoder.keyword(node, OnNewerModel.self, "on-newer-model").map(ProcessSetting.onNewerModel)
         case "timeline-policy": decodeTimelinePolicy(node).map(ProcessSetting.timelinePolicy)
         case "between-pushes": decoder.keyword(node, BetweenWork.self, "between-pushes").map(ProcessSetting.betweenPushes)
+        case "runs-in":
+            decoder.keyword(node, IntentTarget.self, "intent target (where its code is built)").map { target in
+                if target == .app { pendingAppIntents.append(node) }
+                return ProcessSetting.runsIn(target)
+            }
         case "widget-button":
             decoder.name(node, "the name of the widget whose button runs the intent, or none").map { name in
                 guard name != "none" else { return ProcessSetting.widgetButton(nil) }
@@ -160,6 +166,26 @@ extension ScenarioDecoder {
             decoder.error("history-entities names '\(name)', which is no entity of the model" + Suggestion.hint(for: name, in: known), at: at)
         }
         return names.map(\.0)
+    }
+
+    /// A list of kinds of change (`[insert, delete]`): the changes a history merge keeps.
+    private func decodeHistoryChangeTypes(_ node: YAMLNode) -> [ChangeOperation]? {
+        guard let names = decoder.scalarList(node, "history-change-types", allowingSingle: true) else { return nil }
+        if names.isEmpty {
+            decoder.error("history-change-types: [] would merge no change at all; list the kinds to merge, like [insert, delete], "
+                + "or leave the setting out to merge every change.", at: node)
+            return nil
+        }
+        var kinds: [ChangeOperation] = []
+        for (_, at) in names {
+            guard let kind = decoder.keyword(at, ChangeOperation.self, "change type") else { continue }
+            if kinds.contains(kind) {
+                decoder.error("history-change-types names \(kind.rawValue) twice.", at: at)
+            } else {
+                kinds.append(kind)
+            }
+        }
+        return kinds.count == names.count ? kinds : nil
     }
 
     /// `all-but-own`, or a list of author names.

@@ -40,6 +40,8 @@ final class ScenarioDecoder {
     var checksLifecycle = true
     /// `widget-button:` values, checked once every process is declared: each names a widget.
     var pendingWidgetButtons: [(name: String, node: YAMLNode)] = []
+    /// `runs-in: app` values, checked once every process is declared: the file declares an app.
+    var pendingAppIntents: [YAMLNode] = []
     /// The keys that give a role's work, and the role that takes each.
     static let workKeys: [String: ProcessRole] = ["on-reload": .widget, "on-push": .notificationService]
     /// Whether the `processes` section could be read (step checks of process names are skipped otherwise).
@@ -144,6 +146,7 @@ final class ScenarioDecoder {
         let schedule = map["schedule"].flatMap { decoder.keyword($0, ScheduleSource.self, "schedule") }
         checkHistoryAuthors()
         checkWidgetButtons()
+        checkAppIntents()
         decodePendingWork()
         // After the work: a push or a reload waits for what its process's work waits for.
         checkTotalWait(steps, variants: variants.map(\.name))
@@ -256,6 +259,15 @@ final class ScenarioDecoder {
             }
         }
         return (line, column)
+    }
+
+    /// `runs-in: app` performs an intent in the app's process: the file must declare one.
+    private func checkAppIntents() {
+        guard !processes.contains(where: { $0.settings.role == .host }) else { return }
+        for node in pendingAppIntents {
+            decoder.error("runs-in: app performs the intent in the app's process, and no process is role: host; declare "
+                + "the app, or leave runs-in out (an App Intents extension's process performs it).", at: node)
+        }
     }
 
     /// Each `widget-button:` names a declared widget.

@@ -99,6 +99,9 @@ public enum ScenarioWriter {
         if let entities = settings.historyEntities {
             pairs.append(("history-entities", "[" + entities.map(YAMLText.word).joined(separator: ", ") + "]"))
         }
+        if let kinds = settings.historyChangeTypes {
+            pairs.append(("history-change-types", "[" + kinds.map(\.rawValue).joined(separator: ", ") + "]"))
+        }
         add("purge", StepWriter.purge(settings.purge), settings.purge != defaults.purge)
         add("refetch", settings.refetch.rawValue, settings.refetch != defaults.refetch)
         add("notify", String(settings.notify), settings.notify != defaults.notify)
@@ -135,6 +138,7 @@ public enum ScenarioWriter {
         add("reload-delay", settings.reloadDelay.description, settings.reloadDelay != defaults.reloadDelay)
         add("reload-budget", String(settings.reloadBudget), settings.reloadBudget != defaults.reloadBudget)
         if let widget = settings.widgetButton { pairs.append(("widget-button", YAMLText.word(widget))) }
+        if settings.runsIn != .appIntentsExtension { pairs.append(("runs-in", settings.runsIn.rawValue)) }
         add("between-reloads", settings.betweenReloads.rawValue, settings.betweenReloads != defaults.betweenReloads)
         add("timeline-policy", settings.timelinePolicy.description, settings.timelinePolicy != defaults.timelinePolicy)
         add("on-newer-model", settings.onNewerModel.rawValue, settings.onNewerModel != defaults.onNewerModel)

@@ -81,10 +81,12 @@ extension StoreCoordinator {
     ///   - filter: which authors to merge.
     ///   - entities: the entities whose changes are merged, sub-entities included (a history fetch request
     ///     on the change's entity); nil for every entity. The token moves past the others all the same.
+    ///   - changeTypes: the kinds of change merged (a history fetch request with a predicate on the change's
+    ///     `changeType`); nil for every kind. The token moves past the others all the same.
     /// - Throws: `StoreError.expiredToken` (the token is kept and nothing merged).
     @discardableResult
     public func mergeHistory(into context: ObjectContext, consumer: String, filter: HistoryAuthorFilter = .allButOwn,
-                             entities: [String]? = nil) throws(StoreError) -> HistoryFetchResult
+                             entities: [String]? = nil, changeTypes: Set<ChangeOperation>? = nil) throws(StoreError) -> HistoryFetchResult
     {
         let tokens = HistoryTokenStore(storeURL: core.url)
         let saved = tokens.token(consumer)
@@ -106,6 +108,11 @@ extension StoreCoordinator {
             changes.inserted.removeAll { !kept.contains($0.entity) }
             changes.updated.removeAll { !kept.contains($0.entity) }
             changes.deleted.removeAll { !kept.contains($0.entity) }
+        }
+        if let changeTypes {
+            if !changeTypes.contains(.insert) { changes.inserted = [] }
+            if !changeTypes.contains(.update) { changes.updated = [] }
+            if !changeTypes.contains(.delete) { changes.deleted = [] }
         }
         context.mergeChanges(fromRemoteContextSave: changes)
         if result.tokenAfter != before || saved.store == nil { try tokens.setToken(result.tokenAfter, consumer, store: core.storeIdentifier) }
