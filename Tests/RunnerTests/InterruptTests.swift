@@ -127,6 +127,43 @@ import TestSupport
         #expect(Self.sandboxes(in: tmp).isEmpty)
     }
 
+    /// One signal ends the invocation within a second whatever it is doing, even in a phase that never
+    /// looks for one: `GROUPSIM_STALL_IN` keeps the runner's CPU busy for 30 s in checking, or in report
+    /// writing, and SIGINT there still exits 130 at once, with no agent and no sandbox left. (The grace is
+    /// 0.8 s; the bound asserted is wider, so a machine busy with other work does not fail the test.)
+    @Test(arguments: ["checking", "reporting"])
+    func oneInterruptEndsAStalledPhaseWithinTheGrace(phase: String) throws {
+        let tmp = try TemporaryDirectory()
+        let file = tmp.url.appendingPathComponent("fast.yaml")
+        let fast = Self.slowScenario.replacingOccurrences(of: "  - share: { begin-write: true }\n  - share: suspend\n  - sleep: 20s", with: "")
+        try fast.write(to: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: RunHarness.groupsim)
+        process.arguments = ["run", file.path, "--report-dir", tmp.path("reports"), "--deterministic"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmp.url.path, "GROUPSIM_STALL_IN": phase]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        var text = ""
+        let reader = errors.fileHandleForReading
+        while !text.contains("stalling in \(phase)") {
+            let data = reader.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        #expect(text.contains("groupsim: stalling in \(phase)"), "\(text)")
+        let agents = Self.agents(under: tmp.url.path)
+        let signalled = Date()
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let took = Date().timeIntervalSince(signalled)
+        #expect(process.terminationStatus == 130)
+        #expect(took < 5, "the stall lasts 30 s; the signal ended it after \(took) s")
+        #expect(Self.waitUntilGone(agents))
+        #expect(Self.sandboxes(in: tmp).isEmpty)
+    }
+
     /// Whether `pid` is stopped (SIGSTOP), from /proc.
     static func isStopped(_ pid: Int32) -> Bool {
         guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/stat") else { return false }

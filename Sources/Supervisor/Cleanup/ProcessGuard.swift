@@ -47,9 +47,12 @@ public enum ProcessGuard {
     /// first SIGINT, SIGTERM or SIGHUP interrupts the whole invocation: it is remembered
     /// (`interruption`), every child is killed so the runs in progress end at once, and the caller is
     /// expected to start nothing new, report what finished and exit with `128 + signal`; if it has not
-    /// within `grace`, the process exits anyway. A second signal exits at once. Either way no child
-    /// and no registered sandbox is left behind. SIGPIPE is ignored. Calling it again does nothing.
-    public static func installCleanupHandlers(grace: Swift.Duration = .seconds(10)) {
+    /// within `grace` (0.8 s: one signal ends the invocation within a second, whatever phase it is in:
+    /// checking a long trace, writing reports, shrinking), the process exits anyway, with the same status.
+    /// Reports are written whole or not at all (each file by a rename), so an exit in the middle of one
+    /// leaves the one before. A second signal exits at once. Either way no child and no registered
+    /// sandbox is left behind. SIGPIPE is ignored. Calling it again does nothing.
+    public static func installCleanupHandlers(grace: Swift.Duration = .milliseconds(800)) {
         guard !installed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // Output piped into `head` must not kill the invocation before it writes its reports and
         // cleans up: a write to a closed pipe fails instead.
@@ -66,7 +69,9 @@ public enum ProcessGuard {
                     // blocks signals, so the default action would never run.)
                     _exit(128 + number)
                 }
-                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(grace.components.seconds * 1_000_000_000))) {
+                let (seconds, attoseconds) = grace.components
+                let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
                     ProcessGuard.killAllChildren()
                     _exit(128 + number)
                 }

@@ -23,7 +23,12 @@ struct ReportSession {
     func finish() throws -> Int32 {
         let interrupted = outcomes.filter(\.interrupted)
         let finished = outcomes.filter { !$0.interrupted }
-        try ReportWriter.writeAll(runs, to: reportDirectory, options: Self.options)
+        // Each finished run's pages are on disk already (`keep`); written again, they compare it with the
+        // scenario's other variants. Interrupted, the user wants out within the second: the index only.
+        if ProcessGuard.interruption == nil {
+            PhaseStall.point(.reporting)
+            try ReportWriter.writeAll(runs, to: reportDirectory, options: Self.options)
+        }
         for (outcome, run) in zip(finished, runs) {
             if let sandbox = outcome.sandbox { say("  \(run.info.scenario) / \(run.info.variant): sandbox kept at \(sandbox)") }
         }

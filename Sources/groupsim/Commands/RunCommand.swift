@@ -92,6 +92,7 @@ struct RunCommand: ParsableCommand {
         let checked = Mutex<[Int: ReportedRun]>([:])
         let keepFailure = Mutex<(any Error)?>(nil)
         let outcomes = Self.execute(plans, options: options, jobs: jobs) { index, outcome in
+            if !outcome.interrupted { PhaseStall.point(.checking) }
             let run = outcome.interrupted ? nil : ReportedRun(checking: outcome.trace)
             if let run {
                 checked.withLock { $0[index] = run }
