@@ -47,6 +47,9 @@ enum HTMLStyle {
     footer { margin-top: 36px; color: var(--muted); font-size: 12px; }
     /* timeline */
     svg text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
+    /* drawn 1320 wide: scaled to fit a narrower page down to 960, scrolled below that, so the run's end
+       (where what is judged at the end is marked) is on screen */
+    svg.timeline { display: block; width: 100%; max-width: 1320px; min-width: 960px; height: auto; }
     .timeline .grid { stroke: #e4e7eb; stroke-width: 1; }
     .timeline .tick { font-size: 11px; fill: var(--muted); }
     .lane-bg { fill: #fff; }
