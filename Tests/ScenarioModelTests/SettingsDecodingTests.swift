@@ -161,6 +161,21 @@ import Testing
         #expect(messages("staleness: never").first?.hasPrefix("expected staleness in seconds, like -1") == true)
     }
 
+    /// A number of seconds finer than a microsecond is seconds all the same: the message says what is wrong
+    /// with it (it said "expected staleness in seconds", found "0.0000001").
+    @Test func stalenessFinerThanAMicrosecondSaysSo() {
+        #expect(messages("staleness: 0.0000001") == [
+            "the staleness 0.0000001 s is finer than a microsecond; round it to whole microseconds (0.000001 is the finest), or write 0 to always re-read.",
+        ])
+    }
+
+    /// A duration on the simulated clock is suggested in its usual units (a timeline policy of 15 means
+    /// 15 minutes far more often than 15 ms).
+    @Test func aSimulatedDurationWithoutAUnitSuggestsMinutes() {
+        #expect(messages("purge: { older-than: 7 }").first?.contains("write it like 7m, 7s or 7d.") == true,
+                "\(messages("purge: { older-than: 7 }"))")
+    }
+
     @Test func boolSettingRejectsYes() {
         #expect(messages("notify: yes") == ["expected true or false for notify, but found 'yes'."])
     }

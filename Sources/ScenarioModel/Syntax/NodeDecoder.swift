@@ -136,8 +136,9 @@ final class NodeDecoder {
         } catch {
             switch error {
             case .missingUnit:
-                self.error("the duration '\(text)' for \(what) has no unit; write it like \(text)s or \(text)ms.",
-                           at: node)
+                // On the simulated clock (reload policies, purge ages) minutes and days are the usual units.
+                let units = limit == Limits.realTime ? "\(text)s or \(text)ms" : "\(text)m, \(text)s or \(text)d"
+                self.error("the duration '\(text)' for \(what) has no unit; write it like \(units).", at: node)
             case .outOfRange:
                 self.error("the duration '\(text)' for \(what) is finer than a microsecond; "
                     + "round it to whole microseconds.", at: node)

@@ -127,7 +127,14 @@ extension ScenarioDecoder {
     private func decodeStaleness(_ node: YAMLNode) -> Staleness? {
         if let text = node.scalar, !node.isQuoted, let seconds = Double(text), seconds.isFinite {
             if seconds < 0 { return .infinite }
-            if let duration = try? Duration(parsing: text + "s"), duration <= Limits.simulatedTime { return .interval(duration) }
+            do {
+                let duration = try Duration(parsing: text + "s")
+                if duration <= Limits.simulatedTime { return .interval(duration) }
+            } catch .outOfRange {
+                decoder.error("the staleness \(text) s is finer than a microsecond; round it to whole microseconds "
+                    + "(0.000001 is the finest), or write 0 to always re-read.", at: node)
+                return nil
+            } catch {}
         } else if let text = node.scalar, !node.isNull, let duration = try? Duration(parsing: text), duration <= Limits.simulatedTime {
             return .interval(duration)
         }
