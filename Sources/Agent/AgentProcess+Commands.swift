@@ -85,6 +85,10 @@ extension AgentProcess {
         do {
             // Where the lock is taken already, the command meets it itself (and yields or fails as it does).
             if holding { try? beginWrite() }
+            // What the contexts processed since the last command (a notification's merge, a timer's
+            // refresh) reaches their fetched-results controllers first, then what this one does.
+            updateControllers()
+            defer { updateControllers() }
             try execute(request.command, into: &outcome)
             // A write that changed nothing has nothing to hold the lock for.
             if holding, let held = heldWrite, held.commits.isEmpty && held.rows == 0 { try commitHeldWrite(into: &outcome) }

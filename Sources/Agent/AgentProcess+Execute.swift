@@ -41,9 +41,11 @@ extension AgentProcess {
                                        includesPendingChanges: options.includesPendingChanges,
                                        shouldRefreshRefetchedObjects: options.refreshesRefetchedObjects,
                                        relationshipKeyPathsForPrefetching: options.prefetch)
-            _ = try currentContext.fetch(request)
+            if options.controller != nil { updateControllers() }
+            let results = try currentContext.fetch(request)
             // An intent's fetches are its own context's, not the lists this process shows.
             if contextOverride == nil, !fetches.contains(request) { fetches.append(request) }
+            if let name = options.controller { makeController(name, request: request, sections: options.sections, results: results) }
         case .refreshAll:
             refreshAll(reason: .step)
         case .refreshObject(let name, let merge):
@@ -104,6 +106,8 @@ extension AgentProcess {
             try checkRead(name, expect: expect, absent: absent, withinNanos: within, workload: workload, related: related)
         case .count(let entity, let predicate, let expect, let within):
             try checkCount(entity, predicate: predicate, expect: expect, withinNanos: within)
+        case .results(let name, let expect, let within):
+            try checkResults(name, expect: expect, withinNanos: within)
         case .state(let name, let expect, let within):
             checkState(name, expect: expect, withinNanos: within)
         // Lifecycle seen from inside the process.

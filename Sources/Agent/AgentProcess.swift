@@ -47,6 +47,8 @@ public final class AgentProcess {
     var pushedBaseVersions: [ObjectIdentifier: [ObjectID: Int64]] = [:]
     /// The fetches this process ran, re-run by `refresh: refetch`.
     var fetches: [FetchRequest] = []
+    /// This process's fetched-results controllers (`fetch: ..., controller: name`), by name.
+    var controllers: [String: ResultsController] = [:]
     /// The step being executed, stamped on trace events.
     var currentStep: Int?
     var currentSeq = 0

@@ -62,6 +62,15 @@ struct ExpectationChecker {
                     explanation: "\(process)'s \(record.subject) was \(Self.render(record.actual)) at \(context.at(t)) where \(Self.render(record.expected)) was expected\(within)."))
                 continue
             }
+            if record.kind == .results {
+                let property = record.expected.keys.sorted().first { key in record.actual[key].map { !$0.matches(record.expected[key]!) } ?? true }
+                anomalies.append(context.anomaly(
+                    .unmetExpectation, process: process, step: step, t: t, object: record.subject, property: property,
+                    seen: Self.render(record.actual.filter { record.expected[$0.key] != nil }), expected: Self.render(record.expected),
+                    explanation: "\(process)'s fetched-results controller \(record.subject) held \(Self.render(record.actual)) at "
+                        + "\(context.at(t)) where \(Self.render(record.expected)) was expected\(within), and no missed insert or delete explains it."))
+                continue
+            }
             if record.kind == .readAbsent {
                 anomalies.append(context.anomaly(
                     .unmetExpectation, process: process, step: step, t: t, object: record.subject,

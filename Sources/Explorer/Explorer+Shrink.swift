@@ -163,7 +163,7 @@ extension Explorer {
         }
         return steps.indices.filter { index in
             switch steps[index].step {
-            case .read, .count, .state: failedSteps.contains(planIndex[index]) && !anomalySteps.contains(planIndex[index])
+            case .read, .count, .state, .results: failedSteps.contains(planIndex[index]) && !anomalySteps.contains(planIndex[index])
             default: false
             }
         }

@@ -44,6 +44,8 @@ public enum AgentCommand: Sendable, Hashable, Codable {
     /// `absent`: the read expects the object not to be in the view.
     case read(id: String, expect: TraceValues?, absent: Bool, withinNanos: UInt64, workload: Bool, related: [String: [String]]? = nil)
     case count(entity: String, predicate: FetchPredicate?, expect: Int?, withinNanos: UInt64)
+    /// What the fetched-results controller `controller` holds, and its delegate calls.
+    case results(controller: String, expect: ResultsExpectation, withinNanos: UInt64)
     /// The object's `fault`, `deleted` and `registered` flags (those given) in the context, without firing it.
     case state(id: String, expect: TraceValues, withinNanos: UInt64)
     // Lifecycle seen from inside the process.
@@ -96,7 +98,7 @@ extension AgentCommand {
     /// Whether the command is a check that may be asked again until its deadline (`within`), and that deadline.
     public var checkWithin: UInt64? {
         switch self {
-        case .read(_, _, _, let within, _, _), .count(_, _, _, let within), .state(_, _, let within): within
+        case .read(_, _, _, let within, _, _), .count(_, _, _, let within), .state(_, _, let within), .results(_, _, let within): within
         default: nil
         }
     }

@@ -14,19 +14,29 @@ public struct FetchOptions: Sendable, Hashable, Codable {
     /// `prefetch:` (`relationshipKeyPathsForPrefetching`, default none): relationship key paths
     /// (`folder`, `folder.owner`) whose objects the fetch reads into the row cache with its results.
     public var prefetch: [String]
+    /// `controller:` (default none): the fetch is the `performFetch()` of the process's fetched-results
+    /// controller of this name (`NSFetchedResultsController`), made (or made again) with this request on
+    /// the step's context; it then follows the changes that context processes.
+    public var controller: String?
+    /// `sections:` (`sectionNameKeyPath`, default none): the attribute whose value names the controller's
+    /// sections.
+    public var sections: String?
 
     /// Creates options; the defaults are Core Data's.
     public init(limit: Int? = nil, includesPendingChanges: Bool = true, returnsObjectsAsFaults: Bool = true,
-                refreshesRefetchedObjects: Bool = false, prefetch: [String] = []) {
+                refreshesRefetchedObjects: Bool = false, prefetch: [String] = [], controller: String? = nil,
+                sections: String? = nil) {
         self.limit = limit
         self.includesPendingChanges = includesPendingChanges
         self.returnsObjectsAsFaults = returnsObjectsAsFaults
         self.refreshesRefetchedObjects = refreshesRefetchedObjects
         self.prefetch = prefetch
+        self.controller = controller
+        self.sections = sections
     }
 
     private enum CodingKeys: String, CodingKey {
-        case limit, includesPendingChanges, returnsObjectsAsFaults, refreshesRefetchedObjects, prefetch
+        case limit, includesPendingChanges, returnsObjectsAsFaults, refreshesRefetchedObjects, prefetch, controller, sections
     }
 
     /// Decodes options; `refreshesRefetchedObjects` and `prefetch` may be absent (options written before
@@ -37,7 +47,9 @@ public struct FetchOptions: Sendable, Hashable, Codable {
                   includesPendingChanges: try c.decode(Bool.self, forKey: .includesPendingChanges),
                   returnsObjectsAsFaults: try c.decode(Bool.self, forKey: .returnsObjectsAsFaults),
                   refreshesRefetchedObjects: try c.decodeIfPresent(Bool.self, forKey: .refreshesRefetchedObjects) ?? false,
-                  prefetch: try c.decodeIfPresent([String].self, forKey: .prefetch) ?? [])
+                  prefetch: try c.decodeIfPresent([String].self, forKey: .prefetch) ?? [],
+                  controller: try c.decodeIfPresent(String.self, forKey: .controller),
+                  sections: try c.decodeIfPresent(String.self, forKey: .sections))
     }
 
     /// Encodes options; `refreshesRefetchedObjects` and `prefetch` only when set, so other options encode
@@ -49,6 +61,8 @@ public struct FetchOptions: Sendable, Hashable, Codable {
         try c.encode(returnsObjectsAsFaults, forKey: .returnsObjectsAsFaults)
         if refreshesRefetchedObjects { try c.encode(true, forKey: .refreshesRefetchedObjects) }
         if !prefetch.isEmpty { try c.encode(prefetch, forKey: .prefetch) }
+        try c.encodeIfPresent(controller, forKey: .controller)
+        try c.encodeIfPresent(sections, forKey: .sections)
     }
 
     /// Whether every option has Core Data's default.
@@ -56,5 +70,5 @@ public struct FetchOptions: Sendable, Hashable, Codable {
 
     /// The keys a `fetch` step takes for them.
     public static let keys = ["limit", "includes-pending-changes", "returns-objects-as-faults", "refreshes-refetched-objects",
-                              "prefetch"]
+                              "prefetch", "controller", "sections"]
 }

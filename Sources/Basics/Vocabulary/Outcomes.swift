@@ -119,6 +119,8 @@ public enum CheckKind: String, Sendable, Hashable, Codable, CaseIterable {
     case readAbsent = "read-absent"
     /// A `count` with `expect:`.
     case count
+    /// A `results` check of a fetched-results controller: its objects or sections, and its delegate calls.
+    case results
     /// An `expect-error` that did not happen.
     case expectError = "expect-error"
     /// A `state` check of an object's `isFault`, `isDeleted` and registration.

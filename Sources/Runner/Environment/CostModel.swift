@@ -60,7 +60,7 @@ public struct CostModel: Sendable, Hashable {
              .copyStore:
             return request + commit
         case .fetch, .refreshAll, .runRefresh, .mergeHistory, .timerRefresh, .finalRefresh, .openCopy, .read, .count,
-             .beginWrite:
+             .results, .beginWrite:
             return request + storeRead
         default:
             return request
@@ -98,7 +98,7 @@ public struct CostModel: Sendable, Hashable {
         case .sleep, .advanceClock, .fault, .parallel, .sequence, .workload, .restoreStore, .appUpdate: 0
         case .save, .batchUpdate, .batchDelete, .endWrite, .purgeHistory, .checkpoint, .sync, .leech, .copyStore:
             request + commit
-        case .fetch, .refreshAll, .runRefresh, .mergeHistory, .openCopy, .read, .count, .beginWrite:
+        case .fetch, .refreshAll, .runRefresh, .mergeHistory, .openCopy, .read, .count, .results, .beginWrite:
             request + storeRead
         default: request
         }

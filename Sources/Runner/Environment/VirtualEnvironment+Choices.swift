@@ -42,7 +42,7 @@ extension VirtualEnvironment {
         switch step {
         case .insert, .update, .delete, .relate, .unrelate, .rollback, .reset, .refreshAll, .refresh, .state:
             return false
-        case .read(_, _, .now), .count(_, _, nil, .now):
+        case .read(_, _, .now), .count(_, _, nil, .now), .results(_, _, .now):
             return false
         default:
             return true
@@ -91,7 +91,8 @@ extension VirtualEnvironment {
         case .launch, .exit, .crash, .background, .suspend, .resume, .foreground, .terminate, .observe, .deliver,
              .push, .reloadTimelines, .reload, .sleep, .parallel, .sequence, .advanceClock, .workload, .fault, .restoreStore, .appUpdate:
             return false
-        case .read(_, _, .within(let duration)), .count(_, _, _, .within(let duration)), .state(_, _, .within(let duration)):
+        case .read(_, _, .within(let duration)), .count(_, _, _, .within(let duration)), .state(_, _, .within(let duration)),
+             .results(_, _, .within(let duration)):
             return duration.nanos == 0
         default:
             return true

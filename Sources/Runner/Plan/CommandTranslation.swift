@@ -59,6 +59,8 @@ extension ScenarioRunner {
                          related: related)
         case .count(let entity, let expected, let predicate, let timing):
             return .count(entity: entity, predicate: predicate, expect: expected, withinNanos: timing.nanos)
+        case .results(let controller, let expectation, let timing):
+            return .results(controller: controller, expect: expectation, withinNanos: timing.nanos)
         case .state(let id, let expectation, let timing):
             var flags: TraceValues = [:]
             if let fault = expectation.fault { flags["fault"] = .bool(fault) }

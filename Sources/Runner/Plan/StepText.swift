@@ -79,6 +79,14 @@ enum StepText {
             return text + render(timing)
         case .count(let entity, let expected, let predicate, let timing):
             return "count \(entity)" + (predicate.map { " where \($0.description)" } ?? "") + " expect \(expected)" + render(timing)
+        case .results(let controller, let expectation, let timing):
+            var text = "results \(controller)"
+            if let objects = expectation.objects { text += " expect [\(objects.joined(separator: ", "))]" }
+            if let sections = expectation.sections {
+                text += " expect {" + sections.map { "\($0.name): [\($0.objects.joined(separator: ", "))]" }.joined(separator: ", ") + "}"
+            }
+            if let changes = expectation.changes { text += " changes \(changes)" }
+            return text + render(timing)
         case .state(let id, let expectation, let timing):
             let flags = [("fault", expectation.fault), ("deleted", expectation.deleted), ("registered", expectation.registered)]
                 .compactMap { key, flag in flag.map { "\(key): \($0)" } }

@@ -253,7 +253,8 @@ extension ScenarioRunner {
     func timeout(for step: Step, _ slot: ProcessSlot) -> Swift.Duration {
         var extra: UInt64 = slot.process.settings.busyTimeout.nanos
         switch step {
-        case .read(_, _, .within(let duration)), .count(_, _, _, .within(let duration)), .state(_, _, .within(let duration)):
+        case .read(_, _, .within(let duration)), .count(_, _, _, .within(let duration)), .state(_, _, .within(let duration)),
+             .results(_, _, .within(let duration)):
             extra += duration.nanos
         case .batchInsert(_, let count, _):
             // A batch as large as the language allows (a million rows) takes its time: a millisecond a

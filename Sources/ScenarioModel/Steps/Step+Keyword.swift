@@ -44,6 +44,7 @@ extension Step {
         case .leech: "leech"
         case .read: "read"
         case .count: "count"
+        case .results: "results"
         case .state: "state"
         case .sleep: "sleep"
         case .parallel: "parallel"

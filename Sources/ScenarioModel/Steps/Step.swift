@@ -108,6 +108,9 @@ public enum Step: Sendable, Hashable, Codable {
     case read(id: String, expectation: ReadExpectation?, timing: CheckTiming)
     /// Count the objects of `entity` in the view (optionally filtered) and check it is `expected`.
     case count(entity: String, expected: Int, predicate: FetchPredicate?, timing: CheckTiming)
+    /// Check what the fetched-results controller `controller` (made by a `fetch` with `controller:`)
+    /// holds and how often it told its delegate of a change.
+    case results(controller: String, expectation: ResultsExpectation, timing: CheckTiming)
     /// Check the object's state in the context without firing its fault (`isFault`, `isDeleted`,
     /// whether it is registered).
     case state(id: String, expectation: ObjectStateExpectation, timing: CheckTiming)

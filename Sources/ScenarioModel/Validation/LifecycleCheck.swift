@@ -144,6 +144,8 @@ enum LifecycleCheck {
             case .save:
                 require(process, at: step, doing: "save")
                 if crashArmed.remove(process) != nil { apply([.crash], to: process, at: step) }
+            case .results:
+                require(process, at: step, doing: "check its fetched-results controller")
             default:
                 require(process, at: step, doing: step.step.keyword)
             }

@@ -2,6 +2,37 @@ import Basics
 
 /// Decoding the actions that take an argument, and checking the objects, entities and copies they name.
 extension ScenarioDecoder {
+    /// `controller: inbox` on a fetch: the controller's name, which needs `sort:` (an
+    /// `NSFetchedResultsController` requires sort descriptors).
+    func decodeController(_ node: YAMLNode, sort: [SortKey], map: MappingReader) -> String? {
+        guard let name = decoder.name(node, "the fetched-results controller's name") else { return nil }
+        // Known even when refused below: a check naming it would otherwise only echo this error.
+        fetchedResultsControllers.insert(name)
+        guard !sort.isEmpty || map["sort"] != nil else {
+            decoder.error("a fetched-results controller needs a sort order, as NSFetchedResultsController requires sort "
+                + "descriptors; add sort:, like { fetch: Note, sort: title, controller: \(name) }.", at: node)
+            return nil
+        }
+        return name
+    }
+
+    /// `sections: folder`: an attribute of the fetched entity, which the first sort key must be (the
+    /// controller groups its sections by the first sort descriptor).
+    func decodeSections(_ node: YAMLNode, entity: EntityDescription?, sort: [SortKey], sortNode: YAMLNode?) -> String? {
+        guard let attribute = decoder.string(node, "the attribute that names the sections, like folder") else { return nil }
+        if let entity, entity.attribute(named: attribute) == nil {
+            decoder.error("sections: names '\(attribute)', which is no attribute of \(entity.name)"
+                + Suggestion.hint(for: attribute, in: entity.attributes.map(\.name)), at: node)
+            return nil
+        }
+        guard sort.first?.attribute == attribute else {
+            decoder.error("the controller's sections come from its first sort key, as NSFetchedResultsController groups them: "
+                + "sort by \(attribute) first, like sort: \"\(attribute), ...\".", at: sortNode ?? node)
+            return nil
+        }
+        return attribute
+    }
+
     func decodeArgumentAction(_ action: String, _ argument: YAMLNode, _ map: MappingReader) -> Step? {
         switch action {
         case "insert": return decodeInsert(argument, map)
@@ -42,6 +73,18 @@ extension ScenarioDecoder {
             if let node = map["prefetch"] {
                 guard let paths = decodePrefetch(node, entity: entity?.model) else { return nil }
                 options.prefetch = paths
+            }
+            if let node = map["controller"] {
+                guard let name = decodeController(node, sort: sort, map: map) else { return nil }
+                options.controller = name
+                if let sections = map["sections"] {
+                    guard let attribute = decodeSections(sections, entity: entity?.model, sort: sort, sortNode: map["sort"]) else { return nil }
+                    options.sections = attribute
+                }
+            } else if let node = map.keyNode("sections") {
+                decoder.error("sections: names a fetched-results controller's sections; give the controller too, like "
+                    + "{ fetch: Note, sort: folder, controller: inbox, sections: folder }.", at: node)
+                return nil
             }
             guard valid else { return nil }
             return entity.map { .fetch(entity: $0.name, predicate: predicate, sort: sort, options: options) }
@@ -87,7 +130,7 @@ extension ScenarioDecoder {
             return .copyStore(name: name, withWAL: withWAL)
         case "open-copy":
             return copyReference(argument).map { .openCopy(name: $0) }
-        case "read", "count", "state":
+        case "read", "count", "state", "results":
             return decodeCheck(action, argument, map)
         case "reload-timelines":
             guard let widget = processReference(argument, "a widget process") else { return nil }

@@ -30,6 +30,7 @@ extension ScenarioDecoder {
             guard let target, let timing else { return nil }
             return .read(id: target.id, expectation: expectation, timing: timing)
         }
+        if action == "results" { return decodeResults(argument, map, timing: timing) }
         if action == "state" {
             let target = objectReference(argument)
             let expectation = map.required("expect", in: "the state step", example: "{ state: n1, expect: { fault: true } }")
@@ -100,6 +101,63 @@ extension ScenarioDecoder {
             ids.append(id)
         }
         return Array(Set(ids)).sorted()
+    }
+
+    /// `results: inbox` with `expect: [n2, n1]` (its objects in order) or `expect: { Work: [n1], Home: [n2] }`
+    /// (its sections in order), and or `changes: 1` (its delegate calls since its fetch).
+    private func decodeResults(_ argument: YAMLNode, _ map: MappingReader, timing: CheckTiming?) -> Step? {
+        guard let name = decoder.name(argument, "the fetched-results controller's name") else { return nil }
+        pendingControllerChecks.append((name, argument))
+        var expectation = ResultsExpectation()
+        if let expect = map["expect"] {
+            if let items = expect.items {
+                guard let objects = controllerObjects(items) else { return nil }
+                expectation.objects = objects
+            } else if let pairs = expect.pairs {
+                var sections: [ResultsSection] = []
+                for pair in pairs {
+                    guard let section = pair.key.scalar else { return nil }
+                    guard let items = pair.value.items else {
+                        decoder.error("expected the objects of section '\(section)' as a list, like [n1, n2], but found "
+                            + "\(pair.value.shortDescription).", at: pair.value)
+                        return nil
+                    }
+                    guard let objects = controllerObjects(items) else { return nil }
+                    sections.append(ResultsSection(name: section, objects: objects))
+                }
+                expectation.sections = sections
+            } else {
+                decoder.error("expected the controller's objects in order, like [n2, n1], or its sections, like "
+                    + "{ Work: [n1], Home: [n2] }, but found \(expect.shortDescription).", at: expect)
+                return nil
+            }
+        }
+        if let node = map["changes"] {
+            guard let changes = decoder.int(node, "how many times the controller told its delegate of a change", in: 0...Limits.objects)
+            else { return nil }
+            expectation.changes = changes
+        }
+        guard expectation.objects != nil || expectation.sections != nil || expectation.changes != nil else {
+            decoder.error("the results step checks nothing; give expect: (its objects, like [n2, n1]) or changes: (its "
+                + "delegate calls), or both.", at: argument)
+            return nil
+        }
+        guard let timing else { return nil }
+        return .results(controller: name, expectation: expectation, timing: timing)
+    }
+
+    /// The ids of a controller's list: objects inserted by earlier steps, each once.
+    private func controllerObjects(_ items: [YAMLNode]) -> [String]? {
+        var ids: [String] = []
+        for item in items {
+            guard let (id, _) = objectReference(item) else { return nil }
+            if ids.contains(id) {
+                decoder.error("'\(id)' is listed twice; a controller holds an object once.", at: item)
+                return nil
+            }
+            ids.append(id)
+        }
+        return ids
     }
 
     /// `expect: { fault: true, deleted: false, registered: true }`: at least one flag.

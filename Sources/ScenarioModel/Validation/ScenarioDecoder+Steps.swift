@@ -21,6 +21,7 @@ extension ScenarioDecoder {
         "batch-insert": ["count", "set"], "batch-update": ["where", "set"], "batch-delete": ["where"],
         "pin-generation": [], "purge-history": ["expect"], "post": [], "copy-store": ["with-wal"], "open-copy": [],
         "read": ["expect", "within", "now"], "count": ["expect", "where", "within", "now"],
+        "results": ["expect", "changes", "within", "now"],
         "state": ["expect", "within", "now"], "reload-timelines": [], "push": [],
     ]
 
@@ -329,7 +330,7 @@ extension ScenarioDecoder {
             "batch-delete": "{ batch-delete: Note, where: \"rank > 2\" }", "post": "{ post: notes-changed }",
             "copy-store": "{ copy-store: backup, with-wal: false }", "open-copy": "{ open-copy: backup }",
             "read": "{ read: n1, expect: { title: B }, within: 200ms }", "count": "{ count: Note, expect: 3 }",
-            "state": "{ state: n1, expect: { fault: true } }",
+            "state": "{ state: n1, expect: { fault: true } }", "results": "{ results: inbox, expect: [n2, n1] }",
         ]
         return examples[action] ?? "{ \(action): ... }"
     }

@@ -39,7 +39,8 @@ extension ScenarioDecoder {
         }
         switch step.step {
         case .sleep(let duration): return duration.microseconds
-        case .read(_, _, .within(let duration)), .count(_, _, _, .within(let duration)), .state(_, _, .within(let duration)):
+        case .read(_, _, .within(let duration)), .count(_, _, _, .within(let duration)), .state(_, _, .within(let duration)),
+             .results(_, _, .within(let duration)):
             return duration.microseconds
         case .workload(let workload): return workload.duration.microseconds
         case .parallel(let branches): return branches.filter { Self.runs($0, in: variant) }.map { wait(of: $0, in: variant) }.max() ?? 0

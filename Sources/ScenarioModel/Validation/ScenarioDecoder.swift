@@ -42,6 +42,10 @@ final class ScenarioDecoder {
     var pendingWidgetButtons: [(name: String, node: YAMLNode)] = []
     /// `runs-in: app` values, checked once every process is declared: the file declares an app.
     var pendingAppIntents: [YAMLNode] = []
+    /// The fetched-results controllers some fetch makes (`controller:`), and the `results` checks that name
+    /// one, checked once every step is decoded.
+    var fetchedResultsControllers: Set<String> = []
+    var pendingControllerChecks: [(name: String, node: YAMLNode)] = []
     /// The keys that give a role's work, and the role that takes each.
     static let workKeys: [String: ProcessRole] = ["on-reload": .widget, "on-push": .notificationService]
     /// Whether the `processes` section could be read (step checks of process names are skipped otherwise).
@@ -148,6 +152,7 @@ final class ScenarioDecoder {
         checkWidgetButtons()
         checkAppIntents()
         decodePendingWork()
+        checkControllerNames()
         // After the work: a push or a reload waits for what its process's work waits for.
         checkTotalWait(steps, variants: variants.map(\.name))
         checkOnlyIn(steps + processes.flatMap(\.allWork), variants: variants.map(\.name))
@@ -259,6 +264,15 @@ final class ScenarioDecoder {
             }
         }
         return (line, column)
+    }
+
+    /// Each `results` check names a controller some fetch of the file makes.
+    private func checkControllerNames() {
+        let known = fetchedResultsControllers.sorted()
+        for (name, node) in pendingControllerChecks where !fetchedResultsControllers.contains(name) {
+            decoder.error("results names '\(name)', which no fetch makes" + Suggestion.hint(
+                for: name, in: known, otherwise: "make it with a fetch, like { fetch: Note, sort: title, controller: \(name) }."), at: node)
+        }
     }
 
     /// `runs-in: app` performs an intent in the app's process: the file must declare one.

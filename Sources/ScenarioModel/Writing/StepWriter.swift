@@ -76,6 +76,8 @@ public enum StepWriter {
             if !options.returnsObjectsAsFaults { pairs.append(("returns-objects-as-faults", "false")) }
             if options.refreshesRefetchedObjects { pairs.append(("refreshes-refetched-objects", "true")) }
             if !options.prefetch.isEmpty { pairs.append(("prefetch", "[" + options.prefetch.map(Y.word).joined(separator: ", ") + "]")) }
+            if let controller = options.controller { pairs.append(("controller", Y.word(controller))) }
+            if let sections = options.sections { pairs.append(("sections", Y.word(sections))) }
             return Y.flow(pairs)
         case .refresh(let id, let merge): return Y.flow([("refresh", Y.word(id)), ("merge", merge ? "true" : "false")])
         case .batchInsert(let entity, let count, let values):
@@ -101,6 +103,14 @@ public enum StepWriter {
         case .count(let entity, let expected, let predicate, let timing):
             return Y.flow([("count", Y.word(entity))] + (predicate.map { [("where", Y.quoted($0.description))] } ?? [])
                 + [("expect", String(expected)), self.timing(timing)])
+        case .results(let controller, let expectation, let timing):
+            var pairs = [("results", Y.word(controller))]
+            if let objects = expectation.objects { pairs.append(("expect", "[" + objects.map(Y.word).joined(separator: ", ") + "]")) }
+            if let sections = expectation.sections {
+                pairs.append(("expect", Y.flow(sections.map { (Y.word($0.name), "[" + $0.objects.map(Y.word).joined(separator: ", ") + "]") })))
+            }
+            if let changes = expectation.changes { pairs.append(("changes", String(changes))) }
+            return Y.flow(pairs + [self.timing(timing)])
         case .state(let id, let expectation, let timing):
             let flags = [("fault", expectation.fault), ("deleted", expectation.deleted), ("registered", expectation.registered)]
                 .compactMap { key, flag in flag.map { (key, $0 ? "true" : "false") } }

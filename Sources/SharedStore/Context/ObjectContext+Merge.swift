@@ -29,6 +29,11 @@ extension ObjectContext {
     /// merges history transaction by transaction, so a fetch that kept none merges nothing, and moves nothing.
     public func mergeChanges(fromRemoteContextSave changes: RemoteChanges) {
         guard !(changes.updated.isEmpty && changes.inserted.isEmpty && changes.deleted.isEmpty) else { return }
+        if logsProcessedChanges {
+            // Updated objects this context holds are refreshed (and so processed); inserted ones join it.
+            for id in changes.updated where objects[id] != nil { noteChanged(id) }
+            for id in changes.inserted + changes.deleted { noteChanged(id) }
+        }
         for id in changes.updated {
             guard let info = try? entityInfo(of: id) else { continue }
             core.dropSnapshot(id, entity: info.index, reason: .remoteMerge)
@@ -47,6 +52,7 @@ extension ObjectContext {
     /// updated registered objects take the saved values (pending changes stay on top), inserted objects
     /// join the view, deleted ones leave it.
     public func mergeChanges(fromContextDidSave event: DidSaveEvent) {
+        for change in event.changes where change.operation != .update || objects[change.object] != nil { noteChanged(change.object) }
         for change in event.changes {
             guard let info = try? entityInfo(of: change.object) else { continue }
             switch change.operation {

@@ -101,6 +101,7 @@ extension ObjectContext {
             copy.joinAdds = object.joinAdds
             parent.objects.insertPushed(copy)
             parent.screen.addInserted(object.id)
+            parent.noteChanged(object.id)
             changes.append(change(object, .insert))
         }
         for (object, target) in zip(updates, targets) {
@@ -140,6 +141,7 @@ extension ObjectContext {
     /// context's own pending changes) so they fire from the parent, inserted ones join the view, deleted ones
     /// leave it.
     private func mergePush(_ changes: [CommittedChange]) {
+        for change in changes where change.operation != .update || objects[change.object] != nil { noteChanged(change.object) }
         for change in changes {
             switch change.operation {
             case .update:

@@ -6,6 +6,7 @@ extension ObjectContext {
     /// staleness rules. An unregistered object is left alone.
     public func refresh(_ id: ObjectID, mergeChanges: Bool) {
         guard let object = objects[id], !object.isInserted else { return }
+        noteChanged(id)
         object.makeFault(keepChanges: mergeChanges)
         if !mergeChanges { updatedSet.remove(id) }
     }
@@ -14,6 +15,7 @@ extension ObjectContext {
     /// clean objects become faults, edited ones keep their edits. Objects never fetched are not added.
     public func refreshAllObjects() {
         for object in objects.values where !object.isInserted {
+            noteChanged(object.id)
             object.makeFault(keepChanges: true)
         }
     }
@@ -33,6 +35,9 @@ extension ObjectContext {
     /// objects return to the values they last read.
     public func rollback() {
         let inserted = objects.inserted.map(\.id)
+        if logsProcessedChanges {
+            for id in inserted + deletedOrder + updatedSet.sorted() { noteChanged(id) }
+        }
         objects.removeAllInserted()
         screen.remove(Set(inserted))
         for id in deletedOrder { objects[id]?.isDeleted = false }

@@ -63,6 +63,11 @@ public final class ObjectContext {
     @exclusivity(unchecked) var hasFiredToMany = false
     /// The view context's pinned query generation, when pinned (see `pinQueryGeneration()`).
     @exclusivity(unchecked) var generation: GenerationPin = .unpinned
+    /// Whether the objects whose changes this context processes are logged (`processedChanges`), for a
+    /// fetched-results controller watching it.
+    @exclusivity(unchecked) public var logsProcessedChanges = false
+    /// The objects this context processed a change of since `takeProcessedChanges()`, in order, when logging.
+    @exclusivity(unchecked) var changeLog: [ObjectID] = []
 
     init(core: StoreCore, name: String, isViewContext: Bool, parent: ObjectContext? = nil) {
         self.core = core
@@ -101,6 +106,25 @@ public final class ObjectContext {
 
     func markUpdated(_ object: ManagedObject) {
         if !object.isInserted && !object.isDeleted { updatedSet.insert(object.id) }
+        noteChanged(object.id)
+    }
+
+    /// Logs that this context processed a change of `id` (Core Data's `NSManagedObjectContextObjectsDidChange`
+    /// would name it: inserted, updated, deleted or refreshed here, or merged in).
+    func noteChanged(_ id: ObjectID) {
+        if logsProcessedChanges { changeLog.append(id) }
+    }
+
+    /// The objects whose changes this context processed since the last call, each once, in order: what a
+    /// fetched-results controller on it is told of (its own edits, merges, refreshes, rollbacks). Empty
+    /// unless `logsProcessedChanges`. A change the context never processed (another process's save it did not
+    /// merge, a batch request) is not among them.
+    public func takeProcessedChanges() -> [ObjectID] {
+        guard !changeLog.isEmpty else { return [] }
+        var seen: Set<ObjectID> = []
+        let ids = changeLog.filter { seen.insert($0).inserted }
+        changeLog.removeAll()
+        return ids
     }
 
     // MARK: Changing objects
@@ -127,6 +151,7 @@ public final class ObjectContext {
         object.isInserted = true
         objects.appendInserted(object)
         screen.addInserted(id)
+        noteChanged(id)
         return id
     }
 
@@ -173,6 +198,7 @@ public final class ObjectContext {
     public func delete(_ id: ObjectID) throws(StoreError) {
         let object = try object(for: id)
         guard !object.isDeleted else { return }
+        noteChanged(id)
         // What its cascading relationships hold, read before the nullify below empties their inverses.
         var cascaded: [ObjectID] = []
         for relationship in core.model.entities[object.entity].relationships where relationship.deleteRule == .cascade {
