@@ -31,6 +31,7 @@ public final class AgentPool: Sendable {
         self.target = Swift.max(1, target)
         self.launcher = launcher
         let base = SystemCalls.memoryDirectory.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
+        Sandbox.removeAbandoned(in: base)
         let root = base.appendingPathComponent("gs-pool-\(getpid())-\(UUID().uuidString.prefix(8))", isDirectory: true)
         try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         warmUpRoot = root

@@ -60,13 +60,14 @@ public final class Sandbox: @unchecked Sendable {
             .filter { $0.pathExtension == "jsonl" }.sorted { $0.path < $1.path }
     }
 
-    /// Removes the sandboxes of runners that were killed outright (SIGKILL runs no cleanup): a
-    /// `gs-<pid>-…` directory whose process no longer exists. Kept sandboxes (`--keep`) are marked and
-    /// stay.
+    /// Removes the sandboxes and agent pools' folders of runners that were killed outright (SIGKILL runs
+    /// no cleanup): a `gs-<pid>-…` or `gs-pool-<pid>-…` directory whose process no longer exists. Kept
+    /// sandboxes (`--keep`) are marked and stay.
     static func removeAbandoned(in base: URL) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []
         for name in names where name.hasPrefix("gs-") {
-            let parts = name.split(separator: "-")
+            var parts = name.split(separator: "-")
+            if parts.count == 4, parts[1] == "pool" { parts.remove(at: 1) }
             guard parts.count == 3, let pid = Int32(parts[1]), pid != getpid() else { continue }
             let folder = base.appendingPathComponent(name)
             guard !FileManager.default.fileExists(atPath: folder.appendingPathComponent("KEEP").path) else { continue }
