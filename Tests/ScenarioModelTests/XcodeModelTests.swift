@@ -110,6 +110,12 @@ import TestSupport
         #expect(found.last?.hasPrefix("contents:4:5: error: unknown type 'Folder'") == true, "\(found)")
     }
 
+    /// A name the YAML form has to escape is still placed at its element (the error was at 1:1).
+    @Test func aHostileNameIsEscapedAndPlacedAtItsElement() {
+        let found = errors("<model>\n  <entity name=\"A\u{1B}[31m\">\n    <attribute name=\"x\" attributeType=\"String\"/>\n  </entity>\n</model>")
+        #expect(found.count == 1 && found[0].hasPrefix("contents:2:3: error: the entity name 'A\\u{1b}[31m'"), "\(found)")
+    }
+
     @Test func brokenXMLIsRefusedAtItsPosition() {
         #expect(errors("<model>\n  <entity name=\"A\">\n    <attribute name=\"x\">\n  </entity>\n</model>\n")
             == ["contents:4:3: error: </entity> closes <attribute>."])

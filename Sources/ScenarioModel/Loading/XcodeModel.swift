@@ -147,24 +147,28 @@ struct XcodeModel {
     /// error is placed at the XML element that declared what it is about.
     private func checked(_ model: ModelDescription) throws(ScenarioErrors) -> ModelDescription {
         let lines = YAMLText.model(model, indent: "")
-        var owners: [(entity: String, key: String?)] = []
-        var entity = ""
-        for line in lines {
-            let indent = line.prefix { $0 == " " }.count
-            let key = line.drop { $0 == " " }.prefix { $0 != ":" }.trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
-            if indent == 2 { entity = key }
-            owners.append((entity, indent >= 4 ? key : nil))
+        // What each line of that YAML says, in the order `YAMLText.model` writes it: `model:`, then per
+        // entity its name, parent, abstractness, declared attributes and relationships, constraints.
+        var owners: [ParsedXMLElement?] = [nil]
+        for entity in model.entities {
+            let place = positions[entity.name]
+            owners.append(place?.entity)
+            if entity.parent != nil { owners.append(place?.entity) }
+            if entity.isAbstract { owners.append(place?.entity) }
+            let declared = model.declaredProperties(of: entity)
+            for name in declared.attributes.map(\.name) + declared.relationships.map(\.name) {
+                owners.append(place?.properties[name] ?? place?.entity)
+            }
+            let inherited = entity.parent.flatMap(model.entity(named:))?.uniquenessConstraints ?? []
+            if entity.uniquenessConstraints.contains(where: { !inherited.contains($0) }) { owners.append(place?.entity) }
         }
         switch ScenarioDecoder(file: file).decodeModelFile(yaml: lines.joined(separator: "\n") + "\n") {
         case .success(let decoded):
             return decoded
         case .failure(let failure):
             throw ScenarioErrors(failure.errors.map { error in
-                let owner = owners.indices.contains(error.line - 1) ? owners[error.line - 1] : nil
-                let place = owner.flatMap { positions[$0.entity] }
-                let element = owner?.key.flatMap { place?.properties[$0] } ?? place?.entity
-                return ScenarioError(file: file, line: element?.line ?? 1, column: element?.column ?? 1,
-                                     message: error.message)
+                let element = owners.count == lines.count && owners.indices.contains(error.line - 1) ? owners[error.line - 1] : nil
+                return ScenarioError(file: file, line: element?.line ?? 1, column: element?.column ?? 1, message: error.message)
             })
         }
     }
