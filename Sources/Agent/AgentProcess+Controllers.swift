@@ -12,12 +12,13 @@ final class ResultsController {
     let request: FetchRequest
     /// The attribute naming its sections (`sectionNameKeyPath`), if any.
     let sections: String?
-    /// Its objects (scenario names), in order.
-    var objects: [String]
+    /// Its objects, in order (IDs, not names: a merge between steps brings objects whose names the
+    /// process learns with its next step; a save makes its own inserts' IDs permanent, `performSave`).
+    var objects: [ObjectID]
     /// How many times it told its delegate its content changed (`controllerDidChangeContent(_:)`).
     var changes = 0
 
-    init(name: String, context: ObjectContext, request: FetchRequest, sections: String?, objects: [String]) {
+    init(name: String, context: ObjectContext, request: FetchRequest, sections: String?, objects: [ObjectID]) {
         self.name = name
         self.context = context
         self.request = request
@@ -32,8 +33,7 @@ extension AgentProcess {
     func makeController(_ name: String, request: FetchRequest, sections: String?, results: [ObjectID]) {
         let context = currentContext
         context.logsProcessedChanges = true
-        let controller = ResultsController(name: name, context: context, request: request, sections: sections,
-                                           objects: results.map { ids.name(of: $0) })
+        let controller = ResultsController(name: name, context: context, request: request, sections: sections, objects: results)
         controller.objects = sorted(controller.objects, by: controller)
         controllers[name] = controller
     }
@@ -55,13 +55,12 @@ extension AgentProcess {
             guard !changed.isEmpty else { continue }
             var told = false
             for id in changed {
-                let name = ids.name(of: id)
-                let was = controller.objects.contains(name)
+                let was = controller.objects.contains(id)
                 let now = controller.context.viewContains(id)
                     && (controller.request.filter.map { Self.matches($0, id, in: controller.context) } ?? true)
                 if was || now { told = true }
-                if was && !now { controller.objects.removeAll { $0 == name } }
-                if !was && now { controller.objects.append(name) }
+                if was && !now { controller.objects.removeAll { $0 == id } }
+                if !was && now { controller.objects.append(id) }
             }
             guard told else { continue }
             controller.objects = sorted(controller.objects, by: controller)
@@ -70,13 +69,12 @@ extension AgentProcess {
     }
 
     /// `objects` in the controller's sort order, by the values its context shows; ties keep their order.
-    func sorted(_ objects: [String], by controller: ResultsController) -> [String] {
+    func sorted(_ objects: [ObjectID], by controller: ResultsController) -> [ObjectID] {
         let keys = controller.request.sortKeys ?? []
         guard !keys.isEmpty else { return objects }
         let context = controller.context
-        let rows = objects.enumerated().map { index, name -> (index: Int, name: String, values: [Value]) in
-            let id = self.ids[name]
-            return (index, name, keys.map { key in id.flatMap { try? context.value(key.attribute, of: $0) } ?? .null })
+        let rows = objects.enumerated().map { index, id -> (index: Int, name: ObjectID, values: [Value]) in
+            (index, id, keys.map { key in (try? context.value(key.attribute, of: id)) ?? .null })
         }
         return rows.sorted { a, b in
             for (i, key) in keys.enumerated() {
@@ -91,9 +89,10 @@ extension AgentProcess {
     func sections(of controller: ResultsController) -> [ResultsSection]? {
         guard let attribute = controller.sections else { return nil }
         var result: [ResultsSection] = []
-        for name in controller.objects {
-            let value = ids[name].flatMap { try? controller.context.value(attribute, of: $0) } ?? .null
+        for id in controller.objects {
+            let value = (try? controller.context.value(attribute, of: id)) ?? .null
             let section = value == .null ? "" : value.description
+            let name = ids.name(of: id)
             if result.last?.name == section {
                 result[result.count - 1].objects.append(name)
             } else {
@@ -114,7 +113,8 @@ extension AgentProcess {
         updateControllers()
         let started = time.reading()
         let sections = sections(of: controller)
-        var actual: TraceValues = ["objects": .string(controller.objects.joined(separator: ", ")), "changes": .int(Int64(controller.changes))]
+        let names = controller.objects.map { ids.name(of: $0) }
+        var actual: TraceValues = ["objects": .string(names.joined(separator: ", ")), "changes": .int(Int64(controller.changes))]
         var expected: TraceValues = [:]
         if let objects = expect.objects { expected["objects"] = .string(objects.joined(separator: ", ")) }
         if let wanted = expect.sections {
@@ -122,17 +122,31 @@ extension AgentProcess {
             actual["sections"] = .string(Self.text(sections ?? []))
         }
         if let changes = expect.changes { expected["changes"] = .int(Int64(changes)) }
-        let matches = (expect.objects.map { $0 == controller.objects } ?? true) && (expect.sections.map { $0 == sections } ?? true)
+        let matches = (expect.objects.map { $0 == names } ?? true) && (expect.sections.map { $0 == sections } ?? true)
             && (expect.changes.map { $0 == controller.changes } ?? true)
         lastCheckMatched = matches
         let done = matches || isLastAttempt
         let entity = controller.request.entity
+        // As a count of the entity: its own unsaved deletes and edits, and what its predicate leaves out by
+        // the values the context shows, explain what it lacks, as they do a count's.
+        let context = controller.context
+        let deleted = (context.deletedObjects + heldDeletes).filter { isKind($0.entity, of: entity) }.map { ids.name(of: $0) }
         var observation = CountObservation(entity: entity, predicate: controller.request.filter?.description,
-                                           ids: controller.objects.sorted(), final: done, store: openedCopyName)
-        if done && openedCopy == nil && !inMemoryFallback && controller.context === coordinator.viewContext {
+                                           ids: names.sorted(), final: done, store: openedCopyName,
+                                           deletedUnsaved: deleted.isEmpty ? nil : deleted.sorted())
+        // A controller fetched with a limit keeps what its updates bring past it: its list is no count of
+        // what the store holds, and is not judged as one.
+        if done && openedCopy == nil && !inMemoryFallback && context === coordinator.viewContext && controller.request.fetchLimit == nil {
             let list = listed(entity, filter: controller.request.filter)
             observation.listed = list.ids
             observation.fetchedAll = list.unfiltered
+            if let filter = controller.request.filter {
+                let shown = Set(controller.objects)
+                observation.hidden = context.viewObjects(entity: entity)
+                    .filter { !shown.contains($0) && !Self.matches(filter, $0, in: context) }.map { ids.name(of: $0) }.sorted()
+            }
+            let edited = ownEditedObjects.filter { isKind($0.entity, of: entity) }.map { ids.name(of: $0) }
+            observation.edited = edited.isEmpty ? nil : edited.sorted()
         }
         record(.counted(observation), start: started)
         if done {

@@ -29,6 +29,9 @@ extension AgentProcess {
             break
         }
         record(.refreshEnded(result))
+        // Each refresh is one objects-did-change notification for the controllers: however many land
+        // between two steps (notifications in real time), each tells a controller once.
+        updateControllers()
     }
 
     /// A `refresh` step: `refreshAllObjects()` whatever the strategy.
@@ -37,6 +40,7 @@ extension AgentProcess {
         record(.refreshStarted(result))
         view.refreshAllObjects()
         record(.refreshEnded(result))
+        updateControllers()
     }
 
     /// A `{ refresh: x }` step, recorded like every refresh, so the timeline draws it and no explanation

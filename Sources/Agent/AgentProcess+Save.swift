@@ -32,6 +32,9 @@ extension AgentProcess {
         }
         let temporaryOf = Dictionary(uniqueKeysWithValues: result.permanentIDs.map { ($1, $0) })
         ids.makePermanent(result.permanentIDs)
+        for controller in controllers.values where controller.context === view {
+            controller.objects = controller.objects.map { result.permanentIDs[$0] ?? $0 }
+        }
         if heldWrite != nil {
             for (id, properties) in dirty { heldWrite?.edits[result.permanentIDs[id] ?? id, default: []].formUnion(properties) }
             for change in result.changes where change.operation == .delete { heldWrite?.deleted.insert(change.object) }

@@ -78,4 +78,37 @@ import Trace
         #expect(unmet.explanation.hasPrefix("app's fetched-results controller inbox held {changes: 1, objects: \"n2, n1\"} at "),
                 "\(unmet.explanation)")
     }
+
+    /// Unsaved work and the controller: an insert rolled back leaves the list (it stayed, under a name
+    /// already forgotten), and an object the process deleted without saving is gone from it without being
+    /// a missed insert (the store still holds it, as a count's list judges).
+    @Test(arguments: RunMode.allCases)
+    func unsavedInsertsAndDeletesComeAndGoWithoutAnomalies(mode: RunMode) throws {
+        let outcome = try RunHarness.single("""
+            summary: Unsaved work in a controller's list.
+            store:
+              group: group.example.notes
+              name: Notes
+              model:
+                Note: { title: string }
+            processes:
+              app: { role: host }
+            steps:
+              - app: launch
+              - app: { insert: Note, id: n1, set: { title: A } }
+              - app: save
+              - app: { fetch: Note, sort: title, controller: all }
+              - app: { insert: Note, id: n2, set: { title: B } }
+              - app: { results: all, expect: [n1, n2], changes: 1, now: true }
+              - app: rollback
+              - app: { results: all, expect: [n1], changes: 2, now: true }
+              - app: { delete: n1 }
+              - app: { results: all, expect: [], changes: 3, now: true }
+              - app: rollback
+              - app: { results: all, expect: [n1], changes: 4, now: true }
+            """, mode: mode)
+        #expect(outcome.harnessError == nil)
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.anomalies.isEmpty, "\(result.anomalies.map(\.explanation))")
+    }
 }

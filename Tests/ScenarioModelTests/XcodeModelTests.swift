@@ -105,9 +105,9 @@ import TestSupport
               </entity>
             </model>
             """)
-        #expect(found.count == 2, "\(found)")
-        #expect(found.first?.hasPrefix("contents:3:5: error: the property name 'Title'") == true, "\(found)")
-        #expect(found.last?.hasPrefix("contents:4:5: error: unknown type 'Folder'") == true, "\(found)")
+        #expect(found == ["contents:4:5: error: Note.folder points at 'Folder' (destinationEntity), which is no entity of the model."], "\(found)")
+        let named = errors("<model>\n  <entity name=\"Note\">\n    <attribute name=\"Title\" attributeType=\"String\"/>\n  </entity>\n</model>")
+        #expect(named.count == 1 && named[0].hasPrefix("contents:3:5: error: the property name 'Title'"), "\(named)")
     }
 
     /// A name the YAML form has to escape is still placed at its element (the error was at 1:1).
@@ -123,6 +123,22 @@ import TestSupport
         #expect(errors("<model><entity name=\"A\"/>") == ["contents:1:26: error: the file ends before </model>."])
         #expect(errors("Note: { title: string }").isEmpty == false)
         #expect(errors("<plist/>") == ["contents:1:1: error: the root element is <plist>; an Xcode model's contents file has <model>."])
+    }
+
+    /// A destination is written into the YAML form as it is: one that names no entity, or holds what YAML
+    /// would read as its own (a quote, a bracket, a line break), is refused at its relationship.
+    @Test func aDestinationThatIsNoEntityIsRefusedBeforeItReachesTheYAML() {
+        let injected = errors("<model><entity name=\"A\"><relationship name=\"r\" toMany=\"YES\" destinationEntity=\"A]&quot;&#10;B: { x: string }\"/></entity></model>")
+        #expect(injected.count == 1 && injected[0].hasPrefix("contents:1:25: error: A.r points at 'A]\"\\nB: { x: string }'"), "\(injected)")
+    }
+
+    /// A one-line file of a million bytes reads in linear time (a column computed from the line's start
+    /// made it quadratic), and a column counts scalars, after a byte-order mark too.
+    @Test func aLongLineReadsInLinearTimeAndColumnsCountScalars() throws {
+        let elements = String(repeating: "<fetchIndex/>", count: 70_000)
+        let (model, _) = try read("<model>\(elements)<entity name=\"A\"><attribute name=\"x\" attributeType=\"String\"/></entity></model>")
+        #expect(model.entityNames == ["A"])
+        #expect(errors("\u{FEFF}<model>é<x a=\"1\" a=\"2\"/></model>") == ["contents:1:18: error: the attribute a is given twice."])
     }
 
     /// A DTD is skipped, not read: an entity it declares is no reference the file may use, so nothing expands.

@@ -127,6 +127,8 @@ extension ScenarioRunner {
                 record(.note("the system resumes \(host.name) to perform \(intent.name), an intent of the app's target"), as: intent.name)
             case .active, .background, .launching: break
             case .notRunning, .exited, .crashed, .terminated, .killed:
+                // A launch the system makes, as a launch step does: what an earlier failed load skipped ends.
+                host.endedByLoadFailure = false
                 try lifecycle(.launch, host)
                 if host.lifecycle.state == .active { try lifecycle(.background, host) }
                 record(.note("the system launches \(host.name) in the background to perform \(intent.name), an intent of the app's target"),

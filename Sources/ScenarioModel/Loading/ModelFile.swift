@@ -15,9 +15,18 @@ extension ScenarioLoader {
         let file = displayPath(of: url)
         let text: String
         do {
-            let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0
-            guard size <= Limits.fileBytes else { throw CocoaError(.fileReadTooLarge) }
-            text = try String(contentsOf: url, encoding: .utf8)
+            // Someone else's model: only a regular file (a link is followed first: one to a device or a
+            // FIFO would never end), and never more than a scenario file may be.
+            let resolved = url.resolvingSymlinksInPath()
+            let attributes = try FileManager.default.attributesOfItem(atPath: resolved.path)
+            guard attributes[.type] as? FileAttributeType == .typeRegular else { throw CocoaError(.fileReadUnknown) }
+            guard (attributes[.size] as? Int ?? 0) <= Limits.fileBytes else { throw CocoaError(.fileReadTooLarge) }
+            let handle = try FileHandle(forReadingFrom: resolved)
+            defer { try? handle.close() }
+            let data = try handle.read(upToCount: Limits.fileBytes + 1) ?? Data()
+            guard data.count <= Limits.fileBytes else { throw CocoaError(.fileReadTooLarge) }
+            guard let decoded = String(data: data, encoding: .utf8) else { throw CocoaError(.fileReadInapplicableStringEncoding) }
+            text = decoded
         } catch {
             throw ScenarioErrors([ScenarioError(file: file, line: 1, column: 1,
                 message: "the model file could not be read (\(error.localizedDescription)); give a scenario, a YAML file of the model or an Xcode model (.xcdatamodeld).")])

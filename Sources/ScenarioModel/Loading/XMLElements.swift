@@ -5,7 +5,7 @@ struct ParsedXMLElement: Sendable, Hashable {
     var name: String
     var attributes: [String: String]
     var children: [ParsedXMLElement]
-    /// 1-based line and column (in characters) of the `<` that starts the element.
+    /// 1-based line and column (in Unicode scalars) of the `<` that starts the element.
     var line: Int
     var column: Int
 
@@ -36,9 +36,10 @@ enum XMLElements {
     private struct Scanner {
         let bytes: [UInt8]
         var at = 0
-        /// Byte offsets where each line starts, found as the scan passes them.
-        var lineStart = 0
+        /// The position of `at`, kept as the scan moves (a column computed from the line's start would make
+        /// a file of one long line quadratic to read).
         var line = 1
+        var column = 1
 
         init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -57,15 +58,17 @@ enum XMLElements {
         }
 
         func error(_ message: String) -> XMLElementsError {
-            let upTo = Swift.min(at, bytes.count)
-            let column = String(decoding: bytes[lineStart..<Swift.max(lineStart, upTo)], as: UTF8.self).count + 1
-            return XMLElementsError(line: line, column: column, message: message)
+            XMLElementsError(line: line, column: column, message: message)
         }
 
         mutating func advance() {
-            if bytes[at] == UInt8(ascii: "\n") {
+            let byte = bytes[at]
+            if byte == UInt8(ascii: "\n") {
                 line += 1
-                lineStart = at + 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                // A scalar's first byte: the next position is one column further (its continuation bytes are not).
+                column += 1
             }
             at += 1
         }
@@ -133,8 +136,7 @@ enum XMLElements {
         /// An element whose `<` is at the current position, with its children, up to its end tag.
         mutating func element(depth: Int) throws(XMLElementsError) -> ParsedXMLElement {
             guard depth <= XMLElements.maximumDepth else { throw error("elements nest more than \(XMLElements.maximumDepth) deep") }
-            let startLine = line
-            let startColumn = error("").column
+            let startLine = line, startColumn = column
             advance()  // <
             if at < bytes.count, bytes[at] == UInt8(ascii: "/") { throw error("an end tag with no element open") }
             var element = ParsedXMLElement(name: try name(), attributes: [:], children: [], line: startLine, column: startColumn)

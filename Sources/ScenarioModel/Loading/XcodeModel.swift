@@ -35,7 +35,7 @@ struct XcodeModel {
             let versions = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [])
                 .filter { $0.hasSuffix(".xcdatamodel") }.sorted { order($0) < order($1) }
             var chosen = versions.last
-            if let plist = try? Data(contentsOf: url.appendingPathComponent(".xccurrentversion")),
+            if let plist = Self.smallRegularFile(url.appendingPathComponent(".xccurrentversion")),
                let values = try? PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any],
                let current = values["_XCCurrentVersionName"] as? String, versions.contains(current)
             {
@@ -48,6 +48,18 @@ struct XcodeModel {
             return url.appendingPathComponent(chosen).appendingPathComponent("contents")
         }
         return url.appendingPathComponent("contents")
+    }
+
+    /// The bytes of a regular file (a link followed) of at most 64 KiB; nil for anything else: a package
+    /// from someone else may hold a link to a device where its version file should be.
+    static func smallRegularFile(_ url: URL) -> Data? {
+        let resolved = url.resolvingSymlinksInPath()
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: resolved.path),
+              attributes[.type] as? FileAttributeType == .typeRegular,
+              let handle = try? FileHandle(forReadingFrom: resolved) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: (64 << 10) + 1), data.count <= 64 << 10 else { return nil }
+        return data
     }
 
     /// Whether `text` is XML rather than YAML (its first character, after spaces, is `<`).
@@ -80,6 +92,22 @@ struct XcodeModel {
                 continue
             }
             entities.append(entity(name, element))
+        }
+        // A destination is written into the model's YAML form as it is: it must name an entity, in letters,
+        // digits and underscores (someone else's file could otherwise write YAML of its own there).
+        let names = Set(entities.map(\.name))
+        for entity in entities {
+            for relationship in entity.relationships {
+                let destination = relationship.destination
+                guard !destination.isEmpty, destination.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }),
+                      names.contains(destination) else {
+                    let element = positions[entity.name]?.properties[relationship.name] ?? positions[entity.name]?.entity
+                    errors.append(ScenarioError(file: file, line: element?.line ?? 1, column: element?.column ?? 1,
+                        message: "\(VisibleText.escaped(entity.name)).\(VisibleText.escaped(relationship.name)) points at "
+                            + "'\(VisibleText.escaped(destination))' (destinationEntity), which is no entity of the model."))
+                    continue
+                }
+            }
         }
         if !errors.isEmpty { throw ScenarioErrors(errors) }
         let model = ModelDescription(entities: entities).inheriting()
