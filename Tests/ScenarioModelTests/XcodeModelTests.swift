@@ -173,4 +173,21 @@ import TestSupport
         #expect(try ScenarioLoader.model(contentsOf: package).model.entityNames == ["Second"])
         #expect(try ScenarioLoader.model(contentsOf: package.appendingPathComponent("App.xcdatamodel")).model.entityNames == ["First"])
     }
+
+    /// Someone else's package may link its files to a device: the link is followed and refused, never read
+    /// (reading /dev/zero would not end).
+    @Test func aLinkToADeviceIsRefusedNotRead() throws {
+        let directory = try TemporaryDirectory()
+        let version = directory.url.appendingPathComponent("Evil.xcdatamodeld/Evil.xcdatamodel")
+        try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: version.appendingPathComponent("contents").path, withDestinationPath: "/dev/zero")
+        try FileManager.default.createSymbolicLink(atPath: directory.url.appendingPathComponent("Evil.xcdatamodeld/.xccurrentversion").path,
+                                                   withDestinationPath: "/dev/zero")
+        do {
+            _ = try ScenarioLoader.model(contentsOf: directory.url.appendingPathComponent("Evil.xcdatamodeld"))
+            Issue.record("a link to a device must be refused")
+        } catch {
+            #expect(error.errors.first?.message.hasPrefix("the model file is no regular file") == true, "\(error)")
+        }
+    }
 }

@@ -19,7 +19,10 @@ extension ScenarioLoader {
             // FIFO would never end), and never more than a scenario file may be.
             let resolved = url.resolvingSymlinksInPath()
             let attributes = try FileManager.default.attributesOfItem(atPath: resolved.path)
-            guard attributes[.type] as? FileAttributeType == .typeRegular else { throw CocoaError(.fileReadUnknown) }
+            guard attributes[.type] as? FileAttributeType == .typeRegular else {
+                throw ScenarioErrors([ScenarioError(file: file, line: 1, column: 1,
+                    message: "the model file is no regular file (a device, a FIFO or a folder, or a link to one); give the model's own file.")])
+            }
             guard (attributes[.size] as? Int ?? 0) <= Limits.fileBytes else { throw CocoaError(.fileReadTooLarge) }
             let handle = try FileHandle(forReadingFrom: resolved)
             defer { try? handle.close() }
@@ -27,6 +30,8 @@ extension ScenarioLoader {
             guard data.count <= Limits.fileBytes else { throw CocoaError(.fileReadTooLarge) }
             guard let decoded = String(data: data, encoding: .utf8) else { throw CocoaError(.fileReadInapplicableStringEncoding) }
             text = decoded
+        } catch let error as ScenarioErrors {
+            throw error
         } catch {
             throw ScenarioErrors([ScenarioError(file: file, line: 1, column: 1,
                 message: "the model file could not be read (\(error.localizedDescription)); give a scenario, a YAML file of the model or an Xcode model (.xcdatamodeld).")])
