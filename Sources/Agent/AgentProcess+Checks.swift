@@ -45,21 +45,7 @@ extension AgentProcess {
             let matches = expect.map { names.count == $0 } ?? true
             lastCheckMatched = matches
             let done = matches || isLastAttempt
-            let deleted = (currentContext.deletedObjects + heldDeletes).filter { isKind($0.entity, of: entity) }.map { ids.name(of: $0) }
-            var observation = CountObservation(
-                entity: entity, predicate: filter?.description, ids: names, final: done, store: openedCopyName,
-                deletedUnsaved: deleted.isEmpty ? nil : deleted.sorted())
-            // After an in-memory fallback the process's own store says nothing about the run's store,
-            // which its list should show: the checkers judge the count against what was committed there.
-            if done && openedCopy == nil && !inMemoryFallback {
-                // What the list should hold, read from the store inside this count's interval.
-                let list = listed(entity, filter: filter)
-                observation.listed = list.ids
-                observation.fetchedAll = list.unfiltered
-                observation.hidden = filter == nil ? nil : hidden
-                let edited = ownEditedObjects.filter { isKind($0.entity, of: entity) }.map { ids.name(of: $0) }
-                observation.edited = edited.isEmpty ? nil : edited.sorted()
-            }
+            let observation = listObservation(entity, filter: filter, shown: names, hidden: { hidden }, in: currentContext, final: done)
             record(.counted(observation), start: started)
             if done, let expect {
                 record(.check(CheckRecord(
@@ -67,6 +53,30 @@ extension AgentProcess {
                     passed: matches, withinNanos: withinNanos)))
             }
         }
+    }
+
+    /// What a list of `entity` shows (a `count`'s, a fetched-results controller's), for the checkers to judge
+    /// as a count: the objects `shown`, the process's own unsaved deletes and edits, and, on a final
+    /// attempt, what the list should hold read from the store inside the check's interval and what its
+    /// predicate leaves out (`hidden`, asked only then) by the values the context shows. `judged` false leaves out what the
+    /// store holds: such a list is no count of it.
+    func listObservation(_ entity: String, filter: FetchPredicate?, shown: [String], hidden: () -> [String],
+                         in context: ObjectContext, final done: Bool, judged: Bool = true) -> CountObservation {
+        let deleted = (context.deletedObjects + heldDeletes).filter { isKind($0.entity, of: entity) }.map { ids.name(of: $0) }
+        var observation = CountObservation(
+            entity: entity, predicate: filter?.description, ids: shown, final: done, store: openedCopyName,
+            deletedUnsaved: deleted.isEmpty ? nil : deleted.sorted())
+        // After an in-memory fallback the process's own store says nothing about the run's store, which
+        // its list should show: the checkers judge the count against what was committed there.
+        if done && judged && openedCopy == nil && !inMemoryFallback {
+            let list = listed(entity, filter: filter)
+            observation.listed = list.ids
+            observation.fetchedAll = list.unfiltered
+            observation.hidden = filter == nil ? nil : hidden()
+            let edited = ownEditedObjects.filter { isKind($0.entity, of: entity) }.map { ids.name(of: $0) }
+            observation.edited = edited.isEmpty ? nil : edited.sorted()
+        }
+        return observation
     }
 
     /// `state`: the object's `isFault`, `isDeleted` and registration in the context, read without firing

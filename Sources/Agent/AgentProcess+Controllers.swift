@@ -127,27 +127,17 @@ extension AgentProcess {
         lastCheckMatched = matches
         let done = matches || isLastAttempt
         let entity = controller.request.entity
-        // As a count of the entity: its own unsaved deletes and edits, and what its predicate leaves out by
-        // the values the context shows, explain what it lacks, as they do a count's.
+        // Judged as a count of the entity, as the list a screen shows. A controller fetched with a limit
+        // keeps what its updates bring past it: its list is no count of what the store holds.
         let context = controller.context
-        let deleted = (context.deletedObjects + heldDeletes).filter { isKind($0.entity, of: entity) }.map { ids.name(of: $0) }
-        var observation = CountObservation(entity: entity, predicate: controller.request.filter?.description,
-                                           ids: names.sorted(), final: done, store: openedCopyName,
-                                           deletedUnsaved: deleted.isEmpty ? nil : deleted.sorted())
-        // A controller fetched with a limit keeps what its updates bring past it: its list is no count of
-        // what the store holds, and is not judged as one.
-        if done && openedCopy == nil && !inMemoryFallback && context === coordinator.viewContext && controller.request.fetchLimit == nil {
-            let list = listed(entity, filter: controller.request.filter)
-            observation.listed = list.ids
-            observation.fetchedAll = list.unfiltered
-            if let filter = controller.request.filter {
-                let shown = Set(controller.objects)
-                observation.hidden = context.viewObjects(entity: entity)
-                    .filter { !shown.contains($0) && !Self.matches(filter, $0, in: context) }.map { ids.name(of: $0) }.sorted()
-            }
-            let edited = ownEditedObjects.filter { isKind($0.entity, of: entity) }.map { ids.name(of: $0) }
-            observation.edited = edited.isEmpty ? nil : edited.sorted()
+        let hidden = { () -> [String] in
+            guard let filter = controller.request.filter else { return [] }
+            let inList = Set(controller.objects)
+            return context.viewObjects(entity: entity).filter { !inList.contains($0) && !Self.matches(filter, $0, in: context) }
+                .map { self.ids.name(of: $0) }.sorted()
         }
+        let observation = listObservation(entity, filter: controller.request.filter, shown: names.sorted(), hidden: hidden, in: context,
+                                          final: done, judged: context === coordinator.viewContext && controller.request.fetchLimit == nil)
         record(.counted(observation), start: started)
         if done {
             record(.check(CheckRecord(kind: .results, subject: name, expected: expected, actual: actual, passed: matches,

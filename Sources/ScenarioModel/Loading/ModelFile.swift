@@ -13,28 +13,26 @@ extension ScenarioLoader {
     public static func model(contentsOf given: URL) throws(ScenarioErrors) -> (model: ModelDescription, notes: [String]) {
         let url = try XcodeModel.contentsFile(of: given) ?? given
         let file = displayPath(of: url)
-        let text: String
+        func refused(_ reason: String) -> ScenarioErrors {
+            ScenarioErrors([ScenarioError(file: file, line: 1, column: 1, message: reason)])
+        }
+        // Someone else's model, never more than a scenario file may be.
+        let data: Data
         do {
-            // Someone else's model: only a regular file (a link is followed first: one to a device or a
-            // FIFO would never end), and never more than a scenario file may be.
-            let resolved = url.resolvingSymlinksInPath()
-            let attributes = try FileManager.default.attributesOfItem(atPath: resolved.path)
-            guard attributes[.type] as? FileAttributeType == .typeRegular else {
-                throw ScenarioErrors([ScenarioError(file: file, line: 1, column: 1,
-                    message: "the model file is no regular file (a device, a FIFO or a folder, or a link to one); give the model's own file.")])
-            }
-            guard (attributes[.size] as? Int ?? 0) <= Limits.fileBytes else { throw CocoaError(.fileReadTooLarge) }
-            let handle = try FileHandle(forReadingFrom: resolved)
-            defer { try? handle.close() }
-            let data = try handle.read(upToCount: Limits.fileBytes + 1) ?? Data()
-            guard data.count <= Limits.fileBytes else { throw CocoaError(.fileReadTooLarge) }
-            guard let decoded = String(data: data, encoding: .utf8) else { throw CocoaError(.fileReadInapplicableStringEncoding) }
-            text = decoded
-        } catch let error as ScenarioErrors {
-            throw error
+            data = try UntrustedFile.data(url, limit: Limits.fileBytes)
         } catch {
-            throw ScenarioErrors([ScenarioError(file: file, line: 1, column: 1,
-                message: "the model file could not be read (\(error.localizedDescription)); give a scenario, a YAML file of the model or an Xcode model (.xcdatamodeld).")])
+            switch error {
+            case .notRegular:
+                throw refused("the model file is no regular file (a device, a FIFO or a folder, or a link to one); give the model's own file.")
+            case .tooLarge:
+                throw refused("the model file could not be read (The operation could not be completed. The item is too large.); "
+                    + "give a scenario, a YAML file of the model or an Xcode model (.xcdatamodeld).")
+            case .unreadable(let error):
+                throw refused("the model file could not be read (\(error.localizedDescription)); give a scenario, a YAML file of the model or an Xcode model (.xcdatamodeld).")
+            }
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw refused("the model file could not be read (it is not UTF-8 text); give a scenario, a YAML file of the model or an Xcode model (.xcdatamodeld).")
         }
         if XcodeModel.looksLikeXML(text) {
             var reader = XcodeModel(file: file)

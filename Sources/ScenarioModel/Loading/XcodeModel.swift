@@ -35,7 +35,7 @@ struct XcodeModel {
             let versions = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [])
                 .filter { $0.hasSuffix(".xcdatamodel") }.sorted { order($0) < order($1) }
             var chosen = versions.last
-            if let plist = Self.smallRegularFile(url.appendingPathComponent(".xccurrentversion")),
+            if let plist = try? UntrustedFile.data(url.appendingPathComponent(".xccurrentversion"), limit: 64 << 10),
                let values = try? PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any],
                let current = values["_XCCurrentVersionName"] as? String, versions.contains(current)
             {
@@ -48,18 +48,6 @@ struct XcodeModel {
             return url.appendingPathComponent(chosen).appendingPathComponent("contents")
         }
         return url.appendingPathComponent("contents")
-    }
-
-    /// The bytes of a regular file (a link followed) of at most 64 KiB; nil for anything else: a package
-    /// from someone else may hold a link to a device where its version file should be.
-    static func smallRegularFile(_ url: URL) -> Data? {
-        let resolved = url.resolvingSymlinksInPath()
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: resolved.path),
-              attributes[.type] as? FileAttributeType == .typeRegular,
-              let handle = try? FileHandle(forReadingFrom: resolved) else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: (64 << 10) + 1), data.count <= 64 << 10 else { return nil }
-        return data
     }
 
     /// Whether `text` is XML rather than YAML (its first character, after spaces, is `<`).
