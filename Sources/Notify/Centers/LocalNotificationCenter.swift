@@ -1,5 +1,4 @@
 import Basics
-import Dispatch
 import Synchronization
 
 /// The shared medium of `LocalNotificationCenter`s: stands in for the machine in one process.
@@ -25,9 +24,11 @@ public final class LocalNotificationBus: Sendable {
 }
 
 /// An in-process test double for `DarwinNotificationCenter`: centers on one bus notify each other
-/// with the same semantics (observers at the time of the post, the poster included, no replay),
-/// delivering on each center's own serial queue as a real center's thread would. No sockets, no
-/// processes: for agent tests that do not need a process boundary.
+/// with the same semantics (observers at the time of the post, the poster included, no replay). A
+/// delivery reaches the observers during the post, on the poster's thread: what the receiver does with
+/// it (an agent's inbox) decides when it is handled, and no delivery waits for a thread of the machine's
+/// pool (on a loaded machine an asynchronous one waited out a test's 10 s). No sockets, no processes:
+/// for agent tests that do not need a process boundary.
 ///
 /// ```swift
 /// let bus = LocalNotificationBus()
@@ -39,13 +40,11 @@ public final class LocalNotificationCenter: DarwinNotificationCenter {
     public let process: String
     private let bus: LocalNotificationBus
     private let observers = ObserverTable()
-    private let queue: DispatchQueue
 
     /// Opens a center for `process` on `bus`.
     public init(bus: LocalNotificationBus, process: String) {
         self.bus = bus
         self.process = process
-        self.queue = DispatchQueue(label: "notify.local.\(process)")
         bus.attach(self)
     }
 
@@ -73,12 +72,8 @@ public final class LocalNotificationCenter: DarwinNotificationCenter {
     func receive(_ name: String, poster: String, postedAt: UInt64) {
         // Decide at the time of the post: only handlers registered now will see it.
         guard observers.names.contains(name) else { return }
-        let observers = observers
-        let process = process
-        queue.async {
-            observers.dispatch(NotificationDelivery(
-                name: name, postedAt: postedAt, receivedAt: MonotonicClock.now(),
-                poster: poster, isOwnPost: poster == process))
-        }
+        observers.dispatch(NotificationDelivery(
+            name: name, postedAt: postedAt, receivedAt: MonotonicClock.now(),
+            poster: poster, isOwnPost: poster == process))
     }
 }
