@@ -1,7 +1,7 @@
 import Trace
 
 /// Judges the stores and views the run read back: `data-loss` in every store file read (after a crash,
-/// a copy just taken, the final store), `duplicate` in each final store, and `not-converged` for each
+/// a copy just taken, the final store), `duplicate` and `constraint-violation` in each final store, and `not-converged` for each
 /// live process's final view against the final state of the store that process reads.
 ///
 /// A file is judged row by row (by primary key) against the operations committed to its store, in
@@ -79,6 +79,7 @@ struct FinalStateChecker {
         for store in storeOrder {
             let final = stores[store]!
             checkDuplicates(final, oracle: oracle, into: &anomalies)
+            checkConstraints(final, into: &anomalies)
             let already = reported[store] ?? []
             anomalies += judge(final.snapshot, source: store, invoked: final.t, completed: final.t,
                                subject: "The final store \(store)", process: store, step: nil)
@@ -152,6 +153,36 @@ struct FinalStateChecker {
             anomalies.append(context.anomaly(
                 .duplicate, process: store, step: nil, t: final.t, object: id, seen: "\(count) copies", expected: "1",
                 explanation: "\(id) exists \(count) times in the final store \(store)\(by)."))
+        }
+    }
+
+    /// Rows of the final store that hold one constrained value (all of a constraint's attributes non-nil and
+    /// equal) among the rows the constraint covers: its declaring entity's and its sub-entities'. Core Data's
+    /// unique index forbids them; a store that started that way (`from:` a file without the index) keeps them.
+    private func checkConstraints(_ final: Snapshot, into anomalies: inout [Anomaly]) {
+        guard let declared = context.info.uniquenessConstraints else { return }
+        let store = final.snapshot.store
+        for entity in declared.keys.sorted() {
+            for names in declared[entity]! {
+                var holders: [[TraceValue]: [String]] = [:]
+                var order: [[TraceValue]] = []
+                for object in final.snapshot.objects where context.info.entity(object.entity, isKindOf: entity) {
+                    let values = names.map { object.values[$0] ?? .null }
+                    guard !values.contains(.null) else { continue }
+                    if holders[values] == nil { order.append(values) }
+                    if holders[values]?.contains(object.id) != true { holders[values, default: []].append(object.id) }
+                }
+                for values in order {
+                    let ids = holders[values]!
+                    guard ids.count > 1 else { continue }
+                    let held = zip(names, values).map { "\($0) = \($1)" }.joined(separator: ", ")
+                    anomalies.append(context.anomaly(
+                        .constraintViolation, process: store, step: nil, t: final.t, object: ids[0],
+                        seen: "\(ids.count) rows", expected: "1",
+                        explanation: "\(ids.joined(separator: ", ")) all hold \(held) in the final store \(store), which the "
+                            + "uniqueness constraint [\(names.joined(separator: ", "))] of \(entity) allows to one row."))
+                }
+            }
         }
     }
 

@@ -55,6 +55,9 @@ public struct RunInfo: Sendable, Hashable, Codable {
     /// Each sub-entity's parent entity in the store's model, so checkers count a sub-entity's objects
     /// among its parent's; nil when the model has no inheritance.
     public var entityParents: [String: String]?
+    /// The uniqueness constraints of the store's model, as attribute names, under the entity that declares
+    /// each (it covers that entity's sub-entities too); nil when the model has none.
+    public var uniquenessConstraints: [String: [[String]]]?
 
     public init(
         scenario: String, variant: String, file: String, summary: String, seed: UInt64,
@@ -80,7 +83,7 @@ public struct RunInfo: Sendable, Hashable, Codable {
 extension RunInfo {
     private enum CodingKeys: String, CodingKey {
         case scenario, variant, file, summary, seed, expected, staleToleranceNanos, latencyBudget, growthLimits, processes, steps, mode
-        case entityParents
+        case entityParents, uniquenessConstraints
     }
 
     /// Decodes a header; one written before runs had a mode was real-time.
@@ -96,6 +99,7 @@ extension RunInfo {
             processes: try c.decode([TraceProcess].self, forKey: .processes), steps: try c.decode([StepInfo].self, forKey: .steps),
             mode: try c.decodeIfPresent(RunMode.self, forKey: .mode) ?? .realTime)
         entityParents = try c.decodeIfPresent([String: String].self, forKey: .entityParents)
+        uniquenessConstraints = try c.decodeIfPresent([String: [[String]]].self, forKey: .uniquenessConstraints)
     }
 
     /// `entity`, then its parent entity, its parent's, up to its root.

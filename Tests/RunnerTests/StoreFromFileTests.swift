@@ -162,6 +162,45 @@ import Trace
         }, "the launch migrated the store")
     }
 
+    /// A device's store whose folders were named before the model made `name` unique holds two "Inbox"
+    /// rows and no unique index: the store opens (Core Data checks constraints at save), the rows stay,
+    /// and the final store is judged against the constraint: a `constraint-violation`, named by both rows.
+    /// A save of a third "Inbox" still meets the constraint (the save checks the rows, not the index).
+    @Test(arguments: RunMode.allCases)
+    func aDeviceStoreThatBreaksAConstraintItsModelDeclaresIsReported(mode: RunMode) throws {
+        let directory = try TemporaryDirectory(prefix: "from")
+        let url = directory.url.appendingPathComponent("Notes.sqlite")
+        let device = try Self.deviceStore(at: url)
+        defer { device.close() }
+        try device.execute("INSERT INTO ZFOLDER VALUES (2, 1, 1, 'Inbox'); UPDATE Z_PRIMARYKEY SET Z_MAX = 2 WHERE Z_NAME = 'Folder'")
+        let yaml = """
+            summary: Two folders named Inbox, from before the constraint.
+            store:
+              group: group.t
+              name: Notes
+              from: { file: \(url.path), objects: { inbox: Folder 1, inbox2: Folder 2 } }
+              model:
+                Folder: { name: string? unique }
+                Note: { rank: int?, created: date?, title: string?, folder: Folder?, tags: [Tag] }
+                Tag: { name: string?, notes: [Note] }
+            processes:
+              app: { role: host }
+            steps:
+              - app: launch
+              - app: { insert: Folder, id: third, set: { name: Inbox } }
+              - app: { save: true, expect-error: conflict }
+            expect: [constraint-violation]
+            """
+        let outcome = try RunHarness.single(yaml, mode: mode)
+        #expect(outcome.harnessError == nil, "\(String(describing: outcome.harnessError))")
+        #expect(outcome.trace.info.uniquenessConstraints == ["Folder": [["name"]]])
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.verdict.matched, "\(result.anomalies.map(\.explanation))")
+        let found = result.anomalies.filter { $0.kind == .constraintViolation }
+        #expect(found.count == 1)
+        #expect(found.first?.explanation.contains("inbox, inbox2 all hold name = \"Inbox\"") == true, "\(found.map(\.explanation))")
+    }
+
     /// The device's store is of the newest version: a process still on the previous one cannot load it
     /// (its schema holds a column the previous version lacks), as Core Data fails with 134100.
     @Test func aProcessOfAnEarlierVersionDoesNotLoadANewerDeviceStore() throws {

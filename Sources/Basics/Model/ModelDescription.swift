@@ -249,6 +249,20 @@ extension ModelDescription {
         Dictionary(entities.compactMap { entity in entity.parent.map { (entity.name, $0) } }, uniquingKeysWith: { a, _ in a })
     }
 
+    /// Each uniqueness constraint once, under the entity that declares it: the highest ancestor that has
+    /// it (a sub-entity inherits its parent's). Empty when there is none.
+    public var declaredUniquenessConstraints: [String: [[String]]] {
+        let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var result: [String: [[String]]] = [:]
+        for entity in entities {
+            for constraint in entity.allUniquenessConstraints {
+                let inherited = entity.parent.flatMap { byName[$0] }?.allUniquenessConstraints.contains(constraint) ?? false
+                if !inherited { result[entity.name, default: []].append(constraint) }
+            }
+        }
+        return result
+    }
+
     /// Whether some entity is a sub-entity.
     public var hasInheritance: Bool { entities.contains { $0.parent != nil } }
 

@@ -15,6 +15,9 @@ public enum AnomalyKind: String, Sendable, Hashable, Codable, CaseIterable, Comp
     case conflict
     /// One scenario object exists more than once in a store.
     case duplicate
+    /// Rows of a final store share the values a uniqueness constraint allows to one row (Core Data's unique
+    /// index forbids it; a store that began that way keeps it).
+    case constraintViolation = "constraint-violation"
     /// History was fetched after the part it needed was purged.
     case expiredToken = "expired-token"
     /// History was fetched with a token saved for a store this one replaced (restored or recreated).

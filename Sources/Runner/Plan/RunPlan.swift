@@ -88,6 +88,8 @@ public struct RunPlan: Sendable {
             growthLimits: run.growthLimits, processes: processes, steps: table, mode: mode)
         let parents = run.store.model.entityParents
         info.entityParents = parents.isEmpty ? nil : parents
+        let constraints = run.store.model.declaredUniquenessConstraints
+        info.uniquenessConstraints = constraints.isEmpty ? nil : constraints
         self.info = info
     }
 
