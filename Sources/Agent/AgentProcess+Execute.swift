@@ -62,8 +62,10 @@ extension AgentProcess {
             try batchUpdate(entity, matching: predicate, values: values)
         case .batchDelete(let entity, let predicate):
             try batchDelete(entity, matching: predicate, into: &outcome)
-        case .pinGeneration:
+        case .pinGeneration(nil):
             try view.pinQueryGeneration()
+        case .pinGeneration(let source?):
+            try pinGeneration(of: view, from: source)
         case .unpinGeneration:
             view.unpinQueryGeneration()
         case .beginWrite:

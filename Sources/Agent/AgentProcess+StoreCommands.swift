@@ -13,6 +13,13 @@ extension AgentProcess {
         heldWrite = HeldWrite()
     }
 
+    /// `{ pin-generation: importer }`: pins `context` to the generation `source` (`view`, or a background
+    /// context of this process) is pinned to, as `setQueryGenerationFrom(source.queryGenerationToken)` does.
+    func pinGeneration(of context: ObjectContext, from source: String) throws {
+        let other = source == "view" ? coordinator.viewContext : namedContext(source, author: nil)
+        try context.pinQueryGeneration(from: other)
+    }
+
     /// A `merge-history` step: merge whatever this process's strategy is.
     func mergeHistoryStep() throws {
         var result = RefreshRecord(strategy: .mergeHistory, reason: .step)

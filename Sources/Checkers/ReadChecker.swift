@@ -157,7 +157,7 @@ struct ReadChecker {
         switch read.source {
         case .cache: "the view kept the old row snapshot"
         case .memory: "the object kept the values it already held in memory"
-        case .generation: "the view is pinned to an older query generation"
+        case .generation: "the context it read through is pinned to an older query generation"
         case .parent: "the child context took what its parent context held"
         case .sql: "the SQL read returned an older row"
         case .error: "the view did not catch up"

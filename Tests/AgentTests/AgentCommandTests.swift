@@ -86,7 +86,7 @@ import Trace
         let ended = harness.send("app", .endWrite)
         #expect(ended.inserted["n1"] != nil)
         #expect(harness.send("app", .lockState).lock == nil)
-        harness.send("app", .pinGeneration)
+        harness.send("app", .pinGeneration(from: nil))
         // The pinned generation's read transaction starts at the first read after pinning.
         harness.send("app", .fetch(entity: "Note", predicate: nil, sort: []))
         #expect(harness.send("app", .lockState).lock == .pinnedRead)

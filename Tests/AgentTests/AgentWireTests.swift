@@ -19,7 +19,7 @@ import Trace
                    options: FetchOptions(limit: 3, includesPendingChanges: false, returnsObjectsAsFaults: false)),
             .fetch(entity: "Note", predicate: nil, sort: []), .refreshAll, .refreshObject(id: "n1", merge: true), .runRefresh,
             .batchInsert(entity: "Note", count: 5, values: values), .batchUpdate(entity: "Note", predicate: predicate, values: values),
-            .batchDelete(entity: "Note", predicate: nil), .pinGeneration, .unpinGeneration, .beginWrite, .endWrite, .mergeHistory,
+            .batchDelete(entity: "Note", predicate: nil), .pinGeneration(from: nil), .pinGeneration(from: "view"), .unpinGeneration, .beginWrite, .endWrite, .mergeHistory,
             .purgeHistory(policy: .olderThan(.seconds(3)), expectDeleted: 2), .purgeHistory(policy: nil), .purgeHistory(policy: .consumedByAll),
             .post(name: "com.example.changed"), .observe, .checkpoint, .copyStore(name: "backup", withWAL: true), .openCopy(name: "backup"),
             .sync, .leech,

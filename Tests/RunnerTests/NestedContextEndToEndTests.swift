@@ -227,4 +227,46 @@ import TestSupport
         let result = TraceChecker.check(outcome.trace)
         #expect(result.verdict.matched, "\(result.anomalies.map(\.explanation))")
     }
+
+    /// A background context pinned with the view context's token (`setQueryGenerationFrom(view.queryGenerationToken)`)
+    /// reads what the view reads while another process saves: both show the old title, judged as reads of an
+    /// older query generation; unpinned, the importer reads the store.
+    @Test(arguments: RunMode.allCases)
+    func aBackgroundContextPinnedFromTheViewsTokenReadsTheViewsGeneration(mode: RunMode) throws {
+        let outcome = try RunHarness.single("""
+            summary: An importer shares the view's query generation.
+            store:
+              group: group.t
+              name: Notes
+              model:
+                Note: { title: string }
+            processes:
+              app: { role: host, contexts: { importer: { staleness: 0 } }, refresh: none }
+              share: { role: share }
+            steps:
+              - app: launch
+              - app: { insert: Note, id: n1, set: { title: A } }
+              - app: save
+              - app: { pin-generation: current }
+              - app: { fetch: Note }
+              - app: { pin-generation: view, context: importer }
+              - share: launch
+              - share: { update: n1, set: { title: B } }
+              - share: save
+              - app: { refresh: n1, context: importer }
+              - app: { read: n1, expect: { title: A }, now: true, context: importer }
+              - app: { unpin-generation: true, context: importer }
+              - app: { refresh: n1, context: importer }
+              - app: { read: n1, expect: { title: B }, now: true, context: importer }
+              - app: unpin-generation
+            expect: [stale-read]
+            """, mode: mode)
+        #expect(outcome.harnessError == nil, "\(String(describing: outcome.harnessError))")
+        #expect(outcome.checks.map(\.passed) == [true, true])
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.verdict.matched, "\(result.anomalies.map(\.explanation))")
+        let stale = result.anomalies.filter { $0.kind == .staleRead }
+        #expect(stale.count == 1 && stale[0].explanation.contains("query generation"), "\(stale.map(\.explanation))")
+    }
 }
+

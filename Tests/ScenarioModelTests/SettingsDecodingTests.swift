@@ -229,6 +229,31 @@ import Testing
         #expect(messages("contexts: { sync: { staleness: soon } }").first?.contains("expected staleness") == true)
     }
 
+    /// `pin-generation` on a background context, and from another context's token; a child context has no
+    /// generation of its own, to pin or to share.
+    @Test func aGenerationIsPinnedOnARootContextFromAnotherOrFromCurrent() throws {
+        func yaml(_ steps: String) -> String {
+            Fixture.yaml(steps: "  - app: launch\n" + steps).replacingOccurrences(
+                of: "    role: host", with: "    role: host\n    contexts: { importer: {}, editor: { parent: view } }")
+        }
+        let scenario = try Fixture.scenario(yaml("""
+              - app: { pin-generation: current, context: importer }
+              - app: { pin-generation: importer }
+              - app: { pin-generation: view, context: importer }
+              - app: { unpin-generation: true, context: importer }
+            """))
+        #expect(scenario.steps.dropFirst().map(\.step) == [.pinGeneration(from: nil), .pinGeneration(from: "importer"),
+                                                          .pinGeneration(from: "view"), .unpinGeneration])
+        #expect(scenario.steps[1].context == "importer" && scenario.steps[2].context == nil)
+        #expect(try StepWriter.line(scenario.steps[3]) == "app: { pin-generation: view, context: importer }")
+        func messages(_ steps: String) -> [String] { Fixture.errors(yaml(steps)).map(\.message) }
+        #expect(messages("  - app: { pin-generation: current, context: editor }").first?.contains("editor is a child context") == true)
+        #expect(messages("  - app: { pin-generation: editor }").first?.contains("no query generation of its own to share") == true)
+        #expect(messages("  - app: { pin-generation: store }").first?.contains("'store' names no context") == true)
+        #expect(messages("  - app: { pin-generation: importer, context: importer }").first?.contains("already shares its own") == true)
+        #expect(messages("  - app: { pin-generation: \"a b\" }").first?.contains("current, view or a background context's name") == true)
+    }
+
     @Test func aContextNamesItsOwnAuthorPolicyAndStaleness() throws {
         let yaml = Fixture.yaml(steps: "  - app: { save: true, context: sync }").replacingOccurrences(
             of: "    role: host",

@@ -84,7 +84,7 @@ import Testing
                          values: ["pinned": .bool(true)]),
             .batchUpdate(entity: "Note", predicate: nil, values: ["pinned": .bool(false)]),
             .batchDelete(entity: "Note", predicate: .comparison(attribute: "title", op: .beginsWith, value: .string("x"))),
-            .pinGeneration, .pinGeneration, .unpinGeneration, .beginWrite, .endWrite,
+            .pinGeneration(from: nil), .pinGeneration(from: nil), .unpinGeneration, .beginWrite, .endWrite,
         ])
     }
 

@@ -30,6 +30,42 @@ import Testing
         #expect(!pair.app.holdsTransaction)
     }
 
+    /// `setQueryGenerationFrom(view.queryGenerationToken)` on a background context: both read one snapshot
+    /// of the store, which lasts while either is pinned to it; each moves on alone.
+    @Test func aBackgroundContextPinnedWithTheViewsTokenReadsTheViewsGeneration() throws {
+        let pair = try HistoryTests.Pair()
+        let view = pair.app.viewContext
+        let id = try view.insertNote("A")
+        let importer = pair.app.newBackgroundContext(name: "importer")
+        #expect(throws: StoreError.self, "an unpinned context has no token to share") { try importer.pinQueryGeneration(from: view) }
+        try view.pinQueryGeneration()
+        try importer.pinQueryGeneration(from: view)
+        #expect(importer.sharesQueryGeneration(with: view), "the view's generation was established to be shared")
+
+        let share = pair.shareContext()
+        try share.setValues(["title": "B"], for: id)
+        try share.save()
+        #expect(try importer.title(id) == "A", "the importer reads the view's generation, not the store")
+        #expect(try view.title(id) == "A")
+
+        view.unpinQueryGeneration()
+        #expect(pair.app.openTransactions == [.pinnedRead], "the importer still holds the generation")
+        view.refreshAllObjects()
+        view.stalenessInterval = 0
+        #expect(try view.title(id) == "B", "the view reads the store again")
+        importer.refreshAllObjects()
+        #expect(try importer.title(id) == "A", "the importer stays on the shared generation")
+
+        try importer.pinQueryGeneration()
+        importer.refreshAllObjects()
+        #expect(try importer.title(id) == "B", "pinning again moves to the newest generation")
+        importer.unpinQueryGeneration()
+        #expect(!pair.app.holdsTransaction, "the last context to leave a generation ends its transaction")
+
+        let child = view.newChildContext(name: "editor")
+        #expect(throws: StoreError.self, "a child reads through its parent") { try child.pinQueryGeneration() }
+    }
+
     @Test func batchDeleteLeavesRegisteredObjectsInTheViewUntilHistoryIsMerged() throws {
         let pair = try HistoryTests.Pair()
         let context = pair.app.viewContext

@@ -23,7 +23,9 @@ public enum AgentCommand: Sendable, Hashable, Codable {
     case batchInsert(entity: String, count: Int, values: TraceValues)
     case batchUpdate(entity: String, predicate: FetchPredicate?, values: TraceValues)
     case batchDelete(entity: String, predicate: FetchPredicate?)
-    case pinGeneration
+    /// Pin the step's context to the current generation, or to the one the named context (`view`, or a
+    /// background context) is pinned to.
+    case pinGeneration(from: String?)
     case unpinGeneration
     case beginWrite
     case endWrite

@@ -34,7 +34,7 @@ extension ScenarioRunner {
             return .batchUpdate(entity: entity, predicate: predicate, values: values.traceValues)
         case .batchDelete(let entity, let predicate):
             return .batchDelete(entity: entity, predicate: predicate)
-        case .pinGeneration: return .pinGeneration
+        case .pinGeneration(let source): return .pinGeneration(from: source)
         case .unpinGeneration: return .unpinGeneration
         case .beginWrite: return .beginWrite
         case .endWrite: return .endWrite

@@ -51,7 +51,7 @@ enum StepText {
         case .batchInsert(let entity, let count, _): return "batch-insert \(count) \(entity)"
         case .batchUpdate(let entity, _, let values): return "batch-update \(entity) \(render(values))"
         case .batchDelete(let entity, let predicate): return "batch-delete \(entity)" + (predicate.map { " where \($0.description)" } ?? "")
-        case .pinGeneration: return "pin-generation"
+        case .pinGeneration(let source): return "pin-generation" + (source.map { " from \($0)" } ?? "")
         case .unpinGeneration: return "unpin-generation"
         case .beginWrite: return "begin-write"
         case .endWrite: return "end-write"

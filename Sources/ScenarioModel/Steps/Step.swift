@@ -73,9 +73,11 @@ public enum Step: Sendable, Hashable, Codable {
     case batchUpdate(entity: String, predicate: FetchPredicate?, values: [String: Value])
     /// Delete the matching objects straight from the store.
     case batchDelete(entity: String, predicate: FetchPredicate?)
-    /// Pin the view context to the current query generation.
-    case pinGeneration
-    /// Unpin the view context.
+    /// Pin the step's context (the view context without `context:`) to the current query generation, or,
+    /// `from` a context of the process (`view`, or a background context's name), to the generation that
+    /// context is pinned to (Core Data's `setQueryGenerationFrom(other.queryGenerationToken)`).
+    case pinGeneration(from: String?)
+    /// Unpin the step's context.
     case unpinGeneration
     /// Take the store's write lock and hold it across steps.
     case beginWrite

@@ -95,12 +95,14 @@ extension ScenarioDecoder {
         case "batch-insert", "batch-update", "batch-delete":
             return decodeBatch(action, argument, map)
         case "pin-generation":
-            guard argument.scalar == "current", !argument.isQuoted else {
-                decoder.error("pin-generation pins the current generation; write { pin-generation: current }.",
-                              at: argument)
+            // `current`, or the context whose generation to share: `view` or a background context's name.
+            guard let source = decoder.name(argument, "current, view or a background context's name") else { return nil }
+            if source == "store" {
+                decoder.error("'store' names no context; pin from view or from a background context's name, or write "
+                    + "{ pin-generation: current }.", at: argument)
                 return nil
             }
-            return .pinGeneration
+            return .pinGeneration(from: source == "current" ? nil : source)
         case "purge-history":
             var expected: Int?
             if let expect = map["expect"] {

@@ -8,7 +8,7 @@ extension ScenarioDecoder {
         "resume": .resume, "foreground": .foreground, "terminate": .terminate, "observe": .observe,
         "deliver": .deliver,
         "save": .save, "rollback": .rollback, "reset": .reset, "refresh": .refreshAll, "run-refresh": .runRefresh,
-        "pin-generation": .pinGeneration, "unpin-generation": .unpinGeneration, "begin-write": .beginWrite,
+        "pin-generation": .pinGeneration(from: nil), "unpin-generation": .unpinGeneration, "begin-write": .beginWrite,
         "end-write": .endWrite, "merge-history": .mergeHistory, "purge-history": .purgeHistory(policy: nil),
         "checkpoint": .checkpoint, "sync": .sync, "leech": .leech, "push": .push(nil),
         "reload-timelines": .reloadTimelines(widget: nil),
@@ -81,6 +81,10 @@ extension ScenarioDecoder {
         guard knowsProcesses, !processNames.contains(key) else {
             guard let (step, expectError, onlyIn) = decodeAction(first.value, process: key) else { return [] }
             checkRole(of: step, process: key, at: first.value)
+            if case .pinGeneration(let source?) = step, source != "view", isChildContext(source, of: key) {
+                decoder.error("\(source) is a child context: it has no query generation of its own to share; pin from its "
+                    + "parent.", at: first.value.pairs?.first?.value ?? first.value)
+            }
             if case .push(let payload) = step { notePush(payload, process: key, at: first.value) }
             let context = decodeContext(first.value, step: step, process: key)
             let versions = decodeVariantVersions(first.value, process: key, location: location, onlyIn: onlyIn)
@@ -118,7 +122,7 @@ extension ScenarioDecoder {
         }
         let role = processes.first { $0.name == process }?.role
         if ScenarioDecoder.systemActions.contains(step.keyword) || ["sync", "leech", "checkpoint", "copy-store", "open-copy",
-            "observe", "deliver", "begin-write", "end-write", "pin-generation", "unpin-generation", "post"].contains(step.keyword) {
+            "observe", "deliver", "begin-write", "end-write", "post"].contains(step.keyword) {
             decoder.error("\(step.keyword) acts on the process, not on one of its contexts; remove context:.", at: pair.key)
             return nil
         }
@@ -126,7 +130,24 @@ extension ScenarioDecoder {
             decoder.error("an App Intent's steps already run through a context of its own; remove context:.", at: pair.key)
             return nil
         }
+        if case .pinGeneration = step, isChildContext(name, of: process) {
+            decoder.error("\(name) is a child context: it reads through its parent and has no query generation of its "
+                + "own; pin its parent.", at: pair.value)
+            return nil
+        }
+        if case .pinGeneration(let source?) = step, source == name {
+            decoder.error("a context already shares its own query generation; pin it from another context, or write "
+                + "pin-generation: current.", at: pair.value)
+            return nil
+        }
         return name
+    }
+
+    /// Whether `name` is declared in `process`'s `contexts:` as a child (of the view or of another context).
+    func isChildContext(_ name: String, of process: String) -> Bool {
+        let declaration = processes.first { $0.name == process }?.settings.contexts.first { $0.name == name }
+        guard let parent = declaration?.parent else { return false }
+        return parent != .store
     }
 
     /// `push` needs a notification service extension; `reload-timelines` a widget.

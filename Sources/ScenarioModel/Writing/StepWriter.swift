@@ -55,7 +55,7 @@ public enum StepWriter {
         case .reloadTimelines(let widget?): return Y.flow([("reload-timelines", Y.word(widget))])
         case .reload:
             throw Unwritable(description: "a widget's reload is the system's; its steps are written instead")
-        case .pinGeneration: return "{ pin-generation: current }"
+        case .pinGeneration(let source): return Y.flow([("pin-generation", Y.word(source ?? "current"))])
         case .purgeHistory(nil, nil): return "purge-history"
         case .purgeHistory(let policy, let expected):
             return Y.flow([("purge-history", policy.map(purge) ?? "true")]

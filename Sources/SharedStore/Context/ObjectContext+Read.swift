@@ -46,7 +46,7 @@ extension ObjectContext {
             snapshot = try parent.snapshot(forChild: id, info)
         } else {
             guard !id.isTemporary else { throw .invalidObjectID(id, reason: "a temporary ID of another context") }
-            if !(generation.isPinned && isViewContext), let cached = core.snapshot(info.index, id.primaryKey), isFresh(cached) {
+            if !generation.isPinned, let cached = core.snapshot(info.index, id.primaryKey), isFresh(cached) {
                 let version = cached.version
                 let object = register(id, entity: info.index)
                 fill(object, with: cached)
@@ -79,7 +79,7 @@ extension ObjectContext {
         if let parent {
             snapshot = try parent.snapshot(forChild: id, info)
             source = .parentContext
-        } else if generation.isPinned && isViewContext {
+        } else if generation.isPinned {
             try ensurePinned()
             snapshot = try readFromStore(id, info)
             source = .pinnedGeneration

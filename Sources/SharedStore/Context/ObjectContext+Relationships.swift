@@ -67,7 +67,7 @@ extension ObjectContext {
         if let parent {
             // A child's to-many is what its parent's holds now, the parent's unsaved changes included.
             keys = try parent.relatedObjects(of: id, via: info.relationships[index].name).map(\.primaryKey)
-        } else if generation.isPinned && isViewContext {
+        } else if generation.isPinned {
             keys = try query()
         } else if let cached = core.toManySnapshot(info.index, id.primaryKey, index), isFresh(readAt: cached.readAt) {
             keys = cached.keys

@@ -61,7 +61,7 @@ public final class ObjectContext {
     /// Whether some object here has held a fired to-many (`ManagedObject.toMany`): until one has, a save
     /// has no object's to-many to forget (and skips walking every registered object).
     @exclusivity(unchecked) var hasFiredToMany = false
-    /// The view context's pinned query generation, when pinned (see `pinQueryGeneration()`).
+    /// The query generation the context is pinned to, when pinned (see `pinQueryGeneration()`).
     @exclusivity(unchecked) var generation: GenerationPin = .unpinned
     /// Whether the objects whose changes this context processes are logged (`processedChanges`), for a
     /// fetched-results controller watching it.
@@ -79,7 +79,10 @@ public final class ObjectContext {
     }
 
     /// The connection this context reads through.
-    var connection: SQLiteConnection { isViewContext ? core.reader : core.writer }
+    var connection: SQLiteConnection {
+        if case .pinned(let held) = generation { return held.connection }
+        return isViewContext ? core.reader : core.writer
+    }
 
     // MARK: Registration
 

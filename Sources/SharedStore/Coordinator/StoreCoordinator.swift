@@ -48,7 +48,7 @@ public final class StoreCoordinator {
     }
 
     /// A new context of this process, with its own registered objects and view, reading through the
-    /// writer connection (never through the view context's pinned generation).
+    /// writer connection (never through a pinned generation).
     public func newBackgroundContext(name: String = "background") -> ObjectContext {
         ObjectContext(core: core, name: name, isViewContext: false)
     }

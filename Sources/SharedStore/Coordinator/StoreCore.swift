@@ -26,7 +26,7 @@ final class StoreCore {
     @exclusivity(unchecked) var beforeCommit: ((BeforeCommitEvent) -> Void)?
     @exclusivity(unchecked) var commitObserver: ((CommitPhase) -> Void)?
     @exclusivity(unchecked) var didSaveObservers: [(DidSaveEvent) -> Void] = []
-    /// The view context's connection (holds a pinned generation's read transaction).
+    /// The view context's connection for unpinned reads (a pinned generation holds its own: `QueryGeneration`).
     let reader: SQLiteConnection
     /// Saves, batch operations, history, and background contexts' reads.
     let writer: SQLiteConnection
@@ -51,6 +51,11 @@ final class StoreCore {
     @exclusivity(unchecked) var lastOwnToken: Int64?
     /// A write transaction held open across calls (`beginWrite`).
     @exclusivity(unchecked) var heldWrite = false
+    /// The query generations contexts are pinned to now.
+    @exclusivity(unchecked) var liveGenerations: [QueryGeneration] = []
+    /// Every connection opened for a query generation (closed with the store), and those idle now.
+    @exclusivity(unchecked) var generationConnections: [SQLiteConnection] = []
+    @exclusivity(unchecked) var idleGenerationConnections: [SQLiteConnection] = []
     /// How many history changes (`ACHANGE` rows) the last purge deleted.
     @exclusivity(unchecked) var lastPurgedChanges = 0
 
@@ -106,8 +111,10 @@ final class StoreCore {
 
     /// Whether an operation met a lock it would have waited on since the last call (`LockWaits.report`).
     func takeLockWait() -> Bool {
-        let written = writer.takeLockWait()
-        return reader.takeLockWait() || written
+        var waited = writer.takeLockWait()
+        if reader.takeLockWait() { waited = true }
+        for db in generationConnections where db.takeLockWait() { waited = true }
+        return waited
     }
 
     func emit(_ event: @autoclosure () -> StoreEvent) {

@@ -7,7 +7,7 @@ public enum FaultSource: String, Sendable {
     case cache
     /// A SQL read.
     case sql
-    /// A SQL read inside the view context's pinned query generation.
+    /// A SQL read inside a pinned query generation.
     case pinnedGeneration = "pinned-generation"
     /// What a child context's parent held (`ObjectContext.newChildContext(name:)`).
     case parentContext = "parent-context"
@@ -64,10 +64,11 @@ public enum StoreEvent: Sendable {
     /// rows carry version 0 and no values).
     case batch(operation: ChangeOperation, entity: String, rowCount: Int, historyToken: Int64?,
                changes: [CommittedChange])
-    /// The view context pinned a query generation (`token` is the store's latest transaction token seen).
-    case generationPinned(token: Int64?)
-    /// The view context's query generation was released.
-    case generationUnpinned
+    /// A context established the query generation it is pinned to (`token` is the store's latest transaction
+    /// token seen).
+    case generationPinned(token: Int64?, context: String)
+    /// A context was unpinned from its query generation.
+    case generationUnpinned(context: String)
 }
 
 /// The closure that receives store events (the runner's trace recorder).

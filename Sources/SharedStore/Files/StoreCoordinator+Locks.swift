@@ -32,16 +32,16 @@ extension StoreCoordinator {
     }
 
     /// Whether this process holds a transaction open on the store file: a held write (`beginWrite`), a
-    /// save in progress, or the view context's pinned generation's read transaction. Idle connections
+    /// save in progress, or a pinned query generation's read transaction. Idle connections
     /// (with their standing WAL locks) do not count. iOS kills a suspended app that holds one (0xdead10cc).
     public var holdsTransaction: Bool { !openTransactions.isEmpty }
 
     /// The transactions this process holds open on the store file: a write (held or in progress)
-    /// and/or the view context's pinned read.
+    /// and/or a pinned generation's read.
     public var openTransactions: [LockKind] {
         var result: [LockKind] = []
         if core.heldWrite || core.writer.isInTransaction { result.append(.write) }
-        if viewContext.holdsGenerationTransaction { result.append(.pinnedRead) }
+        if core.holdsGenerationTransaction { result.append(.pinnedRead) }
         return result
     }
 

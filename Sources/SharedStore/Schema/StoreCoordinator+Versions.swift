@@ -27,6 +27,7 @@ extension StoreCoordinator {
     /// it: nothing may use this coordinator or its contexts afterwards.
     public func close() {
         core.reader.close()
+        for db in core.generationConnections { db.close() }
         core.writer.close()
     }
 
