@@ -146,7 +146,8 @@ extension AgentProcess {
         guard observation.found, let id = ids[name] else { return observation }
         var shown: [String: [String]] = [:]
         for relationship in relationships {
-            shown[relationship] = ((try? currentContext.relatedObjects(of: id, via: relationship)) ?? []).map { ids.name(of: $0) }.sorted()
+            shown[relationship] = listed(((try? currentContext.relatedObjects(of: id, via: relationship)) ?? []).map { ids.name(of: $0) },
+                                         of: id, relationship)
         }
         observation.related = shown
         // With edits of its own pending (or inside a held write) the view may rightly differ from the
@@ -163,9 +164,16 @@ extension AgentProcess {
         var result: [String: [String]] = [:]
         for relationship in relationships {
             guard let related = try? fresh.relatedObjects(of: id, via: relationship) else { return nil }
-            result[relationship] = related.map { ids.name(of: $0) }.sorted()
+            result[relationship] = listed(related.map { ids.name(of: $0) }, of: id, relationship)
         }
         return result
+    }
+
+    /// A to-many's members as a read shows them: in their order for an ordered to-many (an `NSOrderedSet`),
+    /// sorted by name otherwise (a set has no order to judge).
+    private func listed(_ names: [String], of id: ObjectID, _ relationship: String) -> [String] {
+        let ordered = coordinator.model.relationships(of: id.entity)?.first { $0.name == relationship }?.isOrdered == true
+        return ordered ? names : names.sorted()
     }
 
     /// Whether this process's own fetches of `id`'s entity return it from the store now (through the

@@ -23,8 +23,8 @@ extension AgentProcess {
             dirty[id, default: []].formUnion(values.keys)
         case .delete(let name):
             try view.delete(try resolve(name))
-        case .relate(let name, let other, let relationship):
-            try view.relate(try resolve(name), to: try resolve(other), via: relationship)
+        case .relate(let name, let other, let relationship, let position):
+            try view.relate(try resolve(name), to: try resolve(other), via: relationship, at: position)
         case .unrelate(let name, let other, let relationship):
             try view.unrelate(try resolve(name), from: try resolve(other), via: relationship)
         case .save:

@@ -192,6 +192,38 @@ import TestSupport
         #expect(throws: StoreError.self) { _ = try back.open(v1, previous: [v2]) }
     }
 
+    /// A to-many made ordered (one-to-many and many-to-many) gains its order keys: its members read in
+    /// their old key order until a save orders them.
+    @Test func aToManyMadeOrderedGainsItsOrderColumns() throws {
+        func model(ordered: Bool) throws -> Model {
+            try Model(ModelDescription(entities: [
+                EntityDescription(name: "Folder", relationships: [
+                    RelationshipDescription(name: "notes", destination: "Note", isToMany: true, isOrdered: ordered),
+                    RelationshipDescription(name: "tags", destination: "Tag", isToMany: true, isOrdered: ordered),
+                ]),
+                EntityDescription(name: "Note", relationships: [RelationshipDescription(name: "folder", destination: "Folder", isToMany: false)]),
+                EntityDescription(name: "Tag", relationships: [RelationshipDescription(name: "folders", destination: "Folder", isToMany: true)]),
+            ]))
+        }
+        let v1 = try model(ordered: false), v2 = try model(ordered: true)
+        #expect(v1.versionHash != v2.versionHash, "the order is part of the version")
+        let files = try Files()
+        let old = try files.open(v1)
+        let folder = try old.viewContext.insert("Folder", values: [:])
+        for _ in 0..<2 {
+            try old.viewContext.relate(folder, to: try old.viewContext.insert("Note", values: [:]), via: "notes")
+            try old.viewContext.relate(folder, to: try old.viewContext.insert("Tag", values: [:]), via: "tags")
+        }
+        let saved = try old.viewContext.save()
+        let id = saved.permanentIDs[folder]!
+        let migrated = try files.open(v2, previous: [v1]).viewContext
+        #expect(try migrated.relatedObjects(of: id, via: "notes").map(\.primaryKey) == [1, 2])
+        let tags = try migrated.relatedObjects(of: id, via: "tags")
+        try migrated.relate(id, to: tags[1], via: "tags", at: 0)
+        try migrated.save()
+        #expect(try files.open(v2).viewContext.relatedObjects(of: id, via: "tags").map(\.primaryKey) == [2, 1])
+    }
+
     @Test func joinTablesThatTradeNamesWhenEntitiesAreRenumberedKeepTheirRows() throws {
         // Note.tags and Photo.tags (no inverses) are Z_1TAGS and Z_2TAGS; Album sorts first in v2 and
         // pushes them to Z_2TAGS and Z_3TAGS: Note's new table has Photo's old name.

@@ -11,7 +11,7 @@ public enum AgentCommand: Sendable, Hashable, Codable {
     case insert(entity: String, id: String, values: TraceValues)
     case update(id: String, values: TraceValues)
     case delete(id: String)
-    case relate(id: String, to: String, via: String)
+    case relate(id: String, to: String, via: String, at: Int? = nil)
     case unrelate(id: String, from: String, via: String)
     case save
     case rollback

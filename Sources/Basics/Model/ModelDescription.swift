@@ -73,31 +73,37 @@ public struct RelationshipDescription: Sendable, Hashable, Codable {
     /// What deleting the source object does to the objects the relationship holds. Not part of the model's
     /// version hash (as in Core Data, a changed delete rule needs no migration).
     public var deleteRule: DeleteRule
+    /// Whether a to-many keeps its objects in an order of their own (Core Data's `isOrdered`, an
+    /// `NSOrderedSet`): stored as an order key beside each member (`Z_FOK_` columns).
+    public var isOrdered: Bool
 
     /// Creates a relationship.
     public init(name: String, destination: String, isToMany: Bool, isOptional: Bool = true, inverse: String? = nil,
-                deleteRule: DeleteRule = .nullify) {
+                deleteRule: DeleteRule = .nullify, isOrdered: Bool = false) {
         self.name = name
         self.destination = destination
         self.isToMany = isToMany
         self.isOptional = isOptional
         self.inverse = inverse
         self.deleteRule = deleteRule
+        self.isOrdered = isOrdered
     }
 
-    private enum CodingKeys: String, CodingKey { case name, destination, isToMany, isOptional, inverse, deleteRule }
+    private enum CodingKeys: String, CodingKey { case name, destination, isToMany, isOptional, inverse, deleteRule, isOrdered }
 
-    /// Decodes a relationship; `deleteRule` may be absent (descriptions written before it existed: nullify).
+    /// Decodes a relationship; `deleteRule` and `isOrdered` may be absent (descriptions written before they
+    /// existed: nullify, unordered).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(name: try c.decode(String.self, forKey: .name), destination: try c.decode(String.self, forKey: .destination),
                   isToMany: try c.decode(Bool.self, forKey: .isToMany), isOptional: try c.decode(Bool.self, forKey: .isOptional),
                   inverse: try c.decodeIfPresent(String.self, forKey: .inverse),
-                  deleteRule: try c.decodeIfPresent(DeleteRule.self, forKey: .deleteRule) ?? .nullify)
+                  deleteRule: try c.decodeIfPresent(DeleteRule.self, forKey: .deleteRule) ?? .nullify,
+                  isOrdered: try c.decodeIfPresent(Bool.self, forKey: .isOrdered) ?? false)
     }
 
-    /// Encodes a relationship; the default rule (nullify) is left out, so descriptions without a rule
-    /// encode as they did before rules existed.
+    /// Encodes a relationship; the default rule (nullify) and an unordered one's order are left out, so
+    /// descriptions without them encode as they did before they existed.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .name)
@@ -106,6 +112,7 @@ public struct RelationshipDescription: Sendable, Hashable, Codable {
         try c.encode(isOptional, forKey: .isOptional)
         try c.encodeIfPresent(inverse, forKey: .inverse)
         if deleteRule != .nullify { try c.encode(deleteRule, forKey: .deleteRule) }
+        if isOrdered { try c.encode(true, forKey: .isOrdered) }
     }
 }
 

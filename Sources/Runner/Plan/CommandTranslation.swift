@@ -18,7 +18,7 @@ extension ScenarioRunner {
             return .insert(entity: entity, id: id, values: filled.traceValues)
         case .update(let id, let values): return .update(id: id, values: values.traceValues)
         case .delete(let id): return .delete(id: id)
-        case .relate(let id, let to, let via): return .relate(id: id, to: to, via: via)
+        case .relate(let id, let to, let via, let at): return .relate(id: id, to: to, via: via, at: at)
         case .unrelate(let id, let from, let via): return .unrelate(id: id, from: from, via: via)
         case .save: return .save
         case .rollback: return .rollback

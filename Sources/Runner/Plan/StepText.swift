@@ -32,7 +32,7 @@ enum StepText {
         case .insert(let entity, let id, let values): return "insert \(entity) \(id) \(render(values))"
         case .update(let id, let values): return "update \(id) \(render(values))"
         case .delete(let id): return "delete \(id)"
-        case .relate(let id, let to, let via): return "relate \(id) to \(to) via \(via)"
+        case .relate(let id, let to, let via, let at): return "relate \(id) to \(to) via \(via)" + (at.map { " at \($0)" } ?? "")
         case .unrelate(let id, let from, let via): return "unrelate \(id) from \(from) via \(via)"
         case .save: return "save"
         case .rollback: return "rollback"

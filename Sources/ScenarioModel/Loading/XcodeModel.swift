@@ -7,10 +7,10 @@ import Foundation
 /// Entities keep their names, parent entity and abstractness; attributes their name, optionality and type
 /// (`Integer 16/32/64` are `int`; `Double`, `Float` and `Decimal` are `double`; `String`, `Boolean`,
 /// `Date` and `UUID` are `string`, `bool`, `date` and `uuid`); relationships their destination, to-many,
-/// optionality, delete rule and inverse; uniqueness constraints become `unique` attributes or
+/// optionality, delete rule, inverse and order; uniqueness constraints become `unique` attributes or
 /// `uniqueness-constraints`. What the scenario language cannot hold is left out and said in a note:
-/// attributes of other types (`Binary`, `Transformable`, `URI`, `Composite`...), transient properties
-/// (no column holds them), and the order of an ordered to-many (kept unordered). Default values, fetched
+/// attributes of other types (`Binary`, `Transformable`, `URI`, `Composite`...) and transient properties
+/// (no column holds them). Default values, fetched
 /// properties, fetch requests and configurations are not read.
 struct XcodeModel {
     let file: String
@@ -130,13 +130,11 @@ struct XcodeModel {
                 continue
             }
             let toMany = relationship.attributes["toMany"] == "YES"
-            if toMany, relationship.attributes["ordered"] == "YES" {
-                notes.append("\(label) is an ordered to-many: kept unordered, as the scenario language has no order of a to-many")
-            }
             entity.relationships.append(RelationshipDescription(
                 name: property, destination: relationship.attributes["destinationEntity"] ?? "", isToMany: toMany,
                 isOptional: relationship.attributes["optional"] == "YES", inverse: relationship.attributes["inverseName"],
-                deleteRule: Self.deleteRules[relationship.attributes["deletionRule"] ?? "Nullify"] ?? .nullify))
+                deleteRule: Self.deleteRules[relationship.attributes["deletionRule"] ?? "Nullify"] ?? .nullify,
+                isOrdered: toMany && relationship.attributes["ordered"] == "YES"))
         }
         let stored = Set(entity.attributes.map(\.name))
         for group in element.children(named: "uniquenessConstraints") {

@@ -49,8 +49,9 @@ public enum Step: Sendable, Hashable, Codable {
     case update(id: String, values: [String: Value])
     /// Delete the object `id`.
     case delete(id: String)
-    /// Add `to` to the relationship `via` of `id`.
-    case relate(id: String, to: String, via: String)
+    /// Add `to` to the relationship `via` of `id`: for an ordered to-many, at its end, or at position `at`
+    /// (from 0; a member moves there).
+    case relate(id: String, to: String, via: String, at: Int? = nil)
     /// Remove `from` from the relationship `via` of `id`.
     case unrelate(id: String, from: String, via: String)
     /// Save the view context.

@@ -100,7 +100,8 @@ extension ScenarioDecoder {
             }
             ids.append(id)
         }
-        return Array(Set(ids)).sorted()
+        // An ordered to-many is expected in the order written; a set in any.
+        return relationship.isOrdered ? ids : ids.sorted()
     }
 
     /// `results: inbox` with `expect: [n2, n1]` (its objects in order) or `expect: { Work: [n1], Home: [n2] }`

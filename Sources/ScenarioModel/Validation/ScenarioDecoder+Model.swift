@@ -242,10 +242,10 @@ extension ScenarioDecoder {
                     attribute.defaultValue = defaultValue(defaultText, for: attribute, at: pair.value)
                 }
                 entity.attributes.append(attribute)
-            case let .success(.relationship(destination, toMany, optional, rule, inverse)):
+            case let .success(.relationship(destination, toMany, optional, rule, inverse, ordered)):
                 entity.relationships.append(RelationshipDescription(
                     name: property, destination: destination, isToMany: toMany, isOptional: optional, inverse: inverse,
-                    deleteRule: rule))
+                    deleteRule: rule, isOrdered: ordered))
             case let .failure(failure):
                 decoder.error(failure.message, at: pair.value)
             }
@@ -254,12 +254,12 @@ extension ScenarioDecoder {
     }
 
     /// The declaration's text; YAML reads `[Tag]` as a list of one, which is the to-many form. A
-    /// relationship may also be a mapping, `{ to: [Note], delete-rule: cascade, inverse: folder }`, read
-    /// as the text `[Note] cascade inverse folder`.
+    /// relationship may also be a mapping, `{ to: [Note], delete-rule: cascade, inverse: folder, ordered: true }`,
+    /// read as the text `[Note] cascade inverse folder ordered`.
     private func propertyDeclarationText(_ node: YAMLNode) -> String? {
         if node.pairs != nil {
             guard let map = MappingReader(node, "a relationship", decoder) else { return nil }
-            map.rejectUnknownKeys(["to", "delete-rule", "inverse"], in: "a relationship")
+            map.rejectUnknownKeys(["to", "delete-rule", "inverse", "ordered"], in: "a relationship")
             guard let to = map["to"] else {
                 decoder.error("a relationship written as a mapping names its destination under to:, like "
                     + "{ to: [Note], delete-rule: cascade }.", at: node)
@@ -278,6 +278,10 @@ extension ScenarioDecoder {
             if let inverse = map["inverse"] {
                 guard let name = decoder.string(inverse, "the name of the inverse relationship") else { return nil }
                 text += " inverse \(name)"
+            }
+            if let ordered = map["ordered"] {
+                guard let value = decoder.bool(ordered, "ordered") else { return nil }
+                if value { text += " ordered" }
             }
             return text
         }
@@ -357,22 +361,22 @@ extension ScenarioDecoder {
 /// A property's type as the model writes it: `string`, `int?`, `bool = false`, `[Tag]`, `Note?`.
 enum PropertyDeclaration: Equatable {
     case attribute(AttributeType, optional: Bool, defaultText: String?, unique: Bool)
-    case relationship(destination: String, toMany: Bool, optional: Bool, deleteRule: DeleteRule, inverse: String?)
+    case relationship(destination: String, toMany: Bool, optional: Bool, deleteRule: DeleteRule, inverse: String?, ordered: Bool)
 
     struct Failure: Error, Equatable {
         var message: String
     }
 
     static func parse(_ text: String, entityNames: [String]) -> Result<PropertyDeclaration, Failure> {
-        // A relationship's options after its type: a delete rule, `inverse name`, each at most once (never
-        // after a default: `string = deny` is an attribute whose default is "deny").
+        // A relationship's options after its type: a delete rule, `inverse name`, `ordered`, each at most once
+        // (never after a default: `string = deny` is an attribute whose default is "deny").
         let tokens = text.contains("=") ? [] : text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        let isOption = { (word: String) in DeleteRule(rawValue: word) != nil || word == "inverse" }
+        let isOption = { (word: String) in DeleteRule(rawValue: word) != nil || word == "inverse" || word == "ordered" }
         if let first = tokens.firstIndex(where: isOption), first > 0 {
             let type = tokens[..<first].joined(separator: " ")
             switch parse(type, entityNames: entityNames) {
-            case let .success(.relationship(destination, toMany, optional, _, _)):
-                var rule: DeleteRule?, inverse: String?
+            case let .success(.relationship(destination, toMany, optional, _, _, _)):
+                var rule: DeleteRule?, inverse: String?, ordered = false
                 var index = first
                 while index < tokens.count {
                     let word = tokens[index]
@@ -391,14 +395,21 @@ enum PropertyDeclaration: Equatable {
                         }
                         inverse = name
                         index += 2
+                    } else if word == "ordered" {
+                        guard toMany else {
+                            return .failure(Failure(message: "only a to-many relationship can be ordered; '\(type)' is a to-one."))
+                        }
+                        guard !ordered else { return .failure(Failure(message: "'\(type)' says ordered twice.")) }
+                        ordered = true
+                        index += 1
                     } else {
                         return .failure(unknownOption(word))
                     }
                 }
                 return .success(.relationship(destination: destination, toMany: toMany, optional: optional,
-                                              deleteRule: rule ?? .nullify, inverse: inverse))
+                                              deleteRule: rule ?? .nullify, inverse: inverse, ordered: ordered))
             case .success(.attribute):
-                return .failure(Failure(message: "only a relationship has a delete rule or an inverse; '\(type)' is an attribute."))
+                return .failure(Failure(message: "only a relationship has a delete rule, an inverse or an order; '\(type)' is an attribute."))
             case .failure(let failure):
                 return .failure(failure)
             }
@@ -435,7 +446,8 @@ enum PropertyDeclaration: Equatable {
             if defaultText != nil {
                 return .failure(Failure(message: "a relationship cannot have a default value; remove '= ...'."))
             }
-            return .success(.relationship(destination: destination, toMany: true, optional: true, deleteRule: .nullify, inverse: nil))
+            return .success(.relationship(destination: destination, toMany: true, optional: true, deleteRule: .nullify, inverse: nil,
+                                          ordered: false))
         }
         if typePart.hasSuffix("]?") {
             return .failure(Failure(message: "to-many relationships are always optional; write "
@@ -453,7 +465,8 @@ enum PropertyDeclaration: Equatable {
             if defaultText != nil {
                 return .failure(Failure(message: "a relationship cannot have a default value; remove '= ...'."))
             }
-            return .success(.relationship(destination: base, toMany: false, optional: optional, deleteRule: .nullify, inverse: nil))
+            return .success(.relationship(destination: base, toMany: false, optional: optional, deleteRule: .nullify, inverse: nil,
+                                          ordered: false))
         }
         let candidates = AttributeType.spellings + entityNames
         return .failure(Failure(message: "unknown type '\(base)'" + Suggestion.hint(
@@ -465,8 +478,8 @@ enum PropertyDeclaration: Equatable {
     /// A word after a relationship's type that is neither a delete rule nor `inverse`.
     private static func unknownOption(_ word: String) -> Failure {
         let rules = DeleteRule.allCases.map(\.rawValue)
-        return Failure(message: "'\(word)' after the relationship's type is neither a delete rule (\(rules.joined(separator: ", "))) "
-            + "nor inverse <name>" + (Suggestion.nearest(to: word, in: rules + ["inverse"]).map { "; did you mean '\($0)'?" } ?? "."))
+        return Failure(message: "'\(word)' after the relationship's type is neither a delete rule (\(rules.joined(separator: ", "))), "
+            + "inverse <name> nor ordered" + (Suggestion.nearest(to: word, in: rules + ["inverse", "ordered"]).map { "; did you mean '\($0)'?" } ?? "."))
     }
 
     private static func checkDestination(_ destination: String, entityNames: [String]) -> Failure? {

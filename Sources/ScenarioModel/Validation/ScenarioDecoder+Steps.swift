@@ -16,8 +16,8 @@ extension ScenarioDecoder {
 
     /// Actions that take an argument, with the other keys each one accepts.
     static let argumentActions: [String: [String]] = [
-        "insert": ["id", "set"], "update": ["set"], "delete": [], "relate": ["to", "via"],
-        "unrelate": ["from", "via"], "fetch": ["where", "sort"] + FetchOptions.keys, "refresh": ["merge"],
+        "insert": ["id", "set"], "update": ["set"], "delete": [],
+        "relate": ["to", "via", "at"], "unrelate": ["from", "via"], "fetch": ["where", "sort"] + FetchOptions.keys, "refresh": ["merge"],
         "batch-insert": ["count", "set"], "batch-update": ["where", "set"], "batch-delete": ["where"],
         "pin-generation": [], "purge-history": ["expect"], "post": [], "copy-store": ["with-wal"], "open-copy": [],
         "read": ["expect", "within", "now"], "count": ["expect", "where", "within", "now"],

@@ -78,7 +78,7 @@ extension ScenarioDecoder {
         case .update(let id, let values):
             guard case .some(let found) = object(id) else { return "its model has no entity for \(id)" }
             return found.flatMap { check(values.keys, on: $0) }
-        case .relate(let id, _, let via), .unrelate(let id, _, let via):
+        case .relate(let id, _, let via, _), .unrelate(let id, _, let via):
             guard case .some(let found) = object(id) else { return "its model has no entity for \(id)" }
             return found.flatMap { check([via], on: $0) }
         case .read(let id, let expectation, _):
@@ -98,7 +98,7 @@ extension Step {
     /// The object a step names by its scenario id (not an insert's new one).
     var objectID: String? {
         switch self {
-        case .update(let id, _), .delete(let id), .relate(let id, _, _), .unrelate(let id, _, _), .read(let id, _, _),
+        case .update(let id, _), .delete(let id), .relate(let id, _, _, _), .unrelate(let id, _, _), .read(let id, _, _),
              .refresh(let id, _), .state(let id, _, _):
             id
         default:

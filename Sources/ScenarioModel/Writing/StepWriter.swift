@@ -64,7 +64,8 @@ public enum StepWriter {
             return Y.flow([("insert", Y.word(entity)), ("id", Y.word(id))] + (values.isEmpty ? [] : [("set", Y.values(values))]))
         case .update(let id, let values): return Y.flow([("update", Y.word(id)), ("set", Y.values(values))])
         case .delete(let id): return Y.flow([("delete", Y.word(id))])
-        case .relate(let id, let to, let via): return Y.flow([("relate", Y.word(id)), ("to", Y.word(to)), ("via", Y.word(via))])
+        case .relate(let id, let to, let via, let at):
+            return Y.flow([("relate", Y.word(id)), ("to", Y.word(to)), ("via", Y.word(via))] + (at.map { [("at", String($0))] } ?? []))
         case .unrelate(let id, let from, let via):
             return Y.flow([("unrelate", Y.word(id)), ("from", Y.word(from)), ("via", Y.word(via))])
         case .fetch(let entity, let predicate, let sort, let options):

@@ -101,6 +101,7 @@ enum YAMLText {
                 var options = relationship.deleteRule == .nullify ? "" : " \(relationship.deleteRule.rawValue)"
                 let wouldInfer = inferred[entity.name]?.relationships.first { $0.name == relationship.name }?.inverse
                 if let inverse = relationship.inverse, inverse != wouldInfer { options += " inverse \(word(inverse))" }
+                if relationship.isOrdered { options += " ordered" }
                 let type = relationship.isToMany ? "\"[\(relationship.destination)]\(options)\"" : relationship.destination + (relationship.isOptional ? "?" : "") + options
                 lines.append("\(indent)    \(word(relationship.name)): \(type)")
             }

@@ -65,6 +65,13 @@ final class ManagedObject {
         _modify { yield &pendingBox.joinRemoves }
     }
 
+    /// The order this context gave an ordered to-many (relationship index -> destination keys, temporary
+    /// keys allowed); members it gained otherwise follow, and members it lost are left out when read.
+    var orders: [Int: [Int64]] {
+        get { pending?.orders ?? [:] }
+        _modify { yield &pendingBox.orders }
+    }
+
     /// Whether any attribute or to-one slot has a pending change (without copying `changes`).
     var hasValueChanges: Bool {
         guard let pending else { return false }
@@ -99,10 +106,11 @@ final class ManagedObject {
     }
 }
 
-/// An object's pending changes (`ManagedObject.changes`, `touched`, `joinAdds`, `joinRemoves`).
+/// An object's pending changes (`ManagedObject.changes`, `touched`, `joinAdds`, `joinRemoves`, `orders`).
 private final class PendingChanges {
     @exclusivity(unchecked) var changes: [Int: Value] = [:]
     @exclusivity(unchecked) var touched = false
     @exclusivity(unchecked) var joinAdds: [Int: [Int64]] = [:]
     @exclusivity(unchecked) var joinRemoves: [Int: [Int64]] = [:]
+    @exclusivity(unchecked) var orders: [Int: [Int64]] = [:]
 }

@@ -99,6 +99,7 @@ extension ObjectContext {
             let copy = ManagedObject(id: object.id, entity: object.entity, isFault: false, values: object.values, version: 0)
             copy.isInserted = true
             copy.joinAdds = object.joinAdds
+            copy.orders = object.orders
             parent.objects.insertPushed(copy)
             parent.screen.addInserted(object.id)
             parent.noteChanged(object.id)
@@ -168,6 +169,7 @@ extension ObjectContext {
     private func take(_ object: ManagedObject, into target: ManagedObject) {
         for (slot, value) in object.changes { store(value, slot: slot, of: target) }
         if object.touched && !target.isInserted { target.touched = true }
+        for (index, keys) in object.orders { target.orders[index] = keys }
         for (index, keys) in object.joinAdds {
             for key in keys {
                 if target.joinRemoves[index]?.contains(key) == true {

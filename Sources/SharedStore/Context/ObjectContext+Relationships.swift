@@ -4,8 +4,27 @@ extension ObjectContext {
     /// Adds `other` to the relationship `relationship` of `id` (sets it, for a to-one), maintaining the inverse.
     /// - Throws: `StoreError.unknownProperty` for a relationship the entity lacks, `.invalidObjectID` when
     ///   `other` is not of the destination entity, `.notFound` when either row is gone.
-    public func relate(_ id: ObjectID, to other: ObjectID, via relationship: String) throws(StoreError) {
+    ///
+    /// For an ordered to-many (`NSOrderedSet`), `other` goes at the end (Core Data's `add`; a member stays
+    /// where it is), or at `index` (clamped to the members' count), moved there when it is a member already
+    /// (`insert(_:at:)` after a `remove`). Objects related through their to-one inverse go at the end.
+    /// - Throws: `StoreError.invalidState` for an `index` on a relationship that is not an ordered to-many.
+    public func relate(_ id: ObjectID, to other: ObjectID, via relationship: String, at index: Int? = nil) throws(StoreError) {
+        let info = try entityInfo(of: id)
+        let rel = try info.relationship(relationship)
+        guard rel.orderColumn != nil else {
+            if index != nil { throw .invalidState("\(info.name).\(relationship) is not an ordered to-many: it has no positions") }
+            return try change(id, other, relationship, adding: true)
+        }
+        var order = try relatedObjects(of: id, via: relationship).map(\.primaryKey)
         try change(id, other, relationship, adding: true)
+        if let index {
+            order.removeAll { $0 == other.primaryKey }
+            order.insert(other.primaryKey, at: min(max(index, 0), order.count))
+        } else if !order.contains(other.primaryKey) {
+            order.append(other.primaryKey)
+        }
+        try object(for: id).orders[info.relationshipIndex[relationship]!] = order
     }
 
     /// Removes `other` from the relationship `relationship` of `id` (clears it, for a to-one that holds it).
@@ -25,8 +44,9 @@ extension ObjectContext {
             return [core.objectID(entity(ofKey: pk, kindOf: destination, via: (info, slot, id.primaryKey)), pk)]
         case .inverseForeignKey(let slot):
             let index = info.relationshipIndex[relationship]!
+            let order = rel.orderColumn.map { " ORDER BY \($0) IS NULL, \($0), Z_PK" } ?? ""
             var keys = try storedToMany(object, id, info, index) { () throws(StoreError) in
-                try primaryKeys("SELECT Z_PK FROM \(destination.tableName) WHERE \(destination.slots[slot].column) = ?", id.primaryKey)
+                try primaryKeys("SELECT Z_PK FROM \(destination.tableName) WHERE \(destination.slots[slot].column) = ?\(order)", id.primaryKey)
             }
             var keySet = Set(keys)
             // This context's own changes on top: the destination objects whose key it set, inserted or deleted.
@@ -41,17 +61,29 @@ extension ObjectContext {
                     keys.removeAll { $0 == otherID.primaryKey }
                 }
             }
-            return keys.map { objectID($0, kindOf: destination) }
+            return ordered(keys, object, index).map { objectID($0, kindOf: destination) }
         case .joinTable(let table, let owner, let target):
             let index = info.relationshipIndex[relationship]!
+            let order = rel.orderColumn.map { " ORDER BY \($0) IS NULL, \($0), \(target)" } ?? ""
             var keys = try storedToMany(object, id, info, index) { () throws(StoreError) in
-                try primaryKeys("SELECT \(target) FROM \(table) WHERE \(owner) = ?", id.primaryKey)
+                try primaryKeys("SELECT \(target) FROM \(table) WHERE \(owner) = ?\(order)", id.primaryKey)
             }
             let removed = Set(object.joinRemoves[index] ?? [])
             keys.removeAll { removed.contains($0) }
             for key in object.joinAdds[index] ?? [] where !keys.contains(key) { keys.append(key) }
-            return keys.map { objectID($0, kindOf: destination) }
+            return ordered(keys, object, index).map { objectID($0, kindOf: destination) }
         }
+    }
+
+    /// An ordered to-many's members in the order this context gave them: `members` (the store's order, with
+    /// this context's additions at the end) rearranged by the object's pending order, those it lacks after.
+    private func ordered(_ members: [Int64], _ object: ManagedObject, _ index: Int) -> [Int64] {
+        guard let order = object.orders[index] else { return members }
+        let present = Set(members)
+        var result = order.filter { present.contains($0) }
+        let placed = Set(result)
+        result += members.filter { !placed.contains($0) }
+        return result
     }
 
     /// The destination keys a fired to-many holds, as read, before this context's pending changes: kept in

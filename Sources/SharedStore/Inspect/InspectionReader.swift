@@ -416,21 +416,27 @@ struct InspectionReader {
     /// `destination`, whose side is named `inverse` (Core Data) or after the owner entity (SharedStore).
     private struct JoinTable {
         var table: String, owner: Int64, relationship: String, destination: Int64, inverse: String
+        /// Whether the owner's side (its `relationship`) and the destination's (`inverse`) keep an order:
+        /// a `Z_FOK_` column named after the column of the keys it orders.
+        var ordersRelationship = false, ordersInverse = false
     }
 
-    /// Every join table of the store (`Z_<n><NAME>` with two `Z_<n><NAME>` columns), read once, under the
-    /// numbers of its two entities, in name order.
+    /// Every join table of the store (`Z_<n><NAME>` with two `Z_<n><NAME>` columns, and the `Z_FOK_` order
+    /// keys of an ordered side), read once, under the numbers of its two entities, in name order.
     private func joinTables() -> [Int64: [JoinTable]] {
         var result: [Int64: [JoinTable]] = [:]
-        for (table, columns) in tables.sorted(by: { $0.key < $1.key }) {
-            guard let (owner, relationship) = Self.joinName(table), columns.count == 2,
+        for (table, all) in tables.sorted(by: { $0.key < $1.key }) {
+            let orders = Set(all.filter { $0.name.hasPrefix("Z_FOK_") }.map { "Z_" + $0.name.dropFirst("Z_FOK_".count) })
+            let columns = all.filter { !$0.name.hasPrefix("Z_FOK_") }
+            guard let (owner, relationship) = Self.joinName(table), columns.count == 2, orders.count <= 2,
                   let parsed = Optional(columns.compactMap { Self.joinName($0.name) }), parsed.count == 2 else { continue }
             // The column named after the relationship holds the destination's keys; the other the owner's,
             // named after the inverse (Core Data) or the owner entity (SharedStore).
             let stripped = parsed.map { ($0.0, $0.1.hasSuffix("_1") ? String($0.1.dropLast(2)) : $0.1) }
             guard let target = stripped.firstIndex(where: { $0.1 == relationship }) ?? stripped.indices.last else { continue }
             let join = JoinTable(table: table, owner: owner, relationship: relationship, destination: stripped[target].0,
-                                 inverse: stripped[1 - target].1)
+                                 inverse: stripped[1 - target].1, ordersRelationship: orders.contains(columns[target].name),
+                                 ordersInverse: orders.contains(columns[1 - target].name))
             result[owner, default: []].append(join)
             if join.destination != owner { result[join.destination, default: []].append(join) }
         }
@@ -444,12 +450,14 @@ struct InspectionReader {
         for join in joins[row.number] ?? [] {
             if join.owner == row.number {
                 result.append(StoreInspection.Relationship(
-                    name: join.relationship.lowercased(), destination: byNumber[join.destination]?.name, toMany: true, storage: join.table))
+                    name: join.relationship.lowercased(), destination: byNumber[join.destination]?.name, toMany: true, storage: join.table,
+                    isOrdered: join.ordersRelationship))
             }
             if join.destination == row.number, join.owner != join.destination || join.inverse != join.relationship,
                let ownerRow = byNumber[join.owner], join.inverse != ownerRow.name.uppercased() {
                 result.append(StoreInspection.Relationship(
-                    name: join.inverse.lowercased(), destination: ownerRow.name, toMany: true, storage: join.table))
+                    name: join.inverse.lowercased(), destination: ownerRow.name, toMany: true, storage: join.table,
+                    isOrdered: join.ordersInverse))
             }
         }
         return result

@@ -70,7 +70,8 @@ extension StoreInspection {
                         .first { $0.toMany && $0.storage == relationship.storage && ($0.name != relationship.name || destination != entity.name) }?.name
                     : nil
                 relationships.append(RelationshipDescription(name: relationship.name, destination: destination,
-                                                              isToMany: relationship.toMany, inverse: inverse))
+                                                              isToMany: relationship.toMany, inverse: inverse,
+                                                              isOrdered: relationship.isOrdered))
             }
             // Its unique indexes are its uniqueness constraints (of attributes the model has): one attribute's
             // is that attribute's, several attributes' are the entity's.

@@ -110,12 +110,16 @@ public struct StoreInspection: Sendable, Hashable, Codable {
         public var toMany: Bool
         /// The to-one's column, or the join table.
         public var storage: String
+        /// Whether the store keeps an order of its objects (a `Z_FOK_` column beside their keys in the join
+        /// table: an ordered to-many).
+        public var isOrdered: Bool
 
-        public init(name: String, destination: String?, toMany: Bool, storage: String) {
+        public init(name: String, destination: String?, toMany: Bool, storage: String, isOrdered: Bool = false) {
             self.name = name
             self.destination = destination
             self.toMany = toMany
             self.storage = storage
+            self.isOrdered = isOrdered
         }
     }
 

@@ -21,6 +21,11 @@ public final class Model: Sendable {
     let hasToManyRelationships: Bool
     /// Whether some entity is a sub-entity.
     let hasInheritance: Bool
+    /// Whether some to-many is ordered (a save then writes its members' order keys).
+    let hasOrderedRelationships: Bool
+    /// Per entity (by index): the to-one slots that are the inverse of an ordered to-many, with the order
+    /// column beside them (a member that changes owner loses its place).
+    let slotOrderColumns: [[Int: String]]
     /// The entities by `Z_ENT` (numbers run from 1 without gaps).
     private let byNumber: [EntityInfo]
     /// Whether some to-one points at an entity with sub-entities (a save then writes its `Z<n>_` column).
@@ -62,6 +67,16 @@ public final class Model: Sendable {
         hasToManyRelationships = entities.contains { $0.relationships.contains(where: \.isToMany) }
         hasCompanionColumns = entities.contains { !$0.family.companions.isEmpty }
         hasInheritance = description.hasInheritance
+        hasOrderedRelationships = entities.contains { $0.relationships.contains { $0.orderColumn != nil } }
+        var slotOrders = [[Int: String]](repeating: [:], count: entities.count)
+        for entity in entities {
+            for relationship in entity.relationships {
+                guard let column = relationship.orderColumn, case .inverseForeignKey(let slot) = relationship.storage else { continue }
+                let members = entities[relationship.destination].family.kinds
+                for member in entities where members.contains(member.entityNumber) { slotOrders[member.index][slot] = column }
+            }
+        }
+        slotOrderColumns = slotOrders
         entityVersionHashes = Model.entityHashes(of: description)
         versionHash = Model.digest(of: entityVersionHashes)
     }
@@ -79,7 +94,7 @@ public final class Model: Sendable {
         entityIndex[entity].map { i in
             entities[i].relationships.map {
                 RelationshipDescription(name: $0.name, destination: entities[$0.destination].name,
-                                        isToMany: $0.isToMany, inverse: $0.inverseName)
+                                        isToMany: $0.isToMany, inverse: $0.inverseName, isOrdered: $0.orderColumn != nil)
             }
         }
     }
@@ -135,7 +150,7 @@ public final class Model: Sendable {
     }
 
     /// What Core Data's version hashes cover (`NSPropertyDescription.versionHash`: the name and whether it
-    /// is optional; an attribute's type; a relationship's destination, inverse and cardinality), and the
+    /// is optional; an attribute's type; a relationship's destination, inverse, cardinality and order), and the
     /// uniqueness constraints; not default values, which need no migration. One SHA-256 per entity, over
     /// this canonical text of it (GroupSim's definition: Core Data's own algorithm is not published, so a
     /// store Core Data wrote carries other hashes; see `StoreSchema`).
@@ -149,7 +164,7 @@ public final class Model: Sendable {
                 canonical += "A:\(a.name):\(a.type):\(a.isOptional)\(a.isUnique ? ":unique" : "");"
             }
             for r in entity.relationships.sorted(by: { $0.name < $1.name }) {
-                canonical += "R:\(r.name):\(r.destination):\(r.isToMany):\(r.isOptional):\(r.inverse ?? "-");"
+                canonical += "R:\(r.name):\(r.destination):\(r.isToMany):\(r.isOptional):\(r.inverse ?? "-")\(r.isOrdered ? ":ordered" : "");"
             }
             for constraint in entity.uniquenessConstraints.map({ $0.joined(separator: ",") }).sorted() { canonical += "U:\(constraint);" }
             hashes[entity.name] = SHA256.digest(Array(canonical.utf8))
@@ -197,6 +212,9 @@ struct RelationshipInfo: Sendable {
     let inverseName: String?
     let storage: RelationshipStorage
     let deleteRule: DeleteRule
+    /// For an ordered to-many: the column that holds each member's order key (`Z_FOK_<inverse>` in the
+    /// destination's table, or `Z_FOK_<n><NAME>` in the join table); nil otherwise.
+    let orderColumn: String?
 }
 
 /// The compiled form of one entity (a class: it is read on every object access, so copies must be cheap).

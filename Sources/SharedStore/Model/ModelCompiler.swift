@@ -191,7 +191,22 @@ struct ModelCompiler {
             let destinationColumn = ownerSide ? otherColumn : ownerColumn
             storage = .joinTable(table: table, ownerColumn: sourceColumn, targetColumn: destinationColumn)
         }
+        // An ordered to-many keeps each member's order key beside the member's key, as Core Data's `Z_FOK_`
+        // columns: `ZNOTE.Z_FOK_FOLDER` for `Folder.notes` (inverse `Note.folder`), `Z_FOK_34ASSETS` in a
+        // join table for the side whose members column is `Z_34ASSETS`.
+        var orderColumn: String?
+        if relationship.isOrdered {
+            guard relationship.isToMany else {
+                throw ModelError(entity: entity.name, property: relationship.name, reason: "only a to-many relationship can be ordered")
+            }
+            switch storage {
+            case .inverseForeignKey: orderColumn = "Z_FOK_\(inverse!.name.uppercased())"
+            case .joinTable(_, _, let target): orderColumn = "Z_FOK_\(target.dropFirst(2))"
+            case .foreignKey: break
+            }
+        }
         return RelationshipInfo(name: relationship.name, destination: destination, isToMany: relationship.isToMany,
-                                inverseName: inverse?.name, storage: storage, deleteRule: relationship.deleteRule)
+                                inverseName: inverse?.name, storage: storage, deleteRule: relationship.deleteRule,
+                                orderColumn: orderColumn)
     }
 }

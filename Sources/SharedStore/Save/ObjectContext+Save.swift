@@ -20,6 +20,7 @@ extension ObjectContext {
         let updates = updatedSet.sorted().compactMap { objects[$0] }
             .filter { $0.hasUpdates && !$0.isInserted && !$0.isDeleted }
         let deletes = deletedOrder.compactMap { objects[$0] }
+        var orders: [OrderWrite] = []
         do throws(StoreError) {
             // Validation before any write: a deleted object whose `deny` relationship still holds objects.
             if let denied = try deniedDeletes().first {
@@ -33,6 +34,7 @@ extension ObjectContext {
             if let missing = missingMandatory(inserts + updates) {
                 throw StoreError.missingMandatory(missing.object, relationship: missing.relationship)
             }
+            orders = try orderWrites(inserts + updates)
         } catch {
             throw .store(error)
         }
@@ -41,9 +43,23 @@ extension ObjectContext {
             var transaction = SaveTransaction(core: core, contextName: name, author: transactionAuthor,
                                               policy: mergePolicy)
             try transaction.run(inserts: inserts, temporaryKeys: objects.insertedKeys,
-                                entities: objects.insertedEntities, updates: updates, deletes: deletes)
+                                entities: objects.insertedEntities, updates: updates, deletes: deletes, orders: orders)
             return apply(&transaction)
         }
+    }
+
+    /// The ordered to-many lists of the objects a save inserts or whose relationships changed, as this
+    /// context holds them: their members' order keys are written with the save.
+    private func orderWrites(_ saved: [ManagedObject]) throws(StoreError) -> [OrderWrite] {
+        guard core.model.hasOrderedRelationships else { return [] }
+        var result: [OrderWrite] = []
+        for object in saved where object.isInserted || object.touched || !object.orders.isEmpty {
+            for relationship in core.model.entities[object.entity].relationships where relationship.orderColumn != nil {
+                let members = try relatedObjects(of: object.id, via: relationship.name).map(\.primaryKey)
+                result.append(OrderWrite(owner: object.id.primaryKey, relationship: relationship, members: members))
+            }
+        }
+        return result
     }
 
     private func apply(_ transaction: inout SaveTransaction) -> SaveResult {

@@ -27,6 +27,13 @@ struct SaveWrite {
     let changedSlots: [Int]
 }
 
+/// An ordered to-many's members, in order, whose order keys a save writes (temporary keys allowed).
+struct OrderWrite {
+    let owner: Int64
+    let relationship: RelationshipInfo
+    let members: [Int64]
+}
+
 /// One save's SQL: primary keys, optimistic-locking writes, conflict resolution, join tables, history,
 /// the before-commit hook, COMMIT. The context is changed only after it returns.
 struct SaveTransaction {
@@ -56,8 +63,9 @@ struct SaveTransaction {
     /// - Parameters:
     ///   - inserts: the context's unsaved inserts, in insertion order (`ObjectTable.inserted`), with their
     ///     temporary keys (decreasing) and entities.
+    ///   - orders: the ordered to-many lists whose members' order keys to write.
     mutating func run(inserts: [ManagedObject], temporaryKeys: [Int64], entities: [Int], updates: [ManagedObject],
-                      deletes: [ManagedObject]) throws(SaveError) {
+                      deletes: [ManagedObject], orders: [OrderWrite] = []) throws(SaveError) {
         let nested = core.heldWrite
         do {
             if nested { try db.execute("SAVEPOINT save") } else { try core.beginOutermost(db) }
@@ -92,6 +100,7 @@ struct SaveTransaction {
             }
             if core.model.hasCompanionColumns { try writeCompanions() }
             if core.model.hasJoinTables { try writeJoinTables() }
+            if !orders.isEmpty { try writeOrders(orders) }
             if core.historyTracking {
                 historyToken = try HistoryRecorder.record(core: core, contextName: contextName, author: author,
                                                           writes: writes)
@@ -181,7 +190,11 @@ struct SaveTransaction {
         let slots = object.changes.keys.sorted()
         let values = resolved(object.current, entity)
         if !entity.constraints.isEmpty { try checkConstraints(ofUpdate: object, entity, changed: slots) }
-        let sets = slots.map { ", \(entity.slots[$0].column) = ?" }.joined()
+        var sets = slots.map { ", \(entity.slots[$0].column) = ?" }.joined()
+        // A member of an ordered to-many that changes owner loses its place (its new owner's list gives it one).
+        if core.model.hasOrderedRelationships {
+            for slot in slots { if let order = core.model.slotOrderColumns[entity.index][slot] { sets += ", \(order) = NULL" } }
+        }
         let statement = try db.cached(
             "UPDATE \(entity.tableName) SET Z_OPT = Z_OPT + 1\(sets) WHERE Z_PK = ? AND Z_OPT = ?")
         for (i, slot) in slots.enumerated() { try statement.bind(values[slot], at: Int32(i + 1)) }
@@ -230,6 +243,28 @@ struct SaveTransaction {
             let entity = write.entity
             for companion in entity.family.companions {
                 try db.cached(companion.updateSQL(in: entity)).run([.int(write.primaryKey)])
+            }
+        }
+    }
+
+    /// Each member's order key is its position, from 1: `Z_FOK_` beside its key (its row's, or its join row's).
+    private func writeOrders(_ orders: [OrderWrite]) throws {
+        for order in orders {
+            let owner = mapping[order.owner] ?? order.owner
+            guard let column = order.relationship.orderColumn else { continue }
+            let statement: Statement
+            switch order.relationship.storage {
+            case .inverseForeignKey:
+                statement = try db.cached("UPDATE \(core.model.entities[order.relationship.destination].tableName) SET \(column) = ? WHERE Z_PK = ?")
+            case .joinTable(let table, let ownerColumn, let targetColumn):
+                statement = try db.cached("UPDATE \(table) SET \(column) = ? WHERE \(targetColumn) = ? AND \(ownerColumn) = ?")
+            case .foreignKey:
+                continue
+            }
+            for (position, key) in order.members.enumerated() {
+                var arguments: [Value] = [.int(Int64(position + 1)), .int(mapping[key] ?? key)]
+                if case .joinTable = order.relationship.storage { arguments.append(.int(owner)) }
+                try statement.run(arguments)
             }
         }
     }

@@ -29,6 +29,8 @@ struct StoreMigration {
         let retired = try retireChangingJoinTables(on: db)
         let renumbered = try addTablesAndColumns(on: db)
         try createJoinTables(on: db)
+        // A to-many made ordered gains its order keys, empty: its members keep their key order until reordered.
+        try StoreSchema.addMissingOrderColumns(db, model: destination)
         try carryRelationships(retired: retired, on: db)
         try dropWhatIsGone(retired: retired, on: db)
         try rewritePrimaryKeyTable(on: db)
@@ -153,7 +155,10 @@ struct StoreMigration {
     private func createJoinTables(on db: SQLiteConnection) throws {
         var created: Set<String> = []
         for join in Self.joinTables(of: destination) where created.insert(join.table).inserted {
-            for statement in StoreSchema.joinTableStatements(table: join.table, join.owner, join.target) { try db.execute(statement) }
+            for statement in StoreSchema.joinTableStatements(table: join.table, join.owner, join.target,
+                                                             orderColumns: StoreSchema.orderColumns(of: destination, in: join.table)) {
+                try db.execute(statement)
+            }
         }
     }
 

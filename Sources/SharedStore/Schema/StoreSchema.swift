@@ -35,10 +35,41 @@ enum StoreSchema {
                 guard case .joinTable(let table, let owner, let target) = relationship.storage,
                     joinTables.insert(table).inserted
                 else { continue }
-                sql += joinTableStatements(table: table, owner, target)
+                sql += joinTableStatements(table: table, owner, target, orderColumns: orderColumns(of: model, in: table))
             }
         }
         return sql
+    }
+
+    /// Every ordered to-many's order-key column, with the table that holds it: the members' root table
+    /// for a one-to-many, the join table for a many-to-many.
+    static func orderColumns(of model: Model) -> [(table: String, column: String)] {
+        var result: [(table: String, column: String)] = []
+        for entity in model.entities {
+            for relationship in entity.relationships {
+                guard let column = relationship.orderColumn else { continue }
+                let table: String
+                switch relationship.storage {
+                case .inverseForeignKey: table = model.entities[model.entities[relationship.destination].family.root].tableName
+                case .joinTable(let join, _, _): table = join
+                case .foreignKey: continue
+                }
+                if !result.contains(where: { $0 == (table, column) }) { result.append((table, column)) }
+            }
+        }
+        return result
+    }
+
+    /// The order-key columns `table` holds.
+    static func orderColumns(of model: Model, in table: String) -> [String] {
+        orderColumns(of: model).filter { $0.table == table }.map(\.column)
+    }
+
+    /// Adds the order-key columns a store made before its relationships were ordered lacks (a migration).
+    static func addMissingOrderColumns(_ db: SQLiteConnection, model: Model) throws(SQLiteError) {
+        for (table, column) in orderColumns(of: model) where !(try db.columns(of: table)).contains(column) {
+            try db.execute("ALTER TABLE \(table) ADD COLUMN \(column) INTEGER")
+        }
     }
 
     /// A root entity's table (its sub-entities' rows too, with their columns) and the indexes of its to-one
@@ -81,13 +112,17 @@ enum StoreSchema {
                 result.append((companion.column, "INTEGER", false))
             }
         }
+        for order in orderColumns(of: model) where order.table == root.tableName && seen.insert(order.column).inserted {
+            result.append((order.column, "INTEGER", false))
+        }
         return result
     }
 
     /// A many-to-many relationship's join table, keyed by both columns, and its reverse index.
-    static func joinTableStatements(table: String, _ owner: String, _ target: String) -> [String] {
+    static func joinTableStatements(table: String, _ owner: String, _ target: String, orderColumns: [String] = []) -> [String] {
         let (a, b) = owner < target ? (owner, target) : (target, owner)
-        return ["CREATE TABLE IF NOT EXISTS \(table) (\(a) INTEGER, \(b) INTEGER, PRIMARY KEY (\(a), \(b)))",
+        let order = orderColumns.map { ", \($0) INTEGER" }.joined()
+        return ["CREATE TABLE IF NOT EXISTS \(table) (\(a) INTEGER, \(b) INTEGER\(order), PRIMARY KEY (\(a), \(b)))",
                 "CREATE INDEX IF NOT EXISTS \(table)_\(b)_INDEX ON \(table) (\(b), \(a))"]
     }
 
@@ -213,6 +248,15 @@ enum StoreSchema {
                 return "\(entity.tableName) has a column \(column) that \(root.name) in the model does not have"
             }
             for relationship in entity.relationships {
+                if let order = relationship.orderColumn {
+                    let table: String
+                    if case .joinTable(let join, _, _) = relationship.storage { table = join } else {
+                        table = model.entities[model.entities[relationship.destination].family.root].tableName
+                    }
+                    guard try db.columns(of: table).contains(order) else {
+                        return "\(table) has no column \(order) for the order of \(entity.name).\(relationship.name) (the model makes it ordered)"
+                    }
+                }
                 guard case .joinTable(let table, let owner, let target) = relationship.storage else { continue }
                 let joined = try db.columns(of: table)
                 guard joined.contains(owner), joined.contains(target) else {
