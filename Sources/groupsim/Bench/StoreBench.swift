@@ -251,6 +251,12 @@ extension StoreBench {
             let on = try best { try historySaves(saves: saves, perSave: perSave, history: true) }
             print(String(format: "  %-24@ off %8.1f ms   on %8.1f ms   ratio %.2fx", name as NSString, off * 1000, on * 1000, on / off))
         }
+        // The floor: raw SQLite writing the same rows into the same layout. Core Data's history indexes make a
+        // one-insert transaction write about 11 WAL pages instead of 2, whoever writes them.
+        let rawOff = try best { try rawHistorySaves(1000, history: false) }
+        let rawOn = try best { try rawHistorySaves(1000, history: true) }
+        print(String(format: "  %-24@ off %8.1f ms   on %8.1f ms   ratio %.2fx (raw SQLite, the same rows and layout)",
+                     "1000 saves x 1 insert" as NSString, rawOff * 1000, rawOn * 1000, rawOn / rawOff))
         let merge = try best { try historyMerge(transactions: 1000, registered: 10_000) }
         print(String(format: "  fetch+merge 1000 transactions into a context with 10000 registered objects: %.1f ms", merge * 1000))
     }
@@ -267,6 +273,49 @@ extension StoreBench {
                 try context.save()
             }
         }
+    }
+
+    /// `saves` one-insert transactions through the C API into a store SharedStore made: the note row and
+    /// its key, and with `history` the transaction and change rows and their keys, as a save writes them.
+    func rawHistorySaves(_ saves: Int, history: Bool) throws -> Double {
+        let url = freshURL("raw-history")
+        _ = try StoreCoordinator(url: url, model: model, options: StoreOptions(historyTracking: history))
+        var db: OpaquePointer?
+        sqlite3_open(url.path, &db)
+        defer { sqlite3_close(db) }
+        sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL", nil, nil, nil)
+        var statements: [OpaquePointer?] = []
+        var sql = ["UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1 WHERE Z_ENT = 1",
+                   "INSERT INTO ZNOTE (Z_PK, Z_ENT, Z_OPT, ZTITLE, ZBODY, ZPINNED, ZRANK, ZSCORE, ZCREATED, ZUID) VALUES (?1, 1, 1, 'note', NULL, 0, 0, 0, NULL, NULL)"]
+        if history {
+            sql += ["UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1 WHERE Z_ENT = 16002",
+                    "INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP) VALUES (?1, 16002, 1, 1, NULL, 2, 3, ?1)",
+                    "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1 WHERE Z_ENT = 16001",
+                    "INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) VALUES (?1, 16001, 1, 0, 1, ?1, ?1, NULL)"]
+        }
+        for text in sql {
+            var statement: OpaquePointer?
+            sqlite3_prepare_v2(db, text, -1, &statement, nil)
+            statements.append(statement)
+        }
+        defer { for statement in statements { sqlite3_finalize(statement) } }
+        let time = Self.seconds {
+            for i in 0..<saves {
+                sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil)
+                for statement in statements {
+                    if sqlite3_bind_parameter_count(statement) > 0 { sqlite3_bind_int64(statement, 1, Int64(i + 1)) }
+                    sqlite3_step(statement)
+                    sqlite3_reset(statement)
+                }
+                sqlite3_exec(db, "COMMIT", nil, nil, nil)
+            }
+        }
+        var check: OpaquePointer?
+        sqlite3_prepare_v2(db, history ? "SELECT count(*) FROM ACHANGE" : "SELECT count(*) FROM ZNOTE", -1, &check, nil)
+        sqlite3_step(check)
+        precondition(sqlite3_column_int64(check, 0) == Int64(saves), "the raw history saves failed")
+        sqlite3_finalize(check)
+        return time
     }
 
     func historyMerge(transactions: Int, registered: Int) throws -> Double {
