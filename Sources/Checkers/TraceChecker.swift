@@ -24,12 +24,16 @@ public enum TraceChecker {
         var commits: [CommitEvent] = []
         var lastEvent: [String: UInt64] = [:]
         var causes = CauseIndex(context: context)
-        for (index, event) in trace.events.enumerated() {
-            lastEvent[event.process] = event.t
-            causes.add(event)
-            if case .saveCommitted(let commit) = event.kind {
+        // Events are read in place, by index: a copy of each (its payload's strings, values and lists
+        // retained and released again) cost a long run's checking more than most judgments.
+        let events = trace.events
+        for index in events.indices {
+            lastEvent[events[index].process] = events[index].t
+            causes.add(events[index])
+            if case .saveCommitted(let commit) = events[index].kind {
                 commits.append(CommitEvent(
-                    commit: commit, writer: event.process, step: event.step, start: event.invokedAt, end: event.t, index: index))
+                    commit: commit, writer: events[index].process, step: events[index].step, start: events[index].invokedAt,
+                    end: events[index].t, index: index))
             }
         }
         var oracle = CommitOracle()
@@ -52,17 +56,18 @@ public enum TraceChecker {
         var warnings: [String] = []
         var growths: [StoreGrowth] = []
         var harnessFailure: HarnessFailure?
-        for event in trace.events {
-            let process = event.process, step = event.step, t = event.t
-            switch event.kind {
+        for index in events.indices {
+            let process = events[index].process, step = events[index].step, t = events[index].t
+            let invoked = events[index].invokedAt
+            switch events[index].kind {
             case .saveCommitted(let commit):
                 latency.commit(commit, writer: process, step: step, t: t)
             case .observed(let read) where read.store == nil:
-                reads.observe(read, process: process, step: step, invoked: event.invokedAt, t: t, into: &anomalies)
-                latency.observed(read, by: process, invoked: event.invokedAt, t: t)
+                reads.observe(read, process: process, step: step, invoked: invoked, t: t, into: &anomalies)
+                latency.observed(read, by: process, invoked: invoked, t: t)
             case .counted(let count) where count.store == nil:
-                counts.observe(count, process: process, step: step, invoked: event.invokedAt, t: t, into: &anomalies)
-                latency.counted(count, by: process, invoked: event.invokedAt, t: t)
+                counts.observe(count, process: process, step: step, invoked: invoked, t: t, into: &anomalies)
+                latency.counted(count, by: process, invoked: invoked, t: t)
             case .observed, .counted:
                 // Read from an opened copy: the copy is checked by its verification, not against
                 // the live store's history; a failed check there is still an unmet expectation.
@@ -93,7 +98,7 @@ public enum TraceChecker {
                     anomalies.append(anomaly)
                 }
             case .verified(let record):
-                finals.verified(record, process: process, step: step, invoked: event.invokedAt, t: t, into: &anomalies)
+                finals.verified(record, process: process, step: step, invoked: invoked, t: t, into: &anomalies)
             case .finalStore(let snapshot):
                 finals.finalStore(snapshot, process: process, t: t)
             case .finalView(let snapshot):
