@@ -47,21 +47,31 @@ struct LatencyTracker {
         }
     }
 
-    private struct ReaderKey: Hashable {
-        var reader: String
-        var name: String
-    }
-
     let context: RunContext
-    /// Each process's last lifecycle state so far: a save committed while a reader was not running (not
+    /// Every reader (a process of the header) by name, to its position in `readerNames`: what is kept per
+    /// reader is kept in arrays at that position, so an event costs one lookup of its process's name
+    /// rather than one per table it touches.
+    private var readerIDs: [String: Int] = [:]
+    private var readerNames: [String] = []
+    /// Each reader's last lifecycle state so far: a save committed while a reader was not running (not
     /// launched yet, exited, crashed) is not a sample of that pair, as nothing could have carried it.
-    private var states: [String: LifecycleState] = [:]
+    private var states: [LifecycleState?]
+    /// Whether any process's lifecycle was recorded yet (a reader or not).
+    private var anyLifecycle = false
     private var records: [Propagation] = []
-    private var readersByStore: [String: [String]] = [:]
-    private var awaitingNotification: [String: Queue] = [:]
+    /// Beside each record: its reader, and its (writer, reader) pair in `pairs`.
+    private var recordReaders: [Int] = []
+    private var recordPairs: [Int] = []
+    /// Every (writer, reader) pair a record was made for, in the order first made; `pairIDs` finds one
+    /// by `writer * readerNames.count + reader`, writers numbered by `writerIDs`.
+    private var pairs: [(writer: String, reader: Int)] = []
+    private var pairIDs: [Int: Int] = [:]
+    private var writerIDs: [String: Int] = [:]
+    private var readersByStore: [String: [Int]] = [:]
+    private var awaitingNotification: [Queue]
     /// Per reader: records no refresh has brought yet (in no particular order).
-    private var awaitingRefresh: [String: [Int]] = [:]
-    private var refreshStart: [String: UInt64] = [:]
+    private var awaitingRefresh: [[Int]]
+    private var refreshStart: [UInt64?]
     /// Per (reader, object): saves not shown yet, and how many of them (from the front) the reader has
     /// looked at, reading the object without showing them. A save the reader never looked for is not
     /// counted as "never shown": nothing could have shown it.
@@ -80,10 +90,12 @@ struct LatencyTracker {
         }
     }
 
-    private var pendingObjects: [ReaderKey: PendingList] = [:]
+    /// Per reader, by object id.
+    private var pendingObjects: [[String: PendingList]]
     /// Records a reader looked for (read the object or counted the entity) after their commit.
     private var looked: [Bool] = []
-    private var pendingMembers: [ReaderKey: [String: Pending]] = [:]
+    /// Per reader, by entity: by object id.
+    private var pendingMembers: [[String: [String: Pending]]]
     /// Values scanned when a read has no version to compare.
     private let valueScanLimit = 64
 
@@ -92,11 +104,29 @@ struct LatencyTracker {
     ///   again and again).
     init(context: RunContext, commits: Int = 0) {
         self.context = context
-        for process in context.info.processes { readersByStore[process.store, default: []].append(process.name) }
+        for process in context.info.processes {
+            let id: Int
+            if let known = readerIDs[process.name] {
+                id = known
+            } else {
+                id = readerNames.count
+                readerIDs[process.name] = id
+                readerNames.append(process.name)
+            }
+            readersByStore[process.store, default: []].append(id)
+        }
+        states = Array(repeating: nil, count: readerNames.count)
+        awaitingNotification = Array(repeating: Queue(), count: readerNames.count)
+        awaitingRefresh = Array(repeating: [], count: readerNames.count)
+        refreshStart = Array(repeating: nil, count: readerNames.count)
+        pendingObjects = Array(repeating: [:], count: readerNames.count)
+        pendingMembers = Array(repeating: [:], count: readerNames.count)
         let (samples, overflow) = commits.multipliedReportingOverflow(by: Swift.max(0, context.info.processes.count - 1))
         if !overflow && samples > 0 {
             records.reserveCapacity(samples)
             looked.reserveCapacity(samples)
+            recordReaders.reserveCapacity(samples)
+            recordPairs.reserveCapacity(samples)
         }
     }
 
@@ -105,62 +135,85 @@ struct LatencyTracker {
         guard commit.source.propagates, let first = commit.objects.first else { return }
         var readers = (readersByStore[commit.store] ?? []).map { ($0, false) }
         if commit.source != .syncImport {
-            for (store, names) in readersByStore where store != commit.store { readers += names.map { ($0, true) } }
+            for (store, ids) in readersByStore where store != commit.store { readers += ids.map { ($0, true) } }
         }
-        for (reader, crossStore) in readers where reader != writer && isRunning(reader) {
+        let writerID: Int
+        if let known = writerIDs[writer] {
+            writerID = known
+        } else {
+            writerID = writerIDs.count
+            writerIDs[writer] = writerID
+        }
+        for (reader, crossStore) in readers where readerNames[reader] != writer && isRunning(reader) {
             let record = records.count
-            records.append(Propagation(writer: writer, reader: reader, store: commit.store, step: step, object: first.id, committedAt: t))
+            records.append(Propagation(
+                writer: writer, reader: readerNames[reader], store: commit.store, step: step, object: first.id, committedAt: t))
             looked.append(false)
-            awaitingNotification[reader, default: Queue()].append(record)
-            awaitingRefresh[reader, default: []].append(record)
+            recordReaders.append(reader)
+            recordPairs.append(pair(writer: writer, writerID: writerID, reader: reader))
+            awaitingNotification[reader].append(record)
+            awaitingRefresh[reader].append(record)
             for object in commit.objects {
                 let pending = Pending(record: record, version: object.version, operation: object.operation,
                                       values: object.values, crossStore: crossStore)
                 // Kept in version order: a writer may record its commit after a later one's. Changed in
                 // place: a copy out of the dictionary would copy a long list on every commit.
-                pendingObjects[ReaderKey(reader: reader, name: object.id), default: PendingList()].add(pending, crossStore: crossStore)
+                pendingObjects[reader][object.id, default: PendingList()].add(pending, crossStore: crossStore)
                 if object.operation != .update {
                     // A count of the entity, or of a parent entity of it, shows the insert or the delete.
                     for entity in context.info.ancestry(of: object.entity) {
-                        pendingMembers[ReaderKey(reader: reader, name: entity), default: [:]][object.id] = pending
+                        pendingMembers[reader][entity, default: [:]][object.id] = pending
                     }
                 }
             }
         }
     }
 
+    /// The pair of `writer` (numbered `writerID`) and `reader` in `pairs`, made when new.
+    private mutating func pair(writer: String, writerID: Int, reader: Int) -> Int {
+        let key = writerID * readerNames.count + reader
+        if let known = pairIDs[key] { return known }
+        pairIDs[key] = pairs.count
+        pairs.append((writer: writer, reader: reader))
+        return pairs.count - 1
+    }
+
     /// A process's lifecycle changed (the runner records launches, exits, crashes).
     mutating func lifecycle(_ state: LifecycleState, of process: String) {
-        states[process] = state
+        anyLifecycle = true
+        if let reader = readerIDs[process] { states[reader] = state }
     }
 
     /// A reader runs unless its last state says otherwise; before any process's lifecycle is known (a
     /// trace without them), every reader counts as running.
-    private func isRunning(_ reader: String) -> Bool {
-        guard let state = states[reader] else { return states.isEmpty }
+    private func isRunning(_ reader: Int) -> Bool {
+        guard let state = states[reader] else { return !anyLifecycle }
         return state.isRunning
     }
 
     /// A notification arrived; one posted before a commit cannot be that commit's.
-    mutating func notificationReceived(by reader: String, t: UInt64, postedAt: UInt64? = nil) {
-        guard var queue = awaitingNotification.removeValue(forKey: reader) else { return }
+    mutating func notificationReceived(by process: String, t: UInt64, postedAt: UInt64? = nil) {
+        guard let reader = readerIDs[process] else { return }
         let posted = postedAt.map { Swift.min($0, t) } ?? t
-        while let record = queue.first, records[record].committedAt <= posted {
+        while let record = awaitingNotification[reader].first, records[record].committedAt <= posted {
             records[record].notifiedAt = t
-            queue.removeFirst()
+            awaitingNotification[reader].removeFirst()
         }
-        awaitingNotification[reader] = queue
     }
 
-    mutating func refreshStarted(by reader: String, t: UInt64) {
+    mutating func refreshStarted(by process: String, t: UInt64) {
+        guard let reader = readerIDs[process] else { return }
         refreshStart[reader] = t
     }
 
     /// A refresh ended: every save that completed before it began is brought (until a later read
     /// says otherwise). The harness's final refresh is not the strategy's and brings nothing here.
-    mutating func refreshEnded(_ refresh: RefreshRecord, by reader: String, t: UInt64) {
-        let start = refreshStart.removeValue(forKey: reader) ?? t
-        guard refresh.reason != .final, let waiting = awaitingRefresh[reader], !waiting.isEmpty else { return }
+    mutating func refreshEnded(_ refresh: RefreshRecord, by process: String, t: UInt64) {
+        guard let reader = readerIDs[process] else { return }
+        let start = refreshStart[reader] ?? t
+        refreshStart[reader] = nil
+        let waiting = awaitingRefresh[reader]
+        guard refresh.reason != .final, !waiting.isEmpty else { return }
         var still: [Int] = []
         for record in waiting {
             if records[record].committedAt < start {
@@ -174,15 +227,16 @@ struct LatencyTracker {
 
     /// A read or count begun at `invoked` did not show `record`: a refresh that ended before it did
     /// not bring the save after all.
-    private mutating func notBrought(_ record: Int, by reader: String, invoked: UInt64) {
+    private mutating func notBrought(_ record: Int, by reader: Int, invoked: UInt64) {
         guard let refreshed = records[record].refreshedAt, refreshed < invoked else { return }
         records[record].refreshedAt = nil
-        awaitingRefresh[reader, default: []].append(record)
+        awaitingRefresh[reader].append(record)
     }
 
-    mutating func observed(_ read: Observation, by reader: String, invoked: UInt64, t: UInt64) {
-        let key = ReaderKey(reader: reader, name: read.object)
-        guard var list = pendingObjects[key], !list.entries.isEmpty else { return }
+    mutating func observed(_ read: Observation, by process: String, invoked: UInt64, t: UInt64) {
+        guard let reader = readerIDs[process], let position = pendingObjects[reader].index(forKey: read.object) else { return }
+        var list = pendingObjects[reader].values[position]
+        guard !list.entries.isEmpty else { return }
         let pending = list.entries
         var shown: Int?
         if read.found, let version = read.version, !list.crossStore {
@@ -198,12 +252,11 @@ struct LatencyTracker {
         }
         for entry in list.entries { notBrought(entry.record, by: reader, invoked: invoked) }
         list.looked = list.entries.count
-        pendingObjects[key] = list
+        pendingObjects[reader].values[position] = list
     }
 
-    mutating func counted(_ count: CountObservation, by reader: String, invoked: UInt64, t: UInt64) {
-        let key = ReaderKey(reader: reader, name: count.entity)
-        guard let members = pendingMembers[key], !members.isEmpty else { return }
+    mutating func counted(_ count: CountObservation, by process: String, invoked: UInt64, t: UInt64) {
+        guard let reader = readerIDs[process], let members = pendingMembers[reader][count.entity], !members.isEmpty else { return }
         let ids = Set(count.ids)
         var remaining: [String: Pending] = [:]
         for (id, entry) in members where records[entry.record].seenAt == nil {
@@ -218,7 +271,7 @@ struct LatencyTracker {
                 if count.predicate == nil && count.final { notBrought(entry.record, by: reader, invoked: invoked) }
             }
         }
-        pendingMembers[key] = remaining
+        pendingMembers[reader][count.entity] = remaining
     }
 
     private static func shows(_ read: Observation, _ entry: Pending) -> Bool {
@@ -236,10 +289,12 @@ struct LatencyTracker {
     /// The report, keeping only saves each reader showed, or looked for in vain while alive.
     func finish(lastEvent: [String: UInt64]) -> LatencyReport {
         var looked = self.looked
-        for list in pendingObjects.values {
-            for entry in list.entries.prefix(list.looked) { looked[entry.record] = true }
+        for lists in pendingObjects {
+            for list in lists.values {
+                for entry in list.entries.prefix(list.looked) { looked[entry.record] = true }
+            }
         }
-        struct Pair: Hashable { var writer: String; var reader: String }
+        let lastHeard = readerNames.map { lastEvent[$0] ?? 0 }
         struct Stats {
             var shown = LatencySamples()
             var notified = LatencySamples()
@@ -247,20 +302,21 @@ struct LatencyTracker {
             var unseen = 0
             var unrefreshed = 0
         }
-        var index: [Pair: Int] = [:]
+        /// Per pair of `pairs`, its position in `stats` once a record of it is kept.
+        var index: [Int?] = Array(repeating: nil, count: pairs.count)
         var stats: [Stats] = []
         var overallShown = LatencySamples()
         var overallRefreshed = LatencySamples()
         var kept: [Propagation] = []
         kept.reserveCapacity(records.count)
-        for (i, var record) in records.enumerated() where (lastEvent[record.reader] ?? 0) > record.committedAt {
+        for (i, var record) in records.enumerated() where lastHeard[recordReaders[i]] > record.committedAt {
             let counted = record.seenAt != nil || looked[i]
+            let pair = recordPairs[i]
             // A read that showed the save brought it, refresh or not (a fetch reads the store's rows, a
             // relaunched widget starts from them).
             if let seen = record.seenAt, record.refreshedAt.map({ seen < $0 }) ?? true { record.refreshedAt = seen }
             guard counted || record.refreshedAt != nil else { continue }
             kept.append(record)
-            let pair = Pair(writer: record.writer, reader: record.reader)
             let i: Int
             if let known = index[pair] {
                 i = known
@@ -283,8 +339,11 @@ struct LatencyTracker {
             }
             if let notified = record.notifiedAt { stats[i].notified.record(notified - record.committedAt) }
         }
-        let pairs = index.keys.sorted { ($0.writer, $0.reader) < ($1.writer, $1.reader) }.map { pair in
-            let s = stats[index[pair]!]
+        let keptPairs = self.pairs.indices.compactMap { pair in
+            index[pair].map { (writer: self.pairs[pair].writer, reader: readerNames[self.pairs[pair].reader], stats: $0) }
+        }
+        let pairs = keptPairs.sorted { ($0.writer, $0.reader) < ($1.writer, $1.reader) }.map { pair in
+            let s = stats[pair.stats]
             return PairLatency(
                 writer: pair.writer, reader: pair.reader, refreshed: LatencySummary(s.refreshed),
                 shown: LatencySummary(s.shown), notified: LatencySummary(s.notified), unrefreshed: s.unrefreshed,
