@@ -57,8 +57,11 @@ struct CommitOracle {
             if byStore[commit.commit.store] == nil { storeOrder.append(commit.commit.store) }
             byStore[commit.commit.store, default: []].append(position)
         }
+        // Compared by their times alone: binding two whole events per comparison copied (and retained)
+        // their stores, objects and writers.
+        let times = commits.map { (start: $0.start, end: $0.end, index: $0.index) }
         func before(_ a: Int, _ b: Int) -> Bool {
-            let a = commits[a], b = commits[b]
+            let a = times[a], b = times[b]
             if a.start != b.start { return a.start < b.start }
             if a.end != b.end { return a.end < b.end }
             return a.index < b.index
