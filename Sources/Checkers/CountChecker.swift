@@ -99,10 +99,15 @@ struct CountChecker {
         // Only ids some commit deleted can be a missed delete: the fewer of those and the counted ones is walked.
         let deleted = oracle.deletedIDs[store] ?? []
         let suspects = deleted.count < counted.count ? deleted.filter(counted.contains) : counted.filter(deleted.contains)
-        for id in suspects.sorted() {
+        // Most suspects are objects deleted later in the run, alive at this count: they are left out before
+        // the rest is sorted, not after.
+        let gone = suspects.compactMap { id -> (id: String, state: OperationEntry)? in
             guard let history = oracle.history(store: store, object: id),
                   let state = history.settled(before: invoked), state.operation == .delete,
-                  !history.mayChange(between: invoked, and: t, where: { $0 == .insert }) else { continue }
+                  !history.mayChange(between: invoked, and: t, where: { $0 == .insert }) else { return nil }
+            return (id, state)
+        }
+        for (id, state) in gone.sorted(by: { $0.id < $1.id }) {
             anomalies.append(context.anomaly(
                 .missedDelete, process: process, step: step, t: t, object: id,
                 seen: "\(id) counted", expected: "\(id) deleted", cause: state.reference,
