@@ -85,7 +85,8 @@ struct LatencyTracker {
         mutating func add(_ pending: Pending, crossStore: Bool) {
             var at = entries.count
             while !crossStore, at > 0, entries[at - 1].version > pending.version { at -= 1 }
-            entries.insert(pending, at: at)
+            // Nearly always at the end: appended, not inserted (an insert at the end takes the general, slower path).
+            if at == entries.count { entries.append(pending) } else { entries.insert(pending, at: at) }
             if crossStore { self.crossStore = true }
         }
     }
