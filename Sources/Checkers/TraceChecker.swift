@@ -19,16 +19,13 @@ public enum TraceChecker {
         let context = RunContext(info: trace.info, origin: origin)
         var anomalies: [Anomaly] = []
 
-        // Pass 1: the oracle, in each store's commit order, judging lost updates as it grows; and when
-        // each process was last heard from.
+        // Pass 1: the oracle, in each store's commit order, judging lost updates as it grows.
         var commits: [CommitEvent] = []
-        var lastEvent: [String: UInt64] = [:]
         var causes = CauseIndex(context: context)
         // Events are read in place, by index: a copy of each (its payload's strings, values and lists
         // retained and released again) cost a long run's checking more than most judgments.
         let events = trace.events
         for index in events.indices {
-            lastEvent[events[index].process] = events[index].t
             causes.add(events[index])
             if case .saveCommitted(let commit) = events[index].kind {
                 commits.append(CommitEvent(
@@ -123,7 +120,7 @@ public enum TraceChecker {
         expectations.finish(
             explained: reads.explainedSteps.union(counts.explainedSteps), predicateSteps: counts.predicateSteps,
             into: &anomalies)
-        let report = latency.finish(lastEvent: lastEvent)
+        let report = latency.finish(lastEvent: lastEvents(of: trace.info.processes, in: events))
         anomalies += LatencyBudgetChecker.check(report, budget: trace.info.latencyBudget, t: end, context: context)
 
         var result = CheckResult(
@@ -134,6 +131,22 @@ public enum TraceChecker {
         // The trace stops where the harness failed: what it shows is no verdict.
         if let harnessFailure { result.undecided(by: harnessFailure) }
         return result
+    }
+
+    /// When each process of the header was last heard from (the `t` of its last event). Found from the end,
+    /// where every process that ran recorded something, rather than by a lookup of every event's process.
+    private static func lastEvents(of processes: [TraceProcess], in events: [TraceEvent]) -> [String: UInt64] {
+        var last: [String: UInt64] = [:]
+        var unheard = processes.map(\.name)
+        var index = events.endIndex
+        while !unheard.isEmpty && index > events.startIndex {
+            index -= 1
+            let process = events[index].process
+            guard unheard.contains(process) else { continue }
+            last[process] = events[index].t
+            unheard.removeAll { $0 == process }
+        }
+        return last
     }
 
     /// Time order; ties by kind, process, object, property, so reports are deterministic.
