@@ -20,7 +20,7 @@ public struct LatencySummary: Sendable, Hashable, Codable {
     /// The summary of `samples`, or nil when there are none: exact percentiles by nearest rank (the
     /// smallest sample with at least p% of the samples at or below it).
     init?(_ samples: LatencySamples) {
-        let sorted = samples.values.sorted()
+        let sorted = samples.values.radixSorted()
         guard let first = sorted.first, let last = sorted.last else { return nil }
         func percentile(_ p: Int) -> UInt64 {
             let rank = (sorted.count * p + 99) / 100
