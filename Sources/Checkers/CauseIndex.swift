@@ -25,17 +25,15 @@ struct CauseIndex {
         self.context = context
     }
 
-    /// Takes in the events that can explain an anomaly (routing decisions, refreshes).
-    mutating func add(_ event: TraceEvent) {
-        switch event.kind {
-        case .notificationRouted(let record, let decision):
-            guard let receiver = record.to else { return }
-            routed[receiver, default: []].append(Routed(t: event.t, poster: record.from, decision: decision))
-        case .refreshStarted(let refresh):
-            refreshes[event.process, default: []].append(Refresh(t: event.t, kind: refresh.strategy, reason: refresh.reason))
-        default:
-            break
-        }
+    /// Takes in a routing decision of the hub, recorded at `t`.
+    mutating func routed(_ record: NotificationRecord, decision: HubDecision, t: UInt64) {
+        guard let receiver = record.to else { return }
+        routed[receiver, default: []].append(Routed(t: t, poster: record.from, decision: decision))
+    }
+
+    /// Takes in a refresh `process` started at `t`.
+    mutating func refreshStarted(_ refresh: RefreshRecord, by process: String, t: UInt64) {
+        refreshes[process, default: []].append(Refresh(t: t, kind: refresh.strategy, reason: refresh.reason))
     }
 
     /// Why `reader`, reading `object` at `readAt`, did not show what `writer` committed at `committedAt`;

@@ -22,15 +22,23 @@ public enum TraceChecker {
         // Pass 1: the oracle, in each store's commit order, judging lost updates as it grows.
         var commits: [CommitEvent] = []
         var causes = CauseIndex(context: context)
-        // Events are read in place, by index: a copy of each (its payload's strings, values and lists
-        // retained and released again) cost a long run's checking more than most judgments.
+        // Events are read in place, through the array's buffer: a copy of each (its payload's strings,
+        // values and lists retained and released again) cost a long run's checking more than most judgments.
         let events = trace.events
-        for index in events.indices {
-            causes.add(events[index])
-            if case .saveCommitted(let commit) = events[index].kind {
-                commits.append(CommitEvent(
-                    commit: commit, writer: events[index].process, step: events[index].step, start: events[index].invokedAt,
-                    end: events[index].t, index: index))
+        events.withUnsafeBufferPointer { events in
+            for index in events.indices {
+                switch events[index].kind {
+                case .saveCommitted(let commit):
+                    commits.append(CommitEvent(
+                        commit: commit, writer: events[index].process, step: events[index].step,
+                        start: events[index].invokedAt, end: events[index].t, index: index))
+                case .notificationRouted(let record, let decision):
+                    causes.routed(record, decision: decision, t: events[index].t)
+                case .refreshStarted(let refresh):
+                    causes.refreshStarted(refresh, by: events[index].process, t: events[index].t)
+                default:
+                    break
+                }
             }
         }
         var oracle = CommitOracle()
@@ -53,63 +61,65 @@ public enum TraceChecker {
         var warnings: [String] = []
         var growths: [StoreGrowth] = []
         var harnessFailure: HarnessFailure?
-        for index in events.indices {
-            let process = events[index].process, step = events[index].step, t = events[index].t
-            let invoked = events[index].invokedAt
-            switch events[index].kind {
-            case .saveCommitted(let commit):
-                latency.commit(commit, writer: process, step: step, t: t)
-            case .observed(let read) where read.store == nil:
-                reads.observe(read, process: process, step: step, invoked: invoked, t: t, into: &anomalies)
-                latency.observed(read, by: process, invoked: invoked, t: t)
-            case .counted(let count) where count.store == nil:
-                counts.observe(count, process: process, step: step, invoked: invoked, t: t, into: &anomalies)
-                latency.counted(count, by: process, invoked: invoked, t: t)
-            case .observed, .counted:
-                // Read from an opened copy: the copy is checked by its verification, not against
-                // the live store's history; a failed check there is still an unmet expectation.
-                break
-            case .check(let record):
-                expectations.check(record, process: process, step: step, t: t)
-            case .notificationReceived(let notification):
-                latency.notificationReceived(by: process, t: t, postedAt: notification.postedAt)
-            case .refreshStarted:
-                latency.refreshStarted(by: process, t: t)
-                refreshes.started(process, t: t)
-            case .refreshEnded(let refresh):
-                latency.refreshEnded(refresh, by: process, t: t)
-                refreshes.ended(process, t: t)
-            case .conflict(let record):
-                errors.conflict(record, process: process)
-            case .saveFailed(let record):
-                errors.saveFailed(record, process: process, step: step, t: t)
-            case .error(let record):
-                errors.error(record, process: process, step: step, t: t)
-            case .historyFetched(let fetch):
-                errors.historyFetched(fetch, process: process, step: step, t: t)
-            case .stepEnded(let record):
-                errors.stepEnded(record, process: process, step: step, t: t, into: &anomalies)
-            case .lifecycle(let change):
-                latency.lifecycle(change.state, of: process)
-                if let anomaly = LifecycleChecker.check(change, process: process, step: step, t: t, context: context) {
-                    anomalies.append(anomaly)
+        events.withUnsafeBufferPointer { events in
+            for index in events.indices {
+                let process = events[index].process, step = events[index].step, t = events[index].t
+                let invoked = events[index].invokedAt
+                switch events[index].kind {
+                case .saveCommitted(let commit):
+                    latency.commit(commit, writer: process, step: step, t: t)
+                case .observed(let read) where read.store == nil:
+                    reads.observe(read, process: process, step: step, invoked: invoked, t: t, into: &anomalies)
+                    latency.observed(read, by: process, invoked: invoked, t: t)
+                case .counted(let count) where count.store == nil:
+                    counts.observe(count, process: process, step: step, invoked: invoked, t: t, into: &anomalies)
+                    latency.counted(count, by: process, invoked: invoked, t: t)
+                case .observed, .counted:
+                    // Read from an opened copy: the copy is checked by its verification, not against
+                    // the live store's history; a failed check there is still an unmet expectation.
+                    break
+                case .check(let record):
+                    expectations.check(record, process: process, step: step, t: t)
+                case .notificationReceived(let notification):
+                    latency.notificationReceived(by: process, t: t, postedAt: notification.postedAt)
+                case .refreshStarted:
+                    latency.refreshStarted(by: process, t: t)
+                    refreshes.started(process, t: t)
+                case .refreshEnded(let refresh):
+                    latency.refreshEnded(refresh, by: process, t: t)
+                    refreshes.ended(process, t: t)
+                case .conflict(let record):
+                    errors.conflict(record, process: process)
+                case .saveFailed(let record):
+                    errors.saveFailed(record, process: process, step: step, t: t)
+                case .error(let record):
+                    errors.error(record, process: process, step: step, t: t)
+                case .historyFetched(let fetch):
+                    errors.historyFetched(fetch, process: process, step: step, t: t)
+                case .stepEnded(let record):
+                    errors.stepEnded(record, process: process, step: step, t: t, into: &anomalies)
+                case .lifecycle(let change):
+                    latency.lifecycle(change.state, of: process)
+                    if let anomaly = LifecycleChecker.check(change, process: process, step: step, t: t, context: context) {
+                        anomalies.append(anomaly)
+                    }
+                case .verified(let record):
+                    finals.verified(record, process: process, step: step, invoked: invoked, t: t, into: &anomalies)
+                case .finalStore(let snapshot):
+                    finals.finalStore(snapshot, process: process, t: t)
+                case .finalView(let snapshot):
+                    finals.finalView(snapshot, process: process, t: t)
+                case .storeGrowth(let growth):
+                    growths.append(growth)
+                    anomalies += GrowthChecker.check(growth, limits: trace.info.growthLimits, step: step, t: t, context: context)
+                case .warning(let text):
+                    warnings.append("\(process): \(text)")
+                case .harnessFailed(let failure):
+                    harnessFailure = harnessFailure ?? failure
+                case .runStarted, .stepStarted, .notificationPosted, .notificationRouted, .purged, .sqlRead,
+                     .faultFulfilled, .snapshotDropped, .note:
+                    break
                 }
-            case .verified(let record):
-                finals.verified(record, process: process, step: step, invoked: invoked, t: t, into: &anomalies)
-            case .finalStore(let snapshot):
-                finals.finalStore(snapshot, process: process, t: t)
-            case .finalView(let snapshot):
-                finals.finalView(snapshot, process: process, t: t)
-            case .storeGrowth(let growth):
-                growths.append(growth)
-                anomalies += GrowthChecker.check(growth, limits: trace.info.growthLimits, step: step, t: t, context: context)
-            case .warning(let text):
-                warnings.append("\(process): \(text)")
-            case .harnessFailed(let failure):
-                harnessFailure = harnessFailure ?? failure
-            case .runStarted, .stepStarted, .notificationPosted, .notificationRouted, .purged, .sqlRead,
-                 .faultFulfilled, .snapshotDropped, .note:
-                break
             }
         }
 
