@@ -96,8 +96,8 @@ struct ReadChecker {
                 found.append(anomaly)
             }
         }
-        anomalies += found.sorted { ($0.property ?? "") < ($1.property ?? "") }
-        anomalies += judgeRelated(read, history: history, process: process, step: step, window: window)
+        if !found.isEmpty { anomalies += found.sorted { ($0.property ?? "") < ($1.property ?? "") } }
+        if read.related != nil { anomalies += judgeRelated(read, history: history, process: process, step: step, window: window) }
     }
 
     /// Relationships are judged against what the store held throughout the read (`relatedInStore`, read
