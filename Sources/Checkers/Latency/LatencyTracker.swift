@@ -58,10 +58,29 @@ struct LatencyTracker {
     private var states: [LifecycleState?]
     /// Whether any process's lifecycle was recorded yet (a reader or not).
     private var anyLifecycle = false
-    private var records: [Propagation] = []
-    /// Beside each record: its reader, and its (writer, reader) pair in `pairs`.
-    private var recordReaders: [Int] = []
-    private var recordPairs: [Int] = []
+    /// One save on its way to one reader: a `Propagation` once kept, with its commit and its pair by number
+    /// (a long run makes hundreds of thousands; four names each made them twice as large, and slower to fill).
+    private struct Sample {
+        /// The commit, in `commitFacts`.
+        var commit: Int
+        /// The (writer, reader) pair, in `pairs`.
+        var pair: Int
+        var committedAt: UInt64
+        var notifiedAt: UInt64?
+        var refreshedAt: UInt64?
+        var seenAt: UInt64?
+    }
+
+    /// What a propagation says of the commit it follows.
+    private struct CommitFacts {
+        var store: String
+        var step: Int?
+        /// The first object of the save.
+        var object: String
+    }
+
+    private var records: [Sample] = []
+    private var commitFacts: [CommitFacts] = []
     /// Every (writer, reader) pair a record was made for, in the order first made; `pairIDs` finds one
     /// by `writer * readerNames.count + reader`, writers numbered by `writerIDs`.
     private var pairs: [(writer: String, reader: Int)] = []
@@ -91,8 +110,8 @@ struct LatencyTracker {
         }
     }
 
-    /// Per reader, by object id.
-    private var pendingObjects: [[String: PendingList]]
+    /// By object id, per reader: one lookup of the id serves every reader of a commit.
+    private var pendingObjects: [String: [PendingList]] = [:]
     /// Records a reader looked for (read the object or counted the entity) after their commit.
     private var looked: [Bool] = []
     /// Per reader, by entity: by object id.
@@ -120,14 +139,11 @@ struct LatencyTracker {
         awaitingNotification = Array(repeating: Queue(), count: readerNames.count)
         awaitingRefresh = Array(repeating: [], count: readerNames.count)
         refreshStart = Array(repeating: nil, count: readerNames.count)
-        pendingObjects = Array(repeating: [:], count: readerNames.count)
         pendingMembers = Array(repeating: [:], count: readerNames.count)
         let (samples, overflow) = commits.multipliedReportingOverflow(by: Swift.max(0, context.info.processes.count - 1))
         if !overflow && samples > 0 {
             records.reserveCapacity(samples)
             looked.reserveCapacity(samples)
-            recordReaders.reserveCapacity(samples)
-            recordPairs.reserveCapacity(samples)
         }
     }
 
@@ -145,21 +161,39 @@ struct LatencyTracker {
             writerID = writerIDs.count
             writerIDs[writer] = writerID
         }
-        for (reader, crossStore) in readers where readerNames[reader] != writer && isRunning(reader) {
+        readers.removeAll { readerNames[$0.0] == writer || !isRunning($0.0) }
+        guard !readers.isEmpty else { return }
+        let firstRecord = records.count
+        let facts = commitFacts.count
+        commitFacts.append(CommitFacts(store: commit.store, step: step, object: first.id))
+        for (reader, _) in readers {
             let record = records.count
-            records.append(Propagation(
-                writer: writer, reader: readerNames[reader], store: commit.store, step: step, object: first.id, committedAt: t))
+            records.append(Sample(commit: facts, pair: pair(writer: writer, writerID: writerID, reader: reader), committedAt: t))
             looked.append(false)
-            recordReaders.append(reader)
-            recordPairs.append(pair(writer: writer, writerID: writerID, reader: reader))
             awaitingNotification[reader].append(record)
             awaitingRefresh[reader].append(record)
+        }
+        for object in commit.objects {
+            // Kept in version order: a writer may record its commit after a later one's. Changed in place: a
+            // copy out of the dictionary would copy a long list on every commit.
+            let position: Dictionary<String, [PendingList]>.Index
+            if let known = pendingObjects.index(forKey: object.id) {
+                position = known
+            } else {
+                pendingObjects[object.id] = Array(repeating: PendingList(), count: readerNames.count)
+                position = pendingObjects.index(forKey: object.id)!
+            }
+            for (offset, (reader, crossStore)) in readers.enumerated() {
+                let pending = Pending(record: firstRecord + offset, version: object.version, operation: object.operation,
+                                      values: object.values, crossStore: crossStore)
+                pendingObjects.values[position][reader].add(pending, crossStore: crossStore)
+            }
+        }
+        for (offset, (reader, crossStore)) in readers.enumerated() {
+            let record = firstRecord + offset
             for object in commit.objects {
                 let pending = Pending(record: record, version: object.version, operation: object.operation,
                                       values: object.values, crossStore: crossStore)
-                // Kept in version order: a writer may record its commit after a later one's. Changed in
-                // place: a copy out of the dictionary would copy a long list on every commit.
-                pendingObjects[reader][object.id, default: PendingList()].add(pending, crossStore: crossStore)
                 if object.operation != .update {
                     // A count of the entity, or of a parent entity of it, shows the insert or the delete.
                     for entity in context.info.ancestry(of: object.entity) {
@@ -235,8 +269,8 @@ struct LatencyTracker {
     }
 
     mutating func observed(_ read: Observation, by process: String, invoked: UInt64, t: UInt64) {
-        guard let reader = readerIDs[process], let position = pendingObjects[reader].index(forKey: read.object) else { return }
-        var list = pendingObjects[reader].values[position]
+        guard let reader = readerIDs[process], let position = pendingObjects.index(forKey: read.object) else { return }
+        var list = pendingObjects.values[position][reader]
         guard !list.entries.isEmpty else { return }
         let pending = list.entries
         var shown: Int?
@@ -253,7 +287,7 @@ struct LatencyTracker {
         }
         for entry in list.entries { notBrought(entry.record, by: reader, invoked: invoked) }
         list.looked = list.entries.count
-        pendingObjects[reader].values[position] = list
+        pendingObjects.values[position][reader] = list
     }
 
     mutating func counted(_ count: CountObservation, by process: String, invoked: UInt64, t: UInt64) {
@@ -290,8 +324,8 @@ struct LatencyTracker {
     /// The report, keeping only saves each reader showed, or looked for in vain while alive.
     func finish(lastEvent: [String: UInt64]) -> LatencyReport {
         var looked = self.looked
-        for lists in pendingObjects {
-            for list in lists.values {
+        for lists in pendingObjects.values {
+            for list in lists {
                 for entry in list.entries.prefix(list.looked) { looked[entry.record] = true }
             }
         }
@@ -310,14 +344,18 @@ struct LatencyTracker {
         var overallRefreshed = LatencySamples()
         var kept: [Propagation] = []
         kept.reserveCapacity(records.count)
-        for (i, var record) in records.enumerated() where lastHeard[recordReaders[i]] > record.committedAt {
+        for (i, var record) in records.enumerated() where lastHeard[pairs[record.pair].reader] > record.committedAt {
             let counted = record.seenAt != nil || looked[i]
-            let pair = recordPairs[i]
+            let pair = record.pair
             // A read that showed the save brought it, refresh or not (a fetch reads the store's rows, a
             // relaunched widget starts from them).
             if let seen = record.seenAt, record.refreshedAt.map({ seen < $0 }) ?? true { record.refreshedAt = seen }
             guard counted || record.refreshedAt != nil else { continue }
-            kept.append(record)
+            let facts = commitFacts[record.commit]
+            kept.append(Propagation(
+                writer: pairs[pair].writer, reader: readerNames[pairs[pair].reader], store: facts.store, step: facts.step,
+                object: facts.object, committedAt: record.committedAt, notifiedAt: record.notifiedAt,
+                refreshedAt: record.refreshedAt, seenAt: record.seenAt))
             let i: Int
             if let known = index[pair] {
                 i = known
