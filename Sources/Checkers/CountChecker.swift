@@ -26,7 +26,9 @@ struct CountChecker {
     /// commit started, latest gone first: a count walks only those still there at its start and reads the
     /// history only of those that began before it, not of every id of a long run (the oracle is complete
     /// before counts are judged).
-    private var byGoneFrom: [ObjectKey: [(gone: UInt64, born: UInt64, id: String)]] = [:]
+    private var byGoneFrom: [ObjectKey: [(gone: UInt64, born: UInt64, id: String, number: Int)]] = [:]
+    /// Per store, its objects numbered (made at its first count).
+    private var objectsByStore: [String: CountedObjects] = [:]
     /// Per store and entity, the objects of other stores that never reached it (no history there).
     private var neverReached: [ObjectKey: [String]] = [:]
 
@@ -45,14 +47,18 @@ struct CountChecker {
         let before = anomalies.count
         // The reader's own unsaved deletes and edits are its own doing: never held against the list.
         let own = Set((count.deletedUnsaved ?? []) + (count.edited ?? []))
-        let counted = Set(count.ids)
         let hidden = Set(count.hidden ?? [])
+        // Taken out while this count marks its objects, and put back: changed in place, not copied.
+        var objects = objectsByStore.removeValue(forKey: store) ?? CountedObjects(store: store, oracle: oracle)
+        defer { objectsByStore[store] = objects }
+        let countedNumbers = objects.mark(count.ids)
         // Listed but not counted. Most counts show every object listed (the list is the count's own ids),
         // so the sets are built only when they differ; without `listed`, every id the store ever held
         // that existed at `a` is listed.
         var missing: [String] = []
         if let listed = count.listed {
             if listed != count.ids {
+                let counted = Set(count.ids)
                 for id in Set(listed) where !counted.contains(id) && !own.contains(id) { missing.append(id) }
             }
         } else {
@@ -62,14 +68,14 @@ struct CountChecker {
             if byGoneFrom[key] == nil {
                 let ids = oracle.ids(of: count.entity, in: store), goneFrom = oracle.goneFrom(of: count.entity, in: store)
                 byGoneFrom[key] = zip(goneFrom, ids).map { gone, id in
-                    (gone: gone, born: oracle.history(store: store, object: id)?.operations.first?.start ?? .max, id: id)
+                    let number = objects.number(of: id)!
+                    return (gone: gone, born: objects.histories[number].operations.first?.start ?? .max, id: id, number: number)
                 }.sorted { $0.gone > $1.gone }
             }
-            for (gone, born, id) in byGoneFrom[key]! {
+            for (gone, born, id, number) in byGoneFrom[key]! {
                 guard gone >= invoked else { break }
                 // An object whose first commit started at or after `invoked` cannot have settled before it.
-                if born < invoked, !counted.contains(id) && !own.contains(id),
-                   oracle.history(store: store, object: id)?.exists(before: invoked) ?? false {
+                if born < invoked, !objects.isMarked(number) && !own.contains(id), objects.histories[number].exists(before: invoked) {
                     missing.append(id)
                 }
             }
@@ -94,18 +100,17 @@ struct CountChecker {
         }
         // Another store was written (the reader's own may never have been: a watch that never synced).
         if oracle.stores.contains(where: { $0 != store }), count.fetchedAll ?? (count.listed == nil) {
-            checkNeverReached(count, store: store, counted: counted.union(own), process: process, step: step, invoked: invoked, t: t, into: &anomalies)
+            checkNeverReached(count, store: store, counted: Set(count.ids).union(own), process: process, step: step, invoked: invoked, t: t, into: &anomalies)
         }
-        // Only ids some commit deleted can be a missed delete: the fewer of those and the counted ones is walked.
-        let deleted = oracle.deletedIDs[store] ?? []
-        let suspects = deleted.count < counted.count ? deleted.filter(counted.contains) : counted.filter(deleted.contains)
-        // Most suspects are objects deleted later in the run, alive at this count: they are left out before
-        // the rest is sorted, not after.
-        let gone = suspects.compactMap { id -> (id: String, state: OperationEntry)? in
-            guard let history = oracle.history(store: store, object: id),
-                  let state = history.settled(before: invoked), state.operation == .delete,
+        // Only ids some commit deleted can be a missed delete (an id never committed to the store was never
+        // deleted there). Most such suspects are objects deleted later in the run, alive at this count: they
+        // are left out before the rest is sorted, not after.
+        let gone = countedNumbers.compactMap { number -> (id: String, state: OperationEntry)? in
+            guard objects.wasDeleted(number) else { return nil }
+            let history = objects.histories[number]
+            guard let state = history.settled(before: invoked), state.operation == .delete,
                   !history.mayChange(between: invoked, and: t, where: { $0 == .insert }) else { return nil }
-            return (id, state)
+            return (history.id, state)
         }
         for (id, state) in gone.sorted(by: { $0.id < $1.id }) {
             anomalies.append(context.anomaly(
