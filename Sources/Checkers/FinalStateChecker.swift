@@ -16,7 +16,10 @@ struct FinalStateChecker {
     }
 
     let context: RunContext
-    let rows: RowOracle
+    /// The committed operations by row, made when a file is first judged: a trace that judges none (a long
+    /// workload without crashes, copies or final stores) never pays for them.
+    private var rows: RowOracle?
+    private let oracle: CommitOracle
     private var stores: [String: Snapshot] = [:]
     private var storeOrder: [String] = []
     private var views: [Snapshot] = []
@@ -25,7 +28,7 @@ struct FinalStateChecker {
 
     init(context: RunContext, oracle: CommitOracle) {
         self.context = context
-        self.rows = RowOracle(oracle)
+        self.oracle = oracle
     }
 
     mutating func verified(_ record: VerificationRecord, process: String, step: Int?, invoked: UInt64, t: UInt64, into anomalies: inout [Anomaly]) {
@@ -39,14 +42,14 @@ struct FinalStateChecker {
         let who = context.store(of: process) == nil ? record.store : process
         if let unreadable = record.unreadable {
             // A file that holds no store loses nothing when nothing had been committed before it was fixed.
-            guard !rows.expectations(for: record.source ?? record.store, invoked: invoked, completed: t).isEmpty else { return }
+            guard !rowOracle().expectations(for: record.source ?? record.store, invoked: invoked, completed: t).isEmpty else { return }
             anomalies.append(context.anomaly(
                 .dataLoss, process: who, step: step, t: t, object: record.store, seen: "unreadable", expected: "every committed change",
                 explanation: "\(subject) is missing every committed change: \(unreadable)."))
             return
         }
         if let contents = record.contents {
-            let found = judge(contents, source: record.source ?? record.store, invoked: invoked, completed: t,
+            let found = judge(contents, rows: rowOracle(), source: record.source ?? record.store, invoked: invoked, completed: t,
                               subject: subject, process: who, step: step)
             for anomaly in found { if let object = anomaly.object { reported[record.store, default: []].insert(object) } }
             anomalies += found
@@ -75,13 +78,13 @@ struct FinalStateChecker {
         views.append(Snapshot(snapshot: snapshot, process: process, t: t))
     }
 
-    func finish(oracle: CommitOracle, into anomalies: inout [Anomaly]) {
+    mutating func finish(oracle: CommitOracle, into anomalies: inout [Anomaly]) {
         for store in storeOrder {
             let final = stores[store]!
             checkDuplicates(final, oracle: oracle, into: &anomalies)
             checkConstraints(final, into: &anomalies)
             let already = reported[store] ?? []
-            anomalies += judge(final.snapshot, source: store, invoked: final.t, completed: final.t,
+            anomalies += judge(final.snapshot, rows: rowOracle(), source: store, invoked: final.t, completed: final.t,
                                subject: "The final store \(store)", process: store, step: nil)
                 .filter { !already.contains($0.object ?? "") }
         }
@@ -94,8 +97,16 @@ struct FinalStateChecker {
     }
 
     /// The data-loss anomalies of a file fixed during `invoked...completed` that must hold `source`'s commits.
+    /// The committed operations by row, made at the first call.
+    private mutating func rowOracle() -> RowOracle {
+        if let rows { return rows }
+        let made = RowOracle(oracle)
+        rows = made
+        return made
+    }
+
     private func judge(
-        _ contents: StateSnapshot, source: String, invoked: UInt64, completed: UInt64, subject: String,
+        _ contents: StateSnapshot, rows: RowOracle, source: String, invoked: UInt64, completed: UInt64, subject: String,
         process: String, step: Int?
     ) -> [Anomaly] {
         var present: [RowKey: [ObjectState]] = [:]
