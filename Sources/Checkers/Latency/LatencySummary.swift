@@ -60,6 +60,9 @@ public struct LatencyBucket: Sendable, Hashable, Codable {
 struct LatencySamples {
     private(set) var values: [UInt64] = []
 
+    /// No samples yet, with room for `capacity`.
+    init(capacity: Int = 0) { values.reserveCapacity(capacity) }
+
     mutating func record(_ value: UInt64) { values.append(value) }
 
     /// Bars on a 1-2-5 scale from 10 µs (everything below in the first bar) up to the largest sample.

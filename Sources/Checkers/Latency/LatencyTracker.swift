@@ -84,6 +84,8 @@ struct LatencyTracker {
     /// Every (writer, reader) pair a record was made for, in the order first made; `pairIDs` finds one
     /// by `writer * readerNames.count + reader`, writers numbered by `writerIDs`.
     private var pairs: [(writer: String, reader: Int)] = []
+    /// Beside each pair: how many samples it has (room for its latencies is made at once at the end).
+    private var pairSamples: [Int] = []
     private var pairIDs: [Int: Int] = [:]
     private var writerIDs: [String: Int] = [:]
     private var readersByStore: [String: [Int]] = [:]
@@ -168,7 +170,9 @@ struct LatencyTracker {
         commitFacts.append(CommitFacts(store: commit.store, step: step, object: first.id))
         for (reader, _) in readers {
             let record = records.count
-            records.append(Sample(commit: facts, pair: pair(writer: writer, writerID: writerID, reader: reader), committedAt: t))
+            let pair = pair(writer: writer, writerID: writerID, reader: reader)
+            pairSamples[pair] += 1
+            records.append(Sample(commit: facts, pair: pair, committedAt: t))
             looked.append(false)
             awaitingNotification[reader].append(record)
             awaitingRefresh[reader].append(record)
@@ -210,6 +214,7 @@ struct LatencyTracker {
         if let known = pairIDs[key] { return known }
         pairIDs[key] = pairs.count
         pairs.append((writer: writer, reader: reader))
+        pairSamples.append(0)
         return pairs.count - 1
     }
 
@@ -331,17 +336,25 @@ struct LatencyTracker {
         }
         let lastHeard = readerNames.map { lastEvent[$0] ?? 0 }
         struct Stats {
-            var shown = LatencySamples()
-            var notified = LatencySamples()
-            var refreshed = LatencySamples()
+            var shown: LatencySamples
+            var notified: LatencySamples
+            var refreshed: LatencySamples
             var unseen = 0
             var unrefreshed = 0
+
+            init(capacity: Int) {
+                shown = LatencySamples(capacity: capacity)
+                notified = LatencySamples(capacity: capacity)
+                refreshed = LatencySamples(capacity: capacity)
+            }
         }
         /// Per pair of `pairs`, its position in `stats` once a record of it is kept.
         var index: [Int?] = Array(repeating: nil, count: pairs.count)
         var stats: [Stats] = []
-        var overallShown = LatencySamples()
-        var overallRefreshed = LatencySamples()
+        // Room for every latency is made at once: grown by doubling, a long run's lists were copied again
+        // and again, each time into memory the system had to hand over afresh.
+        var overallShown = LatencySamples(capacity: records.count)
+        var overallRefreshed = LatencySamples(capacity: records.count)
         var kept: [Propagation] = []
         kept.reserveCapacity(records.count)
         for (i, var record) in records.enumerated() where lastHeard[pairs[record.pair].reader] > record.committedAt {
@@ -362,7 +375,7 @@ struct LatencyTracker {
             } else {
                 i = stats.count
                 index[pair] = i
-                stats.append(Stats())
+                stats.append(Stats(capacity: pairSamples[pair]))
             }
             if let seen = record.seenAt {
                 stats[i].shown.record(seen - record.committedAt)
