@@ -45,6 +45,7 @@ public enum TraceChecker {
         oracle.kinds = { entity, ancestor in context.info.entity(entity, isKindOf: ancestor) }
         oracle.hasInheritance = context.info.entityParents != nil
         let lostUpdates = LostUpdateChecker(context: context)
+        oracle.reserveCapacity(commits: commits.count)
         for commit in CommitOracle.order(commits) {
             lostUpdates.willCommit(commit, oracle: oracle, into: &anomalies)
             oracle.apply(commit)

@@ -113,6 +113,9 @@ struct CommitOracle {
         return nil
     }
 
+    /// Makes room for `commits` commits at once (a long run's list, grown by doubling, was copied again and again).
+    mutating func reserveCapacity(commits: Int) { ordered.reserveCapacity(commits) }
+
     /// Adds a committed save (call in the order `order` gives).
     mutating func apply(_ event: CommitEvent) {
         let commit = event.commit
