@@ -58,17 +58,49 @@ struct LatencyTracker {
     private var states: [LifecycleState?]
     /// Whether any process's lifecycle was recorded yet (a reader or not).
     private var anyLifecycle = false
-    /// One save on its way to one reader: a `Propagation` once kept, with its commit and its pair by number
-    /// (a long run makes hundreds of thousands; four names each made them twice as large, and slower to fill).
+    /// One save on its way to one reader: a `Propagation` once kept, with its commit and its pair by number.
+    /// A long run makes hundreds of thousands: four names each made them three times as large, and the
+    /// memory for them (fresh from the system) slower to fill.
     private struct Sample {
         /// The commit, in `commitFacts`.
-        var commit: Int
+        private var commitNumber: Int32
         /// The (writer, reader) pair, in `pairs`.
-        var pair: Int
+        private var pairNumber: Int32
         var committedAt: UInt64
-        var notifiedAt: UInt64?
-        var refreshedAt: UInt64?
-        var seenAt: UInt64?
+        private var notified: UInt64 = 0
+        private var refreshed: UInt64 = 0
+        private var seen: UInt64 = 0
+        /// Which of `notified`, `refreshed` and `seen` are set (bits 0, 1, 2): an optional each took twice the room.
+        private var known: UInt8 = 0
+
+        init(commit: Int, pair: Int, committedAt: UInt64) {
+            commitNumber = Int32(commit)
+            pairNumber = Int32(pair)
+            self.committedAt = committedAt
+        }
+
+        var commit: Int { Int(commitNumber) }
+        var pair: Int { Int(pairNumber) }
+
+        var notifiedAt: UInt64? {
+            get { known & 1 != 0 ? notified : nil }
+            set { (notified, known) = Self.set(newValue, bit: 1, value: notified, known: known) }
+        }
+
+        var refreshedAt: UInt64? {
+            get { known & 2 != 0 ? refreshed : nil }
+            set { (refreshed, known) = Self.set(newValue, bit: 2, value: refreshed, known: known) }
+        }
+
+        var seenAt: UInt64? {
+            get { known & 4 != 0 ? seen : nil }
+            set { (seen, known) = Self.set(newValue, bit: 4, value: seen, known: known) }
+        }
+
+        private static func set(_ instant: UInt64?, bit: UInt8, value: UInt64, known: UInt8) -> (UInt64, UInt8) {
+            guard let instant else { return (value, known & ~bit) }
+            return (instant, known | bit)
+        }
     }
 
     /// What a propagation says of the commit it follows.
