@@ -79,6 +79,34 @@ import TestSupport
         }
     }
 
+    /// A process whose list still holds a note another process moved to another folder saves the list (the
+    /// store-trump policy lets the save through): the order keys it writes reach only the notes still in its
+    /// folder, so the other folder keeps the order its own save gave it.
+    @Test func aSaveOfAStaleListLeavesTheOrderOfNotesMovedAway() throws {
+        let stores = try Stores()
+        let app = try stores.open()
+        let view = app.viewContext
+        view.mergePolicy = .storeTrump
+        let first = try view.insert("Folder", values: [:]), second = try view.insert("Folder", values: [:])
+        let notes = try ["a", "b", "c", "x"].map { try view.insert("Note", values: ["title": .string($0)]) }
+        for note in notes.prefix(3) { try view.relate(first, to: note, via: "notes") }
+        try view.relate(second, to: notes[3], via: "notes")
+        let saved = try view.save()
+        let (l1, l2) = (saved.permanentIDs[first]!, saved.permanentIDs[second]!)
+        _ = try view.relatedObjects(of: l1, via: "notes")
+
+        let share = try stores.open().viewContext
+        let c = saved.permanentIDs[notes[2]]!
+        try share.relate(l2, to: c, via: "notes", at: 0)
+        try share.save()
+
+        try view.relate(l1, to: try view.insert("Note", values: ["title": "f"]), via: "notes")
+        try view.save()
+        let fresh = try stores.open().viewContext
+        #expect(try titles(fresh, fresh.relatedObjects(of: l2, via: "notes")) == ["c", "x"], "the share extension's order stands")
+        #expect(try titles(fresh, fresh.relatedObjects(of: l1, via: "notes")) == ["a", "b", "f"])
+    }
+
     @Test func aPlaylistsOrderLivesInItsJoinTableAndAChildPushesIt() throws {
         let stores = try Stores()
         let app = try stores.open()

@@ -254,17 +254,18 @@ struct SaveTransaction {
             guard let column = order.relationship.orderColumn else { continue }
             let statement: Statement
             switch order.relationship.storage {
-            case .inverseForeignKey:
-                statement = try db.cached("UPDATE \(core.model.entities[order.relationship.destination].tableName) SET \(column) = ? WHERE Z_PK = ?")
+            case .inverseForeignKey(let slot):
+                // Only a row that is still a member: one another process moved to another owner since this
+                // context read the list keeps the place its new owner gave it.
+                let members = core.model.entities[order.relationship.destination]
+                statement = try db.cached("UPDATE \(members.tableName) SET \(column) = ? WHERE Z_PK = ? AND \(members.slots[slot].column) = ?")
             case .joinTable(let table, let ownerColumn, let targetColumn):
                 statement = try db.cached("UPDATE \(table) SET \(column) = ? WHERE \(targetColumn) = ? AND \(ownerColumn) = ?")
             case .foreignKey:
                 continue
             }
             for (position, key) in order.members.enumerated() {
-                var arguments: [Value] = [.int(Int64(position + 1)), .int(mapping[key] ?? key)]
-                if case .joinTable = order.relationship.storage { arguments.append(.int(owner)) }
-                try statement.run(arguments)
+                try statement.run([.int(Int64(position + 1)), .int(mapping[key] ?? key), .int(owner)])
             }
         }
     }
