@@ -56,7 +56,7 @@ import Testing
         Fixture.expectOneError(Fixture.yaml(steps: steps, after: "limits: { history-transactions: -5 }"), line: after, column: 33,
                                containing: "the history-transactions limit must be between 0 and 100000000")
         Fixture.expectOneError(Fixture.yaml(steps: steps, after: "limits: { history-changes: 9999999999999999999999 }"), line: after, column: 28,
-                               containing: "expected a whole number for the history-changes limit")
+                               containing: "the history-changes limit must be between 0 and 100000000, but '9999999999999999999999' is far out of that range")
     }
 
     @Test func emptyLimitsAreAnError() {

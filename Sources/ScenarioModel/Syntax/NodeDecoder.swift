@@ -97,13 +97,19 @@ final class NodeDecoder {
 
     /// A whole number within `range`.
     func int(_ node: YAMLNode, _ what: String, in range: ClosedRange<Int> = Int.min...Int.max) -> Int? {
+        let bounds = range.upperBound == Int.max ? "at least \(range.lowerBound)"
+            : "between \(range.lowerBound) and \(range.upperBound)"
         guard !node.isQuoted, let text = node.scalar, let value = Int(text.replacingUnderscores()) else {
-            error("expected a whole number for \(what), but found \(node.shortDescription).", at: node)
+            // A whole number too long for 64 bits is out of range, not something else.
+            let digits = node.scalar.map { $0.replacingUnderscores().drop { $0 == "-" || $0 == "+" } } ?? ""
+            if !node.isQuoted, !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
+                error("\(what) must be \(bounds), but \(node.shortDescription) is far out of that range.", at: node)
+            } else {
+                error("expected a whole number for \(what), but found \(node.shortDescription).", at: node)
+            }
             return nil
         }
         guard range.contains(value) else {
-            let bounds = range.upperBound == Int.max ? "at least \(range.lowerBound)"
-                : "between \(range.lowerBound) and \(range.upperBound)"
             error("\(what) must be \(bounds), but is \(value).", at: node)
             return nil
         }
