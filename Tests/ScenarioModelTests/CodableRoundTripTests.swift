@@ -27,7 +27,7 @@ import Testing
         .batchInsert(entity: "Note", count: 1_000, values: values),
         .batchUpdate(entity: "Note", predicate: predicate, values: ["pinned": .bool(false)]),
         .batchDelete(entity: "Note", predicate: nil),
-        .pinGeneration(from: nil), .pinGeneration(from: "importer"), .unpinGeneration, .beginWrite, .endWrite, .mergeHistory,
+        .pinGeneration(from: nil), .unpinGeneration, .beginWrite, .endWrite, .mergeHistory,
         .purgeHistory(policy: nil), .purgeHistory(policy: PurgePolicy.none), .purgeHistory(policy: .consumedByAll),
         .purgeHistory(policy: .ownToken), .purgeHistory(policy: .olderThan(.days(7))),
         .purgeHistory(policy: .consumedByAll, expectDeleted: 2), .purgeHistory(policy: nil, expectDeleted: 0),

@@ -252,6 +252,12 @@ import Testing
         #expect(messages("  - app: { pin-generation: store }").first?.contains("'store' names no context") == true)
         #expect(messages("  - app: { pin-generation: importer, context: importer }").first?.contains("already shares its own") == true)
         #expect(messages("  - app: { pin-generation: \"a b\" }").first?.contains("current, view or a background context's name") == true)
+        #expect(messages("  - app: { pin-generation: imorter }").first?.contains("'imorter', which is no context of app; did you mean 'importer'?") == true,
+                "\(messages("  - app: { pin-generation: imorter }"))")
+        #expect(messages("  - app: { pin-generation: view }").first?.contains("already shares its own query generation") == true)
+        #expect(messages("  - app: { unpin-generation: true, context: editor }").first?.contains("editor is a child context") == true)
+        // A context the process's steps run through is one of its contexts.
+        _ = try Fixture.scenario(yaml("  - app: { fetch: Note, context: sync }\n  - app: { pin-generation: sync }"))
     }
 
     @Test func aContextNamesItsOwnAuthorPolicyAndStaleness() throws {

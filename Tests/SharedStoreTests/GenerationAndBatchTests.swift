@@ -37,7 +37,9 @@ import Testing
         let view = pair.app.viewContext
         let id = try view.insertNote("A")
         let importer = pair.app.newBackgroundContext(name: "importer")
-        #expect(throws: StoreError.self, "an unpinned context has no token to share") { try importer.pinQueryGeneration(from: view) }
+        try importer.pinQueryGeneration()
+        try importer.pinQueryGeneration(from: view)
+        #expect(!importer.isQueryGenerationPinned, "an unpinned context's token is nil, and a nil token unpins")
         try view.pinQueryGeneration()
         try importer.pinQueryGeneration(from: view)
         #expect(importer.sharesQueryGeneration(with: view), "the view's generation was established to be shared")

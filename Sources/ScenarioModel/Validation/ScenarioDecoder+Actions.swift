@@ -213,7 +213,7 @@ extension ScenarioDecoder {
         // `at: 0`: a position in an ordered to-many (`insert(_:at:)`), from 0.
         var position: Int?
         if action == "relate", let atNode = map["at"] {
-            position = decoder.int(atNode, "a position in the ordered relationship, from 0", in: 0...Limits.objects)
+            position = decoder.int(atNode, "a position in the ordered relationship (from 0)", in: 0...Limits.objects)
             if let relationship = source?.entity?.relationship(named: via), !(relationship.isToMany && relationship.isOrdered) {
                 decoder.error("at: places an object in an ordered to-many, and \(source!.entity!.name).\(via) is "
                     + (relationship.isToMany ? "unordered; declare it \"[\(relationship.destination)] ordered\" in the model, or remove at:."

@@ -81,12 +81,20 @@ extension ScenarioDecoder {
         guard knowsProcesses, !processNames.contains(key) else {
             guard let (step, expectError, onlyIn) = decodeAction(first.value, process: key) else { return [] }
             checkRole(of: step, process: key, at: first.value)
-            if case .pinGeneration(let source?) = step, source != "view", isChildContext(source, of: key) {
-                decoder.error("\(source) is a child context: it has no query generation of its own to share; pin from its "
-                    + "parent.", at: first.value.pairs?.first?.value ?? first.value)
-            }
             if case .push(let payload) = step { notePush(payload, process: key, at: first.value) }
             let context = decodeContext(first.value, step: step, process: key)
+            if case .pinGeneration(let source?) = step {
+                let at = first.value.pairs?.first?.value ?? first.value
+                if source == "view", first.value.pairs?.contains(where: { $0.key.scalar == "context" }) != true {
+                    decoder.error("the step runs through the view context, which already shares its own query generation; pin "
+                        + "another context from it with context:, or write pin-generation: current.", at: at)
+                } else if source != "view", isChildContext(source, of: key) {
+                    decoder.error("\(source) is a child context: it has no query generation of its own to share; pin from its "
+                        + "parent.", at: at)
+                } else if source != "view" {
+                    pendingGenerationSources.append((key, source, at))
+                }
+            }
             let versions = decodeVariantVersions(first.value, process: key, location: location, onlyIn: onlyIn)
             var base = ScenarioStep(location: location, process: key, step: step, expectError: expectError, onlyIn: onlyIn,
                                     exceptIn: versions.isEmpty ? nil : versions.compactMap(\.onlyIn?.first))
@@ -130,9 +138,9 @@ extension ScenarioDecoder {
             decoder.error("an App Intent's steps already run through a context of its own; remove context:.", at: pair.key)
             return nil
         }
-        if case .pinGeneration = step, isChildContext(name, of: process) {
+        if step.keyword == "pin-generation" || step.keyword == "unpin-generation", isChildContext(name, of: process) {
             decoder.error("\(name) is a child context: it reads through its parent and has no query generation of its "
-                + "own; pin its parent.", at: pair.value)
+                + "own; \(step.keyword == "pin-generation" ? "pin" : "unpin") its parent.", at: pair.value)
             return nil
         }
         if case .pinGeneration(let source?) = step, source == name {
@@ -140,6 +148,7 @@ extension ScenarioDecoder {
                 + "pin-generation: current.", at: pair.value)
             return nil
         }
+        usedContexts.insert([process, name])
         return name
     }
 

@@ -46,6 +46,10 @@ final class ScenarioDecoder {
     /// one, checked once every step is decoded.
     var fetchedResultsControllers: Set<String> = []
     var pendingControllerChecks: [(name: String, node: YAMLNode)] = []
+    /// The contexts each process's steps run through (`context:`), and the contexts `pin-generation` takes a
+    /// token from, checked once every step is decoded: each is `view`, declared, or one of those.
+    var usedContexts: Set<[String]> = []
+    var pendingGenerationSources: [(process: String, name: String, node: YAMLNode)] = []
     /// The keys that give a role's work, and the role that takes each.
     static let workKeys: [String: ProcessRole] = ["on-reload": .widget, "on-push": .notificationService]
     /// Whether the `processes` section could be read (step checks of process names are skipped otherwise).
@@ -153,6 +157,7 @@ final class ScenarioDecoder {
         checkAppIntents()
         decodePendingWork()
         checkControllerNames()
+        checkGenerationSources()
         // After the work: a push or a reload waits for what its process's work waits for.
         checkTotalWait(steps, variants: variants.map(\.name))
         checkOnlyIn(steps + processes.flatMap(\.allWork), variants: variants.map(\.name))
@@ -264,6 +269,20 @@ final class ScenarioDecoder {
             }
         }
         return (line, column)
+    }
+
+    /// Each context `pin-generation` takes a token from is one of the process's: a context it declares in
+    /// `contexts:` or whose steps run through (a misspelt name would be an unpinned new context, whose token is
+    /// nil and unpins).
+    private func checkGenerationSources() {
+        for (process, name, node) in pendingGenerationSources {
+            let declared = processes.first { $0.name == process }?.settings.contexts.map(\.name) ?? []
+            guard !declared.contains(name), !usedContexts.contains([process, name]) else { continue }
+            let known = declared + usedContexts.filter { $0[0] == process }.map { $0[1] }
+            decoder.error("pin-generation takes the token of '\(name)', which is no context of \(process)" + Suggestion.hint(
+                for: name, in: ["view"] + known,
+                otherwise: "name view, or a context the process declares in contexts: or runs steps through with context:."), at: node)
+        }
     }
 
     /// Each `results` check names a controller some fetch of the file makes.

@@ -49,17 +49,15 @@ extension ObjectContext {
 
     /// Pins the context to the query generation `other` is pinned to (Core Data's
     /// `setQueryGenerationFrom(other.queryGenerationToken)`): both read the same snapshot of the store until
-    /// either moves on. `other`'s generation is established now if it was not yet.
-    /// - Throws: `StoreError.invalidState` when `other` is not pinned (its token is nil), belongs to
-    ///   another store, or either is a child context.
+    /// either moves on. `other`'s generation is established now if it was not yet. An unpinned `other` has no
+    /// token (`queryGenerationToken` is nil), and setting a nil token unpins: so does this.
+    /// - Throws: `StoreError.invalidState` when `other` belongs to another store, or either is a child context.
     public func pinQueryGeneration(from other: ObjectContext) throws(StoreError) {
         guard parent == nil, other.parent == nil else {
             throw .invalidState("a child context has no query generation of its own; pin its parent")
         }
         guard other.core === core else { throw .invalidState("\(other.name)'s query generation token is of another store") }
-        guard other.generation.isPinned else {
-            throw .invalidState("\(other.name) is not pinned to a query generation (its queryGenerationToken is nil)")
-        }
+        guard other.generation.isPinned else { return unpinQueryGeneration() }
         guard other !== self else { return }
         try other.ensurePinned()
         guard case .pinned(let shared) = other.generation else { return }
