@@ -74,6 +74,8 @@ import TestSupport
         let keys = try SQLiteConnection(path: stores.url.path, readOnly: true)
         defer { keys.close() }
         #expect(try keys.scalarInt("SELECT count(*) FROM ZNOTE WHERE Z_FOK_FOLDER IS NOT NULL") == 3, "Core Data's column for the order")
+        let inspected = try StoreInspector.inspect(stores.url).entities.first { $0.name == "Note" }
+        #expect(inspected?.attributes.map(\.name) == ["title"], "an order key is no attribute of the note")
         #expect(throws: StoreError.self, "an unordered relationship has no positions") {
             try third.relate(b, to: folderID, via: "folder", at: 0)
         }

@@ -213,8 +213,9 @@ struct InspectionReader {
             var relationships: [StoreInspection.Relationship] = []
             if isRoot {
                 for (column, type) in columns where !["Z_PK", "Z_ENT", "Z_OPT"].contains(column) && column.hasPrefix("Z") {
-                    // `Z<n>_<NAME>`: the entity of a to-one's target, a companion of the column `Z<NAME>`.
-                    if Self.entityColumn(column) != nil { continue }
+                    // `Z<n>_<NAME>`: the entity of a to-one's target, a companion of the column `Z<NAME>`; `Z_FOK_<NAME>`:
+                    // the row's place in an ordered to-many whose inverse is the to-one `Z<NAME>`. Neither is a property.
+                    if Self.entityColumn(column) != nil || column.hasPrefix("Z_") { continue }
                     let name = spelledNames[String(column.dropFirst()).lowercased()] ?? String(column.dropFirst()).lowercased()
                     if type == "INTEGER", indexes.contains("\(table)_\(column)_INDEX") {
                         let destination = toOneDestination(column, in: columns, byNumber: byNumber, names: entityNames)

@@ -120,7 +120,8 @@ enum InspectionText {
             }
             for relationship in entity.relationships {
                 let destination = relationship.destination.map(v) ?? "(destination unknown)"
-                out += "    \(v(relationship.name)) -> \(relationship.toMany ? "[\(destination)]" : destination) (\(v(relationship.storage)))\n"
+                out += "    \(v(relationship.name)) -> \(relationship.toMany ? "[\(destination)]" : destination)\(relationship.isOrdered ? " ordered" : "")"
+                    + " (\(v(relationship.storage)))\n"
             }
         }
         if let history = inspection.history {
