@@ -99,6 +99,17 @@ public final class Model: Sendable {
         }
     }
 
+    /// The table that holds an ordered to-many's order keys: its members' (a one-to-many), or its join table;
+    /// nil for a relationship that is not an ordered to-many.
+    func orderTable(of relationship: RelationshipInfo) -> String? {
+        guard relationship.orderColumn != nil else { return nil }
+        switch relationship.storage {
+        case .inverseForeignKey: return entities[relationship.destination].tableName
+        case .joinTable(let table, _, _): return table
+        case .foreignKey: return nil
+        }
+    }
+
     /// The `Z_ENT` of the entity named `name`; nil when the model has none.
     public func entityNumber(of name: String) -> Int64? {
         index(ofEntity: name).map { entities[$0].entityNumber }

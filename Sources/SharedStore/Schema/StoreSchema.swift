@@ -47,13 +47,7 @@ enum StoreSchema {
         var result: [(table: String, column: String)] = []
         for entity in model.entities {
             for relationship in entity.relationships {
-                guard let column = relationship.orderColumn else { continue }
-                let table: String
-                switch relationship.storage {
-                case .inverseForeignKey: table = model.entities[model.entities[relationship.destination].family.root].tableName
-                case .joinTable(let join, _, _): table = join
-                case .foreignKey: continue
-                }
+                guard let column = relationship.orderColumn, let table = model.orderTable(of: relationship) else { continue }
                 if !result.contains(where: { $0 == (table, column) }) { result.append((table, column)) }
             }
         }
@@ -248,11 +242,7 @@ enum StoreSchema {
                 return "\(entity.tableName) has a column \(column) that \(root.name) in the model does not have"
             }
             for relationship in entity.relationships {
-                if let order = relationship.orderColumn {
-                    let table: String
-                    if case .joinTable(let join, _, _) = relationship.storage { table = join } else {
-                        table = model.entities[model.entities[relationship.destination].family.root].tableName
-                    }
+                if let order = relationship.orderColumn, let table = model.orderTable(of: relationship) {
                     guard try db.columns(of: table).contains(order) else {
                         return "\(table) has no column \(order) for the order of \(entity.name).\(relationship.name) (the model makes it ordered)"
                     }
