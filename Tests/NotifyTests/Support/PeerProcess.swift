@@ -7,6 +7,8 @@ import TestSupport
 final class PeerProcess: Sendable {
     private final class Lines: Sendable {
         let value = Mutex<[String]>([])
+        /// Whether the reader reached the end of the output (the child and everything holding its stdout ended).
+        let ended = Mutex(false)
     }
 
     private let process: Process
@@ -26,7 +28,10 @@ final class PeerProcess: Sendable {
             var pending = Data()
             while true {
                 let chunk = reader.availableData
-                if chunk.isEmpty { break }
+                if chunk.isEmpty {
+                    lines.ended.withLock { $0 = true }
+                    break
+                }
                 pending.append(chunk)
                 while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                     let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
@@ -59,11 +64,14 @@ final class PeerProcess: Sendable {
         return nil
     }
 
-    /// The exit code, waiting up to `timeout`; nil if still running.
+    /// The exit code, waiting up to `timeout`; nil if still running. Once it exited, `output` holds every line
+    /// it printed: the reader thread is waited for too (on a loaded machine it could still be behind).
     func exitCode(timeout: Duration = .seconds(5)) -> Int32? {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning && ContinuousClock.now < deadline { usleep(1_000) }
-        return process.isRunning ? nil : process.terminationStatus
+        guard !process.isRunning else { return nil }
+        while !lines.ended.withLock({ $0 }) && ContinuousClock.now < deadline + .seconds(5) { usleep(1_000) }
+        return process.terminationStatus
     }
 
     func stop() { kill(process.processIdentifier, SIGSTOP) }
