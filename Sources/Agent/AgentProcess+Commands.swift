@@ -100,6 +100,7 @@ extension AgentProcess {
                                     deleted: outcome.deleted, lock: outcome.lock, globalIDs: outcome.globalIDs,
                                     aliases: outcome.aliases)
             answer.matched = lastCheckMatched
+            answer.unsaved = unsavedObjects()
             if pendingPurge { answer.lockWaitPending = true }
             if holding, let held = heldWrite {
                 answer.commitHeld = true
@@ -119,9 +120,20 @@ extension AgentProcess {
             let record = errorRecord(error, expected: request.expectError)
             let status: AgentReply.Status = record.expected ? .ok : .failed
             var answer = AgentReply(seq: request.seq, status: status, error: record)
+            answer.unsaved = unsavedObjects()
             if pendingPurge { answer.lockWaitPending = true }
             reply(answer)
         }
+    }
+
+    /// The objects with changes no save has committed, in the view context and the process's other
+    /// contexts, by name; nil when there are none.
+    func unsavedObjects() -> [String]? {
+        var names: Set<String> = []
+        for context in [coordinator.viewContext] + namedContexts.values where context.hasChanges {
+            for id in context.insertedObjects + context.updatedObjects + context.deletedObjects { names.insert(ids.name(of: id)) }
+        }
+        return names.isEmpty ? nil : names.sorted()
     }
 
     /// Whether `command` may keep its transaction open (`AgentRequest.holdsCommit`): a save to the store

@@ -29,6 +29,8 @@ extension AgentProcess {
             try view.unrelate(try resolve(name), from: try resolve(other), via: relationship)
         case .save:
             try performSave(into: &outcome)
+        case .autosave:
+            if view.hasChanges { try performSave(into: &outcome, source: .autosave) }
         case .rollback:
             view.rollback()
             forgetUnsaved()
@@ -42,7 +44,10 @@ extension AgentProcess {
                                        shouldRefreshRefetchedObjects: options.refreshesRefetchedObjects,
                                        relationshipKeyPathsForPrefetching: options.prefetch)
             if options.controller != nil { updateControllers() }
-            let results = try currentContext.fetch(request)
+            // SwiftData's new context per fetch: the models it returns carry the values the fetch read.
+            var fetched = request
+            if settings.refresh == .newContext, contextOverride == nil { fetched.shouldRefreshRefetchedObjects = true }
+            let results = try currentContext.fetch(fetched)
             // An intent's fetches are its own context's, not the lists this process shows.
             if contextOverride == nil, !fetches.contains(request) { fetches.append(request) }
             if let name = options.controller { makeController(name, request: request, sections: options.sections, results: results) }

@@ -24,7 +24,10 @@ extension AgentProcess {
             result.updated = counts.updated
             result.deleted = counts.deleted
         case .refetch:
-            refetch()
+            refetch(settings.refetch)
+        case .newContext:
+            // The screen's fetches again, each in a new context: every model they return is read afresh.
+            refetch(.refreshRefetched)
         case .none:
             break
         }
@@ -52,8 +55,8 @@ extension AgentProcess {
         record(.refreshEnded(result))
     }
 
-    private func refetch() {
-        switch settings.refetch {
+    private func refetch(_ mode: RefetchMode) {
+        switch mode {
         case .reset:
             view.reset()
             forgetUnsaved()

@@ -1,3 +1,4 @@
+import Basics
 import SharedStore
 import Trace
 
@@ -7,7 +8,7 @@ extension AgentProcess {
     ///
     /// Inside `begin-write` the save is a savepoint: nothing is committed, recorded or posted until
     /// `end-write` commits the held transaction (`commitHeldWrite`).
-    func performSave(into outcome: inout CommandOutcome) throws {
+    func performSave(into outcome: inout CommandOutcome, source: CommitSource = .save) throws {
         if let parent = view.parent { return try saveIntoParent(parent) }
         let touched = view.updatedObjects + view.deletedObjects
         var baseVersions: [ObjectID: Int64] = [:]
@@ -62,7 +63,7 @@ extension AgentProcess {
             }
         }
         let commit = SaveCommit(
-            store: committedStoreName, source: .save, token: result.historyToken,
+            store: committedStoreName, source: source, token: result.historyToken,
             objects: objects, conflictResolved: !result.conflicts.isEmpty,
             conflicted: result.conflicts.map { ids.name(of: $0.object) }.sorted())
         if heldWrite != nil {

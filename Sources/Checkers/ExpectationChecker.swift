@@ -13,6 +13,8 @@ struct ExpectationChecker {
 
     let context: RunContext
     private var failed: [Failed] = []
+    /// Objects whose unsaved changes ended with their process (`unsaved-changes-lost`), and when first.
+    private var lostUnsaved: [String: UInt64] = [:]
 
     init(context: RunContext) {
         self.context = context
@@ -23,9 +25,16 @@ struct ExpectationChecker {
         failed.append(Failed(record: record, key: StepKey(process: process, step: step), t: t))
     }
 
+    /// `object`'s unsaved changes ended with its process at `t`: a read of it expecting them, later, is
+    /// explained by that loss.
+    mutating func lost(_ object: String, at t: UInt64) {
+        if lostUnsaved[object] == nil { lostUnsaved[object] = t }
+    }
+
     func finish(explained: Set<StepKey>, predicateSteps: Set<StepKey>, into anomalies: inout [Anomaly]) {
         for check in failed where !explained.contains(check.key) {
             let record = check.record, process = check.key.process, step = check.key.step, t = check.t
+            if record.kind == .read, let lostAt = lostUnsaved[record.subject], lostAt <= t { continue }
             let within = record.withinNanos == 0 ? "" : " within \(DurationText.format(record.withinNanos))"
             if record.kind == .count, let want = record.expectedCount, let got = record.actualCount {
                 if predicateSteps.contains(check.key), want != got {

@@ -5,6 +5,7 @@ import Trace
 /// connection's standing WAL locks are not recorded as held and never count.
 enum LifecycleChecker {
     static func check(_ change: LifecycleChange, process: String, step: Int?, t: UInt64, context: RunContext) -> Anomaly? {
+        if let unsaved = change.unsaved, !unsaved.isEmpty { return lost(unsaved, change, process: process, step: step, t: t, context: context) }
         guard change.state == .suspended, change.holdsLock == true else { return nil }
         let lock = change.lock?.rawValue ?? "transaction"
         let store = context.store(of: process).map { " on \($0)" } ?? ""
@@ -15,5 +16,19 @@ enum LifecycleChecker {
                 + (change.lock == .pinnedRead
                     ? "meanwhile no checkpoint can reset the -wal past its snapshot (writers still commit: WAL readers block no writer)."
                     : "other processes wait on the lock."))
+    }
+
+    /// `unsaved-changes-lost`: the process ended (exited, or was terminated) with changes no save committed.
+    private static func lost(_ unsaved: [String], _ change: LifecycleChange, process: String, step: Int?, t: UInt64,
+                             context: RunContext) -> Anomaly {
+        let how = change.state == .terminated ? "was terminated" : "exited"
+        let objects = unsaved.prefix(5).joined(separator: ", ") + (unsaved.count > 5 ? " and \(unsaved.count - 5) more" : "")
+        let swiftData = context.isSwiftData(process)
+        return context.anomaly(
+            .unsavedChangesLost, process: process, step: step, t: t, seen: "ended with unsaved changes to \(objects)",
+            expected: "every change saved before the process ends",
+            explanation: "\(process) \(how) at \(context.at(t)) with changes to \(objects) that no save had committed; they ended with it, "
+                + "and no other process will ever see them"
+                + (swiftData ? " (SwiftData's autosave had not run: save() before the work ends)." : " (save before the work ends)."))
     }
 }

@@ -104,6 +104,7 @@ public enum TraceChecker {
                     if let anomaly = LifecycleChecker.check(change, process: process, step: step, t: t, context: context) {
                         anomalies.append(anomaly)
                     }
+                    for object in change.unsaved ?? [] { expectations.lost(object, at: t) }
                 case .verified(let record):
                     finals.verified(record, process: process, step: step, invoked: invoked, t: t, into: &anomalies)
                 case .finalStore(let snapshot):

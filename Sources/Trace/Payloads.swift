@@ -8,12 +8,16 @@ public struct LifecycleChange: Sendable, Hashable, Codable {
     public var holdsLock: Bool?
     /// What it held.
     public var lock: LockKind?
+    /// For `exited` and `terminated`: the objects with changes no save had committed, which ended with the
+    /// process (nil when there were none).
+    public var unsaved: [String]?
 
-    public init(state: LifecycleState, pid: Int32? = nil, holdsLock: Bool? = nil, lock: LockKind? = nil) {
+    public init(state: LifecycleState, pid: Int32? = nil, holdsLock: Bool? = nil, lock: LockKind? = nil, unsaved: [String]? = nil) {
         self.state = state
         self.pid = pid
         self.holdsLock = holdsLock
         self.lock = lock
+        self.unsaved = unsaved
     }
 }
 

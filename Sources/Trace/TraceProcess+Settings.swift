@@ -7,6 +7,7 @@ extension TraceProcess {
         public static let staleness = "staleness"
         public static let trigger = "trigger"
         public static let writeTransactions = "write-transactions"
+        public static let framework = "framework"
     }
 
     /// How `settings` writes a `staleness` of -1 (cached rows never expire).
@@ -20,6 +21,11 @@ extension TraceProcess {
 
     /// Whether its view context's `stalenessInterval` is -1: a refresh refills faults from the row cache.
     public var cachedRowsNeverExpire: Bool { settings[SettingKey.staleness] == Self.neverExpires }
+
+    /// The framework its code uses (Core Data when the trace does not say).
+    public var framework: PersistenceFramework {
+        settings[SettingKey.framework].flatMap(PersistenceFramework.init(rawValue:)) ?? .coreData
+    }
 
     /// How its saves take the write lock (immediately when the trace does not say).
     public var writeTransactions: WriteTransactions {

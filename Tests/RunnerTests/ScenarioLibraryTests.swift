@@ -52,6 +52,11 @@ import Trace
         "deferred-transaction-fails-busy-at-once/deferred": [(.busy, "app", nil)],
         "migration-races-an-extension/extension-open": [(.storeLoadFailed, "share", nil)],
         "migration-races-an-extension/extension-writing": [(.storeLoadFailed, "app", nil)],
+        "swiftdata-context-never-sees-another-save/long-lived-context": [(.staleRead, "app", "n1")],
+        "autosave-that-never-happened/relies-on-autosave": [(.unsavedChangesLost, "share", nil)],
+        "swiftdata-widget-of-a-core-data-app/long-lived-context": [(.staleRead, "widget", "t1"), (.notConverged, "widget", "t1")],
+        "swiftdata-app-terminated-before-its-autosave/autosave-off": [(.unsavedChangesLost, "app", nil)],
+        "swiftdata-strategy-comparison/long-lived-context": [(.staleRead, "app", "n1"), (.missedInsert, "app", "n2")],
         "same-note-on-phone-and-watch-without-uuid/default": [(.duplicate, "group:group.example.notes", "n1"), (.duplicate, "own:watch", "n1")],
     ]
 

@@ -106,7 +106,10 @@ import Testing
     }
 
     @Test func everyKeywordSettingAcceptsEveryValue() throws {
-        for value in RefreshStrategy.allCases { #expect(try settings("refresh: \(value.rawValue)").refresh == value) }
+        for value in RefreshStrategy.allCases {
+            let framework: PersistenceFramework = value.isAvailable(in: .coreData) ? .coreData : .swiftData
+            #expect(try settings("framework: \(framework.rawValue)\nrefresh: \(value.rawValue)").refresh == value)
+        }
         for value in RefreshTrigger.allCases { #expect(try settings("trigger: \(value.rawValue)").trigger == value) }
         for value in ObserveTiming.allCases { #expect(try settings("observe: \(value.rawValue)").observe == value) }
         for value in RefetchMode.allCases { #expect(try settings("refetch: \(value.rawValue)").refetch == value) }

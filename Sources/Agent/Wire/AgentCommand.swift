@@ -14,6 +14,9 @@ public enum AgentCommand: Sendable, Hashable, Codable {
     case relate(id: String, to: String, via: String, at: Int? = nil)
     case unrelate(id: String, from: String, via: String)
     case save
+    /// A SwiftData main context's autosave: the view context saves when it has changes (recorded as an
+    /// `autosave` commit), and does nothing when it has none.
+    case autosave
     case rollback
     case reset
     case fetch(entity: String, predicate: FetchPredicate?, sort: [SortKey], options: FetchOptions = FetchOptions())
@@ -83,7 +86,7 @@ extension AgentCommand {
     /// write lock first, or a checkpoint, which waits for readers before it writes anything.
     public var yieldsOnLockWait: Bool {
         switch self {
-        case .save, .batchInsert, .batchUpdate, .batchDelete, .beginWrite, .purgeHistory, .checkpoint: true
+        case .save, .autosave, .batchInsert, .batchUpdate, .batchDelete, .beginWrite, .purgeHistory, .checkpoint: true
         default: false
         }
     }
@@ -92,7 +95,7 @@ extension AgentCommand {
     /// `parallel` when asked (`AgentRequest.holdsCommit`): a save, a batch operation, a purge.
     public var mayHoldItsCommit: Bool {
         switch self {
-        case .save, .batchInsert, .batchUpdate, .batchDelete, .purgeHistory: true
+        case .save, .autosave, .batchInsert, .batchUpdate, .batchDelete, .purgeHistory: true
         default: false
         }
     }

@@ -168,6 +168,9 @@ public struct AgentReply: Sendable, Hashable, Codable {
     /// With `commitHeld`: the rows a batch update or delete changed, or the history changes a purge
     /// deleted, which the write holds the lock for besides its commit (`CostModel.held(_:rows:)`).
     public var heldRows: Int?
+    /// The objects with changes in any of the process's contexts that no save has committed yet (nil when
+    /// none), after the command: what the process loses if it ends now.
+    public var unsaved: [String]?
 
     public init(seq: Int, status: Status, error: ErrorRecord? = nil, inserted: [String: ObjectRef] = [:], deleted: [String] = [],
                 lock: LockKind? = nil, globalIDs: [String: String] = [:], aliases: [String: [ObjectRef]] = [:]) {
@@ -185,7 +188,7 @@ public struct AgentReply: Sendable, Hashable, Codable {
 extension AgentReply {
     private enum CodingKeys: String, CodingKey {
         case seq, status, error, inserted, deleted, lock, globalIDs, aliases, virtualEnd, notifications, matched, lockWaitPending, store,
-             commitHeld, heldRows
+             commitHeld, heldRows, unsaved
     }
 
     /// Decodes a reply; the collections may be left out when empty.
@@ -207,5 +210,6 @@ extension AgentReply {
         store = try container.decodeIfPresent(String.self, forKey: .store)
         commitHeld = try container.decodeIfPresent(Bool.self, forKey: .commitHeld)
         heldRows = try container.decodeIfPresent(Int.self, forKey: .heldRows)
+        unsaved = try container.decodeIfPresent([String].self, forKey: .unsaved)
     }
 }

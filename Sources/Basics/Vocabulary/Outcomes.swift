@@ -77,6 +77,8 @@ public enum ReadSource: String, Sendable, Hashable, Codable, CaseIterable {
 /// What made a commit.
 public enum CommitSource: String, Sendable, Hashable, Codable, CaseIterable {
     case save
+    /// A SwiftData main context's autosave: a save no step asked for.
+    case autosave
     case batchInsert = "batch-insert"
     case batchUpdate = "batch-update"
     case batchDelete = "batch-delete"
@@ -93,7 +95,7 @@ public enum CommitSource: String, Sendable, Hashable, Codable, CaseIterable {
     /// propagation latency: not a restore, a migration or the starting store file, which no process wrote.
     public var propagates: Bool {
         switch self {
-        case .save, .batchInsert, .batchUpdate, .batchDelete, .syncImport: true
+        case .save, .autosave, .batchInsert, .batchUpdate, .batchDelete, .syncImport: true
         case .restore, .migration, .storeFile: false
         }
     }

@@ -35,6 +35,36 @@ public enum RefreshStrategy: String, Sendable, Hashable, Codable, CaseIterable {
     case history
     /// Re-run this process's fetches, as the `refetch` setting says.
     case refetch
+    /// SwiftData: a new `ModelContext` for each fetch, so fetches read the store's current values; at its
+    /// trigger the process re-runs its fetches so.
+    case newContext = "new-context"
+
+    /// Whether a process of `framework` can use this strategy: SwiftData has no `refreshAllObjects()` or
+    /// refetch options, and a new context per fetch is how SwiftData apps catch up.
+    public func isAvailable(in framework: PersistenceFramework) -> Bool {
+        switch self {
+        case .none, .history: true
+        case .staleness, .refetch: framework == .coreData
+        case .newContext: framework == .swiftData
+        }
+    }
+}
+
+/// The persistence framework a process's code uses over the shared store (`framework`).
+public enum PersistenceFramework: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Core Data: `NSPersistentContainer`, its view context and the contexts it declares.
+    case coreData = "coredata"
+    /// SwiftData: a `ModelContainer` (a Core Data store underneath) and its `mainContext`, which
+    /// autosaves and has no merge API.
+    case swiftData = "swiftdata"
+
+    /// The name users know it by.
+    public var displayName: String {
+        switch self {
+        case .coreData: "Core Data"
+        case .swiftData: "SwiftData"
+        }
+    }
 }
 
 /// When the refresh strategy runs (`trigger`).

@@ -8,6 +8,8 @@ public enum RefreshKind: String, Sendable, Hashable, Codable, CaseIterable {
     case history
     /// The strategy `refetch`.
     case refetch
+    /// The strategy `new-context` (SwiftData): the fetches re-run, each in a new context.
+    case newContext = "new-context"
     /// A `refresh` step: `refreshAllObjects()` whatever the strategy.
     case refreshAll = "refresh-all"
     /// A `{ refresh: x }` step.
@@ -24,6 +26,7 @@ public enum RefreshKind: String, Sendable, Hashable, Codable, CaseIterable {
         case .staleness: self = .staleness
         case .history: self = .history
         case .refetch: self = .refetch
+        case .newContext: self = .newContext
         }
     }
 }

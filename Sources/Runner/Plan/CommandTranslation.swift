@@ -21,6 +21,7 @@ extension ScenarioRunner {
         case .relate(let id, let to, let via, let at): return .relate(id: id, to: to, via: via, at: at)
         case .unrelate(let id, let from, let via): return .unrelate(id: id, from: from, via: via)
         case .save: return .save
+        case .autosave: return .autosave
         case .rollback: return .rollback
         case .reset: return .reset
         case .fetch(let entity, let predicate, let sort, let options):

@@ -66,12 +66,18 @@ public struct RunPlan: Sendable {
             return PlannedStep(index: index, step: step, children: children)
         }
         var reloads = ReloadSchedule(run: run)
+        var autosaves = AutosaveSchedule(run: run)
         var planned: [PlannedStep] = []
-        for step in run.steps {
+        /// Plans a step, then the autosaves due once it has run; returns the step's position.
+        func planWithAutosaves(_ step: ScenarioStep) -> Int {
             planned.append(plan(step))
-            for reload in reloads.after(step, at: planned.count - 1, index: planned[planned.count - 1].index) {
-                planned.append(plan(reload))
-            }
+            let position = planned.count - 1
+            for autosave in autosaves.after(planned[position]) { planned.append(plan(autosave)) }
+            return position
+        }
+        for step in run.steps {
+            let position = planWithAutosaves(step)
+            for reload in reloads.after(step, at: position, index: planned[position].index) { _ = planWithAutosaves(reload) }
         }
         for (position, note) in reloads.unfinished() { planned[position].notes.append(note) }
         for (position, note) in reloads.refused { planned[position].notes.append(note) }
@@ -143,6 +149,10 @@ public struct RunPlan: Sendable {
             if settings.onNewerModel != .keepRunning { result["on-newer-model"] = settings.onNewerModel.rawValue }
         }
         if settings.role == .notificationService { result["between-pushes"] = settings.betweenPushes.rawValue }
+        if settings.framework == .swiftData {
+            result[Key.framework] = settings.framework.rawValue
+            result["autosave"] = settings.autosave ? settings.autosaveDelay.description : "false"
+        }
         return result
     }
 }

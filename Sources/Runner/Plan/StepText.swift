@@ -27,6 +27,7 @@ enum StepText {
         case .reloadTimelines(let widget): return "reload-timelines" + (widget.map { " of \($0)" } ?? "")
         case .reload(let step, false): return "reload (requested at step \(step))"
         case .reload(_, true): return "reload (its timeline's reload policy asked for it)"
+        case .autosave(let step): return "autosave (changes since step \(step))"
         case .restoreStore(let name): return "restore-store from \(name)"
         case .appUpdate(let version): return "app-update to \(version)"
         case .insert(let entity, let id, let values): return "insert \(entity) \(id) \(render(values))"

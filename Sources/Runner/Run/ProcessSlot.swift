@@ -12,6 +12,9 @@ final class ProcessSlot {
     let store: String
     var lifecycle: ProcessLifecycle
     var child: (any SupervisedProcess)?
+    /// The objects with changes the process has not saved, as its last reply said: what it loses if it
+    /// exits or is terminated now.
+    var unsaved: [String]?
     /// Whether the child is a standby agent from the pool (given back at `exit`, not waited for).
     var pooled = false
     /// How many times it has been launched.

@@ -36,6 +36,8 @@ extension ScenarioRunner {
             record(.storeGrowth(try growth(of: store)), as: "runner")
         }
         for slot in orderedSlots where slot.canTakeCommands {
+            // The run's end closes it: what it has not saved is not lost to anything the file did.
+            slot.unsaved = nil
             try lifecycle(.exit, slot)
         }
         for store in storesToDump {

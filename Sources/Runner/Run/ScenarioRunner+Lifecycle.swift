@@ -72,8 +72,12 @@ extension ScenarioRunner {
         case .notifyHub(let state):
             hub.setLifecycle(Self.hubState(state), for: slot.name)
             if state != .suspended && state != .launching {
-                record(.lifecycle(LifecycleChange(state: state, pid: pid(of: slot))), as: slot.name)
+                // What it had not saved ends with it when it exits or is terminated (not what a crash step
+                // kills on purpose, nor what the run's end closes).
+                let lost = state == .exited || state == .terminated ? slot.unsaved : nil
+                record(.lifecycle(LifecycleChange(state: state, pid: pid(of: slot), unsaved: lost)), as: slot.name)
             }
+            if !state.isRunning { slot.unsaved = nil }
             if state == .background, slot.canTakeCommands { try sendCarryingExpectation(.enterBackground, to: slot) }
         case .sendSignal(let signal):
             try deliver(signal, to: slot)

@@ -76,6 +76,9 @@ extension ScenarioRunner {
         case .resume: try lifecycle(.resume, slot, expecting: step.expectError)
         case .foreground: try lifecycle(.foreground, slot, expecting: step.expectError)
         case .terminate: try lifecycle(.terminate, slot)
+        case .autosave where !slot.canTakeCommands:
+            // Its timer cannot fire: the process ended (its changes with it) or was stopped since the plan placed it.
+            record(.note("\(slot.name) is not running: its autosave did not run"))
         case .reloadTimelines:
             // The request is the system's to act on: the plan placed the reloads it runs (`ReloadSchedule`).
             guard slot.canTakeCommands else {
@@ -226,6 +229,7 @@ extension ScenarioRunner {
             }
             guard reply.seq == seq else { continue }
             learn(reply, from: slot)
+            if reply.status == .ok || reply.status == .failed { slot.unsaved = reply.unsaved }
             if reply.status == .failed, let error = reply.error, error.kind == .other || error.kind == .timeout {
                 throw failure(error.message, process: slot.name)
             }

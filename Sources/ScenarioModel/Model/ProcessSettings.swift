@@ -7,6 +7,14 @@ import Basics
 public struct ProcessSettings: Sendable, Hashable, Codable {
     /// The process's role (fixed per process; variants cannot change it).
     public var role: ProcessRole
+    /// `framework`: Core Data or SwiftData (fixed per process, as the role is).
+    public var framework: PersistenceFramework = .coreData
+    /// `autosave`: for a SwiftData process, whether its main context autosaves (`autosaveEnabled`, true for
+    /// `mainContext`).
+    public var autosave: Bool = true
+    /// `autosave-delay`: for a SwiftData process, how long after the first unsaved change the main context's
+    /// autosave runs, on the simulated clock (Apple documents no interval).
+    public var autosaveDelay: Duration = .seconds(1)
     /// `refresh`: how the view context catches up with other processes' saves.
     public var refresh: RefreshStrategy = .none
     /// `staleness`: the view context's stalenessInterval.
@@ -99,10 +107,14 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
     /// resumes or launches the app in the background to perform it).
     public var runsIn: IntentTarget = .appIntentsExtension
 
-    /// The defaults for a role: every setting's first listed value, and `storage: own` for `watch`.
-    public init(role: ProcessRole) {
+    /// The defaults for a role: every setting's first listed value, and `storage: own` for `watch`; a
+    /// SwiftData process's refreshes follow the store's remote-change notification, as SwiftData apps
+    /// observe (`NSPersistentStoreRemoteChange`; `ModelContainer`'s own since iOS 27).
+    public init(role: ProcessRole, framework: PersistenceFramework = .coreData) {
         self.role = role
+        self.framework = framework
         self.storage = role == .watch ? .own : .group
+        if framework == .swiftData { trigger = .remoteChange }
         // A widget refreshes when the system reloads it, not on notifications.
         if role == .widget { trigger = .manual }
     }
@@ -156,6 +168,8 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
         case let .betweenPushes(value): betweenPushes = value
         case let .widgetButton(value): widgetButton = value
         case let .runsIn(value): runsIn = value
+        case let .autosave(value): autosave = value
+        case let .autosaveDelay(value): autosaveDelay = value
         }
     }
 }
@@ -199,13 +213,16 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     case betweenPushes(BetweenWork)
     case widgetButton(String?)
     case runsIn(IntentTarget)
+    case autosave(Bool)
+    case autosaveDelay(Duration)
 
     /// Every setting key, in the contract's order.
     public static let keys = [
         "refresh", "staleness", "trigger", "poll-interval", "observe", "merge-policy", "history-tracking",
         "author", "history-authors", "history-entities", "history-change-types", "history-start", "purge", "refetch", "notify", "delivery", "query-generation",
         "busy-timeout", "write-transactions", "model", "migrate", "on-load-failure", "storage", "sync", "read-only", "foreign-token", "delete-inaccessible-faults", "automatically-merges", "contexts", "reload-delay", "reload-budget", "between-reloads",
-        "timeline-policy", "on-newer-model", "between-pushes", "widget-button", "runs-in",
+        "timeline-policy", "on-newer-model", "between-pushes", "widget-button", "runs-in", "framework", "autosave",
+        "autosave-delay",
     ]
 
     /// The settings only a widget takes.
@@ -216,4 +233,14 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
 
     /// The settings only an App Intent takes.
     public static let intentKeys: Set<String> = ["widget-button", "runs-in"]
+
+    /// The settings only a SwiftData process takes.
+    public static let swiftDataKeys: Set<String> = ["autosave", "autosave-delay"]
+
+    /// The settings only a Core Data process takes: APIs SwiftData does not expose (`stalenessInterval`,
+    /// `shouldRefreshRefetchedObjects`, `automaticallyMergesChangesFromParent`, query generations,
+    /// `shouldDeleteInaccessibleFaults`).
+    public static let coreDataKeys: Set<String> = [
+        "staleness", "refetch", "automatically-merges", "query-generation", "delete-inaccessible-faults",
+    ]
 }

@@ -102,3 +102,10 @@ extension WriteTransactions: ScenarioKeyword {}
 extension LoadFailure: ScenarioKeyword {}
 extension StorageLocation: ScenarioKeyword {}
 extension AttributeType: ScenarioKeyword {}
+
+extension PersistenceFramework: ScenarioKeyword {
+    /// The frameworks as their names are also written.
+    static var aliases: [String: PersistenceFramework] {
+        ["core-data": .coreData, "CoreData": .coreData, "swift-data": .swiftData, "SwiftData": .swiftData]
+    }
+}

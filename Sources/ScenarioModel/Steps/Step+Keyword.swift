@@ -16,6 +16,7 @@ extension Step {
         case .push: "push"
         case .reloadTimelines: "reload-timelines"
         case .reload: "reload"
+        case .autosave: "autosave"
         case .insert: "insert"
         case .update: "update"
         case .delete: "delete"

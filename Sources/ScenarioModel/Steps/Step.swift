@@ -40,6 +40,10 @@ public enum Step: Sendable, Hashable, Codable {
     /// launch or resume it, run its refresh strategy and its `on-reload:` work, then suspend or exit it.
     /// Made by the runner's plan, never written in a file.
     case reload(requestedAt: Int, byTimelinePolicy: Bool = false)
+    /// A SwiftData main context's autosave (`autosaveEnabled`): saves it when it has changes. Made by the
+    /// runner's plan after the first change has waited `autosave-delay` (changes made at step
+    /// `changedAt`), or when the app goes to the background; never written in a file.
+    case autosave(changedAt: Int)
 
     // MARK: Objects and contexts
 

@@ -139,7 +139,7 @@ enum LifecycleCheck {
                 if state == .suspended { apply([.resume], to: process, at: step) }
                 if !state.isRunning { apply([.launch, .ready], to: process, at: step) }
                 apply([keptAfterPush.contains(process) ? .suspend : .exit], to: process, at: step)
-            case .reload:
+            case .reload, .autosave:
                 return
             case .save:
                 require(process, at: step, doing: "save")

@@ -23,9 +23,11 @@ extension ScenarioDecoder {
             }
             let role = settingsMap.required("role", in: "process '\(name)'", example: "role: host")
                 .flatMap { decoder.keyword($0, ProcessRole.self, "role") }
+            let framework = settingsMap["framework"].flatMap { decoder.keyword($0, PersistenceFramework.self, "framework") }
             let settings = decodeSettings(settingsMap, of: name, allowingRole: true)
-            let declared = ProcessSettings(role: role ?? .host).applying(settings)
+            let declared = ProcessSettings(role: role ?? .host, framework: framework ?? .coreData).applying(settings)
             if let role { checkRoleKeys(settingsMap, role: role, process: name) }
+            refuseOtherFrameworksSettings(settingsMap, framework: framework ?? .coreData, process: name)
             processes.append(ProcessDeclaration(name: name, settings: declared, location: location))
         }
     }
@@ -63,6 +65,33 @@ extension ScenarioDecoder {
             if ProcessSetting.intentKeys.contains(key), role != .intent {
                 decoder.error("\(key) is an App Intent's setting, and '\(process)' is a \(role.rawValue); remove it, or "
                     + "make the process role: intent.", at: pair.key)
+            }
+        }
+    }
+
+    /// Settings only the other framework takes (SwiftData's autosave; Core Data's refresh APIs, which
+    /// SwiftData does not expose), and refresh strategies it cannot use, refused where a process declares
+    /// them or a variant overrides them.
+    func refuseOtherFrameworksSettings(_ map: MappingReader, framework: PersistenceFramework, process: String) {
+        let other: PersistenceFramework = framework == .coreData ? .swiftData : .coreData
+        for pair in map.pairs {
+            guard let key = pair.key.scalar else { continue }
+            let only = framework == .coreData ? ProcessSetting.swiftDataKeys : ProcessSetting.coreDataKeys
+            if only.contains(key) {
+                decoder.error("\(key) is a \(other.displayName) setting, and '\(process)' uses \(framework.displayName); remove it, "
+                    + "or give the process framework: \(other.rawValue).", at: pair.key)
+            }
+            if key == "refresh", let word = pair.value.scalar, let strategy = RefreshStrategy(rawValue: word),
+               !strategy.isAvailable(in: framework) {
+                let usable = RefreshStrategy.allCases.filter { $0.isAvailable(in: framework) }.map(\.rawValue)
+                decoder.error("refresh: \(word) is a \(other.displayName) strategy, and '\(process)' uses \(framework.displayName), "
+                    + "whose strategies are \(Suggestion.list(usable)).", at: pair.value)
+            }
+            if key == "contexts", framework == .swiftData, let entries = pair.value.pairs {
+                for entry in entries where entry.value.pairs?.contains(where: { $0.key.scalar == "parent" && $0.value.scalar != "store" }) == true {
+                    decoder.error("SwiftData has no child contexts: '\(process)' uses SwiftData, so its context "
+                        + "'\(entry.key.scalar ?? "")' is a ModelContext of the container (remove its parent:).", at: entry.key)
+                }
             }
         }
     }

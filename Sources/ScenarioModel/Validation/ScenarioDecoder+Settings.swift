@@ -18,10 +18,10 @@ extension ScenarioDecoder {
                 syncLatency = decoder.duration(pair.value, "the sync latency").map { .sync(.transfer(latency: $0)) }
                 continue
             }
-            if key == "role" {
+            if key == "role" || key == "framework" {
                 if !allowingRole {
-                    decoder.error("a variant cannot change the role of '\(process)'; declare another process with "
-                        + "that role instead.", at: pair.key)
+                    decoder.error("a variant cannot change the \(key) of '\(process)'; declare another process with "
+                        + "that \(key) instead.", at: pair.key)
                 }
                 continue
             }
@@ -90,6 +90,9 @@ extension ScenarioDecoder {
         case "on-newer-model": decoder.keyword(node, OnNewerModel.self, "on-newer-model").map(ProcessSetting.onNewerModel)
         case "timeline-policy": decodeTimelinePolicy(node).map(ProcessSetting.timelinePolicy)
         case "between-pushes": decoder.keyword(node, BetweenWork.self, "between-pushes").map(ProcessSetting.betweenPushes)
+        case "autosave": decoder.bool(node, "autosave").map(ProcessSetting.autosave)
+        case "autosave-delay":
+            decoder.duration(node, "autosave-delay (on the simulated clock)", limit: Limits.simulatedTime).map(ProcessSetting.autosaveDelay)
         case "runs-in":
             decoder.keyword(node, IntentTarget.self, "intent target (where its code is built)").map { target in
                 if target == .app { pendingAppIntents.append(node) }

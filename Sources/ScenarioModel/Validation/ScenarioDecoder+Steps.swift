@@ -81,6 +81,7 @@ extension ScenarioDecoder {
         guard knowsProcesses, !processNames.contains(key) else {
             guard let (step, expectError, onlyIn) = decodeAction(first.value, process: key) else { return [] }
             checkRole(of: step, process: key, at: first.value)
+            checkFramework(of: step, process: key, at: first.value)
             if case .push(let payload) = step { notePush(payload, process: key, at: first.value) }
             let context = decodeContext(first.value, step: step, process: key)
             if case .pinGeneration(let source?) = step {
@@ -160,6 +161,27 @@ extension ScenarioDecoder {
     }
 
     /// `push` needs a notification service extension; `reload-timelines` a widget.
+    /// Refuses, on a SwiftData process, the steps that call Core Data APIs SwiftData does not expose:
+    /// `refreshAllObjects()`, `refresh(_:mergeChanges:)`, query generations, a history merge into a
+    /// context, and the fetch options `FetchDescriptor` lacks.
+    private func checkFramework(of step: Step, process: String, at node: YAMLNode) {
+        guard processes.first(where: { $0.name == process })?.settings.framework == .swiftData else { return }
+        let api: String? = switch step {
+        case .refreshAll: "refreshAllObjects()"
+        case .refresh: "refresh(_:mergeChanges:)"
+        case .pinGeneration, .unpinGeneration: "query generations"
+        case .mergeHistory: "merging history into a context (mergeChanges(fromContextDidSave:))"
+        case .fetch(_, _, _, let options) where options.refreshesRefetchedObjects:
+            "shouldRefreshRefetchedObjects (refreshes-refetched-objects)"
+        case .fetch(_, _, _, let options) where !options.returnsObjectsAsFaults:
+            "returnsObjectsAsFaults (returns-objects-as-faults)"
+        default: nil
+        }
+        guard let api else { return }
+        decoder.error("\(step.keyword) needs Core Data's \(api), which SwiftData does not have, and '\(process)' uses "
+            + "SwiftData; remove it, or catch up with refresh: new-context or history (run-refresh).", at: node)
+    }
+
     private func checkRole(of step: Step, process: String, at node: YAMLNode) {
         let widgets = processes.filter { $0.role == .widget }.map(\.name)
         switch step {

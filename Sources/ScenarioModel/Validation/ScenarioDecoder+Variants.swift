@@ -56,8 +56,9 @@ extension ScenarioDecoder {
                 guard let settingsMap = MappingReader(pair.value, "the settings \(what) overrides for '\(key)'", decoder)
                 else { valid = false; continue }
                 let settings = decodeSettings(settingsMap, of: key, allowingRole: false)
-                if let role = processes.first(where: { $0.name == key })?.settings.role {
-                    refuseOtherRolesSettings(settingsMap, role: role, process: key)
+                if let declared = processes.first(where: { $0.name == key })?.settings {
+                    refuseOtherRolesSettings(settingsMap, role: declared.role, process: key)
+                    refuseOtherFrameworksSettings(settingsMap, framework: declared.framework, process: key)
                 }
                 variant.overrides.append(ProcessOverride(process: key, settings: settings))
             }

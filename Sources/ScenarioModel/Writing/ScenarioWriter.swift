@@ -82,9 +82,10 @@ public enum ScenarioWriter {
 
     /// The settings that differ from the role's defaults, as `key: value` text, in the contract's order.
     static func settings(_ settings: ProcessSettings) -> [(String, String)] {
-        let defaults = ProcessSettings(role: settings.role)
+        let defaults = ProcessSettings(role: settings.role, framework: settings.framework)
         var pairs: [(String, String)] = []
         func add(_ key: String, _ value: String, _ changed: Bool) { if changed { pairs.append((key, value)) } }
+        add("framework", settings.framework.rawValue, settings.framework != .coreData)
         add("refresh", settings.refresh.rawValue, settings.refresh != defaults.refresh)
         add("staleness", settings.staleness.description, settings.staleness != defaults.staleness)
         add("trigger", settings.trigger.rawValue, settings.trigger != defaults.trigger)
@@ -143,6 +144,8 @@ public enum ScenarioWriter {
         add("timeline-policy", settings.timelinePolicy.description, settings.timelinePolicy != defaults.timelinePolicy)
         add("on-newer-model", settings.onNewerModel.rawValue, settings.onNewerModel != defaults.onNewerModel)
         add("between-pushes", settings.betweenPushes.rawValue, settings.betweenPushes != defaults.betweenPushes)
+        add("autosave", String(settings.autosave), settings.autosave != defaults.autosave)
+        add("autosave-delay", settings.autosaveDelay.description, settings.autosaveDelay != defaults.autosaveDelay)
         if case .transfer(let latency) = settings.sync {
             pairs.append(("sync", YAMLText.flow([("transfer", YAMLText.flow([("latency", latency.description)]))])))
         }

@@ -55,6 +55,9 @@ public enum StepWriter {
         case .reloadTimelines(let widget?): return Y.flow([("reload-timelines", Y.word(widget))])
         case .reload:
             throw Unwritable(description: "a widget's reload is the system's; its steps are written instead")
+        case .autosave:
+            // What the autosave did is a save; the plan of the written file places its own autosaves too.
+            return "save"
         case .pinGeneration(let source): return Y.flow([("pin-generation", Y.word(source ?? "current"))])
         case .purgeHistory(nil, nil): return "purge-history"
         case .purgeHistory(let policy, let expected):

@@ -23,8 +23,19 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: "The scenario file.")
     var scenario: String
 
-    @Option(parsing: .upToNextOption, help: "The strategies to compare.")
-    var strategies: [String] = ["staleness:-1", "staleness:0", "history", "refetch", "refetch:reset"]
+    @Option(parsing: .upToNextOption, help: ArgumentHelp(
+        "The strategies to compare.",
+        discussion: "Default: staleness:-1 staleness:0 history refetch refetch:reset for Core Data processes; "
+            + "none new-context history for SwiftData ones."))
+    var strategies: [String] = []
+
+    /// The strategies compared by default for processes of `framework`.
+    static func defaultStrategies(for framework: PersistenceFramework) -> [String] {
+        switch framework {
+        case .coreData: ["staleness:-1", "staleness:0", "history", "refetch", "refetch:reset"]
+        case .swiftData: ["none", "new-context", "history"]
+        }
+    }
 
     @Option(name: .customLong("process"), help: "A process whose strategy changes (repeat for several).")
     var processes: [String] = []
@@ -43,7 +54,8 @@ struct CompareCommand: ParsableCommand {
 
     func validate() throws {
         for strategy in strategies where Self.settings(for: strategy) == nil {
-            throw ValidationError("unknown strategy '\(strategy)'; use none, staleness:<seconds>, history, refetch, refetch:reset or refetch:refresh-refetched.")
+            throw ValidationError("unknown strategy '\(strategy)'; use none, staleness:<seconds>, history, refetch, refetch:reset, "
+                + "refetch:refresh-refetched or (for SwiftData processes) new-context.")
         }
         guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more.") }
     }
@@ -58,6 +70,22 @@ struct CompareCommand: ParsableCommand {
         let targets = processes.isEmpty ? scenario.processes.filter { $0.role == .host }.map(\.name) : processes
         for name in targets where scenario.process(named: name) == nil {
             printError("\(self.scenario): no process named '\(name)'; it has \(scenario.processes.map(\.name).joined(separator: ", ")).")
+            throw ExitCode(2)
+        }
+        let frameworks = Set(targets.compactMap { scenario.process(named: $0)?.settings.framework })
+        if frameworks.count > 1 {
+            printError("\(self.scenario): the processes compared use Core Data and SwiftData, whose strategies differ; "
+                + "compare them with --process, one framework at a time.")
+            throw ExitCode(2)
+        }
+        let framework = frameworks.first ?? .coreData
+        let strategies = self.strategies.isEmpty ? Self.defaultStrategies(for: framework) : self.strategies
+        for strategy in strategies {
+            guard let refresh = Self.settings(for: strategy)?.compactMap({ if case .refresh(let r) = $0 { r } else { nil } }).first,
+                  !refresh.isAvailable(in: framework) else { continue }
+            let usable = RefreshStrategy.allCases.filter { $0.isAvailable(in: framework) }.map(\.rawValue)
+            printError("\(strategy) is not a \(framework.displayName) strategy, and the processes compared (\(targets.joined(separator: ", "))) "
+                + "use \(framework.displayName), whose strategies are \(usable.joined(separator: ", ")).")
             throw ExitCode(2)
         }
         let base = scenario.runs(seed: seed)[0]
@@ -124,6 +152,7 @@ struct CompareCommand: ParsableCommand {
         switch (parts.first, parts.count > 1 ? parts[1] : nil) {
         case ("none", nil): return [.refresh(.none)]
         case ("history", nil): return [.refresh(.history)]
+        case ("new-context", nil): return [.refresh(.newContext)]
         case ("refetch", nil): return [.refresh(.refetch), .refetch(.keepRegistered)]
         case ("refetch", let mode?):
             guard let mode = RefetchMode(rawValue: mode) else { return nil }

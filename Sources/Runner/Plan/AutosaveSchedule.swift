@@ -1,0 +1,116 @@
+import Basics
+import ScenarioModel
+
+/// When each SwiftData process's main context autosaves (`autosaveEnabled`, on for `mainContext`).
+///
+/// Apple documents that the context saves "after changes to inserted or registered models" and "at various
+/// times during the lifecycle of windows, scenes, views, and sheets", with no interval; what is reported is
+/// a timer started by the first change, and a save when the app goes to the background. So an autosave
+/// runs after the first step at whose end the simulated clock (moved by `sleep` and `clock: advance`, as
+/// for widget reloads) has passed the first unsaved change plus `autosave-delay`, and right after a
+/// `background` step with changes pending. A process that exits or crashes first loses its changes (BUGS.md
+/// 26); one suspended when the time comes autosaves when it is resumed, as its timer fires late. Decided
+/// from the steps alone, so the same file autosaves at the same steps on any machine: the process saves
+/// then only if its main context has changes.
+struct AutosaveSchedule {
+    private struct Pending {
+        /// The step index of the first change not yet saved.
+        var changedAt: Int
+        /// When the autosave is due, in microseconds of simulated time.
+        var due: Int64
+    }
+
+    /// The SwiftData processes whose main context autosaves, by name, with their delay in microseconds.
+    private let delays: [String: Int64]
+    /// The simulated time, in microseconds since the run began.
+    private var now: Int64 = 0
+    private var pending: [String: Pending] = [:]
+    /// Processes suspended (SIGSTOP): their timers cannot fire until they are resumed.
+    private var suspended: Set<String> = []
+    /// Processes whose pending changes go with a `background` step just seen.
+    private var backgrounded: [String] = []
+    /// The extensions whose process exits once the system's work in it is over (`between-reloads`,
+    /// `between-pushes`), taking their unsaved changes with it.
+    private let exitAfterWork: Set<String>
+
+    init(run: ScenarioRun) {
+        // An App Intent's steps run through a context it makes (`ModelContext(container)`), which does not
+        // autosave by default: only main contexts are scheduled.
+        delays = Dictionary(uniqueKeysWithValues: run.processes.filter {
+            $0.settings.framework == .swiftData && $0.settings.autosave && $0.settings.role != .intent
+        }.map { ($0.name, $0.settings.autosaveDelay.microseconds) })
+        exitAfterWork = Set(run.processes.filter {
+            $0.settings.role == .widget ? $0.settings.betweenReloads == .exit : $0.settings.betweenPushes == .exit
+        }.map(\.name))
+    }
+
+    /// The autosaves to run after `planned` (a top-level step of the plan, with its children), each as the
+    /// system's `autosave` step of its process.
+    mutating func after(_ planned: RunPlan.PlannedStep) -> [ScenarioStep] {
+        guard !delays.isEmpty else { return [] }
+        backgrounded = []
+        visit(planned)
+        var saves: [ScenarioStep] = []
+        for name in delays.keys.sorted() {
+            guard let change = pending[name], !suspended.contains(name),
+                  change.due <= now || backgrounded.contains(name) else { continue }
+            pending[name] = nil
+            saves.append(ScenarioStep(location: planned.step.location, process: name, step: .autosave(changedAt: change.changedAt)))
+        }
+        return saves
+    }
+
+    private mutating func visit(_ planned: RunPlan.PlannedStep) {
+        let step = planned.step
+        switch step.step {
+        case .advanceClock(let duration), .sleep(let duration):
+            now = now.addingReportingOverflow(duration.microseconds).overflow ? .max : now + duration.microseconds
+        case .parallel:
+            // Branches run side by side: the step takes as long as its longest one.
+            let start = now
+            var end = now
+            for child in planned.children {
+                now = start
+                visit(child)
+                end = max(end, now)
+            }
+            now = end
+        case .sequence:
+            for child in planned.children { visit(child) }
+        case .push, .reload:
+            // The system launches or resumes the process, its work runs, then it is suspended or exits.
+            guard let name = step.process else { return }
+            suspended.remove(name)
+            for child in planned.children { visit(child) }
+            guard delays[name] != nil else { return }
+            if exitAfterWork.contains(name) { pending[name] = nil } else { suspended.insert(name) }
+        default:
+            guard let name = step.process, let delay = delays[name] else { return }
+            change(name, by: step, at: planned.index, delay: delay)
+        }
+    }
+
+    /// What `step` does to the changes pending in `name`'s main context.
+    private mutating func change(_ name: String, by step: ScenarioStep, at index: Int, delay: Int64) {
+        switch step.step {
+        case .insert, .update, .delete, .relate, .unrelate:
+            guard step.context == nil, pending[name] == nil else { return }
+            let due = now.addingReportingOverflow(delay)
+            pending[name] = Pending(changedAt: index, due: due.overflow ? .max : due.partialValue)
+        case .save, .rollback, .reset:
+            if step.context == nil { pending[name] = nil }
+        case .launch, .exit, .crash, .terminate:
+            // A process that ends loses what it did not save; one that starts has nothing to save.
+            pending[name] = nil
+            suspended.remove(name)
+        case .suspend:
+            suspended.insert(name)
+        case .resume:
+            suspended.remove(name)
+        case .background:
+            if pending[name] != nil { backgrounded.append(name) }
+        default:
+            break
+        }
+    }
+}
