@@ -100,7 +100,7 @@ extension AgentProcess {
                                     deleted: outcome.deleted, lock: outcome.lock, globalIDs: outcome.globalIDs,
                                     aliases: outcome.aliases)
             answer.matched = lastCheckMatched
-            answer.unsaved = unsavedObjects()
+            answer.unsaved = unsavedObjects(excludingFailed: true)
             if pendingPurge { answer.lockWaitPending = true }
             if holding, let held = heldWrite {
                 answer.commitHeld = true
@@ -118,21 +118,24 @@ extension AgentProcess {
                 return
             }
             let record = errorRecord(error, expected: request.expectError)
+            if request.command == .save || request.command == .autosave { failedToSave.formUnion(unsavedObjects() ?? []) }
             let status: AgentReply.Status = record.expected ? .ok : .failed
             var answer = AgentReply(seq: request.seq, status: status, error: record)
-            answer.unsaved = unsavedObjects()
+            answer.unsaved = unsavedObjects(excludingFailed: true)
             if pendingPurge { answer.lockWaitPending = true }
             reply(answer)
         }
     }
 
     /// The objects with changes no save has committed, in the view context and the process's other
-    /// contexts, by name; nil when there are none.
-    func unsavedObjects() -> [String]? {
+    /// contexts, by name; nil when there are none. With `excludingFailed`, not those a save tried and
+    /// failed to commit (that failure is what loses them).
+    func unsavedObjects(excludingFailed: Bool = false) -> [String]? {
         var names: Set<String> = []
         for context in [coordinator.viewContext] + namedContexts.values where context.hasChanges {
             for id in context.insertedObjects + context.updatedObjects + context.deletedObjects { names.insert(ids.name(of: id)) }
         }
+        if excludingFailed { names.subtract(failedToSave) }
         return names.isEmpty ? nil : names.sorted()
     }
 

@@ -41,6 +41,7 @@ extension AgentProcess {
             for change in result.changes where change.operation == .delete { heldWrite?.deleted.insert(change.object) }
         }
         dirty.removeAll()
+        failedToSave.removeAll()
         // Everything its children pushed is saved now.
         pushedBaseVersions[ObjectIdentifier(view)] = nil
         for conflict in result.conflicts { recordConflict(conflict) }

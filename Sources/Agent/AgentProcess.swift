@@ -41,6 +41,9 @@ public final class AgentProcess {
     var learnedIDs: [String: ObjectID] = [:]
     /// Properties this process set since its last save, per object (its own unsaved edits).
     var dirty: [ObjectID: Set<String>] = [:]
+    /// The objects a save tried and failed to commit (a conflict, busy, read-only): if the process ends
+    /// with them unsaved, that failure is what lost them, reported as itself.
+    var failedToSave: Set<String> = []
     /// Per context, the versions its children read the objects they saved into it from: its own save (to
     /// the store, or into its parent, which takes them on) writes changes made on those versions, whatever
     /// version it holds by then.
