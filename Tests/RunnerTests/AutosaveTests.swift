@@ -61,6 +61,41 @@ import Trace
         ])
     }
 
+    @Test func anAppSuspendedFromTheForegroundAutosavesFirstAndAnExtensionDoesNot() throws {
+        let steps = try RunHarness.plannedSteps(yaml(steps: """
+              - app: { insert: Note, id: n1 }
+              - app: suspend
+              - share: launch
+              - share: { insert: Note, id: n2 }
+              - share: suspend
+            """))
+        #expect(steps == [
+            "app: launch", "app: insert Note n1 {}", "app: autosave (changes since step 1)", "app: suspend", "share: launch",
+            "share: insert Note n2 {}", "share: suspend",
+        ])
+    }
+
+    @Test(arguments: RunMode.allCases)
+    func whatAnIntentLeftUnsavedInAProcessOfItsOwnIsLost(mode: RunMode) throws {
+        let outcome = try RunHarness.single("""
+            summary: An intent that returns without saving.
+            store: { group: group.example.notes, name: Notes, model: { Note: { title: string } } }
+            processes:
+              app: { role: host, framework: swiftdata }
+              rename: { role: intent, framework: swiftdata }
+            steps:
+              - app: launch
+              - app: { insert: Note, id: n1, set: { title: A } }
+              - app: save
+              - app: background
+              - app: suspend
+              - rename: { update: n1, set: { title: B } }
+            """, mode: mode)
+        #expect(outcome.harnessError == nil)
+        let lost = TraceChecker.check(outcome.trace).anomalies.filter { $0.kind == .unsavedChangesLost }
+        #expect(lost.map(\.process) == ["rename"], "\(lost.map(\.explanation))")
+    }
+
     @Test func aSuspendedProcessAutosavesWhenResumed() throws {
         let steps = try RunHarness.plannedSteps(yaml(steps: """
               - app: { insert: Note, id: n1 }

@@ -76,9 +76,19 @@ import Testing
     }
 
     @Test func aSwiftDataProcessHasNoChildContexts() {
-        Fixture.expectOneError(yaml(app: "framework: swiftdata, contexts: { editor: { parent: view } }"), line: 4, column: 56,
+        Fixture.expectOneError(yaml(app: "framework: swiftdata, contexts: { editor: { parent: view } }"), line: 4, column: 66,
                                containing: "SwiftData has no child contexts")
         #expect(throws: Never.self) { try Fixture.scenario(yaml(app: "framework: swiftdata, contexts: { importer: {} }")) }
+    }
+
+    @Test func aDeclaredContextTakesNoCoreDataSettingOnASwiftDataProcess() {
+        Fixture.expectOneError(yaml(app: "framework: swiftdata, contexts: { importer: { staleness: 0 } }"), line: 4, column: 68,
+                               containing: "staleness is a Core Data setting, and 'app' uses SwiftData")
+    }
+
+    @Test func aVariantMayNameTheFrameworkAProcessHas() throws {
+        let scenario = try Fixture.scenario(yaml(app: "framework: swiftdata", variants: "variants:\n  same: { app: { framework: SwiftData } }"))
+        #expect(scenario.runs().map(\.variant) == ["same"])
     }
 
     @Test(arguments: [

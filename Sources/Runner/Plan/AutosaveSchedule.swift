@@ -29,6 +29,10 @@ struct AutosaveSchedule {
     private var suspended: Set<String> = []
     /// Processes whose pending changes go with a `background` step just seen.
     private var backgrounded: [String] = []
+    /// The app processes (`host`) the steps have sent to the background and not brought back.
+    private var inBackground: Set<String> = []
+    /// The app processes (`host`) among the scheduled ones.
+    private let hosts: Set<String>
     /// The extensions whose process exits once the system's work in it is over (`between-reloads`,
     /// `between-pushes`), taking their unsaved changes with it.
     private let exitAfterWork: Set<String>
@@ -39,9 +43,20 @@ struct AutosaveSchedule {
         delays = Dictionary(uniqueKeysWithValues: run.processes.filter {
             $0.settings.framework == .swiftData && $0.settings.autosave && $0.settings.role != .intent
         }.map { ($0.name, $0.settings.autosaveDelay.microseconds) })
+        hosts = Set(run.processes.filter { $0.settings.role == .host }.map(\.name))
         exitAfterWork = Set(run.processes.filter {
             $0.settings.role == .widget ? $0.settings.betweenReloads == .exit : $0.settings.betweenPushes == .exit
         }.map(\.name))
+    }
+
+    /// The autosave to run before `step` (a top-level step of the file): iOS moves an app to the background
+    /// before it suspends it, so an app suspended straight from the foreground autosaves first, as it does
+    /// at a `background` step.
+    mutating func before(_ step: ScenarioStep) -> [ScenarioStep] {
+        guard step.step == .suspend, let name = step.process, hosts.contains(name), !inBackground.contains(name),
+              !suspended.contains(name), let change = pending[name] else { return [] }
+        pending[name] = nil
+        return [ScenarioStep(location: step.location, process: name, step: .autosave(changedAt: change.changedAt))]
     }
 
     /// The autosaves to run after `planned` (a top-level step of the plan, with its children), each as the
@@ -103,11 +118,16 @@ struct AutosaveSchedule {
             // A process that ends loses what it did not save; one that starts has nothing to save.
             pending[name] = nil
             suspended.remove(name)
+            inBackground.remove(name)
+        case .foreground:
+            inBackground.remove(name)
+            suspended.remove(name)
         case .suspend:
             suspended.insert(name)
         case .resume:
             suspended.remove(name)
         case .background:
+            inBackground.insert(name)
             if pending[name] != nil { backgrounded.append(name) }
         default:
             break

@@ -76,6 +76,7 @@ public struct RunPlan: Sendable {
             return position
         }
         for step in run.steps {
+            for autosave in autosaves.before(step) { planned.append(plan(autosave)) }
             let position = planWithAutosaves(step)
             for reload in reloads.after(step, at: position, index: planned[position].index) { _ = planWithAutosaves(reload) }
         }
@@ -151,7 +152,11 @@ public struct RunPlan: Sendable {
         if settings.role == .notificationService { result["between-pushes"] = settings.betweenPushes.rawValue }
         if settings.framework == .swiftData {
             result[Key.framework] = settings.framework.rawValue
-            result["autosave"] = settings.autosave ? settings.autosaveDelay.description : "false"
+            // An App Intent's context is made by hand and never autosaves.
+            if settings.role != .intent {
+                result["autosave"] = String(settings.autosave)
+                if settings.autosave { result["autosave-delay"] = settings.autosaveDelay.description }
+            }
         }
         return result
     }

@@ -36,8 +36,10 @@ extension ScenarioRunner {
             record(.storeGrowth(try growth(of: store)), as: "runner")
         }
         for slot in orderedSlots where slot.canTakeCommands {
-            // The run's end closes it: what it has not saved is not lost to anything the file did.
-            slot.unsaved = nil
+            // The run's end closes it: what it has not saved is not lost to anything the file did. An App
+            // Intent's own process is the exception: the system ends it once perform() has returned, so
+            // what its steps left unsaved was lost then.
+            if slot.process.settings.role != .intent { slot.unsaved = nil }
             try lifecycle(.exit, slot)
         }
         for store in storesToDump {

@@ -88,9 +88,17 @@ extension ScenarioDecoder {
                     + "whose strategies are \(Suggestion.list(usable)).", at: pair.value)
             }
             if key == "contexts", framework == .swiftData, let entries = pair.value.pairs {
-                for entry in entries where entry.value.pairs?.contains(where: { $0.key.scalar == "parent" && $0.value.scalar != "store" }) == true {
-                    decoder.error("SwiftData has no child contexts: '\(process)' uses SwiftData, so its context "
-                        + "'\(entry.key.scalar ?? "")' is a ModelContext of the container (remove its parent:).", at: entry.key)
+                for entry in entries {
+                    for field in entry.value.pairs ?? [] {
+                        guard let name = field.key.scalar else { continue }
+                        if name == "parent", field.value.scalar != "store" {
+                            decoder.error("SwiftData has no child contexts: '\(process)' uses SwiftData, so its context "
+                                + "'\(entry.key.scalar ?? "")' is a ModelContext of the container (remove its parent:).", at: field.key)
+                        } else if ProcessSetting.coreDataKeys.contains(name) {
+                            decoder.error("\(name) is a Core Data setting, and '\(process)' uses SwiftData, whose ModelContext "
+                                + "has no such property; remove it from the context '\(entry.key.scalar ?? "")'.", at: field.key)
+                        }
+                    }
                 }
             }
         }

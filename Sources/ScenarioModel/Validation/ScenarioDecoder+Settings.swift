@@ -19,6 +19,11 @@ extension ScenarioDecoder {
                 continue
             }
             if key == "role" || key == "framework" {
+                // A variant that names the framework the process already has changes nothing.
+                if key == "framework", !allowingRole, let declared = processes.first(where: { $0.name == process })?.settings.framework,
+                   pair.value.scalar.flatMap({ PersistenceFramework(rawValue: $0) ?? PersistenceFramework.aliases[$0] }) == declared {
+                    continue
+                }
                 if !allowingRole {
                     decoder.error("a variant cannot change the \(key) of '\(process)'; declare another process with "
                         + "that \(key) instead.", at: pair.key)

@@ -14,7 +14,7 @@ struct CompareCommand: ParsableCommand {
         abstract: "Run one scenario under each refresh strategy and write a matrix: anomalies, latency, refresh cost.",
         discussion: """
             Strategies: none, staleness:<seconds> (staleness:-1, staleness:0, staleness:2.5), history, \
-            refetch, refetch:reset, refetch:refresh-refetched. They apply to the processes named with \
+            refetch, refetch:reset, refetch:refresh-refetched, and new-context for SwiftData processes. They apply to the processes named with \
             --process (by default every host). The steps are the scenario's, as its first variant runs them; \
             the variants' own overrides are not applied.
             """
@@ -72,21 +72,19 @@ struct CompareCommand: ParsableCommand {
             printError("\(self.scenario): no process named '\(name)'; it has \(scenario.processes.map(\.name).joined(separator: ", ")).")
             throw ExitCode(2)
         }
-        let frameworks = Set(targets.compactMap { scenario.process(named: $0)?.settings.framework })
-        if frameworks.count > 1 {
-            printError("\(self.scenario): the processes compared use Core Data and SwiftData, whose strategies differ; "
-                + "compare them with --process, one framework at a time.")
-            throw ExitCode(2)
-        }
-        let framework = frameworks.first ?? .coreData
-        let strategies = self.strategies.isEmpty ? Self.defaultStrategies(for: framework) : self.strategies
+        let frameworks = targets.compactMap { name in scenario.process(named: name).map { (name, $0.settings.framework) } }
+        // By default the strategies of the processes' framework (those both have, when they differ).
+        let strategies = !self.strategies.isEmpty ? self.strategies
+            : Set(frameworks.map(\.1)).count > 1 ? ["none", "history"] : Self.defaultStrategies(for: frameworks.first?.1 ?? .coreData)
         for strategy in strategies {
-            guard let refresh = Self.settings(for: strategy)?.compactMap({ if case .refresh(let r) = $0 { r } else { nil } }).first,
-                  !refresh.isAvailable(in: framework) else { continue }
-            let usable = RefreshStrategy.allCases.filter { $0.isAvailable(in: framework) }.map(\.rawValue)
-            printError("\(strategy) is not a \(framework.displayName) strategy, and the processes compared (\(targets.joined(separator: ", "))) "
-                + "use \(framework.displayName), whose strategies are \(usable.joined(separator: ", ")).")
-            throw ExitCode(2)
+            guard let refresh = Self.settings(for: strategy)?.compactMap({ if case .refresh(let r) = $0 { r } else { nil } }).first
+            else { continue }
+            for (name, framework) in frameworks where !refresh.isAvailable(in: framework) {
+                let usable = RefreshStrategy.allCases.filter { $0.isAvailable(in: framework) }.map(\.rawValue)
+                printError("\(self.scenario): \(strategy) is not a \(framework.displayName) strategy, and '\(name)' uses "
+                    + "\(framework.displayName), whose strategies are \(usable.joined(separator: ", ")).")
+                throw ExitCode(2)
+            }
         }
         let base = scenario.runs(seed: seed)[0]
         let plans = strategies.map { strategy -> RunPlan in
