@@ -7,9 +7,10 @@ import ScenarioModel
 /// times during the lifecycle of windows, scenes, views, and sheets", with no interval; what is reported is
 /// a timer started by the first change, and a save when the app goes to the background. So an autosave
 /// runs after the first step at whose end the simulated clock (moved by `sleep` and `clock: advance`, as
-/// for widget reloads) has passed the first unsaved change plus `autosave-delay`, and right after a
-/// `background` step with changes pending. A process that exits or crashes first loses its changes (BUGS.md
-/// 26); one suspended when the time comes autosaves when it is resumed, as its timer fires late. Decided
+/// for widget reloads) has passed the first unsaved change plus `autosave-delay`, right after a `background`
+/// step with changes pending, and right before an app is suspended from the foreground (iOS backgrounds it
+/// first). A process that exits, crashes or is terminated first loses its changes (BUGS.md 26); one suspended
+/// when the time comes autosaves when it is resumed, as its timer fires late. Decided
 /// from the steps alone, so the same file autosaves at the same steps on any machine: the process saves
 /// then only if its main context has changes.
 struct AutosaveSchedule {
