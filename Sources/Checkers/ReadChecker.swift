@@ -16,18 +16,34 @@ struct ReadChecker {
     /// Where a read anomaly was found: a failed check of that step is explained by it.
     private(set) var explainedSteps: Set<StepKey> = []
 
+    /// By process number (`TraceNumbers`): the store the process reads, and where it is among the oracle's
+    /// stores (nil when nothing was committed to it).
+    private let storeOfProcess: [(name: String, index: Int?)]
+
     init(context: RunContext, oracle: CommitOracle, causes: CauseIndex) {
         self.context = context
         self.oracle = oracle
         self.causes = causes
+        var stores = Array(repeating: (name: "", index: Int?.none), count: oracle.numbers.processes.count)
+        for process in context.info.processes {
+            stores[oracle.numbers.process(process.name)!] = (process.store, oracle.storeIndex(of: process.store))
+        }
+        storeOfProcess = stores
     }
 
-    mutating func observe(_ read: Observation, process: String, step: Int?, invoked: UInt64, t: UInt64, into anomalies: inout [Anomaly]) {
+    /// Judges `read` by `process` (numbered `number`, nil for a process the header does not name) of the
+    /// object numbered `object` (nil for one no commit wrote).
+    mutating func observe(
+        _ read: Observation, process: String, number: Int?, object: Int?, step: Int?, invoked: UInt64, t: UInt64,
+        into anomalies: inout [Anomaly]
+    ) {
         // A read that failed (the error is reported as such) showed nothing to judge.
-        guard read.final || read.workload, read.source != .error, let store = context.store(of: process) else { return }
+        guard read.final || read.workload, read.source != .error, let number else { return }
+        let (store, storeIndex) = storeOfProcess[number]
         let window = ReadWindow(invoked: invoked, t: t, tolerance: read.workload ? context.info.staleToleranceNanos : 0)
         let before = anomalies.count
-        let history = oracle.history(store: store, object: read.object)
+        var history: ObjectHistory?
+        if let object, let storeIndex { history = oracle.history(store: storeIndex, object: object) }
         if !read.found {
             // Gone because the reader deleted it and has not saved: its own edit.
             if read.deletedUnsaved == true { return }
@@ -35,20 +51,25 @@ struct ReadChecker {
             if read.listed == false { return }
             if let history {
                 checkAbsent(read, history: history, process: process, step: step, window: window, into: &anomalies)
-            } else if let (other, history) = oracle.elsewhere(object: read.object, notIn: store) {
+            } else if let (other, history) = elsewhere(object, notIn: store) {
                 // Committed to another store and never to this one (a watch with its own store).
                 checkAbsent(read, history: history, process: process, step: step, window: window,
                             neverReached: (from: other, to: store), into: &anomalies)
             }
         } else if let history, history.anyStarted(atOrBefore: window.t) {
             checkPresent(read, history: history, store: store, process: process, step: step, window: window, into: &anomalies)
-        } else if !isOwnInsert(read, history: history ?? oracle.elsewhere(object: read.object, notIn: store)?.1, process: process) {
+        } else if !isOwnInsert(read, history: history ?? elsewhere(object, notIn: store)?.1, process: process) {
             anomalies.append(context.anomaly(
                 .phantomRead, process: process, step: step, t: t, object: read.object,
                 seen: "\(read.object) in the view", expected: "no \(read.object) committed to \(store)",
                 explanation: "\(process) found \(read.object) in its view at \(context.at(t)), but no process had committed it to \(store)."))
         }
         if anomalies.count > before { explainedSteps.insert(StepKey(process: process, step: step)) }
+    }
+
+    /// The object numbered `object` committed to another store than `store` (see `CommitOracle.elsewhere`).
+    private func elsewhere(_ object: Int?, notIn store: String) -> (store: String, history: ObjectHistory)? {
+        object.flatMap { oracle.elsewhere(object: $0, notIn: store) }
     }
 
     /// A found object nobody committed is fine when it is the reader's own insert: its values are

@@ -22,6 +22,7 @@ public enum TraceChecker {
         // Pass 1: the oracle, in each store's commit order, judging lost updates as it grows.
         var commits: [CommitEvent] = []
         var causes = CauseIndex(context: context)
+        var numbers = TraceNumbers(processes: trace.info.processes)
         // Events are read in place, through the array's buffer: a copy of each (its payload's strings,
         // values and lists retained and released again) cost a long run's checking more than most judgments.
         let events = trace.events
@@ -29,6 +30,7 @@ public enum TraceChecker {
             for index in events.indices {
                 switch events[index].kind {
                 case .saveCommitted(let commit):
+                    for object in commit.objects { numbers.add(object: object.id) }
                     commits.append(CommitEvent(
                         commit: commit, writer: events[index].process, step: events[index].step,
                         start: events[index].invokedAt, end: events[index].t, index: index))
@@ -41,7 +43,7 @@ public enum TraceChecker {
                 }
             }
         }
-        var oracle = CommitOracle()
+        var oracle = CommitOracle(numbers: numbers)
         oracle.kinds = { entity, ancestor in context.info.entity(entity, isKindOf: ancestor) }
         oracle.hasInheritance = context.info.entityParents != nil
         let lostUpdates = LostUpdateChecker(context: context)
@@ -57,7 +59,7 @@ public enum TraceChecker {
         var errors = ErrorChecker(context: context)
         var expectations = ExpectationChecker(context: context)
         var finals = FinalStateChecker(context: context, oracle: oracle)
-        var latency = LatencyTracker(context: context, commits: commits.count)
+        var latency = LatencyTracker(context: context, numbers: numbers, commits: commits.count)
         var refreshes = RefreshCostMeter()
         var warnings: [String] = []
         var growths: [StoreGrowth] = []
@@ -70,11 +72,14 @@ public enum TraceChecker {
                 case .saveCommitted(let commit):
                     latency.commit(commit, writer: process, step: step, t: t)
                 case .observed(let read) where read.store == nil:
-                    reads.observe(read, process: process, step: step, invoked: invoked, t: t, into: &anomalies)
-                    latency.observed(read, by: process, invoked: invoked, t: t)
+                    // Numbered once here, for both.
+                    let number = numbers.process(process), object = numbers.object(read.object)
+                    reads.observe(read, process: process, number: number, object: object, step: step, invoked: invoked, t: t,
+                                  into: &anomalies)
+                    latency.observed(read, by: number, object: object, invoked: invoked, t: t)
                 case .counted(let count) where count.store == nil:
                     counts.observe(count, process: process, step: step, invoked: invoked, t: t, into: &anomalies)
-                    latency.counted(count, by: process, invoked: invoked, t: t)
+                    latency.counted(count, by: numbers.process(process), invoked: invoked, t: t)
                 case .observed, .counted:
                     // Read from an opened copy: the copy is checked by its verification, not against
                     // the live store's history; a failed check there is still an unmet expectation.
@@ -82,12 +87,12 @@ public enum TraceChecker {
                 case .check(let record):
                     expectations.check(record, process: process, step: step, t: t)
                 case .notificationReceived(let notification):
-                    latency.notificationReceived(by: process, t: t, postedAt: notification.postedAt)
+                    latency.notificationReceived(by: numbers.process(process), t: t, postedAt: notification.postedAt)
                 case .refreshStarted:
-                    latency.refreshStarted(by: process, t: t)
+                    latency.refreshStarted(by: numbers.process(process), t: t)
                     refreshes.started(process, t: t)
                 case .refreshEnded(let refresh):
-                    latency.refreshEnded(refresh, by: process, t: t)
+                    latency.refreshEnded(refresh, by: numbers.process(process), t: t)
                     refreshes.ended(process, t: t)
                 case .conflict(let record):
                     errors.conflict(record, process: process)
@@ -100,7 +105,7 @@ public enum TraceChecker {
                 case .stepEnded(let record):
                     errors.stepEnded(record, process: process, step: step, t: t, into: &anomalies)
                 case .lifecycle(let change):
-                    latency.lifecycle(change.state, of: process)
+                    latency.lifecycle(change.state, of: numbers.process(process))
                     if let anomaly = LifecycleChecker.check(change, process: process, step: step, t: t, context: context) {
                         anomalies.append(anomaly)
                     }

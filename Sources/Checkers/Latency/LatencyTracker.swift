@@ -48,11 +48,11 @@ struct LatencyTracker {
     }
 
     let context: RunContext
-    /// Every reader (a process of the header) by name, to its position in `readerNames`: what is kept per
-    /// reader is kept in arrays at that position, so an event costs one lookup of its process's name
-    /// rather than one per table it touches.
-    private var readerIDs: [String: Int] = [:]
-    private var readerNames: [String] = []
+    /// Every reader (a process of the header) and every committed object, numbered: what is kept per reader
+    /// or per object is kept in arrays at its number. Callers pass a process's number (nil for one the
+    /// header does not name), found once per event.
+    private let numbers: TraceNumbers
+    private let readerNames: [String]
     /// Each reader's last lifecycle state so far: a save committed while a reader was not running (not
     /// launched yet, exited, crashed) is not a sample of that pair, as nothing could have carried it.
     private var states: [LifecycleState?]
@@ -144,8 +144,8 @@ struct LatencyTracker {
         }
     }
 
-    /// By object id, per reader: one lookup of the id serves every reader of a commit.
-    private var pendingObjects: [String: [PendingList]] = [:]
+    /// By object number, per reader (empty until a commit of the object is followed).
+    private var pendingObjects: [[PendingList]]
     /// Records a reader looked for (read the object or counted the entity) after their commit.
     private var looked: [Bool] = []
     /// Per reader, by entity: by object id.
@@ -156,19 +156,14 @@ struct LatencyTracker {
     /// - Parameter commits: how many commits the trace holds: each makes a sample per other process at
     ///   most, and room for them is made at once (a million-event trace grew its samples by copying them
     ///   again and again).
-    init(context: RunContext, commits: Int = 0) {
+    init(context: RunContext, numbers: TraceNumbers, commits: Int = 0) {
         self.context = context
+        self.numbers = numbers
+        readerNames = numbers.processes
         for process in context.info.processes {
-            let id: Int
-            if let known = readerIDs[process.name] {
-                id = known
-            } else {
-                id = readerNames.count
-                readerIDs[process.name] = id
-                readerNames.append(process.name)
-            }
-            readersByStore[process.store, default: []].append(id)
+            readersByStore[process.store, default: []].append(numbers.process(process.name)!)
         }
+        pendingObjects = Array(repeating: [], count: numbers.objectCount)
         states = Array(repeating: nil, count: readerNames.count)
         awaitingNotification = Array(repeating: Queue(), count: readerNames.count)
         awaitingRefresh = Array(repeating: [], count: readerNames.count)
@@ -212,17 +207,14 @@ struct LatencyTracker {
         for object in commit.objects {
             // Kept in version order: a writer may record its commit after a later one's. Changed in place: a
             // copy out of the dictionary would copy a long list on every commit.
-            let position: Dictionary<String, [PendingList]>.Index
-            if let known = pendingObjects.index(forKey: object.id) {
-                position = known
-            } else {
-                pendingObjects[object.id] = Array(repeating: PendingList(), count: readerNames.count)
-                position = pendingObjects.index(forKey: object.id)!
+            let position = numbers.object(object.id)!
+            if pendingObjects[position].isEmpty {
+                pendingObjects[position] = Array(repeating: PendingList(), count: readerNames.count)
             }
             for (offset, (reader, crossStore)) in readers.enumerated() {
                 let pending = Pending(record: firstRecord + offset, version: object.version, operation: object.operation,
                                       values: object.values, crossStore: crossStore)
-                pendingObjects.values[position][reader].add(pending, crossStore: crossStore)
+                pendingObjects[position][reader].add(pending, crossStore: crossStore)
             }
         }
         for (offset, (reader, crossStore)) in readers.enumerated() {
@@ -251,9 +243,9 @@ struct LatencyTracker {
     }
 
     /// A process's lifecycle changed (the runner records launches, exits, crashes).
-    mutating func lifecycle(_ state: LifecycleState, of process: String) {
+    mutating func lifecycle(_ state: LifecycleState, of reader: Int?) {
         anyLifecycle = true
-        if let reader = readerIDs[process] { states[reader] = state }
+        if let reader { states[reader] = state }
     }
 
     /// A reader runs unless its last state says otherwise; before any process's lifecycle is known (a
@@ -264,8 +256,8 @@ struct LatencyTracker {
     }
 
     /// A notification arrived; one posted before a commit cannot be that commit's.
-    mutating func notificationReceived(by process: String, t: UInt64, postedAt: UInt64? = nil) {
-        guard let reader = readerIDs[process] else { return }
+    mutating func notificationReceived(by reader: Int?, t: UInt64, postedAt: UInt64? = nil) {
+        guard let reader else { return }
         let posted = postedAt.map { Swift.min($0, t) } ?? t
         while let record = awaitingNotification[reader].first, records[record].committedAt <= posted {
             records[record].notifiedAt = t
@@ -273,15 +265,15 @@ struct LatencyTracker {
         }
     }
 
-    mutating func refreshStarted(by process: String, t: UInt64) {
-        guard let reader = readerIDs[process] else { return }
+    mutating func refreshStarted(by reader: Int?, t: UInt64) {
+        guard let reader else { return }
         refreshStart[reader] = t
     }
 
     /// A refresh ended: every save that completed before it began is brought (until a later read
     /// says otherwise). The harness's final refresh is not the strategy's and brings nothing here.
-    mutating func refreshEnded(_ refresh: RefreshRecord, by process: String, t: UInt64) {
-        guard let reader = readerIDs[process] else { return }
+    mutating func refreshEnded(_ refresh: RefreshRecord, by reader: Int?, t: UInt64) {
+        guard let reader else { return }
         let start = refreshStart[reader] ?? t
         refreshStart[reader] = nil
         let waiting = awaitingRefresh[reader]
@@ -305,9 +297,10 @@ struct LatencyTracker {
         awaitingRefresh[reader].append(record)
     }
 
-    mutating func observed(_ read: Observation, by process: String, invoked: UInt64, t: UInt64) {
-        guard let reader = readerIDs[process], let position = pendingObjects.index(forKey: read.object) else { return }
-        var list = pendingObjects.values[position][reader]
+    /// A read by `reader` of the object numbered `object` (nil for one no commit wrote).
+    mutating func observed(_ read: Observation, by reader: Int?, object position: Int?, invoked: UInt64, t: UInt64) {
+        guard let reader, let position, !pendingObjects[position].isEmpty else { return }
+        var list = pendingObjects[position][reader]
         guard !list.entries.isEmpty else { return }
         let pending = list.entries
         var shown: Int?
@@ -324,11 +317,11 @@ struct LatencyTracker {
         }
         for entry in list.entries { notBrought(entry.record, by: reader, invoked: invoked) }
         list.looked = list.entries.count
-        pendingObjects.values[position][reader] = list
+        pendingObjects[position][reader] = list
     }
 
-    mutating func counted(_ count: CountObservation, by process: String, invoked: UInt64, t: UInt64) {
-        guard let reader = readerIDs[process], let members = pendingMembers[reader][count.entity], !members.isEmpty else { return }
+    mutating func counted(_ count: CountObservation, by reader: Int?, invoked: UInt64, t: UInt64) {
+        guard let reader, let members = pendingMembers[reader][count.entity], !members.isEmpty else { return }
         let ids = Set(count.ids)
         var remaining: [String: Pending] = [:]
         for (id, entry) in members where records[entry.record].seenAt == nil {
@@ -361,7 +354,7 @@ struct LatencyTracker {
     /// The report, keeping only saves each reader showed, or looked for in vain while alive.
     func finish(lastEvent: [String: UInt64]) -> LatencyReport {
         var looked = self.looked
-        for lists in pendingObjects.values {
+        for lists in pendingObjects {
             for list in lists {
                 for entry in list.entries.prefix(list.looked) { looked[entry.record] = true }
             }

@@ -32,7 +32,10 @@ struct CommitEvent {
 /// the earlier of the two; commits with equal starts are one COMMIT, and a sync import, which may span
 /// several COMMITs, is not tightened.
 struct CommitOracle {
-    private(set) var objects: [ObjectKey: ObjectHistory] = [:]
+    /// The trace's objects numbered: histories are kept per store at an object's number.
+    let numbers: TraceNumbers
+    /// Per store of `stores`, by object number: the object's history there.
+    private var histories: [[ObjectHistory?]] = []
     /// Every store written, in the order first written.
     private(set) var stores: [String] = []
     /// Per store and entity, the ids committed there, in the order first committed.
@@ -90,10 +93,22 @@ struct CommitOracle {
         return result
     }
 
+    /// Judges against `numbers`, which numbers every object the commits applied write.
+    init(numbers: TraceNumbers) {
+        self.numbers = numbers
+    }
+
     /// The history of `object` in `store`, if anything of it was ever committed there.
     func history(store: String, object: String) -> ObjectHistory? {
-        objects[ObjectKey(store: store, object: object)]
+        guard let store = stores.firstIndex(of: store), let object = numbers.object(object) else { return nil }
+        return histories[store][object]
     }
+
+    /// The history of object number `object` in the store at `store` in `stores`.
+    func history(store: Int, object: Int) -> ObjectHistory? { histories[store][object] }
+
+    /// Where `store` is in `stores`, if it was ever written.
+    func storeIndex(of store: String) -> Int? { stores.firstIndex(of: store) }
 
     /// The ids of `entity` and its sub-entities ever committed to `store`.
     func ids(of entity: String, in store: String) -> [String] {
@@ -111,8 +126,13 @@ struct CommitOracle {
     /// The same scenario object committed to another store than `store` (the first such store), for
     /// telling a view that never received an object from one that lost it.
     func elsewhere(object: String, notIn store: String) -> (store: String, history: ObjectHistory)? {
-        for other in stores where other != store {
-            if let history = objects[ObjectKey(store: other, object: object)] { return (other, history) }
+        numbers.object(object).flatMap { elsewhere(object: $0, notIn: store) }
+    }
+
+    /// `elsewhere(object:notIn:)` of object number `object`.
+    func elsewhere(object: Int, notIn store: String) -> (store: String, history: ObjectHistory)? {
+        for (index, other) in stores.enumerated() where other != store {
+            if let history = histories[index][object] { return (other, history) }
         }
         return nil
     }
@@ -123,17 +143,24 @@ struct CommitOracle {
     /// Adds a committed save (call in the order `order` gives).
     mutating func apply(_ event: CommitEvent) {
         let commit = event.commit
-        if !stores.contains(commit.store) { stores.append(commit.store) }
+        let store: Int
+        if let known = stores.firstIndex(of: commit.store) {
+            store = known
+        } else {
+            store = stores.count
+            stores.append(commit.store)
+            histories.append(Array(repeating: nil, count: numbers.objectCount))
+        }
         ordered.append(event)
         for object in commit.objects {
-            let key = ObjectKey(store: commit.store, object: object.id)
+            let number = numbers.object(object.id)!
             let history: ObjectHistory
-            if let existing = objects[key] {
+            if let existing = histories[store][number] {
                 history = existing
             } else {
                 history = ObjectHistory(id: object.id, entity: object.entity,
                                         listIndex: idsByEntity[commit.store]?[object.entity]?.count ?? 0)
-                objects[key] = history
+                histories[store][number] = history
                 idsByEntity[commit.store, default: [:]][object.entity, default: []].append(object.id)
                 goneFromByEntity[commit.store, default: [:]][object.entity, default: []].append(.max)
             }
