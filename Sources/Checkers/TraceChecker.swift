@@ -43,14 +43,14 @@ public enum TraceChecker {
                 }
             }
         }
-        var oracle = CommitOracle(numbers: numbers)
+        let commitCount = commits.count
+        var oracle = CommitOracle(numbers: numbers, ordered: CommitOracle.order(consume commits))
         oracle.kinds = { entity, ancestor in context.info.entity(entity, isKindOf: ancestor) }
         oracle.hasInheritance = context.info.entityParents != nil
         let lostUpdates = LostUpdateChecker(context: context)
-        oracle.reserveCapacity(commits: commits.count)
-        for commit in CommitOracle.order(commits) {
-            lostUpdates.willCommit(commit, oracle: oracle, into: &anomalies)
-            oracle.apply(commit)
+        for position in oracle.ordered.indices {
+            lostUpdates.willCommit(oracle.ordered[position], oracle: oracle, into: &anomalies)
+            oracle.apply(position)
         }
 
         // Pass 2: everything judged against the oracle.
@@ -59,7 +59,7 @@ public enum TraceChecker {
         var errors = ErrorChecker(context: context)
         var expectations = ExpectationChecker(context: context)
         var finals = FinalStateChecker(context: context, oracle: oracle)
-        var latency = LatencyTracker(context: context, numbers: numbers, commits: commits.count)
+        var latency = LatencyTracker(context: context, numbers: numbers, commits: commitCount)
         var refreshes = RefreshCostMeter()
         var warnings: [String] = []
         var growths: [StoreGrowth] = []

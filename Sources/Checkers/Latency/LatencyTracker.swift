@@ -170,6 +170,7 @@ struct LatencyTracker {
         refreshStart = Array(repeating: nil, count: readerNames.count)
         pendingMembers = Array(repeating: [:], count: readerNames.count)
         let (samples, overflow) = commits.multipliedReportingOverflow(by: Swift.max(0, context.info.processes.count - 1))
+        commitFacts.reserveCapacity(commits)
         if !overflow && samples > 0 {
             records.reserveCapacity(samples)
             looked.reserveCapacity(samples)

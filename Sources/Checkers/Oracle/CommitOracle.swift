@@ -48,14 +48,17 @@ struct CommitOracle {
     var hasInheritance = false
     /// Whether objects of the first entity are objects of the second (the trace header's inheritance).
     var kinds: @Sendable (String, String) -> Bool = { $0 == $1 }
-    /// Every commit, per store in commit order, stores in the order first written.
-    private(set) var ordered: [CommitEvent] = []
+    /// Every commit, per store in commit order, stores in the order first written (as `order` gives them);
+    /// `apply` adds them to the histories one at a time.
+    let ordered: [CommitEvent]
     /// Per store, the ids some commit deleted there (usually few: a count checks only these for a
     /// missed delete, not every id it counted).
     private(set) var deletedIDs: [String: Set<String>] = [:]
 
-    /// Orders `commits` (in trace order) per store; `apply` then adds them one at a time.
-    static func order(_ commits: [CommitEvent]) -> [CommitEvent] {
+    /// Orders `commits` (in trace order) per store, for `init(numbers:ordered:)`. Commits already in that
+    /// order (a trace's usually are) are tightened in place: copying a long run's events, each holding its
+    /// commit's objects, retained and released every string and list in them.
+    static func order(_ commits: consuming [CommitEvent]) -> [CommitEvent] {
         // Positions are sorted, not the events: an event is large (its commit's objects and values), and
         // moving each through a sort and two copies cost more than judging it.
         var byStore: [String: [Int]] = [:]
@@ -73,29 +76,37 @@ struct CommitOracle {
             if a.end != b.end { return a.end < b.end }
             return a.index < b.index
         }
-        var result: [CommitEvent] = []
-        result.reserveCapacity(commits.count)
+        var positions: [Int] = []
+        positions.reserveCapacity(commits.count)
+        var ends: [Int] = []
         for store in storeOrder {
             var list = byStore[store]!
             // Writers usually record their commits in commit order: sort only when they did not.
             if !zip(list, list.dropFirst()).allSatisfy({ !before($1, $0) }) { list.sort(by: before) }
+            positions += list
+            ends.append(positions.count)
+        }
+        var result: [CommitEvent]
+        if positions.elementsEqual(commits.indices) { result = consume commits } else { result = positions.map { commits[$0] } }
+        var first = 0
+        for end in ends {
+            defer { first = end }
             // Commits sharing a start share one COMMIT (the saves an `end-write` committed): each is
             // complete by the next strictly later start, not by its sibling's.
-            let first = result.count
-            for position in list { result.append(commits[position]) }
-            var next = result.count
-            for i in (first..<result.count).reversed() {
-                if i + 1 < result.count, result[i + 1].start > result[i].start { next = i + 1 }
-                guard next < result.count, result[i].commit.source != .syncImport else { continue }
+            var next = end
+            for i in (first..<end).reversed() {
+                if i + 1 < end, result[i + 1].start > result[i].start { next = i + 1 }
+                guard next < end, result[i].commit.source != .syncImport else { continue }
                 result[i].end = min(result[i].end, result[next].start)
             }
         }
         return result
     }
 
-    /// Judges against `numbers`, which numbers every object the commits applied write.
-    init(numbers: TraceNumbers) {
+    /// The oracle of `ordered` (from `order`), none applied yet; `numbers` numbers every object they write.
+    init(numbers: TraceNumbers, ordered: [CommitEvent]) {
         self.numbers = numbers
+        self.ordered = ordered
     }
 
     /// The history of `object` in `store`, if anything of it was ever committed there.
@@ -137,11 +148,9 @@ struct CommitOracle {
         return nil
     }
 
-    /// Makes room for `commits` commits at once (a long run's list, grown by doubling, was copied again and again).
-    mutating func reserveCapacity(commits: Int) { ordered.reserveCapacity(commits) }
-
-    /// Adds a committed save (call in the order `order` gives).
-    mutating func apply(_ event: CommitEvent) {
+    /// Adds `ordered[position]` to the histories (call for each position in turn).
+    mutating func apply(_ position: Int) {
+        let event = ordered[position]
         let commit = event.commit
         let store: Int
         if let known = stores.firstIndex(of: commit.store) {
@@ -151,7 +160,6 @@ struct CommitOracle {
             stores.append(commit.store)
             histories.append(Array(repeating: nil, count: numbers.objectCount))
         }
-        ordered.append(event)
         for object in commit.objects {
             let number = numbers.object(object.id)!
             let history: ObjectHistory
