@@ -63,9 +63,11 @@ struct CommitOracle {
         // moving each through a sort and two copies cost more than judging it.
         var byStore: [String: [Int]] = [:]
         var storeOrder: [String] = []
-        for (position, commit) in commits.enumerated() {
-            if byStore[commit.commit.store] == nil { storeOrder.append(commit.commit.store) }
-            byStore[commit.commit.store, default: []].append(position)
+        // By position: binding each event (`for commit in commits`) copied it, retaining everything it holds.
+        for position in commits.indices {
+            let store = commits[position].commit.store
+            if byStore[store] == nil { storeOrder.append(store) }
+            byStore[store, default: []].append(position)
         }
         // Compared by their times alone: binding two whole events per comparison copied (and retained)
         // their stores, objects and writers.
