@@ -114,13 +114,17 @@ struct LatencyTracker {
     private var records: [Sample] = []
     private var commitFacts: [CommitFacts] = []
     /// Every (writer, reader) pair a record was made for, in the order first made; `pairIDs` finds one
-    /// by `writer * readerNames.count + reader`, writers numbered by `writerIDs`.
+    /// at `writer * readerNames.count + reader` (-1: none yet), writers numbered by `writerIDs`.
     private var pairs: [(writer: String, reader: Int)] = []
     /// Beside each pair: how many samples it has (room for its latencies is made at once at the end).
     private var pairSamples: [Int] = []
-    private var pairIDs: [Int: Int] = [:]
+    /// An array, not a dictionary: hashing an integer key for every reader of every commit cost more than
+    /// the pair's bookkeeping.
+    private var pairIDs: [Int] = []
     private var writerIDs: [String: Int] = [:]
     private var readersByStore: [String: [Int]] = [:]
+    /// Per store committed to, `candidates(of:acrossStores:)` both ways.
+    private var commitReaders: [String: (local: [(Int, Bool)], all: [(Int, Bool)])] = [:]
     private var awaitingNotification: [Queue]
     /// Per reader: records no refresh has brought yet (in no particular order).
     private var awaitingRefresh: [[Int]]
@@ -180,10 +184,7 @@ struct LatencyTracker {
     mutating func commit(_ commit: SaveCommit, writer: String, step: Int?, t: UInt64) {
         // A restore, a migration or the starting store file is no process's write: nothing propagates from it.
         guard commit.source.propagates, let first = commit.objects.first else { return }
-        var readers = (readersByStore[commit.store] ?? []).map { ($0, false) }
-        if commit.source != .syncImport {
-            for (store, ids) in readersByStore where store != commit.store { readers += ids.map { ($0, true) } }
-        }
+        let candidates = candidates(of: commit.store, acrossStores: commit.source != .syncImport)
         let writerID: Int
         if let known = writerIDs[writer] {
             writerID = known
@@ -191,7 +192,7 @@ struct LatencyTracker {
             writerID = writerIDs.count
             writerIDs[writer] = writerID
         }
-        readers.removeAll { readerNames[$0.0] == writer || !isRunning($0.0) }
+        let readers = candidates.filter { readerNames[$0.0] != writer && isRunning($0.0) }
         guard !readers.isEmpty else { return }
         let firstRecord = records.count
         let facts = commitFacts.count
@@ -233,10 +234,23 @@ struct LatencyTracker {
         }
     }
 
+    /// Who may read a commit to `store`, with whether each reads it from another store: the store's own
+    /// readers, then (`acrossStores`: all but a sync import) every other store's. Made once per store: built
+    /// anew for every commit, the lists cost more than the commit's bookkeeping.
+    private mutating func candidates(of store: String, acrossStores: Bool) -> [(Int, Bool)] {
+        if let known = commitReaders[store] { return acrossStores ? known.all : known.local }
+        let local = (readersByStore[store] ?? []).map { ($0, false) }
+        var all = local
+        for (other, ids) in readersByStore where other != store { all += ids.map { ($0, true) } }
+        commitReaders[store] = (local, all)
+        return acrossStores ? all : local
+    }
+
     /// The pair of `writer` (numbered `writerID`) and `reader` in `pairs`, made when new.
     private mutating func pair(writer: String, writerID: Int, reader: Int) -> Int {
         let key = writerID * readerNames.count + reader
-        if let known = pairIDs[key] { return known }
+        if key >= pairIDs.count { pairIDs += Array(repeating: -1, count: key + 1 - pairIDs.count) }
+        if pairIDs[key] >= 0 { return pairIDs[key] }
         pairIDs[key] = pairs.count
         pairs.append((writer: writer, reader: reader))
         pairSamples.append(0)
