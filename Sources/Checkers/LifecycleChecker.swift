@@ -23,12 +23,11 @@ enum LifecycleChecker {
                              context: RunContext) -> Anomaly {
         let how = change.state == .terminated ? "was terminated" : "exited"
         let objects = unsaved.prefix(5).joined(separator: ", ") + (unsaved.count > 5 ? " and \(unsaved.count - 5) more" : "")
-        let swiftData = context.isSwiftData(process)
         return context.anomaly(
             .unsavedChangesLost, process: process, step: step, t: t, seen: "ended with unsaved changes to \(objects)",
             expected: "every change saved before the process ends",
             explanation: "\(process) \(how) at \(context.at(t)) with changes to \(objects) that no save had committed; they ended with it, "
-                + "and no other process will ever see them"
-                + (swiftData ? " (SwiftData's autosave had not run: save() before the work ends)." : " (save before the work ends)."))
+                + "and no other process will ever see them; save() before the work ends (SwiftData autosaves only on its timer "
+                + "and at lifecycle events, and never a context made by hand).")
     }
 }

@@ -24,11 +24,6 @@ struct RunContext {
     /// The store `process` reads (TraceProcess.store), or nil for the harness and unknown names.
     func store(of process: String) -> String? { storeOfProcess[process] }
 
-    /// Whether `process` uses SwiftData.
-    func isSwiftData(_ process: String) -> Bool {
-        info.processes.first { $0.name == process }?.framework == .swiftData
-    }
-
     /// Every process (by name) that reads `store`.
     func readers(of store: String) -> [String] {
         info.processes.filter { $0.store == store }.map(\.name)

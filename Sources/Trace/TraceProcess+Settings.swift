@@ -22,11 +22,6 @@ extension TraceProcess {
     /// Whether its view context's `stalenessInterval` is -1: a refresh refills faults from the row cache.
     public var cachedRowsNeverExpire: Bool { settings[SettingKey.staleness] == Self.neverExpires }
 
-    /// The framework its code uses (Core Data when the trace does not say).
-    public var framework: PersistenceFramework {
-        settings[SettingKey.framework].flatMap(PersistenceFramework.init(rawValue:)) ?? .coreData
-    }
-
     /// How its saves take the write lock (immediately when the trace does not say).
     public var writeTransactions: WriteTransactions {
         settings[SettingKey.writeTransactions].flatMap(WriteTransactions.init(rawValue:)) ?? .immediate

@@ -129,7 +129,7 @@ import Trace
 
     @Test(arguments: RunMode.allCases)
     func whatAnExtensionEndsWithUnsavedIsLost(mode: RunMode) throws {
-        let outcome = try RunHarness.single(yaml(share: "refresh: none", steps: """
+        let outcome = try RunHarness.single(yaml(share: "framework: swiftdata, autosave: false", steps: """
               - share: launch
               - share: { insert: Note, id: n1, set: { title: Never saved } }
               - share: exit
@@ -144,9 +144,25 @@ import Trace
         #expect(result.anomalies.first?.explanation.contains("n1") == true)
     }
 
+    /// A Core Data process that ends without saving may mean to discard its changes (a cancelled extension).
+    @Test(arguments: RunMode.allCases)
+    func aCoreDataProcessThatEndsWithoutSavingIsNotJudged(mode: RunMode) throws {
+        let outcome = try RunHarness.single(yaml(share: "refresh: none", steps: """
+              - share: launch
+              - share: { insert: Note, id: n1, set: { title: Cancelled } }
+              - share: exit
+              - app: { fetch: Note }
+              - app: { read: n1, expect: absent }
+            """), mode: mode)
+        #expect(outcome.harnessError == nil)
+        let result = TraceChecker.check(outcome.trace)
+        #expect(result.anomalies.isEmpty, "\(result.anomalies.map(\.explanation))")
+        #expect(result.verdict.matched)
+    }
+
     @Test(arguments: RunMode.allCases)
     func aCrashAndTheRunsEndAreNoLoss(mode: RunMode) throws {
-        let outcome = try RunHarness.single(yaml(share: "refresh: none", steps: """
+        let outcome = try RunHarness.single(yaml(steps: """
               - share: launch
               - share: { insert: Note, id: n1 }
               - share: crash

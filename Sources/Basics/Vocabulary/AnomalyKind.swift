@@ -26,8 +26,8 @@ public enum AnomalyKind: String, Sendable, Hashable, Codable, CaseIterable, Comp
     case busy
     /// A process was suspended with a transaction open on a shared store (0xdead10cc).
     case lockHeldWhileSuspended = "lock-held-while-suspended"
-    /// A process ended (it exited, or the system terminated it) with changes it never saved: an extension
-    /// that finished before its save or SwiftData's autosave, an app terminated while suspended.
+    /// A SwiftData process ended (it exited, or the system terminated it) with changes it never saved: an
+    /// extension that finished before its save or its autosave, an app terminated while suspended.
     case unsavedChangesLost = "unsaved-changes-lost"
     /// A save failed because the store is read-only to the process.
     case readOnly = "read-only"
