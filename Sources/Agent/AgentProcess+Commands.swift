@@ -100,7 +100,7 @@ extension AgentProcess {
                                     deleted: outcome.deleted, lock: outcome.lock, globalIDs: outcome.globalIDs,
                                     aliases: outcome.aliases)
             answer.matched = lastCheckMatched
-            answer.unsaved = unsavedObjects(excludingFailed: true)
+            answer.unsaved = reportedUnsaved()
             if pendingPurge { answer.lockWaitPending = true }
             if holding, let held = heldWrite {
                 answer.commitHeld = true
@@ -118,25 +118,36 @@ extension AgentProcess {
                 return
             }
             let record = errorRecord(error, expected: request.expectError)
-            if request.command == .save || request.command == .autosave { failedToSave.formUnion(unsavedObjects() ?? []) }
+            if settings.framework == .swiftData, request.command == .save || request.command == .autosave {
+                failedToSave.formUnion(unsavedObjects() ?? [])
+            }
             let status: AgentReply.Status = record.expected ? .ok : .failed
             var answer = AgentReply(seq: request.seq, status: status, error: record)
-            answer.unsaved = unsavedObjects(excludingFailed: true)
+            answer.unsaved = reportedUnsaved()
             if pendingPurge { answer.lockWaitPending = true }
             reply(answer)
         }
     }
 
     /// The objects with changes no save has committed, in the view context and the process's other
-    /// contexts, by name; nil when there are none. With `excludingFailed`, not those a save tried and
-    /// failed to commit (that failure is what loses them).
-    func unsavedObjects(excludingFailed: Bool = false) -> [String]? {
+    /// contexts, by name; nil when there are none.
+    func unsavedObjects() -> [String]? {
         var names: Set<String> = []
         for context in [coordinator.viewContext] + namedContexts.values where context.hasChanges {
             for id in context.insertedObjects + context.updatedObjects + context.deletedObjects { names.insert(ids.name(of: id)) }
         }
-        if excludingFailed { names.subtract(failedToSave) }
         return names.isEmpty ? nil : names.sorted()
+    }
+
+    /// What a reply says the process would lose if it ended now (`unsaved-changes-lost`): its unsaved
+    /// objects but those a save tried and failed to commit (that failure is what loses them, reported as
+    /// itself). **Choice**: only a SwiftData process says it; SwiftData persists changes to models unless the
+    /// code rolls them back, while a Core Data process that ends without saving may mean to discard its
+    /// changes (a cancelled share extension). Nothing is gathered for a Core Data process's replies.
+    func reportedUnsaved() -> [String]? {
+        guard settings.framework == .swiftData, var names = unsavedObjects() else { return nil }
+        names.removeAll { failedToSave.contains($0) }
+        return names.isEmpty ? nil : names
     }
 
     /// Whether `command` may keep its transaction open (`AgentRequest.holdsCommit`): a save to the store

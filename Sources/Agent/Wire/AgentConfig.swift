@@ -75,6 +75,8 @@ public struct StoreLocation: Sendable, Hashable, Codable {
 
 /// The process settings an agent acts on (the scenario's settings table, resolved for one run).
 public struct AgentSettings: Sendable, Hashable, Codable {
+    /// The framework the process's code uses.
+    public var framework: PersistenceFramework = .coreData
     public var refresh: RefreshStrategy = .none
     /// The view context's stalenessInterval in seconds (-1: never expire).
     public var staleness: Double = -1

@@ -16,3 +16,12 @@ extension UInt64 {
         return overflow ? .max : product
     }
 }
+
+extension Int64 {
+    /// `self + other`, or `Int64.max` (`Int64.min`) past either end: the simulated clock moved by a user's
+    /// huge `sleep` or `clock: advance` stops at "never".
+    public func addingClamped(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
+    }
+}

@@ -80,7 +80,7 @@ struct AutosaveSchedule {
         let step = planned.step
         switch step.step {
         case .advanceClock(let duration), .sleep(let duration):
-            now = now.addingReportingOverflow(duration.microseconds).overflow ? .max : now + duration.microseconds
+            now = now.addingClamped(duration.microseconds)
         case .parallel:
             // Branches run side by side: the step takes as long as its longest one.
             let start = now
@@ -111,8 +111,7 @@ struct AutosaveSchedule {
         switch step.step {
         case .insert, .update, .delete, .relate, .unrelate:
             guard step.context == nil, pending[name] == nil else { return }
-            let due = now.addingReportingOverflow(delay)
-            pending[name] = Pending(changedAt: index, due: due.overflow ? .max : due.partialValue)
+            pending[name] = Pending(changedAt: index, due: now.addingClamped(delay))
         case .save, .rollback, .reset:
             if step.context == nil { pending[name] = nil }
         case .launch, .exit, .crash, .terminate:

@@ -80,7 +80,7 @@ struct ReloadSchedule {
                                         step: .reload(requestedAt: reload.index, byTimelinePolicy: reload.byPolicy)))
             // The timeline this reload returns asks for the next one.
             if let interval = widget.settings.timelinePolicy.interval?.microseconds {
-                let next = now.addingReportingOverflow(interval).overflow ? .max : now + interval
+                let next = now.addingClamped(interval)
                 pending.append(Pending(widget: widget.name, due: next, position: position, index: index, request: step, byPolicy: true))
             }
         }
@@ -99,7 +99,7 @@ struct ReloadSchedule {
         switch step.step {
         case .advanceClock(let duration), .sleep(let duration):
             // The simulated clock runs on with the run's own time, and a sleep is time the steps say passes.
-            now = now.addingReportingOverflow(duration.microseconds).overflow ? .max : now + duration.microseconds
+            now = now.addingClamped(duration.microseconds)
         case .parallel(let children):
             // Branches run side by side: the step takes as long as its longest one.
             let start = now
@@ -148,8 +148,7 @@ struct ReloadSchedule {
         // A reload already waiting covers this request too, as WidgetKit coalesces them; one the timeline's
         // policy scheduled for later gives way to the request.
         if let waiting = pending.firstIndex(where: { $0.widget == widget.name }) {
-            let asked = immediately ? now : (now.addingReportingOverflow(widget.settings.reloadDelay.microseconds).overflow
-                ? .max : now + widget.settings.reloadDelay.microseconds)
+            let asked = immediately ? now : now.addingClamped(widget.settings.reloadDelay.microseconds)
             if pending[waiting].byPolicy && asked < pending[waiting].due {
                 pending.remove(at: waiting)
             } else {
@@ -168,7 +167,7 @@ struct ReloadSchedule {
             accepted[widget.name, default: [:]][day] = used + 1
         }
         let delay = immediately ? 0 : widget.settings.reloadDelay.microseconds
-        let due = now.addingReportingOverflow(delay).overflow ? .max : now + delay
+        let due = now.addingClamped(delay)
         pending.append(Pending(widget: widget.name, due: due, position: position, index: index, request: step))
     }
 

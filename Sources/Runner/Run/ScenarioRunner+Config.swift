@@ -43,6 +43,7 @@ extension ScenarioRunner {
     /// The settings an agent acts on, from the scenario's resolved settings.
     static func agentSettings(_ settings: ProcessSettings, process: String, all: [RunProcess]) -> AgentSettings {
         var result = AgentSettings()
+        result.framework = settings.framework
         result.refresh = settings.refresh
         result.staleness = settings.staleness.timeInterval
         result.trigger = settings.trigger

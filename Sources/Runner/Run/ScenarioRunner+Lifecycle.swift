@@ -72,12 +72,10 @@ extension ScenarioRunner {
         case .notifyHub(let state):
             hub.setLifecycle(Self.hubState(state), for: slot.name)
             if state != .suspended && state != .launching {
-                // What a SwiftData process had not saved ends with it when it exits or is terminated (not what
-                // a crash step kills on purpose, nor what the run's end closes). A Core Data process that
-                // ends without saving may mean to discard its changes (a cancelled extension), and is not
-                // judged for it; SwiftData persists changes to models unless the code rolls them back.
-                let ends = state == .exited || state == .terminated
-                let lost = ends && slot.process.settings.framework == .swiftData ? slot.unsaved : nil
+                // What it had not saved (only a SwiftData agent reports it: `reportedUnsaved`) ends with it
+                // when it exits or is terminated; not what a crash step kills on purpose, nor what the
+                // run's end closes.
+                let lost = state == .exited || state == .terminated ? slot.unsaved : nil
                 record(.lifecycle(LifecycleChange(state: state, pid: pid(of: slot), unsaved: lost)), as: slot.name)
             }
             if !state.isRunning { slot.unsaved = nil }
