@@ -21,6 +21,7 @@ extension AgentProcess {
             let done = matches || isLastAttempt
             observation.final = done
             record(.observed(observation), start: started)
+            lastObservation = observation
             if let error = lastReadError {
                 // Firing the fault threw (a row gone, with `delete-inaccessible-faults: false`): as Core Data's
                 // accessor raises, the read fails; a step that said `expect-error` with that kind is met.

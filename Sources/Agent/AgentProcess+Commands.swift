@@ -66,6 +66,7 @@ extension AgentProcess {
         // A lock wait met before this command (by a refresh between requests) is not this command's.
         _ = coordinator.takeLockWait()
         lastCheckMatched = nil
+        lastObservation = nil
         currentSeq = request.seq
         currentStep = request.step
         defer { currentStep = nil }
@@ -100,6 +101,7 @@ extension AgentProcess {
                                     deleted: outcome.deleted, lock: outcome.lock, globalIDs: outcome.globalIDs,
                                     aliases: outcome.aliases)
             answer.matched = lastCheckMatched
+            answer.observed = lastObservation
             answer.unsaved = reportedUnsaved()
             if pendingPurge { answer.lockWaitPending = true }
             if holding, let held = heldWrite {

@@ -23,6 +23,13 @@ extension AgentProcess {
             dirty[id, default: []].formUnion(values.keys)
         case .delete(let name):
             try view.delete(try resolve(name))
+        case .toggle(let name, let property):
+            let id = try resolve(name)
+            try view.existingObject(with: id)
+            // A nil optional flag reads as off, as `flag ?? false` would.
+            let current = try view.value(property, of: id).boolValue ?? false
+            try view.setValues([property: .bool(!current)], for: id)
+            dirty[id, default: []].insert(property)
         case .relate(let name, let other, let relationship, let position):
             try view.relate(try resolve(name), to: try resolve(other), via: relationship, at: position)
         case .unrelate(let name, let other, let relationship):

@@ -98,6 +98,8 @@ public final class AgentProcess {
 
     /// Whether the last `read`, `count` or `state` matched its expectation (reported in the reply).
     var lastCheckMatched: Bool?
+    /// What the last `read` observed, sent back with its reply.
+    var lastObservation: Observation?
     /// Whether the current attempt of a check is its last (the runner asks again until its deadline).
     var isLastAttempt = true
     /// While a `within:` check waits (from its first attempt to its last), its deadline: notifications

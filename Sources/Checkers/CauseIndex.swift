@@ -39,6 +39,11 @@ struct CauseIndex {
     /// Why `reader`, reading `object` at `readAt`, did not show what `writer` committed at `committedAt`;
     /// nil when the trace does not say.
     func cause(reader: String, object: String, writer: String, committedAt: UInt64, readAt: UInt64, source: ReadSource?) -> String? {
+        // The system shows what the control's last reload rendered: no notification or refresh changes it.
+        if source == .rendered {
+            return "no reload of \(reader) ran since that save (the system reloads a control when the app asks, "
+                + "reload-controls, and after the control's action runs)"
+        }
         let drop = (routed[reader] ?? []).first { entry in
             entry.t >= committedAt && entry.t <= readAt && (entry.poster == nil || entry.poster == writer) && entry.decision.isLoss
         }

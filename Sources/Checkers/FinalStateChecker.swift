@@ -200,8 +200,9 @@ struct FinalStateChecker {
     private func checkConvergence(_ view: Snapshot, against final: Snapshot, into anomalies: inout [Anomaly]) {
         let process = view.process, store = final.snapshot.store
         // A widget shows what its last reload rendered: say when that was.
-        let widget = context.info.processes.first { $0.name == process }?.role == .widget
-        let rendered = widget ? " (a widget shows what its last reload rendered, at \(context.at(view.t)))" : ""
+        let role = context.info.processes.first { $0.name == process }?.role
+        let rendered = role?.isRenderedBySystem == true
+            ? " (a \(role == .control ? "control" : "widget") shows what its last reload rendered, at \(context.at(view.t)))" : ""
         // One id may name several rows (a duplicate): the view's object is compared with the closest.
         var rows: [String: [ObjectState]] = [:]
         var byRow: [RowRef: ObjectState] = [:]
@@ -221,7 +222,7 @@ struct FinalStateChecker {
         var absent = Set(view.snapshot.absent)
         // A widget's view was recorded when its last reload rendered it: what its fetches of every object
         // of an entity would return from the store at the end, and it does not show, came after.
-        if widget, let entities = view.snapshot.fetchedAll.map(Set.init) {
+        if role?.isRenderedBySystem == true, let entities = view.snapshot.fetchedAll.map(Set.init) {
             let shownRows = Set(view.snapshot.objects.compactMap { object in object.pk.map { RowRef(entity: object.entity, pk: $0) } })
             for object in final.snapshot.objects where inView[object.id] == nil && !absent.contains(object.id)
                 && !(object.pk.map { shownRows.contains(RowRef(entity: object.entity, pk: $0)) } ?? false)

@@ -182,6 +182,7 @@ struct ReadChecker {
         case .parent: "the child context took what its parent context held"
         case .sql: "the SQL read returned an older row"
         case .error: "the view did not catch up"
+        case .rendered: "the control shows what its last reload rendered"
         }
     }
 }

@@ -151,7 +151,7 @@ enum LifecycleSimulation {
             }
             guard step.process == process else { return }
             switch step.step {
-            case .insert, .update, .delete, .relate, .unrelate: dirty = true
+            case .insert, .update, .toggle, .delete, .relate, .unrelate: dirty = true
             case .save, .rollback, .reset, .launch, .exit, .crash, .terminate: dirty = false
             default: break
             }

@@ -54,6 +54,7 @@ import Trace
         "migration-races-an-extension/extension-writing": [(.storeLoadFailed, "app", nil)],
         "swiftdata-context-never-sees-another-save/long-lived-context": [(.staleRead, "app", "n1")],
         "autosave-that-never-happened/relies-on-autosave": [(.unsavedChangesLost, "share", nil)],
+        "control-acts-on-stale-state/control-not-reloaded": [(.staleRead, "power", "l1")],
         "swiftdata-widget-of-a-core-data-app/long-lived-context": [(.staleRead, "widget", "t1"), (.notConverged, "widget", "t1")],
         "swiftdata-app-terminated-before-its-autosave/autosave-off": [(.unsavedChangesLost, "app", nil)],
         "swiftdata-strategy-comparison/long-lived-context": [(.staleRead, "app", "n1"), (.missedInsert, "app", "n2")],

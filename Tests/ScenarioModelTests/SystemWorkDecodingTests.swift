@@ -89,7 +89,7 @@ import Testing
 
     @Test func workBelongsToItsRoleAndWidgetSettingsToWidgets() {
         expectOneError(yaml().replacingOccurrences(of: "    role: host", with: "    role: host\n    on-reload: [save]"), line: 11, column: 5,
-                       containing: "on-reload is what a widget does when the system runs it, and 'app' is a host")
+                       containing: "on-reload is what a widget or control does when the system runs it, and 'app' is a host")
         expectOneError(yaml().replacingOccurrences(of: "    role: host", with: "    role: host\n    reload-budget: 5"), line: 11, column: 5,
                        containing: "reload-budget is a widget's setting, and 'app' is a host")
         expectOneError(yaml().replacingOccurrences(of: "    role: host", with: "    role: host\n    between-pushes: suspend"), line: 11, column: 5,

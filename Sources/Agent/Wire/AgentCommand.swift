@@ -11,6 +11,9 @@ public enum AgentCommand: Sendable, Hashable, Codable {
     case insert(entity: String, id: String, values: TraceValues)
     case update(id: String, values: TraceValues)
     case delete(id: String)
+    /// Sets the boolean `property` of `id` to the opposite of what this context holds (reaching the object
+    /// by id, its fault firing by the staleness rules), as `object.flag.toggle()` does.
+    case toggle(id: String, property: String)
     case relate(id: String, to: String, via: String, at: Int? = nil)
     case unrelate(id: String, from: String, via: String)
     case save

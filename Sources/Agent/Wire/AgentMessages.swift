@@ -171,6 +171,9 @@ public struct AgentReply: Sendable, Hashable, Codable {
     /// The objects with changes in any of the process's contexts that no save has committed yet (nil when
     /// none), after the command: what the process loses if it ends now.
     public var unsaved: [String]?
+    /// For a `read`: what the view showed at its last attempt (the runner keeps what a control's reload
+    /// rendered, which its action's `toggle` negates), nil for other commands.
+    public var observed: Observation?
 
     public init(seq: Int, status: Status, error: ErrorRecord? = nil, inserted: [String: ObjectRef] = [:], deleted: [String] = [],
                 lock: LockKind? = nil, globalIDs: [String: String] = [:], aliases: [String: [ObjectRef]] = [:]) {
@@ -188,7 +191,7 @@ public struct AgentReply: Sendable, Hashable, Codable {
 extension AgentReply {
     private enum CodingKeys: String, CodingKey {
         case seq, status, error, inserted, deleted, lock, globalIDs, aliases, virtualEnd, notifications, matched, lockWaitPending, store,
-             commitHeld, heldRows, unsaved
+             commitHeld, heldRows, unsaved, observed
     }
 
     /// Decodes a reply; the collections may be left out when empty.
@@ -211,5 +214,6 @@ extension AgentReply {
         commitHeld = try container.decodeIfPresent(Bool.self, forKey: .commitHeld)
         heldRows = try container.decodeIfPresent(Int.self, forKey: .heldRows)
         unsaved = try container.decodeIfPresent([String].self, forKey: .unsaved)
+        observed = try container.decodeIfPresent(Observation.self, forKey: .observed)
     }
 }

@@ -72,6 +72,9 @@ public enum ReadSource: String, Sendable, Hashable, Codable, CaseIterable {
     case parent
     /// The fault could not be fulfilled.
     case error
+    /// What a control's last reload rendered, which the system shows (and hands the control's action)
+    /// until the next reload.
+    case rendered
 }
 
 /// What made a commit.

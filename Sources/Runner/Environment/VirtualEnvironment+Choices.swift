@@ -40,7 +40,7 @@ extension VirtualEnvironment {
     /// where it can matter, so that enumerating schedules tries each distinct order once.
     func dependsOnDelivery(_ step: Step, to process: String) -> Bool {
         switch step {
-        case .insert, .update, .delete, .relate, .unrelate, .rollback, .reset, .refreshAll, .refresh, .state:
+        case .insert, .update, .toggle, .delete, .relate, .unrelate, .rollback, .reset, .refreshAll, .refresh, .state:
             return false
         case .read(_, _, .now), .count(_, _, nil, .now), .results(_, _, .now):
             return false
@@ -89,7 +89,7 @@ extension VirtualEnvironment {
     static func canRaceNotifications(_ step: Step) -> Bool {
         switch step {
         case .launch, .exit, .crash, .background, .suspend, .resume, .foreground, .terminate, .observe, .deliver,
-             .push, .reloadTimelines, .reload, .sleep, .parallel, .sequence, .advanceClock, .workload, .fault, .restoreStore, .appUpdate:
+             .push, .reloadTimelines, .reloadControls, .reload, .sleep, .parallel, .sequence, .advanceClock, .workload, .fault, .restoreStore, .appUpdate:
             return false
         case .read(_, _, .within(let duration)), .count(_, _, _, .within(let duration)), .state(_, _, .within(let duration)),
              .results(_, _, .within(let duration)):

@@ -46,7 +46,7 @@ struct AutosaveSchedule {
         }.map { ($0.name, $0.settings.autosaveDelay.microseconds) })
         hosts = Set(run.processes.filter { $0.settings.role == .host }.map(\.name))
         exitAfterWork = Set(run.processes.filter {
-            $0.settings.role == .widget ? $0.settings.betweenReloads == .exit : $0.settings.betweenPushes == .exit
+            $0.settings.role.isRenderedBySystem ? $0.settings.betweenReloads == .exit : $0.settings.betweenPushes == .exit
         }.map(\.name))
     }
 
@@ -109,7 +109,7 @@ struct AutosaveSchedule {
     /// What `step` does to the changes pending in `name`'s main context.
     private mutating func change(_ name: String, by step: ScenarioStep, at index: Int, delay: Int64) {
         switch step.step {
-        case .insert, .update, .delete, .relate, .unrelate:
+        case .insert, .update, .toggle, .delete, .relate, .unrelate:
             guard step.context == nil, pending[name] == nil else { return }
             pending[name] = Pending(changedAt: index, due: now.addingClamped(delay))
         case .save, .rollback, .reset:

@@ -7,7 +7,8 @@ extension ScenarioRunner {
     func command(for step: Step, on slot: ProcessSlot) -> AgentCommand? {
         let model = plan.run.store.model(version: slot.modelVersion)
         switch step {
-        case .launch, .exit, .crash, .background, .suspend, .resume, .foreground, .terminate, .push, .reloadTimelines, .reload:
+        case .launch, .exit, .crash, .background, .suspend, .resume, .foreground, .terminate, .push, .reloadTimelines,
+             .reloadControls, .reload:
             return nil
         case .sleep, .parallel, .sequence, .advanceClock, .workload, .fault, .restoreStore, .appUpdate:
             return nil
@@ -18,6 +19,9 @@ extension ScenarioRunner {
             return .insert(entity: entity, id: id, values: filled.traceValues)
         case .update(let id, let values): return .update(id: id, values: values.traceValues)
         case .delete(let id): return .delete(id: id)
+        case .toggle(let id, let property, .context): return .toggle(id: id, property: property)
+        // The control's value is the runner's to read (`executeToggle`): the intent receives its opposite.
+        case .toggle(_, _, .control): return nil
         case .relate(let id, let to, let via, let at): return .relate(id: id, to: to, via: via, at: at)
         case .unrelate(let id, let from, let via): return .unrelate(id: id, from: from, via: via)
         case .save: return .save

@@ -10,8 +10,9 @@ import Supervisor
 /// Intent run by a widget's button (`widget-button:`) has that widget reloaded as soon as it saves,
 /// outside the budget. A widget whose timeline has a reload policy (`timeline-policy`) is reloaded by the
 /// system that long after each reload, within its budget (past it, at the start of the next simulated day);
-/// an app's request that comes first takes its place. Decided from the steps alone, so the same file
-/// schedules the same reloads on any machine.
+/// an app's request that comes first takes its place. Controls are reloaded the same way by
+/// `reload-controls`, and by their action's intent (`control:`), with no budget (Apple documents none).
+/// Decided from the steps alone, so the same file schedules the same reloads on any machine.
 struct ReloadSchedule {
     private struct Pending {
         var widget: String
@@ -24,8 +25,9 @@ struct ReloadSchedule {
         var byPolicy = false
     }
 
+    /// The widgets and controls.
     private let widgets: [RunProcess]
-    /// The App Intents a widget's button runs, and that widget.
+    /// The App Intents a widget's button or a control's tap runs, and that widget or control.
     private let buttons: [String: String]
     /// The containing app's lifecycle (its `host` processes'), as the steps move it.
     private var hosts: [String: ProcessLifecycle]
@@ -40,9 +42,9 @@ struct ReloadSchedule {
     private static let day = Duration.days(1).microseconds
 
     init(run: ScenarioRun) {
-        widgets = run.processes.filter { $0.settings.role == .widget }
+        widgets = run.processes.filter { $0.settings.role.isRenderedBySystem }
         buttons = Dictionary(run.processes.compactMap { process in
-            process.settings.role == .intent ? process.settings.widgetButton.map { (process.name, $0) } : nil
+            process.settings.role == .intent ? process.settings.tappedIn.map { (process.name, $0) } : nil
         }, uniquingKeysWith: { first, _ in first })
         hosts = Dictionary(uniqueKeysWithValues: run.processes.filter { $0.settings.role == .host }.map {
             ($0.name, ProcessLifecycle(process: $0.name, role: .host))
@@ -113,11 +115,15 @@ struct ReloadSchedule {
         case .sequence(let children):
             for child in children { visit(child, position: position, index: index) }
         case .reloadTimelines(let only):
-            for widget in widgets where only == nil || only == widget.name {
+            for widget in widgets where widget.settings.role == .widget && (only == nil || only == widget.name) {
                 request(widget, by: step, position: position, index: index, free: appInForeground)
             }
+        case .reloadControls(let only):
+            for control in widgets where control.settings.role == .control && (only == nil || only == control.name) {
+                request(control, by: step, position: position, index: index, free: true)
+            }
         case .save:
-            // The intent's perform() returns: WidgetKit reloads the widget whose button ran it, at once.
+            // The intent's perform() returns: the system reloads the widget or control that ran it, at once.
             if let process = step.process, let name = buttons[process], let widget = widgets.first(where: { $0.name == name }) {
                 request(widget, by: step, position: position, index: index, free: true, immediately: true)
             }

@@ -141,13 +141,16 @@ public struct RunPlan: Sendable {
             }.joined(separator: ", ")
         }
         if let widget = settings.widgetButton { result["widget-button"] = widget }
+        if let control = settings.control { result["control"] = control }
         if settings.role == .intent { result["runs-in"] = settings.runsIn.rawValue }
-        if settings.role == .widget {
+        if settings.role.isRenderedBySystem {
             result["reload-delay"] = settings.reloadDelay.description
-            result["reload-budget"] = String(settings.reloadBudget)
             result["between-reloads"] = settings.betweenReloads.rawValue
-            result["timeline-policy"] = settings.timelinePolicy.description
             if settings.onNewerModel != .keepRunning { result["on-newer-model"] = settings.onNewerModel.rawValue }
+        }
+        if settings.role == .widget {
+            result["reload-budget"] = String(settings.reloadBudget)
+            result["timeline-policy"] = settings.timelinePolicy.description
         }
         if settings.role == .notificationService { result["between-pushes"] = settings.betweenPushes.rawValue }
         if settings.framework == .swiftData {

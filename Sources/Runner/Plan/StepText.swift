@@ -25,6 +25,7 @@ enum StepText {
         case .deliver: return "deliver"
         case .push: return "push"
         case .reloadTimelines(let widget): return "reload-timelines" + (widget.map { " of \($0)" } ?? "")
+        case .reloadControls(let control): return "reload-controls" + (control.map { " of \($0)" } ?? "")
         case .reload(let step, false): return "reload (requested at step \(step))"
         case .reload(_, true): return "reload (its timeline's reload policy asked for it)"
         case .autosave(let step): return "autosave (changes since step \(step))"
@@ -33,6 +34,8 @@ enum StepText {
         case .insert(let entity, let id, let values): return "insert \(entity) \(id) \(render(values))"
         case .update(let id, let values): return "update \(id) \(render(values))"
         case .delete(let id): return "delete \(id)"
+        case .toggle(let id, let property, let reads):
+            return "toggle \(id).\(property)" + (reads == .control ? " (the opposite of what the control shows)" : "")
         case .relate(let id, let to, let via, let at): return "relate \(id) to \(to) via \(via)" + (at.map { " at \($0)" } ?? "")
         case .unrelate(let id, let from, let via): return "unrelate \(id) from \(from) via \(via)"
         case .save: return "save"

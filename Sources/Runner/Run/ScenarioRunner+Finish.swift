@@ -23,11 +23,11 @@ extension ScenarioRunner {
             // has no last view to judge; nor has a notification service extension kept between pushes
             // (what its pushes saw is judged at its steps, what it saved in the store).
             if slot.process.settings.role == .intent || slot.process.settings.role == .notificationService { continue }
-            guard slot.process.settings.role == .widget else {
+            guard slot.process.settings.role.isRenderedBySystem else {
                 try send(.finalRefresh, to: slot)
                 continue
             }
-            // A widget's view is what its last reload rendered, recorded then.
+            // A widget's (or a control's) view is what its last reload rendered, recorded then.
             if !widgetsReloaded.contains(slot.name) { try send(.finalView, to: slot) }
         }
         // Growth is measured while the processes still hold the store open: the last to close it

@@ -95,7 +95,7 @@ extension ScenarioRunner {
         case .exit, .crash, .terminate:
             slot.awaitingStore = nil
             return nil
-        case .background, .suspend, .resume, .foreground, .observe, .deliver, .post, .reloadTimelines:
+        case .background, .suspend, .resume, .foreground, .observe, .deliver, .post, .reloadTimelines, .reloadControls:
             // Steps that need no store: without an agent they have nothing to act on yet.
             record(.note("\(slot.name) has not loaded its store yet; \(step.keyword) changes nothing it holds"), as: slot.name)
             return .some(nil)

@@ -79,11 +79,14 @@ extension ScenarioRunner {
         case .autosave where !slot.canTakeCommands:
             // Its timer cannot fire: the process ended (its changes with it) or was stopped since the plan placed it.
             record(.note("\(slot.name) is not running: its autosave did not run"))
-        case .reloadTimelines:
+        case .reloadTimelines, .reloadControls:
             // The request is the system's to act on: the plan placed the reloads it runs (`ReloadSchedule`).
             guard slot.canTakeCommands else {
-                throw failure("it asks for a timeline reload but is not running; launch it first", process: slot.name)
+                throw failure("it asks for a \(step.step.keyword == "reload-controls" ? "control" : "timeline") "
+                    + "reload but is not running; launch it first", process: slot.name)
             }
+        case .toggle(let id, let property, .control):
+            return try toggleFromControl(id, property, step: step, on: slot)
         default:
             guard let command = command(for: step.step, on: slot) else {
                 throw failure("step cannot be sent to an agent", process: slot.name)
@@ -93,6 +96,10 @@ extension ScenarioRunner {
             let start = time.reading()
             let reply = try perform(command, on: slot, expectError: step.expectError?.kind, timeout: timeout(for: step.step, slot))
             afterReply(reply, to: step.step, from: slot, sentAt: start)
+            // What a control's reload reads is the value it shows until the next one.
+            if case .read(let id, _, _) = step.step, rendering == slot.name, let observed = reply.observed {
+                shownByControls[slot.name, default: [:]][id] = observed
+            }
             return reply.error
         }
         return nil

@@ -70,6 +70,12 @@ extension ScenarioRunner {
             try withoutStore()
             return
         }
+        if case .reload = planned.step.step, settings.role == .control {
+            rendering = name
+            // A reload renders afresh: what it does not read, the control no longer shows.
+            shownByControls[name] = [:]
+        }
+        defer { rendering = nil }
         for child in planned.children {
             try execute(child)
             currentStep = planned
@@ -137,8 +143,8 @@ extension ScenarioRunner {
             carrier = host
         } else if let host = orderedSlots.first(where: { $0.process.settings.role == .host && $0.canTakeCommands }) {
             carrier = host
-        } else if let button = intent.process.settings.widgetButton,
-                  let widget = orderedSlots.first(where: { $0.process.settings.role == .widget && $0.name == button }) {
+        } else if let button = intent.process.settings.tappedIn,
+                  let widget = orderedSlots.first(where: { $0.process.settings.role.isRenderedBySystem && $0.name == button }) {
             switch widget.lifecycle.state {
             case .suspended: try lifecycle(.resume, widget)
             case .active, .background, .launching: break
@@ -167,7 +173,7 @@ extension ScenarioRunner {
             return (error, carrier.name)
         }
         switch step.step {
-        case .insert, .update, .delete, .relate, .unrelate: intentWork[intent.name] = carrier.name
+        case .insert, .update, .toggle, .delete, .relate, .unrelate: intentWork[intent.name] = carrier.name
         case .save, .rollback, .reset: intentWork[intent.name] = nil
         default: break
         }

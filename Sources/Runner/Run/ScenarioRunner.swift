@@ -96,6 +96,10 @@ public final class ScenarioRunner {
     var intentWork: [String: String] = [:]
     /// The widgets whose reloads recorded their views (what their timelines show).
     var widgetsReloaded: Set<String> = []
+    /// The control whose reload's work is running, if any: what its reads observe is what it shows.
+    var rendering: String?
+    /// What each control's last reload showed of each object it read: a tap hands its action that value.
+    var shownByControls: [String: [String: Observation]] = [:]
     /// Each store's largest `-wal` file after a step so far, and the step (`StoreGrowth`).
     var walPeaks: [String: (bytes: Int64, step: Int?)] = [:]
     /// Each store's `-wal` file, once found.

@@ -102,10 +102,20 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
     /// each save of the intent), at once and outside the widget's budget. `none` (the default): run from
     /// Shortcuts, Siri or the app, which reloads nothing.
     public var widgetButton: String?
+    /// `control`: for an App Intent, the Control Center control (a `control` process) whose tap runs it, as
+    /// a `ControlWidgetToggle`'s or `ControlWidgetButton`'s action: the system runs it with the value the
+    /// control shows (`toggle` reads it) and reloads the control as soon as the intent's `perform()`
+    /// returns (here: each save of the intent). `none` (the default): not a control's action.
+    public var control: String?
     /// `runs-in`: for an App Intent, the target its code is built into: `extension` (the default; the app
     /// performs it when running and not suspended, else the extension's process) or `app` (the system
     /// resumes or launches the app in the background to perform it).
     public var runsIn: IntentTarget = .appIntentsExtension
+
+    /// For an App Intent: the widget or control whose button or toggle runs it (`widget-button`, `control`),
+    /// which the system reloads when the intent's work is done and in whose process the intent runs when
+    /// the app is not running.
+    public var tappedIn: String? { control ?? widgetButton }
 
     /// The defaults for a role: every setting's first listed value, and `storage: own` for `watch`; a
     /// SwiftData process's refreshes follow the store's remote-change notification, as SwiftData apps
@@ -115,8 +125,8 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
         self.framework = framework
         self.storage = role == .watch ? .own : .group
         if framework == .swiftData { trigger = .remoteChange }
-        // A widget refreshes when the system reloads it, not on notifications.
-        if role == .widget { trigger = .manual }
+        // A widget or a control refreshes when the system reloads it, not on notifications.
+        if role.isRenderedBySystem { trigger = .manual }
     }
 
     /// These settings with `overrides` applied in order.
@@ -167,6 +177,7 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
         case let .timelinePolicy(value): timelinePolicy = value
         case let .betweenPushes(value): betweenPushes = value
         case let .widgetButton(value): widgetButton = value
+        case let .control(value): control = value
         case let .runsIn(value): runsIn = value
         case let .autosave(value): autosave = value
         case let .autosaveDelay(value): autosaveDelay = value
@@ -212,6 +223,7 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     case timelinePolicy(TimelinePolicy)
     case betweenPushes(BetweenWork)
     case widgetButton(String?)
+    case control(String?)
     case runsIn(IntentTarget)
     case autosave(Bool)
     case autosaveDelay(Duration)
@@ -221,18 +233,22 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
         "refresh", "staleness", "trigger", "poll-interval", "observe", "merge-policy", "history-tracking",
         "author", "history-authors", "history-entities", "history-change-types", "history-start", "purge", "refetch", "notify", "delivery", "query-generation",
         "busy-timeout", "write-transactions", "model", "migrate", "on-load-failure", "storage", "sync", "read-only", "foreign-token", "delete-inaccessible-faults", "automatically-merges", "contexts", "reload-delay", "reload-budget", "between-reloads",
-        "timeline-policy", "on-newer-model", "between-pushes", "widget-button", "runs-in", "framework", "autosave",
-        "autosave-delay",
+        "timeline-policy", "on-newer-model", "between-pushes", "widget-button", "control", "runs-in", "framework",
+        "autosave", "autosave-delay",
     ]
 
-    /// The settings only a widget takes.
+    /// The settings only a widget takes; a control takes them too, but for `reloadOnlyWidgetKeys`.
     public static let widgetKeys: Set<String> = ["reload-delay", "reload-budget", "between-reloads", "timeline-policy", "on-newer-model"]
+
+    /// The widget settings a control does not take: a control has no timeline, and Apple documents no
+    /// reload budget for controls (`ControlCenter.reloadControls(ofKind:)`).
+    public static let timelineOnlyKeys: Set<String> = ["reload-budget", "timeline-policy"]
 
     /// The settings only a notification service extension takes.
     public static let notificationServiceKeys: Set<String> = ["between-pushes"]
 
     /// The settings only an App Intent takes.
-    public static let intentKeys: Set<String> = ["widget-button", "runs-in"]
+    public static let intentKeys: Set<String> = ["widget-button", "control", "runs-in"]
 
     /// The settings only a SwiftData process takes.
     public static let swiftDataKeys: Set<String> = ["autosave", "autosave-delay"]

@@ -35,6 +35,10 @@ public enum Step: Sendable, Hashable, Codable {
     /// or every widget's when `widget` is nil. The system runs each reload after the widget's
     /// `reload-delay`, within its `reload-budget` per simulated day.
     case reloadTimelines(widget: String?)
+    /// Ask the system to reload controls (`ControlCenter.reloadControls(ofKind:)`): one control's, or every
+    /// control's when `control` is nil (`reloadAllControls()`). The system runs each reload after the
+    /// control's `reload-delay`.
+    case reloadControls(control: String?)
     /// The system reloading this widget, as a `reloadTimelines` request at step `requestedAt` asked (or,
     /// `byTimelinePolicy`, as the timeline its reload after step `requestedAt` returned asked):
     /// launch or resume it, run its refresh strategy and its `on-reload:` work, then suspend or exit it.
@@ -53,6 +57,9 @@ public enum Step: Sendable, Hashable, Codable {
     case update(id: String, values: [String: Value])
     /// Delete the object `id`.
     case delete(id: String)
+    /// Set the boolean `property` of `id` to the opposite of a value read as `reads` says: what the control
+    /// whose tap runs this intent shows (a `SetValueIntent`'s `value`), or what this step's context holds.
+    case toggle(id: String, property: String, reads: ToggleReading)
     /// Add `to` to the relationship `via` of `id`: for an ordered to-many, at its end, or at position `at`
     /// (from 0; a member moves there).
     case relate(id: String, to: String, via: String, at: Int? = nil)
@@ -185,4 +192,15 @@ public enum ReadExpectation: Sendable, Hashable, Codable {
     case values([String: Value], related: [String: [String]] = [:])
     /// The object is not in the view (`expect: absent`).
     case absent
+}
+
+/// What a `toggle` negates.
+public enum ToggleReading: String, Sendable, Hashable, Codable, CaseIterable, ScenarioKeyword {
+    /// The value the control whose tap runs the intent shows, as its last reload rendered it: the system
+    /// hands it to a `ControlWidgetToggle`'s `SetValueIntent` as `value`, negated. Only for an intent with
+    /// `control:`, where it is the default.
+    case control
+    /// The value the context the step runs through holds, read as a `read` step reads it (faults follow
+    /// the staleness rules); an intent's own context reads the store. The default elsewhere.
+    case context
 }

@@ -78,7 +78,7 @@ enum LifecycleCheck {
                 let mayFailToLoad = run.storeMayFailToLoad(for: process)
                 // The system starts widgets and intents; a process whose store may not load is decided only
                 // until its launch (before it, it is certainly not running).
-                if settings.role == .widget { unreloaded.insert(process.name) }
+                if settings.role.isRenderedBySystem { unreloaded.insert(process.name) }
                 if settings.role == .intent { unknown.insert(process.name) }
                 if settings.role == .intent, settings.runsIn == .app { appIntents.insert(process.name) }
                 if mayFailToLoad { self.mayFailToLoad.insert(process.name) }
@@ -193,7 +193,7 @@ enum LifecycleCheck {
                 }
             }
             switch step.step {
-            case .insert, .update, .delete, .relate, .unrelate:
+            case .insert, .update, .toggle, .delete, .relate, .unrelate:
                 if intentWork[intent] == nil, let host = decidedHost() { intentWork[intent] = (host, step.location) }
             case .save, .rollback, .reset:
                 intentWork[intent] = nil
@@ -215,7 +215,7 @@ enum LifecycleCheck {
         /// widget's button reloads it), or time passing (a timeline policy, a reload delay).
         func mayReload(_ step: ScenarioStep) -> Bool {
             switch step.step {
-            case .reloadTimelines, .sleep, .advanceClock: true
+            case .reloadTimelines, .reloadControls, .sleep, .advanceClock: true
             default: step.process.map { roles[$0] == .intent } ?? false
             }
         }
@@ -224,7 +224,7 @@ enum LifecycleCheck {
         mutating func require(_ process: String, at step: ScenarioStep, doing what: String) {
             if unreloaded.contains(process) {
                 report(step, "'\(process)' cannot \(what): the system has not run it yet (a widget runs when a reload is "
-                    + "asked for, and none was before this step); ask for one first (reload-timelines)")
+                    + "asked for, and none was before this step); ask for one first (reload-timelines, or reload-controls for a control)")
                 return
             }
             guard let lifecycle = lifecycles[process], !unknown.contains(process) else { return }

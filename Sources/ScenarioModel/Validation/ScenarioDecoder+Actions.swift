@@ -33,7 +33,7 @@ extension ScenarioDecoder {
         return attribute
     }
 
-    func decodeArgumentAction(_ action: String, _ argument: YAMLNode, _ map: MappingReader) -> Step? {
+    func decodeArgumentAction(_ action: String, _ argument: YAMLNode, _ map: MappingReader, process: String) -> Step? {
         switch action {
         case "insert": return decodeInsert(argument, map)
         case "update":
@@ -44,6 +44,8 @@ extension ScenarioDecoder {
             return .update(id: target.id, values: values)
         case "delete":
             return objectReference(argument).map { .delete(id: $0.id) }
+        case "toggle":
+            return decodeToggle(argument, map, process: process)
         case "push":
             return decodePayload(argument).map { .push($0) }
         case "relate", "unrelate":
@@ -142,9 +144,54 @@ extension ScenarioDecoder {
                 return nil
             }
             return .reloadTimelines(widget: widget)
+        case "reload-controls":
+            guard let control = processReference(argument, "a control process") else { return nil }
+            if let declared = processes.first(where: { $0.name == control }), declared.role != .control {
+                decoder.error("reload-controls reloads a control, and '\(control)' has role: \(declared.role.rawValue); name a "
+                    + "process with role: control, or write reload-controls: true for every control.", at: argument)
+                return nil
+            }
+            return .reloadControls(control: control)
         default:
             return nil
         }
+    }
+
+    /// `{ toggle: l1, property: isOn, reads: control }`: a boolean attribute of a known object, negated from
+    /// what the control shows (`reads: control`, the default for an intent a control's tap runs, and only
+    /// there) or from what the step's context holds (`reads: context`, the default elsewhere).
+    private func decodeToggle(_ argument: YAMLNode, _ map: MappingReader, process: String) -> Step? {
+        let target = objectReference(argument)
+        let propertyNode = map.required("property", in: "the toggle step", example: "{ toggle: l1, property: isOn }")
+        let property = propertyNode.flatMap { decoder.name($0, "a boolean attribute like isOn") }
+        if let entity = target?.entity, let property, let propertyNode {
+            if let attribute = entity.attribute(named: property) {
+                if attribute.type != .bool {
+                    decoder.error("toggle negates a bool, and \(entity.name).\(property) is \(attribute.type); write an update "
+                        + "with the value you mean, like { update: \(target?.id ?? "x"), set: { \(property): ... } }.", at: propertyNode)
+                    return nil
+                }
+            } else {
+                decoder.error("\(entity.name) has no attribute '\(property)'" + Suggestion.hint(
+                    for: property, in: entity.attributes.filter { $0.type == .bool }.map(\.name),
+                    otherwise: "toggle names one of its bool attributes."), at: propertyNode)
+                return nil
+            }
+        }
+        let control = processes.first { $0.name == process }.flatMap { $0.role == .intent ? $0.settings.control : nil }
+        var reads: ToggleReading = control == nil ? .context : .control
+        if let node = map["reads"] {
+            guard let value = decoder.keyword(node, ToggleReading.self, "what the toggle negates") else { return nil }
+            if value == .control, control == nil {
+                decoder.error("reads: control negates what the control whose tap runs the intent shows, and '\(process)' is "
+                    + "no intent a control runs (control:); write reads: context, or give the intent control: <name>.", at: node)
+                return nil
+            }
+            reads = value
+        }
+        guard let target, let property else { return nil }
+        if reads == .control, let control { pendingToggles.append((control: control, id: target.id, node: argument)) }
+        return .toggle(id: target.id, property: property, reads: reads)
     }
 
     private func decodeInsert(_ argument: YAMLNode, _ map: MappingReader) -> Step? {

@@ -37,10 +37,11 @@ extension ScenarioDecoder {
     private func checkRoleKeys(_ map: MappingReader, role: ProcessRole, process: String) {
         refuseOtherRolesSettings(map, role: role, process: process)
         for pair in map.pairs {
-            guard let key = pair.key.scalar, let owner = ScenarioDecoder.workKeys[key] else { continue }
-            guard owner == role else {
-                decoder.error("\(key) is what a \(owner.rawValue) does when the system runs it, and '\(process)' is a "
-                    + "\(role.rawValue); remove it, or make the process role: \(owner.rawValue).", at: pair.key)
+            guard let key = pair.key.scalar, let owners = ScenarioDecoder.workKeys[key] else { continue }
+            guard owners.contains(role) else {
+                let owner = owners.map(\.rawValue).joined(separator: " or ")
+                decoder.error("\(key) is what a \(owner) does when the system runs it, and '\(process)' is a "
+                    + "\(role.rawValue); remove it, or make the process role: \(owner).", at: pair.key)
                 continue
             }
             pendingWork.append((process, key, pair.value))
@@ -54,9 +55,13 @@ extension ScenarioDecoder {
         for pair in map.pairs {
             guard let key = pair.key.scalar else { continue }
             if key == "model", role == .intent { refuseIntentModel(process, at: pair.key) }
-            if ProcessSetting.widgetKeys.contains(key), role != .widget {
+            if ProcessSetting.widgetKeys.contains(key), !role.isRenderedBySystem {
                 decoder.error("\(key) is a widget's setting, and '\(process)' is a \(role.rawValue); remove it, or make "
                     + "the process role: widget.", at: pair.key)
+            } else if ProcessSetting.timelineOnlyKeys.contains(key), role == .control {
+                decoder.error("\(key) is a widget's setting, and '\(process)' is a control, which has no timeline and no "
+                    + "documented reload budget: the system reloads it when reload-controls asks and after its action runs; "
+                    + "remove it.", at: pair.key)
             }
             if ProcessSetting.notificationServiceKeys.contains(key), role != .notificationService {
                 decoder.error("\(key) is a notification service extension's setting, and '\(process)' is a \(role.rawValue); "

@@ -109,6 +109,12 @@ extension ScenarioDecoder {
                 pendingWidgetButtons.append((name, node))
                 return ProcessSetting.widgetButton(name)
             }
+        case "control":
+            decoder.name(node, "the name of the control whose tap runs the intent, or none").map { name in
+                guard name != "none" else { return ProcessSetting.control(nil) }
+                pendingControls.append((name, node))
+                return ProcessSetting.control(name)
+            }
         default: nil
         }
     }

@@ -11,7 +11,7 @@ extension ScenarioDecoder {
         "pin-generation": .pinGeneration(from: nil), "unpin-generation": .unpinGeneration, "begin-write": .beginWrite,
         "end-write": .endWrite, "merge-history": .mergeHistory, "purge-history": .purgeHistory(policy: nil),
         "checkpoint": .checkpoint, "sync": .sync, "leech": .leech, "push": .push(nil),
-        "reload-timelines": .reloadTimelines(widget: nil),
+        "reload-timelines": .reloadTimelines(widget: nil), "reload-controls": .reloadControls(control: nil),
     ]
 
     /// Actions that take an argument, with the other keys each one accepts.
@@ -22,13 +22,15 @@ extension ScenarioDecoder {
         "pin-generation": [], "purge-history": ["expect"], "post": [], "copy-store": ["with-wal"], "open-copy": [],
         "read": ["expect", "within", "now"], "count": ["expect", "where", "within", "now"],
         "results": ["expect", "changes", "within", "now"],
-        "state": ["expect", "within", "now"], "reload-timelines": [], "push": [],
+        "state": ["expect", "within", "now"], "reload-timelines": [], "reload-controls": [], "push": [],
+        "toggle": ["property", "reads"],
     ]
 
     /// Actions a role's work (`on-reload:`, `on-push:`) cannot hold: the system runs the process's
     /// lifecycle around the work itself.
     static let systemActions: Set<String> = [
         "launch", "exit", "crash", "background", "suspend", "resume", "foreground", "terminate", "push", "reload-timelines",
+        "reload-controls",
     ]
 
     /// Every action name, in a stable order for messages.
@@ -188,12 +190,14 @@ extension ScenarioDecoder {
         case .push where self.processes.first(where: { $0.name == process }).map({ $0.role != .notificationService }) == true:
             decoder.error("push launches a notification service extension, and '\(process)' is not one; push to a process "
                 + "with role: notification-service.", at: node)
-        case _ where ScenarioDecoder.systemActions.contains(step.keyword) && step.keyword != "reload-timelines"
+        case _ where ScenarioDecoder.systemActions.contains(step.keyword) && !["reload-timelines", "reload-controls"].contains(step.keyword)
             && processes.first(where: { $0.name == process })?.role == .intent:
             decoder.error("\(step.keyword) cannot be a step of '\(process)': an App Intent runs in the process the system picks "
                 + "(the host's, a widget's or its own), which starts and ends it.", at: node)
         case .reloadTimelines(nil) where widgets.isEmpty:
             decoder.error("reload-timelines reloads widgets, and no process has role: widget; declare one.", at: node)
+        case .reloadControls(nil) where !processes.contains(where: { $0.role == .control }):
+            decoder.error("reload-controls reloads controls, and no process has role: control; declare one.", at: node)
         default:
             break
         }
@@ -338,7 +342,7 @@ extension ScenarioDecoder {
                           at: argument)
             return nil
         }
-        guard let step = decodeArgumentAction(action, argument, map) else {
+        guard let step = decodeArgumentAction(action, argument, map, process: process) else {
             // Its work would only echo the payload's error with each `$name` it takes.
             if action == "push" { unreadPayloads.insert(process) }
             return nil

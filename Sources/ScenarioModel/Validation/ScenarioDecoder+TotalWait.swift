@@ -52,6 +52,9 @@ extension ScenarioDecoder {
         case .reloadTimelines(let widget):
             let widgets = processes.filter { $0.role == .widget && (widget == nil || $0.name == widget) }
             return sum(widgets.flatMap(\.work).filter { Self.runs($0, in: variant) }.map { wait(of: $0, in: variant) })
+        case .reloadControls(let control):
+            let controls = processes.filter { $0.role == .control && (control == nil || $0.name == control) }
+            return sum(controls.flatMap(\.work).filter { Self.runs($0, in: variant) }.map { wait(of: $0, in: variant) })
         default: return 0
         }
     }

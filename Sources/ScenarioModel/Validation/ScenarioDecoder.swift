@@ -40,6 +40,11 @@ final class ScenarioDecoder {
     var checksLifecycle = true
     /// `widget-button:` values, checked once every process is declared: each names a widget.
     var pendingWidgetButtons: [(name: String, node: YAMLNode)] = []
+    /// `control:` values, checked once every process is declared: each names a control.
+    var pendingControls: [(name: String, node: YAMLNode)] = []
+    /// `toggle` steps that negate what a control shows, checked once each process's work is decoded: the
+    /// control's `on-reload:` reads the object, or it shows no value of it.
+    var pendingToggles: [(control: String, id: String, node: YAMLNode)] = []
     /// `runs-in: app` values, checked once every process is declared: the file declares an app.
     var pendingAppIntents: [YAMLNode] = []
     /// The fetched-results controllers some fetch makes (`controller:`), and the `results` checks that name
@@ -51,7 +56,7 @@ final class ScenarioDecoder {
     var usedContexts: Set<[String]> = []
     var pendingGenerationSources: [(process: String, name: String, node: YAMLNode)] = []
     /// The keys that give a role's work, and the role that takes each.
-    static let workKeys: [String: ProcessRole] = ["on-reload": .widget, "on-push": .notificationService]
+    static let workKeys: [String: [ProcessRole]] = ["on-reload": [.widget, .control], "on-push": [.notificationService]]
     /// Whether the `processes` section could be read (step checks of process names are skipped otherwise).
     var knowsProcesses = false
     /// The objects inserted by the steps so far: id -> entity name (nil when the entity is unknown).
@@ -156,6 +161,7 @@ final class ScenarioDecoder {
         checkWidgetButtons()
         checkAppIntents()
         decodePendingWork()
+        checkControlToggles()
         checkControllerNames()
         checkGenerationSources()
         // After the work: a push or a reload waits for what its process's work waits for.
@@ -303,15 +309,39 @@ final class ScenarioDecoder {
         }
     }
 
-    /// Each `widget-button:` names a declared widget.
+    /// A toggle that negates what a control shows needs the control to show the object: its `on-reload:`
+    /// work reads it (as a `ControlValueProvider` reads the value it returns).
+    private func checkControlToggles() {
+        for (control, id, node) in pendingToggles {
+            guard let declared = processes.first(where: { $0.name == control }), declared.settings.role == .control else { continue }
+            let reads = declared.allWork.contains { step in
+                if case .read(id, _, _) = step.step { return true }
+                return false
+            }
+            guard !reads else { continue }
+            decoder.error("the toggle negates what \(control) shows of \(id), and \(control)'s on-reload: never reads \(id); "
+                + "add { read: \(id) } to its on-reload:, as its value provider reads the value it shows.", at: node)
+        }
+    }
+
+    /// Each `widget-button:` names a declared widget, each `control:` a declared control.
     private func checkWidgetButtons() {
-        let widgets = processes.filter { $0.settings.role == .widget }.map(\.name)
-        for (name, node) in pendingWidgetButtons where !widgets.contains(name) {
-            let role = processes.first { $0.name == name }?.settings.role
-            decoder.error(role.map { "widget-button names '\(name)', a \($0.rawValue); it names the widget whose button runs the intent." }
-                ?? "widget-button names an unknown widget '\(name)'" + Suggestion.hint(
-                    for: name, in: widgets, otherwise: widgets.isEmpty ? "declare a process with role: widget." : "declare it, or use one of \(Suggestion.list(widgets))."),
-                at: node)
+        for (key, role, pending) in [("widget-button", ProcessRole.widget, pendingWidgetButtons), ("control", .control, pendingControls)] {
+            let named = processes.filter { $0.settings.role == role }.map(\.name)
+            let what = role == .widget ? "the widget whose button runs the intent" : "the control whose tap runs the intent"
+            for (name, node) in pending where !named.contains(name) {
+                let other = processes.first { $0.name == name }?.settings.role
+                decoder.error(other.map { "\(key) names '\(name)', a \($0.rawValue); it names \(what)." }
+                    ?? "\(key) names an unknown \(role.rawValue) '\(name)'" + Suggestion.hint(
+                        for: name, in: named, otherwise: named.isEmpty ? "declare a process with role: \(role.rawValue)."
+                            : "declare it, or use one of \(Suggestion.list(named))."),
+                    at: node)
+            }
+        }
+        for (name, node) in pendingControls {
+            guard let intent = processes.first(where: { $0.settings.control == name && $0.settings.widgetButton != nil }) else { continue }
+            decoder.error("'\(intent.name)' names both a widget (widget-button) and a control whose tap runs it; an intent "
+                + "is one of them, so keep one.", at: node)
         }
     }
 }

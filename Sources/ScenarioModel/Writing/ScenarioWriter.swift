@@ -54,7 +54,7 @@ public enum ScenarioWriter {
         for process in processes {
             var pairs = [("role", process.settings.role.rawValue)] + settings(process.settings)
             // What the system runs the process for (this run's steps of it: `only-in:` is already applied).
-            if !process.work.isEmpty, let key = ScenarioDecoder.workKeys.first(where: { $0.value == process.settings.role })?.key {
+            if !process.work.isEmpty, let key = ScenarioDecoder.workKeys.first(where: { $0.value.contains(process.settings.role) })?.key {
                 var items: [String] = []
                 for step in process.work { items.append(try StepWriter.workItem(step)) }
                 pairs.append((key, "[" + items.joined(separator: ", ") + "]"))
@@ -139,6 +139,7 @@ public enum ScenarioWriter {
         add("reload-delay", settings.reloadDelay.description, settings.reloadDelay != defaults.reloadDelay)
         add("reload-budget", String(settings.reloadBudget), settings.reloadBudget != defaults.reloadBudget)
         if let widget = settings.widgetButton { pairs.append(("widget-button", YAMLText.word(widget))) }
+        if let control = settings.control { pairs.append(("control", YAMLText.word(control))) }
         if settings.runsIn != .appIntentsExtension { pairs.append(("runs-in", settings.runsIn.rawValue)) }
         add("between-reloads", settings.betweenReloads.rawValue, settings.betweenReloads != defaults.betweenReloads)
         add("timeline-policy", settings.timelinePolicy.description, settings.timelinePolicy != defaults.timelinePolicy)

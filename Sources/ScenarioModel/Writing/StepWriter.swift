@@ -53,6 +53,8 @@ public enum StepWriter {
             throw Unwritable(description: "a push with a payload is the system's; the steps its work ran are written instead")
         case .reloadTimelines(nil): return "{ reload-timelines: true }"
         case .reloadTimelines(let widget?): return Y.flow([("reload-timelines", Y.word(widget))])
+        case .reloadControls(nil): return "{ reload-controls: true }"
+        case .reloadControls(let control?): return Y.flow([("reload-controls", Y.word(control))])
         case .reload:
             throw Unwritable(description: "a widget's reload is the system's; its steps are written instead")
         case .autosave:
@@ -67,6 +69,8 @@ public enum StepWriter {
             return Y.flow([("insert", Y.word(entity)), ("id", Y.word(id))] + (values.isEmpty ? [] : [("set", Y.values(values))]))
         case .update(let id, let values): return Y.flow([("update", Y.word(id)), ("set", Y.values(values))])
         case .delete(let id): return Y.flow([("delete", Y.word(id))])
+        case .toggle(let id, let property, let reads):
+            return Y.flow([("toggle", Y.word(id)), ("property", Y.word(property)), ("reads", reads.rawValue)])
         case .relate(let id, let to, let via, let at):
             return Y.flow([("relate", Y.word(id)), ("to", Y.word(to)), ("via", Y.word(via))] + (at.map { [("at", String($0))] } ?? []))
         case .unrelate(let id, let from, let via):
