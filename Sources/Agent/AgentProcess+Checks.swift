@@ -22,6 +22,7 @@ extension AgentProcess {
             observation.final = done
             record(.observed(observation), start: started)
             lastObservation = observation
+            if config.role == .control { shownByReads.insert(name) }
             if let error = lastReadError {
                 // Firing the fault threw (a row gone, with `delete-inaccessible-faults: false`): as Core Data's
                 // accessor raises, the read fails; a step that said `expect-error` with that kind is met.
@@ -276,11 +277,15 @@ extension AgentProcess {
         return expected.allSatisfy { key, value in observation.values[key]?.matches(value) ?? false }
     }
 
-    /// After the final refresh: the view as a screen shows it, and what its fetches would add.
+    /// After the final refresh: the view as a screen shows it, and what its fetches would add. A control
+    /// shows no list: only the objects its reads since the last record showed, as its value.
     func recordFinalView() {
         let context = currentContext
+        let control = config.role == .control
+        let shown = shownByReads
+        shownByReads = []
         var objects: [ObjectState] = []
-        for id in context.view where !id.isTemporary {
+        for id in context.view where !id.isTemporary && (!control || shown.contains(ids.name(of: id))) {
             // This process's own unsaved edits are never anomalies: an unsaved insert is left out,
             // and so is each property it changed and has not saved.
             var values: [String: Value]
@@ -302,13 +307,13 @@ extension AgentProcess {
         }
         var absent: Set<String> = []
         let fresh = (openedCopy ?? coordinator).newBackgroundContext(name: "final-check")
-        for request in fetches {
+        for request in control ? [] : fetches {
             // An object this process deleted and has not saved is its own edit, not a missing one.
             for id in (try? fresh.fetch(request)) ?? [] where !context.viewContains(id) && !context.isDeleted(id) {
                 absent.insert(ids.name(of: id))
             }
         }
-        let whole = Set(fetches.filter { $0.predicate == nil && $0.filter == nil && $0.fetchLimit == nil && $0.includesSubentities }.map(\.entity))
+        let whole = control ? [] : Set(fetches.filter { $0.predicate == nil && $0.filter == nil && $0.fetchLimit == nil && $0.includesSubentities }.map(\.entity))
         record(.finalView(StateSnapshot(
             store: openedCopyName ?? config.store.traceName, objects: objects,
             absent: absent.sorted(), fetchedAll: whole.isEmpty ? nil : whole.sorted())))

@@ -19,6 +19,8 @@ struct CauseIndex {
 
     private var routed: [String: [Routed]] = [:]
     private var refreshes: [String: [Refresh]] = [:]
+    /// For each control, when its reloads read each object: process -> object -> times.
+    private var renders: [String: [String: [UInt64]]] = [:]
     private let context: RunContext
 
     init(context: RunContext) {
@@ -31,6 +33,11 @@ struct CauseIndex {
         routed[receiver, default: []].append(Routed(t: t, poster: record.from, decision: decision))
     }
 
+    /// Takes in a read of `object` by the control `process` at `t`: what one of its reloads rendered.
+    mutating func rendered(_ object: String, by process: String, t: UInt64) {
+        renders[process, default: [:]][object, default: []].append(t)
+    }
+
     /// Takes in a refresh `process` started at `t`.
     mutating func refreshStarted(_ refresh: RefreshRecord, by process: String, t: UInt64) {
         refreshes[process, default: []].append(Refresh(t: t, kind: refresh.strategy, reason: refresh.reason))
@@ -41,6 +48,10 @@ struct CauseIndex {
     func cause(reader: String, object: String, writer: String, committedAt: UInt64, readAt: UInt64, source: ReadSource?) -> String? {
         // The system shows what the control's last reload rendered: no notification or refresh changes it.
         if source == .rendered {
+            if let reload = renders[reader]?[object]?.last(where: { $0 >= committedAt && $0 <= readAt }) {
+                return "\(reader)'s reload at \(context.at(reload)) rendered \(object) as its context held it, older than that "
+                    + "save (see that reload's read), and the tap hands on what it rendered"
+            }
             return "no reload of \(reader) ran since that save (the system reloads a control when the app asks, "
                 + "reload-controls, and after the control's action runs)"
         }
@@ -56,7 +67,8 @@ struct CauseIndex {
             // The reader's own commit that its view did not show: made outside the view context.
             if writer == reader {
                 return "\(reader) committed it itself outside its view context (a batch operation bypasses every context, and "
-                    + "another context's save reaches the view only with automatically-merges), and nothing merged it into the view since"
+                    + "another context's save, an App Intent's run in this process included, reaches the view only with "
+                    + "automatically-merges), and nothing merged it into the view since"
             }
             if process?.refresh == RefreshStrategy.none {
                 return "\(reader) has no refresh strategy (refresh: none), and automatic merging never covers another process"

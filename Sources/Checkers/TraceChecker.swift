@@ -23,6 +23,8 @@ public enum TraceChecker {
         var commits: [CommitEvent] = []
         var causes = CauseIndex(context: context)
         var numbers = TraceNumbers(processes: trace.info.processes)
+        // A control's reads are what its reloads rendered: a tap's stale value is explained by them.
+        let controls = Set(trace.info.processes.filter { $0.role == .control }.map(\.name))
         // Events are read in place, through the array's buffer: a copy of each (its payload's strings,
         // values and lists retained and released again) cost a long run's checking more than most judgments.
         let events = trace.events
@@ -38,6 +40,9 @@ public enum TraceChecker {
                     causes.routed(record, decision: decision, t: events[index].t)
                 case .refreshStarted(let refresh):
                     causes.refreshStarted(refresh, by: events[index].process, t: events[index].t)
+                case .observed(let observation) where !controls.isEmpty && observation.source != .rendered
+                    && controls.contains(events[index].process):
+                    causes.rendered(observation.object, by: events[index].process, t: events[index].t)
                 default:
                     break
                 }

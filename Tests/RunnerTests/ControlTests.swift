@@ -100,4 +100,28 @@ import Trace
         // The app's two toggles, then the intent's (run in the app's process, through a context of its own).
         #expect(committed(outcome, by: "app") == [.bool(false), .bool(true), .bool(false), .bool(true)])
     }
+
+    @Test(arguments: RunMode.allCases)
+    func aControlShowsOnlyWhatItsReloadReadsAndAStaleReloadIsTheTapsCause(mode: RunMode) throws {
+        // The reused process keeps l1 as it fetched it; the app also changes l2, which the control fetches and never shows.
+        let yaml = yaml(steps: """
+              - app: { insert: Light, id: l2, set: { name: Hall } }
+              - app: save
+              - app: { reload-controls: power }
+              - app: { update: l1, set: { isOn: true } }
+              - app: { update: l2, set: { isOn: true } }
+              - app: save
+              - app: { reload-controls: power }
+              - app: background
+              - app: suspend
+              - tap: { toggle: l1, property: isOn }
+            """).replacingOccurrences(of: "between-reloads: exit, ", with: "")
+        let outcome = try RunHarness.single(yaml, mode: mode)
+        #expect(outcome.harnessError == nil)
+        let anomalies = TraceChecker.check(outcome.trace).anomalies
+        #expect(!anomalies.contains { $0.object == "l2" }, "\(anomalies.map(\.explanation))")
+        let tap = try #require(anomalies.first { $0.kind == .staleRead && $0.explanation.contains("the tap hands on") },
+                               "\(anomalies.map(\.explanation))")
+        #expect(tap.explanation.contains("power's reload at"), "\(tap.explanation)")
+    }
 }

@@ -101,4 +101,19 @@ import Testing
         Fixture.expectOneError(yaml(power: ", on-push: [ save ]", steps: ""), line: 5, column: 56,
                                containing: "on-push is what a notification-service does when the system runs it, and 'power' is a control")
     }
+
+    @Test func aTapBeforeAnyReloadOfTheControlIsRefused() throws {
+        Fixture.expectOneError(yaml(steps: "  - tap: { toggle: l1, property: isOn }"), line: 11, column: 5,
+                               containing: "the tap toggles what power shows, and no reload of power can have run before this step")
+        _ = try Fixture.scenario(yaml(steps: "  - app: { reload-controls: power }\n  - tap: { toggle: l1, property: isOn }"))
+    }
+
+    @Test func aNotificationServiceExtensionMayAskForControlReloadsAndAControlsWorkMayNot() throws {
+        let push = yaml(steps: "").replacingOccurrences(of: "  tap: { role: intent, control: power }",
+                                                        with: "  tap: { role: intent, control: power }\n  service: { role: notification-service, on-push: [ { reload-controls: power } ] }")
+        _ = try Fixture.scenario(push)
+        Fixture.expectOneError(yaml(power: ", between-reloads: exit", steps: "").replacingOccurrences(
+            of: "on-reload: [ { read: l1 } ]", with: "on-reload: [ { read: l1 }, { reload-controls: true } ]"), line: 5, column: 54,
+                               containing: "reload-controls cannot be part of on-reload")
+    }
 }

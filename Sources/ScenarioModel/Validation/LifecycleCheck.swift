@@ -67,6 +67,8 @@ enum LifecycleCheck {
         var intentWork: [String: (host: String, location: SourceLocation)] = [:]
         /// App Intents built into the app (`runs-in: app`): the system resumes or launches the app for each step.
         var appIntents: Set<String> = []
+        /// The control whose tap runs each App Intent that names one (`control:`).
+        var controlOf: [String: String] = [:]
 
         init(scenario: Scenario, run: ScenarioRun) {
             for process in run.processes {
@@ -81,6 +83,7 @@ enum LifecycleCheck {
                 if settings.role.isRenderedBySystem { unreloaded.insert(process.name) }
                 if settings.role == .intent { unknown.insert(process.name) }
                 if settings.role == .intent, settings.runsIn == .app { appIntents.insert(process.name) }
+                if settings.role == .intent, let control = settings.control { controlOf[process.name] = control }
                 if mayFailToLoad { self.mayFailToLoad.insert(process.name) }
             }
         }
@@ -175,6 +178,11 @@ enum LifecycleCheck {
         /// unsaved work stays there until it saves: that host stopping first is refused. Where no host is
         /// decided (none running, or one whose state the steps do not decide) the run places the intent.
         mutating func visitIntent(_ step: ScenarioStep, intent: String) {
+            // A tap hands on what the control shows, and a control shows nothing before its first reload.
+            if case .toggle(_, _, .control) = step.step, let control = controlOf[intent], unreloaded.contains(control) {
+                report(step, "the tap toggles what \(control) shows, and no reload of \(control) can have run before this step; "
+                    + "ask for one first (reload-controls: \(control)), as a control renders its value before anyone can tap it")
+            }
             if let pending = intentWork[intent], !unknown.contains(pending.host), let state = lifecycles[pending.host]?.state,
                state != .active && state != .background {
                 report(step, "'\(intent)' has unsaved changes in \(pending.host)'s process (since line \(pending.location.line)), "

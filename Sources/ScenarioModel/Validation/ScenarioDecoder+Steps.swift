@@ -234,8 +234,9 @@ extension ScenarioDecoder {
             perReloadCounts = nil
             defer { decodingSystemWork = false }
             guard let (step, expectError, onlyIn) = decodeAction(item, process: process) else { continue }
-            // A notification service extension may ask for widget reloads, as iOS lets it.
-            if ScenarioDecoder.systemActions.contains(step.keyword), !(key == "on-push" && step.keyword == "reload-timelines") {
+            // A notification service extension may ask for widget and control reloads, as iOS lets it.
+            if ScenarioDecoder.systemActions.contains(step.keyword),
+               !(key == "on-push" && ["reload-timelines", "reload-controls"].contains(step.keyword)) {
                 decoder.error("\(step.keyword) cannot be part of \(key): the system launches, suspends and ends '\(process)' "
                     + "around its work itself.", at: item)
                 continue
