@@ -53,7 +53,9 @@ extension AgentProcess {
             if options.controller != nil { updateControllers() }
             // SwiftData's new context per fetch: the models it returns carry the values the fetch read.
             var fetched = request
-            if settings.refresh == .newContext, contextOverride == nil { fetched.shouldRefreshRefetchedObjects = true }
+            if settings.refresh == .newContext || settings.refresh == .historyObserver, contextOverride == nil {
+                fetched.shouldRefreshRefetchedObjects = true
+            }
             let results = try currentContext.fetch(fetched)
             // An intent's fetches are its own context's, not the lists this process shows.
             if contextOverride == nil, !fetches.contains(request) { fetches.append(request) }
@@ -102,7 +104,7 @@ extension AgentProcess {
         case .observe:
             startObserving()
             // Registering late, an app with history catches up from its persisted token.
-            if settings.refresh == .history { runRefresh(reason: .observe) }
+            if settings.refresh.consumesHistory { runRefresh(reason: .observe) }
         // Files.
         case .checkpoint:
             try coordinator.checkpoint()

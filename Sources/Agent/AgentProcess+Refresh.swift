@@ -28,6 +28,8 @@ extension AgentProcess {
         case .newContext:
             // The screen's fetches again, each in a new context: every model they return is read afresh.
             refetch(.refreshRefetched)
+        case .historyObserver:
+            if observeHistory() { refetch(.refreshRefetched) }
         case .none:
             break
         }
@@ -35,6 +37,30 @@ extension AgentProcess {
         // Each refresh is one objects-did-change notification for the controllers: however many land
         // between two steps (notifications in real time), each tells a controller once.
         updateControllers()
+    }
+
+    /// The `history-observer` strategy's check: reads the history after this process's token (by its
+    /// `history-authors`, `history-entities` and `history-change-types`, as `HistoryObserver`'s observed
+    /// models scope it) and moves the token past what it read, merging nothing; true when any of it changed
+    /// an observed model (the observer's `eventCounter` moves, and the screen fetches again). An expired
+    /// token is recorded and kept, and counts as a change: the observer cannot tell what it missed.
+    func observeHistory() -> Bool {
+        let filter: HistoryAuthorFilter = settings.historyAuthors.map { .authors($0) } ?? .allButOwn
+        let before = coordinator.historyToken(for: config.process)
+        do {
+            let (result, changes) = try coordinator.observeHistory(
+                consumer: config.process, filter: filter, ownAuthor: view.transactionAuthor, entities: settings.historyEntities,
+                changeTypes: settings.historyChangeTypes.map(Set.init))
+            record(.historyFetched(HistoryFetch(
+                tokenBefore: result.tokenBefore, tokenAfter: result.tokenAfter,
+                transactions: result.transactions.count + result.skipped, merged: 0, expired: false)))
+            return !(changes.inserted.isEmpty && changes.updated.isEmpty && changes.deleted.isEmpty)
+        } catch {
+            let expired = if case .expiredToken = error { true } else { false }
+            record(.historyFetched(HistoryFetch(tokenBefore: before, tokenAfter: before, transactions: 0, merged: 0, expired: expired)))
+            recordRefreshError(error)
+            return expired
+        }
     }
 
     /// A `refresh` step: `refreshAllObjects()` whatever the strategy.

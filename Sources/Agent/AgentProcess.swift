@@ -100,6 +100,9 @@ public final class AgentProcess {
     var lastCheckMatched: Bool?
     /// What the last `read` observed, sent back with its reply.
     var lastObservation: Observation?
+    /// For a control: the objects its reads showed since its view was last recorded (a reload's work),
+    /// which are all a control displays.
+    var shownByReads: Set<String> = []
     /// Whether the current attempt of a check is its last (the runner asks again until its deadline).
     var isLastAttempt = true
     /// While a `within:` check waits (from its first attempt to its last), its deadline: notifications
@@ -162,7 +165,7 @@ public final class AgentProcess {
         }
         self.center = center
         wireStoreEvents()
-        if settings.refresh == .history && settings.historyTracking {
+        if settings.refresh.consumesHistory && settings.historyTracking {
             try coordinator.registerHistoryConsumer(config.process)
             // A consumer that starts now takes the newest token as its own the first time it opens the store.
             if settings.historyStart == .now, coordinator.historyToken(for: config.process) == nil,

@@ -53,6 +53,19 @@ public enum RefreshStrategy: String, Sendable, Hashable, Codable, CaseIterable {
     /// SwiftData: a new `ModelContext` for each fetch, so fetches read the store's current values; at its
     /// trigger the process re-runs its fetches so.
     case newContext = "new-context"
+    /// SwiftData (iOS 27): a `HistoryObserver` on the store's remote-change notification reads the
+    /// history after its token, and when a transaction changes a model it observes (`history-entities`;
+    /// every model when unset) the screen fetches again, each fetch in a new context.
+    case historyObserver = "history-observer"
+
+    /// Whether the process reads persistent history after a token it keeps in the store (`history`,
+    /// `history-observer`): it registers as a history consumer, and `consumed-by-all` purges wait for it.
+    public var consumesHistory: Bool {
+        switch self {
+        case .history, .historyObserver: true
+        case .none, .staleness, .refetch, .newContext: false
+        }
+    }
 
     /// Whether a process of `framework` can use this strategy: SwiftData has no `refreshAllObjects()` or
     /// refetch options, and a new context per fetch is how SwiftData apps catch up.
@@ -60,7 +73,7 @@ public enum RefreshStrategy: String, Sendable, Hashable, Codable, CaseIterable {
         switch self {
         case .none, .history: true
         case .staleness, .refetch: framework == .coreData
-        case .newContext: framework == .swiftData
+        case .newContext, .historyObserver: framework == .swiftData
         }
     }
 }

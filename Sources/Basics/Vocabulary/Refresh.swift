@@ -10,6 +10,9 @@ public enum RefreshKind: String, Sendable, Hashable, Codable, CaseIterable {
     case refetch
     /// The strategy `new-context` (SwiftData): the fetches re-run, each in a new context.
     case newContext = "new-context"
+    /// The strategy `history-observer` (SwiftData): history read after the token; the fetches re-run,
+    /// each in a new context, when it holds a change of an observed model.
+    case historyObserver = "history-observer"
     /// A `refresh` step: `refreshAllObjects()` whatever the strategy.
     case refreshAll = "refresh-all"
     /// A `{ refresh: x }` step.
@@ -27,6 +30,7 @@ public enum RefreshKind: String, Sendable, Hashable, Codable, CaseIterable {
         case .history: self = .history
         case .refetch: self = .refetch
         case .newContext: self = .newContext
+        case .historyObserver: self = .historyObserver
         }
     }
 }

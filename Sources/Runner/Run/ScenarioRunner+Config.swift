@@ -73,7 +73,7 @@ extension ScenarioRunner {
         result.deleteInaccessibleFaults = settings.deleteInaccessibleFaults
         result.automaticallyMerges = settings.automaticallyMerges
         result.contexts = settings.contexts
-        result.historyConsumers = all.filter { $0.settings.refresh == .history }.map(\.name)
+        result.historyConsumers = all.filter { $0.settings.refresh.consumesHistory }.map(\.name)
         // Darwin notifications never leave a device: a process with its own store (a watch app on
         // its own device) observes and posts a name no process on the phone uses.
         if settings.storage == .own { result.notificationName = "\(process).store-did-save" }

@@ -88,6 +88,32 @@ extension StoreCoordinator {
     public func mergeHistory(into context: ObjectContext, consumer: String, filter: HistoryAuthorFilter = .allButOwn,
                              entities: [String]? = nil, changeTypes: Set<ChangeOperation>? = nil) throws(StoreError) -> HistoryFetchResult
     {
+        try consumeHistory(consumer: consumer, filter: filter, ownAuthor: context.transactionAuthor,
+                           entities: entities, changeTypes: changeTypes, merging: true) { changes in
+            context.mergeChanges(fromRemoteContextSave: changes)
+        }.result
+    }
+
+    /// Reads the history after the consumer's persisted token as `mergeHistory` does, and persists the
+    /// token of the last transaction read, merging nothing: SwiftData's `HistoryObserver`, which tells its
+    /// observers that something changed and leaves the fetching to them.
+    /// - Returns: what was read, and the changes the filters kept (empty: nothing the consumer observes).
+    /// - Throws: `StoreError.expiredToken` or `.foreignToken` (the token is kept).
+    public func observeHistory(consumer: String, filter: HistoryAuthorFilter = .allButOwn, ownAuthor: String?,
+                               entities: [String]? = nil, changeTypes: Set<ChangeOperation>? = nil)
+        throws(StoreError) -> (result: HistoryFetchResult, changes: RemoteChanges)
+    {
+        try consumeHistory(consumer: consumer, filter: filter, ownAuthor: ownAuthor, entities: entities, changeTypes: changeTypes,
+                           merging: false) { _ in }
+    }
+
+    /// The history after `consumer`'s token, the changes the filters keep (handed to `use` before the
+    /// token moves), and the token persisted past everything read; `merging` says whether `use` merges
+    /// what it is handed (the store event counts the transactions merged).
+    private func consumeHistory(consumer: String, filter: HistoryAuthorFilter, ownAuthor: String?, entities: [String]?,
+                                changeTypes: Set<ChangeOperation>?, merging: Bool, use: (RemoteChanges) -> Void)
+        throws(StoreError) -> (result: HistoryFetchResult, changes: RemoteChanges)
+    {
         let tokens = HistoryTokenStore(storeURL: core.url)
         let saved = tokens.token(consumer)
         let before = saved.token
@@ -97,7 +123,7 @@ extension StoreCoordinator {
         }
         let result: HistoryFetchResult
         do {
-            result = try fetchHistory(after: before, filter: filter, ownAuthor: context.transactionAuthor)
+            result = try fetchHistory(after: before, filter: filter, ownAuthor: ownAuthor)
         } catch {
             core.emit(.historyFetched(consumer: consumer, tokenBefore: before, tokenAfter: before, merged: 0, skipped: 0))
             throw error
@@ -114,12 +140,12 @@ extension StoreCoordinator {
             if !changeTypes.contains(.update) { changes.updated = [] }
             if !changeTypes.contains(.delete) { changes.deleted = [] }
         }
-        context.mergeChanges(fromRemoteContextSave: changes)
+        use(changes)
         if result.tokenAfter != before || saved.store == nil { try tokens.setToken(result.tokenAfter, consumer, store: core.storeIdentifier) }
         if let after = result.tokenAfter { core.lastOwnToken = max(core.lastOwnToken ?? after, after) }
         core.emit(.historyFetched(consumer: consumer, tokenBefore: before, tokenAfter: result.tokenAfter,
-                                  merged: result.transactions.count, skipped: result.skipped))
-        return result
+                                  merged: merging ? result.transactions.count : 0, skipped: result.skipped))
+        return (result, changes)
     }
 
     /// Registers a history consumer (for `consumedByAll`) without a token, unless it already has one.

@@ -14,7 +14,7 @@ struct CompareCommand: ParsableCommand {
         abstract: "Run one scenario under each refresh strategy and write a matrix: anomalies, latency, refresh cost.",
         discussion: """
             Strategies: none, staleness:<seconds> (staleness:-1, staleness:0, staleness:2.5), history, \
-            refetch, refetch:reset, refetch:refresh-refetched, and new-context for SwiftData processes. They apply to the processes named with \
+            refetch, refetch:reset, refetch:refresh-refetched, and new-context and history-observer for SwiftData processes. They apply to the processes named with \
             --process (by default every host). The steps are the scenario's, as its first variant runs them; \
             the variants' own overrides are not applied.
             """
@@ -26,14 +26,14 @@ struct CompareCommand: ParsableCommand {
     @Option(parsing: .upToNextOption, help: ArgumentHelp(
         "The strategies to compare.",
         discussion: "Default: staleness:-1 staleness:0 history refetch refetch:reset for Core Data processes; "
-            + "none new-context history for SwiftData ones."))
+            + "none new-context history history-observer for SwiftData ones."))
     var strategies: [String] = []
 
     /// The strategies compared by default for processes of `framework`.
     static func defaultStrategies(for framework: PersistenceFramework) -> [String] {
         switch framework {
         case .coreData: ["staleness:-1", "staleness:0", "history", "refetch", "refetch:reset"]
-        case .swiftData: ["none", "new-context", "history"]
+        case .swiftData: ["none", "new-context", "history", "history-observer"]
         }
     }
 
@@ -55,7 +55,7 @@ struct CompareCommand: ParsableCommand {
     func validate() throws {
         for strategy in strategies where Self.settings(for: strategy) == nil {
             throw ValidationError("unknown strategy '\(strategy)'; use none, staleness:<seconds>, history, refetch, refetch:reset, "
-                + "refetch:refresh-refetched or (for SwiftData processes) new-context.")
+                + "refetch:refresh-refetched or (for SwiftData processes) new-context or history-observer.")
         }
         guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more.") }
     }
@@ -151,6 +151,7 @@ struct CompareCommand: ParsableCommand {
         case ("none", nil): return [.refresh(.none)]
         case ("history", nil): return [.refresh(.history)]
         case ("new-context", nil): return [.refresh(.newContext)]
+        case ("history-observer", nil): return [.refresh(.historyObserver)]
         case ("refetch", nil): return [.refresh(.refetch), .refetch(.keepRegistered)]
         case ("refetch", let mode?):
             guard let mode = RefetchMode(rawValue: mode) else { return nil }
