@@ -37,7 +37,11 @@ struct CountChecker {
         self.oracle = oracle
     }
 
-    mutating func observe(_ count: CountObservation, process: String, step: Int?, invoked: UInt64, t: UInt64, into anomalies: inout [Anomaly]) {
+    /// Judges `count`, whose ids `numbered` numbers (shared with the latency tracker).
+    mutating func observe(
+        _ count: CountObservation, numbered: inout CountedIDs, process: String, step: Int?, invoked: UInt64, t: UInt64,
+        into anomalies: inout [Anomaly]
+    ) {
         guard count.final, let store = context.store(of: process) else { return }
         let stepKey = StepKey(process: process, step: step)
         if count.predicate != nil && count.listed == nil {
@@ -51,7 +55,7 @@ struct CountChecker {
         // Taken out while this count marks its objects, and put back: changed in place, not copied.
         var objects = objectsByStore.removeValue(forKey: store) ?? CountedObjects(store: store, oracle: oracle)
         defer { objectsByStore[store] = objects }
-        let countedNumbers = objects.mark(count.ids)
+        let countedNumbers = objects.mark(numbered.objectNumbers())
         // Listed but not counted. Most counts show every object listed (the list is the count's own ids),
         // so the sets are built only when they differ; without `listed`, every id the store ever held
         // that existed at `a` is listed.
@@ -68,14 +72,14 @@ struct CountChecker {
             if byGoneFrom[key] == nil {
                 let ids = oracle.ids(of: count.entity, in: store), goneFrom = oracle.goneFrom(of: count.entity, in: store)
                 byGoneFrom[key] = zip(goneFrom, ids).map { gone, id in
-                    let number = objects.number(of: id)!
-                    return (gone: gone, born: objects.histories[number].operations.first?.start ?? .max, id: id, number: number)
+                    let number = oracle.numbers.object(id)!
+                    return (gone: gone, born: objects.history(number).operations.first?.start ?? .max, id: id, number: number)
                 }.sorted { $0.gone > $1.gone }
             }
             for (gone, born, id, number) in byGoneFrom[key]! {
                 guard gone >= invoked else { break }
                 // An object whose first commit started at or after `invoked` cannot have settled before it.
-                if born < invoked, !objects.isMarked(number) && !own.contains(id), objects.histories[number].exists(before: invoked) {
+                if born < invoked, !objects.isMarked(number) && !own.contains(id), objects.history(number).exists(before: invoked) {
                     missing.append(id)
                 }
             }
@@ -107,7 +111,7 @@ struct CountChecker {
         // are left out before the rest is sorted, not after.
         let gone = countedNumbers.compactMap { number -> (id: String, state: OperationEntry)? in
             guard objects.wasDeleted(number) else { return nil }
-            let history = objects.histories[number]
+            let history = objects.history(number)
             guard let state = history.settled(before: invoked), state.operation == .delete,
                   !history.mayChange(between: invoked, and: t, where: { $0 == .insert }) else { return nil }
             return (history.id, state)

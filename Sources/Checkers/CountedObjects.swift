@@ -1,43 +1,32 @@
-/// Every object ever committed to one store, numbered, for judging counts: a count marks the objects it
-/// holds by number, so whether it holds an object of the store costs no lookup of that object's id (a long
-/// run's counts hold a thousand ids each, and each id was looked up three times).
+/// Every object ever committed to one store, for judging counts: a count marks the objects it holds by
+/// their trace numbers (`TraceNumbers`, found once per count for every checker), so whether it holds an
+/// object of the store costs no lookup of that object's id (a long run's counts hold a thousand ids each).
 struct CountedObjects {
-    /// Object id to number.
-    private let numbers: [String: Int]
-    /// By number: the object's history in the store, and whether some commit deleted it there.
-    let histories: [ObjectHistory]
+    /// By object number: the object's history in the store (nil for one never committed there).
+    private let histories: [ObjectHistory?]
     private let everDeleted: [Bool]
-    /// By number: the count that last marked it (`stamp`).
+    /// By object number: the count that last marked it (`stamp`).
     private var marks: [Int]
     private var stamp = 0
 
     init(store: String, oracle: CommitOracle) {
-        var numbers: [String: Int] = [:]
-        var histories: [ObjectHistory] = []
+        histories = oracle.storeIndex(of: store).map { oracle.histories(store: $0) } ?? []
         let deleted = oracle.deletedIDs[store] ?? []
-        for ids in (oracle.idsByEntity[store] ?? [:]).values {
-            for id in ids where numbers[id] == nil {
-                guard let history = oracle.history(store: store, object: id) else { continue }
-                numbers[id] = histories.count
-                histories.append(history)
-            }
-        }
-        self.numbers = numbers
-        self.histories = histories
-        everDeleted = histories.map { deleted.contains($0.id) }
+        everDeleted = histories.map { $0.map { deleted.contains($0.id) } ?? false }
         marks = Array(repeating: 0, count: histories.count)
     }
 
-    /// The number of `id`, if it was ever committed to the store.
-    func number(of id: String) -> Int? { numbers[id] }
+    /// The history of object `number`, which was committed to the store.
+    func history(_ number: Int) -> ObjectHistory { histories[number]! }
 
-    /// Marks the objects of `ids` as the current count's (forgetting the previous count's); returns the
-    /// numbers marked, each once, in the order of `ids`.
-    mutating func mark(_ ids: [String]) -> [Int] {
+    /// Marks the objects of a count's ids (numbered, nil for one no commit wrote) as the current count's
+    /// (forgetting the previous count's); returns the numbers of those committed to the store, each once,
+    /// in the order of the ids.
+    mutating func mark(_ numbers: [Int?]) -> [Int] {
         stamp += 1
         var marked: [Int] = []
-        for id in ids {
-            guard let number = numbers[id], marks[number] != stamp else { continue }
+        for number in numbers {
+            guard let number, number < histories.count, histories[number] != nil, marks[number] != stamp else { continue }
             marks[number] = stamp
             marked.append(number)
         }

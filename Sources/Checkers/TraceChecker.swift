@@ -83,8 +83,10 @@ public enum TraceChecker {
                                   into: &anomalies)
                     latency.observed(read, by: number, object: object, invoked: invoked, t: t)
                 case .counted(let count) where count.store == nil:
-                    counts.observe(count, process: process, step: step, invoked: invoked, t: t, into: &anomalies)
-                    latency.counted(count, by: numbers.process(process), invoked: invoked, t: t)
+                    // Its ids numbered once, for both.
+                    var ids = CountedIDs(count.ids, numbers: numbers)
+                    counts.observe(count, numbered: &ids, process: process, step: step, invoked: invoked, t: t, into: &anomalies)
+                    latency.counted(count, numbered: &ids, by: numbers.process(process), invoked: invoked, t: t)
                 case .observed, .counted:
                     // Read from an opened copy: the copy is checked by its verification, not against
                     // the live store's history; a failed check there is still an unmet expectation.

@@ -152,8 +152,12 @@ struct LatencyTracker {
     private var pendingObjects: [[PendingList]]
     /// Records a reader looked for (read the object or counted the entity) after their commit.
     private var looked: [Bool] = []
-    /// Per reader, by entity: by object id.
-    private var pendingMembers: [[String: [String: Pending]]]
+    /// Per reader, by entity: by object number.
+    private var pendingMembers: [[String: [Int: Pending]]]
+    /// By object number: the count that last held the object (`countStamp`), so a count's ids are found
+    /// without a set of them.
+    private var countMarks: [Int]
+    private var countStamp = 0
     /// Values scanned when a read has no version to compare.
     private let valueScanLimit = 64
 
@@ -168,6 +172,7 @@ struct LatencyTracker {
             readersByStore[process.store, default: []].append(numbers.process(process.name)!)
         }
         pendingObjects = Array(repeating: [], count: numbers.objectCount)
+        countMarks = Array(repeating: 0, count: numbers.objectCount)
         states = Array(repeating: nil, count: readerNames.count)
         awaitingNotification = Array(repeating: Queue(), count: readerNames.count)
         awaitingRefresh = Array(repeating: [], count: readerNames.count)
@@ -217,17 +222,10 @@ struct LatencyTracker {
                 let pending = Pending(record: firstRecord + offset, version: object.version, operation: object.operation,
                                       values: object.values, crossStore: crossStore)
                 pendingObjects[position][reader].add(pending, crossStore: crossStore)
-            }
-        }
-        for (offset, (reader, crossStore)) in readers.enumerated() {
-            let record = firstRecord + offset
-            for object in commit.objects {
-                let pending = Pending(record: record, version: object.version, operation: object.operation,
-                                      values: object.values, crossStore: crossStore)
                 if object.operation != .update {
                     // A count of the entity, or of a parent entity of it, shows the insert or the delete.
                     for entity in context.info.ancestry(of: object.entity) {
-                        pendingMembers[reader][entity, default: [:]][object.id] = pending
+                        pendingMembers[reader][entity, default: [:]][position] = pending
                     }
                 }
             }
@@ -335,17 +333,21 @@ struct LatencyTracker {
         pendingObjects[position][reader] = list
     }
 
-    mutating func counted(_ count: CountObservation, by reader: Int?, invoked: UInt64, t: UInt64) {
+    /// A count by `reader` of the ids `numbered` numbers (shared with the count checker).
+    mutating func counted(_ count: CountObservation, numbered: inout CountedIDs, by reader: Int?, invoked: UInt64, t: UInt64) {
         guard let reader, let members = pendingMembers[reader][count.entity], !members.isEmpty else { return }
-        let ids = Set(count.ids)
-        var remaining: [String: Pending] = [:]
-        for (id, entry) in members where records[entry.record].seenAt == nil {
-            let inView = ids.contains(id)
+        countStamp += 1
+        for number in numbered.objectNumbers() {
+            if let number { countMarks[number] = countStamp }
+        }
+        var remaining: [Int: Pending] = [:]
+        for (number, entry) in members where records[entry.record].seenAt == nil {
+            let inView = countMarks[number] == countStamp
             let isShown = entry.operation == .insert ? inView : (!inView && count.predicate == nil)
             if isShown {
                 records[entry.record].seenAt = t
             } else {
-                remaining[id] = entry
+                remaining[number] = entry
                 looked[entry.record] = true
                 // A count without a predicate that lacks an insert (or keeps a delete) did not get it.
                 if count.predicate == nil && count.final { notBrought(entry.record, by: reader, invoked: invoked) }

@@ -120,6 +120,9 @@ struct CommitOracle {
     /// The history of object number `object` in the store at `store` in `stores`.
     func history(store: Int, object: Int) -> ObjectHistory? { histories[store][object] }
 
+    /// By object number, the histories in the store at `store` in `stores` (nil for objects never committed there).
+    func histories(store: Int) -> [ObjectHistory?] { histories[store] }
+
     /// Where `store` is in `stores`, if it was ever written.
     func storeIndex(of store: String) -> Int? { stores.firstIndex(of: store) }
 
