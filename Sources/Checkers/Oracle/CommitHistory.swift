@@ -107,7 +107,11 @@ final class ObjectHistory {
     /// Where its id sits in its store's `CommitOracle.idsByEntity[entity]` list.
     let listIndex: Int
     private(set) var operations: [OperationEntry] = []
-    private(set) var properties: [String: PropertyHistory] = [:]
+    /// Each property committed, in the order first committed, with its history: found by comparing names
+    /// (a model's few short names are compared faster than one is hashed, and a table each cost every read
+    /// a lookup), through `propertyIndex` once there are more than a few.
+    private var properties: [(name: String, history: PropertyHistory)] = []
+    private var propertyIndex: [String: Int]?
 
     init(id: String, entity: String, listIndex: Int) {
         self.id = id
@@ -123,12 +127,32 @@ final class ObjectHistory {
             start: start, end: end, operation: object.operation, version: object.version, writer: writer, step: step))
         guard object.operation != .delete else { return }
         for (property, value) in object.values {
-            properties[property, default: PropertyHistory()].append(
+            let at: Int
+            if let known = position(of: property) {
+                at = known
+            } else {
+                at = properties.count
+                properties.append((property, PropertyHistory()))
+                if propertyIndex != nil {
+                    propertyIndex![property] = at
+                } else if properties.count > Self.scannedProperties {
+                    propertyIndex = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($0.element.name, $0.offset) })
+                }
+            }
+            properties[at].history.append(
                 ValueEntry(start: start, end: end, version: object.version, value: value, writer: writer, step: step))
         }
     }
 
-    func property(_ name: String) -> PropertyHistory? { properties[name] }
+    /// Up to how many properties `position(of:)` compares names rather than keep a table.
+    private static let scannedProperties = 8
+
+    private func position(of property: String) -> Int? {
+        if let propertyIndex { return propertyIndex[property] }
+        return properties.firstIndex { $0.name == property }
+    }
+
+    func property(_ name: String) -> PropertyHistory? { position(of: name).map { properties[$0].history } }
 
     /// The operation an operation invoked at `instant` must see (the newest completed before it).
     func settled(before instant: UInt64) -> OperationEntry? {
