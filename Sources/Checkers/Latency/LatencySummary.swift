@@ -20,7 +20,7 @@ public struct LatencySummary: Sendable, Hashable, Codable {
     /// The summary of `samples`, or nil when there are none: exact percentiles by nearest rank (the
     /// smallest sample with at least p% of the samples at or below it).
     init?(_ samples: LatencySamples) {
-        let sorted = samples.values.radixSorted()
+        let sorted = samples.sorted
         guard let first = sorted.first, let last = sorted.last else { return nil }
         func percentile(_ p: Int) -> UInt64 {
             let rank = (sorted.count * p + 99) / 100
@@ -59,15 +59,31 @@ public struct LatencyBucket: Sendable, Hashable, Codable {
 /// to allocate and scan, which dominated checking a small run.)
 struct LatencySamples {
     private(set) var values: [UInt64] = []
+    /// Whether `values` are in ascending order (`sort()`).
+    private(set) var isSorted = false
 
     /// No samples yet, with room for `capacity`.
     init(capacity: Int = 0) { values.reserveCapacity(capacity) }
 
-    mutating func record(_ value: UInt64) { values.append(value) }
+    mutating func record(_ value: UInt64) {
+        values.append(value)
+        isSorted = false
+    }
+
+    /// Puts the samples in ascending order, once for the summary and the bars both (each sorted or searched
+    /// them on its own, a long run's hundreds of thousands per stage).
+    mutating func sort() {
+        guard !isSorted else { return }
+        values = values.radixSorted()
+        isSorted = true
+    }
+
+    /// The samples in ascending order.
+    var sorted: [UInt64] { isSorted ? values : values.radixSorted() }
 
     /// Bars on a 1-2-5 scale from 10 µs (everything below in the first bar) up to the largest sample.
     func displayBuckets() -> [LatencyBucket] {
-        guard let top = values.max() else { return [] }
+        guard let top = isSorted ? values.last : values.max() else { return [] }
         var bounds: [UInt64] = [0]
         var step: UInt64 = 10_000
         outer: while bounds.last! <= top {
@@ -82,6 +98,15 @@ struct LatencySamples {
             step = next
         }
         var buckets = (0..<(bounds.count - 1)).map { LatencyBucket(lower: bounds[$0], upper: bounds[$0 + 1], count: 0) }
+        if isSorted {
+            // Each bar's samples follow the previous bar's: one walk, no search per sample.
+            var index = 0
+            for value in values {
+                while index + 1 < buckets.count, bounds[index + 1] <= value { index += 1 }
+                buckets[index].count += 1
+            }
+            return buckets
+        }
         for value in values {
             let index = (bounds.lastIndex(atOrBefore: value) ?? 0).clamped(to: buckets.count - 1)
             buckets[index].count += 1

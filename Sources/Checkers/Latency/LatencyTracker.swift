@@ -437,7 +437,9 @@ struct LatencyTracker {
             index[pair].map { (writer: self.pairs[pair].writer, reader: readerNames[self.pairs[pair].reader], stats: $0) }
         }
         let pairs = keptPairs.sorted { ($0.writer, $0.reader) < ($1.writer, $1.reader) }.map { pair in
-            let s = stats[pair.stats]
+            var s = stats[pair.stats]
+            s.refreshed.sort()
+            s.shown.sort()
             return PairLatency(
                 writer: pair.writer, reader: pair.reader, refreshed: LatencySummary(s.refreshed),
                 shown: LatencySummary(s.shown), notified: LatencySummary(s.notified), unrefreshed: s.unrefreshed,
@@ -450,6 +452,8 @@ struct LatencyTracker {
         let candidates = watched.isEmpty ? pairs : watched
         let headline = candidates.filter { $0.refreshed == nil && $0.unrefreshed > 0 }.max { $0.unrefreshed < $1.unrefreshed }
             ?? candidates.filter { $0.refreshed != nil }.max { $0.refreshed!.p99 < $1.refreshed!.p99 }
+        overallRefreshed.sort()
+        overallShown.sort()
         return LatencyReport(
             pairs: pairs, headline: headline.map { LatencyPair(writer: $0.writer, reader: $0.reader) },
             refreshed: LatencySummary(overallRefreshed), shown: LatencySummary(overallShown),
