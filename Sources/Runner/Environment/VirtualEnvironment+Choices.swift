@@ -99,12 +99,14 @@ extension VirtualEnvironment {
         }
     }
 
-    /// The order in which `children` run: each next one chosen among the branches whose next step starts
-    /// while the earliest one runs (a sequence's steps keep their order, interleaved with the other
-    /// branches'; any other child is a branch of one step). A step starts after its branch's steps before
-    /// it have taken what they cost (`CostModel.cost(of:)`: a launch 40 ms, a save a few) and its sleeps
-    /// have passed, so a branch that launches an extension and saves cannot save before a sibling's next
-    /// step a millisecond on, which real time never does; steps that overlap in time go either way.
+    /// The order in which `children` run: each next one chosen among the branches whose next step can act
+    /// before every other branch's next step must have acted (a sequence's steps keep their order,
+    /// interleaved with the other branches'; any other child is a branch of one step). A step starts after
+    /// its branch's steps before it have taken what they cost (`CostModel.cost(of:)`: a launch 40 ms, a
+    /// save a few) and its sleeps have passed, and acts between `settle` (a batch insert builds its rows
+    /// first) and `lead` after its start, so a branch that launches an extension and saves cannot save
+    /// before a sibling's next step a millisecond on, and a save cannot wait for a batch insert still
+    /// building its rows, which real time never does; steps whose spans overlap go either way.
     func orderTogether(_ children: [RunPlan.PlannedStep]) -> [RunPlan.PlannedStep] {
         var left = ParallelStep.branches(of: children)
         // When each branch's next step starts, after the parallel began. A `sleep` itself is placed at its
@@ -118,12 +120,15 @@ extension VirtualEnvironment {
         var order: [RunPlan.PlannedStep] = []
         while left.count > 1 {
             let starts = left.indices.map(start)
-            let earliest = starts.min() ?? 0
-            // The earliest step runs until its cost has passed: a step of another branch that starts before
-            // what it does takes effect overlaps it and may run first (a write's lock is taken at its start).
-            let first = left.indices.first { starts[$0] == earliest }!
-            let until = earliest.addingClamped(parallelAsWritten ? 0 : costs.lead(of: left[first][0].step.step))
-            let ready = left.indices.filter { starts[$0] == earliest || starts[$0] < until }
+            // Each next step acts somewhere in [start + settle, start + lead]: one that can act before the
+            // first of them must have acted may run first (a write's lock is taken when it acts).
+            let spans = left.indices.map { b -> (from: UInt64, to: UInt64) in
+                let step = left[b][0].step.step
+                if parallelAsWritten { return (starts[b], starts[b]) }
+                return (starts[b].addingClamped(costs.settle(of: step)), starts[b].addingClamped(costs.lead(of: step)))
+            }
+            let until = spans.map(\.to).min() ?? 0
+            let ready = left.indices.filter { spans[$0].from < until || spans[$0].to == until }
             var pick = ready[0]
             if ready.count > 1 {
                 let point = ChoicePoint(kind: .parallelOrder, count: ready.count, actors: ready.map { left[$0][0].step.process ?? "runner" })
