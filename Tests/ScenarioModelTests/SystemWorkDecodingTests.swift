@@ -82,7 +82,7 @@ import Testing
 
     @Test func reloadTimelinesNamesAWidget() {
         expectOneError(yaml(steps: "  - app: launch\n  - app: { reload-timelines: service }"), line: 21, column: 30,
-                       containing: "reload-timelines reloads a widget, and 'service' is a notification-service")
+                       containing: "reload-timelines reloads a widget, and 'service' has role: notification-service")
         expectOneError(yaml(steps: "  - app: launch\n  - app: { reload-timelines: widgit }"), line: 21, column: 30,
                        containing: "unknown process 'widgit'; did you mean 'widget'?")
     }

@@ -136,22 +136,16 @@ extension ScenarioDecoder {
             return copyReference(argument).map { .openCopy(name: $0) }
         case "read", "count", "state", "results":
             return decodeCheck(action, argument, map)
-        case "reload-timelines":
-            guard let widget = processReference(argument, "a widget process") else { return nil }
-            if let declared = processes.first(where: { $0.name == widget }), declared.role != .widget {
-                decoder.error("reload-timelines reloads a widget, and '\(widget)' is a \(declared.role.rawValue); name a "
-                    + "process with role: widget, or write reload-timelines: true for every widget.", at: argument)
+        case "reload-timelines", "reload-controls":
+            // A widget's timelines, or a control's value: the request names one of that role, or all of them.
+            let role: ProcessRole = action == "reload-timelines" ? .widget : .control
+            guard let name = processReference(argument, "a \(role.rawValue) process") else { return nil }
+            if let declared = processes.first(where: { $0.name == name }), declared.role != role {
+                decoder.error("\(action) reloads a \(role.rawValue), and '\(name)' has role: \(declared.role.rawValue); name a "
+                    + "process with role: \(role.rawValue), or write \(action): true for every \(role.rawValue).", at: argument)
                 return nil
             }
-            return .reloadTimelines(widget: widget)
-        case "reload-controls":
-            guard let control = processReference(argument, "a control process") else { return nil }
-            if let declared = processes.first(where: { $0.name == control }), declared.role != .control {
-                decoder.error("reload-controls reloads a control, and '\(control)' has role: \(declared.role.rawValue); name a "
-                    + "process with role: control, or write reload-controls: true for every control.", at: argument)
-                return nil
-            }
-            return .reloadControls(control: control)
+            return role == .widget ? .reloadTimelines(widget: name) : .reloadControls(control: name)
         default:
             return nil
         }
