@@ -21,8 +21,11 @@ extension AgentProcess {
             let done = matches || isLastAttempt
             observation.final = done
             record(.observed(observation), start: started)
-            lastObservation = observation
-            if config.role == .control { shownByReads.insert(name) }
+            // Only a control's reads are what it shows: the runner keeps them for a tap, from the reply.
+            if config.role == .control {
+                lastObservation = observation
+                shownByReads.insert(name)
+            }
             if let error = lastReadError {
                 // Firing the fault threw (a row gone, with `delete-inaccessible-faults: false`): as Core Data's
                 // accessor raises, the read fails; a step that said `expect-error` with that kind is met.

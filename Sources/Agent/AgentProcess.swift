@@ -98,7 +98,8 @@ public final class AgentProcess {
 
     /// Whether the last `read`, `count` or `state` matched its expectation (reported in the reply).
     var lastCheckMatched: Bool?
-    /// What the last `read` observed, sent back with its reply.
+    /// For a control: what the last `read` observed, sent back with its reply (no other process's reply
+    /// carries its reads).
     var lastObservation: Observation?
     /// For a control: the objects its reads showed since its view was last recorded (a reload's work),
     /// which are all a control displays.

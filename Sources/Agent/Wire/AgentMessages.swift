@@ -171,8 +171,8 @@ public struct AgentReply: Sendable, Hashable, Codable {
     /// The objects with changes in any of the process's contexts that no save has committed yet (nil when
     /// none), after the command: what the process loses if it ends now.
     public var unsaved: [String]?
-    /// For a `read`: what the view showed at its last attempt (the runner keeps what a control's reload
-    /// rendered, which its action's `toggle` negates), nil for other commands.
+    /// For a control's `read`: what the view showed at its last attempt (the runner keeps what a control's
+    /// reload rendered, which its action's `toggle` negates), nil for other commands and processes.
     public var observed: Observation?
 
     public init(seq: Int, status: Status, error: ErrorRecord? = nil, inserted: [String: ObjectRef] = [:], deleted: [String] = [],

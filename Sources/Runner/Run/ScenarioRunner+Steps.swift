@@ -82,8 +82,8 @@ extension ScenarioRunner {
         case .reloadTimelines, .reloadControls:
             // The request is the system's to act on: the plan placed the reloads it runs (`ReloadSchedule`).
             guard slot.canTakeCommands else {
-                throw failure("it asks for a \(step.step.keyword == "reload-controls" ? "control" : "timeline") "
-                    + "reload but is not running; launch it first", process: slot.name)
+                let what = if case .reloadControls = step.step { "control" } else { "timeline" }
+                throw failure("it asks for a \(what) reload but is not running; launch it first", process: slot.name)
             }
         case .toggle(let id, let property, .control):
             return try toggleFromControl(id, property, step: step, on: slot)
