@@ -22,12 +22,18 @@ public final class CleanupRegistry: Sendable {
         _ = actions.withLock { $0.byToken.removeValue(forKey: token) }
     }
 
-    /// Runs and removes every registered action.
+    /// Held while actions run: a second caller (the `atexit` handler while the signal handler removes a
+    /// sandbox) waits for them, so the process cannot exit with a sandbox half removed.
+    private let running = Mutex<Void>(())
+
+    /// Runs and removes every registered action; returns once every action any caller took has run.
     func runAll() {
-        let pending = actions.withLock { state in
-            defer { state.byToken.removeAll() }
-            return Array(state.byToken.values)
+        running.withLock { _ in
+            let pending = actions.withLock { state in
+                defer { state.byToken.removeAll() }
+                return Array(state.byToken.values)
+            }
+            for action in pending { action() }
         }
-        for action in pending { action() }
     }
 }
