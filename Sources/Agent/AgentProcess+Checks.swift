@@ -22,7 +22,7 @@ extension AgentProcess {
             observation.final = done
             record(.observed(observation), start: started)
             // Only a control's reads are what it shows: the runner keeps them for a tap, from the reply.
-            if config.role == .control {
+            if config.role.traits.display == .value {
                 lastObservation = observation
                 shownByReads.insert(name)
             }
@@ -284,7 +284,7 @@ extension AgentProcess {
     /// shows no list: only the objects its reads since the last record showed, as its value.
     func recordFinalView() {
         let context = currentContext
-        let control = config.role == .control
+        let control = config.role.traits.display == .value
         let shown = shownByReads
         shownByReads = []
         var objects: [ObjectState] = []

@@ -201,8 +201,8 @@ struct FinalStateChecker {
         let process = view.process, store = final.snapshot.store
         // A widget shows what its last reload rendered: say when that was.
         let role = context.info.processes.first { $0.name == process }?.role
-        let rendered = role?.isRenderedBySystem == true
-            ? " (a \(role == .control ? "control" : "widget") shows what its last reload rendered, at \(context.at(view.t)))" : ""
+        let rendered = role.map { $0.isRenderedBySystem
+            ? " (a \($0.traits.name) shows what its last reload rendered, at \(context.at(view.t)))" : "" } ?? ""
         // One id may name several rows (a duplicate): the view's object is compared with the closest.
         var rows: [String: [ObjectState]] = [:]
         var byRow: [RowRef: ObjectState] = [:]

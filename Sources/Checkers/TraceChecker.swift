@@ -24,7 +24,7 @@ public enum TraceChecker {
         var causes = CauseIndex(context: context)
         var numbers = TraceNumbers(processes: trace.info.processes)
         // A control's reads are what its reloads rendered: a tap's stale value is explained by them.
-        let controls = Set(trace.info.processes.filter { $0.role == .control }.map(\.name))
+        let controls = Set(trace.info.processes.filter { $0.role.traits.display == .value }.map(\.name))
         // Events are read in place, through the array's buffer: a copy of each (its payload's strings,
         // values and lists retained and released again) cost a long run's checking more than most judgments.
         let events = trace.events

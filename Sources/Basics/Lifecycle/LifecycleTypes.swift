@@ -99,8 +99,3 @@ public struct LifecycleError: Error, Sendable, Equatable, CustomStringConvertibl
         }
     }
 }
-
-extension ProcessRole {
-    /// True for extensions that normally exit after their work.
-    public var isShortLived: Bool { self == .share || self == .action }
-}

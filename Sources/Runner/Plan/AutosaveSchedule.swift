@@ -42,7 +42,7 @@ struct AutosaveSchedule {
         // An App Intent's steps run through a context it makes (`ModelContext(container)`), which does not
         // autosave by default: only main contexts are scheduled.
         delays = Dictionary(uniqueKeysWithValues: run.processes.filter {
-            $0.settings.framework == .swiftData && $0.settings.autosave && $0.settings.role != .intent
+            $0.settings.framework == .swiftData && $0.settings.autosave && !$0.settings.role.isPerformed
         }.map { ($0.name, $0.settings.autosaveDelay.microseconds) })
         hosts = Set(run.processes.filter { $0.settings.role == .host }.map(\.name))
         exitAfterWork = Set(run.processes.filter {

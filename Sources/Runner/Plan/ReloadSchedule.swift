@@ -44,7 +44,7 @@ struct ReloadSchedule {
     init(run: ScenarioRun) {
         widgets = run.processes.filter { $0.settings.role.isRenderedBySystem }
         buttons = Dictionary(run.processes.compactMap { process in
-            process.settings.role == .intent ? process.settings.tappedIn.map { (process.name, $0) } : nil
+            process.settings.role.isPerformed ? process.settings.tappedIn.map { (process.name, $0) } : nil
         }, uniquingKeysWith: { first, _ in first })
         hosts = Dictionary(uniqueKeysWithValues: run.processes.filter { $0.settings.role == .host }.map {
             ($0.name, ProcessLifecycle(process: $0.name, role: .host))
@@ -115,11 +115,11 @@ struct ReloadSchedule {
         case .sequence(let children):
             for child in children { visit(child, position: position, index: index) }
         case .reloadTimelines(let only):
-            for widget in widgets where widget.settings.role == .widget && (only == nil || only == widget.name) {
+            for widget in widgets where widget.settings.role.traits.launch.reload == .timelines && (only == nil || only == widget.name) {
                 request(widget, by: step, position: position, index: index, free: appInForeground)
             }
         case .reloadControls(let only):
-            for control in widgets where control.settings.role == .control && (only == nil || only == control.name) {
+            for control in widgets where control.settings.role.traits.launch.reload == .controls && (only == nil || only == control.name) {
                 request(control, by: step, position: position, index: index, free: true)
             }
         case .save:

@@ -142,21 +142,21 @@ public struct RunPlan: Sendable {
         }
         if let widget = settings.widgetButton { result["widget-button"] = widget }
         if let control = settings.control { result["control"] = control }
-        if settings.role == .intent { result["runs-in"] = settings.runsIn.rawValue }
+        if settings.role.isPerformed { result["runs-in"] = settings.runsIn.rawValue }
         if settings.role.isRenderedBySystem {
             result["reload-delay"] = settings.reloadDelay.description
             result["between-reloads"] = settings.betweenReloads.rawValue
             if settings.onNewerModel != .keepRunning { result["on-newer-model"] = settings.onNewerModel.rawValue }
         }
-        if settings.role == .widget {
+        if settings.role.traits.launch.reload == .timelines {
             result["reload-budget"] = String(settings.reloadBudget)
             result["timeline-policy"] = settings.timelinePolicy.description
         }
-        if settings.role == .notificationService { result["between-pushes"] = settings.betweenPushes.rawValue }
+        if settings.role.traits.launch == .pushes { result["between-pushes"] = settings.betweenPushes.rawValue }
         if settings.framework == .swiftData {
             result[Key.framework] = settings.framework.rawValue
             // An App Intent's context is made by hand and never autosaves.
-            if settings.role != .intent {
+            if !settings.role.isPerformed {
                 result["autosave"] = String(settings.autosave)
                 if settings.autosave { result["autosave-delay"] = settings.autosaveDelay.description }
             }

@@ -105,7 +105,7 @@ final class ParallelStep {
     /// `busy` already occupies; nil for a child that runs inline.
     func command(for child: RunPlan.PlannedStep, besides busy: [String]) -> (ProcessSlot, AgentCommand)? {
         guard let process = child.step.process, !busy.contains(process),
-              let slot = runner.slots[process], slot.canTakeCommands, slot.process.settings.role != .intent,
+              let slot = runner.slots[process], slot.canTakeCommands, !slot.process.settings.role.isPerformed,
               child.step.step != .deliver,
               let command = runner.command(for: child.step.step, on: slot) else { return nil }
         // A workload's read is judged as one (with the stale tolerance), as outside `parallel`.
@@ -166,7 +166,7 @@ final class ParallelStep {
         if case .advanceClock = child.step.step { return true }
         let involved = child.step.processesInvolved
         return !involved.isEmpty && involved.allSatisfy { process in
-            !busy.contains(process) && runner.slots[process].map { $0.process.settings.role != .intent } ?? false
+            !busy.contains(process) && runner.slots[process].map { !$0.process.settings.role.isPerformed } ?? false
         }
     }
 

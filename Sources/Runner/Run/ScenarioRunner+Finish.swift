@@ -22,13 +22,15 @@ extension ScenarioRunner {
             // An App Intent's own process shows nothing: the system ends it once perform() returns, so it
             // has no last view to judge; nor has a notification service extension kept between pushes
             // (what its pushes saw is judged at its steps, what it saved in the store).
-            if slot.process.settings.role == .intent || slot.process.settings.role == .notificationService { continue }
-            guard slot.process.settings.role.isRenderedBySystem else {
-                try send(.finalRefresh, to: slot)
+            switch slot.process.settings.role.traits.display {
+            case .nothing:
                 continue
+            case .screen:
+                try send(.finalRefresh, to: slot)
+            case .timeline, .value:
+                // A widget's (or a control's) view is what its last reload rendered, recorded then.
+                if !widgetsReloaded.contains(slot.name) { try send(.finalView, to: slot) }
             }
-            // A widget's (or a control's) view is what its last reload rendered, recorded then.
-            if !widgetsReloaded.contains(slot.name) { try send(.finalView, to: slot) }
         }
         // Growth is measured while the processes still hold the store open: the last to close it
         // checkpoints and deletes the `-wal` file.
@@ -39,7 +41,7 @@ extension ScenarioRunner {
             // The run's end closes it: what it has not saved is not lost to anything the file did. An App
             // Intent's own process is the exception: the system ends it once perform() has returned, so
             // what its steps left unsaved was lost then.
-            if slot.process.settings.role != .intent { slot.unsaved = nil }
+            if !slot.process.settings.role.isPerformed { slot.unsaved = nil }
             try lifecycle(.exit, slot)
         }
         for store in storesToDump {

@@ -37,7 +37,7 @@ extension ScenarioRunner {
         if let process = planned.step.process {
             let slot = try slot(process)
             let error: ErrorRecord?
-            if slot.process.settings.role == .intent {
+            if slot.process.settings.role.isPerformed {
                 let (intentError, carrier) = try executeIntentStep(planned.step, intent: slot)
                 // The step ends where it ran, beside what the carrier recorded of it (a failed save,
                 // expected or not), so one failure counts once and `expect-error` applies to it.

@@ -70,7 +70,7 @@ extension ScenarioRunner {
             try withoutStore()
             return
         }
-        if case .reload = planned.step.step, settings.role == .control {
+        if case .reload = planned.step.step, settings.role.traits.display == .value {
             rendering = name
             // A reload renders afresh: what it does not read, the control no longer shows.
             shownByControls[name] = [:]

@@ -123,7 +123,7 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
     public init(role: ProcessRole, framework: PersistenceFramework = .coreData) {
         self.role = role
         self.framework = framework
-        self.storage = role == .watch ? .own : .group
+        self.storage = role.traits.storage
         if framework == .swiftData { trigger = .remoteChange }
         // A widget or a control refreshes when the system reloads it, not on notifications.
         if role.isRenderedBySystem { trigger = .manual }
@@ -236,19 +236,6 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
         "timeline-policy", "on-newer-model", "between-pushes", "widget-button", "control", "runs-in", "framework",
         "autosave", "autosave-delay",
     ]
-
-    /// The settings only a widget takes; a control takes them too, but for `reloadOnlyWidgetKeys`.
-    public static let widgetKeys: Set<String> = ["reload-delay", "reload-budget", "between-reloads", "timeline-policy", "on-newer-model"]
-
-    /// The widget settings a control does not take: a control has no timeline, and Apple documents no
-    /// reload budget for controls (`ControlCenter.reloadControls(ofKind:)`).
-    public static let timelineOnlyKeys: Set<String> = ["reload-budget", "timeline-policy"]
-
-    /// The settings only a notification service extension takes.
-    public static let notificationServiceKeys: Set<String> = ["between-pushes"]
-
-    /// The settings only an App Intent takes.
-    public static let intentKeys: Set<String> = ["widget-button", "control", "runs-in"]
 
     /// The settings only a SwiftData process takes.
     public static let swiftDataKeys: Set<String> = ["autosave", "autosave-delay"]

@@ -81,9 +81,9 @@ enum LifecycleCheck {
                 // The system starts widgets and intents; a process whose store may not load is decided only
                 // until its launch (before it, it is certainly not running).
                 if settings.role.isRenderedBySystem { unreloaded.insert(process.name) }
-                if settings.role == .intent { unknown.insert(process.name) }
-                if settings.role == .intent, settings.runsIn == .app { appIntents.insert(process.name) }
-                if settings.role == .intent, let control = settings.control { controlOf[process.name] = control }
+                if settings.role.isPerformed { unknown.insert(process.name) }
+                if settings.role.isPerformed, settings.runsIn == .app { appIntents.insert(process.name) }
+                if settings.role.isPerformed, let control = settings.control { controlOf[process.name] = control }
                 if mayFailToLoad { self.mayFailToLoad.insert(process.name) }
             }
         }

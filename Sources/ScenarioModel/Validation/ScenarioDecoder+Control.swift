@@ -117,15 +117,8 @@ extension ScenarioDecoder {
             .flatMap { positiveDuration($0, "the workload's duration") }
         let keys = map["keys"].flatMap { decoder.int($0, "keys", in: 1...Limits.objects) } ?? 100
         for name in processes ?? [] {
-            guard let role = self.processes.first(where: { $0.name == name })?.role,
-                  [.widget, .control, .intent, .notificationService].contains(role) else { continue }
-            let what = switch role {
-            case .intent: "an App Intent"
-            case .widget: "a widget"
-            case .control: "a control"
-            default: "a notification service extension"
-            }
-            decoder.error("a workload drives running processes, and '\(name)' is \(what), which the system starts "
+            guard let role = self.processes.first(where: { $0.name == name })?.role, role.traits.launch != .steps else { continue }
+            decoder.error("a workload drives running processes, and '\(name)' is \(role.traits.aName), which the system starts "
                 + "and ends; give the workload the host or an extension you launch.", at: processesNode ?? node)
             return nil
         }

@@ -37,7 +37,7 @@ extension ScenarioDecoder {
     private func checkRoleKeys(_ map: MappingReader, role: ProcessRole, process: String) {
         refuseOtherRolesSettings(map, role: role, process: process)
         for pair in map.pairs {
-            guard let key = pair.key.scalar, let owners = ScenarioDecoder.workKeys[key] else { continue }
+            guard let key = pair.key.scalar, let owners = ProcessRole.workKeys[key] else { continue }
             guard owners.contains(role) else {
                 let owner = owners.map(\.rawValue).joined(separator: " or ")
                 decoder.error("\(key) is what a \(owner) does when the system runs it, and '\(process)' is a "
@@ -54,22 +54,17 @@ extension ScenarioDecoder {
     func refuseOtherRolesSettings(_ map: MappingReader, role: ProcessRole, process: String) {
         for pair in map.pairs {
             guard let key = pair.key.scalar else { continue }
-            if key == "model", role == .intent { refuseIntentModel(process, at: pair.key) }
-            if ProcessSetting.widgetKeys.contains(key), !role.isRenderedBySystem {
-                decoder.error("\(key) is a widget's setting, and '\(process)' is a \(role.rawValue); remove it, or make "
-                    + "the process role: widget.", at: pair.key)
-            } else if ProcessSetting.timelineOnlyKeys.contains(key), role == .control {
-                decoder.error("\(key) is a widget's setting, and '\(process)' is a control, which has no timeline and no "
+            if key == "model", role.isPerformed { refuseIntentModel(process, at: pair.key) }
+            guard let owners = ProcessRole.roleSettings[key], !owners.contains(role) else { continue }
+            if role.isRenderedBySystem, owners.contains(where: \.isRenderedBySystem) {
+                // A widget's timeline settings on a control.
+                decoder.error("\(key) is a widget's setting, and '\(process)' is \(role.traits.aName), which has no timeline and no "
                     + "documented reload budget: the system reloads it when reload-controls asks and after its action runs; "
                     + "remove it.", at: pair.key)
-            }
-            if ProcessSetting.notificationServiceKeys.contains(key), role != .notificationService {
-                decoder.error("\(key) is a notification service extension's setting, and '\(process)' is a \(role.rawValue); "
-                    + "remove it, or make the process role: notification-service.", at: pair.key)
-            }
-            if ProcessSetting.intentKeys.contains(key), role != .intent {
-                decoder.error("\(key) is an App Intent's setting, and '\(process)' is a \(role.rawValue); remove it, or "
-                    + "make the process role: intent.", at: pair.key)
+            } else {
+                let owner = owners[0]
+                decoder.error("\(key) is \(owner.traits.aName)'s setting, and '\(process)' is a "
+                    + "\(role.rawValue); remove it, or make the process role: \(owner.rawValue).", at: pair.key)
             }
         }
     }

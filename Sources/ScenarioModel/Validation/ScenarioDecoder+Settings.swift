@@ -30,7 +30,7 @@ extension ScenarioDecoder {
                 }
                 continue
             }
-            if ScenarioDecoder.workKeys[key] != nil {
+            if ProcessRole.workKeys[key] != nil {
                 if !allowingRole {
                     decoder.error("a variant cannot change the \(key) of '\(process)'; give its steps only-in: instead.", at: pair.key)
                 }
@@ -42,7 +42,7 @@ extension ScenarioDecoder {
                               at: pair.key)
                 continue
             }
-            if key == "model", !allowingRole, processes.first(where: { $0.name == process })?.role == .intent {
+            if key == "model", !allowingRole, processes.first(where: { $0.name == process })?.role.isPerformed == true {
                 refuseIntentModel(process, at: pair.key)
                 continue
             }

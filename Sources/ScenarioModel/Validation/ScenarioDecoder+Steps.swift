@@ -137,7 +137,7 @@ extension ScenarioDecoder {
             decoder.error("\(step.keyword) acts on the process, not on one of its contexts; remove context:.", at: pair.key)
             return nil
         }
-        if role == .intent {
+        if role?.isPerformed == true {
             decoder.error("an App Intent's steps already run through a context of its own; remove context:.", at: pair.key)
             return nil
         }
@@ -185,18 +185,18 @@ extension ScenarioDecoder {
     }
 
     private func checkRole(of step: Step, process: String, at node: YAMLNode) {
-        let widgets = processes.filter { $0.role == .widget }.map(\.name)
+        let reloaded = Set(processes.compactMap { $0.role.traits.launch.reload })
         switch step {
-        case .push where self.processes.first(where: { $0.name == process }).map({ $0.role != .notificationService }) == true:
+        case .push where self.processes.first(where: { $0.name == process }).map({ $0.role.traits.launch != .pushes }) == true:
             decoder.error("push launches a notification service extension, and '\(process)' is not one; push to a process "
                 + "with role: notification-service.", at: node)
         case _ where ScenarioDecoder.systemActions.contains(step.keyword) && !["reload-timelines", "reload-controls"].contains(step.keyword)
-            && processes.first(where: { $0.name == process })?.role == .intent:
+            && processes.first(where: { $0.name == process })?.role.isPerformed == true:
             decoder.error("\(step.keyword) cannot be a step of '\(process)': an App Intent runs in the process the system picks "
                 + "(the host's, a widget's or its own), which starts and ends it.", at: node)
-        case .reloadTimelines(nil) where widgets.isEmpty:
+        case .reloadTimelines(nil) where !reloaded.contains(.timelines):
             decoder.error("reload-timelines reloads widgets, and no process has role: widget; declare one.", at: node)
-        case .reloadControls(nil) where !processes.contains(where: { $0.role == .control }):
+        case .reloadControls(nil) where !reloaded.contains(.controls):
             decoder.error("reload-controls reloads controls, and no process has role: control; declare one.", at: node)
         default:
             break

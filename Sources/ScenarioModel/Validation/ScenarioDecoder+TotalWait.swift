@@ -50,10 +50,10 @@ extension ScenarioDecoder {
             let work = payload.map { declared.payloadWork[$0] ?? [] } ?? declared.work
             return sum(work.filter { Self.runs($0, in: variant) }.map { wait(of: $0, in: variant) })
         case .reloadTimelines(let widget):
-            let widgets = processes.filter { $0.role == .widget && (widget == nil || $0.name == widget) }
+            let widgets = processes.filter { $0.role.traits.launch.reload == .timelines && (widget == nil || $0.name == widget) }
             return sum(widgets.flatMap(\.work).filter { Self.runs($0, in: variant) }.map { wait(of: $0, in: variant) })
         case .reloadControls(let control):
-            let controls = processes.filter { $0.role == .control && (control == nil || $0.name == control) }
+            let controls = processes.filter { $0.role.traits.launch.reload == .controls && (control == nil || $0.name == control) }
             return sum(controls.flatMap(\.work).filter { Self.runs($0, in: variant) }.map { wait(of: $0, in: variant) })
         default: return 0
         }

@@ -55,8 +55,6 @@ final class ScenarioDecoder {
     /// token from, checked once every step is decoded: each is `view`, declared, or one of those.
     var usedContexts: Set<[String]> = []
     var pendingGenerationSources: [(process: String, name: String, node: YAMLNode)] = []
-    /// The keys that give a role's work, and the role that takes each.
-    static let workKeys: [String: [ProcessRole]] = ["on-reload": [.widget, .control], "on-push": [.notificationService]]
     /// Whether the `processes` section could be read (step checks of process names are skipped otherwise).
     var knowsProcesses = false
     /// The objects inserted by the steps so far: id -> entity name (nil when the entity is unknown).

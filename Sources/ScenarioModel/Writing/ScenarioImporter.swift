@@ -111,7 +111,7 @@ public enum ScenarioImporter {
                     var set = values.filter { updated.isEmpty || updated.contains($0.key) }
                     if set.isEmpty { set = values }
                     guard !set.isEmpty else { continue }
-                    if writer.role != .intent && running.insert(writer.name).inserted { step(writer.name, "launch") }
+                    if !writer.role.isPerformed && running.insert(writer.name).inserted { step(writer.name, "launch") }
                     step(writer.name, "{ update: \(YAMLText.word(name(change.object))), set: \(YAMLText.values(set)) }")
                     wrote = true
                 }
@@ -121,7 +121,7 @@ public enum ScenarioImporter {
             }
             if wrote { step(writer.name, "save") }
         }
-        for writer in writers.all where writer.name != app.name && running.contains(writer.name) && writer.role != .intent {
+        for writer in writers.all where writer.name != app.name && running.contains(writer.name) && !writer.role.isPerformed {
             step(writer.name, "exit")
         }
         // The replayed history changes nothing the starting store does not already hold (it is the store
@@ -129,7 +129,7 @@ public enum ScenarioImporter {
         // names, else one the skeleton adds) edits an object the app has shown, and the app reads it again,
         // which each refresh strategy decides.
         var edited: (id: ObjectID, values: [String: Value])?
-        let editor = writers.all.first { $0.name != app.name && [.share, .action, .watch].contains($0.role) }
+        let editor = writers.all.first { $0.name != app.name && $0.role.traits.launch == .steps }
         if let sample = sampleToEdit(history.samples, entities: entitiesByName) {
             let editorName = editor?.name ?? extensionName(writers)
             if names[sample.id] == nil { _ = name(sample.id) }
@@ -278,7 +278,7 @@ public enum ScenarioImporter {
         lines.append("processes:")
         for writer in writers {
             var settings = [("role", writer.role.rawValue)]
-            if writer.role == .watch { settings.append(("storage", "group")) }
+            if writer.role.traits.storage != .group { settings.append(("storage", "group")) }
             // An author a YAML reader would change is left as none (the comment shows it, escaped).
             settings.append(("author", writer.author.flatMap { YAMLText.readsBack($0) ? YAMLText.word($0) : nil } ?? "none"))
             lines.append("  \(YAMLText.word(writer.name)): \(YAMLText.flow(settings))   # \(YAMLText.comment(writer.label))")
@@ -378,15 +378,18 @@ struct Writers {
         transaction.bundleIdentifier ?? transaction.author ?? transaction.processName ?? "unknown"
     }
 
-    /// The role a bundle id's last component suggests: `.widget`, `.share`, `.intents`, a notification
-    /// service, a watch app; any other extension is an action extension.
+    /// The role a bundle id's last component suggests by the roles' `bundleHints` (`.widget`, `.share`,
+    /// `.intents`, a notification service, a watch app), the hint nearest its end deciding, as the kind
+    /// ends a name (`WatchWidget` is a widget); any other extension is an action extension.
     static func role(guessedFrom bundle: String) -> ProcessRole {
         let last = bundle.split(separator: ".").last.map { $0.lowercased() } ?? bundle.lowercased()
-        if last.contains("widget") { return .widget }
-        if last.contains("share") { return .share }
-        if last.contains("intent") { return .intent }
-        if last.contains("notification") || last.contains("service") { return .notificationService }
-        if last.contains("watch") { return .watch }
-        return .action
+        var best: (role: ProcessRole, end: String.Index)?
+        for role in ProcessRole.allCases {
+            for hint in role.traits.bundleHints {
+                guard let found = last.range(of: hint, options: .backwards) else { continue }
+                if best.map({ found.upperBound > $0.end }) ?? true { best = (role, found.upperBound) }
+            }
+        }
+        return best?.role ?? .action
     }
 }

@@ -54,7 +54,7 @@ public enum ScenarioWriter {
         for process in processes {
             var pairs = [("role", process.settings.role.rawValue)] + settings(process.settings)
             // What the system runs the process for (this run's steps of it: `only-in:` is already applied).
-            if !process.work.isEmpty, let key = ScenarioDecoder.workKeys.first(where: { $0.value.contains(process.settings.role) })?.key {
+            if !process.work.isEmpty, let key = process.settings.role.traits.work {
                 var items: [String] = []
                 for step in process.work { items.append(try StepWriter.workItem(step)) }
                 pairs.append((key, "[" + items.joined(separator: ", ") + "]"))

@@ -1,44 +1,7 @@
-// The vocabulary of a process's settings, as scenario files spell them (the raw values) and every
-// layer reads them: the scenario model validates them, the runner hands them to agents, agents and
-// SharedStore act on them, the trace and reports name them. Defined once, here.
-
-/// The part a process plays; it decides lifecycle defaults (and `storage` for the watch), not what the
-/// process may do.
-public enum ProcessRole: String, Sendable, Hashable, Codable, CaseIterable {
-    /// The containing app: long-lived; foreground, background, suspended, terminated, launched again.
-    case host
-    /// A share extension: short-lived, launched, does its work, exits (or is killed).
-    case share
-    /// An action extension: short-lived like a share extension.
-    case action
-    /// A watch app: long-lived on its own device, with its own storage by default.
-    case watch
-    /// A widget extension: launched by the system to reload its timelines (`reload-timelines`), runs its
-    /// `on-reload:` work, then is suspended and reused for the next reload, or exits (`between-reloads`).
-    case widget
-    /// A notification service extension: launched when a push arrives (`push`), runs its `on-push:`
-    /// work, then exits, or is suspended and reused for the next push (`between-pushes`).
-    case notificationService = "notification-service"
-    /// A Control Center control (`ControlWidget`, iOS 18), in the widget extension: launched by the system
-    /// to reload the value it shows (`reload-controls`), runs its `on-reload:` work, then is suspended or
-    /// exits, as a widget does. Between reloads the system shows the value the last reload rendered; a tap
-    /// runs the App Intent that names it (`control:`) with that value.
-    case control
-    /// An App Intent: its steps run in the host's process when the host is running and not suspended,
-    /// otherwise in a widget's process, otherwise in a process of its own; always through a context of
-    /// its own.
-    case intent
-
-    /// Whether the system, not the scenario, starts this process to render what it shows (widgets and
-    /// controls, reloaded by `reload-timelines` and `reload-controls`): its refreshes run at its reloads,
-    /// and between them it shows what the last reload rendered.
-    public var isRenderedBySystem: Bool {
-        switch self {
-        case .widget, .control: true
-        case .host, .share, .action, .watch, .notificationService, .intent: false
-        }
-    }
-}
+// The values of a process's settings, as scenario files spell them (the raw values) and every layer
+// reads them: the scenario model validates them, the runner hands them to agents, agents and SharedStore
+// act on them, the trace and reports name them. Defined once, here (the role, and what it decides, in
+// ProcessRole.swift).
 
 /// How the view context catches up with other processes' saves (`refresh`).
 public enum RefreshStrategy: String, Sendable, Hashable, Codable, CaseIterable {
