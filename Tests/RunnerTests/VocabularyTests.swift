@@ -11,14 +11,31 @@ import Testing
     /// listed as unexpected errors).
     @Test func expectedErrorsAreAnomaliesExceptNotFoundAndValidation() {
         let anomalies = Set(AnomalyKind.allCases.map(\.rawValue))
-        let errors = ExpectedError.allCases.map(\.rawValue).filter { !anomalies.contains($0) }
+        let errors = ErrorKind.allCases.filter(\.isExpectable).map(\.rawValue).filter { !anomalies.contains($0) }
         #expect(errors == ["not-found", "validation"])
     }
 
-    /// The scenario spells an expected error as the agent reports it.
-    @Test func expectedErrorsNameTheirErrorKind() {
-        for expected in ExpectedError.allCases {
-            #expect(expected.kind.rawValue == expected.rawValue)
+    /// A step expects an error by the kind the agent reports, and only a kind an app meets: the harness's
+    /// own failures are refused, naming the kinds a step may expect.
+    @Test func aStepExpectsOnlyTheErrorsAnAppMeets() throws {
+        #expect(ErrorKind.allCases.filter(\.isExpectable).map(\.rawValue)
+            == ["conflict", "busy", "read-only", "expired-token", "foreign-token", "not-found", "validation", "store-load-failed"])
+        for kind in ErrorKind.allCases {
+            let yaml = """
+                summary: An expected error.
+                store: { group: group.example.notes, name: Notes, model: { Note: { title: string } } }
+                processes: { app: { role: host } }
+                steps:
+                  - app: launch
+                  - app: { save: true, expect-error: \(kind.rawValue) }
+                """
+            do {
+                let scenario = try ScenarioLoader.parse(yaml: yaml, file: "e.yaml")
+                #expect(kind.isExpectable && scenario.steps.last?.expectError == kind, "\(kind)")
+            } catch {
+                #expect(!kind.isExpectable, "\(kind): \(error)")
+                #expect("\(error)".contains("e.yaml:6:") && "\(error)".contains("unknown error kind '\(kind.rawValue)'"))
+            }
         }
     }
 }

@@ -87,7 +87,7 @@ import SharedStore
         let processes = [RunProcess(name: "app", settings: ProcessSettings(role: .host), seed: 1),
                          RunProcess(name: "share", settings: ProcessSettings(role: .share), seed: 2)]
         for step in Self.explicitSteps {
-            for expectError in [nil, ExpectedError.conflict] {
+            for expectError in [nil, ErrorKind.conflict] {
                 let process: String? = step.isControl ? nil : "app"
                 if process == nil && expectError != nil { continue }
                 let at = SourceLocation(file: "x", line: 1, column: 1)

@@ -46,6 +46,16 @@ public enum ErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
     case timeout
     /// Anything else: the harness could not perform the step.
     case other
+
+    /// Whether a step may expect it (`expect-error:`): the store's and Core Data's errors an app meets;
+    /// a failed sync, a second leech, the harness's timeout and its other failures are never a step's
+    /// intended outcome.
+    public var isExpectable: Bool {
+        switch self {
+        case .conflict, .busy, .readOnly, .expiredToken, .foreignToken, .notFound, .validation, .storeLoadFailed: true
+        case .syncFailed, .alreadyLeeched, .timeout, .other: false
+        }
+    }
 }
 
 /// What a process holds open on a shared store (asked before it is suspended).

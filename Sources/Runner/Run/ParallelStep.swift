@@ -126,7 +126,7 @@ final class ParallelStep {
         // A check's deadline counts from its first attempt's start, as outside `parallel`.
         let within = command.checkWithin ?? 0
         let deadline = within == 0 ? nil : Optional(sentAt.addingClamped(within))
-        let seq = try runner.write(command, to: slot, expectError: child.step.expectError?.kind,
+        let seq = try runner.write(command, to: slot, expectError: child.step.expectError,
                                    lastAttempt: deadline == nil ? nil : false, lockWaits: lockWaits, checkDeadline: deadline,
                                    holdsCommit: holdsCommit)
         return Sent(child: child, slot: slot, command: command, seq: seq, sentAt: sentAt, checkDeadline: deadline,
@@ -151,7 +151,7 @@ final class ParallelStep {
         defer { runner.commandContext = nil }
         var again = sent
         again.lastAttempt = runner.time.now >= (sent.checkDeadline ?? 0)
-        again.seq = try runner.write(sent.command, to: sent.slot, expectError: sent.child.step.expectError?.kind,
+        again.seq = try runner.write(sent.command, to: sent.slot, expectError: sent.child.step.expectError,
                                      lastAttempt: again.lastAttempt, lockWaits: lockWaits, checkDeadline: sent.checkDeadline)
         return again
     }
@@ -184,7 +184,7 @@ final class ParallelStep {
         var again = sent
         // A check that waited behind a lock keeps its deadline, counted from its first attempt.
         again.lastAttempt = sent.checkDeadline.map { runner.time.now >= $0 } ?? false
-        again.seq = try runner.write(sent.command, to: sent.slot, expectError: sent.child.step.expectError?.kind,
+        again.seq = try runner.write(sent.command, to: sent.slot, expectError: sent.child.step.expectError,
                                      lastAttempt: sent.checkDeadline == nil ? nil : again.lastAttempt, lockWaits: lockWaits,
                                      checkDeadline: sent.checkDeadline, holdsCommit: sent.holdsCommit)
         return again

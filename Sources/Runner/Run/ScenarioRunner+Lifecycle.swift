@@ -102,14 +102,14 @@ extension ScenarioRunner {
     /// Runs a lifecycle step that expects an error (`expect-error:`): the activation or backgrounding it
     /// causes carries the expectation; a step that ran no such command cannot have failed as expected,
     /// which is recorded as the unmet expectation it is.
-    func lifecycle(_ input: LifecycleInput, _ slot: ProcessSlot, expecting expected: ExpectedError?) throws(HarnessFailure) {
+    func lifecycle(_ input: LifecycleInput, _ slot: ProcessSlot, expecting expected: ErrorKind?) throws(HarnessFailure) {
         guard let expected else { return try lifecycle(input, slot) }
-        lifecycleExpectError = expected.kind
+        lifecycleExpectError = expected
         lifecycleExpectationSent = false
         defer { lifecycleExpectError = nil }
         try lifecycle(input, slot)
         if !lifecycleExpectationSent {
-            record(.check(CheckRecord(kind: .expectError, subject: expected.kind.rawValue, passed: false, withinNanos: 0)), as: slot.name)
+            record(.check(CheckRecord(kind: .expectError, subject: expected.rawValue, passed: false, withinNanos: 0)), as: slot.name)
         }
     }
 

@@ -61,7 +61,7 @@ extension ScenarioRunner {
         if let outcome = try stepWhileAwaitingStore(step.step, slot) {
             // A step that expected its store not to load (`expect-error: store-load-failed`) succeeds so.
             guard var error = outcome else { return nil }
-            error.expected = step.expectError?.kind == error.kind
+            error.expected = step.expectError == error.kind
             return error
         }
         if let refused = undecidedRefusal(of: step.step, slot) { return refused }
@@ -94,7 +94,7 @@ extension ScenarioRunner {
             // `deliver` ends a `hold-notifications`: what the hub held reaches the process, which handles it now.
             if step.step == .deliver, heldByFault.remove(slot.name) != nil { hub.release(slot.name) }
             let start = time.reading()
-            let reply = try perform(command, on: slot, expectError: step.expectError?.kind, timeout: timeout(for: step.step, slot))
+            let reply = try perform(command, on: slot, expectError: step.expectError, timeout: timeout(for: step.step, slot))
             afterReply(reply, to: step.step, from: slot, sentAt: start)
             // What a control's reload reads is the value it shows until the next one.
             if case .read(let id, _, _) = step.step, rendering == slot.name, let observed = reply.observed {

@@ -32,7 +32,7 @@ extension ScenarioRunner {
             + "with value \(!value)"), as: intent)
         let start = time.reading()
         let reply = try perform(.update(id: id, values: [property: .bool(!value)]), on: slot,
-                                expectError: step.expectError?.kind, timeout: timeout(for: step.step, slot))
+                                expectError: step.expectError, timeout: timeout(for: step.step, slot))
         afterReply(reply, to: step.step, from: slot, sentAt: start)
         return reply.error
     }

@@ -13,7 +13,7 @@ public struct ScenarioStep: Sendable, Hashable, Codable {
     /// What the step does.
     public var step: Step
     /// The error the step expects (`expect-error:`), which is then its outcome rather than an anomaly.
-    public var expectError: ExpectedError?
+    public var expectError: ErrorKind?
     /// The variants the step runs in (`only-in:`); nil runs it in every variant.
     public var onlyIn: [String]?
     /// The variants that run their own version of this step instead (a step's `variants:`).
@@ -27,7 +27,7 @@ public struct ScenarioStep: Sendable, Hashable, Codable {
     public var perReload: [Int]?
 
     /// Creates a step.
-    public init(location: SourceLocation, process: String?, step: Step, expectError: ExpectedError? = nil,
+    public init(location: SourceLocation, process: String?, step: Step, expectError: ErrorKind? = nil,
                 onlyIn: [String]? = nil, exceptIn: [String]? = nil) {
         self.location = location
         self.process = process

@@ -192,17 +192,20 @@ final class NodeDecoder {
 protocol ScenarioKeyword: RawRepresentable, CaseIterable, Sendable where RawValue == String {
     /// Other accepted spellings.
     static var aliases: [String: Self] { get }
+    /// The values a file may write, in declaration order (all of them, unless the type says).
+    static var accepted: [Self] { get }
 }
 
 extension ScenarioKeyword {
     static var aliases: [String: Self] { [:] }
+    static var accepted: [Self] { Array(allCases) }
 
     /// The canonical spellings, in declaration order.
-    static var spellings: [String] { allCases.map(\.rawValue) }
+    static var spellings: [String] { accepted.map(\.rawValue) }
 
     /// The value for a spelling or an alias.
     init?(keyword: String) {
-        if let value = Self(rawValue: keyword) ?? Self.aliases[keyword] {
+        if let value = Self(rawValue: keyword) ?? Self.aliases[keyword], Self.accepted.contains(where: { $0.rawValue == value.rawValue }) {
             self = value
         } else {
             return nil

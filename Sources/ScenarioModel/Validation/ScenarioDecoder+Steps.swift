@@ -304,7 +304,7 @@ extension ScenarioDecoder {
     }
 
     /// Decodes a process's action: a bare word, or a mapping with one action key and its arguments.
-    private func decodeAction(_ node: YAMLNode, process: String) -> (Step, ExpectedError?, [String]?)? {
+    private func decodeAction(_ node: YAMLNode, process: String) -> (Step, ErrorKind?, [String]?)? {
         // Checked against the model version the process opens the store with.
         let newest = model
         if let version = processes.first(where: { $0.name == process })?.settings.modelVersion,
@@ -331,7 +331,7 @@ extension ScenarioDecoder {
         guard let action = selectAction(map, process: process) else { return nil }
         let modifiers = ScenarioDecoder.argumentActions[action] ?? []
         map.rejectUnknownKeys([action] + modifiers + ["expect-error", "only-in", "variants", "context"], in: "the \(action) step")
-        let expectError = map["expect-error"].flatMap { decoder.keyword($0, ExpectedError.self, "error kind") }
+        let expectError = map["expect-error"].flatMap { decoder.keyword($0, ErrorKind.self, "error kind") }
         let onlyIn = map["only-in"].flatMap(decodeVariantNames)
         let argument = map[action]!
         if let step = ScenarioDecoder.bareActions[action], argument.scalar.map({ ["true", "True", "TRUE"].contains($0) }) == true,
