@@ -120,7 +120,7 @@ extension AgentProcess {
                 return
             }
             let record = errorRecord(error, expected: request.expectError)
-            if settings.framework == .swiftData, request.command == .save || request.command == .autosave {
+            if settings.framework == .swiftData, request.command.isSave {
                 failedToSave.formUnion(unsavedObjects() ?? [])
             }
             let status: AgentReply.Status = record.expected ? .ok : .failed
@@ -158,7 +158,7 @@ extension AgentProcess {
     func mayHoldCommit(_ command: AgentCommand) -> Bool {
         guard command.mayHoldItsCommit, !holdsBeginWrite, openedCopyName == nil, !crashArmed else { return false }
         // A child context's save reaches its parent, not the store.
-        return command != .save || view.parent == nil
+        return command.step != .save || view.parent == nil
     }
 
     /// The background context `name` of this process (a step's `context:`, or an App Intent's), made
@@ -181,7 +181,7 @@ extension AgentProcess {
         // A step's own author and policy (an App Intent's), else the declaration's, else the process's.
         context.transactionAuthor = author ?? declaration?.author.map { $0.resolved(processName: config.process) } ?? settings.author
         context.mergePolicy = mergePolicy ?? declaration?.mergePolicy ?? settings.mergePolicy
-        context.stalenessInterval = declaration?.staleness?.timeInterval ?? settings.staleness
+        context.stalenessInterval = declaration?.staleness?.timeInterval ?? settings.staleness.timeInterval
         context.shouldDeleteInaccessibleFaults = settings.deleteInaccessibleFaults
         context.automaticallyMergesChangesFromParent = declaration?.automaticallyMerges ?? false
         namedContexts[name] = context
@@ -251,9 +251,10 @@ extension AgentProcess {
     }
 
     /// Requests that are the process's own background work, run while a refresh's write waits for a lock:
-    /// notifications handed over, the wait asked again, a poll (which merges and leaves the purge waiting).
+    /// notifications handed over (by the harness, or a `deliver` step), the wait asked again, a poll (which
+    /// merges and leaves the purge waiting).
     static func runsBesideALockWait(_ command: AgentCommand) -> Bool {
-        command == .handleNotifications || command == .awaitLock || command == .timerRefresh
+        command == .handleNotifications || command.step == .deliver || command == .awaitLock || command == .timerRefresh
     }
 
     /// Whether a refresh's write that failed with `error` yields instead (the runner waits for the lock in
@@ -293,7 +294,7 @@ extension AgentProcess {
         // SQLite waits: the busy timeout passes, in virtual time when the store reports lock waits instead.
         // (A command that cannot yield waits so under any request but one whose wait the runner timed out.)
         if kind == .busy, lockWaitHandling == nil || lockWaitHandling == .yield && !commandMayYield, coordinator.takeLockWait() {
-            time.pass(by: settings.busyTimeoutNanos)
+            time.pass(by: settings.busyTimeout.nanos)
         }
         var isExpected = expected == kind
         if kind == .expiredToken {

@@ -45,7 +45,7 @@ extension AgentProcess {
     /// an observed model (the observer's `eventCounter` moves, and the screen fetches again). An expired
     /// token is recorded and kept, and counts as a change: the observer cannot tell what it missed.
     func observeHistory() -> Bool {
-        let filter: HistoryAuthorFilter = settings.historyAuthors.map { .authors($0) } ?? .allButOwn
+        let filter = settings.historyAuthorFilter
         let before = coordinator.historyToken(for: config.process)
         do {
             let (result, changes) = try coordinator.observeHistory(
@@ -167,7 +167,7 @@ extension AgentProcess {
         let now = time.now
         guard now >= nextPoll, checkDeadline.map({ nextPoll <= $0 }) ?? true else { return }
         runRefresh(reason: .poll)
-        nextPoll = now + settings.pollIntervalNanos
+        nextPoll = now + settings.pollInterval.nanos
     }
 
     /// Handles notifications until `count` have arrived since launch, or `timeoutNanos` passed.

@@ -21,7 +21,7 @@ extension AgentProcess {
         if case .copy = file { readOnly = true }
         var options = StoreOptions(
             historyTracking: settings.historyTracking,
-            busyTimeout: .nanoseconds(Int64(settings.busyTimeoutNanos)),
+            busyTimeout: .nanoseconds(Int64(clamping: settings.busyTimeout.nanos)),
             readOnly: readOnly,
             bundleIdentifier: config.role.rawValue)
         options.writeTransactions = settings.writeTransactions
@@ -44,7 +44,7 @@ extension AgentProcess {
                 model: model, options: options, clock: clock)
         }
         let view = coordinator.viewContext
-        view.stalenessInterval = settings.staleness
+        view.stalenessInterval = settings.staleness.timeInterval
         view.mergePolicy = settings.mergePolicy
         view.transactionAuthor = settings.author
         view.shouldDeleteInaccessibleFaults = settings.deleteInaccessibleFaults

@@ -95,7 +95,7 @@ extension AgentProcess {
     /// - Returns: what was merged. An expired token is recorded and rethrown.
     @discardableResult
     func mergeHistory() throws -> RemoteChanges {
-        let filter: HistoryAuthorFilter = settings.historyAuthors.map { .authors($0) } ?? .allButOwn
+        let filter = settings.historyAuthorFilter
         if settings.foreignToken == .reset, coordinator.historyTokenIsForeign(for: config.process) {
             // The store was replaced: its history starts afresh, and so does this consumer.
             let start = settings.historyStart == .now ? try coordinator.latestHistoryToken() : nil

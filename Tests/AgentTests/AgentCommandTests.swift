@@ -33,7 +33,7 @@ import Trace
     @Test func predicatesWorkInCountFetchAndBatchCommands() throws {
         let harness = try AgentHarness()
         // Staleness 0: the refresh after the batch update (which bypasses the context) reads the rows again.
-        try harness.start("app") { $0.staleness = 0 }
+        try harness.start("app") { $0.staleness = .interval(.zero) }
         insert(harness, "n1", title: "a\"b", rank: 1, score: 0.000001)
         insert(harness, "n2", title: "plain", rank: 2, score: 0.5)
         insert(harness, "n3", title: "other", rank: 3, score: 2)
@@ -41,14 +41,14 @@ import Trace
         let cases: [(String, Int)] = [("score < 0.00001", 1), ("title == 'a\"b'", 1), ("rank IN {2, 3}", 2), ("score < 1e-05 OR rank IN [3]", 2)]
         for (text, expected) in cases {
             harness.send("app", .fetch(entity: "Note", predicate: try predicate(text), sort: [SortKey(attribute: "rank")]))
-            let reply = harness.send("app", .count(entity: "Note", predicate: try predicate(text), expect: expected, withinNanos: 0))
+            let reply = harness.send("app", .count(entity: "Note", expected: expected, predicate: try predicate(text), timing: .now))
             #expect(reply.status == .ok, "\(text)")
         }
         #expect(try harness.checks(of: "app").map(\.passed) == [true, true, true, true])
 
         #expect(harness.send("app", .batchUpdate(entity: "Note", predicate: try predicate("rank IN {1, 2}"), values: ["score": .double(9)])).status == .ok)
         harness.send("app", .refreshAll)
-        harness.send("app", .count(entity: "Note", predicate: try predicate("score == 9"), expect: 2, withinNanos: 0))
+        harness.send("app", .count(entity: "Note", expected: 2, predicate: try predicate("score == 9"), timing: .now))
         #expect(harness.send("app", .batchDelete(entity: "Note", predicate: try predicate("title == 'a\"b'"))).deleted == ["n1"])
         #expect(try harness.checks(of: "app").map(\.passed) == [true, true, true, true, true])
     }
@@ -102,7 +102,7 @@ import Trace
         harness.send("app", .save)
         #expect(harness.send("app", .openCopy(name: "before")).status == .ok)
         harness.send("app", .fetch(entity: "Note", predicate: nil, sort: []))
-        harness.send("app", .count(entity: "Note", predicate: nil, expect: 1, withinNanos: 0))
+        harness.send("app", .count(entity: "Note", expected: 1, predicate: nil, timing: .now))
         #expect(try harness.checks(of: "app").map(\.passed) == [true])
     }
 

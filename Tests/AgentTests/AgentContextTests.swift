@@ -13,7 +13,7 @@ import Testing
         let zero = try Duration(parsing: "0s")
         let agent = try harness.start("app") { settings in
             settings.mergePolicy = .error
-            settings.staleness = -1
+            settings.staleness = .infinite
             settings.contexts = [
                 ContextDeclaration(name: "sync", author: .named("cloud-sync"), mergePolicy: .objectTrump,
                                    staleness: .interval(zero)),
@@ -40,10 +40,10 @@ import Testing
             settings.historyTracking = true
             settings.contexts = [ContextDeclaration(name: "sync", author: .named("cloud-sync"))]
         }
-        var request = AgentRequest(seq: 100, step: 100, command: .insert(entity: "Note", id: "n1", values: ["title": .string("A"), "rank": .int(1), "score": .double(0)]))
+        var request = AgentRequest(seq: 100, step: 100, command: .perform(.insert(entity: "Note", id: "n1", values: ["title": .string("A"), "rank": .int(1), "score": .double(0)])))
         request.context = "sync"
         agent.handle(request)
-        request = AgentRequest(seq: 101, step: 101, command: .save)
+        request = AgentRequest(seq: 101, step: 101, command: .perform(.save))
         request.context = "sync"
         agent.handle(request)
         let history = try agent.coordinator.fetchHistory(after: nil)

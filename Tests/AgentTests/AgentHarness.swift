@@ -1,6 +1,7 @@
 import Basics
 import Foundation
 import Notify
+import ScenarioModel
 import TestSupport
 import Trace
 @testable import Agent
@@ -29,8 +30,7 @@ final class AgentHarness {
     /// Starts agent `name` on the group store with `settings` (its observers registered as at launch).
     @discardableResult
     func start(_ name: String, _ configure: (inout AgentSettings) -> Void = { _ in }) throws -> AgentProcess {
-        var settings = AgentSettings()
-        settings.author = name
+        var settings = AgentSettings(ProcessSettings(role: .host), author: name)
         configure(&settings)
         let config = AgentConfig(
             process: name, role: .host, launchCount: 0,
@@ -62,6 +62,14 @@ final class AgentHarness {
         let all = replies[name] ?? []
         precondition(all.count == before + 1, "one reply per request")
         return all[before]
+    }
+
+    /// Sends `step` to agent `name` to perform, as step `sequence`, and returns its reply.
+    @discardableResult
+    func send(_ name: String, _ step: Step, expectError: ErrorKind? = nil, ids: [String: ObjectRef] = [:],
+              deliveries: Int? = nil, lastAttempt: Bool? = nil, checkDeadline: UInt64? = nil) -> AgentReply {
+        send(name, .perform(step), expectError: expectError, ids: ids, deliveries: deliveries, lastAttempt: lastAttempt,
+             checkDeadline: checkDeadline)
     }
 
     /// The events agent `name` recorded so far.

@@ -17,15 +17,15 @@ import Trace
     /// the share's save reaches the app's refresh before its read.
     @Test func aDeliveredSaveNotificationRefreshesBeforeTheNextStep() throws {
         let harness = try AgentHarness()
-        try harness.start("app") { $0.refresh = .staleness; $0.staleness = 0 }
+        try harness.start("app") { $0.refresh = .staleness; $0.staleness = .interval(.zero) }
         try harness.start("share")
         harness.send("app", .insert(entity: "Note", id: "n1", values: ["title": .string("A"), "rank": .int(1), "score": .double(0)]))
         let ref = try #require(harness.send("app", .save).inserted["n1"])
-        harness.send("app", .read(id: "n1", expect: nil, absent: false, withinNanos: 0, workload: false))
+        harness.send("app", .read(id: "n1", expectation: nil, timing: .now))
         harness.send("share", .update(id: "n1", values: ["title": .string("B")]), ids: ["n1": ref])
         harness.send("share", .save)
         // The app received its own save's notification and the share's: two.
-        harness.send("app", .read(id: "n1", expect: ["title": .string("B")], absent: false, withinNanos: 0, workload: false), deliveries: 2)
+        harness.send("app", .read(id: "n1", expectation: .values(["title": .string("B")]), timing: .now), deliveries: 2)
         #expect(try titles(harness, "app") == ["A", "B"])
         let reasons = try harness.events(of: "app").compactMap { event -> RefreshReason? in
             if case .refreshStarted(let refresh) = event.kind { refresh.reason } else { nil }
@@ -40,10 +40,10 @@ import Trace
         try harness.start("share")
         harness.send("app", .insert(entity: "Note", id: "n1", values: ["title": .string("A"), "rank": .int(1), "score": .double(0)]))
         let ref = try #require(harness.send("app", .save).inserted["n1"])
-        harness.send("app", .read(id: "n1", expect: nil, absent: false, withinNanos: 0, workload: false))
+        harness.send("app", .read(id: "n1", expectation: nil, timing: .now))
         harness.send("share", .update(id: "n1", values: ["title": .string("B")]), ids: ["n1": ref])
         harness.send("share", .save)
-        harness.send("app", .read(id: "n1", expect: ["title": .string("B")], absent: false, withinNanos: 0, workload: false), deliveries: 2)
+        harness.send("app", .read(id: "n1", expectation: .values(["title": .string("B")]), timing: .now), deliveries: 2)
         #expect(try titles(harness, "app") == ["A", "A"])
         #expect(try harness.checks(of: "app").map(\.passed) == [false])
     }
@@ -51,7 +51,7 @@ import Trace
     /// With the trigger `activation`, notifications are recorded but refresh nothing.
     @Test func notificationsRefreshOnlyWithTheDarwinTrigger() throws {
         let harness = try AgentHarness()
-        try harness.start("app") { $0.refresh = .staleness; $0.staleness = 0; $0.trigger = .activation }
+        try harness.start("app") { $0.refresh = .staleness; $0.staleness = .interval(.zero); $0.trigger = .activation }
         try harness.start("share")
         harness.send("share", .insert(entity: "Note", id: "n1", values: ["title": .string("A"), "rank": .int(1), "score": .double(0)]))
         harness.send("share", .save)
@@ -68,16 +68,16 @@ import Trace
 /// the deadline waits until the check is decided, so it cannot make a late attempt pass.
 @Suite struct CheckDeadlineTests {
     private func read(_ title: String) -> AgentCommand {
-        .read(id: "n1", expect: ["title": .string(title)], absent: false, withinNanos: 1_000_000_000, workload: false)
+        .perform(.read(id: "n1", expectation: .values(["title": .string(title)]), timing: .within(.seconds(1))))
     }
 
     @Test func aNotificationPostedAfterTheDeadlineWaitsUntilTheCheckIsDecided() throws {
         let harness = try AgentHarness()
-        try harness.start("app") { $0.refresh = .staleness; $0.staleness = 0 }
+        try harness.start("app") { $0.refresh = .staleness; $0.staleness = .interval(.zero) }
         try harness.start("share")
         harness.send("app", .insert(entity: "Note", id: "n1", values: ["title": .string("A"), "rank": .int(1), "score": .double(0)]))
         let ref = try #require(harness.send("app", .save).inserted["n1"])
-        harness.send("app", .read(id: "n1", expect: nil, absent: false, withinNanos: 0, workload: false), deliveries: 1)
+        harness.send("app", .read(id: "n1", expectation: nil, timing: .now), deliveries: 1)
         let deadline = MonotonicClock.now()
         #expect(harness.send("app", read("B"), lastAttempt: false, checkDeadline: deadline).matched == false)
         // The share saves after the deadline; its notification reaches the app before the last attempt.
@@ -86,17 +86,17 @@ import Trace
         let last = harness.send("app", read("B"), deliveries: 2, lastAttempt: true, checkDeadline: deadline)
         #expect(last.matched == false, "the view at the deadline still showed A")
         // Decided: the held notification is handled, and the next read sees B.
-        harness.send("app", .read(id: "n1", expect: ["title": .string("B")], absent: false, withinNanos: 0, workload: false))
+        harness.send("app", .read(id: "n1", expectation: .values(["title": .string("B")]), timing: .now))
         #expect(try harness.checks(of: "app").map(\.passed) == [false, true])
     }
 
     @Test func aNotificationPostedBeforeTheDeadlineCountsOnALateAttempt() throws {
         let harness = try AgentHarness()
-        try harness.start("app") { $0.refresh = .staleness; $0.staleness = 0 }
+        try harness.start("app") { $0.refresh = .staleness; $0.staleness = .interval(.zero) }
         try harness.start("share")
         harness.send("app", .insert(entity: "Note", id: "n1", values: ["title": .string("A"), "rank": .int(1), "score": .double(0)]))
         let ref = try #require(harness.send("app", .save).inserted["n1"])
-        harness.send("app", .read(id: "n1", expect: nil, absent: false, withinNanos: 0, workload: false), deliveries: 1)
+        harness.send("app", .read(id: "n1", expectation: nil, timing: .now), deliveries: 1)
         harness.send("share", .update(id: "n1", values: ["title": .string("B")]), ids: ["n1": ref])
         harness.send("share", .save)
         let deadline = MonotonicClock.now()

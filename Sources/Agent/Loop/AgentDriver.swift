@@ -35,7 +35,7 @@ extension AgentProcess {
         // An app becomes active when it launches: the activation trigger runs then too.
         if settings.trigger == .activation { runRefresh(reason: .activation) }
         reply(AgentReply(seq: 0, status: .ready))
-        nextPoll = time.now + settings.pollIntervalNanos
+        nextPoll = time.now + settings.pollInterval.nanos
         while true {
             let ready = waitReadable([input.fd, inbox.readDescriptor], timeoutNanos: pollTimeout())
             if ready.contains(inbox.readDescriptor) { handleNotifications() }

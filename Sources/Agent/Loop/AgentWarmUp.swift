@@ -1,6 +1,7 @@
 import Basics
 import Foundation
 import Notify
+import ScenarioModel
 import Trace
 
 /// Where a standby agent warms up.
@@ -32,9 +33,8 @@ extension AgentProcess {
                 AttributeDescription(name: "rank", type: .int, isOptional: true),
             ]),
         ])
-        var settings = AgentSettings()
+        var settings = AgentSettings(ProcessSettings(role: .host), author: "warm-up")
         settings.refresh = .history
-        settings.author = "warm-up"
         let config = AgentConfig(
             process: "warm-up", role: .host, launchCount: 0,
             store: StoreLocation(containersRoot: root.appendingPathComponent("containers").path, group: "group.warm-up",
@@ -51,16 +51,16 @@ extension AgentProcess {
         }) else { return }
         agent.startObserving()
         let commands: [AgentCommand] = [
-            .insert(entity: "Item", id: "i1", values: ["title": .string("a"), "rank": .int(1)]),
-            .save,
-            .fetch(entity: "Item", predicate: nil, sort: []),
-            .read(id: "i1", expect: ["title": .string("a")], absent: false, withinNanos: 0, workload: false),
-            .update(id: "i1", values: ["title": .string("b")]),
-            .save,
-            .count(entity: "Item", predicate: nil, expect: 1, withinNanos: 0),
-            .refreshAll,
-            .runRefresh,
-            .mergeHistory,
+            .perform(.insert(entity: "Item", id: "i1", values: ["title": .string("a"), "rank": .int(1)])),
+            .perform(.save),
+            .perform(.fetch(entity: "Item", predicate: nil, sort: [])),
+            .perform(.read(id: "i1", expectation: .values(["title": .string("a")]), timing: .now)),
+            .perform(.update(id: "i1", values: ["title": .string("b")])),
+            .perform(.save),
+            .perform(.count(entity: "Item", expected: 1, predicate: nil, timing: .now)),
+            .perform(.refreshAll),
+            .perform(.runRefresh),
+            .perform(.mergeHistory),
             .lockState,
             .finalRefresh,
         ]

@@ -2,60 +2,16 @@ import Basics
 import ScenarioModel
 import Trace
 
-/// One thing the runner asks an agent to do: a scenario action, or a harness request.
+/// One thing the runner asks an agent to do: a step of the scenario the process performs, or a harness
+/// request.
 ///
 /// Travels as one JSON line on the agent's stdin. Scenario ids (`n1`) appear here; the agent maps
 /// them to its store's object IDs and SharedStore never sees them.
 public enum AgentCommand: Sendable, Hashable, Codable {
-    // Objects and contexts.
-    case insert(entity: String, id: String, values: TraceValues)
-    case update(id: String, values: TraceValues)
-    case delete(id: String)
-    /// Sets the boolean `property` of `id` to the opposite of what this context holds (reaching the object
-    /// by id, its fault firing by the staleness rules), as `object.flag.toggle()` does.
-    case toggle(id: String, property: String)
-    case relate(id: String, to: String, via: String, at: Int? = nil)
-    case unrelate(id: String, from: String, via: String)
-    case save
-    /// A SwiftData main context's autosave: the view context saves when it has changes (recorded as an
-    /// `autosave` commit), and does nothing when it has none.
-    case autosave
-    case rollback
-    case reset
-    case fetch(entity: String, predicate: FetchPredicate?, sort: [SortKey], options: FetchOptions = FetchOptions())
-    case refreshAll
-    case refreshObject(id: String, merge: Bool)
-    case runRefresh
-    case batchInsert(entity: String, count: Int, values: TraceValues)
-    case batchUpdate(entity: String, predicate: FetchPredicate?, values: TraceValues)
-    case batchDelete(entity: String, predicate: FetchPredicate?)
-    /// Pin the step's context to the current generation, or to the one the named context (`view`, or a
-    /// background context) is pinned to.
-    case pinGeneration(from: String?)
-    case unpinGeneration
-    case beginWrite
-    case endWrite
-    // History.
-    case mergeHistory
-    case purgeHistory(policy: PurgePolicy?, expectDeleted: Int? = nil)
-    // Notifications.
-    case post(name: String)
-    case observe
-    // Files.
-    case checkpoint
-    case copyStore(name: String, withWAL: Bool)
-    case openCopy(name: String)
-    // Sync.
-    case sync
-    case leech
-    // Checks. `withinNanos` 0 reads once.
-    /// `absent`: the read expects the object not to be in the view.
-    case read(id: String, expect: TraceValues?, absent: Bool, withinNanos: UInt64, workload: Bool, related: [String: [String]]? = nil)
-    case count(entity: String, predicate: FetchPredicate?, expect: Int?, withinNanos: UInt64)
-    /// What the fetched-results controller `controller` holds, and its delegate calls.
-    case results(controller: String, expect: ResultsExpectation, withinNanos: UInt64)
-    /// The object's `fault`, `deleted` and `registered` flags (those given) in the context, without firing it.
-    case state(id: String, expect: TraceValues, withinNanos: UInt64)
+    /// A step the process's own code carries out (`Step.isPerformedByProcess`), as the file wrote it (an
+    /// insert with the model's defaults filled in). `workload`: a workload's read, whose staleness is
+    /// recorded as the workload's, not judged as a step's.
+    case perform(Step, workload: Bool = false)
     // Lifecycle seen from inside the process.
     case becomeActive
     case enterBackground
@@ -84,11 +40,24 @@ public enum AgentCommand: Sendable, Hashable, Codable {
 }
 
 extension AgentCommand {
+    /// The step performed, for a `perform` command.
+    public var step: Step? {
+        if case .perform(let step, _) = self { step } else { nil }
+    }
+
+    /// Whether the command is a save: a `save` step, or a SwiftData main context's autosave.
+    public var isSave: Bool {
+        switch step {
+        case .save, .autosave: true
+        default: false
+        }
+    }
+
     /// Whether a command that met another process's lock changed nothing before it did, so it can be
     /// asked again once the lock may be free (the deterministic mode's lock waits): those that take the
     /// write lock first, or a checkpoint, which waits for readers before it writes anything.
     public var yieldsOnLockWait: Bool {
-        switch self {
+        switch step {
         case .save, .autosave, .batchInsert, .batchUpdate, .batchDelete, .beginWrite, .purgeHistory, .checkpoint: true
         default: false
         }
@@ -97,7 +66,7 @@ extension AgentCommand {
     /// Whether the command is a write the deterministic mode keeps open for its cost among the children of
     /// `parallel` when asked (`AgentRequest.holdsCommit`): a save, a batch operation, a purge.
     public var mayHoldItsCommit: Bool {
-        switch self {
+        switch step {
         case .save, .autosave, .batchInsert, .batchUpdate, .batchDelete, .purgeHistory: true
         default: false
         }
@@ -105,8 +74,8 @@ extension AgentCommand {
 
     /// Whether the command is a check that may be asked again until its deadline (`within`), and that deadline.
     public var checkWithin: UInt64? {
-        switch self {
-        case .read(_, _, _, let within, _, _), .count(_, _, _, let within), .state(_, _, let within), .results(_, _, let within): within
+        switch step {
+        case .read(_, _, let timing), .count(_, _, _, let timing), .state(_, _, let timing), .results(_, _, let timing): timing.nanos
         default: nil
         }
     }

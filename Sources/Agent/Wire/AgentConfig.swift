@@ -1,4 +1,5 @@
 import Basics
+import SharedStore
 import ScenarioModel
 import Trace
 
@@ -73,54 +74,18 @@ public struct StoreLocation: Sendable, Hashable, Codable {
     }
 }
 
-/// The process settings an agent acts on (the scenario's settings table, resolved for one run).
+/// The settings an agent acts on: the process's own, as the scenario resolved them (its role's defaults,
+/// its settings, a variant's overrides), read through this value as if they were its own properties
+/// (`settings.refresh`), and what the run derives from every process's settings.
+@dynamicMemberLookup
 public struct AgentSettings: Sendable, Hashable, Codable {
-    /// The framework the process's code uses.
-    public var framework: PersistenceFramework = .coreData
-    public var refresh: RefreshStrategy = .none
-    /// The view context's stalenessInterval in seconds (-1: never expire).
-    public var staleness: Double = -1
-    public var trigger: RefreshTrigger = .darwin
-    public var pollIntervalNanos: UInt64 = 100_000_000
-    public var observe: ObserveTiming = .launch
-    public var mergePolicy: MergePolicy = .error
-    public var historyTracking: Bool = true
-    /// The transaction author; nil for `author: none`.
+    /// The process's settings, resolved once by the scenario model; the agent reads them through this
+    /// value (`settings.trigger`), never from a copy.
+    public var own: ProcessSettings
+    /// The transaction author, resolved (`author: process-name` is the process's name); nil for `author: none`.
     public var author: String?
-    /// Authors merged by `refresh: history`; nil means every author but its own.
-    public var historyAuthors: [String]?
-    /// The entities whose changes a history merge keeps (sub-entities included); nil for all.
-    public var historyEntities: [String]?
-    /// The kinds of change a history merge keeps; nil for all.
-    public var historyChangeTypes: [ChangeOperation]?
-    /// Where this history consumer starts when it has no token yet.
-    public var historyStart: HistoryStart = .all
-    public var purge: PurgePolicy = .none
-    public var refetch: RefetchMode = .keepRegistered
-    public var notify: Bool = true
-    /// Whether the view context is pinned to a query generation at launch.
-    public var queryGeneration: QueryGeneration = .unpinned
-    public var busyTimeoutNanos: UInt64 = 5_000_000_000
-    /// `write-transactions`: how the store's write transactions begin.
-    public var writeTransactions: WriteTransactions = .immediate
-    /// `model`: the version of `AgentConfig.modelVersions` the process opens the store with (nil: the newest).
-    public var modelVersion: String?
-    /// `migrate`: whether the process migrates a store made with an earlier version.
-    public var migrate: Bool = true
-    /// `read-only`: open the store read-only (every save fails with `read-only`).
-    public var readOnly: Bool = false
-    /// `on-load-failure`: what the process does when its store does not load at launch (the runner
-    /// handles `crash` and `retry`; the agent itself falls back with `in-memory`).
-    public var onLoadFailure: LoadFailure = .crash
-    /// `foreign-token`: what to do with a history token saved for a store this one replaced.
-    public var foreignToken: ForeignToken = .fail
-    /// `delete-inaccessible-faults`: the view context's `shouldDeleteInaccessibleFaults`.
-    public var deleteInaccessibleFaults: Bool = true
-    /// `automatically-merges`: the view context's `automaticallyMergesChangesFromParent`.
-    public var automaticallyMerges: Bool = false
-    /// `contexts`: the background and child contexts the process declares.
-    public var contexts: [ContextDeclaration] = []
-    /// The processes with `refresh: history`: whose tokens `consumed-by-all` waits for.
+    /// The processes that consume persistent history (`RefreshStrategy.consumesHistory`): whose tokens
+    /// `consumed-by-all` waits for.
     public var historyConsumers: [String] = []
     /// Whether this process's store takes part in an ensemble: an own store with `sync: transfer`,
     /// or the group store when some process syncs with it.
@@ -134,5 +99,24 @@ public struct AgentSettings: Sendable, Hashable, Codable {
     /// posts it only with `NSPersistentStoreRemoteChangeNotificationPostOptionKey` set.
     public var remoteChangeName: String?
 
-    public init() {}
+    /// A process's settings, with what the run derives left at its defaults (no other consumer, no
+    /// ensemble, the group's notification names).
+    public init(_ own: ProcessSettings, author: String?) {
+        self.own = own
+        self.author = author
+    }
+
+    /// A setting of the process's own (`settings.refresh`).
+    public subscript<Value>(dynamicMember path: WritableKeyPath<ProcessSettings, Value>) -> Value {
+        get { own[keyPath: path] }
+        set { own[keyPath: path] = newValue }
+    }
+
+    /// Whose transactions a history merge takes (`history-authors`).
+    public var historyAuthorFilter: HistoryAuthorFilter {
+        switch own.historyAuthors {
+        case .allButOwn: .allButOwn
+        case .only(let names): .authors(names)
+        }
+    }
 }

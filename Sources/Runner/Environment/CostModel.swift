@@ -55,20 +55,15 @@ public struct CostModel: Sendable, Hashable {
         return (request + commit).addingClamped(rows.overflow ? .max : rows.partialValue)
     }
 
-    /// What `command` costs.
+    /// What `command` costs: a step what the step costs, a refresh a read of the store.
     public func cost(of command: AgentCommand) -> UInt64 {
         switch command {
-        case .exit: return exit
-        case .awaitLock, .commitHeld: return 0
-        case .batchInsert(_, let count, _): return batch(count)
-        case .save, .batchUpdate, .batchDelete, .endWrite, .purgeHistory, .checkpoint, .sync, .leech,
-             .copyStore:
-            return request + commit
-        case .fetch, .refreshAll, .runRefresh, .mergeHistory, .timerRefresh, .finalRefresh, .openCopy, .read, .count,
-             .results, .beginWrite:
-            return request + storeRead
-        default:
-            return request
+        case .perform(let step, _): cost(of: step)
+        case .exit: exit
+        case .awaitLock, .commitHeld: 0
+        case .timerRefresh, .finalRefresh: request + storeRead
+        case .becomeActive, .enterBackground, .armCrashDuringSave, .advanceClock, .lockState, .handleNotifications, .finalView:
+            request
         }
     }
 
@@ -76,7 +71,7 @@ public struct CostModel: Sendable, Hashable {
     /// deterministic mode holds its commit that long): its cost, and each row it changed that the command
     /// does not say (a batch update's or delete's rows, a purge's history changes, `AgentReply.heldRows`).
     public func held(_ command: AgentCommand, rows: Int) -> UInt64 {
-        let each: UInt64 = if case .purgeHistory = command { historyRow } else { row }
+        let each: UInt64 = if case .purgeHistory = command.step { historyRow } else { row }
         let extra = UInt64(clamping: rows).multipliedReportingOverflow(by: each)
         return cost(of: command).addingClamped(extra.overflow ? .max : extra.partialValue)
     }

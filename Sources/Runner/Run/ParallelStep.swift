@@ -110,7 +110,7 @@ final class ParallelStep {
               let command = runner.command(for: child.step.step, on: slot) else { return nil }
         // A workload's read is judged as one (with the stale tolerance), as outside `parallel`.
         if child.workloadOperation, case .read(let id, _, _) = child.step.step {
-            return (slot, .read(id: id, expect: nil, absent: false, withinNanos: 0, workload: true))
+            return (slot, .perform(.read(id: id, expectation: nil, timing: .now), workload: true))
         }
         return (slot, command)
     }
@@ -197,8 +197,8 @@ final class ParallelStep {
         runner.afterReply(reply, to: sent.child.step.step, from: sent.slot, sentAt: sent.sentAt)
         runner.record(.stepEnded(reply.error))
         // A workload's failed save is rolled back, and the workload goes on, as outside `parallel`.
-        if sent.child.workloadOperation, reply.error != nil, sent.command == .save, sent.slot.canTakeCommands {
-            _ = try? runner.send(.rollback, to: sent.slot)
+        if sent.child.workloadOperation, reply.error != nil, sent.command.step == .save, sent.slot.canTakeCommands {
+            _ = try? runner.send(.perform(.rollback), to: sent.slot)
         }
     }
 }

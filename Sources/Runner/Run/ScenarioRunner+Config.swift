@@ -42,37 +42,7 @@ extension ScenarioRunner {
 
     /// The settings an agent acts on, from the scenario's resolved settings.
     static func agentSettings(_ settings: ProcessSettings, process: String, all: [RunProcess]) -> AgentSettings {
-        var result = AgentSettings()
-        result.framework = settings.framework
-        result.refresh = settings.refresh
-        result.staleness = settings.staleness.timeInterval
-        result.trigger = settings.trigger
-        result.pollIntervalNanos = settings.pollInterval.nanos
-        result.observe = settings.observe
-        result.mergePolicy = settings.mergePolicy
-        result.historyTracking = settings.historyTracking
-        result.author = settings.author.resolved(processName: process)
-        result.historyEntities = settings.historyEntities
-        result.historyChangeTypes = settings.historyChangeTypes
-        switch settings.historyAuthors {
-        case .allButOwn: result.historyAuthors = nil
-        case .only(let names): result.historyAuthors = names
-        }
-        result.historyStart = settings.historyStart
-        result.purge = settings.purge
-        result.refetch = settings.refetch
-        result.notify = settings.notify
-        result.queryGeneration = settings.queryGeneration
-        result.busyTimeoutNanos = settings.busyTimeout.nanos
-        result.writeTransactions = settings.writeTransactions
-        result.modelVersion = settings.modelVersion
-        result.migrate = settings.migrate
-        result.readOnly = settings.readOnly
-        result.onLoadFailure = settings.onLoadFailure
-        result.foreignToken = settings.foreignToken
-        result.deleteInaccessibleFaults = settings.deleteInaccessibleFaults
-        result.automaticallyMerges = settings.automaticallyMerges
-        result.contexts = settings.contexts
+        var result = AgentSettings(settings, author: settings.author.resolved(processName: process))
         result.historyConsumers = all.filter { $0.settings.refresh.consumesHistory }.map(\.name)
         // Darwin notifications never leave a device: a process with its own store (a watch app on
         // its own device) observes and posts a name no process on the phone uses.

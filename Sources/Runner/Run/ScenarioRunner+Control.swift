@@ -122,35 +122,33 @@ extension ScenarioRunner {
             case .insert:
                 let defaults = entity?.valuesForInsert(objectID: op.id, explicit: [:]) ?? [:]
                 let values = defaults.merging(op.values) { $1 }
-                try workloadStep(.insert(entity: workload.entity, id: op.id, values: values.traceValues), slot,
-                                 as: .insert(entity: workload.entity, id: op.id, values: values))
-                try workloadStep(.save, slot, as: .save)
+                try workloadStep(.insert(entity: workload.entity, id: op.id, values: values), slot)
+                try workloadStep(.save, slot)
             case .update:
-                try workloadStep(.update(id: op.id, values: op.values.traceValues), slot, as: .update(id: op.id, values: op.values))
-                try workloadStep(.save, slot, as: .save)
+                try workloadStep(.update(id: op.id, values: op.values), slot)
+                try workloadStep(.save, slot)
             case .delete:
-                try workloadStep(.delete(id: op.id), slot, as: .delete(id: op.id))
-                try workloadStep(.save, slot, as: .save)
+                try workloadStep(.delete(id: op.id), slot)
+                try workloadStep(.save, slot)
             case .read:
-                try workloadStep(.read(id: op.id, expect: nil, absent: false, withinNanos: 0, workload: true), slot,
-                                 as: .read(id: op.id, expectation: nil, timing: .now))
+                try workloadStep(.read(id: op.id, expectation: nil, timing: .now), slot)
             }
         }
     }
 
     /// One workload operation; a failed save (a conflict, a row deleted meanwhile) is a recorded
     /// outcome, and the unsaved change is rolled back so the next operation starts clean.
-    private func workloadStep(_ command: AgentCommand, _ slot: ProcessSlot, as step: Step) throws(HarnessFailure) {
+    private func workloadStep(_ step: Step, _ slot: ProcessSlot) throws(HarnessFailure) {
         let location = currentStep?.step.location ?? SourceLocation(file: plan.run.file, line: 1, column: 1)
         let written = runningTogether == 0
         if written { executed.append(ScenarioStep(location: location, process: slot.name, step: step), executing: true) }
         defer { if written { executed.endStep() } }
-        let reply = try perform(command, on: slot, expectError: nil,
+        let reply = try perform(.perform(step, workload: true), on: slot, expectError: nil,
                                 timeout: options.stepTimeout + .nanoseconds(Int64(slot.process.settings.busyTimeout.nanos)))
         if let error = reply.error, slot.canTakeCommands {
             record(.error(error), as: slot.name)
             if written { executed.append(ScenarioStep(location: location, process: slot.name, step: .rollback)) }
-            try send(.rollback, to: slot)
+            try send(.perform(.rollback), to: slot)
         }
     }
 }

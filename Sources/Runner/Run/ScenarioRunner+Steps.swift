@@ -191,7 +191,7 @@ extension ScenarioRunner {
         request.lockWaits = lockWaits
         if holdsCommit { request.holdsCommit = true }
         env.prepare(&request, for: slot)
-        switch command {
+        switch command.step {
         case .sync, .leech: request.globalIDs = objects.globalIDs
         default: break
         }

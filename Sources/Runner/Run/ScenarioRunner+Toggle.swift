@@ -31,7 +31,7 @@ extension ScenarioRunner {
         record(.note("\(control) shows \(id).\(property) = \(value) (rendered at its last reload); the tap runs \(intent) "
             + "with value \(!value)"), as: intent)
         let start = time.reading()
-        let reply = try perform(.update(id: id, values: [property: .bool(!value)]), on: slot,
+        let reply = try perform(.perform(.update(id: id, values: [property: .bool(!value)])), on: slot,
                                 expectError: step.expectError, timeout: timeout(for: step.step, slot))
         afterReply(reply, to: step.step, from: slot, sentAt: start)
         return reply.error

@@ -44,6 +44,9 @@ public struct Duration: Sendable, Hashable, Comparable, CustomStringConvertible 
         return overflow ? (microseconds < 0 ? .min : .max) : product
     }
 
+    /// The length in nanoseconds, for the monotonic clock's `UInt64` arithmetic (never negative).
+    public var nanos: UInt64 { UInt64(max(0, nanoseconds)) }
+
     /// The same length as the standard library's `Duration`, for `Task.sleep(for:)` and clocks.
     public var swiftDuration: Swift.Duration { .microseconds(microseconds) }
 

@@ -163,6 +163,14 @@ public enum CheckTiming: Sendable, Hashable, Codable {
 
     /// The default when a check says neither `within` nor `now`.
     public static let defaultWithin = CheckTiming.within(.seconds(1))
+
+    /// How long the check may be asked again, in nanoseconds (0: once).
+    public var nanos: UInt64 {
+        switch self {
+        case .now: 0
+        case .within(let duration): duration.nanos
+        }
+    }
 }
 
 /// What a `state` check expects of an object in a context: each given flag must hold; nil is not checked.

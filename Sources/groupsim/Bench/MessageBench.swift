@@ -1,6 +1,7 @@
 import Agent
 import Basics
 import Foundation
+import ScenarioModel
 
 /// The cost of one step's messages (its request and reply, each encoded and decoded once) with
 /// `AgentWire` and, for comparison, with Foundation's JSON coders, measured in this process.
@@ -12,7 +13,7 @@ enum MessageBench {
 
     static func measure(rounds: Int = 2_000) throws -> Result {
         var request = AgentRequest(seq: 12, step: 11, ids: ["n1": ObjectRef(entity: "Note", pk: 1), "n2": ObjectRef(entity: "Note", pk: 2)],
-                                   command: .read(id: "n1", expect: ["title": .string("B")], absent: false, withinNanos: 1_000_000_000, workload: false))
+                                   command: .perform(.read(id: "n1", expectation: .values(["title": .string("B")]), timing: .within(.seconds(1)))))
         request.virtualTime = 123_456_789
         request.notifications = [DeliveredNotification(name: "com.example.changed", poster: "share", postedAt: 123_000_000)]
         var reply = AgentReply(seq: 12, status: .ok, inserted: ["n3": ObjectRef(entity: "Note", pk: 3)])
