@@ -10,12 +10,12 @@ extension AgentProcess {
         switch step {
         // Objects and contexts.
         case .insert(let entity, let name, let values):
-            let id = try view.insert(entity, values: try storeValues(values.traceValues, entity: entity))
+            let id = try view.insert(entity, values: try storeValues(values, entity: entity))
             ids.bind(name, to: id)
             dirty[id, default: []].formUnion(values.keys)
         case .update(let name, let values):
             let id = try resolve(name)
-            try view.setValues(try storeValues(values.traceValues, entity: id.entity), for: id)
+            try view.setValues(try storeValues(values, entity: id.entity), for: id)
             dirty[id, default: []].formUnion(values.keys)
         case .delete(let name):
             try view.delete(try resolve(name))
@@ -53,9 +53,9 @@ extension AgentProcess {
         case .runRefresh:
             runRefresh(reason: .manual)
         case .batchInsert(let entity, let count, let values):
-            try batchInsert(entity, count: count, values: values.traceValues)
+            try batchInsert(entity, count: count, values: values)
         case .batchUpdate(let entity, let predicate, let values):
-            try batchUpdate(entity, matching: predicate, values: values.traceValues)
+            try batchUpdate(entity, matching: predicate, values: values)
         case .batchDelete(let entity, let predicate):
             try batchDelete(entity, matching: predicate, into: &outcome)
         case .pinGeneration(nil):

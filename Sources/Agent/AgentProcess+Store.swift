@@ -107,14 +107,19 @@ extension AgentProcess {
         coordinator.model.attributes(of: entity)?.first { $0.name == name }?.type
     }
 
-    /// The runner's values for `entity`, converted to the model's types.
-    func storeValues(_ values: TraceValues, entity: String) throws -> [String: Value] {
+    /// A step's values for `entity`, converted to this process's model's types (its version may differ
+    /// from the one the file was checked against): an attribute it lacks, or a value that does not fit,
+    /// fails as Core Data's `setValue(_:forKey:)` would.
+    func storeValues(_ values: [String: Value], entity: String) throws -> [String: Value] {
         var result: [String: Value] = [:]
         for (name, value) in values {
             guard let type = attributeType(entity, name) else {
                 throw StoreError.unknownProperty(entity: entity, property: name)
             }
-            result[name] = try value.storeValue(as: type, entity: entity, property: name)
+            guard let converted = value.converted(to: type) else {
+                throw StoreError.typeMismatch(entity: entity, property: name, value: value, expected: type)
+            }
+            result[name] = converted
         }
         return result
     }

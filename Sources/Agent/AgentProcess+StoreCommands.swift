@@ -39,7 +39,7 @@ extension AgentProcess {
         contextOverride.map(\.transactionAuthor) ?? settings.author
     }
 
-    func batchInsert(_ entity: String, count: Int, values: TraceValues) throws {
+    func batchInsert(_ entity: String, count: Int, values: [String: Value]) throws {
         let row = try storeValues(values, entity: entity)
         commitTimes.reset()
         // Core Data's batch insert resolves constraint conflicts by the merge policy of the context it runs on.
@@ -49,7 +49,7 @@ extension AgentProcess {
         recordBatch(.batchInsert, inserted, operation: .insert)
     }
 
-    func batchUpdate(_ entity: String, matching predicate: FetchPredicate?, values: TraceValues) throws {
+    func batchUpdate(_ entity: String, matching predicate: FetchPredicate?, values: [String: Value]) throws {
         let converted = try storeValues(values, entity: entity)
         commitTimes.reset()
         let updated = try coordinator.batchUpdate(entity, matching: predicate, values: converted, author: batchAuthor)
