@@ -71,10 +71,11 @@ struct LatencySamples {
     }
 
     /// Puts the samples in ascending order, once for the summary and the bars both (each sorted or searched
-    /// them on its own, a long run's hundreds of thousands per stage).
-    mutating func sort() {
+    /// them on its own, a long run's hundreds of thousands per stage), in place, with `scratch` as the
+    /// radix sort's second buffer (see `radixSort(scratch:)`).
+    mutating func sort(scratch: inout [UInt64]) {
         guard !isSorted else { return }
-        values = values.radixSorted()
+        values.radixSort(scratch: &scratch)
         isSorted = true
     }
 

@@ -436,10 +436,15 @@ struct LatencyTracker {
         let keptPairs = self.pairs.indices.compactMap { pair in
             index[pair].map { (writer: self.pairs[pair].writer, reader: readerNames[self.pairs[pair].reader], stats: $0) }
         }
+        // One second buffer for every sort, as long as the longest list (the overall ones).
+        var scratch = [UInt64](repeating: 0, count: Swift.max(overallShown.values.count, overallRefreshed.values.count))
         let pairs = keptPairs.sorted { ($0.writer, $0.reader) < ($1.writer, $1.reader) }.map { pair in
-            var s = stats[pair.stats]
-            s.refreshed.sort()
-            s.shown.sort()
+            // Moved out, not copied: a copy's samples, shared with the list's, were copied again to be sorted.
+            var s = Stats(capacity: 0)
+            swap(&s, &stats[pair.stats])
+            s.refreshed.sort(scratch: &scratch)
+            s.shown.sort(scratch: &scratch)
+            s.notified.sort(scratch: &scratch)
             return PairLatency(
                 writer: pair.writer, reader: pair.reader, refreshed: LatencySummary(s.refreshed),
                 shown: LatencySummary(s.shown), notified: LatencySummary(s.notified), unrefreshed: s.unrefreshed,
@@ -452,8 +457,8 @@ struct LatencyTracker {
         let candidates = watched.isEmpty ? pairs : watched
         let headline = candidates.filter { $0.refreshed == nil && $0.unrefreshed > 0 }.max { $0.unrefreshed < $1.unrefreshed }
             ?? candidates.filter { $0.refreshed != nil }.max { $0.refreshed!.p99 < $1.refreshed!.p99 }
-        overallRefreshed.sort()
-        overallShown.sort()
+        overallRefreshed.sort(scratch: &scratch)
+        overallShown.sort(scratch: &scratch)
         return LatencyReport(
             pairs: pairs, headline: headline.map { LatencyPair(writer: $0.writer, reader: $0.reader) },
             refreshed: LatencySummary(overallRefreshed), shown: LatencySummary(overallShown),
