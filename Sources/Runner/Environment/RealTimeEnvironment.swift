@@ -102,9 +102,14 @@ final class RealTimeEnvironment: RunEnvironment {
         var pending: [Int: ParallelStep.Sent] = [:]
         var sentAt: [Int: ContinuousClock.Instant] = [:]
         var timers: [Int: BranchTimer] = [:]
+        // Where the next look at the branches begins: after the branch whose step last ran inline, so each
+        // branch takes its turn (two App Intents' update-then-save interleave, as their processes would,
+        // and as the deterministic mode runs them); as written, in the written order.
+        var first = 0
         while true {
             var ranInline = false
-            for b in branches.indices where pending[b] == nil && timers[b] == nil && next[b] < branches[b].count {
+            let order = asWritten ? Array(branches.indices) : Array(first..<branches.count) + Array(0..<first)
+            for b in order where pending[b] == nil && timers[b] == nil && next[b] < branches[b].count {
                 // As written, a sleep still running holds back what is written after it.
                 if asWritten, timers.contains(where: { $0.key < b && $0.value.isSleep }) { break }
                 let child = branches[b][next[b]]
@@ -122,6 +127,7 @@ final class RealTimeEnvironment: RunEnvironment {
                     try step.runInline(child)
                     next[b] += 1
                     ranInline = true
+                    first = (b + 1) % branches.count
                     break
                 } else {
                     break

@@ -120,6 +120,21 @@ extension ScenarioRunner {
     /// The trace says which process ran each step; returns the step's error and that process's name.
     func executeIntentStep(_ step: ScenarioStep, intent: ProcessSlot) throws(HarnessFailure) -> (ErrorRecord?, String) {
         let carrier: ProcessSlot
+        // A widget's or control's process that a reload (the system's schedule, which validation cannot
+        // follow) suspended or ended under the intent's unsaved work: the system resumes a suspended one for
+        // the intent to finish there; an ended one took the work with it, and the intent's next step runs
+        // where the system performs it now.
+        if let pending = intentWork[intent.name], let slot = slots[pending], slot.process.settings.role.isRenderedBySystem,
+           !slot.canTakeCommands {
+            if slot.lifecycle.state == .suspended {
+                try lifecycle(.resume, slot)
+                record(.note("the system resumes \(pending) for \(intent.name) to finish the work it began there"), as: intent.name)
+            } else {
+                intentWork[intent.name] = nil
+                record(.note("\(intent.name)'s unsaved changes in \(pending)'s process ended with it (\(slot.lifecycle.state))"),
+                       as: intent.name)
+            }
+        }
         if let pending = intentWork[intent.name], let slot = slots[pending] {
             guard slot.canTakeCommands else {
                 throw failure("\(intent.name) has unsaved changes in \(pending)'s process, which is now \(slot.lifecycle.state); "

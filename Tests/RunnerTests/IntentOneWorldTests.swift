@@ -1,0 +1,74 @@
+import Basics
+import Checkers
+import Runner
+import Trace
+import Testing
+
+/// App Intents in both modes: two intents' steps in `parallel` interleave as their processes would, and an
+/// intent whose unsaved work a widget's reload suspended or ended is a decided run, not a harness error.
+@Suite(.serialized, .spawnsProcesses) struct IntentOneWorldTests {
+    /// Two Shortcuts intents rename one task at the same moment, each in a process of its own: both read
+    /// the task before either saves, so the second save conflicts (in real time the branches took turns
+    /// only after a whole branch had run, so it never did; the deterministic mode always conflicted).
+    @Test func twoIntentsInParallelInterleaveInBothModes() throws {
+        let yaml = """
+            summary: Two intents rename one task at once.
+            store: { group: group.example.tasks, name: Tasks, model: { Task: { title: string } } }
+            processes:
+              app: { role: host }
+              rename-a: { role: intent }
+              rename-b: { role: intent }
+            steps:
+              - app: launch
+              - app: { insert: Task, id: t1, set: { title: Milk } }
+              - app: save
+              - app: exit
+              - parallel:
+                  - [ { rename-a: { update: t1, set: { title: Oat } } }, { rename-a: save } ]
+                  - [ { rename-b: { update: t1, set: { title: Soy } } }, { rename-b: save } ]
+            expect: conflict
+            """
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...3, pool: pool)
+        #expect(verdicts.count == 4)
+        #expect(Set(verdicts) == ["matched [\"conflict\"]"], "\(verdicts)")
+    }
+
+    /// An intent run from a widget's button edits in the widget's process (the app is suspended); the app
+    /// then asks for a reload, which suspends or ends that process; the intent saves afterwards.
+    private func unsavedInAWidget(between: String) -> String {
+        """
+        summary: A reload stops the widget process an intent's unsaved edit is in.
+        store: { group: group.example.notes, name: Notes, model: { Note: { title: string } } }
+        processes:
+          app: { role: host }
+          widget: { role: widget, between-reloads: \(between), on-reload: [ { fetch: Note } ] }
+          act: { role: intent, widget-button: widget }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - app: background
+          - app: suspend
+          - act: { update: n1, set: { title: X } }
+          - app: resume
+          - app: { reload-timelines: widget }
+          - act: save
+        """
+    }
+
+    @Test(arguments: ["suspend", "exit"])
+    func aReloadUnderAnIntentsUnsavedWorkIsDecidedInBothModes(between: String) throws {
+        for mode in [RunMode.realTime, .deterministic] {
+            let outcome = try RunHarness.single(unsavedInAWidget(between: between), mode: mode, seed: 1)
+            #expect(outcome.harnessError == nil, "\(mode): \(outcome.harnessError.map { "\($0)" } ?? "")")
+            let notes = outcome.trace.events.compactMap { event -> String? in
+                if case .note(let text) = event.kind, event.process == "act" { text } else { nil }
+            }
+            // Suspended: the system resumes it for the intent to finish there; ended: the work went with it.
+            let said = between == "suspend" ? "the system resumes widget for act to finish" : "act's unsaved changes in widget's process ended"
+            #expect(notes.contains { $0.hasPrefix(said) }, "\(mode): \(notes)")
+        }
+    }
+}
