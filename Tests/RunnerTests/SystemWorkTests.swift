@@ -376,7 +376,7 @@ import Trace
         let suspended = errors(yaml(widget: false, steps))
         #expect(suspended.contains("i.yaml:19:5:") && suspended.contains("'app' cannot read: it is suspended here"), "\(suspended)")
         let onHost = yaml(widget: false, "").replacingOccurrences(of: "app: { role: host }", with: "app: { role: host, runs-in: app }")
-        #expect(errors(onHost).contains("runs-in is an App Intent's setting, and 'app' is a host"), "\(errors(onHost))")
+        #expect(errors(onHost).contains("runs-in is an App Intent's setting, and 'app' is an app"), "\(errors(onHost))")
         let noApp = yaml(widget: false, appTarget: true, "").replacingOccurrences(of: "app: { role: host }", with: "app: { role: share }")
             .replacingOccurrences(of: "  - app: launch\n  - app: { insert: Note, id: n1, set: { title: A } }\n  - app: save\n", with: "  - intent: save\n")
         #expect(errors(noApp).contains("runs-in: app performs the intent in the app's process, and no process is role: host"), "\(errors(noApp))")

@@ -52,7 +52,7 @@ import Testing
 
     @Test func controlMustNameAControlAndNotBesideAWidgetButton() {
         Fixture.expectOneError(yaml(tap: "control: app", steps: ""), line: 6, column: 33,
-                               containing: "control names 'app', a host; it names the control whose tap runs the intent")
+                               containing: "control names 'app', an app; it names the control whose tap runs the intent")
         Fixture.expectOneError(yaml(tap: "control: powr", steps: ""), line: 6, column: 33,
                                containing: "control names an unknown control 'powr'; did you mean 'power'?")
         Fixture.expectOneError(yaml(tap: "control: power, widget-button: none, runs-in: extension", steps: "").replacingOccurrences(
@@ -95,11 +95,16 @@ import Testing
             """
         Fixture.expectOneError(noControl, line: 7, column: 10,
                                containing: "reload-controls reloads controls, and no process has role: control")
+        // Asked for by a notification service extension's work, as by a step.
+        let fromAPush = noControl.replacingOccurrences(
+            of: "  app: { role: host }\n", with: "  app: { role: host }\n  service: { role: notification-service, on-push: [ { reload-controls: true } ] }\n")
+        Fixture.expectOneError(fromAPush.replacingOccurrences(of: "  - app: reload-controls", with: "  - service: push"), line: 5, column: 53,
+                               containing: "reload-controls reloads controls, and no process has role: control")
     }
 
     @Test func aControlsWorkIsItsOnReloadAndItIsNotAWorkloadProcess() {
         Fixture.expectOneError(yaml(power: ", on-push: [ save ]", steps: ""), line: 5, column: 56,
-                               containing: "on-push is what a notification-service does when the system runs it, and 'power' is a control")
+                               containing: "on-push is what a notification service extension does when the system runs it, and 'power' is a control")
     }
 
     @Test func aTapBeforeAnyReloadOfTheControlIsRefused() throws {

@@ -68,7 +68,7 @@ import Testing
 
     @Test func anUnknownWidgetOrAnotherRoleIsAnErrorAtItsPlace() {
         Fixture.expectOneError(Self.yaml("widget-button: widgt"), line: 11, column: 42, containing: "did you mean 'widget'")
-        Fixture.expectOneError(Self.yaml("widget-button: app"), line: 11, column: 42, containing: "'app', a host")
+        Fixture.expectOneError(Self.yaml("widget-button: app"), line: 11, column: 42, containing: "'app', an app")
         Fixture.expectOneError(Self.yaml("widget-button: widget").replacingOccurrences(of: "app: { role: host }", with: "app: { role: host, widget-button: widget }"),
                                line: 9, column: 22, containing: "an App Intent's setting")
     }

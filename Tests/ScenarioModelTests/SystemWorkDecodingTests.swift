@@ -89,16 +89,16 @@ import Testing
 
     @Test func workBelongsToItsRoleAndWidgetSettingsToWidgets() {
         expectOneError(yaml().replacingOccurrences(of: "    role: host", with: "    role: host\n    on-reload: [save]"), line: 11, column: 5,
-                       containing: "on-reload is what a widget or control does when the system runs it, and 'app' is a host")
+                       containing: "on-reload is what a widget or a control does when the system runs it, and 'app' is an app")
         expectOneError(yaml().replacingOccurrences(of: "    role: host", with: "    role: host\n    reload-budget: 5"), line: 11, column: 5,
-                       containing: "reload-budget is a widget's setting, and 'app' is a host")
+                       containing: "reload-budget is a widget's setting, and 'app' is an app")
         expectOneError(yaml().replacingOccurrences(of: "    role: host", with: "    role: host\n    between-pushes: suspend"), line: 11, column: 5,
-                       containing: "between-pushes is a notification service extension's setting, and 'app' is a host")
+                       containing: "between-pushes is a notification service extension's setting, and 'app' is an app")
         // A variant's override of another role's setting is refused as a declaration's is.
         expectOneError(yaml(after: "variants:\n  v: { app: { between-pushes: suspend } }"), line: 22, column: 15,
-                       containing: "between-pushes is a notification service extension's setting, and 'app' is a host")
+                       containing: "between-pushes is a notification service extension's setting, and 'app' is an app")
         expectOneError(yaml(after: "variants:\n  v: { service: { reload-budget: 3 } }"), line: 22, column: 19,
-                       containing: "reload-budget is a widget's setting, and 'service' is a notification-service")
+                       containing: "reload-budget is a widget's setting, and 'service' is a notification service extension")
     }
 
     @Test func workCannotRunTheLifecycleTheSystemRuns() {

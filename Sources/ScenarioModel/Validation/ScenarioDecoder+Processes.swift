@@ -40,8 +40,8 @@ extension ScenarioDecoder {
             guard let key = pair.key.scalar, let owners = ProcessRole.workKeys[key] else { continue }
             guard owners.contains(role) else {
                 let owner = owners.map(\.rawValue).joined(separator: " or ")
-                decoder.error("\(key) is what a \(owner) does when the system runs it, and '\(process)' is a "
-                    + "\(role.rawValue); remove it, or make the process role: \(owner).", at: pair.key)
+                decoder.error("\(key) is what \(owners.map(\.traits.aName).joined(separator: " or ")) does when the system runs "
+                    + "it, and '\(process)' is \(role.traits.aName); remove it, or make the process role: \(owner).", at: pair.key)
                 continue
             }
             pendingWork.append((process, key, pair.value))
@@ -62,9 +62,9 @@ extension ScenarioDecoder {
                     + "documented reload budget: the system reloads it when reload-controls asks and after its action runs; "
                     + "remove it.", at: pair.key)
             } else {
-                let owner = owners[0]
-                decoder.error("\(key) is \(owner.traits.aName)'s setting, and '\(process)' is a "
-                    + "\(role.rawValue); remove it, or make the process role: \(owner.rawValue).", at: pair.key)
+                let takers = owners.map { "\($0.traits.aName)'s" }.joined(separator: " or ")
+                decoder.error("\(key) is \(takers) setting, and '\(process)' is \(role.traits.aName); remove it, or make the "
+                    + "process role: \(owners.map(\.rawValue).joined(separator: " or ")).", at: pair.key)
             }
         }
     }

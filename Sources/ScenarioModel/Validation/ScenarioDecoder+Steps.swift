@@ -241,6 +241,7 @@ extension ScenarioDecoder {
                     + "around its work itself.", at: item)
                 continue
             }
+            checkRole(of: step, process: process, at: item)
             let location = decoder.location(of: item.pairs?.first?.key ?? item)
             var planned = ScenarioStep(location: location, process: process, step: step, expectError: expectError, onlyIn: onlyIn)
             planned.perReload = perReloadCounts.flatMap { $0.count > 1 ? $0 : nil }

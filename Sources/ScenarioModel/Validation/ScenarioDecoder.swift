@@ -329,7 +329,7 @@ final class ScenarioDecoder {
             let what = role == .widget ? "the widget whose button runs the intent" : "the control whose tap runs the intent"
             for (name, node) in pending where !named.contains(name) {
                 let other = processes.first { $0.name == name }?.settings.role
-                decoder.error(other.map { "\(key) names '\(name)', a \($0.rawValue); it names \(what)." }
+                decoder.error(other.map { "\(key) names '\(name)', \($0.traits.aName); it names \(what)." }
                     ?? "\(key) names an unknown \(role.rawValue) '\(name)'" + Suggestion.hint(
                         for: name, in: named, otherwise: named.isEmpty ? "declare a process with role: \(role.rawValue)."
                             : "declare it, or use one of \(Suggestion.list(named))."),
