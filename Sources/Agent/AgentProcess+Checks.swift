@@ -77,6 +77,7 @@ extension AgentProcess {
             let list = listed(entity, filter: filter)
             observation.listed = list.ids
             observation.fetchedAll = list.unfiltered
+            if context.isQueryGenerationPinned { observation.pinned = true }
             observation.hidden = filter == nil ? nil : hidden()
             let edited = ownEditedObjects.filter { isKind($0.entity, of: entity) }.map { ids.name(of: $0) }
             observation.edited = edited.isEmpty ? nil : edited.sorted()

@@ -99,7 +99,7 @@ struct CountChecker {
                     .missedInsert, process: process, step: step, t: t, object: id,
                     seen: "\(count.ids.count) \(subject) without \(id)", expected: "\(id) counted",
                     cause: insert.reference,
-                    explanation: "\(process) counted \(count.ids.count) \(subject) at \(context.at(t)) without \(id), which \(insert.writer) inserted at \(context.at(insert.end)) (version \(insert.version)) and nobody deleted\(count.listed == nil ? "" : "; \(process)'s own fetch of \(count.entity) returns it")."))
+                    explanation: "\(process) counted \(count.ids.count) \(subject) at \(context.at(t)) without \(id), which \(insert.writer) inserted at \(context.at(insert.end)) (version \(insert.version)) and nobody deleted\(Self.why(count, process: process))."))
             }
         }
         // Another store was written (the reader's own may never have been: a watch that never synced).
@@ -148,5 +148,14 @@ struct CountChecker {
                 seen: "\(count.ids.count) \(count.entity) without \(id)", expected: "\(id) counted", cause: insert.reference,
                 explanation: "\(process) counted \(count.ids.count) \(count.entity) at \(context.at(t)) without \(id): \(insert.writer) inserted it into \(other) at \(context.at(insert.end)), and it never reached \(store)."))
         }
+    }
+
+    /// Why a count left out an object its list should hold: the context is pinned to an older query
+    /// generation, or the process's own fetch, run against the store now, returns it.
+    private static func why(_ count: CountObservation, process: String) -> String {
+        if count.pinned == true {
+            return "; \(process)'s context is pinned to a query generation older than that insert, and shows the store as it was then"
+        }
+        return count.listed == nil ? "" : "; \(process)'s own fetch of \(count.entity) returns it"
     }
 }

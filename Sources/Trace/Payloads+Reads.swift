@@ -64,6 +64,9 @@ public struct CountObservation: Sendable, Hashable, Codable {
     public var listed: [String]?
     /// Whether one of this process's fetches of the entity has no predicate (its list is every object).
     public var fetchedAll: Bool?
+    /// Whether the context counted through was pinned to a query generation (it shows the store as of
+    /// the pin, while `listed` is read from the store now); nil when not.
+    public var pinned: Bool?
     /// For a count with a predicate: objects in the view that the predicate left out by the values the
     /// view shows (stale values can hide an object that belongs in the filtered list).
     public var hidden: [String]?

@@ -164,6 +164,21 @@ extension MissedInsertDeleteTests {
         #expect(result.anomalies.first?.object == "m1")
     }
 
+    /// A count through a context pinned to an older query generation: still a missed insert (the screen
+    /// shows a snapshot without it), explained by the pin, not by the process's own fetch.
+    @Test func aCountThroughAPinnedContextNamesThePin() throws {
+        var script = hostShowingN1()
+        script.at(ms: 100)
+        script.insert("share", "m1", ["title": .string("M"), "rank": .int(5)])
+        script.at(ms: 300)
+        var pinned = CountObservation(entity: "Note", ids: ["n1"], final: true, listed: ["m1", "n1"], fetchedAll: true)
+        pinned.pinned = true
+        script.record("app", .counted(pinned), sinceMs: 299)
+        let explanation = try #require(check(script).anomalies.first { $0.kind == .missedInsert }?.explanation)
+        #expect(explanation.contains("app's context is pinned to a query generation older than that insert"), "\(explanation)")
+        #expect(!explanation.contains("own fetch"), "\(explanation)")
+    }
+
     @Test func aListedObjectWhoseInsertOverlapsTheCountIsNotMissed() {
         // m1's COMMIT ran from 299.5 ms to 300.2 ms, inside the count (299 ms to 301 ms): either is fine.
         var script = hostShowingN1()
