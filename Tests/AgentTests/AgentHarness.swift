@@ -33,7 +33,7 @@ final class AgentHarness {
         var settings = AgentSettings(ProcessSettings(role: .host), author: name)
         configure(&settings)
         let config = AgentConfig(
-            process: name, role: .host, launchCount: 0,
+            process: name, launchCount: 0,
             store: StoreLocation(containersRoot: directory.path("containers"), group: "group.test", name: "Notes",
                                  traceName: "group:group.test"),
             model: Self.model, settings: settings, hubSocket: "", tracePath: directory.path("\(name).trace.jsonl"),

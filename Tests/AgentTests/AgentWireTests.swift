@@ -78,7 +78,7 @@ extension AgentWireTests {
     @Test func aConfigComesBackEqual() throws {
         var settings = AgentSettings(ProcessSettings(role: .share), author: "share \u{1B}]0;x\u{7}")
         settings.refresh = .history
-        var config = AgentConfig(process: "share", role: .share, launchCount: 2,
+        var config = AgentConfig(process: "share", launchCount: 2,
                                  store: StoreLocation(containersRoot: "/tmp/c", group: "group.x", name: "Notes", traceName: "group:group.x"),
                                  model: AgentHarness.model, settings: settings, hubSocket: "/tmp/h.sock", tracePath: "/tmp/t.jsonl",
                                  copiesDirectory: "/tmp/copies", clockOffsetNanos: 5, seed: .max, virtualStart: 0)

@@ -36,7 +36,7 @@ extension AgentProcess {
         var settings = AgentSettings(ProcessSettings(role: .host), author: "warm-up")
         settings.refresh = .history
         let config = AgentConfig(
-            process: "warm-up", role: .host, launchCount: 0,
+            process: "warm-up", launchCount: 0,
             store: StoreLocation(containersRoot: root.appendingPathComponent("containers").path, group: "group.warm-up",
                                  name: "WarmUp", traceName: "group:group.warm-up"),
             model: model, settings: settings, hubSocket: "", tracePath: root.appendingPathComponent("trace.jsonl").path,

@@ -1,6 +1,6 @@
 import Basics
-import SharedStore
 import ScenarioModel
+import SharedStore
 import Trace
 
 /// Everything an agent needs at launch, written by the runner as JSON into the sandbox and passed
@@ -8,7 +8,6 @@ import Trace
 public struct AgentConfig: Sendable, Hashable, Codable {
     /// The scenario's process name (`app`, `share`, ...).
     public var process: String
-    public var role: ProcessRole
     /// How many times this process has been launched before (0 for the first launch).
     public var launchCount: Int
     /// The store this process opens.
@@ -19,6 +18,8 @@ public struct AgentConfig: Sendable, Hashable, Codable {
     /// those before `settings.modelVersion`, and names a store's model by them.
     public var modelVersions: [ModelVersion] = []
     public var settings: AgentSettings
+    /// The process's role, as its settings hold it.
+    public var role: ProcessRole { settings.role }
     /// The notify hub's socket path.
     public var hubSocket: String
     /// Where this agent appends its trace events.
@@ -38,11 +39,10 @@ public struct AgentConfig: Sendable, Hashable, Codable {
     /// A standby agent's stderr file for this process (a spawned agent's is set at spawn).
     public var stderrPath: String?
 
-    public init(process: String, role: ProcessRole, launchCount: Int, store: StoreLocation, model: ModelDescription, settings: AgentSettings, hubSocket: String, tracePath: String, copiesDirectory: String, transferDirectory: String = "", clockOffsetNanos: UInt64, seed: UInt64, virtualStart: UInt64? = nil) {
+    public init(process: String, launchCount: Int, store: StoreLocation, model: ModelDescription, settings: AgentSettings, hubSocket: String, tracePath: String, copiesDirectory: String, transferDirectory: String = "", clockOffsetNanos: UInt64, seed: UInt64, virtualStart: UInt64? = nil) {
         self.virtualStart = virtualStart
         self.transferDirectory = transferDirectory
         self.process = process
-        self.role = role
         self.launchCount = launchCount
         self.store = store
         self.model = model

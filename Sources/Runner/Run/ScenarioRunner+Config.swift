@@ -10,7 +10,7 @@ extension ScenarioRunner {
         let run = plan.run
         let settings = slot.process.settings
         var config = AgentConfig(
-            process: slot.name, role: settings.role, launchCount: slot.launches, store: storeLocation(of: slot),
+            process: slot.name, launchCount: slot.launches, store: storeLocation(of: slot),
             model: run.store.model(version: slot.modelVersion),
             settings: Self.agentSettings(settings, process: slot.name, all: run.processes),
             hubSocket: sandbox.hubSocket, tracePath: sandbox.trace(of: slot.name).path,
