@@ -26,8 +26,16 @@ public enum ProcessRole: String, Sendable, Hashable, Codable, CaseIterable {
     /// its own.
     case intent
 
-    /// What the role decides.
+    /// What the role decides (made once per role: roles are asked on every read and step).
     public var traits: RoleTraits {
+        Self.table[Self.ordered.firstIndex(of: self)!]
+    }
+
+    private static let ordered = allCases
+    private static let table = ordered.map(\.definition)
+
+    /// The traits, one exhaustive switch.
+    private var definition: RoleTraits {
         switch self {
         case .host:
             RoleTraits(name: "app", launch: .steps, display: .screen)

@@ -175,7 +175,7 @@ extension ScenarioDecoder {
         let control = processes.first { $0.name == process }.flatMap { $0.role == .intent ? $0.settings.control : nil }
         var reads: ToggleReading = control == nil ? .context : .control
         if let node = map["reads"] {
-            guard let value = decoder.keyword(node, ToggleReading.self, "what the toggle negates") else { return nil }
+            guard let value = decoder.keyword(node, ToggleReading.self, "toggle reading (reads:)") else { return nil }
             if value == .control, control == nil {
                 decoder.error("reads: control negates what the control whose tap runs the intent shows, and '\(process)' is "
                     + "no intent a control runs (control:); write reads: context, or give the intent control: <name>.", at: node)
