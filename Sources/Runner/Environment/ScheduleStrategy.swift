@@ -14,6 +14,9 @@ public struct ChoicePoint: Sendable, Hashable {
         case holdPastStep = "hold-past-step"
         /// Which of the `parallel` children not run yet runs next. Actors: their processes.
         case parallelOrder = "parallel-order"
+        /// Whether a `parallel` child starts while a sibling's write holds its commit (0) or once it has
+        /// committed (1). Actors: the child's process, the writer's.
+        case startAfterCommit = "start-after-commit"
     }
 
     public var kind: Kind

@@ -10,7 +10,9 @@ import Trace
 /// real time overlaps is kept overlapping by three kinds of pending child:
 /// - **A write holds its commit** (`committing`): a save or batch operation leaves its transaction open,
 ///   holding the store's write lock, until its cost has passed in virtual time, so a sibling that starts
-///   meanwhile meets the lock, and a read meanwhile sees the store as it was, as in real time.
+///   meanwhile meets the lock, and a read meanwhile sees the store as it was, as in real time. Whether a
+///   sibling starts meanwhile or once the write has committed is the strategy's choice
+///   (`mayStartAfterCommits`).
 /// - **A command that met a lock waits** (`waiting`): it changed nothing, and is asked again after each
 ///   step of the others until the holder lets go or its busy timeout passes with the lock still held
 ///   (then it fails with `busy`, a timeout of 0 at once).
@@ -43,6 +45,9 @@ final class TogetherRun {
     /// What each `sleep` child (by position) waited in virtual time, written out so a replay as written
     /// waits as much.
     private(set) var slept: [Int: UInt64] = [:]
+    /// How long each child (by position) was held back by the strategy until siblings' writes committed
+    /// (`mayStartAfterCommits`), written out as a `sleep` before it so a replay as written waits as much.
+    private(set) var delays: [Int: UInt64] = [:]
 
     init(_ step: ParallelStep, in env: VirtualEnvironment) {
         self.env = env
@@ -62,6 +67,7 @@ final class TogetherRun {
         defer { env.lockDeadlines = outer }
         for (position, child) in step.children.enumerated() {
             try awaitCommits(before: child)
+            try mayStartAfterCommits(child, position: position)
             try start(child, position: position)
         }
         try drain()
@@ -95,6 +101,30 @@ final class TogetherRun {
             try env.advanceTime(to: Swift.max(due, now))
             try commitDue(by: now)
         }
+    }
+
+    /// A child of another process that would start while siblings' writes hold their commits starts now,
+    /// meeting their lock and reading the store as it was (0), or once they have committed (1), as the
+    /// strategy chooses: in real time a save's lock is held a fraction of a millisecond, and whether a
+    /// sibling's request comes in before or after that is the machine's choice (two deferred saves side by
+    /// side fail `busy` in about half of real-time runs). Offered only for a step that touches the store
+    /// and for commits due within what the step itself costs, which real time can reach: a sibling's
+    /// batch holding the lock for a second is met, never waited out by choice. The wait is written as a
+    /// `sleep` before the child (`delays`), which holds it back as long on a replay as written.
+    private func mayStartAfterCommits(_ child: RunPlan.PlannedStep, position: Int) throws(HarnessFailure) {
+        guard !env.parallelAsWritten, !committing.isEmpty, !isSleep(child), let process = child.step.process,
+              env.dependsOnDelivery(child.step.step, to: process),
+              !mustWait(child, earlier: deferred.count),
+              step.command(for: child, besides: waiting.map(\.sent.slot.name)) != nil else { return }
+        let reach = now.addingClamped(env.costs.cost(of: child.step.step))
+        let within = committing.filter { $0.due <= reach }
+        guard let last = within.map(\.due).max() else { return }
+        let holders = within.map(\.sent.slot.name)
+        let point = ChoicePoint(kind: .startAfterCommit, count: 2, actors: [process, holders.sorted()[0]])
+        guard env.choose(point) == 1 else { return }
+        delays[position] = last - now
+        try env.advanceTime(to: last)
+        try commitDue(by: now)
     }
 
     /// Whether `child` must wait: a step of its branch is pending, a process it involves is busy, or a

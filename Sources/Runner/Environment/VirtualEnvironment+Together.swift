@@ -56,12 +56,18 @@ extension VirtualEnvironment {
         let together = TogetherRun(step, in: self)
         try together.run()
         let slept = together.slept
-        // The sleeps as they waited: a replay as written (where a sleep holds back what follows it) waits the same.
-        if !slept.isEmpty, runner.runningTogether == 1 {
+        let delays = together.delays
+        // The sleeps as they waited, and a sleep before each child the strategy held back until siblings
+        // committed: a replay as written (where a sleep holds back what follows it) waits the same.
+        if !slept.isEmpty || !delays.isEmpty, runner.runningTogether == 1 {
+            func sleep(_ nanos: UInt64) -> Step { .sleep(Duration(microseconds: Int64(clamping: nanos / 1000 + (nanos % 1000 == 0 ? 0 : 1)))) }
             runner.executed.rewriteCurrent { written in
                 guard case .parallel(var children) = written.step else { return }
                 for (position, nanos) in slept where children.indices.contains(position) {
-                    children[position].step = .sleep(Duration(microseconds: Int64(clamping: (nanos + 999) / 1000)))
+                    children[position].step = sleep(nanos)
+                }
+                for (position, nanos) in delays.sorted(by: { $0.key > $1.key }) where children.indices.contains(position) {
+                    children.insert(ScenarioStep(location: .schedule, process: nil, step: sleep(nanos)), at: position)
                 }
                 written.step = .parallel(children)
             }

@@ -15,7 +15,8 @@ struct ExploreCommand: ParsableCommand {
         abstract: "Run many seeded schedules of each variant and shrink the failing ones to scenario files.",
         discussion: """
             A schedule varies when each notification is handled (between other steps, or after the receiver's \
-            own next steps, up to the file's late-notifications, 2 by default) and the order of parallel steps, and \
+            own next steps, up to the file's late-notifications, 2 by default), the order of parallel steps and \
+            whether one starts before or after a sibling's write commits, and \
             (strategies random and pct) inserts the perturbations the file's explore: section allows (suspend, \
             background, crash, terminate, drop-notifications, delay-notifications). Each counterexample is shrunk, \
             written with schedule: as-written, and run --real-time-runs times in real time. Exit status: 0 when \

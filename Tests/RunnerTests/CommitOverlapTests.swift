@@ -1,0 +1,68 @@
+import Checkers
+import Runner
+import ScenarioModel
+import Testing
+import TestSupport
+import Trace
+
+/// Whether a sibling starts while a write beside it holds its commit is the machine's choice in real time
+/// (a save holds SQLite's write lock for a fraction of a millisecond): the deterministic mode makes it a
+/// choice of the schedule, so both outcomes exist in both modes, and a schedule written out replays.
+@Suite(.serialized, .spawnsProcesses) struct CommitOverlapTests {
+    /// Two deferred transactions side by side: when they overlap, the one that read first fails `busy` at
+    /// its write; when one commits before the other begins, both save.
+    static let deferredSaves = OneWorldTests.header + """
+    processes:
+      app: { role: host, write-transactions: deferred, busy-timeout: 5s }
+      share: { role: share, write-transactions: deferred, busy-timeout: 5s }
+    steps:
+      - app: launch
+      - share: launch
+      - app: { insert: Note, id: a1, set: { title: A } }
+      - share: { insert: Note, id: s1, set: { title: S } }
+      - parallel: [ { app: save }, { share: save } ]
+    """
+
+    static func busy(_ outcome: RunOutcome) -> Bool {
+        TraceChecker.check(outcome.trace).verdict.found.keys.contains(.busy)
+    }
+
+    @Test func twoDeferredSavesSideBySideOverlapOrNotAsTheScheduleChooses() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        var outcomes: [Bool] = []
+        for seed in UInt64(1)...8 {
+            let outcome = try RunHarness.single(Self.deferredSaves, mode: .deterministic, seed: seed, pool: pool)
+            #expect(outcome.harnessError == nil)
+            outcomes.append(Self.busy(outcome))
+            let started = outcome.choices.filter { $0.kind == .startAfterCommit }
+            #expect(started.count == 1, "seed \(seed): one sibling met the other's held commit: \(outcome.choices)")
+            #expect(Self.busy(outcome) == (started.first?.chosen == 0), "seed \(seed): busy exactly when they overlapped")
+        }
+        #expect(outcomes.contains(true) && outcomes.contains(false), "both outcomes, as in real time: \(outcomes)")
+    }
+
+    /// A schedule in which one save waited for the other's commit is written with a `sleep` before it, and
+    /// replays as written without `busy`; one in which they overlapped replays with it.
+    @Test func aStartAfterACommitIsWrittenAsASleepAndReplays() throws {
+        let scenario = try ScenarioLoader.parse(yaml: Self.deferredSaves, file: "deferred.yaml")
+        for seed in UInt64(1)...4 {
+            let run = try #require(scenario.runs(seed: seed).first)
+            let outcome = ScenarioRunner.execute(RunPlan(run: run, summary: scenario.summary, mode: .deterministic),
+                                                 options: RunnerOptions(agentExecutable: RunHarness.groupsim))
+            let waited = outcome.choices.contains { $0.kind == .startAfterCommit && $0.chosen == 1 }
+            let written = outcome.executed.compactMap { step -> [Step]? in
+                if case .parallel(let children) = step.step { children.map(\.step) } else { nil }
+            }.first ?? []
+            #expect(written.contains { if case .sleep = $0 { true } else { false } } == waited, "seed \(seed): \(written)")
+            let text = try ScenarioWriter.file(
+                name: "replay", summary: "Replay.", comment: [], storeSource: Self.deferredSaves, processes: run.processes,
+                steps: outcome.executed, expectation: waited ? .pass : .anomalies([.busy]), seed: seed, schedule: .asWritten)
+            let replay = try ScenarioLoader.parse(yaml: text, file: "replay.yaml")
+            let again = ScenarioRunner.execute(RunPlan(run: replay.runs()[0], summary: "Replay.", mode: .deterministic),
+                                               options: RunnerOptions(agentExecutable: RunHarness.groupsim))
+            #expect(again.harnessError == nil)
+            #expect(TraceChecker.check(again.trace).verdict.matched, "seed \(seed):\n\(text)")
+        }
+    }
+}
