@@ -99,6 +99,11 @@ extension VirtualEnvironment {
         }
     }
 
+    /// The processes a child of `parallel` involves: its own, or those of the steps it holds.
+    static func processes(of child: RunPlan.PlannedStep) -> Set<String> {
+        child.step.process.map { [$0] } ?? child.step.processesInvolved
+    }
+
     /// The order in which `children` run: each next one chosen among the branches whose next step can act
     /// before every other branch's next step must have acted (a sequence's steps keep their order,
     /// interleaved with the other branches'; any other child is a branch of one step). A step starts after
@@ -128,7 +133,15 @@ extension VirtualEnvironment {
                 return (starts[b].addingClamped(costs.settle(of: step)), starts[b].addingClamped(costs.lead(of: step)))
             }
             let until = spans.map(\.to).min() ?? 0
-            let ready = left.indices.filter { spans[$0].from < until || spans[$0].to == until }
+            // Steps of one process keep the order written: real time sends a branch's step only once no
+            // earlier branch's step of that process waits, and a process takes one request at a time (a
+            // `suspend` written beside its process's own save runs after the save, never before it).
+            let eligible = left.indices.filter { b in
+                let own = Self.processes(of: left[b][0])
+                return !left[..<b].contains { !Self.processes(of: $0[0]).isDisjoint(with: own) }
+            }
+            let spanReady = eligible.filter { spans[$0].from < until || spans[$0].to == until }
+            let ready = spanReady.isEmpty ? [eligible[0]] : spanReady
             var pick = ready[0]
             if ready.count > 1 {
                 let point = ChoicePoint(kind: .parallelOrder, count: ready.count, actors: ready.map { left[$0][0].step.process ?? "runner" })

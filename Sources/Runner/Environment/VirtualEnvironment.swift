@@ -48,6 +48,11 @@ final class VirtualEnvironment: RunEnvironment {
     /// process's lock and waits for it while the others act, and when its busy timeout passes
     /// (`VirtualEnvironment+LockWaits.swift`).
     var backgroundWaits: [String: UInt64] = [:]
+    /// Processes whose command yielded on another process's lock and is asked again: in real time the
+    /// process is inside SQLite's busy handler, in the middle of its save, and handles no notification
+    /// until the command is done (a save that waited on a lock meets the conflict its stale snapshot makes,
+    /// never a merge that would have refreshed it).
+    private(set) var inLockWait: Set<String> = []
     /// Set while a `sleep` of a `parallel` branch runs: the moment it ends, counted from when its branch's
     /// step before it ended, not from now (a sibling's steps may have run since, in virtual time).
     var sleepEnd: UInt64?
@@ -120,8 +125,9 @@ final class VirtualEnvironment: RunEnvironment {
         let free = askingAgain || request.holdsCommit == true
         request.virtualTime = (actingAt ?? time.now) &+ (free ? 0 : costs.cost(of: request.command))
         // A lock wait asked again hands nothing over: what waits is delivered where the schedule says. Nor
-        // does a held write's commit: the process is inside its save, not between events.
-        let between = request.command != .awaitLock && request.command != .commitHeld
+        // does a held write's commit, or a command asked again after it yielded on a lock: the process is
+        // inside its save, not between events.
+        let between = request.command != .awaitLock && request.command != .commitHeld && !inLockWait.contains(slot.name)
         if holding[slot.name] == nil, between { request.notifications = scripted.take(for: slot.name) }
     }
 
@@ -130,6 +136,7 @@ final class VirtualEnvironment: RunEnvironment {
         if let activity = reply.notifications { scripted.route(activity, from: slot.name) }
         if reply.status == .ready { armPollTimer(slot) }
         noteLockWait(reply, from: slot)
+        if reply.status == .blocked { inLockWait.insert(slot.name) } else { inLockWait.remove(slot.name) }
     }
 
     /// No process id: it would differ from run to run.

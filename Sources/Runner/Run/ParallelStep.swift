@@ -158,12 +158,24 @@ final class ParallelStep {
 
     /// Whether `child`, which runs inline, may run while the commands of the processes in `busy` are in
     /// flight: a step of named processes none of which is busy, and none an App Intent (which runs in
-    /// whichever process carries it), or a clock advance. Another control step waits for every command
-    /// in flight.
+    /// whichever process carries it), a clock advance, or a fault on the hub's deliveries. Another control
+    /// step waits for every command in flight.
     func mayRunInline(_ child: RunPlan.PlannedStep, besides busy: [String]) -> Bool {
-        // A clock advance is written to every agent without a reply, each applying it after what it is
-        // doing: it need not wait for the commands in flight (as the deterministic mode runs it at its turn).
-        if case .advanceClock = child.step.step { return true }
+        switch child.step.step {
+        case .advanceClock:
+            // Written to every agent without a reply, each applying it after what it is doing: it need not
+            // wait for the commands in flight (as the deterministic mode runs it at its turn).
+            return true
+        case .fault(.dropNotifications), .fault(.delayNotifications), .fault(.holdNotifications):
+            // The hub's, not a process's: in effect from its turn, beside a save in flight whose
+            // notification it then drops, delays or holds, as the deterministic mode applies it.
+            return true
+        case .fault(.crash(let process, _)):
+            // Armed in the process, which takes it once its command in flight is answered.
+            return !busy.contains(process)
+        default:
+            break
+        }
         let involved = child.step.processesInvolved
         return !involved.isEmpty && involved.allSatisfy { process in
             !busy.contains(process) && runner.slots[process].map { !$0.process.settings.role.isPerformed } ?? false
