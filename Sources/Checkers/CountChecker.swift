@@ -37,11 +37,9 @@ struct CountChecker {
         self.oracle = oracle
     }
 
-    /// Judges `count`, whose ids `numbered` numbers (shared with the latency tracker).
-    mutating func observe(
-        _ count: CountObservation, numbered: inout CountedIDs, process: String, step: Int?, invoked: UInt64, t: UInt64,
-        into anomalies: inout [Anomaly]
-    ) {
+    /// Judges `count`, the payload of `event`, whose ids the event numbers (for the latency tracker too).
+    mutating func observe(_ count: CountObservation, event: inout JudgedEvent, into anomalies: inout [Anomaly]) {
+        let process = event.process, step = event.step, invoked = event.invoked, t = event.t
         guard count.final, let store = context.store(of: process) else { return }
         let stepKey = StepKey(process: process, step: step)
         if count.predicate != nil && count.listed == nil {
@@ -55,7 +53,7 @@ struct CountChecker {
         // Taken out while this count marks its objects, and put back: changed in place, not copied.
         var objects = objectsByStore.removeValue(forKey: store) ?? CountedObjects(store: store, oracle: oracle)
         defer { objectsByStore[store] = objects }
-        let countedNumbers = objects.mark(numbered.objectNumbers())
+        let countedNumbers = objects.mark(event.numbers(of: count.ids, in: oracle.numbers))
         // Listed but not counted. Most counts show every object listed (the list is the count's own ids),
         // so the sets are built only when they differ; without `listed`, every id the store ever held
         // that existed at `a` is listed.
@@ -157,5 +155,20 @@ struct CountChecker {
             return "; \(process)'s context is pinned to a query generation older than that insert, and shows the store as it was then"
         }
         return count.listed == nil ? "" : "; \(process)'s own fetch of \(count.entity) returns it"
+    }
+}
+
+extension CountChecker: TraceJudge {
+    static var sees: EventKinds { .counted }
+
+    /// A count of the live store (one of an opened copy is checked by the copy's verification).
+    mutating func see(_ event: inout JudgedEvent, into findings: inout CheckFindings) {
+        guard case .counted(let count) = event.kind, count.store == nil else { return }
+        observe(count, event: &event, into: &findings.anomalies)
+    }
+
+    mutating func finish(into findings: inout CheckFindings) {
+        findings.explainedSteps.formUnion(explainedSteps)
+        findings.predicateSteps.formUnion(predicateSteps)
     }
 }

@@ -77,7 +77,7 @@ struct ErrorChecker {
     }
 
     /// Reports what is still gathered (steps whose end the process never recorded).
-    mutating func finish(into anomalies: inout [Anomaly]) {
+    mutating func flushAll(into anomalies: inout [Anomaly]) {
         for key in order {
             if let candidates = groups.removeValue(forKey: key) { flush(candidates, key: key, into: &anomalies) }
         }
@@ -169,5 +169,25 @@ struct ErrorChecker {
                 process: process, step: step, location: context.location(step), kind: record.kind,
                 message: record.message, t: t))
         }
+    }
+}
+
+extension ErrorChecker: TraceJudge {
+    static var sees: EventKinds { [.conflict, .saveFailed, .error, .historyFetched, .stepEnded] }
+
+    mutating func see(_ event: inout JudgedEvent, into findings: inout CheckFindings) {
+        switch event.kind {
+        case .conflict(let record): conflict(record, process: event.process)
+        case .saveFailed(let record): saveFailed(record, process: event.process, step: event.step, t: event.t)
+        case .error(let record): error(record, process: event.process, step: event.step, t: event.t)
+        case .historyFetched(let fetch): historyFetched(fetch, process: event.process, step: event.step, t: event.t)
+        case .stepEnded(let record): stepEnded(record, process: event.process, step: event.step, t: event.t, into: &findings.anomalies)
+        default: break
+        }
+    }
+
+    mutating func finish(into findings: inout CheckFindings) {
+        flushAll(into: &findings.anomalies)
+        findings.unexpectedErrors = unexpected
     }
 }

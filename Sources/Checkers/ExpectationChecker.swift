@@ -31,7 +31,7 @@ struct ExpectationChecker {
         if lostUnsaved[object] == nil { lostUnsaved[object] = t }
     }
 
-    func finish(explained: Set<StepKey>, predicateSteps: Set<StepKey>, into anomalies: inout [Anomaly]) {
+    func classify(explained: Set<StepKey>, predicateSteps: Set<StepKey>, into anomalies: inout [Anomaly]) {
         for check in failed where !explained.contains(check.key) {
             let record = check.record, process = check.key.process, step = check.key.step, t = check.t
             if record.kind == .read, let lostAt = lostUnsaved[record.subject], lostAt <= t { continue }
@@ -109,5 +109,22 @@ struct ExpectationChecker {
         let parts = values.keys.sorted().map { "\($0): \(values[$0]!)" }
             + related.keys.sorted().map { "\($0): " + RelatedText.render(related[$0]!) }
         return "{" + parts.joined(separator: ", ") + "}"
+    }
+}
+
+extension ExpectationChecker: TraceJudge {
+    static var sees: EventKinds { [.check, .lifecycle] }
+
+    mutating func see(_ event: inout JudgedEvent, into findings: inout CheckFindings) {
+        switch event.kind {
+        case .check(let record): check(record, process: event.process, step: event.step, t: event.t)
+        case .lifecycle(let change): for object in change.unsaved ?? [] { lost(object, at: event.t) }
+        default: break
+        }
+    }
+
+    /// After the read and count checkers have said which steps their anomalies explain.
+    mutating func finish(into findings: inout CheckFindings) {
+        classify(explained: findings.explainedSteps, predicateSteps: findings.predicateSteps, into: &findings.anomalies)
     }
 }

@@ -78,7 +78,7 @@ struct FinalStateChecker {
         views.append(Snapshot(snapshot: snapshot, process: process, t: t))
     }
 
-    mutating func finish(oracle: CommitOracle, into anomalies: inout [Anomaly]) {
+    mutating func judgeEnd(into anomalies: inout [Anomaly]) {
         for store in storeOrder {
             let final = stores[store]!
             checkDuplicates(final, oracle: oracle, into: &anomalies)
@@ -264,4 +264,22 @@ struct FinalStateChecker {
 private struct RowRef: Hashable {
     let entity: String
     let pk: Int64
+}
+
+extension FinalStateChecker: TraceJudge {
+    static var sees: EventKinds { [.verified, .finalStore, .finalView] }
+
+    mutating func see(_ event: inout JudgedEvent, into findings: inout CheckFindings) {
+        switch event.kind {
+        case .verified(let record):
+            verified(record, process: event.process, step: event.step, invoked: event.invoked, t: event.t, into: &findings.anomalies)
+        case .finalStore(let snapshot): finalStore(snapshot, process: event.process, t: event.t)
+        case .finalView(let snapshot): finalView(snapshot, process: event.process, t: event.t)
+        default: break
+        }
+    }
+
+    mutating func finish(into findings: inout CheckFindings) {
+        judgeEnd(into: &findings.anomalies)
+    }
 }

@@ -4,7 +4,9 @@ import Trace
 /// Turns the scenario's `limits:` into `store-growth` anomalies: one per store and per limit its
 /// growth exceeds, on the store (the report's `stores` lane), saying by how much and, for the `-wal`
 /// file, after which step it was largest.
-enum GrowthChecker {
+struct GrowthChecker {
+    let context: RunContext
+
     static func check(_ growth: StoreGrowth, limits: GrowthLimits?, step: Int?, t: UInt64, context: RunContext) -> [Anomaly] {
         guard let limits else { return [] }
         let store = growth.store
@@ -29,5 +31,16 @@ enum GrowthChecker {
         exceeded("store", growth.storeBytes, limits.storeBytes, ByteSize.text, at: step,
                  "the file of \(store) is \(ByteSize.text(growth.storeBytes)) at the end of the run", why: "")
         return anomalies
+    }
+}
+
+extension GrowthChecker: TraceJudge {
+    static var sees: EventKinds { .storeGrowth }
+
+    /// Keeps each store's growth for the report, and judges it against the file's limits.
+    mutating func see(_ event: inout JudgedEvent, into findings: inout CheckFindings) {
+        guard case .storeGrowth(let growth) = event.kind else { return }
+        findings.growth.append(growth)
+        findings.anomalies += Self.check(growth, limits: context.info.growthLimits, step: event.step, t: event.t, context: context)
     }
 }

@@ -3,7 +3,9 @@ import Trace
 /// Finds `lock-held-while-suspended`: a process suspended with a transaction open on a shared store,
 /// which iOS answers by killing it with 0xdead10cc. The runner records what it held; the idle
 /// connection's standing WAL locks are not recorded as held and never count.
-enum LifecycleChecker {
+struct LifecycleChecker {
+    let context: RunContext
+
     static func check(_ change: LifecycleChange, process: String, step: Int?, t: UInt64, context: RunContext) -> Anomaly? {
         if let unsaved = change.unsaved, !unsaved.isEmpty { return lost(unsaved, change, process: process, step: step, t: t, context: context) }
         guard change.state == .suspended, change.holdsLock == true else { return nil }
@@ -29,5 +31,15 @@ enum LifecycleChecker {
             explanation: "\(process) \(how) at \(context.at(t)) with changes to \(objects) that no save had committed; they ended with it, "
                 + "and no other process will ever see them; save() before the work ends (SwiftData autosaves only on its timer "
                 + "and at lifecycle events, and never a context made by hand).")
+    }
+}
+
+extension LifecycleChecker: TraceJudge {
+    static var sees: EventKinds { .lifecycle }
+
+    mutating func see(_ event: inout JudgedEvent, into findings: inout CheckFindings) {
+        guard case .lifecycle(let change) = event.kind,
+              let anomaly = Self.check(change, process: event.process, step: event.step, t: event.t, context: context) else { return }
+        findings.anomalies.append(anomaly)
     }
 }

@@ -204,3 +204,19 @@ struct ReadWindow {
         tolerance == 0 ? "" : ", more than the \(DurationText.format(tolerance)) stale tolerance before the read"
     }
 }
+
+extension ReadChecker: TraceJudge {
+    static var sees: EventKinds { .observed }
+
+    /// A read of the live store (one of an opened copy is checked by the copy's verification).
+    mutating func see(_ event: inout JudgedEvent, into findings: inout CheckFindings) {
+        guard case .observed(let read) = event.kind, read.store == nil else { return }
+        let number = event.number(in: oracle.numbers), object = event.number(of: read.object, in: oracle.numbers)
+        observe(read, process: event.process, number: number, object: object, step: event.step,
+                invoked: event.invoked, t: event.t, into: &findings.anomalies)
+    }
+
+    mutating func finish(into findings: inout CheckFindings) {
+        findings.explainedSteps.formUnion(explainedSteps)
+    }
+}

@@ -11,8 +11,9 @@ import Trace
 ///
 /// Pure and linear in the number of events: a first pass builds the committed history of every
 /// (store, object, property) and judges each save for lost updates as it is applied; a second pass
-/// judges every read, count, error and lifecycle change against that history (binary searches by
-/// time), follows each save to its readers, and the end states are judged last.
+/// hands each event to the judges (`TraceJudge`) of its kind, which judge every read, count, error and
+/// lifecycle change against that history (binary searches by time) and follow each save to its
+/// readers; the judges finish in order, the end states judged last.
 public enum TraceChecker {
     public static func check(_ trace: RunTrace) -> CheckResult {
         let origin = trace.events.first?.t ?? 0
@@ -58,103 +59,60 @@ public enum TraceChecker {
             oracle.apply(position)
         }
 
-        // Pass 2: everything judged against the oracle.
-        var reads = ReadChecker(context: context, oracle: oracle, causes: causes)
-        var counts = CountChecker(context: context, oracle: oracle)
-        var errors = ErrorChecker(context: context)
-        var expectations = ExpectationChecker(context: context)
-        var finals = FinalStateChecker(context: context, oracle: oracle)
-        var latency = LatencyTracker(context: context, numbers: numbers, commits: commitCount)
-        var refreshes = RefreshCostMeter()
-        var warnings: [String] = []
-        var growths: [StoreGrowth] = []
-        var harnessFailure: HarnessFailure?
-        events.withUnsafeBufferPointer { events in
-            for index in events.indices {
-                let process = events[index].process, step = events[index].step, t = events[index].t
-                let invoked = events[index].invokedAt
-                switch events[index].kind {
-                case .saveCommitted(let commit):
-                    latency.commit(commit, writer: process, step: step, t: t)
-                case .observed(let read) where read.store == nil:
-                    // Numbered once here, for both.
-                    let number = numbers.process(process), object = numbers.object(read.object)
-                    reads.observe(read, process: process, number: number, object: object, step: step, invoked: invoked, t: t,
-                                  into: &anomalies)
-                    latency.observed(read, by: number, object: object, invoked: invoked, t: t)
-                case .counted(let count) where count.store == nil:
-                    // Its ids numbered once, for both.
-                    var ids = CountedIDs(count.ids, numbers: numbers)
-                    counts.observe(count, numbered: &ids, process: process, step: step, invoked: invoked, t: t, into: &anomalies)
-                    latency.counted(count, numbered: &ids, by: numbers.process(process), invoked: invoked, t: t)
-                case .observed, .counted:
-                    // Read from an opened copy: the copy is checked by its verification, not against
-                    // the live store's history; a failed check there is still an unmet expectation.
-                    break
-                case .check(let record):
-                    expectations.check(record, process: process, step: step, t: t)
-                case .notificationReceived(let notification):
-                    latency.notificationReceived(by: numbers.process(process), t: t, postedAt: notification.postedAt)
-                case .refreshStarted:
-                    latency.refreshStarted(by: numbers.process(process), t: t)
-                    refreshes.started(process, t: t)
-                case .refreshEnded(let refresh):
-                    latency.refreshEnded(refresh, by: numbers.process(process), t: t)
-                    refreshes.ended(process, t: t)
-                case .conflict(let record):
-                    errors.conflict(record, process: process)
-                case .saveFailed(let record):
-                    errors.saveFailed(record, process: process, step: step, t: t)
-                case .error(let record):
-                    errors.error(record, process: process, step: step, t: t)
-                case .historyFetched(let fetch):
-                    errors.historyFetched(fetch, process: process, step: step, t: t)
-                case .stepEnded(let record):
-                    errors.stepEnded(record, process: process, step: step, t: t, into: &anomalies)
-                case .lifecycle(let change):
-                    latency.lifecycle(change.state, of: numbers.process(process))
-                    if let anomaly = LifecycleChecker.check(change, process: process, step: step, t: t, context: context) {
-                        anomalies.append(anomaly)
+        // Pass 2: every judge sees the events of its kinds, in trace order, then finishes, in order.
+        let end = trace.events.last?.t ?? origin
+        let judges = Self.judges(context, oracle: oracle, causes: causes, numbers: numbers, commits: commitCount)
+        var findings = CheckFindings(anomalies: anomalies, end: end, lastEvents: lastEvents(of: trace.info.processes, in: events))
+        judge(events, by: judges, into: &findings)
+        for judge in judges { judge.finish(into: &findings) }
+
+        var result = CheckResult(
+            info: trace.info, origin: origin, end: end, anomalies: ordered(findings.anomalies), latency: findings.latency,
+            refreshCosts: findings.refreshCosts, unexpectedErrors: findings.unexpectedErrors, eventCount: trace.events.count)
+        result.warnings = findings.warnings
+        result.growth = findings.growth
+        // The trace stops where the harness failed: what it shows is no verdict.
+        if let failure = findings.harnessFailure { result.undecided(by: failure) }
+        return result
+    }
+
+    /// The judges of the second pass, in the order they finish: the read and count checkers say which
+    /// failed checks their anomalies explain before the expectation checker classifies the rest, the
+    /// latency tracker makes its report before the budget is held against it. A new checker is one line.
+    private static func judges(_ context: RunContext, oracle: CommitOracle, causes: CauseIndex, numbers: TraceNumbers,
+                               commits: Int) -> [AnyJudge] {
+        [
+            JudgeBox(ReadChecker(context: context, oracle: oracle, causes: causes)),
+            JudgeBox(CountChecker(context: context, oracle: oracle)),
+            JudgeBox(LatencyTracker(context: context, numbers: numbers, commits: commits)),
+            JudgeBox(RefreshCostMeter()),
+            JudgeBox(ErrorChecker(context: context)),
+            JudgeBox(LifecycleChecker(context: context)),
+            JudgeBox(FinalStateChecker(context: context, oracle: oracle)),
+            JudgeBox(ExpectationChecker(context: context)),
+            JudgeBox(GrowthChecker(context: context)),
+            JudgeBox(HarnessNotes()),
+            JudgeBox(LatencyBudgetChecker(context: context)),
+        ]
+    }
+
+    /// Hands each event to the judges that see its kind, in their order. The judges are called without
+    /// retaining them (the array holds them for the whole pass): a retain and release each per event cost
+    /// more than the calls.
+    private static func judge(_ events: [TraceEvent], by judges: [AnyJudge], into findings: inout CheckFindings) {
+        let seen = judges.map { (sees: $0.sees, judge: Unmanaged.passUnretained($0)) }
+        withExtendedLifetime(judges) {
+            events.withUnsafeBufferPointer { buffer in
+                for index in buffer.indices {
+                    let kind = EventKinds(buffer[index].kind)
+                    guard kind != .unjudged else { continue }
+                    var event = JudgedEvent(buffer, index: index)
+                    for (sees, judge) in seen where sees.contains(kind) {
+                        judge._withUnsafeGuaranteedRef { $0.see(&event, into: &findings) }
                     }
-                    for object in change.unsaved ?? [] { expectations.lost(object, at: t) }
-                case .verified(let record):
-                    finals.verified(record, process: process, step: step, invoked: invoked, t: t, into: &anomalies)
-                case .finalStore(let snapshot):
-                    finals.finalStore(snapshot, process: process, t: t)
-                case .finalView(let snapshot):
-                    finals.finalView(snapshot, process: process, t: t)
-                case .storeGrowth(let growth):
-                    growths.append(growth)
-                    anomalies += GrowthChecker.check(growth, limits: trace.info.growthLimits, step: step, t: t, context: context)
-                case .warning(let text):
-                    warnings.append("\(process): \(text)")
-                case .harnessFailed(let failure):
-                    harnessFailure = harnessFailure ?? failure
-                case .runStarted, .stepStarted, .notificationPosted, .notificationRouted, .purged, .sqlRead,
-                     .faultFulfilled, .snapshotDropped, .note:
-                    break
                 }
             }
         }
-
-        // The end: what was gathered, the final states, the budget.
-        let end = trace.events.last?.t ?? origin
-        errors.finish(into: &anomalies)
-        finals.finish(oracle: oracle, into: &anomalies)
-        expectations.finish(
-            explained: reads.explainedSteps.union(counts.explainedSteps), predicateSteps: counts.predicateSteps,
-            into: &anomalies)
-        let report = latency.finish(lastEvent: lastEvents(of: trace.info.processes, in: events))
-        anomalies += LatencyBudgetChecker.check(report, budget: trace.info.latencyBudget, t: end, context: context)
-
-        var result = CheckResult(
-            info: trace.info, origin: origin, end: end, anomalies: ordered(anomalies), latency: report,
-            refreshCosts: refreshes.result, unexpectedErrors: errors.unexpected, eventCount: trace.events.count)
-        result.warnings = warnings
-        result.growth = growths
-        // The trace stops where the harness failed: what it shows is no verdict.
-        if let harnessFailure { result.undecided(by: harnessFailure) }
-        return result
     }
 
     /// When each process of the header was last heard from (the `t` of its last event). Found from the end,

@@ -4,7 +4,9 @@ import Trace
 /// Turns the scenario's `latency:` budget into `latency-budget` anomalies: every writer -> reader pair
 /// whose propagation percentile (commit to first shown, as the contract defines latency) exceeds the
 /// budget's, one anomaly per exceeded percentile.
-enum LatencyBudgetChecker {
+struct LatencyBudgetChecker {
+    let context: RunContext
+
     static func check(_ report: LatencyReport, budget: LatencyBudget?, t: UInt64, context: RunContext) -> [Anomaly] {
         guard let budget else { return [] }
         let limits: [(String, UInt64?)] = [("p50", budget.p50), ("p90", budget.p90), ("p99", budget.p99), ("max", budget.max)]
@@ -20,5 +22,12 @@ enum LatencyBudgetChecker {
             }
         }
         return anomalies
+    }
+}
+
+extension LatencyBudgetChecker: TraceJudge {
+    /// After the latency tracker has made its report.
+    mutating func finish(into findings: inout CheckFindings) {
+        findings.anomalies += Self.check(findings.latency, budget: context.info.latencyBudget, t: findings.end, context: context)
     }
 }

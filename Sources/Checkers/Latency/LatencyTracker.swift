@@ -333,11 +333,12 @@ struct LatencyTracker {
         pendingObjects[position][reader] = list
     }
 
-    /// A count by `reader` of the ids `numbered` numbers (shared with the count checker).
-    mutating func counted(_ count: CountObservation, numbered: inout CountedIDs, by reader: Int?, invoked: UInt64, t: UInt64) {
+    /// A count by `reader`, the payload of `event`, whose ids the event numbers (for the count checker too).
+    mutating func counted(_ count: CountObservation, event: inout JudgedEvent, by reader: Int?) {
         guard let reader, let members = pendingMembers[reader][count.entity], !members.isEmpty else { return }
+        let invoked = event.invoked, t = event.t
         countStamp += 1
-        for number in numbered.objectNumbers() {
+        for number in event.numbers(of: count.ids, in: numbers) {
             if let number { countMarks[number] = countStamp }
         }
         var remaining: [Int: Pending] = [:]
@@ -464,5 +465,36 @@ struct LatencyTracker {
             refreshed: LatencySummary(overallRefreshed), shown: LatencySummary(overallShown),
             refreshedBuckets: overallRefreshed.displayBuckets(), shownBuckets: overallShown.displayBuckets(),
             propagations: kept)
+    }
+}
+
+extension LatencyTracker: TraceJudge {
+    static var sees: EventKinds {
+        [.saveCommitted, .observed, .counted, .notificationReceived, .refreshStarted, .refreshEnded, .lifecycle]
+    }
+
+    mutating func see(_ event: inout JudgedEvent, into findings: inout CheckFindings) {
+        switch event.kind {
+        case .saveCommitted(let save):
+            commit(save, writer: event.process, step: event.step, t: event.t)
+        case .observed(let read) where read.store == nil:
+            observed(read, by: event.number(in: numbers), object: event.number(of: read.object, in: numbers), invoked: event.invoked, t: event.t)
+        case .counted(let count) where count.store == nil:
+            counted(count, event: &event, by: event.number(in: numbers))
+        case .notificationReceived(let notification):
+            notificationReceived(by: event.number(in: numbers), t: event.t, postedAt: notification.postedAt)
+        case .refreshStarted:
+            refreshStarted(by: event.number(in: numbers), t: event.t)
+        case .refreshEnded(let refresh):
+            refreshEnded(refresh, by: event.number(in: numbers), t: event.t)
+        case .lifecycle(let change):
+            lifecycle(change.state, of: event.number(in: numbers))
+        default:
+            break
+        }
+    }
+
+    mutating func finish(into findings: inout CheckFindings) {
+        findings.latency = finish(lastEvent: findings.lastEvents)
     }
 }

@@ -29,3 +29,15 @@ struct RefreshCostMeter {
     /// Per process, by name.
     var result: [RefreshCost] { costs.values.sorted { $0.process < $1.process } }
 }
+
+extension RefreshCostMeter: TraceJudge {
+    static var sees: EventKinds { [.refreshStarted, .refreshEnded] }
+
+    mutating func see(_ event: inout JudgedEvent, into findings: inout CheckFindings) {
+        if case .refreshStarted = event.kind { started(event.process, t: event.t) } else { ended(event.process, t: event.t) }
+    }
+
+    mutating func finish(into findings: inout CheckFindings) {
+        findings.refreshCosts = result
+    }
+}
