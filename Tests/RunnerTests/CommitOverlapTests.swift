@@ -93,4 +93,69 @@ import Trace
         let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...4, pool: pool)
         #expect(Set(verdicts) == ["matched [\"conflict\"]"], "\(verdicts)")
     }
+
+    /// A launch in one branch moves virtual time past a sibling's held commit: the commit is carried out
+    /// before the next child chooses whether to wait for it (it once computed a negative wait and trapped).
+    @Test func aCommitThatCameDueDuringALaunchIsNotWaitedFor() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let yaml = OneWorldTests.header + """
+        processes:
+          app: { role: host }
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - app: { update: n1, set: { title: B } }
+          - parallel:
+            - [ { share: launch }, { share: { fetch: Note } }, { share: { read: n1, expect: { title: B }, within: 300ms } } ]
+            - app: save
+        """
+        for seed in UInt64(1)...12 {
+            let outcome = try RunHarness.single(yaml, mode: .deterministic, seed: seed, pool: pool)
+            #expect(outcome.harnessError == nil, "seed \(seed)")
+            let saves = outcome.trace.events.filter { if case .saveCommitted = $0.kind { $0.process == "app" } else { false } }
+            #expect(saves.count == 2, "seed \(seed): the app's save beside the launch committed")
+        }
+    }
+
+    /// An extension's first command after its launch takes milliseconds in real time (code paths and SQL
+    /// statements run the first time), so its fault read of an object lands after the app's save beside it
+    /// in most real-time runs, and its own save then passes; before, every schedule read first and
+    /// conflicted. Every schedule is run (each prefix of choices in turn): both outcomes are among them.
+    @Test func anExtensionsFirstReadAfterItsLaunchMayComeAfterASaveBesideIt() throws {
+        let yaml = OneWorldTests.header + """
+        processes:
+          app: { role: host, refresh: history }
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - share: launch
+          - parallel:
+            - [ { share: { update: n1, set: { title: S } } }, { sleep: 20ms }, { share: save } ]
+            - [ { app: { update: n1, set: { title: B } } }, { app: save } ]
+        """
+        let scenario = try ScenarioLoader.parse(yaml: yaml, file: "cold.yaml")
+        let run = try #require(scenario.runs().first)
+        var verdicts: Set<String> = []
+        var prefix: [Int]? = []
+        var schedules = 0
+        while let next = prefix, schedules < 64 {
+            var plan = RunPlan(run: run, summary: scenario.summary, mode: .deterministic)
+            plan.schedule = ScheduleSpec(strategy: .prefix(next))
+            let outcome = ScenarioRunner.execute(plan, options: RunnerOptions(agentExecutable: RunHarness.groupsim))
+            #expect(outcome.harnessError == nil)
+            verdicts.insert(Self.busy(outcome) ? "busy" : TraceChecker.check(outcome.trace).verdict.found.keys.contains(.conflict) ? "conflict" : "saved")
+            schedules += 1
+            // The next schedule: the last choice that has an alternative left takes it, the ones after it 0.
+            var choices = outcome.choices
+            while let last = choices.last, last.chosen + 1 >= last.count { choices.removeLast() }
+            prefix = choices.last.map { last in choices.dropLast().map(\.chosen) + [last.chosen + 1] }
+        }
+        #expect(prefix == nil, "every schedule was run")
+        #expect(verdicts == ["conflict", "saved"], "\(verdicts) over \(schedules) schedules")
+    }
 }

@@ -112,12 +112,16 @@ final class TogetherRun {
     /// batch holding the lock for a second is met, never waited out by choice. The wait is written as a
     /// `sleep` before the child (`delays`), which holds it back as long on a replay as written.
     private func mayStartAfterCommits(_ child: RunPlan.PlannedStep, position: Int) throws(HarnessFailure) {
+        // What came due while the steps before this one ran (a launch in its branch) has committed by now.
+        try commitDue(by: now)
+        // An edit of a process just launched fires a fault from the store, which the commit may change.
+        let cold = env.isCold(child.step.process, child.step.step)
         guard !env.parallelAsWritten, !committing.isEmpty, !isSleep(child), let process = child.step.process,
-              env.dependsOnDelivery(child.step.step, to: process),
+              cold || env.dependsOnDelivery(child.step.step, to: process),
               !mustWait(child, earlier: deferred.count),
               step.command(for: child, besides: waiting.map(\.sent.slot.name)) != nil else { return }
-        let reach = now.addingClamped(env.costs.cost(of: child.step.step))
-        let within = committing.filter { $0.due <= reach }
+        let reach = now.addingClamped(env.costs.cost(of: child.step.step, cold: cold))
+        let within = committing.filter { $0.due > now && $0.due <= reach }
         guard let last = within.map(\.due).max() else { return }
         let holders = within.map(\.sent.slot.name)
         let point = ChoicePoint(kind: .startAfterCommit, count: 2, actors: [process, holders.sorted()[0]])

@@ -123,6 +123,12 @@ extension VirtualEnvironment {
             return elapsed[b].addingClamped(duration.nanos)
         }
         var order: [RunPlan.PlannedStep] = []
+        // Processes whose next command is their first since their launch (before the parallel, or in a branch).
+        var launched = cold
+        func isCold(_ b: Int) -> Bool {
+            let step = left[b][0].step
+            return step.process.map { launched.contains($0) } ?? false && step.step.isPerformedByProcess
+        }
         while left.count > 1 {
             let starts = left.indices.map(start)
             // Each next step acts somewhere in [start + settle, start + lead]: one that can act before the
@@ -130,7 +136,7 @@ extension VirtualEnvironment {
             let spans = left.indices.map { b -> (from: UInt64, to: UInt64) in
                 let step = left[b][0].step.step
                 if parallelAsWritten { return (starts[b], starts[b]) }
-                return (starts[b].addingClamped(costs.settle(of: step)), starts[b].addingClamped(costs.lead(of: step)))
+                return (starts[b].addingClamped(costs.settle(of: step)), starts[b].addingClamped(costs.lead(of: step, cold: isCold(b))))
             }
             let until = spans.map(\.to).min() ?? 0
             // Steps of one process keep the order written: real time sends a branch's step only once no
@@ -147,7 +153,11 @@ extension VirtualEnvironment {
                 let point = ChoicePoint(kind: .parallelOrder, count: ready.count, actors: ready.map { left[$0][0].step.process ?? "runner" })
                 pick = ready[choose(point)]
             }
-            elapsed[pick] = start(pick).addingClamped(parallelAsWritten ? 0 : costs.cost(of: left[pick][0].step.step))
+            elapsed[pick] = start(pick).addingClamped(parallelAsWritten ? 0 : costs.cost(of: left[pick][0].step.step, cold: isCold(pick)))
+            if let process = left[pick][0].step.process {
+                if case .launch = left[pick][0].step.step { launched.insert(process) }
+                else if left[pick][0].step.step.isPerformedByProcess { launched.remove(process) }
+            }
             order.append(left[pick].removeFirst())
             if left[pick].isEmpty {
                 left.remove(at: pick)

@@ -53,6 +53,9 @@ final class VirtualEnvironment: RunEnvironment {
     /// until the command is done (a save that waited on a lock meets the conflict its stale snapshot makes,
     /// never a merge that would have refreshed it).
     private(set) var inLockWait: Set<String> = []
+    /// Processes launched that have carried out no command yet: their first costs more in real time
+    /// (`CostModel.firstRequest`), which `parallel` ordering counts.
+    private(set) var cold: Set<String> = []
     /// Set while a `sleep` of a `parallel` branch runs: the moment it ends, counted from when its branch's
     /// step before it ended, not from now (a sibling's steps may have run since, in virtual time).
     var sleepEnd: UInt64?
@@ -101,6 +104,7 @@ final class VirtualEnvironment: RunEnvironment {
     func startAgent(_ config: AgentConfig, for slot: ProcessSlot) throws -> (child: any SupervisedProcess, pooled: Bool) {
         var config = config
         config.virtualStart = time.now &+ costs.launch
+        cold.insert(slot.name)
         if let pool = options.agentPool {
             // A standby agent becomes this process: its config on stdin, its stderr to the sandbox.
             config.stderrPath = sandbox.stderr(of: slot.name).path
@@ -121,6 +125,7 @@ final class VirtualEnvironment: RunEnvironment {
     /// The request acts at the present time plus what the command costs, after the notifications waiting
     /// for the process (unless the strategy holds them back past this step).
     func prepare(_ request: inout AgentRequest, for slot: ProcessSlot) {
+        if case .perform = request.command { cold.remove(slot.name) }
         // A write that holds its commit acts now and commits once its cost has passed (`committing`).
         let free = askingAgain || request.holdsCommit == true
         request.virtualTime = (actingAt ?? time.now) &+ (free ? 0 : costs.cost(of: request.command))
@@ -137,6 +142,12 @@ final class VirtualEnvironment: RunEnvironment {
         if reply.status == .ready { armPollTimer(slot) }
         noteLockWait(reply, from: slot)
         if reply.status == .blocked { inLockWait.insert(slot.name) } else { inLockWait.remove(slot.name) }
+    }
+
+    /// Whether `step` is the first command `process` carries out since it was launched.
+    func isCold(_ process: String?, _ step: Step) -> Bool {
+        guard let process else { return false }
+        return cold.contains(process) && step.isPerformedByProcess
     }
 
     /// No process id: it would differ from run to run.
