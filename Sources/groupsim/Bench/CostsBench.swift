@@ -39,7 +39,8 @@ struct CostsBenchCommand: ParsableCommand {
             launch: median("launch"), exit: median("exit"), request: request,
             commit: median("save") > request ? median("save") - request : 0,
             storeRead: median("fetch") > request ? median("fetch") - request : 0,
-            row: median("batch-insert") > median("save") ? (median("batch-insert") - median("save")) / Self.batchRows : 0)
+            row: median("batch-insert") > median("save") ? (median("batch-insert") - median("save")) / Self.batchRows : 0,
+            firstRequest: median("first update") > request ? median("first update") - request : 0)
         let used = CostModel.measured
         print("Real-time medians of \(iterations) runs (this machine) and the deterministic mode's costs:")
         for (name, real, virtual) in [
@@ -49,6 +50,7 @@ struct CostsBenchCommand: ParsableCommand {
             ("+ commit (a save)", measured.commit, used.commit),
             ("+ store read (a fetch)", measured.storeRead, used.storeRead),
             ("+ each row of a batch insert", measured.row, used.row),
+            ("+ a process's first, after its launch", measured.firstRequest, used.firstRequest),
         ] {
             print("  " + name.padding(toLength: 40, withPad: " ", startingAt: 0)
                 + "real \(RunnerBenchCommand.ms(real))   virtual \(RunnerBenchCommand.ms(virtual))")
@@ -58,11 +60,17 @@ struct CostsBenchCommand: ParsableCommand {
             + "   p99 \(RunnerBenchCommand.ms(RunnerBenchCommand.percentile(notified, 0.99)))")
     }
 
-    /// Each step's duration (its start to its end, as the runner records them), by the step's keyword.
+    /// Each step's duration (its start to its end, as the runner records them), by the step's keyword; a
+    /// process's first step after its launch is counted apart, as `first <keyword>`.
     static func stepDurations(_ trace: RunTrace) -> [String: [UInt64]] {
-        let keywords = Dictionary(uniqueKeysWithValues: trace.info.steps.map { step in
-            (step.index, step.text.split(separator: " ").dropFirst().first.map(String.init) ?? "")
-        })
+        var keywords: [Int: String] = [:]
+        var launched: Set<String> = []
+        for step in trace.info.steps {
+            let keyword = step.text.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+            guard let process = step.process else { continue }
+            keywords[step.index] = launched.remove(process) != nil ? "first \(keyword)" : keyword
+            if keyword == "launch" { launched.insert(process) }
+        }
         var started: [Int: UInt64] = [:]
         var result: [String: [UInt64]] = [:]
         for event in trace.events where event.process != "hub" {
