@@ -34,8 +34,9 @@ public struct CostModel: Sendable, Hashable {
     /// Beyond `request`: the first command a freshly launched process carries out (a read, an edit that
     /// fires a fault, a fetch), which pays for the code paths and SQL statements it runs the first time:
     /// 4.5-5 ms in real time on the 2-core machine of 2026-11-29, against 0.3-0.5 ms for the next one.
-    /// Only `parallel` ordering counts it (`lead(of:cold:)`): a step of an extension just launched may act
-    /// after a sibling's save that starts beside it, as real time lets it in most runs.
+    /// Only `parallel` steps count it, and no virtual time is charged for it: in ordering the children
+    /// (`lead(of:cold:)`) and in whether a child may start after a sibling's held commit, so that a step of
+    /// an extension just launched may act after a save that starts beside it, as in most real-time runs.
     public var firstRequest: UInt64
 
     public init(launch: UInt64, exit: UInt64, request: UInt64, commit: UInt64, storeRead: UInt64, row: UInt64 = 0,

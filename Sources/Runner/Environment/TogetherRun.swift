@@ -46,8 +46,9 @@ final class TogetherRun {
     /// waits as much.
     private(set) var slept: [Int: UInt64] = [:]
     /// How long each child (by position) was held back by the strategy until siblings' writes committed
-    /// (`mayStartAfterCommits`), written out as a `sleep` before it so a replay as written waits as much.
-    private(set) var delays: [Int: UInt64] = [:]
+    /// (`mayStartAfterCommits`), written out as a `sleep` before it so a replay as written waits as much,
+    /// and the process whose notifications stay held until it is under way, if any.
+    private(set) var delays: [Int: (nanos: UInt64, held: String?)] = [:]
 
     init(_ step: ParallelStep, in env: VirtualEnvironment) {
         self.env = env
@@ -108,9 +109,14 @@ final class TogetherRun {
     /// strategy chooses: in real time a save's lock is held a fraction of a millisecond, and whether a
     /// sibling's request comes in before or after that is the machine's choice (two deferred saves side by
     /// side fail `busy` in about half of real-time runs). Offered only for a step that touches the store
-    /// and for commits due within what the step itself costs, which real time can reach: a sibling's
-    /// batch holding the lock for a second is met, never waited out by choice. The wait is written as a
-    /// `sleep` before the child (`delays`), which holds it back as long on a replay as written.
+    /// (any command of a process just launched, whose edits fire faults) and for commits due within what
+    /// the step itself costs, which real time can reach: a sibling's batch holding the lock for a second is
+    /// met, never waited out by choice. The wait is written as a `sleep` before the child (`delays`), which
+    /// holds it back as long on a replay as written. Its request went with the others' (real time sends
+    /// them together, and counts what was delivered then): a child that starts a branch still gets its
+    /// siblings' notifications only once it is under way, which the schedule writes as a
+    /// `hold-notifications` before it and a `deliver` after it (a `sleep` alone, as written, would hand
+    /// them over first).
     private func mayStartAfterCommits(_ child: RunPlan.PlannedStep, position: Int) throws(HarnessFailure) {
         // What came due while the steps before this one ran (a launch in its branch) has committed by now.
         try commitDue(by: now)
@@ -126,7 +132,7 @@ final class TogetherRun {
         let holders = within.map(\.sent.slot.name)
         let point = ChoicePoint(kind: .startAfterCommit, count: 2, actors: [process, holders.sorted()[0]])
         guard env.choose(point) == 1 else { return }
-        delays[position] = last - now
+        delays[position] = (last - now, step.holdsNotifications(until: child) ? process : nil)
         try env.advanceTime(to: last)
         try commitDue(by: now)
     }

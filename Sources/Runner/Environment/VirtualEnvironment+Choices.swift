@@ -138,7 +138,6 @@ extension VirtualEnvironment {
                 if parallelAsWritten { return (starts[b], starts[b]) }
                 return (starts[b].addingClamped(costs.settle(of: step)), starts[b].addingClamped(costs.lead(of: step, cold: isCold(b))))
             }
-            let until = spans.map(\.to).min() ?? 0
             // Steps of one process keep the order written: real time sends a branch's step only once no
             // earlier branch's step of that process waits, and a process takes one request at a time (a
             // `suspend` written beside its process's own save runs after the save, never before it).
@@ -146,8 +145,8 @@ extension VirtualEnvironment {
                 let own = Self.processes(of: left[b][0])
                 return !left[..<b].contains { !Self.processes(of: $0[0]).isDisjoint(with: own) }
             }
-            let spanReady = eligible.filter { spans[$0].from < until || spans[$0].to == until }
-            let ready = spanReady.isEmpty ? [eligible[0]] : spanReady
+            let until = eligible.map { spans[$0].to }.min() ?? 0
+            let ready = eligible.filter { spans[$0].from < until || spans[$0].to == until }
             var pick = ready[0]
             if ready.count > 1 {
                 let point = ChoicePoint(kind: .parallelOrder, count: ready.count, actors: ready.map { left[$0][0].step.process ?? "runner" })

@@ -58,7 +58,8 @@ extension VirtualEnvironment {
         let slept = together.slept
         let delays = together.delays
         // The sleeps as they waited, and a sleep before each child the strategy held back until siblings
-        // committed: a replay as written (where a sleep holds back what follows it) waits the same.
+        // committed (`TogetherRun.delays`): a replay as written (where a sleep holds back what follows it)
+        // waits the same.
         if !slept.isEmpty || !delays.isEmpty, runner.runningTogether == 1 {
             func sleep(_ nanos: UInt64) -> Step { .sleep(Duration(microseconds: Int64(clamping: nanos / 1000 + (nanos % 1000 == 0 ? 0 : 1)))) }
             runner.executed.rewriteCurrent { written in
@@ -66,8 +67,14 @@ extension VirtualEnvironment {
                 for (position, nanos) in slept where children.indices.contains(position) {
                     children[position].step = sleep(nanos)
                 }
-                for (position, nanos) in delays.sorted(by: { $0.key > $1.key }) where children.indices.contains(position) {
-                    children.insert(ScenarioStep(location: .schedule, process: nil, step: sleep(nanos)), at: position)
+                for (position, delay) in delays.sorted(by: { $0.key > $1.key }) where children.indices.contains(position) {
+                    var before = [ScenarioStep(location: .schedule, process: nil, step: sleep(delay.nanos))]
+                    if let process = delay.held {
+                        // Held as when it started with the others: nothing its siblings posted reaches it first.
+                        children.insert(ScenarioStep(location: .schedule, process: process, step: .deliver), at: position + 1)
+                        before.insert(ScenarioStep(location: .schedule, process: nil, step: .fault(.holdNotifications(process: process))), at: 0)
+                    }
+                    children.insert(contentsOf: before, at: position)
                 }
                 written.step = .parallel(children)
             }

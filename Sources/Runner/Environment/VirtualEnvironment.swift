@@ -52,7 +52,9 @@ final class VirtualEnvironment: RunEnvironment {
     /// process is inside SQLite's busy handler, in the middle of its save, and handles no notification
     /// until the command is done (a save that waited on a lock meets the conflict its stale snapshot makes,
     /// never a merge that would have refreshed it).
-    private(set) var inLockWait: Set<String> = []
+    private(set) var inLockWait: [String: AgentCommand] = [:]
+    /// Each process's last request, by its sequence number: what a `blocked` reply answers.
+    private var lastRequest: [String: (seq: Int, command: AgentCommand)] = [:]
     /// Processes launched that have carried out no command yet: their first costs more in real time
     /// (`CostModel.firstRequest`), which `parallel` ordering counts.
     private(set) var cold: Set<String> = []
@@ -126,13 +128,14 @@ final class VirtualEnvironment: RunEnvironment {
     /// for the process (unless the strategy holds them back past this step).
     func prepare(_ request: inout AgentRequest, for slot: ProcessSlot) {
         if case .perform = request.command { cold.remove(slot.name) }
+        lastRequest[slot.name] = (request.seq, request.command)
         // A write that holds its commit acts now and commits once its cost has passed (`committing`).
         let free = askingAgain || request.holdsCommit == true
         request.virtualTime = (actingAt ?? time.now) &+ (free ? 0 : costs.cost(of: request.command))
         // A lock wait asked again hands nothing over: what waits is delivered where the schedule says. Nor
         // does a held write's commit, or a command asked again after it yielded on a lock: the process is
         // inside its save, not between events.
-        let between = request.command != .awaitLock && request.command != .commitHeld && !inLockWait.contains(slot.name)
+        let between = request.command != .awaitLock && request.command != .commitHeld && inLockWait[slot.name] != request.command
         if holding[slot.name] == nil, between { request.notifications = scripted.take(for: slot.name) }
     }
 
@@ -141,7 +144,11 @@ final class VirtualEnvironment: RunEnvironment {
         if let activity = reply.notifications { scripted.route(activity, from: slot.name) }
         if reply.status == .ready { armPollTimer(slot) }
         noteLockWait(reply, from: slot)
-        if reply.status == .blocked { inLockWait.insert(slot.name) } else { inLockWait.remove(slot.name) }
+        if reply.status == .blocked, let last = lastRequest[slot.name], last.seq == reply.seq {
+            inLockWait[slot.name] = last.command
+        } else if reply.status != .blocked {
+            inLockWait[slot.name] = nil
+        }
     }
 
     /// Whether `step` is the first command `process` carries out since it was launched.

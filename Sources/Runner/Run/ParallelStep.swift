@@ -91,6 +91,13 @@ final class ParallelStep {
         }
     }
 
+    /// Whether the hub holds back the notifications of `child`'s process until `child` is under way:
+    /// it starts a branch, and its process has such a step not yet under way.
+    func holdsNotifications(until child: RunPlan.PlannedStep) -> Bool {
+        first.contains(child.index) && !begun.contains(child.index)
+            && child.step.processesInvolved.contains { unstarted[$0] != nil }
+    }
+
     /// The children as branches: a sequence's steps, in order; any other child alone.
     var branches: [[RunPlan.PlannedStep]] { Self.branches(of: children) }
 
@@ -172,7 +179,7 @@ final class ParallelStep {
             return true
         case .fault(.crash(let process, _)):
             // Armed in the process, which takes it once its command in flight is answered.
-            return !busy.contains(process)
+            return !busy.contains(process) && runner.slots[process].map { !$0.process.settings.role.isPerformed } ?? false
         default:
             break
         }
