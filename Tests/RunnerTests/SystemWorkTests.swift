@@ -433,6 +433,49 @@ import Trace
         #expect(restore.count == 1)
         #expect(restore.first?.objects.map(\.operation).sorted { $0.rawValue < $1.rawValue } == [.delete, .update, .update])
     }
+
+    /// A widget suspended between reloads still has the store open; the file cannot end it (the system
+    /// runs it), so the system ends it before the app's restore, and the widget's next reload launches it
+    /// on the restored store. It was a harness error in both modes.
+    @Test(arguments: RunMode.allCases)
+    func theSystemEndsAWidgetItRunsBeforeARestore(mode: RunMode) throws {
+        let outcome = try RunHarness.single("""
+            summary: Restore beside a widget.
+            store:
+              group: group.example.notes
+              name: Notes
+              model:
+                Note:
+                  title: string
+            processes:
+              app: { role: host }
+              widget:
+                role: widget
+                on-reload:
+                  - { fetch: Note }
+                  - { read: n1 }
+            steps:
+              - app: launch
+              - app: { insert: Note, id: n1, set: { title: A } }
+              - app: save
+              - app: { copy-store: backup }
+              - app: { reload-timelines: widget }
+              - app: { update: n1, set: { title: B } }
+              - app: save
+              - app: exit
+              - restore-store: backup
+              - app: launch
+              - app: { fetch: Note }
+              - app: { read: n1, expect: { title: A }, now: true }
+              - app: { reload-timelines: widget }
+            """, mode: mode)
+        #expect(outcome.harnessError == nil, "\(String(describing: outcome.harnessError))")
+        #expect(TraceChecker.check(outcome.trace).verdict.matched)
+        let ended = outcome.trace.events.contains { event in
+            if case .lifecycle(let change) = event.kind { event.process == "widget" && change.state == .terminated } else { false }
+        }
+        #expect(ended, "the widget was ended before the restore")
+    }
 }
 
 /// Hundreds of clock steps in a row: the runner sends them without awaiting replies, so the agent must

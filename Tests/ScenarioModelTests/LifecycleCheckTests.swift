@@ -77,6 +77,22 @@ import Testing
         #expect(found?.line == 16 && found?.message.contains("it crashed at line 15") == true, "\(String(describing: found))")
     }
 
+    /// A crash fault arms the running process: one that a push would launch later is not running yet.
+    @Test func aCrashFaultOnAProcessNotRunningIsRefused() {
+        let found = error(Self.yaml("  - app: launch\n  - fault: { crash: share, during: save }\n  - share: launch"))
+        #expect(found?.line == 13 && found?.message.contains("'share' cannot be armed by a crash fault") == true
+                    && found?.message.contains("launch it first") == true, "\(String(describing: found))")
+    }
+
+    /// A restore replaces the store file: a process the file launched must have ended (the runner ends
+    /// what the system runs on its own).
+    @Test func aRestoreWhileAProcessTheFileLaunchedRunsIsRefused() throws {
+        let found = error(Self.yaml("  - app: launch\n  - app: { copy-store: backup }\n  - restore-store: backup"))
+        #expect(found?.line == 14 && found?.message.contains("'app' still has it open here; exit or crash it first") == true,
+                "\(String(describing: found))")
+        _ = try Fixture.scenario(Self.yaml("  - app: launch\n  - app: { copy-store: backup }\n  - app: exit\n  - restore-store: backup"))
+    }
+
     @Test func aProblemInSomeVariantsNamesThem() {
         let found = error(Self.yaml("  - app: launch\n  - app: { exit: true, only-in: [gone] }\n  - app: { fetch: Note }",
                                     after: "variants:\n  kept: { expect: pass }\n  gone: { expect: pass }"))

@@ -26,6 +26,13 @@ extension ScenarioRunner {
 
     func restoreStore(from name: String) throws(HarnessFailure) {
         let group = "group:\(plan.run.store.group)"
+        // What the system runs on its own (a widget or control between reloads, an App Intent's process, a
+        // notification service kept between pushes) it ends before the app replaces the store, as it ends
+        // an idle extension: the file cannot end those. What the file launched, it must end itself.
+        for slot in processesHolding(group) where slot.process.settings.role.traits.launch != .steps {
+            record(.note("\(slot.name) is run by the system, which ends it before the store is replaced"), as: slot.name)
+            try lifecycle(.terminate, slot)
+        }
         let running = processesHolding(group).map(\.name)
         guard running.isEmpty else {
             throw failure("restore-store replaces the store file, and \(running.joined(separator: ", ")) still has it open; "

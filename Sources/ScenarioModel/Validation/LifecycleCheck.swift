@@ -69,10 +69,13 @@ enum LifecycleCheck {
         var appIntents: Set<String> = []
         /// The control whose tap runs each App Intent that names one (`control:`).
         var controlOf: [String: String] = [:]
+        /// Where each process's store is: the group's, which a `restore-store` replaces, or its own.
+        var storage: [String: StorageLocation] = [:]
 
         init(scenario: Scenario, run: ScenarioRun) {
             for process in run.processes {
                 roles[process.name] = process.settings.role
+                storage[process.name] = process.settings.storage
                 order.append(process.name)
                 if process.settings.betweenPushes == .suspend { keptAfterPush.insert(process.name) }
                 lifecycles[process.name] = ProcessLifecycle(process: process.name, role: process.settings.role)
@@ -108,9 +111,20 @@ enum LifecycleCheck {
                 }
                 return
             case .fault(.crash(let process, .save)):
+                // The fault arms the running process (the runner tells its agent): one not running, or
+                // stopped, cannot be armed, whatever launches it later (a push, a reload).
+                require(process, at: step, doing: "be armed by a crash fault (it arms the running process for its next save)")
                 crashArmed.insert(process)
                 return
-            case .restoreStore, .appUpdate, .sleep, .advanceClock, .fault:
+            case .restoreStore:
+                // The runner ends what the system runs; what the file launched must have ended.
+                for process in order where roles[process]?.traits.launch == .steps && storage[process] == .group
+                    && !unknown.contains(process) && lifecycles[process]?.state.isRunning == true {
+                    report(step, "restore-store replaces the store file, and '\(process)' still has it open here; "
+                        + "exit or crash it first")
+                }
+                return
+            case .appUpdate, .sleep, .advanceClock, .fault:
                 return
             default:
                 break
