@@ -98,8 +98,11 @@ import SharedStore
                 ]
                 if case .openCopy = step { setup.append(.copyStore(name: "backup", withWAL: true)) }
                 if step == .resume { setup.append(.suspend) }
-                let scenario = try written(setup.map { ScenarioStep(location: at, process: "app", step: $0) } + [original],
-                                           processes: processes)
+                // A restore needs the processes the file launched ended; a crash fault, its process running.
+                if case .restoreStore = step { setup.append(.exit) }
+                var before = setup.map { ScenarioStep(location: at, process: "app", step: $0) }
+                if case .fault(.crash(let target, _)) = step { before.append(ScenarioStep(location: at, process: target, step: .launch)) }
+                let scenario = try written(before + [original], processes: processes)
                 let back = try #require(scenario.steps.last)
                 #expect(back.step == step, "\(step)")
                 #expect(back.process == process && back.expectError == expectError, "\(step)")
