@@ -78,10 +78,6 @@ final class TogetherRun {
 
     private func branch(of child: RunPlan.PlannedStep) -> Int? { step.branchOf[child.index] }
 
-    private func processes(of child: RunPlan.PlannedStep) -> [String] {
-        child.step.process.map { [$0] } ?? child.step.processesInvolved.sorted()
-    }
-
     private func isSleep(_ child: RunPlan.PlannedStep) -> Bool {
         if case .sleep = child.step.step { true } else { false }
     }
@@ -89,7 +85,7 @@ final class TogetherRun {
     /// Whether `pending` holds `child` back: one branch, or a process in common.
     private func holdsBack(_ pending: RunPlan.PlannedStep, _ child: RunPlan.PlannedStep) -> Bool {
         (branch(of: pending) != nil && branch(of: pending) == branch(of: child))
-            || processes(of: pending).contains(where: processes(of: child).contains)
+            || !VirtualEnvironment.processes(of: pending).isDisjoint(with: VirtualEnvironment.processes(of: child))
     }
 
     /// A child held back by a write holding its commit starts once it has committed: its cost is known,

@@ -168,6 +168,7 @@ final class ParallelStep {
     /// whichever process carries it), a clock advance, or a fault on the hub's deliveries. Another control
     /// step waits for every command in flight.
     func mayRunInline(_ child: RunPlan.PlannedStep, besides busy: [String]) -> Bool {
+        let involved: Set<String>
         switch child.step.step {
         case .advanceClock:
             // Written to every agent without a reply, each applying it after what it is doing: it need not
@@ -179,11 +180,10 @@ final class ParallelStep {
             return true
         case .fault(.crash(let process, _)):
             // Armed in the process, which takes it once its command in flight is answered.
-            return !busy.contains(process) && runner.slots[process].map { !$0.process.settings.role.isPerformed } ?? false
+            involved = [process]
         default:
-            break
+            involved = child.step.processesInvolved
         }
-        let involved = child.step.processesInvolved
         return !involved.isEmpty && involved.allSatisfy { process in
             !busy.contains(process) && runner.slots[process].map { !$0.process.settings.role.isPerformed } ?? false
         }
