@@ -46,6 +46,24 @@ import Testing
         #expect(pair.app.historyToken(for: "app") == result.tokenAfter)
     }
 
+    /// A process launched after another's insert (no token yet) deletes the object and saves; its first
+    /// merge fetches the older insert, which must not bring the object back into its view.
+    @Test func anOlderInsertMergedAfterOwnDeleteStaysDeleted() throws {
+        let pair = try Pair()
+        let share = pair.shareContext()
+        let doomed = try share.insertNote("D")
+        let context = pair.app.viewContext
+        #expect(try context.fetch(FetchRequest(entity: "Note")) == [doomed])
+        try context.delete(doomed)
+        try context.save()
+        let kept = try share.insertNote("K")
+
+        let result = try pair.app.mergeHistory(into: context, consumer: "app")
+        #expect(result.transactions.count == 2, "both of the share's inserts were merged")
+        #expect(context.viewObjects(entity: "Note") == [kept], "the deleted note did not come back")
+        #expect(try context.title(kept) == "K")
+    }
+
     @Test func ownTransactionsAreSkippedButAdvanceTheToken() throws {
         let pair = try Pair()
         let context = pair.app.viewContext

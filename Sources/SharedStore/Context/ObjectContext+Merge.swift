@@ -25,10 +25,16 @@ extension ObjectContext {
     /// pending changes), so its next access reads SQL whatever the staleness. Inserted objects are registered
     /// as faults ("faulted in") and join the view; one already registered (this process's own insert, merged
     /// back from history) keeps what it holds, as `object(with:)` returns it unchanged. Deleted objects leave
-    /// the view and the context. Advances a pinned generation, when there is something to merge: an app
-    /// merges history transaction by transaction, so a fetch that kept none merges nothing, and moves nothing.
+    /// the view and the context. An insert of an object this process has since deleted and saved (a
+    /// transaction older than the delete, fetched after it from an earlier token: the first merge of a
+    /// process launched without one) does not bring it back: its row is gone, and Core Data deletes a
+    /// fault whose row is gone when it fires (`shouldDeleteInaccessibleFaults`). Advances a pinned
+    /// generation, when there is something to merge: an app merges history transaction by transaction, so a
+    /// fetch that kept none merges nothing, and moves nothing.
     public func mergeChanges(fromRemoteContextSave changes: RemoteChanges) {
         guard !(changes.updated.isEmpty && changes.inserted.isEmpty && changes.deleted.isEmpty) else { return }
+        var changes = changes
+        if !core.committedDeletes.isEmpty { changes.inserted.removeAll { core.committedDeletes.contains($0) } }
         if logsProcessedChanges {
             // Updated objects this context holds are refreshed (and so processed); inserted ones join it.
             for id in changes.updated where objects[id] != nil { noteChanged(id) }

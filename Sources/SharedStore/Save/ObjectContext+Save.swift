@@ -121,6 +121,7 @@ extension ObjectContext {
                     if operation == .delete {
                         objects[object.id] = nil
                         removed.insert(object.id)
+                        core.committedDeletes.insert(object.id)
                         core.dropSnapshot(object.id, entity: entity.index, reason: .deleted)
                     } else {
                         // An insert's values are the object's own unless the save resolved a temporary key.
