@@ -433,3 +433,35 @@ import TestSupport
         #expect(inspect.stdout.contains("\\u{1B}[2J"), "shown as an escape instead: \(inspect.stdout)")
     }
 }
+
+/// `validate` and `run` refuse a file whose waits pass the 1-hour bound only with the reloads the system runs
+/// on its own, as they refuse any invalid file: at the step, with exit 2, running nothing.
+@Suite(.serialized, .spawnsProcesses) struct OverlongReloadWaitCLITests {
+    @Test func validateAndRunRefuseAFileWhosePolicyReloadsWaitPastTheLimit() throws {
+        let cli = try CLI()
+        let yaml = """
+        summary: A timeline reloaded every 30 minutes, each reload checking for 25 minutes.
+        store: { group: group.example.notes, name: Notes, model: { Note: { title: string } } }
+        processes:
+          app: { role: host }
+          widget:
+            role: widget
+            timeline-policy: { after: 30m }
+            on-reload: [ { fetch: Note }, { count: Note, expect: 9, within: 25m } ]
+        steps:
+          - app: launch
+          - app: { reload-timelines: widget }
+          - clock: { advance: 31m }
+          - clock: { advance: 31m }
+          - clock: { advance: 31m }
+
+        """
+        try yaml.write(to: cli.directory.url.appendingPathComponent("reloads.yaml"), atomically: true, encoding: .utf8)
+        let validate = try cli.run("validate", "reloads.yaml")
+        #expect(validate.status == 2)
+        #expect(validate.stderr.contains("reloads.yaml:13:5: error: the steps up to here, with the reloads the system runs on its own"),
+                "\(validate.stderr)")
+        let run = try cli.run("run", "reloads.yaml")
+        #expect(run.status == 2 && !cli.exists("Reports"), "\(run.stdout)\(run.stderr)")
+    }
+}

@@ -136,17 +136,24 @@ public final class ScenarioRunner {
     /// Runs `plan` to the end and returns its trace; never throws: a harness failure is in the outcome.
     public static func execute(_ plan: RunPlan, options: RunnerOptions) -> RunOutcome {
         let start = MonotonicClock.now()
-        let runner: ScenarioRunner
-        do {
-            runner = try ScenarioRunner(plan: plan, options: options)
-        } catch {
-            let failure = HarnessFailure(message: "cannot prepare the run: \(error)")
-            return RunOutcome(
+        func unprepared(_ failure: HarnessFailure) -> RunOutcome {
+            RunOutcome(
                 plan: plan, trace: RunTrace(info: plan.info, events: [
                     TraceEvent(t: MonotonicClock.now(), process: "runner", kind: .harnessFailed(failure)),
                 ]),
                 harnessError: failure, stderr: [:], sandbox: nil,
                 durationNanos: MonotonicClock.now() - start)
+        }
+        // Files the command line loads are refused before this (`ScenarioPaths`); a plan made otherwise is not run.
+        if let (step, total) = plan.overlongWait {
+            return unprepared(HarnessFailure(location: "\(step.location.file):\(step.location.line)",
+                                             message: plan.overlongWaitMessage(total)))
+        }
+        let runner: ScenarioRunner
+        do {
+            runner = try ScenarioRunner(plan: plan, options: options)
+        } catch {
+            return unprepared(HarnessFailure(message: "cannot prepare the run: \(error)"))
         }
         var harnessError: HarnessFailure?
         do throws(HarnessFailure) {

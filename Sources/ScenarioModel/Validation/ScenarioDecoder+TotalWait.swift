@@ -5,7 +5,8 @@ extension ScenarioDecoder {
     /// take when the check never holds) and a workload's `duration`; a `parallel` waits for its longest
     /// branch. A `push` waits for its work (`on-push:`, with its payload), and a `reload-timelines` for the
     /// work of each widget it asks to reload (`on-reload:`), once per request (what the system coalesces or
-    /// refuses is not subtracted; reloads a timeline policy asks for are not counted). A step runs in the base
+    /// refuses is not subtracted). Reloads the system runs on its own (a timeline's policy, a widget's button,
+    /// a control's tap) are counted by the run's plan (`RunPlan.overlongWait`), which knows them. A step runs in the base
     /// run when it has no `only-in:`, and in each variant it names.
     func checkTotalWait(_ steps: [ScenarioStep], variants: [String]) {
         let limit = Limits.realTime.microseconds
@@ -31,18 +32,8 @@ extension ScenarioDecoder {
 
     /// The longest `step` can wait on the real clock, in microseconds (saturating).
     private func wait(of step: ScenarioStep, in variant: String?) -> Int64 {
-        func sum(_ values: [Int64]) -> Int64 {
-            values.reduce(0) { total, value in
-                let (result, overflow) = total.addingReportingOverflow(value)
-                return overflow ? .max : result
-            }
-        }
+        let sum = Step.totalWait
         switch step.step {
-        case .sleep(let duration): return duration.microseconds
-        case .read(_, _, .within(let duration)), .count(_, _, _, .within(let duration)), .state(_, _, .within(let duration)),
-             .results(_, _, .within(let duration)):
-            return duration.microseconds
-        case .workload(let workload): return workload.duration.microseconds
         case .parallel(let branches): return branches.filter { Self.runs($0, in: variant) }.map { wait(of: $0, in: variant) }.max() ?? 0
         case .sequence(let children): return sum(children.filter { Self.runs($0, in: variant) }.map { wait(of: $0, in: variant) })
         case .push(let payload):
@@ -55,7 +46,7 @@ extension ScenarioDecoder {
         case .reloadControls(let control):
             let controls = processes.filter { $0.role.traits.launch.reload == .controls && (control == nil || $0.name == control) }
             return sum(controls.flatMap(\.work).filter { Self.runs($0, in: variant) }.map { wait(of: $0, in: variant) })
-        default: return 0
+        default: return step.step.ownRealClockWait
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Basics
 import Foundation
+import Runner
 import ScenarioModel
 
 /// The scenario files or folders a command takes.
@@ -16,8 +17,10 @@ struct ScenarioPaths: ParsableArguments {
     /// Loads the scenarios in `paths` (files or folders), or prints every error and exits with code 2.
     static func load(_ paths: [String]) throws -> [Scenario] {
         let urls = try existing(paths)
-        do {
-            return try ScenarioLoader.loadAll(in: urls)
+        do throws(ScenarioErrors) {
+            let loaded = try ScenarioLoader.loadAll(in: urls)
+            if let errors = refusingOverlongWaits((loaded, nil)).errors { throw errors }
+            return loaded
         } catch {
             printError(error.description)
             printError("\(counted(error.errors.count, "error")); nothing was run.")
@@ -28,7 +31,27 @@ struct ScenarioPaths: ParsableArguments {
     /// The valid scenarios in the paths, and the errors of the invalid files (for commands that go on
     /// with the good files and report the bad ones).
     func loadEach() throws -> (scenarios: [Scenario], errors: ScenarioErrors?) {
-        ScenarioLoader.loadEach(in: try Self.existing(paths))
+        Self.refusingOverlongWaits(ScenarioLoader.loadEach(in: try Self.existing(paths)))
+    }
+
+    /// Refuses, as validation does, a file whose waits on the real clock add up to more than a run may only
+    /// once the reloads the system runs on its own are counted (`RunPlan.overlongWait`), at the step where
+    /// they do, in its base run or any variant.
+    static func refusingOverlongWaits(_ loaded: (scenarios: [Scenario], errors: ScenarioErrors?))
+        -> (scenarios: [Scenario], errors: ScenarioErrors?)
+    {
+        var kept: [Scenario] = []
+        var errors = loaded.errors?.errors ?? []
+        for scenario in loaded.scenarios {
+            let overlong = scenario.runs().lazy.compactMap { run -> ScenarioError? in
+                let plan = RunPlan(run: run, summary: scenario.summary)
+                guard let (step, total) = plan.overlongWait else { return nil }
+                return ScenarioError(file: scenario.file, line: step.location.line, column: step.location.column,
+                                     message: plan.overlongWaitMessage(total))
+            }.first
+            if let overlong { errors.append(overlong) } else { kept.append(scenario) }
+        }
+        return (kept, errors.isEmpty ? nil : ScenarioErrors(errors))
     }
 
     /// The paths as URLs, or an error (exit code 2) for one that does not exist or holds no scenario.
