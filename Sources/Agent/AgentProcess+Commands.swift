@@ -54,6 +54,10 @@ extension AgentProcess {
             // its hold on later notifications while it waits.
             isLastAttempt = request.lastAttempt ?? true
             lastCheckMatched = false
+            // The runner counts the ids it sent as known from now on, and sends the command again without
+            // them: a read by id of an object the refresh merged missed it.
+            learn(request.ids)
+            globalIDs = request.globalIDs.isEmpty ? globalIDs : request.globalIDs
             var answer = AgentReply(seq: request.seq, status: .blocked)
             answer.lockWaitPending = true
             reply(answer)
@@ -252,9 +256,11 @@ extension AgentProcess {
 
     /// Requests that are the process's own background work, run while a refresh's write waits for a lock:
     /// notifications handed over (by the harness, or a `deliver` step), the wait asked again, a poll (which
-    /// merges and leaves the purge waiting).
+    /// merges and leaves the purge waiting), an activation's or backgrounding's refresh (the deterministic
+    /// mode sends those among the children of `parallel` with `yield`: its purge waits beside them too).
     static func runsBesideALockWait(_ command: AgentCommand) -> Bool {
         command == .handleNotifications || command.step == .deliver || command == .awaitLock || command == .timerRefresh
+            || command == .becomeActive || command == .enterBackground
     }
 
     /// Whether a refresh's write that failed with `error` yields instead (the runner waits for the lock in

@@ -202,6 +202,8 @@ final class RealTimeEnvironment: RunEnvironment {
 
     func finishing() {}
 
+    var answersLifecycleCommandsTogether: Bool { false }
+
     var choices: [ChoiceRecord] { [] }
 
     var hubEvents: [TraceEvent] { hubLog.events }

@@ -34,6 +34,23 @@ extension VirtualEnvironment {
         }
     }
 
+    /// Hands what waits for each running process but `waiting` over now, with no choice: while the runner
+    /// waits (a `sleep` longer than a request, a check's `within`), a process with nothing to do handles a
+    /// delivered notification within a millisecond or two in real time, whatever the schedule chose at
+    /// the steps before. Without this a 5 s `sleep` left an app's history merge undone, and the purge
+    /// another process ran after it expired the app's token, which no real-time run does. Only outside
+    /// `parallel`, whose children act meanwhile; each hand-over is written as a `deliver` step.
+    func handOverWhileWaiting(besides waiting: String? = nil) throws(HarnessFailure) {
+        guard runner.runningTogether == 0 else { return }
+        for slot in runner.orderedSlots where slot.name != waiting && slot.canTakeCommands
+            && !runner.heldByFault.contains(slot.name) && scripted.hasPending(for: slot.name) {
+            let wasHeld = holding.removeValue(forKey: slot.name) != nil
+            runner.executed.append(ScenarioStep(location: .schedule, process: slot.name, step: .deliver))
+            try runner.send(.handleNotifications, to: slot, lockWaits: .yield)
+            if wasHeld { runner.record(.note("\(slot.name) handles the notifications held back from it"), as: slot.name) }
+        }
+    }
+
     /// Whether handling the notifications waiting for `process` before `step` rather than after it can
     /// change what either does: `step` touches the store or `process` itself (a read of one's own view in
     /// memory, or an edit not saved, commutes with another process's refresh). The choice is made only

@@ -137,6 +137,13 @@ final class VirtualEnvironment: RunEnvironment {
         // inside its save, not between events.
         let between = request.command != .awaitLock && request.command != .commitHeld && inLockWait[slot.name] != request.command
         if holding[slot.name] == nil, between { request.notifications = scripted.take(for: slot.name) }
+        // A lifecycle change among the children of `parallel`: a refresh it runs whose purge meets a sibling's
+        // lock yields, and the runner asks again after each sibling's step (as in real time the siblings act
+        // while the process waits); without it, the purge waited out its busy timeout behind a sibling's
+        // `end-write` that could only run after it.
+        if runner.runningTogether > 0, request.lockWaits == nil, request.command == .becomeActive || request.command == .enterBackground {
+            request.lockWaits = .yield
+        }
     }
 
     func absorb(_ reply: AgentReply, from slot: ProcessSlot) {
@@ -163,6 +170,7 @@ final class VirtualEnvironment: RunEnvironment {
     func sleep(nanos: UInt64) throws(HarnessFailure) {
         let end = sleepEnd.map { Swift.max(time.now, $0) } ?? time.now.addingClamped(nanos)
         sleptNanos = end - time.now
+        if sleptNanos > costs.request { try handOverWhileWaiting() }
         while try passLockMoment(before: end) {}
         try advanceTime(to: end)
     }
@@ -172,9 +180,11 @@ final class VirtualEnvironment: RunEnvironment {
     }
 
     /// What could change the view: the notifications waiting for the process (handed over with the next
-    /// attempt), else the earliest timer before the deadline, else nothing until the deadline.
+    /// attempt), else the earliest timer before the deadline, else nothing until the deadline. The other
+    /// processes handle what waits for them meanwhile.
     func awaitChange(of slot: ProcessSlot, until deadline: UInt64) throws(HarnessFailure) {
         if holding[slot.name] == nil, scripted.hasPending(for: slot.name) { return }
+        try handOverWhileWaiting(besides: slot.name)
         if let next = nextTimer(), next <= deadline {
             virtualTime.pass(to: next)
             try fireDueTimers()
@@ -186,6 +196,8 @@ final class VirtualEnvironment: RunEnvironment {
     func finishing() {
         holding.removeAll()
     }
+
+    var answersLifecycleCommandsTogether: Bool { true }
 
     var hubEvents: [TraceEvent] { scripted.recorder.events }
 
