@@ -7,16 +7,7 @@ import TestSupport
 /// before), and a refresh of its own that meets another process's lock waits without holding back the
 /// sibling that lets the lock go. Each of these gave a verdict in one mode that the other never gives.
 @Suite(.serialized, .spawnsProcesses) struct WaitingProcessesTests {
-    static let header = """
-    summary: Waiting processes.
-    store:
-      group: group.example.notes
-      name: Notes
-      model:
-        Note:
-          title: string
-
-    """
+    static let header = OneWorldTests.header
 
     /// The app merges on the share's saves; the share purges its own history after a second's pause. In
     /// the deterministic mode the app left both notifications unhandled across the pause on some seeds,
