@@ -83,10 +83,13 @@ import TestSupport
 
     }
 
-    /// The read that shows the stale value expects it; a schedule that hands the app's own held
-    /// notification over after the share's save merges B, and the read fails (unmet-expectation) instead
-    /// of showing the stale-read. The counterexample keeps that read: without it, it would pass for want
-    /// of a read whatever the schedule.
+    /// The read that shows the stale value expects it; a schedule that hands the app's notification of its
+    /// own second save over after its next edit and the share's save (a race: both act within a few
+    /// milliseconds of the save) merges B,
+    /// and the read fails (unmet-expectation) instead of showing the stale-read. The counterexample keeps
+    /// that read: without it, it would pass for want of a read whatever the schedule. (The app's save came
+    /// before the share's 40 ms launch, and the schedule held its notification past the launch, which no
+    /// real-time run does: `CostModel.delivery`.)
     static let expectsTheStaleValue = """
     summary: A dropped notification window leaves the history-merging app stale.
     store:
@@ -104,8 +107,11 @@ import TestSupport
       - app: { fetch: Note }
       - app: { read: n1, expect: { title: A }, now: true }
       - share: launch
-      - fault: { drop-notifications: app, for: 3s }
       - share: { update: n1, set: { title: B } }
+      - app: { insert: Note, id: n2, set: { title: X } }
+      - app: save
+      - app: { update: n2, set: { title: Y } }
+      - fault: { drop-notifications: app, for: 3s }
       - share: save
       - app: { read: n1, expect: { title: A }, within: 500ms }
       - share: exit

@@ -39,6 +39,32 @@ import TestSupport
         #expect(Set(verdicts) == ["matched []"], "\(verdicts)")
     }
 
+    /// The app's own save notification reaches it while an extension launches: in real time it has merged
+    /// (and purged its own history) long before the extension's 40 ms launch is over and its write begins,
+    /// so its own purge after that finds nothing to wait for. The deterministic mode let the merge wait
+    /// past both on some seeds, and its purge then failed `busy` behind the extension's write.
+    @Test func aNotificationIsHandledBeforeAStepThatActsLaterThanItsDelivery() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let yaml = Self.header + """
+        processes:
+          app: { role: host, refresh: history, purge: own-token, busy-timeout: 200ms }
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - share: launch
+          - share: { begin-write: true }
+          - app: { purge-history: true, expect-error: busy }
+          - share: end-write
+          - share: exit
+        """
+        let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...6, pool: pool)
+        #expect(verdicts.count == 7)
+        #expect(Set(verdicts) == ["matched []"], "\(verdicts)")
+    }
+
     /// The share holds a write; the app's history refresh purges and meets it while the app resumes (or
     /// comes to the foreground) beside the share's `end-write`. The purge waits for the lock and gets it
     /// once the share lets go: it failed `busy` after its 5 s timeout, in real time whenever a sleep came

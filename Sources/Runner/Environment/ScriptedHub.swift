@@ -11,7 +11,7 @@ import Trace
 /// schedule that held it back can be written with the hold where it began.
 final class ScriptedHub: NotificationRouter {
     private var machine: HubStateMachine
-    private var pending: [String: [(delivery: HubDelivery, mark: Double)]] = [:]
+    private var pending: [String: [(delivery: HubDelivery, mark: Double, at: UInt64)]] = [:]
     private let time: any TimeSource
     let recorder: TraceRecorder
     /// Where the runner's executed steps are when a delivery is routed (`ExecutedSteps.routingMark`).
@@ -70,6 +70,9 @@ final class ScriptedHub: NotificationRouter {
     /// Where the runner's steps were when the oldest delivery waiting for `process` was routed.
     func oldestMark(for process: String) -> Double? { pending[process]?.first?.mark }
 
+    /// When the oldest delivery waiting for `process` was routed.
+    func oldestRouting(for process: String) -> UInt64? { pending[process]?.first?.at }
+
     /// When a delayed delivery is released or a drop window ends, if any is due.
     var nextDeadline: UInt64? { machine.nextDeadline }
 
@@ -79,9 +82,10 @@ final class ScriptedHub: NotificationRouter {
     }
 
     private func handle(_ input: HubInput, at t: UInt64? = nil) {
-        let output = machine.handle(input, at: t ?? time.reading())
+        let at = t ?? time.reading()
+        let output = machine.handle(input, at: at)
         let mark = output.deliveries.isEmpty ? 0 : mark()
-        for delivery in output.deliveries { pending[delivery.process, default: []].append((delivery, mark)) }
+        for delivery in output.deliveries { pending[delivery.process, default: []].append((delivery, mark, at)) }
         for record in output.records {
             if let kind = ScenarioRunner.traceKind(of: record) { recorder.record(kind, at: record.at) }
         }

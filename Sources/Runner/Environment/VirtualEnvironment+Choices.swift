@@ -11,7 +11,8 @@ import Trace
 extension VirtualEnvironment {
     /// Before a step: what is due runs; the step's process handles what waits for it first, or (late
     /// notifications) takes the step first; every other running process handles what waits for it now
-    /// or later, as the strategy chooses.
+    /// or later, as the strategy chooses, unless the step acts so late that in real time it has handled it
+    /// by then (`CostModel.delivery`).
     func beforeStep(_ step: ScenarioStep) throws(HarnessFailure) {
         try fireDueTimers()
         try retryBackgroundWaits()
@@ -25,8 +26,12 @@ extension VirtualEnvironment {
         // is made for it, and no `deliver` written that would end the file's hold on replay.
         for slot in runner.orderedSlots where slot !== process && slot.canTakeCommands && scripted.hasPending(for: slot.name)
             && !runner.heldByFault.contains(slot.name) {
-            let point = ChoicePoint(kind: .deliverEarly, count: 2, actors: ["runner", slot.name])
-            guard dependsOnDelivery(step.step, to: slot.name), choose(point) == 1 else { continue }
+            // What was routed longer than `CostModel.delivery` before the step acts has been handled by then.
+            let routed = scripted.oldestRouting(for: slot.name) ?? time.now
+            if time.now.addingClamped(costs.lead(of: step.step)) <= routed.addingClamped(costs.delivery) {
+                let point = ChoicePoint(kind: .deliverEarly, count: 2, actors: ["runner", slot.name])
+                guard dependsOnDelivery(step.step, to: slot.name), choose(point) == 1 else { continue }
+            }
             let wasHeld = holding.removeValue(forKey: slot.name) != nil
             runner.executed.append(ScenarioStep(location: .schedule, process: slot.name, step: .deliver))
             try runner.send(.handleNotifications, to: slot, lockWaits: .yield)

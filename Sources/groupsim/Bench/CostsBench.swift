@@ -57,7 +57,8 @@ struct CostsBenchCommand: ParsableCommand {
         }
         let notified = Self.deliveryLatencies(samplesFrom: plan, executable: executable)
         print("  notification, post to received           real p50 \(RunnerBenchCommand.ms(RunnerBenchCommand.percentile(notified, 0.5)))"
-            + "   p99 \(RunnerBenchCommand.ms(RunnerBenchCommand.percentile(notified, 0.99)))")
+            + "   p99 \(RunnerBenchCommand.ms(RunnerBenchCommand.percentile(notified, 0.99)))"
+            + "   handled by \(RunnerBenchCommand.ms(used.delivery)) in virtual time")
     }
 
     /// Each step's duration (its start to its end, as the runner records them), by the step's keyword; a
