@@ -65,6 +65,38 @@ import TestSupport
         #expect(Set(verdicts) == ["matched []"], "\(verdicts)")
     }
 
+    /// Inside `parallel`: the app's notification of its own save, in one branch, is handled before the
+    /// other branch's save 300 ms later, which posts nothing (`notify: false`), so the app never learns of
+    /// it. The deterministic mode handed the notification over only after the `parallel`, and the app's
+    /// merge then took in the silent save (real time: the stale read every run).
+    @Test func anIdleProcessInAParallelHandlesItsNotificationBeforeASiblingActsLater() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let yaml = Self.header + """
+        processes:
+          app: { role: host, refresh: history }
+          share: { role: share, notify: false }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: { insert: Note, id: n2, set: { title: X } }
+          - app: save
+          - app: { fetch: Note }
+          - share: launch
+          - share: { update: n1, set: { title: B } }
+          - app: { update: n2, set: { title: Y } }
+          - parallel:
+              - { app: save }
+              - [ { sleep: 300ms }, { share: save } ]
+          - sleep: 300ms
+          - app: { read: n1, expect: { title: A }, now: true }
+        expect: [stale-read]
+        """
+        let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...4, pool: pool)
+        #expect(verdicts.count == 5)
+        #expect(Set(verdicts) == ["matched [\"stale-read\"]"], "\(verdicts)")
+    }
+
     /// The share holds a write; the app's history refresh purges and meets it while the app resumes (or
     /// comes to the foreground) beside the share's `end-write`. The purge waits for the lock and gets it
     /// once the share lets go: it failed `busy` after its 5 s timeout, in real time whenever a sleep came

@@ -155,6 +155,17 @@ final class TogetherRun {
         // handler gives up at the timeout.
         try commitDue(by: now)
         try retryWaiting(onlyExpired: true)
+        // A process with nothing under way has handled what was delivered to it long before this child acts
+        // (a check asked again keeps what comes after it waiting until it is decided).
+        let busy = Set(waiting.map(\.sent.slot.name) + committing.map(\.sent.slot.name) + checking.map(\.slot.name))
+            .union(VirtualEnvironment.processes(of: child))
+        // A `sleep` acts at its end: what is delivered before it is handled while it runs (a workload's pacing).
+        let acting = if case .sleep(let duration) = child.step.step {
+            child.paceOffset.map { began.addingClamped($0) } ?? now.addingClamped(duration.nanos)
+        } else {
+            now.addingClamped(env.costs.lead(of: child.step.step))
+        }
+        try env.handOverOverdue(actingAt: acting, besides: busy)
         // What was just committed or answered may have made a process busy again (a waiting write that
         // got the lock now holds its commit): a deferred child goes back to the front, before the others.
         if mustWait(child, earlier: queued ? 0 : deferred.count) {

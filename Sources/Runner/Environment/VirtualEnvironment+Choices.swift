@@ -44,16 +44,40 @@ extension VirtualEnvironment {
     /// delivered notification within a millisecond or two in real time, whatever the schedule chose at
     /// the steps before. Without this a 5 s `sleep` left an app's history merge undone, and the purge
     /// another process ran after it expired the app's token, which no real-time run does. Only outside
-    /// `parallel`, whose children act meanwhile; each hand-over is written as a `deliver` step.
+    /// `parallel` (`handOverOverdue` is its counterpart there); each hand-over is written as a `deliver` step.
     func handOverWhileWaiting(besides waiting: String? = nil) throws(HarnessFailure) {
         guard runner.runningTogether == 0 else { return }
-        for slot in runner.orderedSlots where slot.name != waiting && slot.canTakeCommands
-            && !runner.heldByFault.contains(slot.name) && scripted.hasPending(for: slot.name) {
-            let wasHeld = holding.removeValue(forKey: slot.name) != nil
+        for slot in idleWithDeliveries(besides: waiting.map { [$0] } ?? []) {
             runner.executed.append(ScenarioStep(location: .schedule, process: slot.name, step: .deliver))
-            try runner.send(.handleNotifications, to: slot, lockWaits: .yield)
-            if wasHeld { runner.record(.note("\(slot.name) handles the notifications held back from it"), as: slot.name) }
+            try handOver(to: slot)
         }
+    }
+
+    /// Among the children of `parallel`, before a child that acts at `acting`: each process none of whose
+    /// commands is under way (`busy`) handles what was delivered to it longer than `CostModel.delivery`
+    /// before then, as it has in real time by then. An app's merge of its own save in one branch waited
+    /// past a sibling branch's 300 ms sleep and the save after it, and merged a change no notification
+    /// announced. A replay as written does the same (nothing is written for it).
+    func handOverOverdue(actingAt acting: UInt64, besides busy: Set<String>) throws(HarnessFailure) {
+        for slot in idleWithDeliveries(besides: busy) {
+            guard let routed = scripted.oldestRouting(for: slot.name), acting > routed.addingClamped(costs.delivery) else { continue }
+            try handOver(to: slot)
+        }
+    }
+
+    /// The running processes but `busy` with deliveries waiting that no fault of the file holds back.
+    private func idleWithDeliveries(besides busy: Set<String>) -> [ProcessSlot] {
+        runner.orderedSlots.filter { slot in
+            !busy.contains(slot.name) && slot.canTakeCommands && !runner.heldByFault.contains(slot.name)
+                && scripted.hasPending(for: slot.name)
+        }
+    }
+
+    /// Hands what waits for `slot` over now, ending the strategy's hold on it.
+    private func handOver(to slot: ProcessSlot) throws(HarnessFailure) {
+        let wasHeld = holding.removeValue(forKey: slot.name) != nil
+        try runner.send(.handleNotifications, to: slot, lockWaits: .yield)
+        if wasHeld { runner.record(.note("\(slot.name) handles the notifications held back from it"), as: slot.name) }
     }
 
     /// Whether handling the notifications waiting for `process` before `step` rather than after it can

@@ -176,6 +176,7 @@ final class VirtualEnvironment: RunEnvironment {
     }
 
     func pace(until due: UInt64) throws(HarnessFailure) {
+        if due > time.now.addingClamped(costs.request) { try handOverWhileWaiting() }
         try advanceTime(to: due)
     }
 
