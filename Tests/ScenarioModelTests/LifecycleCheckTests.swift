@@ -52,6 +52,17 @@ import Testing
             processes: processes), file: "lifecycle.yaml") }
     }
 
+    /// A workload's operations pick among the ids one store holds: a watch with its own store beside the
+    /// app got ids it never had (`not-found` on every update, in both modes). Alone, it runs.
+    @Test func aWorkloadOverProcessesWithDifferentStoresIsRefused() throws {
+        let processes = "app: { role: host }\n  watch: { role: watch, storage: own }"
+        let workload = "{ processes: PROCESSES, entity: Note, mix: { insert: 1, update: 1 }, rate: 20/s, duration: 1s, keys: 5 }"
+        let steps = "  - app: launch\n  - watch: launch\n  - workload: " + workload
+        let found = error(Self.yaml(steps.replacingOccurrences(of: "PROCESSES", with: "[app, watch]"), processes: processes))
+        #expect(found?.line == 14 && found?.message.contains("'watch' keeps a store of its own") == true, "\(String(describing: found))")
+        _ = try Fixture.scenario(Self.yaml(steps.replacingOccurrences(of: "PROCESSES", with: "[watch]"), processes: processes))
+    }
+
     @Test func aStepAfterAnExitNamesTheLineOfTheExit() {
         let found = error(Self.yaml("  - share: launch\n  - share: exit\n  - share: save"))
         #expect(found?.line == 14 && found?.message.contains("it exited at line 13") == true, "\(String(describing: found))")
