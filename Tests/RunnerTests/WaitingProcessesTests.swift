@@ -9,12 +9,20 @@ import TestSupport
 @Suite(.serialized, .spawnsProcesses) struct WaitingProcessesTests {
     static let header = OneWorldTests.header
 
+    /// Runs `yaml` on each of `seeds` and once in real time: every run gives `verdict`.
+    static func expectEveryRun(_ yaml: String, seeds: ClosedRange<UInt64>, _ verdict: String = "matched []",
+                               sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let verdicts = try OneWorldTests.verdicts(yaml, seeds: seeds, pool: pool)
+        #expect(verdicts.count == seeds.count + 1, sourceLocation: sourceLocation)
+        #expect(Set(verdicts) == [verdict], "\(verdicts)", sourceLocation: sourceLocation)
+    }
+
     /// The app merges on the share's saves; the share purges its own history after a second's pause. In
     /// the deterministic mode the app left both notifications unhandled across the pause on some seeds,
     /// and its token had expired by the time it merged (`expired-token`, a stale read): never in real time.
     @Test func anIdleProcessHandlesItsNotificationsDuringASleep() throws {
-        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
-        defer { pool.close() }
         let yaml = Self.header + """
         processes:
           app: { role: host, refresh: history, trigger: darwin }
@@ -34,9 +42,7 @@ import TestSupport
           - share: exit
           - app: { read: n1, expect: { title: C }, within: 2s }
         """
-        let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...6, pool: pool)
-        #expect(verdicts.count == 7)
-        #expect(Set(verdicts) == ["matched []"], "\(verdicts)")
+        try Self.expectEveryRun(yaml, seeds: 1...6)
     }
 
     /// The app's own save notification reaches it while an extension launches: in real time it has merged
@@ -44,8 +50,6 @@ import TestSupport
     /// so its own purge after that finds nothing to wait for. The deterministic mode let the merge wait
     /// past both on some seeds, and its purge then failed `busy` behind the extension's write.
     @Test func aNotificationIsHandledBeforeAStepThatActsLaterThanItsDelivery() throws {
-        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
-        defer { pool.close() }
         let yaml = Self.header + """
         processes:
           app: { role: host, refresh: history, purge: own-token, busy-timeout: 200ms }
@@ -60,9 +64,7 @@ import TestSupport
           - share: end-write
           - share: exit
         """
-        let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...6, pool: pool)
-        #expect(verdicts.count == 7)
-        #expect(Set(verdicts) == ["matched []"], "\(verdicts)")
+        try Self.expectEveryRun(yaml, seeds: 1...6)
     }
 
     /// Inside `parallel`: the app's notification of its own save, in one branch, is handled before the
@@ -70,8 +72,6 @@ import TestSupport
     /// it. The deterministic mode handed the notification over only after the `parallel`, and the app's
     /// merge then took in the silent save (real time: the stale read every run).
     @Test func anIdleProcessInAParallelHandlesItsNotificationBeforeASiblingActsLater() throws {
-        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
-        defer { pool.close() }
         let yaml = Self.header + """
         processes:
           app: { role: host, refresh: history }
@@ -92,9 +92,7 @@ import TestSupport
           - app: { read: n1, expect: { title: A }, now: true }
         expect: [stale-read]
         """
-        let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...4, pool: pool)
-        #expect(verdicts.count == 5)
-        #expect(Set(verdicts) == ["matched [\"stale-read\"]"], "\(verdicts)")
+        try Self.expectEveryRun(yaml, seeds: 1...4, "matched [\"stale-read\"]")
     }
 
     /// The share holds a write; the app's history refresh purges and meets it while the app resumes (or
@@ -104,8 +102,6 @@ import TestSupport
     /// and in the deterministic mode whenever the resume ran first.
     @Test(arguments: ["resume", "foreground"], [false, true])
     func aLifecycleStepsRefreshWaitsForASiblingsLockBeside(_ lifecycle: String, sleepFirst: Bool) throws {
-        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
-        defer { pool.close() }
         let endWrite = sleepFirst ? "[ { sleep: 300ms }, { share: end-write } ]" : "{ share: end-write }"
         let yaml = Self.header + """
         processes:
@@ -125,17 +121,13 @@ import TestSupport
           - app: { read: n1, expect: { title: A }, within: 2s }
           - share: exit
         """
-        let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...4, pool: pool)
-        #expect(verdicts.count == 5)
-        #expect(Set(verdicts) == ["matched []"], "\(verdicts)")
+        try Self.expectEveryRun(yaml, seeds: 1...4)
     }
 
     /// A read by id while the reader's history refresh waits for the lock its purge needs: the read is sent
     /// again once the wait is over, and the agent had dropped the ids sent with its first try, so the
     /// merged note had no name and the read missed it (`missed-insert`, deterministic mode only).
     @Test func aReadByIdWaitingBehindARefreshFindsTheMergedObject() throws {
-        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
-        defer { pool.close() }
         let yaml = Self.header + """
         processes:
           app: { role: host, refresh: history, purge: own-token }
@@ -152,8 +144,6 @@ import TestSupport
               - { app: { read: n1, expect: { title: A }, within: 3s } }
           - share: exit
         """
-        let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...4, pool: pool)
-        #expect(verdicts.count == 5)
-        #expect(Set(verdicts) == ["matched []"], "\(verdicts)")
+        try Self.expectEveryRun(yaml, seeds: 1...4)
     }
 }
