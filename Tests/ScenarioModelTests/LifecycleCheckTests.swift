@@ -60,7 +60,9 @@ import Testing
         let steps = "  - app: launch\n  - watch: launch\n  - workload: " + workload
         let found = error(Self.yaml(steps.replacingOccurrences(of: "PROCESSES", with: "[app, watch]"), processes: processes))
         #expect(found?.line == 14 && found?.message.contains("'watch' keeps a store of its own") == true, "\(String(describing: found))")
-        _ = try Fixture.scenario(Self.yaml(steps.replacingOccurrences(of: "PROCESSES", with: "[watch]"), processes: processes))
+        for alone in ["[watch]", "[watch, watch]"] {
+            _ = try Fixture.scenario(Self.yaml(steps.replacingOccurrences(of: "PROCESSES", with: alone), processes: processes))
+        }
     }
 
     @Test func aStepAfterAnExitNamesTheLineOfTheExit() {

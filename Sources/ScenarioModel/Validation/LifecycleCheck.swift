@@ -105,7 +105,7 @@ enum LifecycleCheck {
                 return
             case .workload(let workload):
                 // Its operations pick among the ids committed to one store: another store has none of them.
-                if workload.processes.count > 1, let own = workload.processes.first(where: { storage[$0] == .own }) {
+                if Set(workload.processes).count > 1, let own = workload.processes.first(where: { storage[$0] == .own }) {
                     report(step, "a workload's processes share one store, and '\(own)' keeps a store of its own (storage: own); "
                         + "run a workload for it alone, or give it storage: group")
                 }
