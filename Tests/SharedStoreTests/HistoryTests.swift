@@ -64,6 +64,16 @@ import Testing
         #expect(try context.title(kept) == "K")
     }
 
+    /// The same with a batch delete of the process's own, which its all-but-own filter skips as well.
+    @Test func anOlderInsertMergedAfterOwnBatchDeleteStaysDeleted() throws {
+        let pair = try Pair()
+        let doomed = try pair.shareContext().insertNote("D")
+        #expect(try pair.app.batchDelete("Note", author: "app") == [doomed])
+        let result = try pair.app.mergeHistory(into: pair.app.viewContext, consumer: "app")
+        #expect(result.transactions.count == 1, "the share's insert was merged, the app's own batch skipped")
+        #expect(pair.app.viewContext.viewObjects(entity: "Note").isEmpty, "the batch-deleted note did not come back")
+    }
+
     @Test func ownTransactionsAreSkippedButAdvanceTheToken() throws {
         let pair = try Pair()
         let context = pair.app.viewContext

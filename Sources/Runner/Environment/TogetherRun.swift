@@ -160,11 +160,8 @@ final class TogetherRun {
         let busy = Set(waiting.map(\.sent.slot.name) + committing.map(\.sent.slot.name) + checking.map(\.slot.name))
             .union(VirtualEnvironment.processes(of: child))
         // A `sleep` acts at its end: what is delivered before it is handled while it runs (a workload's pacing).
-        let acting = if case .sleep(let duration) = child.step.step {
-            child.paceOffset.map { began.addingClamped($0) } ?? now.addingClamped(duration.nanos)
-        } else {
-            now.addingClamped(env.costs.lead(of: child.step.step))
-        }
+        let acting = sleepEnd(of: child)
+            ?? now.addingClamped(env.costs.lead(of: child.step.step, cold: env.isCold(child.step.process, child.step.step)))
         try env.handOverOverdue(actingAt: acting, besides: busy)
         // What was just committed or answered may have made a process busy again (a waiting write that
         // got the lock now holds its commit): a deferred child goes back to the front, before the others.
@@ -202,12 +199,17 @@ final class TogetherRun {
         }
     }
 
+    /// When `child`, a `sleep` of a branch, ends: that long after its branch's step before it ended (a
+    /// workload's pacing sleep at its operation's moment, counted from the parallel's start); nil for
+    /// any other child, and as written (a sleep then simply waits its duration).
+    private func sleepEnd(of child: RunPlan.PlannedStep) -> UInt64? {
+        guard !env.parallelAsWritten, case .sleep(let duration) = child.step.step, let branch = branch(of: child) else { return nil }
+        return Swift.max(now, child.paceOffset.map { began.addingClamped($0) } ?? branchEnd[branch, default: began].addingClamped(duration.nanos))
+    }
+
     private func runInline(_ child: RunPlan.PlannedStep, position: Int) throws(HarnessFailure) {
-        guard !env.parallelAsWritten, case .sleep(let duration) = child.step.step, let branch = branch(of: child) else {
-            return try step.runInline(child)
-        }
-        // A workload's pacing sleep lasts until its operation's moment, counted from the parallel's start.
-        env.sleepEnd = child.paceOffset.map { began.addingClamped($0) } ?? branchEnd[branch, default: began].addingClamped(duration.nanos)
+        guard let end = sleepEnd(of: child) else { return try step.runInline(child) }
+        env.sleepEnd = end
         defer { env.sleepEnd = nil }
         try step.runInline(child)
         slept[position] = env.sleptNanos

@@ -26,9 +26,11 @@ extension VirtualEnvironment {
         // is made for it, and no `deliver` written that would end the file's hold on replay.
         for slot in runner.orderedSlots where slot !== process && slot.canTakeCommands && scripted.hasPending(for: slot.name)
             && !runner.heldByFault.contains(slot.name) {
-            // What was routed longer than `CostModel.delivery` before the step acts has been handled by then.
+            // What was routed longer than `CostModel.delivery` before the step acts has been handled by then,
+            // unless the process waits in SQLite's busy handler (its lock wait hands it over when it ends).
             let routed = scripted.oldestRouting(for: slot.name) ?? time.now
-            if time.now.addingClamped(costs.lead(of: step.step)) <= routed.addingClamped(costs.delivery) {
+            let acting = time.now.addingClamped(costs.lead(of: step.step, cold: isCold(step.process, step.step)))
+            if acting <= routed.addingClamped(costs.delivery) || backgroundWaits[slot.name] != nil {
                 let point = ChoicePoint(kind: .deliverEarly, count: 2, actors: ["runner", slot.name])
                 guard dependsOnDelivery(step.step, to: slot.name), choose(point) == 1 else { continue }
             }
@@ -44,13 +46,11 @@ extension VirtualEnvironment {
     /// delivered notification within a millisecond or two in real time, whatever the schedule chose at
     /// the steps before. Without this a 5 s `sleep` left an app's history merge undone, and the purge
     /// another process ran after it expired the app's token, which no real-time run does. Only outside
-    /// `parallel` (`handOverOverdue` is its counterpart there); each hand-over is written as a `deliver` step.
+    /// `parallel` (`handOverOverdue` is its counterpart there). Nothing is written for it: a replay as
+    /// written hands the same over at the same moment, by the same rule.
     func handOverWhileWaiting(besides waiting: String? = nil) throws(HarnessFailure) {
         guard runner.runningTogether == 0 else { return }
-        for slot in idleWithDeliveries(besides: waiting.map { [$0] } ?? []) {
-            runner.executed.append(ScenarioStep(location: .schedule, process: slot.name, step: .deliver))
-            try handOver(to: slot)
-        }
+        for slot in idleWithDeliveries(besides: waiting.map { [$0] } ?? []) { try handOver(to: slot) }
     }
 
     /// Among the children of `parallel`, before a child that acts at `acting`: each process none of whose
@@ -65,19 +65,19 @@ extension VirtualEnvironment {
         }
     }
 
-    /// The running processes but `busy` with deliveries waiting that no fault of the file holds back.
+    /// The running processes but `busy` with deliveries waiting, and free to take them: no fault of the
+    /// file holds them back, nor the strategy (its hold is written as a fault, which a replay keeps until
+    /// the `deliver` the schedule writes), and no lock wait keeps them in SQLite's busy handler.
     private func idleWithDeliveries(besides busy: Set<String>) -> [ProcessSlot] {
         runner.orderedSlots.filter { slot in
             !busy.contains(slot.name) && slot.canTakeCommands && !runner.heldByFault.contains(slot.name)
-                && scripted.hasPending(for: slot.name)
+                && holding[slot.name] == nil && backgroundWaits[slot.name] == nil && scripted.hasPending(for: slot.name)
         }
     }
 
-    /// Hands what waits for `slot` over now, ending the strategy's hold on it.
+    /// Hands what waits for `slot` over now.
     private func handOver(to slot: ProcessSlot) throws(HarnessFailure) {
-        let wasHeld = holding.removeValue(forKey: slot.name) != nil
         try runner.send(.handleNotifications, to: slot, lockWaits: .yield)
-        if wasHeld { runner.record(.note("\(slot.name) handles the notifications held back from it"), as: slot.name) }
     }
 
     /// Whether handling the notifications waiting for `process` before `step` rather than after it can

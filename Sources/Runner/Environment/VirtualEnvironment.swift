@@ -141,7 +141,9 @@ final class VirtualEnvironment: RunEnvironment {
         // lock yields, and the runner asks again after each sibling's step (as in real time the siblings act
         // while the process waits); without it, the purge waited out its busy timeout behind a sibling's
         // `end-write` that could only run after it.
-        if runner.runningTogether > 0, request.lockWaits == nil, request.command == .becomeActive || request.command == .enterBackground {
+        // One that expects an error (`expect-error: busy`) meets it inside its command, as in real time.
+        if runner.runningTogether > 0, request.lockWaits == nil, request.expectError == nil,
+           request.command == .becomeActive || request.command == .enterBackground {
             request.lockWaits = .yield
         }
     }

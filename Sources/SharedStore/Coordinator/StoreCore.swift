@@ -58,7 +58,7 @@ final class StoreCore {
     @exclusivity(unchecked) var idleGenerationConnections: [SQLiteConnection] = []
     /// How many history changes (`ACHANGE` rows) the last purge deleted.
     @exclusivity(unchecked) var lastPurgedChanges = 0
-    /// The objects this process's contexts deleted and saved: a history transaction older than the delete
+    /// The objects this process deleted and saved (its contexts' saves, its batch deletes): a history transaction older than the delete
     /// (fetched after it, from an earlier token) that inserted one does not bring it back into a view.
     @exclusivity(unchecked) var committedDeletes: Set<ObjectID> = []
 

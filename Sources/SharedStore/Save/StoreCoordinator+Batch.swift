@@ -153,7 +153,9 @@ extension StoreCoordinator {
             return (deletion.deleted + deletion.touched, names)
         }
         // `batch` gives the IDs in the order of the rows: the deleted, then those updated.
-        return Array(rows.prefix(deletion.deleted.count))
+        let deleted = Array(rows.prefix(deletion.deleted.count))
+        core.committedDeletes.formUnion(deleted)
+        return deleted
     }
 
     /// The rows `keys` as the writer connection sees them now (attributes only).
