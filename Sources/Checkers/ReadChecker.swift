@@ -101,7 +101,7 @@ struct ReadChecker {
         _ read: Observation, history: ObjectHistory, store: String, process: String, step: Int?,
         window: ReadWindow, into anomalies: inout [Anomaly]
     ) {
-        if let state = history.settled(before: window.cutoff), state.operation == .delete,
+        if history.anyDeleteCompleted(before: window.cutoff), let state = history.settled(before: window.cutoff), state.operation == .delete,
            !history.mayChange(between: window.cutoff, and: window.t, where: { $0 == .insert }) {
             anomalies.append(context.anomaly(
                 .missedDelete, process: process, step: step, t: window.t, object: read.object,
@@ -148,7 +148,7 @@ struct ReadChecker {
     ) -> Anomaly? {
         let entries = history.entries
         guard let last = entries.lastStarted(atOrBefore: window.t) else { return nil }
-        let reference = entries.lastCompleted(before: window.cutoff)
+        let reference = entries.lastCompleted(before: window.cutoff, after: (last, window.t))
         let first = reference ?? 0
         if first <= last, entries[first...last].contains(where: { $0.value.matches(value) }) { return nil }
         let name = "\(read.object).\(property)"

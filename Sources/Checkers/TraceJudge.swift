@@ -96,7 +96,10 @@ struct JudgedEvent {
         self.index = index
     }
 
-    var kind: TraceEventKind { events[index].kind }
+    /// Yielded in place (a getter returned a copy of each payload, every string and list retained).
+    var kind: TraceEventKind {
+        _read { yield events[index].kind }
+    }
     var process: String { events[index].process }
     var step: Int? { events[index].step }
     var t: UInt64 { events[index].t }

@@ -146,6 +146,17 @@ struct LatencyTracker {
             if at == entries.count { entries.append(pending) } else { entries.insert(pending, at: at) }
             if crossStore { self.crossStore = true }
         }
+
+        /// The last entry `read` shows: by version within the store, else by values among the last `limit`.
+        func lastShown(by read: Observation, scanning limit: Int) -> Int? {
+            if read.found, let version = read.version, !crossStore {
+                guard let index = entries.lastIndex(atOrBefore: UInt64(clamping: version), time: { UInt64(clamping: $0.version) }),
+                      entries[index].operation != .delete else { return nil }
+                return index
+            }
+            let low = Swift.max(0, entries.count - limit)
+            return entries[low...].lastIndex { LatencyTracker.shows(read, $0) }
+        }
     }
 
     /// By object number, per reader (empty until a commit of the object is followed).
@@ -312,25 +323,17 @@ struct LatencyTracker {
 
     /// A read by `reader` of the object numbered `object` (nil for one no commit wrote).
     mutating func observed(_ read: Observation, by reader: Int?, object position: Int?, invoked: UInt64, t: UInt64) {
-        guard let reader, let position, !pendingObjects[position].isEmpty else { return }
-        var list = pendingObjects[position][reader]
-        guard !list.entries.isEmpty else { return }
-        let pending = list.entries
-        var shown: Int?
-        if read.found, let version = read.version, !list.crossStore {
-            shown = pending.lastIndex(atOrBefore: UInt64(clamping: version), time: { UInt64(clamping: $0.version) })
-            if let index = shown, pending[index].operation == .delete { shown = nil }
-        } else {
-            let low = Swift.max(0, pending.count - valueScanLimit)
-            shown = pending[low...].lastIndex { Self.shows(read, $0) }
+        guard let reader, let position, !pendingObjects[position].isEmpty,
+              !pendingObjects[position][reader].entries.isEmpty else { return }
+        // Changed in place: a list copied out and back was reallocated by the next commit of the object.
+        if let shown = pendingObjects[position][reader].lastShown(by: read, scanning: valueScanLimit) {
+            for entry in pendingObjects[position][reader].entries[...shown] where records[entry.record].seenAt == nil {
+                records[entry.record].seenAt = t
+            }
+            pendingObjects[position][reader].entries.removeFirst(shown + 1)
         }
-        if let shown {
-            for entry in pending[...shown] where records[entry.record].seenAt == nil { records[entry.record].seenAt = t }
-            list.entries = shown + 1 == pending.count ? [] : Array(pending[(shown + 1)...])
-        }
-        for entry in list.entries { notBrought(entry.record, by: reader, invoked: invoked) }
-        list.looked = list.entries.count
-        pendingObjects[position][reader] = list
+        for entry in pendingObjects[position][reader].entries { notBrought(entry.record, by: reader, invoked: invoked) }
+        pendingObjects[position][reader].looked = pendingObjects[position][reader].entries.count
     }
 
     /// A count by `reader`, the payload of `event`, whose ids the event numbers (for the count checker too).

@@ -21,8 +21,17 @@ extension Array where Element: CommitInterval {
     /// The last index, in commit order, of a commit that completed strictly before `instant`: the
     /// newest commit an operation invoked at `instant` must see (everything before it in commit order
     /// is overwritten by then, whenever its writer got round to returning).
-    func lastCompleted(before instant: UInt64) -> Int? {
-        guard instant > 0, var index = lastStarted(atOrBefore: instant - 1) else { return nil }
+    ///
+    /// `after` is a search already made, the last index started at or before a time: when `instant` is at or
+    /// before it, the search goes back from that index rather than from the end of the history.
+    func lastCompleted(before instant: UInt64, after known: (index: Int, atOrBefore: UInt64)? = nil) -> Int? {
+        guard instant > 0 else { return nil }
+        let found = if let known, instant - 1 <= known.atOrBefore {
+            lastIndex(atOrBefore: instant - 1, below: known.index + 1, time: \.start)
+        } else {
+            lastStarted(atOrBefore: instant - 1)
+        }
+        guard var index = found else { return nil }
         while self[index].end >= instant {
             guard index > 0 else { return nil }
             index -= 1
@@ -101,17 +110,23 @@ struct PropertyHistory {
 }
 
 /// The committed history of one object in one store, in commit order.
+///
+/// Its state is written only while the oracle is built, in commit order, and read only after: no access
+/// can overlap, and checking at run time that none does cost every read of a long run a lookup.
 final class ObjectHistory {
     let id: String
     let entity: String
     /// Where its id sits in its store's `CommitOracle.idsByEntity[entity]` list.
     let listIndex: Int
-    private(set) var operations: [OperationEntry] = []
+    @exclusivity(unchecked) private(set) var operations: [OperationEntry] = []
+    /// When the first delete of it completed (nil while none did): most reads come before any delete
+    /// and need not look for one.
+    @exclusivity(unchecked) private var firstDeleteEnd: UInt64?
     /// Each property committed, in the order first committed, with its history: found by comparing names
     /// (a model's few short names are compared faster than one is hashed, and a table each cost every read
     /// a lookup), through `propertyIndex` once there are more than a few.
-    private var properties: [(name: String, history: PropertyHistory)] = []
-    private var propertyIndex: [String: Int]?
+    @exclusivity(unchecked) private var properties: [(name: String, history: PropertyHistory)] = []
+    @exclusivity(unchecked) private var propertyIndex: [String: Int]?
 
     init(id: String, entity: String, listIndex: Int) {
         self.id = id
@@ -125,7 +140,10 @@ final class ObjectHistory {
     func record(_ object: CommittedObject, start: UInt64, end: UInt64, writer: String, step: Int?) {
         operations.append(OperationEntry(
             start: start, end: end, operation: object.operation, version: object.version, writer: writer, step: step))
-        guard object.operation != .delete else { return }
+        guard object.operation != .delete else {
+            firstDeleteEnd = Swift.min(firstDeleteEnd ?? end, end)
+            return
+        }
         for (property, value) in object.values {
             let at: Int
             if let known = position(of: property) {
@@ -159,6 +177,12 @@ final class ObjectHistory {
         operations.lastCompleted(before: instant).map { operations[$0] }
     }
 
+    /// Whether a delete of the object completed before `instant`: when none did, none is settled then.
+    func anyDeleteCompleted(before instant: UInt64) -> Bool {
+        guard let firstDeleteEnd else { return false }
+        return firstDeleteEnd < instant
+    }
+
     /// Whether the object existed (inserted or updated, not deleted) for certain at `instant`.
     func exists(before instant: UInt64) -> Bool {
         guard let op = settled(before: instant) else { return false }
@@ -170,14 +194,16 @@ final class ObjectHistory {
     /// have changed what was seen.
     func mayChange(between invoked: UInt64, and completed: UInt64, where match: (ChangeOperation) -> Bool = { _ in true }) -> Bool {
         guard let last = operations.lastStarted(atOrBefore: completed) else { return false }
-        let first = (operations.lastCompleted(before: invoked) ?? -1) + 1
+        let first = (operations.lastCompleted(before: invoked, after: (last, completed)) ?? -1) + 1
         guard first <= last else { return false }
         return operations[first...last].contains { match($0.operation) }
     }
 
-    /// Whether any operation was committed at all by the time an operation completing at `instant` ran.
+    /// Whether any operation was committed at all by the time an operation completing at `instant` ran:
+    /// whether the first did (commit order is start order), found without a search of the whole history.
     func anyStarted(atOrBefore instant: UInt64) -> Bool {
-        operations.lastStarted(atOrBefore: instant) != nil
+        guard let first = operations.first else { return false }
+        return first.start <= instant
     }
 
     /// The last insert settled before `instant`.
@@ -196,10 +222,13 @@ extension Array {
     /// Galloping from the end (the last element, then 2, 4, 8... back), then binary within the bracket:
     /// reads ask for the newest commits, and a plain binary search began in the middle of a long history,
     /// one cache miss per halving; the 2M-event run's histories, twice as long, missed all the more.
-    func lastIndex(atOrBefore t: UInt64, time: (Element) -> UInt64) -> Int? {
+    ///
+    /// `below` is an index every element from which on is known to be later than `t` (the count, unless a
+    /// search for a later time already found where it ends): the gallop starts there.
+    func lastIndex(atOrBefore t: UInt64, below end: Int? = nil, time: (Element) -> UInt64) -> Int? {
         // Every index at or past `high` has a later time; every index before `low`, one at or before `t`.
         var low = 0
-        var high = count
+        var high = end ?? count
         var step = 1
         while high > 0 {
             let probe = Swift.max(0, high - step)
