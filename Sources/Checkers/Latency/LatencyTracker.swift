@@ -480,9 +480,12 @@ extension LatencyTracker: TraceJudge {
         switch event.kind {
         case .saveCommitted(let save):
             commit(save, writer: event.process, step: event.step, t: event.t)
-        case .observed(let read) where read.store == nil:
+        case .observed(let read):
+            // Tested inside the case: a `where` clause copied the payload a second time.
+            guard read.store == nil else { return }
             observed(read, by: event.number(in: numbers), object: event.number(of: read.object, in: numbers), invoked: event.invoked, t: event.t)
-        case .counted(let count) where count.store == nil:
+        case .counted(let count):
+            guard count.store == nil else { return }
             counted(count, event: &event, by: event.number(in: numbers))
         case .notificationReceived(let notification):
             notificationReceived(by: event.number(in: numbers), t: event.t, postedAt: notification.postedAt)
