@@ -150,7 +150,8 @@ struct ReadChecker {
         guard let last = entries.lastStarted(atOrBefore: window.t) else { return nil }
         let reference = entries.lastCompleted(before: window.cutoff, after: (last, window.t))
         let first = reference ?? 0
-        if first <= last, entries[first...last].contains(where: { $0.value.matches(value) }) { return nil }
+        // By index: a closure over the elements copied each entry (its value and writer retained).
+        if first <= last, (first...last).contains(where: { entries[$0].value.matches(value) }) { return nil }
         let name = "\(read.object).\(property)"
         if let reference, history.wasEverCommitted(value),
            let old = entries[..<first].lastIndex(where: { $0.value.matches(value) }) {
@@ -210,8 +211,9 @@ extension ReadChecker: TraceJudge {
 
     /// A read of the live store (one of an opened copy is checked by the copy's verification).
     mutating func see(_ event: inout JudgedEvent, into findings: inout CheckFindings) {
-        guard case .observed(let read) = event.kind, read.store == nil else { return }
-        let number = event.number(in: oracle.numbers), object = event.number(of: read.object, in: oracle.numbers)
+        // Numbered before the read is bound: a change to the event while it is bound would copy it.
+        let number = event.number(in: oracle.numbers), object = event.observedObject(in: oracle.numbers)
+        guard let read = event.observation, read.store == nil else { return }
         observe(read, process: event.process, number: number, object: object, step: event.step,
                 invoked: event.invoked, t: event.t, into: &findings.anomalies)
     }

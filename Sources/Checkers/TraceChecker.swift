@@ -106,7 +106,7 @@ public enum TraceChecker {
                 for index in buffer.indices {
                     let kind = EventKinds(buffer[index].kind)
                     guard kind != .unjudged else { continue }
-                    var event = JudgedEvent(buffer, index: index)
+                    var event = JudgedEvent(buffer, index: index, kinds: kind)
                     for (sees, judge) in seen where sees.contains(kind) {
                         judge._withUnsafeGuaranteedRef { $0.see(&event, into: &findings) }
                     }

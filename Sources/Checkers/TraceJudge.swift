@@ -91,15 +91,25 @@ struct JudgedEvent {
     private var objectNumber: (id: String, number: Int?)?
     private var countedNumbers: [Int?]?
 
-    init(_ events: UnsafeBufferPointer<TraceEvent>, index: Int) {
+    init(_ events: UnsafeBufferPointer<TraceEvent>, index: Int, kinds: EventKinds) {
         self.events = events
         self.index = index
+        self.kinds = kinds
+        if kinds == .observed, case .observed(let read) = events[index].kind {
+            observation = read
+        } else {
+            observation = nil
+        }
     }
 
-    /// Yielded in place (a getter returned a copy of each payload, every string and list retained).
-    var kind: TraceEventKind {
-        _read { yield events[index].kind }
-    }
+    var kind: TraceEventKind { events[index].kind }
+    /// The event's kind, as a set of one (a test that binds no payload).
+    let kinds: EventKinds
+    /// The read an `observed` event holds, bound once for every judge that sees it. Bound by each from
+    /// `kind`, through the trace's buffer, it was copied (every string and list retained) per judge:
+    /// nothing tells the compiler that no call the judge makes writes the buffer. A judge that binds it
+    /// from here and does not change the event before it is done with it borrows it.
+    let observation: Observation?
     var process: String { events[index].process }
     var step: Int? { events[index].step }
     var t: UInt64 { events[index].t }
@@ -112,6 +122,12 @@ struct JudgedEvent {
         let found = numbers.process(events[index].process)
         processNumber = .some(found)
         return found
+    }
+
+    /// The number of the object an `observed` event read, nil for one no commit wrote (or another event).
+    mutating func observedObject(in numbers: TraceNumbers) -> Int? {
+        guard let id = observation?.object else { return nil }
+        return number(of: id, in: numbers)
     }
 
     /// `id`'s number in `numbers`, nil for an object no commit wrote.

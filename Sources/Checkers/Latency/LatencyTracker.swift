@@ -477,14 +477,18 @@ extension LatencyTracker: TraceJudge {
     }
 
     mutating func see(_ event: inout JudgedEvent, into findings: inout CheckFindings) {
+        if event.kinds == .observed {
+            // Numbered before the read is bound (see `JudgedEvent.observation`).
+            let reader = event.number(in: numbers), object = event.observedObject(in: numbers)
+            guard let read = event.observation, read.store == nil else { return }
+            observed(read, by: reader, object: object, invoked: event.invoked, t: event.t)
+            return
+        }
         switch event.kind {
         case .saveCommitted(let save):
             commit(save, writer: event.process, step: event.step, t: event.t)
-        case .observed(let read):
-            // Tested inside the case: a `where` clause copied the payload a second time.
-            guard read.store == nil else { return }
-            observed(read, by: event.number(in: numbers), object: event.number(of: read.object, in: numbers), invoked: event.invoked, t: event.t)
         case .counted(let count):
+            // Tested inside the case: a `where` clause copied the payload a second time.
             guard count.store == nil else { return }
             counted(count, event: &event, by: event.number(in: numbers))
         case .notificationReceived(let notification):
