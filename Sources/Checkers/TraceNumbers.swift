@@ -5,28 +5,22 @@ import Trace
 /// strings (its process's name twice, its object's id three times), now one of its object's id.
 struct TraceNumbers {
     /// The header's processes by number, in header order (a name given twice is numbered once).
-    private(set) var processes: [String] = []
-    private var processNumbers: [String: Int] = [:]
+    private var processTable = NameTable()
     /// Object id to number, for every object some commit of the trace wrote (to any store).
     private var objectNumbers: [String: Int] = [:]
 
     init(processes: [TraceProcess]) {
-        for process in processes where processNumbers[process.name] == nil {
-            processNumbers[process.name] = self.processes.count
-            self.processes.append(process.name)
-        }
+        for process in processes { processTable.add(process.name) }
     }
+
+    /// The header's processes by number.
+    var processes: [String] { processTable.names }
 
     /// How many objects are numbered.
     var objectCount: Int { objectNumbers.count }
 
     /// The number of process `name`, nil for one the header does not name (the runner, the hub).
-    func process(_ name: String) -> Int? {
-        // A few short names are told apart by comparing them faster than by hashing one.
-        processes.count <= Self.scannedProcesses ? processes.firstIndex(of: name) : processNumbers[name]
-    }
-
-    private static let scannedProcesses = 8
+    func process(_ name: String) -> Int? { processTable.number(of: name) }
 
     /// The number of object `id`, nil for one no commit wrote.
     func object(_ id: String) -> Int? { objectNumbers[id] }

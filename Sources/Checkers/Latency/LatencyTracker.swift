@@ -121,10 +121,11 @@ struct LatencyTracker {
     /// An array, not a dictionary: hashing an integer key for every reader of every commit cost more than
     /// the pair's bookkeeping.
     private var pairIDs: [Int] = []
-    private var writerIDs: [String: Int] = [:]
+    private var writerIDs = NameTable()
     private var readersByStore: [String: [Int]] = [:]
-    /// Per store committed to, `candidates(of:acrossStores:)` both ways.
-    private var commitReaders: [String: (local: [(Int, Bool)], all: [(Int, Bool)])] = [:]
+    /// Stores committed to, numbered; beside each, `candidates(of:acrossStores:)` both ways.
+    private var committedStores = NameTable()
+    private var commitReaders: [(local: [(Int, Bool)], all: [(Int, Bool)])] = []
     private var awaitingNotification: [Queue]
     /// Per reader: records no refresh has brought yet (in no particular order).
     private var awaitingRefresh: [[Int]]
@@ -201,13 +202,7 @@ struct LatencyTracker {
         // A restore, a migration or the starting store file is no process's write: nothing propagates from it.
         guard commit.source.propagates, let first = commit.objects.first else { return }
         let candidates = candidates(of: commit.store, acrossStores: commit.source != .syncImport)
-        let writerID: Int
-        if let known = writerIDs[writer] {
-            writerID = known
-        } else {
-            writerID = writerIDs.count
-            writerIDs[writer] = writerID
-        }
+        let writerID = writerIDs.add(writer)
         let readers = candidates.filter { readerNames[$0.0] != writer && isRunning($0.0) }
         guard !readers.isEmpty else { return }
         let firstRecord = records.count
@@ -247,11 +242,14 @@ struct LatencyTracker {
     /// readers, then (`acrossStores`: all but a sync import) every other store's. Made once per store: built
     /// anew for every commit, the lists cost more than the commit's bookkeeping.
     private mutating func candidates(of store: String, acrossStores: Bool) -> [(Int, Bool)] {
-        if let known = commitReaders[store] { return acrossStores ? known.all : known.local }
+        if let known = committedStores.number(of: store) {
+            return acrossStores ? commitReaders[known].all : commitReaders[known].local
+        }
         let local = (readersByStore[store] ?? []).map { ($0, false) }
         var all = local
         for (other, ids) in readersByStore where other != store { all += ids.map { ($0, true) } }
-        commitReaders[store] = (local, all)
+        committedStores.add(store)
+        commitReaders.append((local, all))
         return acrossStores ? all : local
     }
 

@@ -111,13 +111,11 @@ struct PropertyHistory {
 
 /// The committed history of one object in one store, in commit order.
 ///
-/// Its state is written only while the oracle is built, in commit order, and read only after: no access
-/// can overlap, and checking at run time that none does cost every read of a long run a lookup.
+/// Its state is written only by `CommitOracle.apply`, one commit at a time, never while a judge reads it:
+/// no access can overlap, and checking at run time that none does cost every read of a long run a lookup.
 final class ObjectHistory {
     let id: String
     let entity: String
-    /// Where its id sits in its store's `CommitOracle.idsByEntity[entity]` list.
-    let listIndex: Int
     @exclusivity(unchecked) private(set) var operations: [OperationEntry] = []
     /// When the first delete of it completed (nil while none did): most reads come before any delete
     /// and need not look for one.
@@ -128,10 +126,15 @@ final class ObjectHistory {
     @exclusivity(unchecked) private var properties: [(name: String, history: PropertyHistory)] = []
     @exclusivity(unchecked) private var propertyIndex: [String: Int]?
 
-    init(id: String, entity: String, listIndex: Int) {
+    init(id: String, entity: String) {
         self.id = id
         self.entity = entity
-        self.listIndex = listIndex
+    }
+
+    /// When its last commit, a delete, was complete; `UInt64.max` while its last commit is not a delete.
+    var goneFrom: UInt64 {
+        guard let last = operations.last, last.operation == .delete else { return .max }
+        return last.end
     }
 
     /// The latest operation committed so far (while applying in commit order: the current state).

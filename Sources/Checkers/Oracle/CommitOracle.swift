@@ -40,10 +40,6 @@ struct CommitOracle {
     private(set) var stores: [String] = []
     /// Per store and entity, the ids committed there, in the order first committed.
     private(set) var idsByEntity: [String: [String: [String]]] = [:]
-    /// Beside each id of `idsByEntity` (at the history's `listIndex`): when its last commit, a delete, was complete (`UInt64.max` while
-    /// its last commit is not a delete), so a count skips the objects gone before it without reading
-    /// their histories.
-    private(set) var goneFromByEntity: [String: [String: [UInt64]]] = [:]
     /// Whether the model has sub-entities (then `kinds` says which entity's objects are another's).
     var hasInheritance = false
     /// Whether objects of the first entity are objects of the second (the trace header's inheritance).
@@ -61,13 +57,13 @@ struct CommitOracle {
     static func order(_ commits: consuming [CommitEvent]) -> [CommitEvent] {
         // Positions are sorted, not the events: an event is large (its commit's objects and values), and
         // moving each through a sort and two copies cost more than judging it.
-        var byStore: [String: [Int]] = [:]
-        var storeOrder: [String] = []
+        var stores = NameTable()
+        var byStore: [[Int]] = []
         // By position: binding each event (`for commit in commits`) copied it, retaining everything it holds.
         for position in commits.indices {
-            let store = commits[position].commit.store
-            if byStore[store] == nil { storeOrder.append(store) }
-            byStore[store, default: []].append(position)
+            let store = stores.add(commits[position].commit.store)
+            if store == byStore.count { byStore.append([]) }
+            byStore[store].append(position)
         }
         // Compared by their times alone: binding two whole events per comparison copied (and retained)
         // their stores, objects and writers.
@@ -81,8 +77,7 @@ struct CommitOracle {
         var positions: [Int] = []
         positions.reserveCapacity(commits.count)
         var ends: [Int] = []
-        for store in storeOrder {
-            var list = byStore[store]!
+        for var list in byStore {
             // Writers usually record their commits in commit order: sort only when they did not.
             if !zip(list, list.dropFirst()).allSatisfy({ !before($1, $0) }) { list.sort(by: before) }
             positions += list
@@ -134,9 +129,13 @@ struct CommitOracle {
 
     /// Beside each of `ids(of:in:)`, in the same order: when the object's last commit, a delete, was
     /// complete; `UInt64.max` for one whose last commit is not a delete.
+    /// Found when asked (once per entity and store a count names), from the histories: kept up to date
+    /// by every commit, the lists cost each commit two lookups by name.
     func goneFrom(of entity: String, in store: String) -> [UInt64] {
-        guard hasInheritance, let byEntity = goneFromByEntity[store] else { return goneFromByEntity[store]?[entity] ?? [] }
-        return byEntity.keys.sorted().filter { kinds($0, entity) }.flatMap { byEntity[$0]! }
+        guard let index = storeIndex(of: store) else { return [] }
+        return ids(of: entity, in: store).map { id in
+            numbers.object(id).flatMap { histories[index][$0]?.goneFrom } ?? .max
+        }
     }
 
     /// The same scenario object committed to another store than `store` (the first such store), for
@@ -171,14 +170,11 @@ struct CommitOracle {
             if let existing = histories[store][number] {
                 history = existing
             } else {
-                history = ObjectHistory(id: object.id, entity: object.entity,
-                                        listIndex: idsByEntity[commit.store]?[object.entity]?.count ?? 0)
+                history = ObjectHistory(id: object.id, entity: object.entity)
                 histories[store][number] = history
                 idsByEntity[commit.store, default: [:]][object.entity, default: []].append(object.id)
-                goneFromByEntity[commit.store, default: [:]][object.entity, default: []].append(.max)
             }
             history.record(object, start: event.start, end: event.end, writer: event.writer, step: event.step)
-            goneFromByEntity[commit.store]![history.entity]![history.listIndex] = object.operation == .delete ? event.end : .max
             if object.operation == .delete { deletedIDs[commit.store, default: []].insert(object.id) }
         }
     }
