@@ -24,13 +24,12 @@ struct LostUpdateChecker {
     /// Judges `event` against the commits before it in its store; call before `oracle.apply(event)`.
     func willCommit(_ event: CommitEvent, oracle: CommitOracle, into anomalies: inout [Anomaly]) {
         let commit = event.commit, process = event.writer, t = event.end
-        let conflicted = commit.conflicted.map(Set.init)
         for object in commit.objects where object.operation == .update {
             guard let base = object.baseVersion,
                   let history = oracle.history(store: commit.store, object: object.id),
                   let latest = history.latest, latest.operation != .delete, latest.version > base else { continue }
             // Traces that predate `conflicted` say only that some conflict was resolved.
-            let detected = conflicted?.contains(object.id) ?? commit.conflictResolved
+            let detected = commit.conflicted.map { $0.contains(object.id) } ?? commit.conflictResolved
             let changed = Set(object.changed)
             for property in object.values.keys.sorted() {
                 guard let value = object.values[property], let newest = history.property(property)?.lastChange,

@@ -30,6 +30,10 @@ public enum TraceChecker {
         // values and lists retained and released again) cost a long run's checking more than most judgments.
         let events = trace.events
         events.withUnsafeBufferPointer { events in
+            // Room made at once: grown by doubling, the large commits were moved again and again.
+            var saves = 0
+            for index in events.indices { if case .saveCommitted = events[index].kind { saves += 1 } }
+            commits.reserveCapacity(saves)
             for index in events.indices {
                 switch events[index].kind {
                 case .saveCommitted(let commit):

@@ -154,17 +154,19 @@ struct CommitOracle {
 
     /// Adds `ordered[position]` to the histories (call for each position in turn).
     mutating func apply(_ position: Int) {
-        let event = ordered[position]
-        let commit = event.commit
+        // Read in place: a copy of the event retained and released everything its commit holds.
+        let storeName = ordered[position].commit.store
+        let start = ordered[position].start, end = ordered[position].end
+        let writer = ordered[position].writer, step = ordered[position].step
         let store: Int
-        if let known = stores.firstIndex(of: commit.store) {
+        if let known = stores.firstIndex(of: storeName) {
             store = known
         } else {
             store = stores.count
-            stores.append(commit.store)
+            stores.append(storeName)
             histories.append(Array(repeating: nil, count: numbers.objectCount))
         }
-        for object in commit.objects {
+        for object in ordered[position].commit.objects {
             let number = numbers.object(object.id)!
             let history: ObjectHistory
             if let existing = histories[store][number] {
@@ -172,10 +174,10 @@ struct CommitOracle {
             } else {
                 history = ObjectHistory(id: object.id, entity: object.entity)
                 histories[store][number] = history
-                idsByEntity[commit.store, default: [:]][object.entity, default: []].append(object.id)
+                idsByEntity[storeName, default: [:]][object.entity, default: []].append(object.id)
             }
-            history.record(object, start: event.start, end: event.end, writer: event.writer, step: event.step)
-            if object.operation == .delete { deletedIDs[commit.store, default: []].insert(object.id) }
+            history.record(object, start: start, end: end, writer: writer, step: step)
+            if object.operation == .delete { deletedIDs[storeName, default: []].insert(object.id) }
         }
     }
 }
