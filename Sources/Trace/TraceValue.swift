@@ -1,4 +1,5 @@
 import Basics
+import Foundation
 
 /// A property value as the trace records it: a JSON scalar.
 ///
@@ -87,12 +88,23 @@ public enum TraceValue: Sendable, Hashable, Codable, CustomStringConvertible {
     private static func sameBytes(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
         var (a, b) = (a, b)
-        return a.withUTF8 { left in b.withUTF8 { right in left.elementsEqual(right) } }
+        return a.withUTF8 { left in
+            b.withUTF8 { right in
+                // By memcmp: compared byte by byte, the buffers cost a read's judgment more than its lookups.
+                guard let l = left.baseAddress, let r = right.baseAddress else { return true }
+                return memcmp(l, r, left.count) == 0
+            }
+        }
     }
 
     /// Numeric equality across `int` and `double` (a scenario's `rank: 1` may be read back as 1.0).
     public func matches(_ other: TraceValue) -> Bool {
-        switch (self, other) {
+        // Strings, the usual values, compared without pairing the two values first (a copy of each).
+        if case .string(let a) = self {
+            guard case .string(let b) = other else { return false }
+            return Self.sameBytes(a, b)
+        }
+        return switch (self, other) {
         case (.int(let a), .double(let b)): Double(a) == b
         case (.double(let a), .int(let b)): a == Double(b)
         default: self == other
