@@ -22,8 +22,8 @@ extension Array where Element: CommitInterval {
     /// newest commit an operation invoked at `instant` must see (everything before it in commit order
     /// is overwritten by then, whenever its writer got round to returning).
     ///
-    /// `after` is a search already made, the last index started at or before a time: when `instant` is at or
-    /// before it, the search goes back from that index rather than from the end of the history.
+    /// `after` is a search already made, the last index started at or before a time: when `instant - 1` is at
+    /// or before that time, the search goes back from that index rather than from the end of the history.
     func lastCompleted(before instant: UInt64, after known: (index: Int, atOrBefore: UInt64)? = nil) -> Int? {
         guard instant > 0 else { return nil }
         let found = if let known, instant - 1 <= known.atOrBefore {
@@ -117,7 +117,8 @@ final class ObjectHistory {
     let id: String
     let entity: String
     @exclusivity(unchecked) private(set) var operations: [OperationEntry] = []
-    /// When the first delete of it completed (nil while none did): most reads come before any delete
+    /// The earliest completion of any delete of it (nil while none is recorded; a sync import's end is not
+    /// tightened, so it need not be the first delete in commit order): most reads come before any delete
     /// and need not look for one.
     @exclusivity(unchecked) private var firstDeleteEnd: UInt64?
     /// Each property committed, in the order first committed, with its history: found by comparing names
