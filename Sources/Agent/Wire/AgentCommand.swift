@@ -57,19 +57,14 @@ extension AgentCommand {
     /// asked again once the lock may be free (the deterministic mode's lock waits): those that take the
     /// write lock first, or a checkpoint, which waits for readers before it writes anything.
     public var yieldsOnLockWait: Bool {
-        switch step {
-        case .save, .autosave, .batchInsert, .batchUpdate, .batchDelete, .beginWrite, .purgeHistory, .checkpoint: true
-        default: false
-        }
+        guard let step else { return false }
+        return step.effect.writeLock != .none
     }
 
     /// Whether the command is a write the deterministic mode keeps open for its cost among the children of
     /// `parallel` when asked (`AgentRequest.holdsCommit`): a save, a batch operation, a purge.
     public var mayHoldItsCommit: Bool {
-        switch step {
-        case .save, .autosave, .batchInsert, .batchUpdate, .batchDelete, .purgeHistory: true
-        default: false
-        }
+        step?.effect.writeLock == .commits
     }
 
     /// Whether the command is a check that may be asked again until its deadline (`within`), and that deadline.

@@ -99,11 +99,8 @@ public struct CostModel: Sendable, Hashable {
     /// what it costs. A process's first command after its launch (`cold`) may act `firstRequest` later.
     func lead(of step: Step, cold: Bool = false) -> UInt64 {
         if cold { return lead(of: step).addingClamped(firstRequest) }
-        switch step {
-        case .batchInsert: return request.addingClamped(settle(of: step))
-        case .save, .batchUpdate, .batchDelete, .purgeHistory: return request
-        default: return cost(of: step)
-        }
+        guard step.effect.writeLock == .commits else { return cost(of: step) }
+        return request.addingClamped(settle(of: step))
     }
 
     /// How long a step of a `parallel` runs at least before what it does can reach its siblings: a batch
@@ -125,16 +122,14 @@ public struct CostModel: Sendable, Hashable {
     /// its command (a launch, an exit, a commit, a read of the store); a `sleep` and the control steps
     /// take nothing here (a sleep's time is its own).
     func cost(of step: Step) -> UInt64 {
-        switch step {
-        case .launch, .push, .reload: launch
+        switch step.effect.cost {
+        case .launch: launch
         case .exit: exit
-        case .batchInsert(_, let count, _): batch(count)
-        case .sleep, .advanceClock, .fault, .parallel, .sequence, .workload, .restoreStore, .appUpdate: 0
-        case .save, .batchUpdate, .batchDelete, .endWrite, .purgeHistory, .checkpoint, .sync, .leech, .copyStore:
-            request + commit
-        case .fetch, .refreshAll, .runRefresh, .mergeHistory, .openCopy, .read, .count, .results, .beginWrite:
-            request + storeRead
-        default: request
+        case .rows(let count): batch(count)
+        case .none: 0
+        case .commit: request + commit
+        case .storeRead: request + storeRead
+        case .request: request
         }
     }
 }
