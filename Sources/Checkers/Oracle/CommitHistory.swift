@@ -121,11 +121,11 @@ final class ObjectHistory {
     /// tightened, so it need not be the first delete in commit order): most reads come before any delete
     /// and need not look for one.
     @exclusivity(unchecked) private var firstDeleteEnd: UInt64?
-    /// Each property committed, in the order first committed, with its history: found by comparing names
-    /// (a model's few short names are compared faster than one is hashed, and a table each cost every read
-    /// a lookup), through `propertyIndex` once there are more than a few.
-    @exclusivity(unchecked) private var properties: [(name: String, history: PropertyHistory)] = []
-    @exclusivity(unchecked) private var propertyIndex: [String: Int]?
+    /// Each property committed, numbered in the order first committed (a model's few short names are
+    /// compared faster than one is hashed, and a table each cost every read a lookup)...
+    @exclusivity(unchecked) private var propertyNames = NameTable()
+    /// ...and its history, at its number.
+    @exclusivity(unchecked) private var properties: [PropertyHistory] = []
 
     init(id: String, entity: String) {
         self.id = id
@@ -149,32 +149,14 @@ final class ObjectHistory {
             return
         }
         for (property, value) in object.values {
-            let at: Int
-            if let known = position(of: property) {
-                at = known
-            } else {
-                at = properties.count
-                properties.append((property, PropertyHistory()))
-                if propertyIndex != nil {
-                    propertyIndex![property] = at
-                } else if properties.count > Self.scannedProperties {
-                    propertyIndex = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($0.element.name, $0.offset) })
-                }
-            }
-            properties[at].history.append(
+            let at = propertyNames.add(property)
+            if at == properties.count { properties.append(PropertyHistory()) }
+            properties[at].append(
                 ValueEntry(start: start, end: end, version: object.version, value: value, writer: writer, step: step))
         }
     }
 
-    /// Up to how many properties `position(of:)` compares names rather than keep a table.
-    private static let scannedProperties = 8
-
-    private func position(of property: String) -> Int? {
-        if let propertyIndex { return propertyIndex[property] }
-        return properties.firstIndex { $0.name == property }
-    }
-
-    func property(_ name: String) -> PropertyHistory? { position(of: name).map { properties[$0].history } }
+    func property(_ name: String) -> PropertyHistory? { propertyNames.number(of: name).map { properties[$0] } }
 
     /// The operation an operation invoked at `instant` must see (the newest completed before it).
     func settled(before instant: UInt64) -> OperationEntry? {

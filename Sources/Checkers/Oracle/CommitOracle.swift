@@ -36,8 +36,10 @@ struct CommitOracle {
     let numbers: TraceNumbers
     /// Per store of `stores`, by object number: the object's history there.
     private var histories: [[ObjectHistory?]] = []
+    /// Every store written, numbered in the order first written.
+    private var storeNames = NameTable()
     /// Every store written, in the order first written.
-    private(set) var stores: [String] = []
+    var stores: [String] { storeNames.names }
     /// Per store and entity, the ids committed there, in the order first committed.
     private(set) var idsByEntity: [String: [String: [String]]] = [:]
     /// Whether the model has sub-entities (then `kinds` says which entity's objects are another's).
@@ -108,7 +110,7 @@ struct CommitOracle {
 
     /// The history of `object` in `store`, if anything of it was ever committed there.
     func history(store: String, object: String) -> ObjectHistory? {
-        guard let store = stores.firstIndex(of: store), let object = numbers.object(object) else { return nil }
+        guard let store = storeNames.number(of: store), let object = numbers.object(object) else { return nil }
         return histories[store][object]
     }
 
@@ -119,7 +121,7 @@ struct CommitOracle {
     func histories(store: Int) -> [ObjectHistory?] { histories[store] }
 
     /// Where `store` is in `stores`, if it was ever written.
-    func storeIndex(of store: String) -> Int? { stores.firstIndex(of: store) }
+    func storeIndex(of store: String) -> Int? { storeNames.number(of: store) }
 
     /// The ids of `entity` and its sub-entities ever committed to `store`.
     func ids(of entity: String, in store: String) -> [String] {
@@ -158,14 +160,8 @@ struct CommitOracle {
         let storeName = ordered[position].commit.store
         let start = ordered[position].start, end = ordered[position].end
         let writer = ordered[position].writer, step = ordered[position].step
-        let store: Int
-        if let known = stores.firstIndex(of: storeName) {
-            store = known
-        } else {
-            store = stores.count
-            stores.append(storeName)
-            histories.append(Array(repeating: nil, count: numbers.objectCount))
-        }
+        let store = storeNames.add(storeName)
+        if store == histories.count { histories.append(Array(repeating: nil, count: numbers.objectCount)) }
         for object in ordered[position].commit.objects {
             let number = numbers.object(object.id)!
             let history: ObjectHistory

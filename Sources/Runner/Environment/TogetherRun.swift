@@ -160,8 +160,7 @@ final class TogetherRun {
         let busy = Set(waiting.map(\.sent.slot.name) + committing.map(\.sent.slot.name) + checking.map(\.slot.name))
             .union(VirtualEnvironment.processes(of: child))
         // A `sleep` acts at its end: what is delivered before it is handled while it runs (a workload's pacing).
-        let acting = sleepEnd(of: child)
-            ?? now.addingClamped(env.costs.lead(of: child.step.step, cold: env.isCold(child.step.process, child.step.step)))
+        let acting = sleepEnd(of: child) ?? env.latestAct(of: child.step)
         try env.handOverOverdue(actingAt: acting, besides: busy)
         // What was just committed or answered may have made a process busy again (a waiting write that
         // got the lock now holds its commit): a deferred child goes back to the front, before the others.

@@ -29,7 +29,7 @@ extension VirtualEnvironment {
             // What was routed longer than `CostModel.delivery` before the step acts has been handled by then,
             // unless the process waits in SQLite's busy handler (its lock wait hands it over when it ends).
             let routed = scripted.oldestRouting(for: slot.name) ?? time.now
-            let acting = time.now.addingClamped(costs.lead(of: step.step, cold: isCold(step.process, step.step)))
+            let acting = latestAct(of: step)
             if acting <= routed.addingClamped(costs.delivery) || backgroundWaits[slot.name] != nil {
                 let point = ChoicePoint(kind: .deliverEarly, count: 2, actors: ["runner", slot.name])
                 guard dependsOnDelivery(step.step, to: slot.name), choose(point) == 1 else { continue }

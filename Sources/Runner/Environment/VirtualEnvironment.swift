@@ -166,6 +166,12 @@ final class VirtualEnvironment: RunEnvironment {
         return cold.contains(process) && step.isPerformedByProcess
     }
 
+    /// When `step`, started now, acts at the latest: what it does may reach the other processes by then
+    /// (`CostModel.lead`, its first command after a launch later by `firstRequest`).
+    func latestAct(of step: ScenarioStep) -> UInt64 {
+        time.now.addingClamped(costs.lead(of: step.step, cold: isCold(step.process, step.step)))
+    }
+
     /// No process id: it would differ from run to run.
     func pid(of child: any SupervisedProcess) -> Int32? { nil }
 

@@ -58,8 +58,9 @@ final class StoreCore {
     @exclusivity(unchecked) var idleGenerationConnections: [SQLiteConnection] = []
     /// How many history changes (`ACHANGE` rows) the last purge deleted.
     @exclusivity(unchecked) var lastPurgedChanges = 0
-    /// The objects this process deleted and saved (its contexts' saves, its batch deletes): a history transaction older than the delete
-    /// (fetched after it, from an earlier token) that inserted one does not bring it back into a view.
+    /// The objects this process deleted and saved (its contexts' saves, its batch deletes): a history
+    /// transaction older than the delete (fetched after it, from an earlier token) that inserted one does
+    /// not bring it back into a view.
     @exclusivity(unchecked) var committedDeletes: Set<ObjectID> = []
 
     init(url: URL, model: Model, options: StoreOptions, clock: any StoreClock, eventSink: StoreEventSink?)
