@@ -164,7 +164,8 @@ struct ErrorChecker {
             anomalies.append(context.anomaly(
                 .storeLoadFailed, process: process, step: step, t: t, seen: record.message,
                 explanation: "\(process)'s \(operation) failed at \(when) on a store it could not load or read, where Core Data's loadPersistentStores or fetch reports an error\(detail)."))
-        default:
+        case .notFound, .validation, .syncFailed, .alreadyLeeched, .timeout, .other:
+            // No anomaly names these (`ErrorKind.anomaly` is nil): a report lists them as unexpected errors.
             unexpected.append(UnexpectedError(
                 process: process, step: step, location: context.location(step), kind: record.kind,
                 message: record.message, t: t))

@@ -1,3 +1,4 @@
+import Basics
 import Checkers
 import Testing
 import Trace
@@ -18,6 +19,20 @@ struct ErrorAnomalyTests {
         #expect(anomaly.object == "n1")
         #expect(anomaly.location == "Scenarios/sample.yaml:30")
         #expect(anomaly.explanation == "app's save failed at 200 ms on an optimistic-locking conflict on n1: it had version 1, the store version 2 (merge policy error).")
+    }
+
+    /// An error no step expected is the anomaly `ErrorKind.anomaly` names, of the same word as the
+    /// contract says; a kind without one is listed as an unexpected error.
+    @Test(arguments: ErrorKind.allCases)
+    func anUnexpectedErrorIsTheAnomalyItsKindNames(kind: ErrorKind) {
+        var script = hostShowingN1()
+        script.at(ms: 200)
+        script.step("app", "app: save", line: 30)
+        script.endStep("app", error: ErrorRecord(kind: kind, message: "failed"))
+        let result = check(script)
+        #expect(kinds(result) == [kind.anomaly].compactMap(\.self))
+        #expect(result.unexpectedErrors.map(\.kind) == (kind.anomaly == nil ? [kind] : []))
+        #expect(kind.anomaly.map(\.rawValue) ?? kind.rawValue == kind.rawValue)
     }
 
     @Test func expectedErrorIsNotAnAnomaly() {

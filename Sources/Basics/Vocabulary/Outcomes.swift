@@ -56,6 +56,20 @@ public enum ErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
         case .syncFailed, .alreadyLeeched, .timeout, .other: false
         }
     }
+
+    /// The anomaly a failure of this kind is reported as when no step expected it; nil for the kinds the
+    /// contract has no anomaly for, which a report lists as unexpected errors.
+    public var anomaly: AnomalyKind? {
+        switch self {
+        case .conflict: .conflict
+        case .busy: .busy
+        case .readOnly: .readOnly
+        case .expiredToken: .expiredToken
+        case .foreignToken: .foreignToken
+        case .storeLoadFailed: .storeLoadFailed
+        case .notFound, .validation, .syncFailed, .alreadyLeeched, .timeout, .other: nil
+        }
+    }
 }
 
 /// What a process holds open on a shared store (asked before it is suspended).
