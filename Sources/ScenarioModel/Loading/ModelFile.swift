@@ -39,29 +39,16 @@ extension ScenarioLoader {
             let model = try reader.decode(text)
             return (model, reader.notes)
         }
-        return (try ScenarioDecoder(file: file).decodeModelFile(yaml: text).get(), [])
+        return (try ModelDecoder(decoder: NodeDecoder(file: file)).decodeFile(yaml: text).get(), [])
     }
 }
 
-extension ScenarioDecoder {
-    /// See `ScenarioLoader.model(contentsOf:)`.
-    func decodeModelFile(yaml: String) -> Result<ModelDescription, ScenarioErrors> {
-        decoder.lines = LineMap(yaml)
-        if let refusal = YAMLGuard.check(yaml) {
-            decoder.error(refusal.message, yamlLine: refusal.line, column: refusal.column)
-            return .failure(ScenarioErrors(decoder.errors))
-        }
-        let root: YAMLNode
-        do {
-            guard let node = try Yams.compose(yaml: yaml) else {
-                decoder.error("the file is empty; give a model, like Note: { title: string }.", line: 1, column: 1)
-                return .failure(ScenarioErrors(decoder.errors))
-            }
-            root = YAMLNode(node)
-        } catch {
-            reportSyntaxError(error, in: yaml)
-            return .failure(ScenarioErrors(decoder.errors))
-        }
+extension ModelDecoder {
+    /// See `ScenarioLoader.model(contentsOf:)`: the model of a scenario's store, or of a file that is only a
+    /// model, into `decoder`'s errors.
+    func decodeFile(yaml: String) -> Result<ModelDescription, ScenarioErrors> {
+        guard let root = decoder.compose(yaml, ifEmpty: "the file is empty; give a model, like Note: { title: string }.")
+        else { return .failure(ScenarioErrors(decoder.errors)) }
         var node = root
         if let store = root.pairs?.first(where: { $0.key.scalar == "store" })?.value { node = store }
         if let model = node.pairs?.first(where: { $0.key.scalar == "model" })?.value {

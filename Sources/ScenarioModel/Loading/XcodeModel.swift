@@ -176,7 +176,7 @@ struct XcodeModel {
             let inherited = entity.parent.flatMap(model.entity(named:))?.uniquenessConstraints ?? []
             if entity.uniquenessConstraints.contains(where: { !inherited.contains($0) }) { owners.append(place?.entity) }
         }
-        switch ScenarioDecoder(file: file).decodeModelFile(yaml: lines.joined(separator: "\n") + "\n") {
+        switch ModelDecoder(decoder: NodeDecoder(file: file)).decodeFile(yaml: lines.joined(separator: "\n") + "\n") {
         case .success(let decoded):
             return decoded
         case .failure(let failure):

@@ -39,7 +39,7 @@ extension ScenarioDecoder {
         case "update":
             let target = objectReference(argument)
             let values = map.required("set", in: "the update step", example: "{ update: n1, set: { title: B } }")
-                .map { attributeValues($0, entity: target?.entity, "the values to set") }
+                .map { decoder.attributeValues($0, entity: target?.entity, "the values to set") }
             guard let target, let values else { return nil }
             return .update(id: target.id, values: values)
         case "delete":
@@ -198,7 +198,7 @@ extension ScenarioDecoder {
         }
         let idNode = map.required("id", in: "the insert step", example: "{ insert: Note, id: n1 }")
         let id = idNode.flatMap { decoder.name($0, "an object id like n1") }
-        let values = map["set"].map { attributeValues($0, entity: entity?.model, "the values to set") } ?? [:]
+        let values = map["set"].map { decoder.attributeValues($0, entity: entity?.model, "the values to set") } ?? [:]
         guard let id, let idNode else { return nil }
         if let existing = objects[id], let existingEntity = existing, let entity, existingEntity != entity.name,
            let origin = objectOrigins[id] {
@@ -279,12 +279,12 @@ extension ScenarioDecoder {
         case "batch-insert":
             let count = map.required("count", in: "the batch-insert step", example: "{ batch-insert: Note, count: 1000 }")
                 .flatMap { decoder.int($0, "count", in: 1...Limits.objects) }
-            let values = map["set"].map { attributeValues($0, entity: entity?.model, "the values to set") } ?? [:]
+            let values = map["set"].map { decoder.attributeValues($0, entity: entity?.model, "the values to set") } ?? [:]
             guard let entity, let count else { return nil }
             return .batchInsert(entity: entity.name, count: count, values: values)
         case "batch-update":
             let values = map.required("set", in: "the batch-update step", example: "{ batch-update: Note, set: { pinned: true } }")
-                .map { attributeValues($0, entity: entity?.model, "the values to set") }
+                .map { decoder.attributeValues($0, entity: entity?.model, "the values to set") }
             guard let entity, let values else { return nil }
             return .batchUpdate(entity: entity.name, predicate: predicate, values: values)
         default:

@@ -21,7 +21,7 @@ extension ScenarioDecoder {
                     }
                     let attributes = YAMLNode(kind: .mapping(pairs.filter { !relationshipNames.contains($0.key.scalar ?? "") }),
                                               line: expect.line, column: expect.column)
-                    expectation = .values(attributeValues(attributes, entity: target?.entity, "the expected values"), related: related)
+                    expectation = .values(decoder.attributeValues(attributes, entity: target?.entity, "the expected values"), related: related)
                 } else {
                     decoder.error("expected the read's expect as values like { title: B }, or absent, but found "
                         + "\(expect.shortDescription).", at: expect)

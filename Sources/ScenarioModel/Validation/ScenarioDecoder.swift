@@ -4,9 +4,11 @@ import Yams
 
 // Why this type spans several files: it is one pass over one file's YAML tree with one error sink, and the
 // scenario language has that many sections and step kinds. Each `ScenarioDecoder+<Section>.swift`
-// decodes one section (store and model, a store file to start from, processes, settings, values, steps,
-// actions, checks, control, variants, model versions, explore, push payloads), so a change to the language touches the
-// file of the section it changes; `Loading/ModelFile.swift` decodes a file that holds only a model.
+// decodes one section (the store, a store file to start from, processes, settings, steps, actions, checks,
+// control, variants, model versions, explore, push payloads), so a change to the language touches the
+// file of the section it changes. What needs none of the pass's state is a type of its own: a model and
+// its versions (`ModelDecoder`, also used for a file that holds only a model), attribute values and the
+// YAML text itself (`NodeDecoder+Values`, `NodeDecoder+Compose`).
 
 /// Decodes and validates one scenario file in a single pass over its composed YAML tree, collecting
 /// every error rather than stopping at the first.
@@ -98,28 +100,13 @@ final class ScenarioDecoder {
 
     /// Decodes the text, returning the scenario or every error found.
     func decode(yaml: String) -> Result<Scenario, ScenarioErrors> {
-        let root: YAMLNode
         guard yaml.utf8.count <= Limits.fileBytes else {
             decoder.error("the file is \(yaml.utf8.count) bytes, more than the \(Limits.fileBytes) a scenario may have; "
                 + "split it, or generate the load with a workload step.", line: 1, column: 1)
             return .failure(ScenarioErrors(decoder.errors))
         }
-        decoder.lines = LineMap(yaml)
-        if let refusal = YAMLGuard.check(yaml) {
-            decoder.error(refusal.message, yamlLine: refusal.line, column: refusal.column)
-            return .failure(ScenarioErrors(decoder.errors))
-        }
-        do {
-            guard let node = try Yams.compose(yaml: yaml) else {
-                decoder.error("the file is empty; a scenario needs at least summary:, store:, processes: and steps:.",
-                              line: 1, column: 1)
-                return .failure(ScenarioErrors(decoder.errors))
-            }
-            root = YAMLNode(node)
-        } catch {
-            reportSyntaxError(error, in: yaml)
-            return .failure(ScenarioErrors(decoder.errors))
-        }
+        guard let root = decoder.compose(yaml, ifEmpty: "the file is empty; a scenario needs at least summary:, store:, processes: and steps:.")
+        else { return .failure(ScenarioErrors(decoder.errors)) }
         let scenario = decodeScenario(root)
         if let scenario, decoder.errors.isEmpty {
             return .success(scenario)
@@ -232,47 +219,6 @@ final class ScenarioDecoder {
     static func kebabCased(_ text: String) -> String {
         let folded = Suggestion.fold(text).map { $0.isLetter || $0.isNumber ? $0 : "-" }
         return String(folded).split(separator: "-").joined(separator: "-")
-    }
-
-    /// Turns a Yams error into a positioned error.
-    func reportSyntaxError(_ error: any Error, in yaml: String) {
-        guard let yamlError = error as? YamlError else {
-            decoder.error("the file could not be read as YAML: \(error).", line: 1, column: 1)
-            return
-        }
-        switch yamlError {
-        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
-             let .composer(context, problem, mark, _):
-            var message = "the YAML does not parse: \(problem)"
-            if let context {
-                message += " (\(context.text) at line \(context.mark.line), column \(context.mark.column))"
-            }
-            decoder.error(message + "; check the indentation, quoting and brackets here.",
-                          yamlLine: mark.line, column: mark.column)
-        case let .duplicatedKeysInMapping(duplicates, context):
-            let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
-            decoder.error("the key \(keys) appears more than once in one mapping; keep only one of them.",
-                          yamlLine: context.mark.line, column: context.mark.column)
-        case let .reader(problem, offset, _, _):
-            let (line, column) = ScenarioDecoder.position(ofUTF8Offset: offset ?? 0, in: yaml)
-            decoder.error("the file is not readable text: \(problem); save it as UTF-8.", line: line, column: column)
-        default:
-            decoder.error("the YAML does not parse: \(yamlError).", line: 1, column: 1)
-        }
-    }
-
-    /// The 1-based line and column of a UTF-8 byte offset.
-    static func position(ofUTF8Offset offset: Int, in text: String) -> (line: Int, column: Int) {
-        var line = 1, column = 1
-        for byte in text.utf8.prefix(offset) {
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
-        return (line, column)
     }
 
     /// Each context `pin-generation` takes a token from is one of the process's: a context it declares in

@@ -83,7 +83,7 @@ enum YAMLText {
             for index in entity.relationships.indices { entity.relationships[index].inverse = nil }
             return entity
         }
-        let inferred = Dictionary(ScenarioDecoder.inferringInverses(stripped).map { ($0.name, $0) }) { first, _ in first }
+        let inferred = Dictionary(ModelDecoder.inferringInverses(stripped).map { ($0.name, $0) }) { first, _ in first }
         for entity in model.entities {
             let header = lines.count
             lines.append("\(indent)  \(word(entity.name)):")

@@ -2,45 +2,17 @@ import Basics
 import Foundation
 import SharedStore
 
-/// Decoding `store:` and its model.
-extension ScenarioDecoder {
-    func decodeStore(_ node: YAMLNode) -> StoreDescription? {
-        guard let map = MappingReader(node, "the store", decoder) else { return nil }
-        map.rejectUnknownKeys(["group", "name", "model", "models", "from"], in: "the store")
-        let group = map.required("group", in: "the store", example: "group: group.example.notes")
-            .flatMap { decoder.name($0, "an app-group identifier like group.example.notes") }
-        let name = map.required("name", in: "the store", example: "name: Notes")
-            .flatMap { decoder.name($0, "the store's file name, like Notes") }
-        var versions: [ModelVersion] = []
-        var model: ModelDescription?
-        if let modelsNode = map["models"] {
-            if let single = map["model"] {
-                decoder.error("the store has both model: and models:; give one model under model:, or every version "
-                    + "under models:.", at: single)
-            }
-            versions = decodeModelVersions(modelsNode)
-            model = versions.last?.model
-        } else if map["from"] != nil, map["model"] == nil {
-            model = nil  // read off the file below
-        } else {
-            model = map.required("model", in: "the store", example: "model: { Note: { title: string } }")
-                .flatMap(decodeModel)
-        }
-        self.modelVersions = versions
-        var seed: StoreSeed?
-        if let fromNode = map["from"] {
-            (seed, model) = decodeSeed(fromNode, given: model, inferring: map["model"] == nil && map["models"] == nil)
-        }
-        self.model = model
-        guard let group, let name, let model else { return nil }
-        var store = StoreDescription(group: group, name: name, model: model, versions: versions)
-        store.from = seed
-        return store
-    }
+/// Decodes a model (`model:`, entity names mapped to their properties) and a model's versions (`models:`).
+///
+/// It keeps no state of its own: everything it finds wrong goes to the file's `NodeDecoder`, so a
+/// scenario's store section and a file that holds only a model read models the same way.
+struct ModelDecoder {
+    /// The error sink and typed reads of the file the model is in.
+    let decoder: NodeDecoder
 
     /// `models: { v1: { Note: ... }, v2: { Note: ... } }`: the versions, oldest first, each a model; every
     /// later version must be one Core Data can migrate an earlier one to without a mapping model.
-    private func decodeModelVersions(_ node: YAMLNode) -> [ModelVersion] {
+    func decodeVersions(_ node: YAMLNode) -> [ModelVersion] {
         guard let map = MappingReader(node, "the model versions (each name mapped to its entities), oldest first", decoder)
         else { return [] }
         guard map.pairs.count >= 2 else {
@@ -116,7 +88,7 @@ extension ScenarioDecoder {
         var entities: [EntityDescription] = []
         for pair in map.pairs {
             guard let name = pair.key.scalar else { continue }
-            if !ScenarioDecoder.isTypeName(name) {
+            if !ModelDecoder.isTypeName(name) {
                 decoder.error("the entity name '\(name)' must start with an uppercase letter and hold only letters "
                     + "and digits, as Core Data requires; write it like \(name.prefix(1).uppercased() + name.dropFirst()).",
                     at: pair.key)
@@ -126,7 +98,7 @@ extension ScenarioDecoder {
         let before = decoder.errors.count
         checkInheritance(&entities, map)
         let namesInverses = entities.contains { $0.relationships.contains { $0.inverse != nil } }
-        let model = ModelDescription(entities: ScenarioDecoder.inferringInverses(entities)).inheriting()
+        let model = ModelDescription(entities: ModelDecoder.inferringInverses(entities)).inheriting()
         // What only the compiled model tells (two sub-entities of one family with one property name, an
         // inverse that does not point back), once the declarations themselves are right.
         if model.hasInheritance || namesInverses || model.entities.contains(where: { !$0.uniquenessConstraints.isEmpty }),
@@ -230,7 +202,7 @@ extension ScenarioDecoder {
                 entity.uniquenessConstraints = decodeConstraints(pair.value)
                 continue
             }
-            if !ScenarioDecoder.isPropertyName(property) {
+            if !ModelDecoder.isPropertyName(property) {
                 decoder.error("the property name '\(property)' must start with a lowercase letter and hold only "
                     + "letters and digits, as Core Data requires.", at: pair.key)
             }
@@ -303,7 +275,7 @@ extension ScenarioDecoder {
             quoted = true
         }
         let valueNode = YAMLNode(kind: .scalar(unquoted, quoted: quoted), line: node.line, column: node.column)
-        let value = attributeValue(valueNode, for: attribute, entity: nil)
+        let value = decoder.attributeValue(valueNode, for: attribute, entity: nil)
         return value == .null ? nil : value
     }
 
@@ -340,11 +312,6 @@ extension ScenarioDecoder {
         }
     }
 
-    /// Whether objects of `entity` may stand where `ancestor`'s are expected (it or a sub-entity of it).
-    func isKind(_ entity: String, of ancestor: String) -> Bool {
-        entity == ancestor || model?.entity(entity, isKindOf: ancestor) == true
-    }
-
     /// `Note`: an uppercase ASCII letter, then letters and digits.
     static func isTypeName(_ text: String) -> Bool {
         guard let first = text.first, first.isASCII, first.isUppercase else { return false }
@@ -355,136 +322,5 @@ extension ScenarioDecoder {
     static func isPropertyName(_ text: String) -> Bool {
         guard let first = text.first, first.isASCII, first.isLowercase else { return false }
         return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
-    }
-}
-
-/// A property's type as the model writes it: `string`, `int?`, `bool = false`, `[Tag]`, `Note?`.
-enum PropertyDeclaration: Equatable {
-    case attribute(AttributeType, optional: Bool, defaultText: String?, unique: Bool)
-    case relationship(destination: String, toMany: Bool, optional: Bool, deleteRule: DeleteRule, inverse: String?, ordered: Bool)
-
-    struct Failure: Error, Equatable {
-        var message: String
-    }
-
-    static func parse(_ text: String, entityNames: [String]) -> Result<PropertyDeclaration, Failure> {
-        // A relationship's options after its type: a delete rule, `inverse name`, `ordered`, each at most once
-        // (never after a default: `string = deny` is an attribute whose default is "deny").
-        let tokens = text.contains("=") ? [] : text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        let isOption = { (word: String) in DeleteRule(rawValue: word) != nil || word == "inverse" || word == "ordered" }
-        if let first = tokens.firstIndex(where: isOption), first > 0 {
-            let type = tokens[..<first].joined(separator: " ")
-            switch parse(type, entityNames: entityNames) {
-            case let .success(.relationship(destination, toMany, optional, _, _, _)):
-                var rule: DeleteRule?, inverse: String?, ordered = false
-                var index = first
-                while index < tokens.count {
-                    let word = tokens[index]
-                    if let parsed = DeleteRule(rawValue: word) {
-                        guard rule == nil else { return .failure(Failure(message: "a relationship takes one delete rule; '\(type)' names two.")) }
-                        rule = parsed
-                        index += 1
-                    } else if word == "inverse" {
-                        guard index + 1 < tokens.count else {
-                            return .failure(Failure(message: "inverse needs the name of the relationship that points back, like inverse folder."))
-                        }
-                        guard inverse == nil else { return .failure(Failure(message: "a relationship takes one inverse; '\(type)' names two.")) }
-                        let name = tokens[index + 1]
-                        guard ScenarioDecoder.isPropertyName(name) else {
-                            return .failure(Failure(message: "'\(name)' cannot name an inverse relationship: a property name starts with a lowercase letter."))
-                        }
-                        inverse = name
-                        index += 2
-                    } else if word == "ordered" {
-                        guard toMany else {
-                            return .failure(Failure(message: "only a to-many relationship can be ordered; '\(type)' is a to-one."))
-                        }
-                        guard !ordered else { return .failure(Failure(message: "'\(type)' says ordered twice.")) }
-                        ordered = true
-                        index += 1
-                    } else {
-                        return .failure(unknownOption(word))
-                    }
-                }
-                return .success(.relationship(destination: destination, toMany: toMany, optional: optional,
-                                              deleteRule: rule ?? .nullify, inverse: inverse, ordered: ordered))
-            case .success(.attribute):
-                return .failure(Failure(message: "only a relationship has a delete rule, an inverse or an order; '\(type)' is an attribute."))
-            case .failure(let failure):
-                return .failure(failure)
-            }
-        }
-        // Words after a relationship's type that are neither a rule nor `inverse name`: say so, rather than
-        // read the whole text as a type.
-        if tokens.count >= 2, tokens[1] != "unique", case .success(.relationship) = parse(tokens[0], entityNames: entityNames) {
-            return .failure(unknownOption(tokens[1]))
-        }
-        var typePart = text.trimmingWhitespace()
-        var defaultText: String?
-        // `string unique` (or `string unique = A`): a uniqueness constraint on the attribute.
-        var unique = false
-        let words = typePart.split(separator: " ", maxSplits: 1).map(String.init)
-        if words.count == 2, words[1].trimmingWhitespace() == "unique" || words[1].trimmingWhitespace().hasPrefix("unique ")
-            || words[1].trimmingWhitespace().hasPrefix("unique=") {
-            unique = true
-            typePart = words[0] + String(words[1].trimmingWhitespace().dropFirst("unique".count))
-        }
-        if let equals = typePart.firstIndex(of: "=") {
-            defaultText = String(typePart[typePart.index(after: equals)...]).trimmingWhitespace()
-            typePart = String(typePart[..<equals]).trimmingWhitespace()
-            if defaultText?.isEmpty == true {
-                return .failure(Failure(message: "the default after '=' is missing; write it like bool = false."))
-            }
-        }
-        if typePart.hasPrefix("[") {
-            guard typePart.hasSuffix("]") else {
-                return .failure(Failure(message: "'\(typePart)' opens a to-many relationship but never closes it; "
-                    + "write it like [Tag]."))
-            }
-            let destination = String(typePart.dropFirst().dropLast()).trimmingWhitespace()
-            if let failure = checkDestination(destination, entityNames: entityNames) { return .failure(failure) }
-            if defaultText != nil {
-                return .failure(Failure(message: "a relationship cannot have a default value; remove '= ...'."))
-            }
-            return .success(.relationship(destination: destination, toMany: true, optional: true, deleteRule: .nullify, inverse: nil,
-                                          ordered: false))
-        }
-        if typePart.hasSuffix("]?") {
-            return .failure(Failure(message: "to-many relationships are always optional; write "
-                + "\(typePart.dropLast()) without the '?'."))
-        }
-        let optional = typePart.hasSuffix("?")
-        let base = optional ? String(typePart.dropLast()).trimmingWhitespace() : typePart
-        if let type = AttributeType(rawValue: base) {
-            return .success(.attribute(type, optional: optional, defaultText: defaultText, unique: unique))
-        }
-        if unique {
-            return .failure(Failure(message: "only an attribute can be unique; '\(base)' is not an attribute type."))
-        }
-        if entityNames.contains(base) {
-            if defaultText != nil {
-                return .failure(Failure(message: "a relationship cannot have a default value; remove '= ...'."))
-            }
-            return .success(.relationship(destination: base, toMany: false, optional: optional, deleteRule: .nullify, inverse: nil,
-                                          ordered: false))
-        }
-        let candidates = AttributeType.spellings + entityNames
-        return .failure(Failure(message: "unknown type '\(base)'" + Suggestion.hint(
-            for: base, in: candidates,
-            otherwise: "use string, int, double, bool, date or uuid, an entity of the model for a to-one "
-                + "relationship, or [Entity] for a to-many one.")))
-    }
-
-    /// A word after a relationship's type that is neither a delete rule nor `inverse`.
-    private static func unknownOption(_ word: String) -> Failure {
-        let rules = DeleteRule.allCases.map(\.rawValue)
-        return Failure(message: "'\(word)' after the relationship's type is neither a delete rule (\(rules.joined(separator: ", "))), "
-            + "inverse <name> nor ordered" + (Suggestion.nearest(to: word, in: rules + ["inverse", "ordered"]).map { "; did you mean '\($0)'?" } ?? "."))
-    }
-
-    private static func checkDestination(_ destination: String, entityNames: [String]) -> Failure? {
-        guard !entityNames.contains(destination) else { return nil }
-        return Failure(message: "unknown entity '\(destination)' in a to-many relationship"
-            + Suggestion.hint(for: destination, in: entityNames))
     }
 }

@@ -2,11 +2,11 @@ import Basics
 import Foundation
 
 /// Decoding attribute values (`set:`, a read's `expect:`, defaults) against the model's types.
-extension ScenarioDecoder {
+extension NodeDecoder {
     /// Decodes `{ attribute: value }` for an entity. With `entity` nil (unknown, already reported) the
     /// values are kept as text without checks.
     func attributeValues(_ node: YAMLNode, entity: EntityDescription?, _ what: String) -> [String: Value] {
-        guard let map = MappingReader(node, what, decoder) else { return [:] }
+        guard let map = MappingReader(node, what, self) else { return [:] }
         var values: [String: Value] = [:]
         for pair in map.pairs {
             guard let name = pair.key.scalar else { continue }
@@ -16,10 +16,10 @@ extension ScenarioDecoder {
             }
             guard let attribute = entity.attribute(named: name) else {
                 if entity.relationship(named: name) != nil {
-                    decoder.error("'\(name)' is a relationship of \(entity.name), not an attribute; change it with a "
+                    error("'\(name)' is a relationship of \(entity.name), not an attribute; change it with a "
                         + "step like { relate: x, to: y, via: \(name) }.", at: pair.key)
                 } else {
-                    decoder.error("\(entity.name) has no attribute '\(name)'"
+                    error("\(entity.name) has no attribute '\(name)'"
                         + Suggestion.hint(for: name, in: entity.attributes.map(\.name)), at: pair.key)
                 }
                 continue
@@ -37,12 +37,12 @@ extension ScenarioDecoder {
         let described = "'\(owner)\(attribute.name)' is \(attribute.isOptional ? "an optional " : "")\(attribute.type.rawValue)"
         if node.isNull {
             if attribute.isOptional { return .null }
-            decoder.error("\(described), so it cannot be null; give it a value, or declare it "
+            error("\(described), so it cannot be null; give it a value, or declare it "
                 + "\(attribute.type.rawValue)? in the model.", at: node)
             return nil
         }
         guard let text = node.scalar else {
-            decoder.error("\(described), so it takes a single value, not \(node.shortDescription).", at: node)
+            error("\(described), so it takes a single value, not \(node.shortDescription).", at: node)
             return nil
         }
         let quoted = node.isQuoted
@@ -53,21 +53,21 @@ extension ScenarioDecoder {
             return .string(text)
         case .int:
             if !quoted, let value = Int64(text.replacingUnderscores()) { return .int(value) }
-            decoder.error("\(described), so expected a whole number like 3, but found \(found).", at: node)
+            error("\(described), so expected a whole number like 3, but found \(found).", at: node)
         case .double:
             if !quoted, let value = Double(text.replacingUnderscores()), value.isFinite { return .double(value) }
-            decoder.error("\(described), so expected a number like 2.5, but found \(found).", at: node)
+            error("\(described), so expected a number like 2.5, but found \(found).", at: node)
         case .bool:
             if !quoted, ["true", "True", "TRUE"].contains(text) { return .bool(true) }
             if !quoted, ["false", "False", "FALSE"].contains(text) { return .bool(false) }
-            decoder.error("\(described), so expected true or false, but found \(found).", at: node)
+            error("\(described), so expected true or false, but found \(found).", at: node)
         case .date:
             if let date = Value.parseDate(text) { return .date(date) }
-            decoder.error("\(described), so expected an ISO 8601 date like 2024-05-01T12:00:00Z or 2024-05-01, "
+            error("\(described), so expected an ISO 8601 date like 2024-05-01T12:00:00Z or 2024-05-01, "
                 + "but found '\(text)'.", at: node)
         case .uuid:
             if let uuid = UUID(uuidString: text) { return .uuid(uuid) }
-            decoder.error("\(described), so expected a UUID like E621E1F8-C36C-495A-93FC-0C247A3E6E5F, "
+            error("\(described), so expected a UUID like E621E1F8-C36C-495A-93FC-0C247A3E6E5F, "
                 + "but found '\(text)'.", at: node)
         }
         return nil
