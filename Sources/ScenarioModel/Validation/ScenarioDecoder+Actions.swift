@@ -7,7 +7,7 @@ extension ScenarioDecoder {
     func decodeController(_ node: YAMLNode, sort: [SortKey], map: MappingReader) -> String? {
         guard let name = decoder.name(node, "the fetched-results controller's name") else { return nil }
         // Known even when refused below: a check naming it would otherwise only echo this error.
-        fetchedResultsControllers.insert(name)
+        references.fetchedResultsControllers.insert(name)
         guard !sort.isEmpty || map["sort"] != nil else {
             decoder.error("a fetched-results controller needs a sort order, as NSFetchedResultsController requires sort "
                 + "descriptors; add sort:, like { fetch: Note, sort: title, controller: \(name) }.", at: node)
@@ -184,7 +184,7 @@ extension ScenarioDecoder {
             reads = value
         }
         guard let target, let property else { return nil }
-        if reads == .control, let control { pendingToggles.append((control: control, id: target.id, node: argument)) }
+        if reads == .control, let control { references.toggles.append((control: control, id: target.id, node: argument)) }
         return .toggle(id: target.id, property: property, reads: reads)
     }
 

@@ -108,7 +108,7 @@ extension ScenarioDecoder {
     /// (its sections in order), and or `changes: 1` (its delegate calls since its fetch).
     private func decodeResults(_ argument: YAMLNode, _ map: MappingReader, timing: CheckTiming?) -> Step? {
         guard let name = decoder.name(argument, "the fetched-results controller's name") else { return nil }
-        pendingControllerChecks.append((name, argument))
+        references.controllerChecks.append((name, argument))
         var expectation = ResultsExpectation()
         if let expect = map["expect"] {
             if let items = expect.items {

@@ -100,19 +100,19 @@ extension ScenarioDecoder {
             decoder.duration(node, "autosave-delay (on the simulated clock)", limit: Limits.simulatedTime).map(ProcessSetting.autosaveDelay)
         case "runs-in":
             decoder.keyword(node, IntentTarget.self, "intent target (where its code is built)").map { target in
-                if target == .app { pendingAppIntents.append(node) }
+                if target == .app { references.appIntents.append(node) }
                 return ProcessSetting.runsIn(target)
             }
         case "widget-button":
             decoder.name(node, "the name of the widget whose button runs the intent, or none").map { name in
                 guard name != "none" else { return ProcessSetting.widgetButton(nil) }
-                pendingWidgetButtons.append((name, node))
+                references.widgetButtons.append((name, node))
                 return ProcessSetting.widgetButton(name)
             }
         case "control":
             decoder.name(node, "the name of the control whose tap runs the intent, or none").map { name in
                 guard name != "none" else { return ProcessSetting.control(nil) }
-                pendingControls.append((name, node))
+                references.controls.append((name, node))
                 return ProcessSetting.control(name)
             }
         default: nil
@@ -170,7 +170,7 @@ extension ScenarioDecoder {
     private func decodeAuthor(_ node: YAMLNode) -> TransactionAuthor? {
         guard let name = decoder.string(node, "an author name, or none") else { return nil }
         if name == "none" { return TransactionAuthor.none }
-        declaredAuthors.insert(name)
+        references.declaredAuthors.insert(name)
         return .named(name)
     }
 
@@ -223,20 +223,10 @@ extension ScenarioDecoder {
                 + "[share], or write all-but-own.", at: node)
             return nil
         }
-        historyAuthorReferences += names.map { (name: $0.0, node: $0.1) }
+        references.historyAuthors += names.map { (name: $0.0, node: $0.1) }
         return .only(names.map(\.0))
     }
 
-    /// Checks every `history-authors` name against the authors some process writes.
-    func checkHistoryAuthors() {
-        guard knowsProcesses else { return }
-        let authors = Set(processNames).union(declaredAuthors)
-        for reference in historyAuthorReferences where !authors.contains(reference.name) {
-            decoder.error("no process writes the author '\(reference.name)'"
-                + Suggestion.hint(for: reference.name, in: authors.sorted(), listing: false)
-                + " Authors are process names unless a process sets author:.", at: reference.node)
-        }
-    }
 
     /// `none`, `consumed-by-all`, `own-token` or `{ older-than: 7d }`.
     func decodePurgePolicy(_ node: YAMLNode, _ what: String) -> PurgePolicy? {

@@ -95,7 +95,7 @@ extension ScenarioDecoder {
                     decoder.error("\(source) is a child context: it has no query generation of its own to share; pin from its "
                         + "parent.", at: at)
                 } else if source != "view" {
-                    pendingGenerationSources.append((key, source, at))
+                    references.generationSources.append((key, source, at))
                 }
             }
             let versions = decodeVariantVersions(first.value, process: key, location: location, onlyIn: onlyIn)
@@ -151,7 +151,7 @@ extension ScenarioDecoder {
                 + "pin-generation: current.", at: pair.value)
             return nil
         }
-        usedContexts.insert([process, name])
+        references.usedContexts.insert([process, name])
         return name
     }
 

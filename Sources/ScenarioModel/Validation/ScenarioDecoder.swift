@@ -40,23 +40,9 @@ final class ScenarioDecoder {
     var perReloadCounts: [Int]?
     /// Whether the steps are walked through the lifecycle once the file is otherwise valid.
     var checksLifecycle = true
-    /// `widget-button:` values, checked once every process is declared: each names a widget.
-    var pendingWidgetButtons: [(name: String, node: YAMLNode)] = []
-    /// `control:` values, checked once every process is declared: each names a control.
-    var pendingControls: [(name: String, node: YAMLNode)] = []
-    /// `toggle` steps that negate what a control shows, checked once each process's work is decoded: the
-    /// control's `on-reload:` reads the object, or it shows no value of it.
-    var pendingToggles: [(control: String, id: String, node: YAMLNode)] = []
-    /// `runs-in: app` values, checked once every process is declared: the file declares an app.
-    var pendingAppIntents: [YAMLNode] = []
-    /// The fetched-results controllers some fetch makes (`controller:`), and the `results` checks that name
-    /// one, checked once every step is decoded.
-    var fetchedResultsControllers: Set<String> = []
-    var pendingControllerChecks: [(name: String, node: YAMLNode)] = []
-    /// The contexts each process's steps run through (`context:`), and the contexts `pin-generation` takes a
-    /// token from, checked once every step is decoded: each is `view`, declared, or one of those.
-    var usedContexts: Set<[String]> = []
-    var pendingGenerationSources: [(process: String, name: String, node: YAMLNode)] = []
+    /// Names the file uses before it declares them (a widget a button names, a controller a check names),
+    /// checked once every section is decoded.
+    var references = CrossReferences()
     /// Whether the `processes` section could be read (step checks of process names are skipped otherwise).
     var knowsProcesses = false
     /// The objects inserted by the steps so far: id -> entity name (nil when the entity is unknown).
@@ -75,10 +61,6 @@ final class ScenarioDecoder {
     var stepsWithVersions: Set<SourceLocation> = []
     /// Whether a workload step came before (its ids `k1...` cannot be named).
     var sawWorkload = false
-    /// Every author name written with `history-authors`, checked once every author is known.
-    var historyAuthorReferences: [(name: String, node: YAMLNode)] = []
-    /// Every author name written with `author:`.
-    var declaredAuthors: Set<String> = []
 
     /// The words that start a control step, and so cannot name a process.
     static let controlKeywords = ["sleep", "parallel", "clock", "workload", "fault", "restore-store", "app-update"]
@@ -142,13 +124,9 @@ final class ScenarioDecoder {
         let limits = map["limits"].flatMap(decodeGrowthLimits)
         let explore = map["explore"].flatMap(decodeExplore) ?? ExploreSpace()
         let schedule = map["schedule"].flatMap { decoder.keyword($0, ScheduleSource.self, "schedule") }
-        checkHistoryAuthors()
-        checkWidgetButtons()
-        checkAppIntents()
+        references.checkDeclarations(of: processes, knowsAll: knowsProcesses, into: decoder)
         decodePendingWork()
-        checkControlToggles()
-        checkControllerNames()
-        checkGenerationSources()
+        references.checkUses(by: processes, into: decoder)
         // After the work: a push or a reload waits for what its process's work waits for.
         checkTotalWait(steps, variants: variants.map(\.name))
         checkOnlyIn(steps + processes.flatMap(\.allWork), variants: variants.map(\.name))
@@ -219,73 +197,5 @@ final class ScenarioDecoder {
     static func kebabCased(_ text: String) -> String {
         let folded = Suggestion.fold(text).map { $0.isLetter || $0.isNumber ? $0 : "-" }
         return String(folded).split(separator: "-").joined(separator: "-")
-    }
-
-    /// Each context `pin-generation` takes a token from is one of the process's: a context it declares in
-    /// `contexts:` or whose steps run through (a misspelt name would be an unpinned new context, whose token is
-    /// nil and unpins).
-    private func checkGenerationSources() {
-        for (process, name, node) in pendingGenerationSources {
-            let declared = processes.first { $0.name == process }?.settings.contexts.map(\.name) ?? []
-            guard !declared.contains(name), !usedContexts.contains([process, name]) else { continue }
-            let known = declared + usedContexts.filter { $0[0] == process }.map { $0[1] }
-            decoder.error("pin-generation takes the token of '\(name)', which is no context of \(process)" + Suggestion.hint(
-                for: name, in: ["view"] + known,
-                otherwise: "name view, or a context the process declares in contexts: or runs steps through with context:."), at: node)
-        }
-    }
-
-    /// Each `results` check names a controller some fetch of the file makes.
-    private func checkControllerNames() {
-        let known = fetchedResultsControllers.sorted()
-        for (name, node) in pendingControllerChecks where !fetchedResultsControllers.contains(name) {
-            decoder.error("results names '\(name)', which no fetch makes" + Suggestion.hint(
-                for: name, in: known, otherwise: "make it with a fetch, like { fetch: Note, sort: title, controller: \(name) }."), at: node)
-        }
-    }
-
-    /// `runs-in: app` performs an intent in the app's process: the file must declare one.
-    private func checkAppIntents() {
-        guard !processes.contains(where: { $0.settings.role == .host }) else { return }
-        for node in pendingAppIntents {
-            decoder.error("runs-in: app performs the intent in the app's process, and no process is role: host; declare "
-                + "the app, or leave runs-in out (an App Intents extension's process performs it).", at: node)
-        }
-    }
-
-    /// A toggle that negates what a control shows needs the control to show the object: its `on-reload:`
-    /// work reads it (as a `ControlValueProvider` reads the value it returns).
-    private func checkControlToggles() {
-        for (control, id, node) in pendingToggles {
-            guard let declared = processes.first(where: { $0.name == control }), declared.settings.role == .control else { continue }
-            let reads = declared.allWork.contains { step in
-                if case .read(id, _, _) = step.step { return true }
-                return false
-            }
-            guard !reads else { continue }
-            decoder.error("the toggle negates what \(control) shows of \(id), and \(control)'s on-reload: never reads \(id); "
-                + "add { read: \(id) } to its on-reload:, as its value provider reads the value it shows.", at: node)
-        }
-    }
-
-    /// Each `widget-button:` names a declared widget, each `control:` a declared control.
-    private func checkWidgetButtons() {
-        for (key, role, pending) in [("widget-button", ProcessRole.widget, pendingWidgetButtons), ("control", .control, pendingControls)] {
-            let named = processes.filter { $0.settings.role == role }.map(\.name)
-            let what = role == .widget ? "the widget whose button runs the intent" : "the control whose tap runs the intent"
-            for (name, node) in pending where !named.contains(name) {
-                let other = processes.first { $0.name == name }?.settings.role
-                decoder.error(other.map { "\(key) names '\(name)', \($0.traits.aName); it names \(what)." }
-                    ?? "\(key) names an unknown \(role.rawValue) '\(name)'" + Suggestion.hint(
-                        for: name, in: named, otherwise: named.isEmpty ? "declare a process with role: \(role.rawValue)."
-                            : "declare it, or use one of \(Suggestion.list(named))."),
-                    at: node)
-            }
-        }
-        for (name, node) in pendingControls {
-            guard let intent = processes.first(where: { $0.settings.control == name && $0.settings.widgetButton != nil }) else { continue }
-            decoder.error("'\(intent.name)' names both a widget (widget-button) and a control whose tap runs it; an intent "
-                + "is one of them, so keep one.", at: node)
-        }
     }
 }
