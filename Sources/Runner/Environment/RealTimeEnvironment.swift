@@ -21,6 +21,8 @@ final class RealTimeEnvironment: RunEnvironment {
     /// the children written after it, as the deterministic mode runs them in order, sleeps included.
     private let asWritten: Bool
     private unowned var runner: ScenarioRunner!
+    /// The `parallel` step running, if any.
+    private var together: RealTimeTogether?
     /// How often a check that did not match is asked again while it waits.
     static let recheckNanos: UInt64 = 2_000_000
 
@@ -88,116 +90,19 @@ final class RealTimeEnvironment: RunEnvironment {
 
     func orderTogether(_ children: [RunPlan.PlannedStep]) -> [RunPlan.PlannedStep] { children }
 
-    /// Sends every branch's first command, then collects the replies in whatever order they come: the
-    /// agents act at once. A branch (a sequence's steps) sends its next step when the one before it is
-    /// done. A `sleep` in a branch holds back that branch alone while the others go on; a check with
-    /// `within:` is asked again, its branch waiting, until it matches or its deadline passes. A lifecycle
-    /// step runs while the commands of other processes are in flight (a crash beside a save waiting on
-    /// the crashing process's lock); control steps, and a step of a process another branch's command
-    /// occupies, wait for the commands in flight and run in order; the branches after them wait too.
+    /// Runs the children side by side (`RealTimeTogether`).
     func runTogether(_ step: ParallelStep) throws(HarnessFailure) {
-        let began = MonotonicClock.now()
-        let branches = step.branches
-        var next = [Int](repeating: 0, count: branches.count)
-        var pending: [Int: ParallelStep.Sent] = [:]
-        var sentAt: [Int: ContinuousClock.Instant] = [:]
-        var timers: [Int: BranchTimer] = [:]
-        // Where the next look at the branches begins: after the branch whose step last ran inline, so each
-        // branch takes its turn (two App Intents' update-then-save interleave, as their processes would,
-        // and as the deterministic mode runs them); as written, in the written order.
-        var first = 0
-        while true {
-            var ranInline = false
-            let order = asWritten ? Array(branches.indices) : Array(first..<branches.count) + Array(0..<first)
-            for b in order where pending[b] == nil && timers[b] == nil && next[b] < branches[b].count {
-                // As written, a sleep still running holds back what is written after it.
-                if asWritten, timers.contains(where: { $0.key < b && $0.value.isSleep }) { break }
-                let child = branches[b][next[b]]
-                if case .sleep(let duration) = child.step.step {
-                    runner.currentStep = child
-                    runner.record(.stepStarted)
-                    // A workload's pacing sleep ends at its operation's moment, counted from the parallel's start.
-                    timers[b] = .sleep(child, until: child.paceOffset.map { began.addingClamped($0) } ?? Self.deadline(after: duration.nanos))
-                    next[b] += 1
-                } else if let (slot, command) = step.command(for: child, besides: pending.values.map(\.slot.name)) {
-                    pending[b] = try step.send(command, for: child, to: slot)
-                    sentAt[b] = .now
-                    next[b] += 1
-                } else if pending.isEmpty || step.mayRunInline(child, besides: pending.values.map(\.slot.name)) {
-                    try step.runInline(child)
-                    next[b] += 1
-                    ranInline = true
-                    first = (b + 1) % branches.count
-                    break
-                } else {
-                    break
-                }
-            }
-            if ranInline { continue }
-            if pending.isEmpty && timers.isEmpty { return }
-            try collectOne(&pending, sentAt: &sentAt, timers: &timers, step)
-        }
+        let run = RealTimeTogether(step, runner: runner, asWritten: asWritten)
+        together = run
+        defer { together = nil }
+        try run.run()
     }
 
-    /// What holds a branch back besides a command in flight: a `sleep` until its end, or a check that
-    /// did not match yet, asked again at `at`.
-    enum BranchTimer {
-        case sleep(RunPlan.PlannedStep, until: UInt64)
-        case recheck(ParallelStep.Sent, at: UInt64)
+    /// Among the children of `parallel`, the other branches go on while a process launches.
+    var launchesBeside: Bool { together != nil }
 
-        var due: UInt64 {
-            switch self {
-            case .sleep(_, let until): until
-            case .recheck(_, let at): at
-            }
-        }
-
-        var isSleep: Bool {
-            if case .sleep = self { true } else { false }
-        }
-    }
-
-    private static func deadline(after nanos: UInt64) -> UInt64 { MonotonicClock.now().addingClamped(nanos) }
-
-    /// Waits for the first reply of the commands in flight, in whatever order they come, or the first
-    /// timer due: a command that waits on another's lock must not wait for the runner to read that other
-    /// reply first (an armed crash inside a save holds the write lock until the runner kills it).
-    private func collectOne(_ pending: inout [Int: ParallelStep.Sent], sentAt: inout [Int: ContinuousClock.Instant],
-                            timers: inout [Int: BranchTimer], _ step: ParallelStep) throws(HarnessFailure) {
-        while ProcessGuard.interruption == nil {
-            let now = MonotonicClock.now()
-            if let (b, timer) = timers.filter({ $0.value.due <= now }).min(by: { ($0.value.due, $0.key) < ($1.value.due, $1.key) }) {
-                timers[b] = nil
-                switch timer {
-                case .sleep(let child, _):
-                    runner.currentStep = child
-                    runner.record(.stepEnded(nil))
-                case .recheck(let sent, _):
-                    pending[b] = try step.recheck(sent)
-                }
-                return
-            }
-            if pending.isEmpty, let due = timers.values.map(\.due).min() {
-                Self.sleep(nanos: due - now)
-                continue
-            }
-            for b in pending.keys.sorted() {
-                guard let sent = pending[b] else { continue }
-                runner.currentStep = sent.child
-                if let reply = try runner.readReply(sent.seq, from: sent.slot, timeout: .milliseconds(1)) {
-                    pending[b] = nil
-                    if sent.asksAgain(after: reply) {
-                        timers[b] = .recheck(sent, at: min(Self.deadline(after: Self.recheckNanos), sent.checkDeadline ?? .max))
-                    } else {
-                        step.complete(sent, with: reply)
-                    }
-                    return
-                } else if let start = sentAt[b], ContinuousClock.now - start > runner.timeout(for: sent.child.step.step, sent.slot) {
-                    throw runner.failure("timed out waiting for the reply to step \(runner.currentStepText)", process: sent.slot.name)
-                }
-            }
-        }
-        throw HarnessFailure(message: "interrupted")
+    func whileLaunching(_ slot: ProcessSlot) throws(HarnessFailure) {
+        try together?.goOn(besideLaunchOf: slot.name)
     }
 
     func finishing() {}

@@ -81,6 +81,15 @@ protocol RunEnvironment: AnyObject {
     /// `ParallelStep` says how.
     func runTogether(_ step: ParallelStep) throws(HarnessFailure)
 
+    /// Whether the other children of a `parallel` go on while a process launches, the runner calling
+    /// `whileLaunching(_:)` as it waits for the agent to open its store: in real time, where starting an
+    /// extension delays no other process. The deterministic mode lets its launch last what it costs in
+    /// virtual time instead (`TogetherRun`).
+    var launchesBeside: Bool { get }
+
+    /// Lets the other children of the `parallel` act while `slot` launches (see `launchesBeside`).
+    func whileLaunching(_ slot: ProcessSlot) throws(HarnessFailure)
+
     /// The run's steps are done: whatever the environment still holds back is let go before the final refresh.
     func finishing()
 

@@ -17,6 +17,10 @@ import Trace
 ///   step of the others until the holder lets go or its busy timeout passes with the lock still held
 ///   (then it fails with `busy`, a timeout of 0 at once).
 /// - **A check with `within:` that has not matched** (`checking`) is asked again after each step.
+/// - **A launch lasts what it costs** (`launching`): the process starts and opens its store at once, and
+///   is ready when its launch has passed in virtual time; until then its branch's next step, and its
+///   other steps, wait, while the siblings act, as in real time, where an extension starting delays no
+///   other process.
 ///
 /// A child waits (`deferred`) while the step before it in its branch is pending, or while a process it
 /// involves is busy with another: a sequence's steps run each after the one before it is done, and a
@@ -35,6 +39,7 @@ final class TogetherRun {
     private var behindRefresh: Set<String> = []
     private var checking: [ParallelStep.Sent] = []
     private var committing: [(sent: ParallelStep.Sent, due: UInt64)] = []
+    private var launching: [(child: RunPlan.PlannedStep, due: UInt64)] = []
     /// Children that could not start yet, in order, each with its position among the children.
     private var deferred: [(child: RunPlan.PlannedStep, position: Int)] = []
     /// When the parallel began.
@@ -60,9 +65,10 @@ final class TogetherRun {
     func run() throws(HarnessFailure) {
         let outer = env.lockDeadlines
         // A sibling's `sleep` passes through the moments a held write commits or a wait gives up.
-        env.lockDeadlines = (next: { [unowned self] in (waiting.map(\.deadline) + committing.map(\.due)).min() },
+        env.lockDeadlines = (next: { [unowned self] in (waiting.map(\.deadline) + committing.map(\.due) + launching.map(\.due)).min() },
                              expire: { [unowned self] () throws(HarnessFailure) in
                                  try commitDue(by: now)
+                                 try launchesDone(by: now)
                                  try retryWaiting(onlyExpired: true)
                              })
         defer { env.lockDeadlines = outer }
@@ -94,9 +100,11 @@ final class TogetherRun {
     /// and is never held back.
     private func awaitCommits(before child: RunPlan.PlannedStep) throws(HarnessFailure) {
         guard !isSleep(child) else { return }
-        while let due = committing.filter({ holdsBack($0.sent.child, child) }).map(\.due).min() {
+        while let due = (committing.filter({ holdsBack($0.sent.child, child) }).map(\.due)
+                         + launching.filter({ holdsBack($0.child, child) }).map(\.due)).min() {
             try env.advanceTime(to: Swift.max(due, now))
             try commitDue(by: now)
+            try launchesDone(by: now)
         }
     }
 
@@ -145,7 +153,7 @@ final class TogetherRun {
         let inFlight = waiting.map(\.sent) + committing.map(\.sent)
         if !inFlight.isEmpty, step.command(for: child, besides: []) == nil,
            !step.mayRunInline(child, besides: inFlight.map(\.slot.name)) { return true }
-        let pendingChildren = waiting.map(\.sent.child) + checking.map(\.child) + committing.map(\.sent.child)
+        let pendingChildren = waiting.map(\.sent.child) + checking.map(\.child) + committing.map(\.sent.child) + launching.map(\.child)
         return pendingChildren.contains { holdsBack($0, child) } || deferred.prefix(earlier).contains { holdsBack($0.child, child) }
     }
 
@@ -154,6 +162,7 @@ final class TogetherRun {
         // command whose busy timeout passed with the lock still held has failed by now, as SQLite's busy
         // handler gives up at the timeout.
         try commitDue(by: now)
+        try launchesDone(by: now)
         try retryWaiting(onlyExpired: true)
         // A process with nothing under way has handled what was delivered to it long before this child acts
         // (a check asked again keeps what comes after it waiting until it is decided).
@@ -169,6 +178,14 @@ final class TogetherRun {
             return
         }
         guard let (slot, command) = step.command(for: child, besides: waiting.map(\.sent.slot.name)) else {
+            if case .launch = child.step.step {
+                // The process is ready once its launch has passed; the siblings go on meanwhile.
+                env.launchEnd = now.addingClamped(env.costs.launch)
+                defer { env.launchEnd = nil }
+                try step.runInline(child)
+                launching.append((child, env.launchEnd ?? now))
+                return
+            }
             try runInline(child, position: position)
             try finished(child, at: now)
             try retryWaiting()
@@ -220,6 +237,14 @@ final class TogetherRun {
     private func finished(_ child: RunPlan.PlannedStep, at moment: UInt64) throws(HarnessFailure) {
         if let branch = branch(of: child) { branchEnd[branch] = Swift.max(branchEnd[branch, default: began], moment) }
         try startDeferred()
+    }
+
+    /// The launches whose cost has passed by `limit`: each process is ready, and its branch goes on.
+    private func launchesDone(by limit: UInt64) throws(HarnessFailure) {
+        while let next = launching.indices.min(by: { launching[$0].due < launching[$1].due }), launching[next].due <= limit {
+            let (child, due) = launching.remove(at: next)
+            try finished(child, at: due)
+        }
     }
 
     private func wait(_ sent: ParallelStep.Sent, _ reply: AgentReply) {
@@ -319,7 +344,16 @@ final class TogetherRun {
     /// Every child has started: time passes to the next moment something pending can change (a
     /// notification waiting for a checking process, a held write's commit, a timer, a deadline).
     private func drain() throws(HarnessFailure) {
-        while !checking.isEmpty || !waiting.isEmpty || !committing.isEmpty || !deferred.isEmpty {
+        while !checking.isEmpty || !waiting.isEmpty || !committing.isEmpty || !launching.isEmpty || !deferred.isEmpty {
+            // A launch that ends before anything else pending can change: its branch goes on then.
+            if let due = launching.map(\.due).min(),
+               !checking.contains(where: { env.holding[$0.slot.name] == nil && env.scripted.hasPending(for: $0.slot.name) }),
+               (waiting.map(\.deadline) + committing.map(\.due) + checking.compactMap(\.checkDeadline)
+                + (checking.isEmpty ? [] : [env.nextTimer()].compactMap { $0 })).allSatisfy({ due <= $0 }) {
+                try env.advanceTime(to: Swift.max(due, now))
+                try launchesDone(by: now)
+                continue
+            }
             if !checking.isEmpty {
                 if !checking.contains(where: { env.holding[$0.slot.name] == nil && env.scripted.hasPending(for: $0.slot.name) }) {
                     let moments = waiting.map(\.deadline) + committing.map(\.due) + checking.compactMap(\.checkDeadline)

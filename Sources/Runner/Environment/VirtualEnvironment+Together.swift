@@ -52,6 +52,11 @@ extension VirtualEnvironment {
 
     /// The children run one at a time, in an order the strategy picks, overlapping as in real time where
     /// it matters (`TogetherRun`: held commits, lock waits, checks asked again).
+    /// A launch among the children lasts what it costs in virtual time while the others act (`TogetherRun`).
+    var launchesBeside: Bool { false }
+
+    func whileLaunching(_ slot: ProcessSlot) throws(HarnessFailure) {}
+
     func runTogether(_ step: ParallelStep) throws(HarnessFailure) {
         let together = TogetherRun(step, in: self)
         try together.run()

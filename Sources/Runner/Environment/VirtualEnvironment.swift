@@ -69,6 +69,10 @@ final class VirtualEnvironment: RunEnvironment {
     /// Set while a held write is committed: the moment it commits, which the runner's clock may have
     /// passed while a sibling's command ran (that command's own time spans it).
     var actingAt: UInt64?
+    /// Set while a launch among the children of `parallel` runs (`TogetherRun`): the moment the process is
+    /// ready, which the runner's clock does not move to, so the siblings act during the launch as they do
+    /// in real time, where starting a process and opening its store delays no other process.
+    var launchEnd: UInt64?
 
     init(plan: RunPlan, options: RunnerOptions, sandbox: Sandbox) throws {
         self.options = options
@@ -149,7 +153,9 @@ final class VirtualEnvironment: RunEnvironment {
     }
 
     func absorb(_ reply: AgentReply, from slot: ProcessSlot) {
-        if let end = reply.virtualEnd { virtualTime.pass(to: end) }
+        if let end = reply.virtualEnd {
+            if let launching = launchEnd { launchEnd = Swift.max(launching, end) } else { virtualTime.pass(to: end) }
+        }
         if let activity = reply.notifications { scripted.route(activity, from: slot.name) }
         if reply.status == .ready { armPollTimer(slot) }
         noteLockWait(reply, from: slot)
@@ -246,13 +252,13 @@ final class VirtualEnvironment: RunEnvironment {
             guard let due = nextPoll[slot.name], due <= time.now else { continue }
             try runner.send(.timerRefresh, to: slot, lockWaits: .yield)
             // The agent polls again an interval after it polled, as its own timer would.
-            nextPoll[slot.name] = time.now &+ slot.process.settings.pollInterval.nanos
+            nextPoll[slot.name] = (launchEnd ?? time.now) &+ slot.process.settings.pollInterval.nanos
         }
     }
 
     /// Arms the poll timer of a process that just became ready (`trigger: poll`).
     private func armPollTimer(_ slot: ProcessSlot) {
         guard slot.process.settings.trigger == .poll else { return }
-        nextPoll[slot.name] = time.now &+ slot.process.settings.pollInterval.nanos
+        nextPoll[slot.name] = (launchEnd ?? time.now) &+ slot.process.settings.pollInterval.nanos
     }
 }

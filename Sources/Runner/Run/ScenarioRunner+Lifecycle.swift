@@ -119,9 +119,10 @@ extension ScenarioRunner {
         }
     }
 
-    /// Starts the agent with its config and waits until it has opened its store. Returns the error of a
-    /// store that did not load (the agent has then ended), nil once it is ready.
-    func spawn(_ slot: ProcessSlot) throws(HarnessFailure) -> ErrorRecord? {
+    /// Starts the agent with its config and waits until it has opened its store, the other branches of a
+    /// `parallel` going on meanwhile when `besideSiblings` (see `readyLine(of:besideSiblings:)`). Returns
+    /// the error of a store that did not load (the agent has then ended), nil once it is ready.
+    func spawn(_ slot: ProcessSlot, besideSiblings: Bool) throws(HarnessFailure) -> ErrorRecord? {
         let config = agentConfig(for: slot)
         do {
             (slot.child, slot.pooled) = try env.startAgent(config, for: slot)
@@ -132,10 +133,10 @@ extension ScenarioRunner {
         slot.sentIDs = [:]
         let line: String
         do {
-            line = try slot.child!.readLine(timeout: options.launchTimeout, awaiting: "the agent to open its store")
+            line = try readyLine(of: slot, besideSiblings: besideSiblings)
         } catch {
             slot.child?.kill()
-            throw failure("\(error)\(stderrTail(of: slot))", process: slot.name)
+            throw error
         }
         let decoded = try? AgentWire.decode(AgentReply.self, from: line)
         if let decoded, decoded.status == .failed, let error = decoded.error, error.kind == .storeLoadFailed {
@@ -157,6 +158,27 @@ extension ScenarioRunner {
         env.absorb(reply, from: slot)
         record(.lifecycle(LifecycleChange(state: .launching, pid: pid(of: slot))), as: slot.name)
         return nil
+    }
+
+    /// The agent's first line, once it has opened its store (or failed to). Among the children of
+    /// `parallel` in real time, the other branches go on meanwhile (`RunEnvironment.whileLaunching`),
+    /// unless the launch needs the write lock (`besideSiblings` false: it migrates the store), which
+    /// neither mode lets wait for a sibling to let go (Docs/Runner.md).
+    private func readyLine(of slot: ProcessSlot, besideSiblings: Bool) throws(HarnessFailure) -> String {
+        let awaiting = "the agent to open its store"
+        guard let child = slot.child else { throw failure("it exited before it opened its store", process: slot.name) }
+        let beside = besideSiblings && env.launchesBeside
+        let deadline = ContinuousClock.now + options.launchTimeout
+        while true {
+            let slice = beside ? Swift.min(.milliseconds(1), deadline - ContinuousClock.now) : options.launchTimeout
+            do {
+                return try child.readLine(timeout: slice, awaiting: awaiting)
+            } catch SupervisorError.timedOut where beside && ContinuousClock.now < deadline {
+                try env.whileLaunching(slot)
+            } catch {
+                throw failure("\(error)\(stderrTail(of: slot))", process: slot.name)
+            }
+        }
     }
 
     private func deliver(_ signal: ProcessSignal, to slot: ProcessSlot) throws(HarnessFailure) {

@@ -17,7 +17,9 @@ extension ScenarioRunner {
         if slot.awaitingStore == nil, let installedVersion { slot.modelVersion = installedVersion }
         let baseline = migrationBaseline(slot)
         let start = time.reading()
-        if let error = try spawn(slot) { return error }
+        // A launch that migrates needs the write lock; the deterministic mode cannot let it wait for a
+        // sibling's (it fails the load at once), so real time holds the siblings back for it too.
+        if let error = try spawn(slot, besideSiblings: baseline == nil) { return error }
         if let baseline, let url = try? storeFile(storeLocation(of: slot)),
            let hash = try? StoreCoordinator.modelHash(ofStoreAt: url), hash != baseline.hash,
            let after = try? contents(of: url, as: slot.store, namedAfter: slot.store) {
