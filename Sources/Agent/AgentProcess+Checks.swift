@@ -295,7 +295,7 @@ extension AgentProcess {
             var values: [String: Value]
             do {
                 values = try context.values(of: id)
-            } catch .notFound {
+            } catch where error.code == .notFound {
                 // A fault whose row is gone that cannot fire (`delete-inaccessible-faults: false`) stays
                 // registered and on the list, as Core Data keeps it after the exception: shown, no values.
                 objects.append(ObjectState(id: ids.name(of: id), entity: id.entity, values: [:],

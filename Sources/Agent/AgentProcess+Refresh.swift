@@ -56,7 +56,7 @@ extension AgentProcess {
                 transactions: result.transactions.count + result.skipped, merged: 0, expired: false)))
             return !(changes.inserted.isEmpty && changes.updated.isEmpty && changes.deleted.isEmpty)
         } catch {
-            let expired = if case .expiredToken = error { true } else { false }
+            let expired = error.code == .expiredToken
             record(.historyFetched(HistoryFetch(tokenBefore: before, tokenAfter: before, transactions: 0, merged: 0, expired: expired)))
             recordRefreshError(error)
             return expired

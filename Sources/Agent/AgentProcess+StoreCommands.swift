@@ -113,9 +113,9 @@ extension AgentProcess {
                 transactions: result.transactions.count + result.skipped, merged: result.transactions.count, expired: false)))
             return changes
         } catch {
-            if case .expiredToken = error {
+            if error.code == .expiredToken {
                 record(.historyFetched(HistoryFetch(tokenBefore: before, tokenAfter: before, transactions: 0, merged: 0, expired: true)))
-            } else if case .foreignToken = error {
+            } else if error.code == .foreignToken {
                 record(.historyFetched(HistoryFetch(tokenBefore: before, tokenAfter: before, transactions: 0, merged: 0, expired: false)))
             }
             throw error

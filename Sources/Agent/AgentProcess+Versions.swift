@@ -38,15 +38,17 @@ extension AgentProcess {
         let storeHash = storeURL.flatMap { try? StoreCoordinator.modelHash(ofStoreAt: $0) }
         let storeVersion = versionName(ofHash: storeHash, in: config) ?? "another model"
         let reason: String
+        let code = (error as? StoreError)?.code
         switch error {
-        case StoreError.modelMismatch:
+        case _ where code == .modelMismatch:
             reason = "the store was made with \(storeVersion), which this process (with \(own)) does not have: Core Data's "
                 + "134100, the model used to open the store is incompatible with the one used to create it"
-        case StoreError.migrationRequired:
+        case _ where code == .migrationRequired:
             let why = config.settings.readOnly ? "read-only" : "migrate: false"
             reason = "the store was made with \(storeVersion) and this process (with \(own), \(why)) does not "
                 + "migrate it: Core Data's 134100"
-        case StoreError.migrationFailed(let why):
+        case let error as StoreError where error.code == .migrationFailed:
+            let why = error.reason ?? "\(error)"
             reason = "the migration from \(storeVersion) to \(own) failed: \(why)"
         case let error where ErrorKind(error) == .busy:
             reason = storeHash != nil && versionName(ofHash: storeHash, in: config) != own && !config.modelVersions.isEmpty
@@ -72,10 +74,12 @@ extension AgentProcess {
     /// SQLite's own error (`SQLITE_ERROR`: no such column or table, a constraint on renumbered keys), not
     /// a busy or a read-only store, which a migration underneath does not explain.
     private func isSQLiteError(_ error: any Error) -> Bool {
-        switch error {
-        case StoreError.sqlite(let e), SaveError.sqlite(let e), SaveError.store(.sqlite(let e)):
-            e.code == .error || e.code == .constraint
-        default: false
+        let sqlite: SQLiteError? = switch error {
+        case let error as StoreError: error.sqliteError
+        case SaveError.sqlite(let e): e
+        case SaveError.store(let inner): inner.sqliteError
+        default: nil
         }
+        return sqlite.map { $0.code == .error || $0.code == .constraint } ?? false
     }
 }

@@ -108,7 +108,7 @@ import Testing
             _ = try context.fetch(FetchRequest(entity: "Note", predicate: "rank > 1 and colour == 'red'"))
             Issue.record("expected an unknown-attribute error")
         } catch {
-            guard case .invalidPredicate(let predicateError) = error else {
+            guard let predicateError = error.predicateError else {
                 Issue.record("unexpected \(error)")
                 return
             }

@@ -238,8 +238,9 @@ import TestSupport
         #expect {
             _ = try StoreInspector.inspect(url)
         } throws: { error in
-            guard case StoreError.file(let path, let reason) = error else { return false }
-            return path.hasSuffix("Books.sqlite-wal") && reason.contains("Books.sqlite-wal is not a regular file")
+            guard let error = error as? StoreError, error.code == .file, let reason = error.reason else { return false }
+            return "\(error)".hasSuffix("Books.sqlite-wal: " + reason)
+                && reason.contains("Books.sqlite-wal is not a regular file")
         }
     }
 

@@ -20,8 +20,8 @@ import Testing
 
     private func isMissing(_ relationship: String) -> (any Error) -> Bool {
         { error in
-            guard case SaveError.store(.missingMandatory(_, let name)) = error else { return false }
-            return name == relationship && ErrorKind(error) == .validation
+            guard case SaveError.store(let inner) = error, inner.code == .missingMandatory else { return false }
+            return "\(inner)".contains("its relationship `\(relationship)` is required") && ErrorKind(error) == .validation
         }
     }
 

@@ -97,7 +97,7 @@ import TestSupport
         #expect {
             _ = try files.open(Self.v1)
         } throws: { error in
-            guard case StoreError.modelMismatch = error else { return false }
+            guard (error as? StoreError)?.code == .modelMismatch else { return false }
             return ErrorKind(error) == .storeLoadFailed
         }
     }
@@ -108,7 +108,7 @@ import TestSupport
         #expect {
             _ = try files.open(Self.v2, previous: [Self.v1], migrate: false)
         } throws: { error in
-            guard case StoreError.migrationRequired = error else { return false }
+            guard (error as? StoreError)?.code == .migrationRequired else { return false }
             return ErrorKind(error) == .storeLoadFailed
         }
         #expect(try StoreCoordinator.modelHash(ofStoreAt: files.url) == Self.v1.versionHash)
@@ -136,7 +136,7 @@ import TestSupport
         #expect {
             _ = try files.open(v2, previous: [Self.v1])
         } throws: { error in
-            guard case StoreError.migrationFailed(let reason) = error else { return false }
+            guard let error = error as? StoreError, error.code == .migrationFailed, let reason = error.reason else { return false }
             return reason.contains("Note.title was a string and is a int")
         }
         #expect(try files.open(Self.v1).viewContext.fetch(FetchRequest(entity: "Note")).count == 1)

@@ -55,7 +55,7 @@ import Testing
         #expect {
             _ = try StoreCoordinator(url: fixture.url, model: other)
         } throws: { error in
-            guard case StoreError.modelMismatch = error else { return false }
+            guard (error as? StoreError)?.code == .modelMismatch else { return false }
             return true
         }
     }

@@ -1,51 +1,218 @@
 import Basics
 
 /// An error from the store other than a save's (see `SaveError`).
-public enum StoreError: Error, Sendable, CustomStringConvertible {
+///
+/// A struct around a kind the store keeps to itself, as GRDB's `DatabaseError` and ArgumentParser's
+/// errors are: a new kind of failure adds a `Code`, and breaks no code that branches on `code`.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    /// What failed. More codes may come: a `switch` over them needs a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let description: String
+        init(_ name: String) { description = name }
+
+        public static let unknownEntity = Code("unknown-entity")
+        public static let abstractEntity = Code("abstract-entity")
+        public static let unknownProperty = Code("unknown-property")
+        public static let typeMismatch = Code("type-mismatch")
+        public static let modelMismatch = Code("model-mismatch")
+        public static let migrationRequired = Code("migration-required")
+        public static let migrationFailed = Code("migration-failed")
+        public static let notFound = Code("not-found")
+        public static let deleteDenied = Code("delete-denied")
+        public static let missingMandatory = Code("missing-mandatory")
+        public static let invalidObjectID = Code("invalid-object-id")
+        public static let readOnly = Code("read-only")
+        public static let expiredToken = Code("expired-token")
+        public static let foreignToken = Code("foreign-token")
+        public static let invalidPredicate = Code("invalid-predicate")
+        public static let invalidState = Code("invalid-state")
+        public static let file = Code("file")
+        public static let sqlite = Code("sqlite")
+    }
+
+    /// The failures the store tells apart, with what each carries (the store's own code switches over them).
+    enum Kind: Sendable {
+        /// The model has no entity with this name.
+        case unknownEntity(String)
+        /// The entity is abstract: objects are made of its sub-entities only.
+        case abstractEntity(String)
+        /// The entity has no attribute or relationship with this name.
+        case unknownProperty(entity: String, property: String)
+        /// A value does not fit the attribute's type.
+        case typeMismatch(entity: String, property: String, value: Value, expected: AttributeType)
+        /// The store file was made with a model this process does not have (a newer one, or another app's):
+        /// Core Data's 134100 "the model used to open the store is incompatible with the one used to create it".
+        case modelMismatch(path: String, storeHash: String, modelHash: String)
+        /// The store was made with a previous version of the model and this process does not migrate
+        /// (`migratesAutomatically` off, or read-only): Core Data's 134100 as well.
+        case migrationRequired(path: String, storeHash: String, modelHash: String)
+        /// A lightweight migration cannot infer the mapping (Core Data's 134140); the store is unchanged.
+        case migrationFailed(reason: String)
+        /// The object's row is gone (Core Data's 133000 "object inaccessible", or `existingObject` not finding it).
+        case notFound(ObjectID)
+        /// A save deletes an object whose `deny` relationship still holds `held` objects not deleted with it
+        /// (Core Data's NSValidationRelationshipDeniedDeleteError, 1600); nothing was written.
+        case deleteDenied(ObjectID, relationship: String, held: Int)
+        /// A save inserts or updates an object whose required to-one relationship holds nothing (Core Data's
+        /// NSValidationMissingMandatoryPropertyError, 1570); nothing was written.
+        case missingMandatory(ObjectID, relationship: String)
+        /// The ID belongs to another store, or is temporary where a saved object is needed.
+        case invalidObjectID(ObjectID, reason: String)
+        /// The store cannot be written by this process (opened read-only, or the history-tracking trap).
+        case readOnly(reason: String)
+        /// History was fetched after a token whose following transactions were purged (Core Data's 134301).
+        case expiredToken(token: Int64, purgedThrough: Int64)
+        /// The consumer's saved token belongs to another store: this one was replaced or restored since, and
+        /// has a new identifier (Core Data rejects such a token, error 134501 in the reports of bug 24).
+        case foreignToken(consumer: String, savedFor: String)
+        /// A predicate or sort key that cannot be parsed or does not fit the entity.
+        case invalidPredicate(FetchPredicateError)
+        /// The operation needs a state the store is not in (e.g. `endWrite` without `beginWrite`).
+        case invalidState(String)
+        /// A file operation failed (copy, remove).
+        case file(path: String, reason: String)
+        /// SQLite failed.
+        case sqlite(SQLiteError)
+    }
+
+    let kind: Kind
+
+    init(_ kind: Kind) {
+        self.kind = kind
+    }
+
+    /// The object the failure is about: one not found, one a save could not delete or validate, or an
+    /// ID that does not fit.
+    public var objectID: ObjectID? {
+        switch kind {
+        case .notFound(let id), .deleteDenied(let id, _, _), .missingMandatory(let id, _), .invalidObjectID(let id, _): id
+        default: nil
+        }
+    }
+
+    /// SQLite's own error underneath, if the failure is SQLite's.
+    public var sqliteError: SQLiteError? {
+        if case .sqlite(let error) = kind { error } else { nil }
+    }
+
+    /// The predicate's or sort key's own error, for a failure of code `invalidPredicate`: where in the text.
+    public var predicateError: FetchPredicateError? {
+        if case .invalidPredicate(let error) = kind { error } else { nil }
+    }
+
+    /// Why, in words, for the failures that say: a file operation (`file`, without its path), a migration
+    /// (`migrationFailed`, Core Data's 134140), a read-only store, an ID that does not fit.
+    public var reason: String? {
+        switch kind {
+        case .file(_, let reason), .migrationFailed(let reason), .readOnly(let reason), .invalidObjectID(_, let reason): reason
+        default: nil
+        }
+    }
+
+    /// What failed.
+    public var code: Code {
+        switch kind {
+        case .unknownEntity: .unknownEntity
+        case .abstractEntity: .abstractEntity
+        case .unknownProperty: .unknownProperty
+        case .typeMismatch: .typeMismatch
+        case .modelMismatch: .modelMismatch
+        case .migrationRequired: .migrationRequired
+        case .migrationFailed: .migrationFailed
+        case .notFound: .notFound
+        case .deleteDenied: .deleteDenied
+        case .missingMandatory: .missingMandatory
+        case .invalidObjectID: .invalidObjectID
+        case .readOnly: .readOnly
+        case .expiredToken: .expiredToken
+        case .foreignToken: .foreignToken
+        case .invalidPredicate: .invalidPredicate
+        case .invalidState: .invalidState
+        case .file: .file
+        case .sqlite: .sqlite
+        }
+    }
+
     /// The model has no entity with this name.
-    case unknownEntity(String)
+    public static func unknownEntity(_ value: String) -> StoreError {
+        StoreError(.unknownEntity(value))
+    }
     /// The entity is abstract: objects are made of its sub-entities only.
-    case abstractEntity(String)
+    public static func abstractEntity(_ value: String) -> StoreError {
+        StoreError(.abstractEntity(value))
+    }
     /// The entity has no attribute or relationship with this name.
-    case unknownProperty(entity: String, property: String)
+    public static func unknownProperty(entity: String, property: String) -> StoreError {
+        StoreError(.unknownProperty(entity: entity, property: property))
+    }
     /// A value does not fit the attribute's type.
-    case typeMismatch(entity: String, property: String, value: Value, expected: AttributeType)
+    public static func typeMismatch(entity: String, property: String, value: Value, expected: AttributeType) -> StoreError {
+        StoreError(.typeMismatch(entity: entity, property: property, value: value, expected: expected))
+    }
     /// The store file was made with a model this process does not have (a newer one, or another app's):
     /// Core Data's 134100 "the model used to open the store is incompatible with the one used to create it".
-    case modelMismatch(path: String, storeHash: String, modelHash: String)
+    public static func modelMismatch(path: String, storeHash: String, modelHash: String) -> StoreError {
+        StoreError(.modelMismatch(path: path, storeHash: storeHash, modelHash: modelHash))
+    }
     /// The store was made with a previous version of the model and this process does not migrate
     /// (`migratesAutomatically` off, or read-only): Core Data's 134100 as well.
-    case migrationRequired(path: String, storeHash: String, modelHash: String)
+    public static func migrationRequired(path: String, storeHash: String, modelHash: String) -> StoreError {
+        StoreError(.migrationRequired(path: path, storeHash: storeHash, modelHash: modelHash))
+    }
     /// A lightweight migration cannot infer the mapping (Core Data's 134140); the store is unchanged.
-    case migrationFailed(reason: String)
+    public static func migrationFailed(reason: String) -> StoreError {
+        StoreError(.migrationFailed(reason: reason))
+    }
     /// The object's row is gone (Core Data's 133000 "object inaccessible", or `existingObject` not finding it).
-    case notFound(ObjectID)
+    public static func notFound(_ value: ObjectID) -> StoreError {
+        StoreError(.notFound(value))
+    }
     /// A save deletes an object whose `deny` relationship still holds `held` objects not deleted with it
     /// (Core Data's NSValidationRelationshipDeniedDeleteError, 1600); nothing was written.
-    case deleteDenied(ObjectID, relationship: String, held: Int)
+    public static func deleteDenied(_ value0: ObjectID, relationship: String, held: Int) -> StoreError {
+        StoreError(.deleteDenied(value0, relationship: relationship, held: held))
+    }
     /// A save inserts or updates an object whose required to-one relationship holds nothing (Core Data's
     /// NSValidationMissingMandatoryPropertyError, 1570); nothing was written.
-    case missingMandatory(ObjectID, relationship: String)
+    public static func missingMandatory(_ value0: ObjectID, relationship: String) -> StoreError {
+        StoreError(.missingMandatory(value0, relationship: relationship))
+    }
     /// The ID belongs to another store, or is temporary where a saved object is needed.
-    case invalidObjectID(ObjectID, reason: String)
+    public static func invalidObjectID(_ value0: ObjectID, reason: String) -> StoreError {
+        StoreError(.invalidObjectID(value0, reason: reason))
+    }
     /// The store cannot be written by this process (opened read-only, or the history-tracking trap).
-    case readOnly(reason: String)
+    public static func readOnly(reason: String) -> StoreError {
+        StoreError(.readOnly(reason: reason))
+    }
     /// History was fetched after a token whose following transactions were purged (Core Data's 134301).
-    case expiredToken(token: Int64, purgedThrough: Int64)
+    public static func expiredToken(token: Int64, purgedThrough: Int64) -> StoreError {
+        StoreError(.expiredToken(token: token, purgedThrough: purgedThrough))
+    }
     /// The consumer's saved token belongs to another store: this one was replaced or restored since, and
     /// has a new identifier (Core Data rejects such a token, error 134501 in the reports of bug 24).
-    case foreignToken(consumer: String, savedFor: String)
+    public static func foreignToken(consumer: String, savedFor: String) -> StoreError {
+        StoreError(.foreignToken(consumer: consumer, savedFor: savedFor))
+    }
     /// A predicate or sort key that cannot be parsed or does not fit the entity.
-    case invalidPredicate(FetchPredicateError)
+    public static func invalidPredicate(_ value: FetchPredicateError) -> StoreError {
+        StoreError(.invalidPredicate(value))
+    }
     /// The operation needs a state the store is not in (e.g. `endWrite` without `beginWrite`).
-    case invalidState(String)
+    public static func invalidState(_ value: String) -> StoreError {
+        StoreError(.invalidState(value))
+    }
     /// A file operation failed (copy, remove).
-    case file(path: String, reason: String)
+    public static func file(path: String, reason: String) -> StoreError {
+        StoreError(.file(path: path, reason: reason))
+    }
     /// SQLite failed.
-    case sqlite(SQLiteError)
+    public static func sqlite(_ value: SQLiteError) -> StoreError {
+        StoreError(.sqlite(value))
+    }
 
     public var description: String {
-        switch self {
+        switch kind {
         case .unknownEntity(let name): "unknown entity `\(name)`"
         case .abstractEntity(let name): "`\(name)` is an abstract entity: insert one of its sub-entities"
         case .unknownProperty(let entity, let property): "entity \(entity) has no property `\(property)`"
@@ -101,7 +268,7 @@ extension ErrorKind {
             case .sqlite(let inner): self.init(inner)
             }
         case let error as StoreError:
-            switch error {
+            switch error.kind {
             case .notFound: self = .notFound
             case .deleteDenied, .missingMandatory: self = .validation
             case .readOnly: self = .readOnly

@@ -24,8 +24,8 @@ extension StoreInspector {
     {
         do {
             return try readHistory(given, model: model, limit: limit, samples: samples, scratch: scratch, deadline: deadline(after: budget))
-        } catch .sqlite(let error) where error.code == .interrupt {
-            throw stopped(given.path, budget, error)
+        } catch let failure where failure.sqliteError?.code == .interrupt {
+            throw stopped(given.path, budget, failure)
         }
     }
 
@@ -70,7 +70,7 @@ extension StoreInspector {
             var options = StoreOptions(readOnly: true)
             options.statementDeadline = deadline
             store = try StoreCoordinator(url: copy, model: compiled, options: options)
-        } catch .modelMismatch {
+        } catch let failure where failure.code == .modelMismatch {
             // Named in the store's terms: the copy's path means nothing to whoever runs this.
             var reason: String?
             if let db = try? SQLiteConnection(path: copy.path, readOnly: true) {

@@ -18,8 +18,8 @@ public enum StoreInspector {
     }
 
     /// The error for a statement stopped at the deadline, naming the file and the budget.
-    static func stopped(_ path: String, _ budget: Duration, _ error: SQLiteError) -> StoreError {
-        .file(path: path, reason: "reading it took longer than \(budget) and was stopped (at \(VisibleText.escaped(error.sql ?? "a statement")))"
+    static func stopped(_ path: String, _ budget: Duration, _ failure: StoreError) -> StoreError {
+        .file(path: path, reason: "reading it took longer than \(budget) and was stopped (at \(VisibleText.escaped(failure.sqliteError?.sql ?? "a statement")))"
             + "; a store whose queries take this long is not one GroupSim reads")
     }
 
@@ -66,12 +66,12 @@ public enum StoreInspector {
             do {
                 return try examineOnce(url, reportedAs: given.path, scratch: scratch, rows: rows, models: models, inferring: inferring,
                                        deadline: deadline, sampleRows: sampleRows, spelling: spelling)
-            } catch .sqlite(let error) where error.code == .interrupt {
-                throw stopped(given.path, budget, error)
-            } catch .sqlite(let error) where error.code == .notADatabase {
+            } catch let failure where failure.sqliteError?.code == .interrupt {
+                throw stopped(given.path, budget, failure)
+            } catch let failure where failure.sqliteError?.code == .notADatabase {
                 throw .file(path: given.path, reason: "not a SQLite database (SQLite says: file is not a database); "
                     + "a Core Data store is the .sqlite file beside its -wal and -shm")
-            } catch .sqlite(let error) where error.code == .corrupt && attempt < 5 {
+            } catch let failure where failure.sqliteError?.code == .corrupt && attempt < 5 {
                 // Copied while another process wrote: copy again.
                 try? fm.removeItem(at: scratch)
                 usleep(UInt32(20_000 * attempt))

@@ -56,7 +56,7 @@ struct InspectCommand: ParsableCommand {
         do {
             inspection = try StoreInspector.inspect(URL(fileURLWithPath: store), scratch: scratch, sampleRows: rows, spelling: spelling)
         } catch {
-            if case .file(_, let reason) = error {
+            if error.code == .file, let reason = error.reason {
                 printError("groupsim inspect: \(VisibleText.escaped(store)): \(VisibleText.escaped(reason))")
             } else {
                 printError("groupsim inspect: \(VisibleText.escaped(store)): \(VisibleText.escaped("\(error)"))")
