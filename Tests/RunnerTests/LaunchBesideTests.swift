@@ -137,4 +137,59 @@ import Trace
         let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...3, pool: pool)
         #expect(Set(verdicts) == ["matched [\"store-load-failed\"]"], "\(verdicts)")
     }
+
+    /// What a launch costs holds back the rest of its branch, a `sleep` included: share's save, 30 ms after
+    /// its 40 ms launch, comes after app's `end-write` 50 ms in, every seed. Only the deterministic mode is
+    /// asked: in real time a launch takes 15 to 40 ms, and 50 ms is too close.
+    @Test func aSleepAfterALaunchCountsFromItsEnd() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let yaml = OneWorldTests.header + """
+        processes:
+          app: { role: host }
+          share: { role: share, busy-timeout: 5ms }
+        steps:
+          - app: launch
+          - app: { begin-write: true }
+          - parallel:
+              - [ { share: launch }, { sleep: 30ms }, { share: { insert: Note, id: s1, set: { title: S } } }, { share: save } ]
+              - [ { sleep: 50ms }, { app: end-write } ]
+        """
+        for seed in UInt64(1)...6 {
+            let outcome = try RunHarness.single(yaml, mode: .deterministic, seed: seed, pool: pool)
+            #expect(OneWorldTests.verdictText(outcome) == "matched []", "seed \(seed)")
+        }
+    }
+
+    /// Nothing is handed over to a process still launching: app's save notifies share, which is starting,
+    /// and app's check 10 ms on keeps its 10 ms deadline, never seeing action's save 30 ms in (a hand-over
+    /// to share moved every clock to the end of its launch).
+    @Test func nothingIsHandedOverToAProcessStillLaunching() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let yaml = OneWorldTests.header + """
+        processes:
+          app: { role: host, refresh: history }
+          action: { role: action }
+          share: { role: share, refresh: history }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - app: { fetch: Note }
+          - action: launch
+          - action: { update: n1, set: { title: B } }
+          - app: { insert: Note, id: n2, set: { title: Two } }
+          - parallel:
+              - { share: launch }
+              - [ { app: save }, { sleep: 10ms }, { app: { read: n1, expect: { title: B }, within: 10ms } } ]
+              - [ { sleep: 30ms }, { action: save } ]
+          - action: exit
+        expect: [unmet-expectation]
+        """
+        for seed in UInt64(1)...6 {
+            let outcome = try RunHarness.single(yaml, mode: .deterministic, seed: seed, pool: pool)
+            #expect(OneWorldTests.verdictText(outcome) == "matched [\"unmet-expectation\"]", "seed \(seed)")
+        }
+    }
 }

@@ -93,8 +93,9 @@ final class RealTimeEnvironment: RunEnvironment {
     /// Runs the children side by side (`RealTimeTogether`).
     func runTogether(_ step: ParallelStep) throws(HarnessFailure) {
         let run = RealTimeTogether(step, runner: runner, asWritten: asWritten)
+        let outer = together
         together = run
-        defer { together = nil }
+        defer { together = outer }
         try run.run()
     }
 

@@ -57,9 +57,16 @@ final class RealTimeTogether {
     /// While a process launches inline, the other branches take the steps they can without running one
     /// inline (a second launch, a control step wait for it), and what is due or answered is collected:
     /// a sibling's save goes ahead, a sibling's `sleep` ends on time, and a lock it let go is let go then.
+    /// Only a `launch` step of the file does: a launch the system makes for a push, a reload or an App
+    /// Intent holds the others back, as in the deterministic mode.
     func goOn(besideLaunchOf process: String) throws(HarnessFailure) {
-        let step = runner.currentStep
-        defer { runner.currentStep = step }
+        guard let b = inline, case .launch = branches[b][next[b]].step.step, branches[b][next[b]].step.process == process else { return }
+        let step = runner.currentStep, context = runner.commandContext, expected = runner.lifecycleExpectError
+        defer {
+            runner.currentStep = step
+            runner.commandContext = context
+            runner.lifecycleExpectError = expected
+        }
         _ = try startBranches(from: 0, inlineAllowed: false)
         try collectReady()
     }

@@ -183,7 +183,12 @@ final class TogetherRun {
                 env.launchEnd = now.addingClamped(env.costs.launch)
                 defer { env.launchEnd = nil }
                 try step.runInline(child)
-                launching.append((child, env.launchEnd ?? now))
+                let due = env.launchEnd ?? now
+                launching.append((child, due))
+                // Until then it takes no request (a hand-over would move the clock to its end), and a
+                // `sleep` after it in its branch counts from then.
+                if let process = child.step.process { env.starting.insert(process) }
+                if let branch = branch(of: child) { branchEnd[branch] = Swift.max(branchEnd[branch, default: began], due) }
                 return
             }
             try runInline(child, position: position)
@@ -243,6 +248,7 @@ final class TogetherRun {
     private func launchesDone(by limit: UInt64) throws(HarnessFailure) {
         while let next = launching.indices.min(by: { launching[$0].due < launching[$1].due }), launching[next].due <= limit {
             let (child, due) = launching.remove(at: next)
+            if let process = child.step.process { env.starting.remove(process) }
             try finished(child, at: due)
         }
     }

@@ -70,7 +70,7 @@ extension VirtualEnvironment {
     /// the `deliver` the schedule writes), and no lock wait keeps them in SQLite's busy handler.
     private func idleWithDeliveries(besides busy: Set<String>) -> [ProcessSlot] {
         runner.orderedSlots.filter { slot in
-            !busy.contains(slot.name) && slot.canTakeCommands && !runner.heldByFault.contains(slot.name)
+            !busy.contains(slot.name) && !starting.contains(slot.name) && slot.canTakeCommands && !runner.heldByFault.contains(slot.name)
                 && holding[slot.name] == nil && backgroundWaits[slot.name] == nil && scripted.hasPending(for: slot.name)
         }
     }

@@ -73,6 +73,9 @@ final class VirtualEnvironment: RunEnvironment {
     /// ready, which the runner's clock does not move to, so the siblings act during the launch as they do
     /// in real time, where starting a process and opening its store delays no other process.
     var launchEnd: UInt64?
+    /// Processes launched beside siblings that are not ready yet (`TogetherRun`): nothing is handed over
+    /// to them until they are.
+    var starting: Set<String> = []
 
     init(plan: RunPlan, options: RunnerOptions, sandbox: Sandbox) throws {
         self.options = options

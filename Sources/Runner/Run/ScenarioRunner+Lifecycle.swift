@@ -173,7 +173,12 @@ extension ScenarioRunner {
             let slice = beside ? Swift.min(.milliseconds(1), deadline - ContinuousClock.now) : options.launchTimeout
             do {
                 return try child.readLine(timeout: slice, awaiting: awaiting)
-            } catch SupervisorError.timedOut where beside && ContinuousClock.now < deadline {
+            } catch SupervisorError.timedOut where beside {
+                if ProcessGuard.interruption != nil { throw HarnessFailure(message: "interrupted") }
+                guard ContinuousClock.now < deadline else {
+                    let error = SupervisorError.timedOut(process: slot.name, awaiting: awaiting, after: options.launchTimeout)
+                    throw failure("\(error)\(stderrTail(of: slot))", process: slot.name)
+                }
                 try env.whileLaunching(slot)
             } catch {
                 throw failure("\(error)\(stderrTail(of: slot))", process: slot.name)
