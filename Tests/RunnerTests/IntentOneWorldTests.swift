@@ -71,4 +71,61 @@ import Testing
             #expect(notes.contains { $0.hasPrefix(said) }, "\(mode): \(notes)")
         }
     }
+
+    /// An intent's step waits for every command in flight, and real time sends the branches' first steps in
+    /// the order written: a control's tap written after the app's save beside it runs after that save,
+    /// acting on the value the control shows, every seed as in real time (seeds that ran the tap first
+    /// made it conflict with the save, which real time never did).
+    @Test func anIntentWrittenAfterASaveBesideItRunsAfterIt() throws {
+        let yaml = """
+            summary: The app turns a light on while the user taps the control that still shows it off.
+            store: { group: group.example.home, name: Home, model: { Light: { name: string, isOn: bool = false } } }
+            processes:
+              app: { role: host, refresh: history }
+              power: { role: control, between-reloads: exit, on-reload: [ { fetch: Light }, { read: l1 } ] }
+              set-power: { role: intent, control: power }
+            steps:
+              - app: launch
+              - app: { insert: Light, id: l1, set: { name: Porch } }
+              - app: save
+              - app: { reload-controls: power }
+              - app: { update: l1, set: { isOn: true } }
+              - parallel:
+                  - { app: save }
+                  - [ { set-power: { toggle: l1, property: isOn } }, { set-power: save } ]
+            expect: { stale-read: 1+, conflict: 0 }
+            """
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...6, pool: pool)
+        #expect(verdicts.count == 7)
+        #expect(verdicts.allSatisfy { $0.hasPrefix("matched") }, "\(verdicts)")
+    }
+
+    /// A `suspend` written before an intent beside it runs first, as in real time: the intent then runs in a
+    /// process of its own, never in the app's process between the app's edit and its save (which left
+    /// unsaved changes in a suspended app, a harness error, on half the seeds).
+    @Test func aSuspendWrittenBeforeAnIntentRunsFirst() throws {
+        let yaml = """
+            summary: A Shortcut runs an intent as the user leaves the app.
+            store: { group: group.example.notes, name: Notes, model: { Note: { title: string } } }
+            processes:
+              app: { role: host, refresh: history, trigger: activation }
+              add: { role: intent }
+            steps:
+              - app: launch
+              - app: { fetch: Note }
+              - app: background
+              - parallel:
+                  - { app: suspend }
+                  - [ { add: { insert: Note, id: n1, set: { title: I } } }, { add: save } ]
+              - app: resume
+              - app: foreground
+              - app: { count: Note, expect: 1, within: 100ms }
+            """
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...6, pool: pool)
+        #expect(Set(verdicts) == ["matched []"], "\(verdicts)")
+    }
 }

@@ -169,6 +169,15 @@ extension VirtualEnvironment {
             return elapsed[b].addingClamped(duration.nanos)
         }
         var order: [RunPlan.PlannedStep] = []
+        // Whether each branch's first step has been placed. Real time sends the branches' first steps in the
+        // order written, and a step that waits for every command in flight (an App Intent's, a control
+        // step) holds back the branches written after it until it runs: it never runs before a command
+        // written before it, nor after a branch written after it started.
+        var begun = [Bool](repeating: false, count: left.count)
+        func waitsForAll(_ b: Int) -> Bool {
+            if case .sleep = left[b][0].step.step { return false }
+            return ParallelStep.waitsForEveryCommand(left[b][0], runner: runner)
+        }
         // Processes whose next command is their first since their launch (before the parallel, or in a branch).
         var launched = cold
         func isCold(_ b: Int) -> Bool {
@@ -189,7 +198,9 @@ extension VirtualEnvironment {
             // `suspend` written beside its process's own save runs after the save, never before it).
             let eligible = left.indices.filter { b in
                 let own = Self.processes(of: left[b][0])
-                return !left[..<b].contains { !Self.processes(of: $0[0]).isDisjoint(with: own) }
+                guard !left[..<b].contains(where: { !Self.processes(of: $0[0]).isDisjoint(with: own) }) else { return false }
+                if waitsForAll(b), begun[..<b].contains(false) { return false }
+                return begun[b] || !left.indices.prefix(b).contains { !begun[$0] && waitsForAll($0) }
             }
             let until = eligible.map { spans[$0].to }.min() ?? 0
             let ready = eligible.filter { spans[$0].from < until || spans[$0].to == until }
@@ -204,9 +215,11 @@ extension VirtualEnvironment {
                 else if left[pick][0].step.step.isPerformedByProcess { launched.remove(process) }
             }
             order.append(left[pick].removeFirst())
+            begun[pick] = true
             if left[pick].isEmpty {
                 left.remove(at: pick)
                 elapsed.remove(at: pick)
+                begun.remove(at: pick)
             }
         }
         return order + (left.first ?? [])

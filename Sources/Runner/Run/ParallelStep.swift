@@ -168,25 +168,35 @@ final class ParallelStep {
     /// whichever process carries it), a clock advance, or a fault on the hub's deliveries. Another control
     /// step waits for every command in flight.
     func mayRunInline(_ child: RunPlan.PlannedStep, besides busy: [String]) -> Bool {
-        let involved: Set<String>
+        !Self.waitsForEveryCommand(child, runner: runner) && Self.involved(in: child).allSatisfy { !busy.contains($0) }
+    }
+
+    /// Whether `child`, run inline, waits for every command of the `parallel` in flight: an App Intent's
+    /// step (it runs in whichever process carries it) or a control step; not a clock advance or a fault on
+    /// the hub's deliveries, which act at their turn, nor a step of a process of the file's own.
+    static func waitsForEveryCommand(_ child: RunPlan.PlannedStep, runner: ScenarioRunner) -> Bool {
         switch child.step.step {
         case .advanceClock:
             // Written to every agent without a reply, each applying it after what it is doing: it need not
             // wait for the commands in flight (as the deterministic mode runs it at its turn).
-            return true
+            return false
         case .fault(.dropNotifications), .fault(.delayNotifications), .fault(.holdNotifications):
             // The hub's, not a process's: in effect from its turn, beside a save in flight whose
             // notification it then drops, delays or holds, as the deterministic mode applies it.
-            return true
-        case .fault(.crash(let process, _)):
-            // Armed in the process, which takes it once its command in flight is answered.
-            involved = [process]
+            return false
         default:
-            involved = child.step.processesInvolved
+            let involved = involved(in: child)
+            return involved.isEmpty || !involved.allSatisfy { process in
+                runner.slots[process].map { !$0.process.settings.role.isPerformed } ?? false
+            }
         }
-        return !involved.isEmpty && involved.allSatisfy { process in
-            !busy.contains(process) && runner.slots[process].map { !$0.process.settings.role.isPerformed } ?? false
-        }
+    }
+
+    /// The processes `child` involves; a `crash` fault is armed in its process, which takes it once its
+    /// command in flight is answered.
+    private static func involved(in child: RunPlan.PlannedStep) -> Set<String> {
+        if case .fault(.crash(let process, _)) = child.step.step { return [process] }
+        return child.step.processesInvolved
     }
 
     /// Runs `child` inline (a lifecycle or control step), noting its start.
