@@ -53,4 +53,32 @@ import TestSupport
         let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...4, pool: pool)
         #expect(Set(verdicts) == ["matched [\"stale-read\"]"], "the app never heard of the save: \(verdicts)")
     }
+
+    /// Steps that run in the runner, not as a process's command (a lifecycle change, a push's work), run one
+    /// at a time in the order written, in both modes: a `suspend` written before a push beside it comes
+    /// first, so the app, suspended with `delivery: drop`, loses the extension's notification; written
+    /// after, the push's work is done first and the app hears of it. The seeds picked either order.
+    @Test(arguments: [true, false])
+    func stepsRunByTheRunnerKeepTheirWrittenOrder(suspendFirst: Bool) throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let children = suspendFirst ? "[ { app: suspend }, { service: push } ]" : "[ { service: push }, { app: suspend } ]"
+        let yaml = """
+        summary: A push arrives as the app is suspended.
+        store: { group: group.example.chat, name: Chat, model: { Message: { text: string } } }
+        processes:
+          app: { role: host, refresh: history, delivery: drop }
+          service: { role: notification-service, on-push: [ { insert: Message, id: m1, set: { text: Hi } }, save ] }
+        steps:
+          - app: launch
+          - app: { fetch: Message }
+          - app: background
+          - parallel: \(children)
+          - app: resume
+          - app: { count: Message, expect: 1, within: 100ms }
+        expect: \(suspendFirst ? "[missed-insert]" : "pass")
+        """
+        let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...6, pool: pool)
+        #expect(Set(verdicts) == [suspendFirst ? "matched [\"missed-insert\"]" : "matched []"], "\(verdicts)")
+    }
 }

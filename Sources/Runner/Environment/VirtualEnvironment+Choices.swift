@@ -169,14 +169,19 @@ extension VirtualEnvironment {
             return elapsed[b].addingClamped(duration.nanos)
         }
         var order: [RunPlan.PlannedStep] = []
-        // Whether each branch's first step has been placed. Real time sends the branches' first steps in the
-        // order written, and a step that waits for every command in flight (an App Intent's, a control
-        // step) holds back the branches written after it until it runs: it never runs before a command
-        // written before it, nor after a branch written after it started.
+        // Whether each branch's first step has been placed. Real time takes the branches' first steps in the
+        // order written: it sends commands, and runs the other steps (a lifecycle change, a push, an App
+        // Intent's step) one at a time, in that order. A step that waits for every command in flight (an
+        // App Intent's, a control step) also holds back the branches written after it until it runs: it
+        // never runs before a command written before it, nor after a branch written after it started.
         var begun = [Bool](repeating: false, count: left.count)
         func waitsForAll(_ b: Int) -> Bool {
             if case .sleep = left[b][0].step.step { return false }
             return ParallelStep.waitsForEveryCommand(left[b][0], runner: runner)
+        }
+        func runsInline(_ b: Int) -> Bool {
+            if case .sleep = left[b][0].step.step { return false }
+            return !left[b][0].step.step.isPerformedByProcess || waitsForAll(b)
         }
         // Processes whose next command is their first since their launch (before the parallel, or in a branch).
         var launched = cold
@@ -200,6 +205,7 @@ extension VirtualEnvironment {
                 let own = Self.processes(of: left[b][0])
                 guard !left[..<b].contains(where: { !Self.processes(of: $0[0]).isDisjoint(with: own) }) else { return false }
                 if waitsForAll(b), begun[..<b].contains(false) { return false }
+                if !begun[b], runsInline(b), left.indices.prefix(b).contains(where: { !begun[$0] && runsInline($0) }) { return false }
                 return begun[b] || !left.indices.prefix(b).contains { !begun[$0] && waitsForAll($0) }
             }
             let until = eligible.map { spans[$0].to }.min() ?? 0
