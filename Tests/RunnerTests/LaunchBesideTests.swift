@@ -47,6 +47,22 @@ import Trace
         #expect(verdicts.allSatisfy { $0.hasSuffix("matched [\"busy\"]") && !$0.contains("NOT") }, "\(verdicts)")
     }
 
+    /// app shows n1 titled A; action has renamed it B and not saved; share is not running.
+    static let renamePrelude = """
+    processes:
+      app: { role: host, refresh: history }
+      action: { role: action }
+      share: { role: share, refresh: history }
+    steps:
+      - app: launch
+      - app: { insert: Note, id: n1, set: { title: A } }
+      - app: save
+      - app: { fetch: Note }
+      - action: launch
+      - action: { update: n1, set: { title: B } }
+
+    """
+
     /// In real time the save is sent while share still opens its store: the runner's own sequencing
     /// says so (the save's step starts before the launch's ends), whatever the machine's speed.
     @Test func realTimeSendsASiblingsCommandDuringALaunch() throws {
@@ -77,18 +93,7 @@ import Trace
         let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
         defer { pool.close() }
         func yaml(saveAfter: String) -> String {
-            OneWorldTests.header + """
-            processes:
-              app: { role: host, refresh: history }
-              action: { role: action }
-              share: { role: share, refresh: history }
-            steps:
-              - app: launch
-              - app: { insert: Note, id: n1, set: { title: A } }
-              - app: save
-              - app: { fetch: Note }
-              - action: launch
-              - action: { update: n1, set: { title: B } }
+            OneWorldTests.header + Self.renamePrelude + """
               - parallel:
                   - [ { share: launch }, { share: { fetch: Note } } ]
                   - { app: { read: n1, expect: { title: B }, within: 20ms } }
@@ -167,18 +172,7 @@ import Trace
     @Test func nothingIsHandedOverToAProcessStillLaunching() throws {
         let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
         defer { pool.close() }
-        let yaml = OneWorldTests.header + """
-        processes:
-          app: { role: host, refresh: history }
-          action: { role: action }
-          share: { role: share, refresh: history }
-        steps:
-          - app: launch
-          - app: { insert: Note, id: n1, set: { title: A } }
-          - app: save
-          - app: { fetch: Note }
-          - action: launch
-          - action: { update: n1, set: { title: B } }
+        let yaml = OneWorldTests.header + Self.renamePrelude + """
           - app: { insert: Note, id: n2, set: { title: Two } }
           - parallel:
               - { share: launch }
