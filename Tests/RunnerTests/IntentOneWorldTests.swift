@@ -128,4 +128,40 @@ import Testing
         let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...6, pool: pool)
         #expect(Set(verdicts) == ["matched []"], "\(verdicts)")
     }
+
+    /// A `sleep` first in a branch holds back that branch alone: an intent's step beside it runs at once,
+    /// long before the sleep ends, every seed and in real time (it runs after every command written before
+    /// it, and a sleep is none; it had waited for the sleep to end).
+    @Test func anIntentBesideASleepingBranchRunsAtOnce() throws {
+        let yaml = """
+            summary: A Shortcut reads a task while the app saves its own edit 300 ms later.
+            store: { group: group.example.tasks, name: Tasks, model: { Task: { title: string } } }
+            processes:
+              app: { role: host }
+              look: { role: intent }
+            steps:
+              - app: launch
+              - app: { insert: Task, id: t1, set: { title: Milk } }
+              - app: save
+              - app: { update: t1, set: { title: Bread } }
+              - parallel:
+                  - [ { sleep: 300ms }, { app: save } ]
+                  - { look: { read: t1, expect: { title: Milk }, now: true } }
+            """
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        var outcomes = try (UInt64(1)...4).map { try RunHarness.single(yaml, mode: .deterministic, seed: $0, pool: pool) }
+        outcomes.append(try RunHarness.single(yaml))
+        for outcome in outcomes {
+            #expect(OneWorldTests.verdictText(outcome) == "matched []")
+            let steps = outcome.trace.info.steps
+            let read = try #require(steps.first { $0.text.hasPrefix("look: read") }).index
+            let sleep = try #require(steps.first { $0.text.hasPrefix("sleep") }).index
+            let readStarted = try #require(outcome.trace.events.first { $0.step == read && $0.kind == .stepStarted }).t
+            let sleepEnded = try #require(outcome.trace.events.first { event in
+                if event.step == sleep, case .stepEnded = event.kind { true } else { false }
+            }).t
+            #expect(readStarted < sleepEnded, "\(outcome.plan.mode)")
+        }
+    }
 }

@@ -179,6 +179,9 @@ extension VirtualEnvironment {
             if case .sleep = left[b][0].step.step { return false }
             return ParallelStep.waitsForEveryCommand(left[b][0], runner: runner)
         }
+        func isSleepHead(_ b: Int) -> Bool {
+            if case .sleep = left[b][0].step.step { true } else { false }
+        }
         func runsInline(_ b: Int) -> Bool {
             if case .sleep = left[b][0].step.step { return false }
             return !left[b][0].step.step.isPerformedByProcess || waitsForAll(b)
@@ -204,7 +207,8 @@ extension VirtualEnvironment {
             let eligible = left.indices.filter { b in
                 let own = Self.processes(of: left[b][0])
                 guard !left[..<b].contains(where: { !Self.processes(of: $0[0]).isDisjoint(with: own) }) else { return false }
-                if waitsForAll(b), begun[..<b].contains(false) { return false }
+                // A branch that begins with a `sleep` has begun: real time starts its timer and goes on.
+                if waitsForAll(b), left.indices.prefix(b).contains(where: { !begun[$0] && !isSleepHead($0) }) { return false }
                 if !begun[b], runsInline(b), left.indices.prefix(b).contains(where: { !begun[$0] && runsInline($0) }) { return false }
                 return begun[b] || !left.indices.prefix(b).contains { !begun[$0] && waitsForAll($0) }
             }
