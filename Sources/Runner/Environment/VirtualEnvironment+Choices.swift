@@ -175,16 +175,14 @@ extension VirtualEnvironment {
         // App Intent's, a control step) also holds back the branches written after it until it runs: it
         // never runs before a command written before it, nor after a branch written after it started.
         var begun = [Bool](repeating: false, count: left.count)
-        func waitsForAll(_ b: Int) -> Bool {
-            if case .sleep = left[b][0].step.step { return false }
-            return ParallelStep.waitsForEveryCommand(left[b][0], runner: runner)
-        }
         func isSleepHead(_ b: Int) -> Bool {
             if case .sleep = left[b][0].step.step { true } else { false }
         }
+        func waitsForAll(_ b: Int) -> Bool {
+            !isSleepHead(b) && ParallelStep.waitsForEveryCommand(left[b][0], runner: runner)
+        }
         func runsInline(_ b: Int) -> Bool {
-            if case .sleep = left[b][0].step.step { return false }
-            return !left[b][0].step.step.isPerformedByProcess || waitsForAll(b)
+            !isSleepHead(b) && (!left[b][0].step.step.isPerformedByProcess || waitsForAll(b))
         }
         // Processes whose next command is their first since their launch (before the parallel, or in a branch).
         var launched = cold
