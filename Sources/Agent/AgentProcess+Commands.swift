@@ -89,7 +89,7 @@ extension AgentProcess {
         let holding = request.holdsCommit == true && mayHoldCommit(request.command)
         do {
             // Where the lock is taken already, the command meets it itself (and yields or fails as it does).
-            if holding { try? beginWrite() }
+            if holding, (try? beginWrite()) != nil { heldWrite?.heldForRunner = true }
             // What the contexts processed since the last command (a notification's merge, a timer's
             // refresh) reaches their fetched-results controllers first, then what this one does.
             updateControllers()
@@ -157,10 +157,10 @@ extension AgentProcess {
     }
 
     /// Whether `command` may keep its transaction open (`AgentRequest.holdsCommit`): a save to the store
-    /// or a batch operation, outside a `begin-write` of the file's own, not on a read-only copy, and not
-    /// with a crash armed inside the save (which stops before its own COMMIT).
+    /// or a batch operation, outside a `begin-write` of the file's own, and not on a read-only copy. A save
+    /// with a crash armed inside it holds its lock too, and dies at its COMMIT.
     func mayHoldCommit(_ command: AgentCommand) -> Bool {
-        guard command.mayHoldItsCommit, !holdsBeginWrite, openedCopyName == nil, !crashArmed else { return false }
+        guard command.mayHoldItsCommit, !holdsBeginWrite, openedCopyName == nil else { return false }
         // A child context's save reaches its parent, not the store.
         return command.step != .save || view.parent == nil
     }

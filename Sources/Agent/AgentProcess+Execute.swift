@@ -30,6 +30,7 @@ extension AgentProcess {
         case .timerRefresh:
             runRefresh(reason: .poll)
         case .commitHeld:
+            if heldWrite?.crashAtCommit == true { dieAtCommit() }
             try commitHeldWrite(into: &outcome)
         case .handleNotifications, .awaitLock:
             // The request's notifications, and a refresh's write waiting for a lock, were handled before.

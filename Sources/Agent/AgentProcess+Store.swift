@@ -73,10 +73,20 @@ extension AgentProcess {
         coordinator.commitObserver = { phase in agent.commitTimes.observe(phase, at: agent.time.reading()) }
         coordinator.beforeCommit = { [unowned self] _ in
             guard self.crashArmed else { return }
-            // The kill point of `crash ... during: save`: statements done, COMMIT not yet.
-            self.reply(AgentReply(seq: self.currentSeq, status: .atCommit))
-            while true { pause() }
+            // A save the runner holds open dies at its COMMIT (`commitHeld`), holding the lock until then.
+            if self.heldWrite?.heldForRunner == true {
+                self.heldWrite?.crashAtCommit = true
+                return
+            }
+            self.dieAtCommit()
         }
+    }
+
+    /// The kill point of `crash ... during: save`: statements done, COMMIT not yet. Says so to the runner,
+    /// which kills the process, and waits for it.
+    func dieAtCommit() -> Never {
+        reply(AgentReply(seq: currentSeq, status: .atCommit))
+        while true { pause() }
     }
 
     private func recordStoreEvent(_ event: StoreEvent) {

@@ -43,4 +43,10 @@ struct HeldWrite {
     /// Rows a batch update or delete changed, and history changes a purge deleted, inside it: a write
     /// among the children of `parallel` holds the lock that much longer (`AgentReply.heldRows`).
     var rows = 0
+    /// Whether the runner holds this write open (a write among the children of `parallel` in the
+    /// deterministic mode), not the file's own `begin-write`.
+    var heldForRunner = false
+    /// Whether a save inside it reached the kill point of `crash ... during: save`: the process dies at the
+    /// runner's `commitHeld`, before COMMIT, having held the lock as long as the save costs.
+    var crashAtCommit = false
 }

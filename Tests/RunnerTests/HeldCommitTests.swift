@@ -168,4 +168,62 @@ import Trace
         let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...3, pool: pool)
         #expect(Set(verdicts) == ["matched []"], "\(verdicts)")
     }
+    /// A save killed inside it (`crash ... during: save`) holds the write lock from its BEGIN until the
+    /// kill, as in real time, where the runner kills the process once its statements have run: app's save
+    /// that starts meanwhile with no busy timeout fails `busy`, and one with a 5 s timeout commits once the
+    /// kill has released the lock. (The killed save had released the lock at its start, and nothing met it.)
+    /// Which save starts first is the schedule's choice, as it is the machine's in real time: on the seeds
+    /// where app's starts first, or once share is dead, nothing meets a lock.
+    @Test func aSaveKilledBeforeItsCommitHoldsTheLockUntilTheKill() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let yaml = OneWorldTests.header + """
+        processes: { app: { role: host }, share: { role: share } }
+        steps:
+          - app: launch
+          - share: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - share: { insert: Note, id: s1, set: { title: S } }
+          - fault: { crash: share, during: save }
+          - parallel:
+              - share: save
+              - [ { sleep: 1ms }, { app: save } ]
+        variants:
+          zero: { app: { busy-timeout: 0 } }
+          waits: { app: { busy-timeout: 5s } }
+        """
+        var metTheLock = 0
+        for seed in UInt64(1)...4 {
+            for outcome in try RunHarness.run(yaml, mode: .deterministic, seed: seed, pool: pool) {
+                let variant = outcome.plan.run.variant
+                let label = "seed \(seed) \(variant)"
+                #expect(outcome.harnessError == nil, "\(label)")
+                let events = outcome.trace.events
+                let crash = try #require(events.first { event in
+                    if case .lifecycle(let change) = event.kind { event.process == "share" && change.state == .crashed } else { false }
+                }, "\(label)")
+                let shareStart = try #require(events.first { $0.process == "share" && $0.kind == .stepStarted && $0.step == 6 }, "\(label)")
+                let appStart = try #require(events.first { $0.process == "app" && $0.kind == .stepStarted && $0.step == 9 }, "\(label)")
+                let committed = events.contains { event in
+                    if case .saveCommitted = event.kind { event.process == "app" } else { false }
+                }
+                let found = TraceChecker.check(outcome.trace).verdict.found
+                let during = shareStart.t <= appStart.t && appStart.t < crash.t
+                if during { metTheLock += 1 }
+                if during && variant == "zero" {
+                    #expect(found[.busy] == 1 && !committed, "\(label): \(OneWorldTests.verdictText(outcome))")
+                } else {
+                    #expect(found.isEmpty && committed, "\(label): \(OneWorldTests.verdictText(outcome))")
+                }
+                if during && variant == "waits" {
+                    // It waited for the kill, not for its timeout.
+                    let commit = try #require(events.last { event in
+                        if case .saveCommitted = event.kind { event.process == "app" } else { false }
+                    })
+                    #expect(commit.t >= crash.t && commit.t - crash.t < 1_000_000_000, "\(label): \(commit.t) vs \(crash.t)")
+                }
+            }
+        }
+        #expect(metTheLock >= 2, "app's save started while share's killed save held the lock on no seed")
+    }
 }
