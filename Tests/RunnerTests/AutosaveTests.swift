@@ -171,4 +171,88 @@ import Trace
         #expect(outcome.harnessError == nil)
         #expect(!TraceChecker.check(outcome.trace).anomalies.contains { $0.kind == .unsavedChangesLost })
     }
+    /// What the plan runs as the children of the `parallel` at `position`, each branch's steps joined by " ; ".
+    private func branches(_ yaml: String, at position: Int) throws -> [String] {
+        let scenario = try ScenarioLoader.parse(yaml: yaml, file: "test.yaml")
+        let plan = RunPlan(run: scenario.runs()[0], summary: scenario.summary)
+        func text(_ step: RunPlan.PlannedStep) -> String {
+            step.children.isEmpty ? plan.info.steps[step.index].text : step.children.map(text).joined(separator: " ; ")
+        }
+        return plan.steps[position].children.map(text)
+    }
+
+    /// The timer fires while a `parallel` runs, beside its branches: at 10 ms, in a branch of its own, not
+    /// once the 100 ms branch has ended (after the extension's save at 20 ms). An app suspended from the
+    /// foreground in a branch autosaves just before, in that branch; one that exits first loses its changes.
+    @Test func anAutosaveDueWhileAParallelRunsRunsBesideItsBranches() throws {
+        #expect(try branches(yaml(app: "framework: swiftdata, autosave-delay: 10ms", steps: """
+              - app: { insert: Note, id: n1 }
+              - share: launch
+              - parallel:
+                  - sleep: 100ms
+                  - [ { sleep: 20ms }, { share: { insert: Note, id: n2 } }, { share: save } ]
+            """), at: 3) == [
+            "sleep 100ms", "sleep 20ms ; share: insert Note n2 {} ; share: save",
+            "sleep 10ms ; app: autosave (changes since step 1)",
+        ])
+        #expect(try branches(yaml(steps: """
+              - app: { insert: Note, id: n1 }
+              - share: launch
+              - parallel: [ { app: suspend }, { share: { insert: Note, id: n2 } } ]
+            """), at: 3) == ["app: autosave (changes since step 1) ; app: suspend", "share: insert Note n2 {}"])
+        // Exits at 10 ms, before its 20 ms timer: nothing to autosave. At 50 ms: the autosave at 20 ms.
+        let exits = { (at: String) in yaml(share: "framework: swiftdata, autosave-delay: 20ms", steps: """
+              - share: launch
+              - share: { insert: Note, id: n1 }
+              - parallel:
+                  - sleep: 30ms
+                  - [ { sleep: \(at) }, { share: exit } ]
+            """) }
+        #expect(try branches(exits("10ms"), at: 3) == ["sleep 30ms", "sleep 10ms ; share: exit"])
+        #expect(try branches(exits("50ms"), at: 3) == [
+            "sleep 30ms", "sleep 50ms ; share: exit", "sleep 20ms ; share: autosave (changes since step 2)",
+        ])
+    }
+
+    /// The same, run: the app's autosave at 10 ms commits before the extension's save of another field at
+    /// 20 ms, which reads the row as autosaved and commits without a conflict; and an app suspended inside a
+    /// `parallel` and then terminated lost nothing, as when its suspend is a step of its own.
+    @Test(arguments: RunMode.allCases)
+    func anAutosaveInsideAParallelCommitsAtItsMoment(mode: RunMode) throws {
+        let outcome = try RunHarness.single("""
+            summary: Autosave beside a save.
+            store: { group: group.example.notes, name: Notes, model: { Note: { title: string, body: string? } } }
+            processes:
+              app: { role: host, framework: swiftdata, autosave-delay: 10ms }
+              share: { role: share }
+            steps:
+              - app: launch
+              - app: { insert: Note, id: n1, set: { title: A, body: x } }
+              - app: save
+              - share: launch
+              - app: { update: n1, set: { title: B } }
+              - parallel:
+                  - sleep: 100ms
+                  - [ { sleep: 20ms }, { share: { update: n1, set: { body: y } } }, { share: save } ]
+              - app: suspend
+              - app: terminate
+            """, mode: mode)
+        #expect(outcome.harnessError == nil)
+        let commits = outcome.trace.events.compactMap { event -> String? in
+            if case .saveCommitted(let commit) = event.kind { "\(event.process) \(commit.source)" } else { nil }
+        }
+        #expect(commits == ["app save", "app autosave", "share save"])
+        let result = TraceChecker.check(outcome.trace)
+        #expect(!result.anomalies.contains { $0.kind == .conflict || $0.kind == .unsavedChangesLost }, "\(result.anomalies.map(\.explanation))")
+
+        let suspended = try RunHarness.single(yaml(share: "refresh: none", steps: """
+              - app: { insert: Note, id: n1, set: { title: A } }
+              - share: launch
+              - parallel: [ { app: suspend }, { share: { insert: Note, id: n2, set: { title: S } } } ]
+              - share: save
+              - app: terminate
+            """), mode: mode)
+        #expect(suspended.harnessError == nil)
+        #expect(!TraceChecker.check(suspended.trace).anomalies.contains { $0.kind == .unsavedChangesLost })
+    }
 }

@@ -10,11 +10,12 @@ import ScenarioModel
 /// for widget reloads) has passed the first unsaved change plus `autosave-delay`, right after a `background`
 /// step with changes pending, and right before an app is suspended from the foreground (iOS backgrounds it
 /// first). A process that exits, crashes or is terminated first loses its changes (BUGS.md 26); one suspended
-/// when the time comes autosaves when it is resumed, as its timer fires late. Decided
+/// when the time comes autosaves when it is resumed, as its timer fires late. One due while a `parallel` runs
+/// runs beside its branches at its moment (`placeInside(_:plan:)`). Decided
 /// from the steps alone, so the same file autosaves at the same steps on any machine: the process saves
 /// then only if its main context has changes.
 struct AutosaveSchedule {
-    private struct Pending {
+    struct Pending {
         /// The step index of the first change not yet saved.
         var changedAt: Int
         /// When the autosave is due, in microseconds of simulated time.
@@ -22,18 +23,18 @@ struct AutosaveSchedule {
     }
 
     /// The SwiftData processes whose main context autosaves, by name, with their delay in microseconds.
-    private let delays: [String: Int64]
+    let delays: [String: Int64]
     /// The simulated time, in microseconds since the run began.
-    private var now: Int64 = 0
-    private var pending: [String: Pending] = [:]
+    var now: Int64 = 0
+    var pending: [String: Pending] = [:]
     /// Processes suspended (SIGSTOP): their timers cannot fire until they are resumed.
-    private var suspended: Set<String> = []
+    var suspended: Set<String> = []
     /// Processes whose pending changes go with a `background` step just seen.
-    private var backgrounded: [String] = []
+    var backgrounded: [String] = []
     /// The app processes (`host`) the steps have sent to the background and not brought back.
-    private var inBackground: Set<String> = []
+    var inBackground: Set<String> = []
     /// The app processes (`host`) among the scheduled ones.
-    private let hosts: Set<String>
+    let hosts: Set<String>
     /// The extensions whose process exits once the system's work in it is over (`between-reloads`,
     /// `between-pushes`), taking their unsaved changes with it.
     private let exitAfterWork: Set<String>
@@ -61,11 +62,16 @@ struct AutosaveSchedule {
     }
 
     /// The autosaves to run after `planned` (a top-level step of the plan, with its children), each as the
-    /// system's `autosave` step of its process.
-    mutating func after(_ planned: RunPlan.PlannedStep) -> [ScenarioStep] {
+    /// system's `autosave` step of its process. An autosave that comes due while a `parallel` runs is made
+    /// one of its children instead (`placeInside(_:plan:)`), planned with `plan`.
+    mutating func after(_ planned: inout RunPlan.PlannedStep, plan: (ScenarioStep) -> RunPlan.PlannedStep) -> [ScenarioStep] {
         guard !delays.isEmpty else { return [] }
         backgrounded = []
-        visit(planned)
+        if case .parallel = planned.step.step {
+            placeInside(&planned, plan: plan)
+        } else {
+            visit(planned)
+        }
         var saves: [ScenarioStep] = []
         for name in delays.keys.sorted() {
             guard let change = pending[name], !suspended.contains(name),
@@ -76,13 +82,14 @@ struct AutosaveSchedule {
         return saves
     }
 
-    private mutating func visit(_ planned: RunPlan.PlannedStep) {
+    mutating func visit(_ planned: RunPlan.PlannedStep) {
         let step = planned.step
         switch step.step {
         case .advanceClock(let duration), .sleep(let duration):
             now = now.addingClamped(duration.microseconds)
         case .parallel:
-            // Branches run side by side: the step takes as long as its longest one.
+            // Branches run side by side: the step takes as long as its longest one (a `parallel` inside
+            // another's is visited with the outer one's steps, in the order of their moments).
             let start = now
             var end = now
             for child in planned.children {
@@ -91,6 +98,8 @@ struct AutosaveSchedule {
                 end = max(end, now)
             }
             now = end
+        case .autosave:
+            if let name = step.process { pending[name] = nil }
         case .sequence:
             for child in planned.children { visit(child) }
         case .push, .reload:
@@ -107,7 +116,7 @@ struct AutosaveSchedule {
     }
 
     /// What `step` does to the changes pending in `name`'s main context.
-    private mutating func change(_ name: String, by step: ScenarioStep, at index: Int, delay: Int64) {
+    mutating func change(_ name: String, by step: ScenarioStep, at index: Int, delay: Int64) {
         switch step.step {
         case .insert, .update, .toggle, .delete, .relate, .unrelate:
             guard step.context == nil, pending[name] == nil else { return }

@@ -68,11 +68,17 @@ public struct RunPlan: Sendable {
         var reloads = ReloadSchedule(run: run)
         var autosaves = AutosaveSchedule(run: run)
         var planned: [PlannedStep] = []
+        func retext(_ node: PlannedStep) {
+            table[node.index].text = StepText.render(node.step)
+            node.children.forEach(retext)
+        }
         /// Plans a step, then the autosaves due once it has run; returns the step's position.
         func planWithAutosaves(_ step: ScenarioStep) -> Int {
             planned.append(plan(step))
             let position = planned.count - 1
-            for autosave in autosaves.after(planned[position]) { planned.append(plan(autosave)) }
+            for autosave in autosaves.after(&planned[position], plan: plan) { planned.append(plan(autosave)) }
+            // An autosave placed inside a `parallel` changed what its children are.
+            if case .parallel = planned[position].step.step { retext(planned[position]) }
             return position
         }
         for step in run.steps {
