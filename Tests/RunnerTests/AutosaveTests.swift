@@ -255,4 +255,34 @@ import Trace
         #expect(suspended.harnessError == nil)
         #expect(!TraceChecker.check(suspended.trace).anomalies.contains { $0.kind == .unsavedChangesLost })
     }
+    /// An autosave placed beside the app's own check with `within:`: real time sends it between the check's
+    /// attempts, and asks the check again only once the autosave is answered. A second request in flight to
+    /// one process had its reply taken for the other's, and the run ended in a harness error after 15 s (5
+    /// of 24 real-time runs). Three runs, each of which could meet it.
+    @Test func anAutosaveBesideTheAppsOwnCheckIsAnswered() throws {
+        let yaml = """
+            summary: Autosave between a check's attempts.
+            store: { group: group.example.notes, name: Notes, model: { Note: { title: string } } }
+            processes:
+              app: { role: host, framework: swiftdata, autosave-delay: 20ms, refresh: history }
+              share: { role: share }
+            steps:
+              - app: launch
+              - app: { insert: Note, id: n1, set: { title: A } }
+              - app: { insert: Note, id: n2, set: { title: X } }
+              - app: save
+              - app: { fetch: Note }
+              - share: launch
+              - app: { update: n1, set: { title: B } }
+              - parallel:
+                  - app: { read: n2, expect: { title: Y }, within: 2s }
+                  - [ { sleep: 40ms }, { share: { update: n2, set: { title: Y } } }, { share: save }, { sleep: 20ms },
+                      { share: { fetch: Note } }, { share: { read: n1, expect: { title: B }, now: true } } ]
+            """
+        for attempt in 1...3 {
+            let outcome = try RunHarness.run(yaml, stepTimeout: .seconds(5))[0]
+            #expect(outcome.harnessError == nil, "run \(attempt): \(outcome.harnessError?.message ?? "")")
+            #expect(TraceChecker.check(outcome.trace).verdict.matched, "run \(attempt): \(OneWorldTests.verdictText(outcome))")
+        }
+    }
 }

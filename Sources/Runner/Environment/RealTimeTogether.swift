@@ -144,10 +144,17 @@ final class RealTimeTogether {
         while try collectReply() {}
     }
 
-    /// Fires the earliest timer due, if any.
+    /// Fires the earliest timer due, if any. A check is asked again only once its process has answered
+    /// another branch's command sent meanwhile (an autosave between its attempts): a process takes one
+    /// request at a time, and a second one in flight would have its reply taken for the first's.
     private func fireTimer() throws(HarnessFailure) -> Bool {
         let now = MonotonicClock.now()
-        guard let (b, timer) = timers.filter({ $0.value.due <= now }).min(by: { ($0.value.due, $0.key) < ($1.value.due, $1.key) })
+        let busy = Set(pending.values.map(\.slot.name))
+        guard let (b, timer) = timers.filter({ entry in
+            guard entry.value.due <= now else { return false }
+            if case .recheck(let sent, _) = entry.value { return !busy.contains(sent.slot.name) }
+            return true
+        }).min(by: { ($0.value.due, $0.key) < ($1.value.due, $1.key) })
         else { return false }
         timers[b] = nil
         switch timer {

@@ -22,6 +22,9 @@ final class ProcessSlot {
     /// Where its store is, once asked (`ScenarioRunner.storeLocation(of:)`): the same for every launch.
     var location: StoreLocation?
     private var nextSeq = 1
+    /// Replies read while the runner waited for another of this process's commands (a request in flight
+    /// beside it), kept until their own command's reply is asked for.
+    var repliesAhead: [Int: AgentReply] = [:]
     /// The scenario ids already sent to the running agent.
     var sentIDs: [String: ObjectRef] = [:]
     /// Set while the process, launched with `on-load-failure: retry`, waits to load its store: why the

@@ -215,6 +215,7 @@ extension ScenarioRunner {
 
     /// The reply numbered `seq`, or nil when none came within `timeout`.
     func readReply(_ seq: Int, from slot: ProcessSlot, timeout: Swift.Duration) throws(HarnessFailure) -> AgentReply? {
+        if let reply = slot.repliesAhead.removeValue(forKey: seq) { return try accept(reply, from: slot) }
         guard let child = slot.child else { throw failure("it exited before replying", process: slot.name) }
         while true {
             let line: String
@@ -234,14 +235,23 @@ extension ScenarioRunner {
                 try crashInsideSave(slot)
                 return AgentReply(seq: seq, status: .ok)
             }
-            guard reply.seq == seq else { continue }
-            learn(reply, from: slot)
-            if reply.status == .ok || reply.status == .failed { slot.unsaved = reply.unsaved }
-            if reply.status == .failed, let error = reply.error, error.kind == .other || error.kind == .timeout {
-                throw failure(error.message, process: slot.name)
+            guard reply.seq == seq else {
+                // Another command's, in flight beside this one: its own wait takes it.
+                slot.repliesAhead[reply.seq] = reply
+                continue
             }
-            return reply
+            return try accept(reply, from: slot)
         }
+    }
+
+    /// What the runner learns from `reply`, the reply it waited for; a failure the agent could not carry.
+    private func accept(_ reply: AgentReply, from slot: ProcessSlot) throws(HarnessFailure) -> AgentReply {
+        learn(reply, from: slot)
+        if reply.status == .ok || reply.status == .failed { slot.unsaved = reply.unsaved }
+        if reply.status == .failed, let error = reply.error, error.kind == .other || error.kind == .timeout {
+            throw failure(error.message, process: slot.name)
+        }
+        return reply
     }
 
     /// Records what a save committed so other agents can name the same rows.
