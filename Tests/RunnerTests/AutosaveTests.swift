@@ -208,6 +208,19 @@ import Trace
                   - sleep: 30ms
                   - [ { sleep: \(at) }, { share: exit } ]
             """) }
+        // Sent to the background in a branch: at once, after it. A clock advance past the delay: after it.
+        #expect(try branches(yaml(steps: """
+              - app: { insert: Note, id: n1 }
+              - share: launch
+              - parallel:
+                  - [ { sleep: 20ms }, { app: background } ]
+                  - [ { sleep: 40ms }, { share: { insert: Note, id: n2 } } ]
+            """), at: 3) == ["sleep 20ms ; app: background ; app: autosave (changes since step 1)", "sleep 40ms ; share: insert Note n2 {}"])
+        #expect(try branches(yaml(steps: """
+              - app: { insert: Note, id: n1 }
+              - share: launch
+              - parallel: [ { clock: { advance: 2s } }, [ { sleep: 20ms }, { share: { insert: Note, id: n2 } } ] ]
+            """), at: 3) == ["clock advance 2s ; app: autosave (changes since step 1)", "sleep 20ms ; share: insert Note n2 {}"])
         #expect(try branches(exits("10ms"), at: 3) == ["sleep 30ms", "sleep 10ms ; share: exit"])
         #expect(try branches(exits("50ms"), at: 3) == [
             "sleep 30ms", "sleep 50ms ; share: exit", "sleep 20ms ; share: autosave (changes since step 2)",

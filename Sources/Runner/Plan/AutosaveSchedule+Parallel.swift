@@ -5,8 +5,9 @@ import ScenarioModel
 /// act (each branch's `sleep`s and clock advances counted from the step's start), and an autosave due
 /// before one of them runs beside the branches at its moment, as the system's timer fires while the others
 /// go on: a new branch of a `sleep` to that moment and the `autosave`. An app suspended from the foreground
-/// in a branch autosaves just before, in its branch, as at a top-level `suspend`; one resumed there with its
-/// timer past autosaves just after. Before, every autosave waited for the whole `parallel` to end: an
+/// in a branch autosaves just before, in its branch, as at a top-level `suspend`; one sent to the
+/// background there, or resumed with its timer past, just after; a clock advance that passes a timer fires
+/// it just after, in the advance's branch. Before, every autosave waited for the whole `parallel` to end: an
 /// extension's save 20 ms in came before an app's autosave due at 10 ms, and an app suspended in a branch
 /// kept its changes unsaved.
 extension AutosaveSchedule {
@@ -35,9 +36,12 @@ extension AutosaveSchedule {
         moments.sort { ($0.time, $0.order) < ($1.time, $1.order) }
         var placements: [Placement] = []
         let location = planned.step.location
+        // What the clock advances so far moved the simulated clock beyond the moments counted by sleeps.
+        var advanced: Int64 = 0
         for moment in moments {
-            placements += due(by: moment.time, location: location)
-            now = moment.time
+            let time = moment.time.addingClamped(advanced)
+            placements += due(by: time, location: location, advanced: advanced)
+            now = time
             let node = Self.node(at: moment.path, in: planned)
             let step = node.step
             if let name = step.process, delays[name] != nil, let change = pending[name] {
@@ -49,14 +53,25 @@ extension AutosaveSchedule {
             }
             let wasSuspended = step.process.map(suspended.contains) ?? false
             visit(node)
-            if let name = step.process, step.step == .resume, wasSuspended, let change = pending[name], change.due <= now {
+            if case .advanceClock(let duration) = step.step {
+                // The timers the clock passed fire at once, in the branch that moved it.
+                advanced = advanced.addingClamped(duration.microseconds)
+                placements += due(by: now, location: location, advanced: advanced, after: moment.path)
+            }
+            guard let name = step.process, let change = pending[name] else { continue }
+            if step.step == .resume, wasSuspended, change.due <= now {
                 // Its timer fired while it was stopped: it runs once the process runs again.
                 pending[name] = nil
                 placements.append(.after(moment.path, autosave(name, change, at: step.location)))
+            } else if step.step == .background {
+                // Going to the background saves at once.
+                pending[name] = nil
+                backgrounded.removeAll { $0 == name }
+                placements.append(.after(moment.path, autosave(name, change, at: step.location)))
             }
         }
-        placements += due(by: end, location: location)
-        now = end
+        placements += due(by: end.addingClamped(advanced), location: location, advanced: advanced)
+        now = end.addingClamped(advanced)
         place(placements, in: &planned, start: start, plan: plan)
     }
 
@@ -64,13 +79,16 @@ extension AutosaveSchedule {
         ScenarioStep(location: location, process: name, step: .autosave(changedAt: change.changedAt))
     }
 
-    /// The autosaves due by `moment` of processes that can run them, each as a new branch at its due time.
-    private mutating func due(by moment: Int64, location: SourceLocation) -> [Placement] {
+    /// The autosaves due by `moment` (simulated) of processes that can run them, each as a new branch at its
+    /// due time less what clock advances moved the clock by then (`advanced`), or just after the step at
+    /// `path` (a clock advance that passed it).
+    private mutating func due(by moment: Int64, location: SourceLocation, advanced: Int64, after path: [Int]? = nil) -> [Placement] {
         var placements: [Placement] = []
         for name in delays.keys.sorted() {
             guard let change = pending[name], !suspended.contains(name), change.due <= moment else { continue }
             pending[name] = nil
-            placements.append(.branch(at: max(change.due, now), autosave(name, change, at: location)))
+            let step = autosave(name, change, at: location)
+            placements.append(path.map { .after($0, step) } ?? .branch(at: max(change.due, now) - advanced, step))
         }
         return placements
     }
@@ -78,8 +96,12 @@ extension AutosaveSchedule {
     /// The steps of `planned` with their moments, added to `list`; returns the moment it ends.
     private static func moments(of planned: RunPlan.PlannedStep, path: [Int], at start: Int64, into list: inout [Moment]) -> Int64 {
         switch planned.step.step {
-        case .sleep(let duration), .advanceClock(let duration):
+        case .sleep(let duration):
             return start.addingClamped(duration.microseconds)
+        case .advanceClock:
+            // It moves every process's clock at its moment, and takes no time (`placeInside` adds it up).
+            list.append(Moment(time: start, path: path, order: list.count))
+            return start
         case .sequence:
             var time = start
             for (offset, child) in planned.children.enumerated() {
