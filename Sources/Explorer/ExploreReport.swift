@@ -117,11 +117,11 @@ public struct ExploreReport: Sendable, Codable {
     public func markdown() -> String {
         var md = "# Explore\n\nStrategy \(strategy); first seed \(firstSeed), shards \(shards.joined(separator: ", "))"
             + (strict ? "; strict (a deterministic-only counterexample fails)" : "") + ".\n\n"
-        md += "| scenario | variant | expects | schedules | coverage | replayed identically | not matching | anomalies (schedules) | counterexamples |\n"
-        md += "|---|---|---|---:|---|---:|---:|---|---|\n"
+        md += "| scenario | variant | expects | schedules | undecided | coverage | replayed identically | not matching | anomalies (schedules) | counterexamples |\n"
+        md += "|---|---|---|---:|---:|---|---:|---:|---|---|\n"
         for variant in variants {
             let cell = Escape.markdownCell
-            md += "| \(cell(variant.scenario)) | \(cell(variant.variant)) | \(cell(variant.expected.text)) | \(variant.schedules) "
+            md += "| \(cell(variant.scenario)) | \(cell(variant.variant)) | \(cell(variant.expected.text)) | \(variant.schedules) | \(variant.undecided) "
                 + "| \(cell(variant.coverage?.text ?? "")) | \(variant.replayedIdentically) of \(variant.replayed) "
                 + "| \(variant.failing) | \(cell(Self.foundText(variant))) | \(variant.failsEverySchedule ? "none: every schedule fails, the file as written" : String(variant.counterexamples.count)) |\n"
         }
@@ -179,12 +179,13 @@ public struct ExploreReport: Sendable, Codable {
         page += "<header><div class=\"headline\"><h1>GroupSim explore</h1><span class=\"badge \(variants.isEmpty ? "none" : found == 0 ? "ok" : "bad")\">"
             + "\(Escape.html(verdict))</span></div>\n"
         page += "<p class=\"summary\">Strategy \(Escape.html(strategy)); first seed \(firstSeed); shards \(Escape.html(shards.joined(separator: ", "))).</p></header>\n"
-        page += "<table><thead><tr><th>scenario</th><th>variant</th><th>expects</th><th class=\"num\">schedules</th><th>coverage</th>"
+        page += "<table><thead><tr><th>scenario</th><th>variant</th><th>expects</th><th class=\"num\">schedules</th>"
+            + "<th class=\"num\">undecided</th><th>coverage</th>"
             + "<th class=\"num\">replayed identically</th><th class=\"num\">not matching</th><th>anomalies (schedules)</th><th>counterexamples</th></tr></thead><tbody>\n"
         for variant in variants {
             let status = variant.counterexamples.isEmpty ? "<span class=\"badge ok\">none</span>" : "<span class=\"badge bad\">\(variant.counterexamples.count)</span>"
             page += "<tr\(variant.counterexamples.isEmpty ? "" : " class=\"flagged\"")><td>\(Escape.html(variant.scenario))</td><td>\(Escape.html(variant.variant))</td><td>\(Escape.html(variant.expected.text))</td>"
-                + "<td class=\"num\">\(variant.schedules)</td><td>\(Escape.html(variant.coverage?.text ?? ""))</td>"
+                + "<td class=\"num\">\(variant.schedules)</td><td class=\"num\">\(variant.undecided)</td><td>\(Escape.html(variant.coverage?.text ?? ""))</td>"
                 + "<td class=\"num\">\(variant.replayedIdentically) of \(variant.replayed)</td><td class=\"num\">\(variant.failing)</td><td>\(Escape.html(Self.foundText(variant)))</td><td>\(status)</td></tr>\n"
         }
         page += "</tbody></table>\n"

@@ -183,6 +183,13 @@ import TestSupport
         #expect(page.contains("<span class=\"badge ok\">no counterexample</span>"))
         #expect(page.contains("<td><span class=\"badge ok\">none</span></td></tr>"))
         #expect(ExploreReport(firstSeed: 1, shards: [], variants: []).html().contains("<span class=\"badge none\">"), "nothing explored is not green")
+        // Schedules the harness could not carry through are counted in their own column.
+        var c = a
+        c.undecided = 2
+        let report = ExploreReport(firstSeed: 10, shards: ["1/1"], variants: [c])
+        #expect(report.markdown().contains("| s | v | pass | 5 | 2 |"), "\(report.markdown())")
+        #expect(report.html().contains("<td class=\"num\">5</td><td class=\"num\">2</td>"))
+        #expect(report.consoleLines.first?.contains("2 undecided") == true)
     }
 
     /// The central race of the domain, with no `explore:` section: the app reads right after the share
