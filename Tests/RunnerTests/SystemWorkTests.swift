@@ -85,6 +85,71 @@ import Trace
         #expect(!together.contains("widget: reload (requested at step 1)"), "700 ms, not 1.1 s: \(together)")
     }
 
+    /// What the plan runs as the children of the `parallel` at `position`, each branch's steps joined by " ; ".
+    private func branches(widget: String = "", _ steps: String, at position: Int) throws -> [String] {
+        let scenario = try ScenarioLoader.parse(yaml: yaml(widget: widget, steps: steps), file: "test.yaml")
+        let plan = RunPlan(run: scenario.runs()[0], summary: scenario.summary)
+        func text(_ step: RunPlan.PlannedStep) -> String {
+            step.step.step.keyword == "sequence" ? step.children.map(text).joined(separator: " ; ") : plan.info.steps[step.index].text
+        }
+        return plan.steps[position].children.map(text)
+    }
+
+    /// A reload that comes due while a `parallel` runs runs beside its branches at its moment, not once the
+    /// longest branch has ended: 20 ms after a request at its start, in a branch of its own; one asked for
+    /// with no delay, just after its request, in the request's branch.
+    @Test func aReloadDueWhileAParallelRunsRunsAtItsMoment() throws {
+        #expect(try branches(widget: "    reload-delay: 20ms", """
+              - parallel:
+                  - [ { app: { reload-timelines: widget } }, { sleep: 60ms } ]
+                  - sleep: 40ms
+            """, at: 1) == [
+            "app: reload-timelines of widget ; sleep 60ms", "sleep 40ms", "sleep 20ms ; widget: reload (requested at step 1)",
+        ])
+        #expect(try branches("""
+              - parallel:
+                  - sleep: 30ms
+                  - [ { sleep: 10ms }, { app: { reload-timelines: widget } } ]
+            """, at: 1) == ["sleep 30ms", "sleep 10ms ; app: reload-timelines of widget ; widget: reload (requested at step 1)"])
+        // Due after the parallel: after it, as before.
+        let after = try plan(widget: "    reload-delay: 1s", """
+              - parallel: [ { app: { reload-timelines: widget } }, { sleep: 100ms } ]
+              - sleep: 1s
+            """)
+        #expect(after.suffix(2) == ["sleep 1s", "widget: reload (requested at step 1)"], "\(after)")
+    }
+
+    /// The same, run: the widget reloaded 20 ms in shows the title before the extension's save 40 ms in, in
+    /// both modes and on every seed (`not-converged` at the end, as the widget is not reloaded again).
+    @Test(arguments: RunMode.allCases)
+    func aReloadInsideAParallelRendersWhatWasCommittedAtItsMoment(mode: RunMode) throws {
+        let yaml = """
+            summary: A reload beside a save.
+            store: { group: group.example.notes, name: Notes, model: { Note: { title: string } } }
+            processes:
+              app: { role: host, refresh: history }
+              share: { role: share }
+              widget: { role: widget, refresh: refetch, reload-delay: 20ms, between-reloads: exit, on-reload: [ { fetch: Note }, { read: n1 } ] }
+            steps:
+              - app: launch
+              - app: { insert: Note, id: n1, set: { title: A } }
+              - app: save
+              - share: launch
+              - parallel:
+                  - [ { app: { reload-timelines: widget } }, { sleep: 60ms } ]
+                  - [ { sleep: 40ms }, { share: { update: n1, set: { title: B } } }, { share: save } ]
+              - share: exit
+            expect: [not-converged]
+            """
+        for seed in mode == .deterministic ? [UInt64(1), 2, 3] : [nil] {
+            let outcome = try RunHarness.single(yaml, mode: mode, seed: seed)
+            #expect(outcome.harnessError == nil)
+            #expect(OneWorldTests.verdictText(outcome) == "matched [\"not-converged\"]", "seed \(seed.map(String.init) ?? "-")")
+            let shown = outcome.reads(of: "n1", by: "widget").map { $0.values["title"] }
+            #expect(shown == [.string("A")], "seed \(seed.map(String.init) ?? "-"): \(shown)")
+        }
+    }
+
     @Test func requestsPastTheDailyBudgetAreIgnoredUntilTheNextSimulatedDay() throws {
         // With the app in the background: a request made in the foreground costs no budget.
         let steps = try plan(widget: "    reload-budget: 1", """

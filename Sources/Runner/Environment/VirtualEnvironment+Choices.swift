@@ -197,6 +197,12 @@ extension VirtualEnvironment {
             let spans = left.indices.map { b -> (from: UInt64, to: UInt64) in
                 let step = left[b][0].step.step
                 if parallelAsWritten { return (starts[b], starts[b]) }
+                // The system's work (a push, a widget's reload) begins when its branch reaches it: real time
+                // runs it inline then, the others held back until it is done; its launch is no window.
+                switch step {
+                case .push, .reload: return (starts[b], starts[b])
+                default: break
+                }
                 return (starts[b].addingClamped(costs.settle(of: step)), starts[b].addingClamped(costs.lead(of: step, cold: isCold(b))))
             }
             // Steps of one process keep the order written: real time sends a branch's step only once no

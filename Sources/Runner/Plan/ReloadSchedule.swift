@@ -14,7 +14,7 @@ import Supervisor
 /// `reload-controls`, and by their action's intent (`control:`), with no budget (Apple documents none).
 /// Decided from the steps alone, so the same file schedules the same reloads on any machine.
 struct ReloadSchedule {
-    private struct Pending {
+    struct Pending {
         var widget: String
         var due: Int64
         var position: Int
@@ -26,20 +26,20 @@ struct ReloadSchedule {
     }
 
     /// The widgets and controls.
-    private let widgets: [RunProcess]
+    let widgets: [RunProcess]
     /// The App Intents a widget's button or a control's tap runs, and that widget or control.
     private let buttons: [String: String]
     /// The containing app's lifecycle (its `host` processes'), as the steps move it.
     private var hosts: [String: ProcessLifecycle]
     /// The simulated time, in microseconds since the run began.
-    private var now: Int64 = 0
-    private var pending: [Pending] = []
+    var now: Int64 = 0
+    var pending: [Pending] = []
     /// Reloads accepted per widget and simulated day.
-    private var accepted: [String: [Int64: Int]] = [:]
+    var accepted: [String: [Int64: Int]] = [:]
     /// Requests the budget refused: the position of the request and why.
     private(set) var refused: [(Int, String)] = []
 
-    private static let day = Duration.days(1).microseconds
+    static let day = Duration.days(1).microseconds
 
     init(run: ScenarioRun) {
         widgets = run.processes.filter { $0.settings.role.isRenderedBySystem }
@@ -61,14 +61,23 @@ struct ReloadSchedule {
     /// `reload` step of its widget.
     mutating func after(_ step: ScenarioStep, at position: Int, index: Int) -> [ScenarioStep] {
         visit(step, position: position, index: index)
-        let due = pending.filter { $0.due <= now }
-        pending.removeAll { $0.due <= now }
-        var reloads: [ScenarioStep] = []
+        return due(by: now, position: position, index: index, request: step).map(\.step)
+    }
+
+    /// The reloads due by `moment`, each with the moment it runs (its due time, or `now` when that has
+    /// passed), taken from those pending; a policy's reload past its budget waits for the next simulated day,
+    /// and each reload's timeline asks for the next one by its policy. `request` is the step a policy's next
+    /// reload is noted on.
+    mutating func due(by moment: Int64, position: Int, index: Int, request step: ScenarioStep) -> [(at: Int64, step: ScenarioStep)] {
+        let due = pending.filter { $0.due <= moment }
+        pending.removeAll { $0.due <= moment }
+        var reloads: [(at: Int64, step: ScenarioStep)] = []
         for reload in due {
             guard let widget = widgets.first(where: { $0.name == reload.widget }) else { continue }
+            let at = max(reload.due, now)
             if reload.byPolicy {
                 // The policy's reload counts in the simulated day it runs; past the budget, it waits for the next.
-                let day = now / Self.day
+                let day = at / Self.day
                 let used = accepted[widget.name]?[day] ?? 0
                 guard used < widget.settings.reloadBudget else {
                     var later = reload
@@ -78,12 +87,12 @@ struct ReloadSchedule {
                 }
                 accepted[widget.name, default: [:]][day] = used + 1
             }
-            reloads.append(ScenarioStep(location: reload.request.location, process: reload.widget,
-                                        step: .reload(requestedAt: reload.index, byTimelinePolicy: reload.byPolicy)))
+            reloads.append((at, ScenarioStep(location: reload.request.location, process: reload.widget,
+                                             step: .reload(requestedAt: reload.index, byTimelinePolicy: reload.byPolicy))))
             // The timeline this reload returns asks for the next one.
             if let interval = widget.settings.timelinePolicy.interval?.microseconds {
-                let next = now.addingClamped(interval)
-                pending.append(Pending(widget: widget.name, due: next, position: position, index: index, request: step, byPolicy: true))
+                pending.append(Pending(widget: widget.name, due: at.addingClamped(interval), position: position, index: index,
+                                       request: step, byPolicy: true))
             }
         }
         return reloads
@@ -97,7 +106,7 @@ struct ReloadSchedule {
         }
     }
 
-    private mutating func visit(_ step: ScenarioStep, position: Int, index: Int) {
+    mutating func visit(_ step: ScenarioStep, position: Int, index: Int) {
         switch step.step {
         case .advanceClock(let duration), .sleep(let duration):
             // The simulated clock runs on with the run's own time, and a sleep is time the steps say passes.

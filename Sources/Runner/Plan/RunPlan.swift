@@ -77,14 +77,18 @@ public struct RunPlan: Sendable {
             planned.append(plan(step))
             let position = planned.count - 1
             for autosave in autosaves.after(&planned[position], plan: plan) { planned.append(plan(autosave)) }
-            // An autosave placed inside a `parallel` changed what its children are.
-            if case .parallel = planned[position].step.step { retext(planned[position]) }
             return position
         }
         for step in run.steps {
             for autosave in autosaves.before(step) { planned.append(plan(autosave)) }
-            let position = planWithAutosaves(step)
-            for reload in reloads.after(step, at: position, index: planned[position].index) { _ = planWithAutosaves(reload) }
+            planned.append(plan(step))
+            let position = planned.count - 1
+            // A `parallel` gets the reloads due while it runs among its children, before the autosaves, which
+            // see what those reloads do.
+            let after = reloads.after(&planned[position], at: position, plan: plan)
+            for autosave in autosaves.after(&planned[position], plan: plan) { planned.append(plan(autosave)) }
+            if case .parallel = planned[position].step.step { retext(planned[position]) }
+            for reload in after { _ = planWithAutosaves(reload) }
         }
         for (position, note) in reloads.unfinished() { planned[position].notes.append(note) }
         for (position, note) in reloads.refused { planned[position].notes.append(note) }
