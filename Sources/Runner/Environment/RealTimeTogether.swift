@@ -128,9 +128,9 @@ final class RealTimeTogether {
     private func collectOne() throws(HarnessFailure) {
         while ProcessGuard.interruption == nil {
             if try fireTimer() { return }
-            let now = MonotonicClock.now()
             if pending.isEmpty, let due = timers.values.map(\.due).min() {
-                RealTimeEnvironment.sleep(nanos: due - now)
+                // A timer may have come due since `fireTimer` read the clock: then no sleep at all.
+                RealTimeEnvironment.sleep(nanos: due.subtractingClamped(MonotonicClock.now()))
                 continue
             }
             if try collectReply() { return }
