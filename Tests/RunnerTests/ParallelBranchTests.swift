@@ -252,4 +252,39 @@ import Trace
             if case .stepStarted = event.kind { (event.process, event.t) } else { nil }
         }
     }
+    /// A check with `within:` of one child and another child of the same process: real time sends the
+    /// other child's command between the check's attempts, and asks the check again once it is answered.
+    /// The deterministic mode ran the other child only once the check was decided, and kept the process's
+    /// notifications back until then (its steps were not all under way): the check never saw the share's
+    /// save 20 ms in, a `missed-insert` on every seed where real time matched. A 50 ms window still closes
+    /// before the save, which waits for the batch's lock.
+    @Test func aCheckBetweenItsAttemptsLetsAnotherChildOfItsProcessStart() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let yaml = """
+        summary: A check beside its own process's batch.
+        store: { group: group.example.notes, name: Notes, model: { Note: { title: string }, Tag: { name: string } } }
+        processes: { app: { role: host, refresh: history }, share: { role: share } }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - app: { fetch: Note }
+          - share: launch
+          - parallel:
+              - app: { count: Note, expect: 2, within: 400ms, variants: { short: { within: 50ms } } }
+              - app: { batch-insert: Tag, count: 20000, set: { name: t } }
+              - [ { sleep: 20ms }, { share: { insert: Note, id: s1, set: { title: S } } }, { share: save } ]
+        variants:
+          long: { expect: pass }
+          short: { expect: [unmet-expectation] }
+        """
+        for seed in UInt64(1)...3 {
+            for outcome in try RunHarness.run(yaml, mode: .deterministic, seed: seed, pool: pool) {
+                let label = "seed \(seed) \(outcome.plan.run.variant)"
+                #expect(outcome.harnessError == nil, "\(label)")
+                #expect(TraceChecker.check(outcome.trace).verdict.matched, "\(label): \(OneWorldTests.verdictText(outcome))")
+            }
+        }
+    }
 }

@@ -16,7 +16,8 @@ import Trace
 /// - **A command that met a lock waits** (`waiting`): it changed nothing, and is asked again after each
 ///   step of the others until the holder lets go or its busy timeout passes with the lock still held
 ///   (then it fails with `busy`, a timeout of 0 at once).
-/// - **A check with `within:` that has not matched** (`checking`) is asked again after each step.
+/// - **A check with `within:` that has not matched** (`checking`) is asked again after each step, once its
+///   process is not busy with another branch's command, which may start between its attempts.
 /// - **A launch lasts what it costs** (`launching`): the process starts and opens its store at once, and
 ///   is ready when its launch has passed in virtual time; until then its branch's next step, and its
 ///   other steps, wait, while the siblings act, as in real time, where an extension starting delays no
@@ -153,8 +154,12 @@ final class TogetherRun {
         let inFlight = waiting.map(\.sent) + committing.map(\.sent)
         if !inFlight.isEmpty, step.command(for: child, besides: []) == nil,
            !step.mayRunInline(child, besides: inFlight.map(\.slot.name)) { return true }
-        let pendingChildren = waiting.map(\.sent.child) + checking.map(\.child) + committing.map(\.sent.child) + launching.map(\.child)
-        return pendingChildren.contains { holdsBack($0, child) } || deferred.prefix(earlier).contains { holdsBack($0.child, child) }
+        let pendingChildren = waiting.map(\.sent.child) + committing.map(\.sent.child) + launching.map(\.child)
+        // A check between its attempts holds back its own branch only: real time sends another branch's
+        // command to its process between the attempts, and asks the check again once that is answered.
+        return pendingChildren.contains { holdsBack($0, child) }
+            || checking.contains { branch(of: $0.child) != nil && branch(of: $0.child) == branch(of: child) }
+            || deferred.prefix(earlier).contains { holdsBack($0.child, child) }
     }
 
     private func start(_ child: RunPlan.PlannedStep, position: Int, queued: Bool = false) throws(HarnessFailure) {
@@ -323,11 +328,22 @@ final class TogetherRun {
         }
     }
 
+    /// The processes with a command of the step under way: a held write, a wait for the lock. A check of
+    /// theirs takes its next attempt once it is done, as in real time.
+    private var busyWithCommands: Set<String> {
+        Set(waiting.map(\.sent.slot.name) + committing.map(\.sent.slot.name))
+    }
+
     /// Asks each check again, the last time once its deadline has passed. The attempt takes no virtual
     /// time: in real time the reader polls in its own process while its siblings act.
     private func recheck() throws(HarnessFailure) {
+        let busy = busyWithCommands
         var index = 0
         while index < checking.count {
+            if busy.contains(checking[index].slot.name) {
+                index += 1
+                continue
+            }
             env.askingAgain = true
             defer { env.askingAgain = false }
             let again = try step.recheck(checking[index], lockWaits: .yield)
@@ -361,8 +377,11 @@ final class TogetherRun {
                 continue
             }
             if !checking.isEmpty {
-                if !checking.contains(where: { env.holding[$0.slot.name] == nil && env.scripted.hasPending(for: $0.slot.name) }) {
-                    let moments = waiting.map(\.deadline) + committing.map(\.due) + checking.compactMap(\.checkDeadline)
+                // Only a check whose process is free can be asked again now; the others wait for its command.
+                let busy = busyWithCommands
+                let askable = checking.filter { !busy.contains($0.slot.name) }
+                if !askable.contains(where: { env.holding[$0.slot.name] == nil && env.scripted.hasPending(for: $0.slot.name) }) {
+                    let moments = waiting.map(\.deadline) + committing.map(\.due) + askable.compactMap(\.checkDeadline)
                     let due = (moments + [env.nextTimer()].compactMap { $0 }).min() ?? now
                     try env.advanceTime(to: Swift.max(due, now))
                 }
