@@ -171,14 +171,9 @@ import Trace
         #expect(outcome.harnessError == nil)
         #expect(!TraceChecker.check(outcome.trace).anomalies.contains { $0.kind == .unsavedChangesLost })
     }
-    /// What the plan runs as the children of the `parallel` at `position`, each branch's steps joined by " ; ".
+
     private func branches(_ yaml: String, at position: Int) throws -> [String] {
-        let scenario = try ScenarioLoader.parse(yaml: yaml, file: "test.yaml")
-        let plan = RunPlan(run: scenario.runs()[0], summary: scenario.summary)
-        func text(_ step: RunPlan.PlannedStep) -> String {
-            step.children.isEmpty ? plan.info.steps[step.index].text : step.children.map(text).joined(separator: " ; ")
-        }
-        return plan.steps[position].children.map(text)
+        try RunHarness.plannedBranches(yaml, at: position)
     }
 
     /// The timer fires while a `parallel` runs, beside its branches: at 10 ms, in a branch of its own, not

@@ -18,6 +18,17 @@ enum RunHarness {
         return plan.steps.map { step in plan.info.steps[step.index].text + step.notes.map { " [\($0)]" }.joined() }
     }
 
+    /// What the first run's plan runs as the children of the `parallel` at `position` among its top-level
+    /// steps, each branch's steps joined by " ; ": where the system's work lands inside it.
+    static func plannedBranches(_ yaml: String, at position: Int) throws -> [String] {
+        let scenario = try ScenarioLoader.parse(yaml: yaml, file: "test.yaml")
+        let plan = RunPlan(run: scenario.runs()[0], summary: scenario.summary)
+        func text(_ step: RunPlan.PlannedStep) -> String {
+            step.step.step.keyword == "sequence" ? step.children.map(text).joined(separator: " ; ") : plan.info.steps[step.index].text
+        }
+        return plan.steps[position].children.map(text)
+    }
+
     /// Every run of `yaml` (one per variant), or only `variant`.
     static func run(_ yaml: String, variant: String? = nil, executable: String = groupsim,
                     stepTimeout: Swift.Duration = .seconds(15), launchTimeout: Swift.Duration = .seconds(15),
