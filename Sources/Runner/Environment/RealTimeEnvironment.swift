@@ -102,6 +102,9 @@ final class RealTimeEnvironment: RunEnvironment {
     /// Among the children of `parallel`, the other branches go on while a process launches.
     var launchesBeside: Bool { together != nil }
 
+    /// The other processes go on by themselves in real time.
+    func catchUpBesideSystemWork() throws(HarnessFailure) {}
+
     func whileLaunching(_ slot: ProcessSlot) throws(HarnessFailure) {
         try together?.goOn(besideLaunchOf: slot.name)
     }

@@ -90,6 +90,11 @@ protocol RunEnvironment: AnyObject {
     /// Lets the other children of the `parallel` act while `slot` launches (see `launchesBeside`).
     func whileLaunching(_ slot: ProcessSlot) throws(HarnessFailure)
 
+    /// Before a step of the system's work inside `parallel` (a push's, a reload's, after the launch it may
+    /// have begun with): what the other children had due by now is carried out first, a held write
+    /// committing at its moment, as in real time their processes go on while the system's work runs.
+    func catchUpBesideSystemWork() throws(HarnessFailure)
+
     /// The run's steps are done: whatever the environment still holds back is let go before the final refresh.
     func finishing()
 

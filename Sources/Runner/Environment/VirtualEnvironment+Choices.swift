@@ -190,6 +190,20 @@ extension VirtualEnvironment {
             let step = left[b][0].step
             return step.process.map { launched.contains($0) } ?? false && step.step.isPerformedByProcess
         }
+        // The branches whose first step real time sends in its first pass over them, before any later step
+        // of a branch runs: a command of a process no branch written before it starts with, after no branch
+        // that starts inline (which runs first).
+        let heads = left.map { $0[0] }
+        let firstPass: Set<Int> = Set(heads.indices.filter { h in
+            let own = Self.processes(of: heads[h])
+            guard heads[h].step.step.isPerformedByProcess, !ParallelStep.waitsForEveryCommand(heads[h], runner: runner) else { return false }
+            if case .sleep = heads[h].step.step { return false }
+            return heads[..<h].allSatisfy { head in
+                if case .sleep = head.step.step { return true }
+                return head.step.step.isPerformedByProcess && !ParallelStep.waitsForEveryCommand(head, runner: runner)
+                    && Self.processes(of: head).isDisjoint(with: own)
+            }
+        }.map { heads[$0].index })
         while left.count > 1 {
             let starts = left.indices.map(start)
             // Each next step acts somewhere in [start + settle, start + lead]: one that can act before the
@@ -214,6 +228,9 @@ extension VirtualEnvironment {
                 // A branch that begins with a `sleep` has begun: real time starts its timer and goes on.
                 if waitsForAll(b), left.indices.prefix(b).contains(where: { !begun[$0] && !isSleepHead($0) }) { return false }
                 if !begun[b], runsInline(b), left.indices.prefix(b).contains(where: { !begun[$0] && runsInline($0) }) { return false }
+                // A later step run inline (a reload's, a lifecycle change) comes after every first command real
+                // time sends in its first pass: that command acts meanwhile, as the inline step runs.
+                if begun[b], runsInline(b), left.indices.contains(where: { !begun[$0] && firstPass.contains(left[$0][0].index) }) { return false }
                 return begun[b] || !left.indices.prefix(b).contains { !begun[$0] && waitsForAll($0) }
             }
             let until = eligible.map { spans[$0].to }.min() ?? 0

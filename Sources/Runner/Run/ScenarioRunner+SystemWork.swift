@@ -77,6 +77,7 @@ extension ScenarioRunner {
         }
         defer { rendering = nil }
         for child in planned.children {
+            if runningTogether > 0 { try env.catchUpBesideSystemWork() }
             try execute(child)
             currentStep = planned
             // Killed in the middle of its work (a crash fault): the rest of the work never runs.
