@@ -222,17 +222,19 @@ extension VirtualEnvironment {
             // Steps of one process keep the order written: real time sends a branch's step only once no
             // earlier branch's step of that process waits, and a process takes one request at a time (a
             // `suspend` written beside its process's own save runs after the save, never before it).
-            let eligible = left.indices.filter { b in
+            let allowed = left.indices.filter { b in
                 let own = Self.processes(of: left[b][0])
                 guard !left[..<b].contains(where: { !Self.processes(of: $0[0]).isDisjoint(with: own) }) else { return false }
                 // A branch that begins with a `sleep` has begun: real time starts its timer and goes on.
                 if waitsForAll(b), left.indices.prefix(b).contains(where: { !begun[$0] && !isSleepHead($0) }) { return false }
                 if !begun[b], runsInline(b), left.indices.prefix(b).contains(where: { !begun[$0] && runsInline($0) }) { return false }
-                // A later step run inline (a reload's, a lifecycle change) comes after every first command real
-                // time sends in its first pass: that command acts meanwhile, as the inline step runs.
-                if begun[b], runsInline(b), left.indices.contains(where: { !begun[$0] && firstPass.contains(left[$0][0].index) }) { return false }
                 return begun[b] || !left.indices.prefix(b).contains { !begun[$0] && waitsForAll($0) }
             }
+            // A later step run inline (a reload's, a lifecycle change) comes after every first command real time
+            // sends in its first pass, which acts meanwhile as the inline step runs; unless that command may not
+            // go yet itself (its process's step written before it comes first).
+            let unsent = Set(left.indices.filter { !begun[$0] && firstPass.contains(left[$0][0].index) && allowed.contains($0) })
+            let eligible = unsent.isEmpty ? allowed : allowed.filter { !(begun[$0] && runsInline($0)) }
             let until = eligible.map { spans[$0].to }.min() ?? 0
             let ready = eligible.filter { spans[$0].from < until || spans[$0].to == until }
             var pick = ready[0]
