@@ -96,7 +96,12 @@ extension AgentProcess {
             defer { updateControllers() }
             try execute(request.command, into: &outcome)
             // A write that changed nothing has nothing to hold the lock for.
-            if holding, let held = heldWrite, held.commits.isEmpty && held.rows == 0 { try commitHeldWrite(into: &outcome) }
+            if holding, let held = heldWrite, held.commits.isEmpty && held.rows == 0 {
+                // A save that reached its COMMIT with nothing left to write (every change gave way to the
+                // store's) still dies there when a crash is armed, as in real time.
+                if held.crashAtCommit { dieAtCommit() }
+                try commitHeldWrite(into: &outcome)
+            }
             if let expected = request.expectError, !metExpectedError {
                 // The step said it would fail; that it succeeded is what the check records.
                 record(.check(CheckRecord(kind: .expectError, subject: expected.rawValue, passed: false, withinNanos: 0)))

@@ -287,4 +287,35 @@ import Trace
             }
         }
     }
+    /// A lifecycle step of a check's process in another child waits for the check to be decided, in both
+    /// modes: real time suspended the app between the check's attempts and then asked it again, a harness
+    /// error ("it is suspended") in every run. Which anomaly the check's failure is reported as is not
+    /// asserted: the modes name it differently (listed as not done).
+    @Test(arguments: RunMode.allCases)
+    func aSuspendBesideItsProcesssCheckWaitsForTheCheck(mode: RunMode) throws {
+        let outcome = try RunHarness.single(OneWorldTests.header + """
+            processes: { app: { role: host, refresh: history }, share: { role: share } }
+            steps:
+              - app: launch
+              - app: { insert: Note, id: n1, set: { title: A } }
+              - app: save
+              - app: { fetch: Note }
+              - share: launch
+              - share: { fetch: Note }
+              - share: { update: n1, set: { title: B } }
+              - parallel:
+                  - app: { read: n1, expect: { title: B }, within: 100ms }
+                  - app: suspend
+                  - [ { sleep: 20ms }, { share: save } ]
+              - app: resume
+            """, mode: mode)
+        #expect(outcome.harnessError == nil, "\(outcome.harnessError.map { "\($0)" } ?? "")")
+        let checkEnded = try #require(outcome.trace.events.last { event in
+            if case .check = event.kind { event.process == "app" } else { false }
+        })
+        let suspended = try #require(outcome.trace.events.first { event in
+            if case .lifecycle(let change) = event.kind { event.process == "app" && change.state == .suspended } else { false }
+        })
+        #expect(suspended.t >= checkEnded.t, "the suspend came before the check was decided")
+    }
 }

@@ -89,7 +89,8 @@ final class RealTimeTogether {
                 pending[b] = try step.send(command, for: child, to: slot)
                 sentAt[b] = .now
                 next[b] += 1
-            } else if inlineAllowed, pending.isEmpty || step.mayRunInline(child, besides: pending.values.map(\.slot.name)) {
+            } else if inlineAllowed, ParallelStep.involved(in: child).isDisjoint(with: rechecking),
+                      pending.isEmpty || step.mayRunInline(child, besides: pending.values.map(\.slot.name)) {
                 inline = b
                 defer { inline = nil }
                 try step.runInline(child)
@@ -100,6 +101,14 @@ final class RealTimeTogether {
             }
         }
         return nil
+    }
+
+    /// The processes whose check waits to be asked again: a step of theirs run inline (a lifecycle change)
+    /// waits for the check to be decided, as the process could not be asked again after it.
+    private var rechecking: Set<String> {
+        Set(timers.values.compactMap { timer in
+            if case .recheck(let sent, _) = timer { sent.slot.name } else { nil }
+        })
     }
 
     /// What holds a branch back besides a command in flight: a `sleep` until its end, or a check that

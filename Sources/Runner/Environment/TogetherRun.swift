@@ -155,10 +155,12 @@ final class TogetherRun {
         if !inFlight.isEmpty, step.command(for: child, besides: []) == nil,
            !step.mayRunInline(child, besides: inFlight.map(\.slot.name)) { return true }
         let pendingChildren = waiting.map(\.sent.child) + committing.map(\.sent.child) + launching.map(\.child)
-        // A check between its attempts holds back its own branch only: real time sends another branch's
+        // A check between its attempts holds back its own branch, and a step of its process run inline (a
+        // lifecycle change), which would leave it unable to be asked: real time sends another branch's
         // command to its process between the attempts, and asks the check again once that is answered.
+        let inline = step.command(for: child, besides: []) == nil
         return pendingChildren.contains { holdsBack($0, child) }
-            || checking.contains { branch(of: $0.child) != nil && branch(of: $0.child) == branch(of: child) }
+            || checking.contains { (branch(of: $0.child) != nil && branch(of: $0.child) == branch(of: child)) || (inline && holdsBack($0.child, child)) }
             || deferred.prefix(earlier).contains { holdsBack($0.child, child) }
     }
 
@@ -213,6 +215,8 @@ final class TogetherRun {
 
     /// Starts the deferred children that may start now, in order.
     private func startDeferred() throws(HarnessFailure) {
+        // Inside the system's work, which runs inline: they start once it is done.
+        guard !env.catchingUp else { return }
         var index = 0
         while index < deferred.count {
             if mustWait(deferred[index].child, earlier: index) {
@@ -302,7 +306,7 @@ final class TogetherRun {
     private func retryWaiting(onlyExpired: Bool = false, before moment: UInt64? = nil) throws(HarnessFailure) {
         if !onlyExpired {
             try env.retryBackgroundWaits()
-            try recheck()
+            if !env.catchingUp { try recheck() }
         }
         var index = 0
         while index < waiting.count {

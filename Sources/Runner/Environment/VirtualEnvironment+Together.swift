@@ -60,7 +60,12 @@ extension VirtualEnvironment {
     /// Passes every moment by now at which a sibling's held write commits or its wait gives up: a reload's
     /// launch took 40 ms of virtual time at once, and its fetch then read the store without a sibling's save
     /// due 3 ms into it, which real time had committed long before.
+    /// Only what was under way goes on (a held write commits, a waiting one gets the lock): no sibling's step
+    /// starts and no check is asked again meanwhile (`catchingUp`), as real time starts nothing while the
+    /// system's work runs inline.
     func catchUpBesideSystemWork() throws(HarnessFailure) {
+        catchingUp = true
+        defer { catchingUp = false }
         while try passLockMoment(before: time.now.addingClamped(1)) {}
     }
 

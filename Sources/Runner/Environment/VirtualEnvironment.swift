@@ -44,6 +44,9 @@ final class VirtualEnvironment: RunEnvironment {
     /// behind them). A `sleep` of a sibling branch passes through those moments rather than over them, as
     /// real time does: SQLite's busy handler gives up at the timeout, whatever the siblings are doing.
     var lockDeadlines: (next: () -> UInt64?, expire: () throws(HarnessFailure) -> Void)?
+    /// Set while the system's work inside `parallel` lets the siblings' writes under way go on
+    /// (`catchUpBesideSystemWork`): nothing new starts meanwhile.
+    var catchingUp = false
     /// Processes whose refresh (run by notifications handed over between steps, or by a poll) met another
     /// process's lock and waits for it while the others act, and when its busy timeout passes
     /// (`VirtualEnvironment+LockWaits.swift`).

@@ -194,7 +194,7 @@ final class ParallelStep {
 
     /// The processes `child` involves; a `crash` fault is armed in its process, which takes it once its
     /// command in flight is answered.
-    private static func involved(in child: RunPlan.PlannedStep) -> Set<String> {
+    static func involved(in child: RunPlan.PlannedStep) -> Set<String> {
         if case .fault(.crash(let process, _)) = child.step.step { return [process] }
         return child.step.processesInvolved
     }

@@ -204,7 +204,8 @@ extension ScenarioRunner {
         return seq
     }
 
-    /// Reads replies until the one numbered `seq` (earlier fire-and-forget replies are skipped).
+    /// Reads replies until the one numbered `seq` (others, of fire-and-forget requests or of a command in
+    /// flight beside it, are kept in `ProcessSlot.repliesAhead`).
     func awaitReply(_ seq: Int, from slot: ProcessSlot, timeout: Swift.Duration) throws(HarnessFailure) -> AgentReply {
         guard let reply = try readReply(seq, from: slot, timeout: timeout) else {
             throw failure("timed out after \(timeout) waiting for the reply to step \(currentStepText)\(stderrTail(of: slot))",

@@ -66,6 +66,7 @@ extension ScenarioRunner {
             try withoutStore()
             return
         }
+        if runningTogether > 0 { try env.catchUpBesideSystemWork() }
         if case .reload = planned.step.step, settings.refresh != .none, !(try system(.runRefresh)) {
             try withoutStore()
             return
