@@ -216,6 +216,18 @@ import Trace
               - share: launch
               - parallel: [ { clock: { advance: 2s } }, [ { sleep: 20ms }, { share: { insert: Note, id: n2 } } ] ]
             """), at: 3) == ["clock advance 2s ; app: autosave (changes since step 1)", "sleep 20ms ; share: insert Note n2 {}"])
+        // With no delay, a change autosaves just after it, in its branch: a branch of its own at the same
+        // moment would be a race the seeds decide, which real time never runs.
+        let zero = "framework: swiftdata, autosave-delay: 0ms"
+        #expect(try branches(yaml(app: zero, share: zero, steps: """
+              - share: launch
+              - parallel:
+                  - [ { sleep: 10ms }, { app: { insert: Note, id: n1 } }, { sleep: 10ms } ]
+                  - { share: { insert: Note, id: n2 } }
+            """), at: 2) == [
+            "sleep 10ms ; app: insert Note n1 {} ; app: autosave (changes since step 5) ; sleep 10ms",
+            "share: insert Note n2 {} ; share: autosave (changes since step 7)",
+        ])
         #expect(try branches(exits("10ms"), at: 3) == ["sleep 30ms", "sleep 10ms ; share: exit"])
         #expect(try branches(exits("50ms"), at: 3) == [
             "sleep 30ms", "sleep 50ms ; share: exit", "sleep 20ms ; share: autosave (changes since step 2)",

@@ -19,12 +19,15 @@ enum RunHarness {
     }
 
     /// What the first run's plan runs as the children of the `parallel` at `position` among its top-level
-    /// steps, each branch's steps joined by " ; ": where the system's work lands inside it.
-    static func plannedBranches(_ yaml: String, at position: Int) throws -> [String] {
+    /// steps, each branch's steps joined by " ; ": where the system's work lands inside it. With `work`, a
+    /// reload's or push's work follows it in brackets.
+    static func plannedBranches(_ yaml: String, at position: Int, work: Bool = false) throws -> [String] {
         let scenario = try ScenarioLoader.parse(yaml: yaml, file: "test.yaml")
         let plan = RunPlan(run: scenario.runs()[0], summary: scenario.summary)
         func text(_ step: RunPlan.PlannedStep) -> String {
-            step.step.step.keyword == "sequence" ? step.children.map(text).joined(separator: " ; ") : plan.info.steps[step.index].text
+            if step.step.step.keyword == "sequence" { return step.children.map(text).joined(separator: " ; ") }
+            let inside = work && !step.children.isEmpty ? " [" + step.children.map(text).joined(separator: " ; ") + "]" : ""
+            return plan.info.steps[step.index].text + inside
         }
         return plan.steps[position].children.map(text)
     }

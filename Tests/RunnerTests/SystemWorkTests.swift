@@ -113,6 +113,23 @@ import Trace
         #expect(after.suffix(2) == ["sleep 1s", "widget: reload (requested at step 1)"], "\(after)")
     }
 
+    /// Reloads inside a `parallel` are planned in the order of their moments, so a count written as a list
+    /// (`expect: [0, 1]`) gives its first value to the reload that runs first: the one due 10 ms in, not the
+    /// one a clock advance 20 ms in brings due (placed beside a step, it was planned first and took the 0).
+    @Test func aWidgetsReloadsInsideAParallelTakeTheirCountsInTheOrderTheyRun() throws {
+        let yaml = yaml(widget: "    reload-delay: 10ms", onReload: "      - { count: Note, expect: [0, 1] }", steps: """
+              - parallel:
+                  - [ { app: reload-timelines }, { sleep: 20ms }, { app: { insert: Note, id: n1, set: { title: A } } }, { app: save },
+                      { app: reload-timelines } ]
+                  - [ { sleep: 20ms }, { clock: { advance: 1s } } ]
+            """)
+        #expect(try RunHarness.plannedBranches(yaml, at: 1, work: true) == [
+            "app: reload-timelines ; sleep 20ms ; app: insert Note n1 {title: A} ; app: save ; app: reload-timelines",
+            "sleep 20ms ; clock advance 1s ; widget: reload (requested at step 1) [widget: count Note expect 1 within 1s]",
+            "sleep 10ms ; widget: reload (requested at step 1) [widget: count Note expect 0 within 1s]",
+        ])
+    }
+
     /// The same, run: the widget reloaded 20 ms in shows the title before the extension's save 40 ms in, in
     /// both modes and on every seed (`not-converged` at the end, as the widget is not reloaded again).
     @Test(arguments: RunMode.allCases)

@@ -11,7 +11,7 @@ import ScenarioModel
 /// step with changes pending, and right before an app is suspended from the foreground (iOS backgrounds it
 /// first). A process that exits, crashes or is terminated first loses its changes (BUGS.md 26); one suspended
 /// when the time comes autosaves when it is resumed, as its timer fires late. One due while a `parallel` runs
-/// runs beside its branches at its moment (`placeInside(_:plan:)`). Decided
+/// runs beside its branches at its moment (`placeAmong(_:plan:)`). Decided
 /// from the steps alone, so the same file autosaves at the same steps on any machine: the process saves
 /// then only if its main context has changes.
 struct AutosaveSchedule {
@@ -35,6 +35,8 @@ struct AutosaveSchedule {
     var inBackground: Set<String> = []
     /// The app processes (`host`) among the scheduled ones.
     let hosts: Set<String>
+    /// Where the top-level step being followed is written: the autosaves it brings due are noted there.
+    var location = SourceLocation.schedule
     /// The extensions whose process exits once the system's work in it is over (`between-reloads`,
     /// `between-pushes`), taking their unsaved changes with it.
     private let exitAfterWork: Set<String>
@@ -58,17 +60,18 @@ struct AutosaveSchedule {
         guard step.step == .suspend, let name = step.process, hosts.contains(name), !inBackground.contains(name),
               !suspended.contains(name), let change = pending[name] else { return [] }
         pending[name] = nil
-        return [ScenarioStep(location: step.location, process: name, step: .autosave(changedAt: change.changedAt))]
+        return [autosave(name, change, at: step.location)]
     }
 
     /// The autosaves to run after `planned` (a top-level step of the plan, with its children), each as the
     /// system's `autosave` step of its process. An autosave that comes due while a `parallel` runs is made
-    /// one of its children instead (`placeInside(_:plan:)`), planned with `plan`.
+    /// one of its children instead (`placeAmong(_:plan:)`), planned with `plan`.
     mutating func after(_ planned: inout RunPlan.PlannedStep, plan: (ScenarioStep) -> RunPlan.PlannedStep) -> [ScenarioStep] {
         guard !delays.isEmpty else { return [] }
         backgrounded = []
+        location = planned.step.location
         if case .parallel = planned.step.step {
-            placeInside(&planned, plan: plan)
+            placeAmong(&planned, plan: plan)
         } else {
             visit(planned)
         }
@@ -77,7 +80,7 @@ struct AutosaveSchedule {
             guard let change = pending[name], !suspended.contains(name),
                   change.due <= now || backgrounded.contains(name) else { continue }
             pending[name] = nil
-            saves.append(ScenarioStep(location: planned.step.location, process: name, step: .autosave(changedAt: change.changedAt)))
+            saves.append(autosave(name, change, at: location))
         }
         return saves
     }

@@ -65,47 +65,52 @@ struct ParallelMoments {
         }
     }
 
-    /// Puts each placement into the `parallel` `planned`, planning its steps with `plan`.
+    /// Puts each placement into the `parallel` `planned`, planning its steps with `plan` in the order they
+    /// are listed (the order of their moments, so a widget's n-th reload is the n-th planned).
     func place(_ placements: [Placement], in planned: inout RunPlan.PlannedStep, plan: (ScenarioStep) -> RunPlan.PlannedStep) {
         guard !placements.isEmpty else { return }
-        // Beside a step: the latest path first, so that an insertion moves no path still to come.
-        let beside = placements.compactMap { placement -> (path: [Int], after: Bool, step: ScenarioStep)? in
+        var beside: [[Int]: (before: [RunPlan.PlannedStep], after: [RunPlan.PlannedStep])] = [:]
+        var branches: [RunPlan.PlannedStep] = []
+        for placement in placements {
             switch placement {
-            case .before(let path, let step): (path, false, step)
-            case .after(let path, let step): (path, true, step)
-            case .branch: nil
-            }
-        }.sorted { first, second in
-            first.path == second.path ? first.after && !second.after : second.path.lexicographicallyPrecedes(first.path)
-        }
-        for (path, after, step) in beside {
-            Self.insert(plan(step), beside: path, after: after, in: &planned, plan: plan)
-        }
-        for case .branch(let moment, let step) in placements {
-            let (wait, overflow) = moment.subtractingReportingOverflow(start)
-            if !overflow && wait > 0 {
+            case .before(let path, let step): beside[path, default: ([], [])].before.append(plan(step))
+            case .after(let path, let step): beside[path, default: ([], [])].after.append(plan(step))
+            case .branch(let moment, let step):
+                let (wait, overflow) = moment.subtractingReportingOverflow(start)
+                guard !overflow && wait > 0 else {
+                    branches.append(plan(step))
+                    continue
+                }
                 let sleep = ScenarioStep(location: step.location, process: nil, step: .sleep(.microseconds(wait)))
-                planned.children.append(plan(ScenarioStep(location: step.location, process: nil, step: .sequence([sleep, step]))))
-            } else {
-                planned.children.append(plan(step))
+                var sequence = plan(ScenarioStep(location: step.location, process: nil, step: .sequence([])))
+                sequence.children = [plan(sleep), plan(step)]
+                sequence.step.step = .sequence(sequence.children.map(\.step))
+                branches.append(sequence)
             }
         }
+        // The latest path first, so that an insertion moves no path still to come.
+        for path in beside.keys.sorted(by: { $1.lexicographicallyPrecedes($0) }) {
+            guard let (before, after) = beside[path] else { continue }
+            Self.insert(before: before, after: after, beside: path, in: &planned, plan: plan)
+        }
+        planned.children += branches
         planned.step.step = .parallel(planned.children.map(\.step))
     }
 
-    /// Puts `new` just before or after the step at `path`: into its sequence, or with it into a new one
-    /// where it is a branch of its own.
-    private static func insert(_ new: RunPlan.PlannedStep, beside path: [Int], after: Bool, in node: inout RunPlan.PlannedStep,
-                               plan: (ScenarioStep) -> RunPlan.PlannedStep) {
+    /// Puts `before` and `after` just before and after the step at `path`: into its sequence, or with it into
+    /// a new one where it is a branch of its own.
+    private static func insert(before: [RunPlan.PlannedStep], after: [RunPlan.PlannedStep], beside path: [Int],
+                               in node: inout RunPlan.PlannedStep, plan: (ScenarioStep) -> RunPlan.PlannedStep) {
         guard let offset = path.first else { return }
         if path.count > 1 {
-            insert(new, beside: Array(path.dropFirst()), after: after, in: &node.children[offset], plan: plan)
+            insert(before: before, after: after, beside: Array(path.dropFirst()), in: &node.children[offset], plan: plan)
         } else if case .sequence = node.step.step {
-            node.children.insert(new, at: after ? offset + 1 : offset)
+            node.children.insert(contentsOf: after, at: offset + 1)
+            node.children.insert(contentsOf: before, at: offset)
         } else {
             let alone = node.children[offset]
             var sequence = plan(ScenarioStep(location: alone.step.location, process: nil, step: .sequence([])))
-            sequence.children = after ? [alone, new] : [new, alone]
+            sequence.children = before + [alone] + after
             sequence.step.step = .sequence(sequence.children.map(\.step))
             node.children[offset] = sequence
         }
