@@ -89,8 +89,11 @@ final class RealTimeTogether {
                 pending[b] = try step.send(command, for: child, to: slot)
                 sentAt[b] = .now
                 next[b] += 1
-            } else if inlineAllowed, ParallelStep.involved(in: child).isDisjoint(with: rechecking),
-                      pending.isEmpty || step.mayRunInline(child, besides: pending.values.map(\.slot.name)) {
+            } else if !ParallelStep.involved(in: child).isDisjoint(with: rechecking) {
+                // A step of a process whose check is under way (a lifecycle change) waits for the check to be
+                // decided; the branches after it go on, as the deterministic mode lets them.
+                continue
+            } else if inlineAllowed, pending.isEmpty || step.mayRunInline(child, besides: pending.values.map(\.slot.name)) {
                 inline = b
                 defer { inline = nil }
                 try step.runInline(child)

@@ -38,8 +38,8 @@ final class ParallelStep {
     /// Per process, its steps that start this `parallel`'s branches not yet started; the hub holds the
     /// process's notifications until all have (`started(_:)`).
     private var unstarted: [String: Int] = [:]
-    /// The children that start a branch: those the hold waits for.
-    private var first: Set<Int> = []
+    /// The children that start a branch, by index: those the hold waits for.
+    private var first: [Int: RunPlan.PlannedStep] = [:]
     /// The children `started(_:)` has counted.
     private var begun: Set<Int> = []
     /// Each child's branch, by its index: the number of its sequence (or of itself) as the file wrote them.
@@ -66,7 +66,7 @@ final class ParallelStep {
         let held = asWritten ? written.firstIndex { if case .sleep = $0.step.step { true } else { false } } : nil
         for branch in Self.branches(of: held.map { Array(written[..<$0]) } ?? written) {
             guard let start = branch.first else { continue }
-            first.insert(start.index)
+            first[start.index] = start
             for process in start.step.processesInvolved { unstarted[process, default: 0] += 1 }
         }
     }
@@ -79,7 +79,7 @@ final class ParallelStep {
     /// while its steps run (a check with `within:` among them sees a sibling's save). The runner lets
     /// the rest go when the step is done.
     func started(_ child: RunPlan.PlannedStep) {
-        guard first.contains(child.index), begun.insert(child.index).inserted else { return }
+        guard first[child.index] != nil, begun.insert(child.index).inserted else { return }
         for process in child.step.processesInvolved {
             guard let left = unstarted[process] else { continue }
             if left <= 1 {
@@ -91,10 +91,22 @@ final class ParallelStep {
         }
     }
 
+    /// Notes that a check of `process` with `within:` is under way: its other steps that start a branch, if
+    /// all run inline (a lifecycle change), wait for the check to be decided, so the notifications held for
+    /// them reach the process while the check reads, as they would on a device. Held until the `suspend`
+    /// beside it, a sibling's save never reached the check, in either mode.
+    private func checkUnderWay(in process: String) {
+        guard unstarted[process] != nil else { return }
+        let waiting = first.filter { !begun.contains($0.key) && Self.involved(in: $0.value).contains(process) }.values
+        guard waiting.allSatisfy({ command(for: $0, besides: []) == nil }) else { return }
+        unstarted[process] = nil
+        runner.hub.release(process)
+    }
+
     /// Whether the hub holds back the notifications of `child`'s process until `child` is under way:
     /// it starts a branch, and its process has such a step not yet under way.
     func holdsNotifications(until child: RunPlan.PlannedStep) -> Bool {
-        first.contains(child.index) && !begun.contains(child.index)
+        first[child.index] != nil && !begun.contains(child.index)
             && child.step.processesInvolved.contains { unstarted[$0] != nil }
     }
 
@@ -153,6 +165,7 @@ final class ParallelStep {
     func recheck(_ sent: Sent, lockWaits: LockWaitHandling? = nil) throws(HarnessFailure) -> Sent {
         // Its first answer is in: what others saved may reach it before it is asked again.
         started(sent.child)
+        checkUnderWay(in: sent.slot.name)
         runner.currentStep = sent.child
         runner.commandContext = sent.child.step.context.map { ($0, nil, nil) }
         defer { runner.commandContext = nil }
