@@ -151,6 +151,37 @@ import Trace
         #expect(saved.t - waited.t < 1_000_000_000, "it saved once the batch committed, not at its busy timeout")
     }
 
+    /// A save killed at its COMMIT (`crash ... during: save`) beside a push: real time ran the push's work
+    /// inline and read the killed save's reply only after it, so the push's save waited out its 5 s busy
+    /// timeout on the lock the dying process held (`busy` in every run, the deterministic mode none). The
+    /// runner now kills the process as soon as it reaches its COMMIT, whatever step it waits on, and the
+    /// push's save commits once the lock is free, in both modes.
+    @Test func aSaveKilledBesideAPushReleasesItsLockWhileThePushWorks() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let yaml = OneWorldTests.header + """
+        processes:
+          app: { role: host, refresh: history }
+          share: { role: share }
+          service: { role: notification-service, on-push: [ { insert: Note, id: m1, set: { title: M } }, save ] }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - app: { fetch: Note }
+          - share: launch
+          - share: { insert: Note, id: s1, set: { title: S } }
+          - fault: { crash: share, during: save }
+          - parallel:
+              - share: save
+              - service: push
+          - app: { count: Note, expect: 2, within: 300ms }
+          - app: { read: m1, expect: { title: M }, now: true }
+        """
+        let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...3, pool: pool)
+        #expect(Set(verdicts) == ["matched []"], "\(verdicts)")
+    }
+
     /// An App Intent's step waits for every command in flight in real time (it runs in whichever process
     /// carries it), and so in the deterministic mode: beside a batch insert it starts after the batch,
     /// and its save with a 5 ms busy timeout never meets the lock, in both modes.

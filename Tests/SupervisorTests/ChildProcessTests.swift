@@ -31,6 +31,32 @@ import TestSupport
         _ = dir
     }
 
+    /// `readLineIfReady` never waits: nil while nothing is in, the line once it is, the end of output once
+    /// the child has gone (what the runner reads of one process while it waits on another's reply).
+    @Test func aLineIfReadyIsNilUntilItComesAndTheEndIsAnError() throws {
+        let dir = try TemporaryDirectory()
+        let child = try spawnPeer("echo", in: dir)
+        #expect(try child.readLine(timeout: .seconds(5), awaiting: "say it is ready") == "ready")
+        #expect(try child.readLineIfReady(awaiting: "nothing") == nil)
+        try child.writeLine("one")
+        let deadline = ContinuousClock.now + .seconds(5)
+        var line: String?
+        while line == nil && ContinuousClock.now < deadline {
+            line = try child.readLineIfReady(awaiting: "the echo")
+            if line == nil { usleep(1_000) }
+        }
+        #expect(line == "echo one")
+        child.closeInput()
+        #expect(try child.wait(timeout: .seconds(5)) == .exited(code: 0))
+        #expect(throws: SupervisorError.endOfOutput(process: "share", awaiting: "more")) {
+            while ContinuousClock.now < deadline {
+                _ = try child.readLineIfReady(awaiting: "more")
+                usleep(1_000)
+            }
+        }
+        _ = dir
+    }
+
     @Test func childRunsInItsOwnProcessGroup() throws {
         let dir = try TemporaryDirectory()
         let child = try spawnPeer("hang", in: dir)

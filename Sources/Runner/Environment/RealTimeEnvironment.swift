@@ -105,6 +105,10 @@ final class RealTimeEnvironment: RunEnvironment {
     /// The other processes go on by themselves in real time.
     func catchUpBesideSystemWork() throws(HarnessFailure) {}
 
+    func commandsInFlight(besides process: String) -> [ParallelStep.Sent] {
+        together?.inFlight(besides: process) ?? []
+    }
+
     func whileLaunching(_ slot: ProcessSlot) throws(HarnessFailure) {
         try together?.goOn(besideLaunchOf: slot.name)
     }

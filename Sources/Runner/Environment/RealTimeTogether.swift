@@ -71,6 +71,13 @@ final class RealTimeTogether {
         try collectReady()
     }
 
+    /// The commands in flight to processes other than `process`; none when `process` has one in flight
+    /// too (`collectReply` reads them all in turn).
+    func inFlight(besides process: String) -> [ParallelStep.Sent] {
+        guard !pending.values.contains(where: { $0.slot.name == process }) else { return [] }
+        return pending.keys.sorted().compactMap { pending[$0] }
+    }
+
     /// Starts what each branch may start now, in turn from `first`; returns the branch whose step ran
     /// inline (the others wait for it to be looked at again), nil when none did.
     private func startBranches(from first: Int, inlineAllowed: Bool) throws(HarnessFailure) -> Int? {

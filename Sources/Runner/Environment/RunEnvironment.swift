@@ -95,6 +95,13 @@ protocol RunEnvironment: AnyObject {
     /// committing at its moment, as in real time their processes go on while the system's work runs.
     func catchUpBesideSystemWork() throws(HarnessFailure)
 
+    /// The commands of the `parallel` running now that are in flight to processes other than `process`,
+    /// while the runner waits for `process`'s reply to a step it runs inline: in real time their processes
+    /// act meanwhile, and what they send is read as it comes. None in the deterministic mode, whose
+    /// agents act one at a time; none when `process` has such a command itself (its siblings are read by
+    /// the `parallel`'s own loop).
+    func commandsInFlight(besides process: String) -> [ParallelStep.Sent]
+
     /// The run's steps are done: whatever the environment still holds back is let go before the final refresh.
     func finishing()
 

@@ -57,6 +57,9 @@ extension VirtualEnvironment {
 
     func whileLaunching(_ slot: ProcessSlot) throws(HarnessFailure) {}
 
+    /// The agents act one at a time: nothing is in flight beside a wait.
+    func commandsInFlight(besides process: String) -> [ParallelStep.Sent] { [] }
+
     /// Passes every moment by now at which a sibling's held write commits or its wait gives up: a reload's
     /// launch took 40 ms of virtual time at once, and its fetch then read the store without a sibling's save
     /// due 3 ms into it, which real time had committed long before.

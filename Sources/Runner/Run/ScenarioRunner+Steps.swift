@@ -218,16 +218,9 @@ extension ScenarioRunner {
     func readReply(_ seq: Int, from slot: ProcessSlot, timeout: Swift.Duration) throws(HarnessFailure) -> AgentReply? {
         if let reply = slot.repliesAhead.removeValue(forKey: seq) { return try accept(reply, from: slot) }
         guard let child = slot.child else { throw failure("it exited before replying", process: slot.name) }
+        let deadline = ContinuousClock.now + timeout
         while true {
-            let line: String
-            do {
-                line = try child.readLine(timeout: timeout, awaiting: "the reply to step \(currentStepText)")
-            } catch SupervisorError.timedOut {
-                return nil
-            } catch {
-                if let death = unexpectedDeath(of: slot) { throw death }
-                throw failure("\(error)\(stderrTail(of: slot))", process: slot.name)
-            }
+            guard let line = try nextLine(from: child, of: slot, until: deadline) else { return nil }
             guard let reply = try? AgentWire.decode(AgentReply.self, from: line) else {
                 throw failure("unreadable reply: \(line)", process: slot.name)
             }
@@ -243,6 +236,50 @@ extension ScenarioRunner {
             }
             return try accept(reply, from: slot)
         }
+    }
+
+    /// `slot`'s next line by `deadline`, nil when none came. While commands of a `parallel` to other
+    /// processes are in flight (the runner waits on a step it runs inline: a lifecycle change, the system's
+    /// work), what they send meanwhile is read too (`answerBeside(_:)`), a millisecond at most after it came.
+    private func nextLine(from child: any SupervisedProcess, of slot: ProcessSlot,
+                          until deadline: ContinuousClock.Instant) throws(HarnessFailure) -> String? {
+        while true {
+            let beside = env.commandsInFlight(besides: slot.name)
+            let left = deadline - ContinuousClock.now
+            do {
+                return try child.readLine(timeout: beside.isEmpty ? left : min(left, .milliseconds(1)),
+                                          awaiting: "the reply to step \(currentStepText)")
+            } catch SupervisorError.timedOut {
+                if ContinuousClock.now >= deadline { return nil }
+            } catch {
+                if let death = unexpectedDeath(of: slot) { throw death }
+                throw failure("\(error)\(stderrTail(of: slot))", process: slot.name)
+            }
+            for sent in beside { try answerBeside(sent) }
+        }
+    }
+
+    /// Reads what `sent`'s process has answered, without waiting: a save that reached its COMMIT with a
+    /// crash armed is killed there and then, as its process dies whatever the runner waits on (a push's save
+    /// beside it waited out its busy timeout on the lock it held); any other reply is kept for its own wait.
+    private func answerBeside(_ sent: ParallelStep.Sent) throws(HarnessFailure) {
+        let slot = sent.slot
+        // One that ended is reported by its own wait.
+        guard slot.repliesAhead[sent.seq] == nil, let child = slot.child,
+              let line = try? child.readLineIfReady(awaiting: "the reply to its step") else { return }
+        guard let reply = try? AgentWire.decode(AgentReply.self, from: line) else {
+            throw failure("unreadable reply: \(line)", process: slot.name)
+        }
+        env.absorb(reply, from: slot)
+        guard reply.status == .atCommit else {
+            slot.repliesAhead[reply.seq] = reply
+            return
+        }
+        let current = currentStep
+        defer { currentStep = current }
+        currentStep = sent.child
+        try crashInsideSave(slot)
+        slot.repliesAhead[sent.seq] = AgentReply(seq: sent.seq, status: .ok)
     }
 
     /// What the runner learns from `reply`, the reply it waited for; a failure the agent could not carry.

@@ -77,6 +77,10 @@ public final class ChildProcess: SupervisedProcess {
         try channel.readLine(timeout: timeout, awaiting: awaiting)
     }
 
+    public func readLineIfReady(awaiting: String) throws(SupervisorError) -> String? {
+        try channel.readLineIfReady(awaiting: awaiting)
+    }
+
     public func closeInput() {
         channel.closeWriting()
     }

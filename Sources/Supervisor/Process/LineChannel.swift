@@ -73,6 +73,35 @@ public final class LineChannel: Sendable {
         }
     }
 
+    /// The next line if one is in already (buffered, or readable without waiting), nil otherwise.
+    ///
+    /// - Throws: `SupervisorError.endOfOutput`, naming `awaiting`, once the child has closed its end.
+    public func readLineIfReady(awaiting: String) throws(SupervisorError) -> String? {
+        try reading.withLock { state throws(SupervisorError) -> String? in
+            while true {
+                if let newline = state.buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: state.buffer[..<newline], as: UTF8.self)
+                    state.buffer.removeSubrange(...newline)
+                    return line
+                }
+                if state.atEnd { throw .endOfOutput(process: process, awaiting: awaiting) }
+                var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+                guard poll(&descriptors, 1, 0) > 0 else { return nil }
+                var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+                let count = read(descriptor, &chunk, chunk.count)
+                if count > 0 {
+                    state.buffer += chunk[..<count]
+                } else if count == 0 || errno == ECONNRESET {
+                    state.atEnd = true
+                } else if errno != EINTR && errno != EAGAIN {
+                    throw .systemCall(process: process, operation: "read", errno: errno)
+                } else {
+                    return nil
+                }
+            }
+        }
+    }
+
     /// Writes `line` and a newline, waiting at most `timeout` for room (a stopped child reads nothing).
     public func writeLine(_ line: String, timeout: Duration = .seconds(5)) throws(SupervisorError) {
         let bytes = Array((line + "\n").utf8)

@@ -14,6 +14,8 @@ public protocol SupervisedProcess: AnyObject, Sendable {
     func writeLine(_ line: String) throws(SupervisorError)
     /// Reads the child's next stdout line, waiting at most `timeout`.
     func readLine(timeout: Duration, awaiting: String) throws(SupervisorError) -> String
+    /// The child's next stdout line if it is in already, nil without waiting otherwise.
+    func readLineIfReady(awaiting: String) throws(SupervisorError) -> String?
     /// Closes the child's stdin, so it reads end-of-file.
     func closeInput()
     /// Sends `signal` to the child and everything in its process group.
