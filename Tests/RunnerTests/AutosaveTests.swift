@@ -228,6 +228,14 @@ import Trace
             "sleep 10ms ; app: insert Note n1 {} ; app: autosave (changes since step 5) ; sleep 10ms",
             "share: insert Note n2 {} ; share: autosave (changes since step 7)",
         ])
+        // A workload lasts its duration: an autosave due 50 ms in runs at its moment beside it, not never.
+        #expect(try branches(yaml(app: "framework: swiftdata, autosave-delay: 50ms", steps: """
+              - app: { insert: Note, id: n1 }
+              - share: launch
+              - parallel:
+                  - workload: { processes: [share], entity: Note, mix: { insert: 1 }, rate: 100/s, duration: 120ms, keys: 20 }
+                  - sleep: 10ms
+            """), at: 3) == ["workload Note on share for 120ms", "sleep 10ms", "sleep 50ms ; app: autosave (changes since step 1)"])
         #expect(try branches(exits("10ms"), at: 3) == ["sleep 30ms", "sleep 10ms ; share: exit"])
         #expect(try branches(exits("50ms"), at: 3) == [
             "sleep 30ms", "sleep 50ms ; share: exit", "sleep 20ms ; share: autosave (changes since step 2)",

@@ -90,6 +90,9 @@ struct AutosaveSchedule {
         switch step.step {
         case .advanceClock(let duration), .sleep(let duration):
             now = now.addingClamped(duration.microseconds)
+        case .workload(let workload):
+            // Its operations are paced over its duration, which passes as a sleep's does.
+            now = now.addingClamped(workload.duration.microseconds)
         case .parallel:
             // Branches run side by side: the step takes as long as its longest one (a `parallel` inside
             // another's is visited with the outer one's steps, in the order of their moments).

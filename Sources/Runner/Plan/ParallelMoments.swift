@@ -4,9 +4,9 @@ import ScenarioModel
 /// The steps of a planned `parallel` in the order of the moments they act, for the system's schedules
 /// (`AutosaveSchedule`, `ReloadSchedule`) to place what comes due while it runs among its children.
 ///
-/// Each branch's `sleep`s are counted from the step's start; a clock advance takes no time here (it moves
-/// every process's clock at its moment, which the schedules add up), and the step lasts as long as its
-/// longest branch. The same file gives the same moments on any machine.
+/// Each branch's `sleep`s (and `workload`s, over their duration) are counted from the step's start; a clock
+/// advance takes no time here (it moves every process's clock at its moment, which the schedules add up),
+/// and the step lasts as long as its longest branch. The same file gives the same moments on any machine.
 struct ParallelMoments {
     /// A step of the `parallel` that is not a `sleep`, sequence or `parallel`: where it is among the
     /// children (indices from the root), and the moment it acts, in microseconds of simulated time.
@@ -47,6 +47,10 @@ struct ParallelMoments {
         switch planned.step.step {
         case .sleep(let duration):
             return start.addingClamped(duration.microseconds)
+        case .workload(let workload):
+            // Its operations are paced over its duration (`ScenarioRunner.workloadBranch`): the branch lasts
+            // that long, and no system step goes beside it.
+            return start.addingClamped(workload.duration.microseconds)
         case .sequence:
             var time = start
             for (offset, child) in planned.children.enumerated() {

@@ -111,6 +111,9 @@ struct ReloadSchedule {
         case .advanceClock(let duration), .sleep(let duration):
             // The simulated clock runs on with the run's own time, and a sleep is time the steps say passes.
             now = now.addingClamped(duration.microseconds)
+        case .workload(let workload):
+            // Its operations are paced over its duration, which passes as a sleep's does.
+            now = now.addingClamped(workload.duration.microseconds)
         case .parallel(let children):
             // Branches run side by side: the step takes as long as its longest one.
             let start = now
