@@ -79,7 +79,7 @@ public struct RunPlan: Sendable {
             for autosave in autosaves.after(&planned[position], plan: plan) { planned.append(plan(autosave)) }
             return position
         }
-        for step in run.steps {
+        for step in run.steps.map(NestedParallel.flatten) {
             for autosave in autosaves.before(step) { planned.append(plan(autosave)) }
             planned.append(plan(step))
             let position = planned.count - 1
