@@ -93,6 +93,8 @@ public final class AgentProcess {
     var committedStoreName: String { inMemoryFallback ? "memory:\(config.process)" : config.store.traceName }
     /// This store's membership of the ensemble, made at the first `sync` or `leech`.
     var ensemble: SyncEnsemble?
+    /// The run's record of global identifiers by scenario id, beside the change sets (`PublishedNames`).
+    var publishedNames: PublishedNames?
     /// The runner's scenario id -> global identifiers, as of the last `sync`/`leech` request.
     var globalIDs: [String: [String]] = [:]
 
