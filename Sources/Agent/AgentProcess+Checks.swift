@@ -20,6 +20,7 @@ extension AgentProcess {
             lastCheckMatched = matches
             let done = matches || isLastAttempt
             observation.final = done
+            if done { observation.viewAsOf = viewAsOf(started) }
             record(.observed(observation), start: started)
             // Only a control's reads are what it shows: the runner keeps them for a tap, from the reply.
             if config.role.traits.display == .value {
@@ -50,7 +51,8 @@ extension AgentProcess {
             let matches = expect.map { names.count == $0 } ?? true
             lastCheckMatched = matches
             let done = matches || isLastAttempt
-            let observation = listObservation(entity, filter: filter, shown: names, hidden: { hidden }, in: currentContext, final: done)
+            var observation = listObservation(entity, filter: filter, shown: names, hidden: { hidden }, in: currentContext, final: done)
+            if done { observation.viewAsOf = viewAsOf(started) }
             record(.counted(observation), start: started)
             if done, let expect {
                 record(.check(CheckRecord(
@@ -58,6 +60,14 @@ extension AgentProcess {
                     passed: matches, withinNanos: withinNanos)))
             }
         }
+    }
+
+    /// The deadline of the check under way when its attempt, begun at `started`, came after it: the
+    /// process has held back what was posted since (`handleNotifications`), so its view shows other
+    /// processes' commits as of the deadline. Nil for an attempt in time, or no check.
+    private func viewAsOf(_ started: UInt64) -> UInt64? {
+        guard let deadline = checkDeadline, started > deadline else { return nil }
+        return deadline
     }
 
     /// What a list of `entity` shows (a `count`'s, a fetched-results controller's), for the checkers to judge

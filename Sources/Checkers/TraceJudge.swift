@@ -100,6 +100,10 @@ struct JudgedEvent {
         } else {
             observation = nil
         }
+        // A check's final attempt asked after its deadline shows others' commits as of the deadline.
+        let asOf: UInt64? = if let observation { observation.viewAsOf } else if kinds == .counted,
+            case .counted(let count) = events[index].kind { count.viewAsOf } else { nil }
+        invoked = min(events[index].invokedAt, asOf ?? .max)
     }
 
     var kind: TraceEventKind { events[index].kind }
@@ -113,7 +117,9 @@ struct JudgedEvent {
     var process: String { events[index].process }
     var step: Int? { events[index].step }
     var t: UInt64 { events[index].t }
-    var invoked: UInt64 { events[index].invokedAt }
+    /// When the event began (its `start`); for a read or count whose view is as of an earlier moment
+    /// (`Observation.viewAsOf`), that moment: what was committed after it is none the view could show.
+    let invoked: UInt64
 
     /// The process's number in `numbers` (every judge's are the trace's one numbering, passed in rather than
     /// kept: a copy per event cost its references' retains), nil for one the header does not name.

@@ -32,6 +32,10 @@ public struct Observation: Sendable, Hashable, Codable {
     /// the store now; nil when the process never fetched the entity (or the object is unknown to it).
     /// An object its own filtered fetch leaves out is not missing from the view.
     public var listed: Bool?
+    /// For the final attempt of a check with `within:`, asked once its deadline had passed (its process
+    /// was busy with another step): the deadline. The process held back what was posted after it until
+    /// the check was decided, so the view shows other processes' commits as of then.
+    public var viewAsOf: UInt64?
 
     public init(object: String, found: Bool, values: TraceValues = [:], version: Int64? = nil, dirty: [String] = [], source: ReadSource = .memory, final: Bool = true, workload: Bool = false, store: String? = nil, deletedUnsaved: Bool? = nil) {
         self.store = store
@@ -73,6 +77,9 @@ public struct CountObservation: Sendable, Hashable, Codable {
     /// Objects of the entity holding this process's own edits (unsaved, or inside a held write): their
     /// membership is the process's own doing, never judged against the list.
     public var edited: [String]?
+    /// As for a read (`Observation.viewAsOf`): the deadline of a check with `within:` whose final attempt
+    /// came after it, as of which the view shows other processes' commits.
+    public var viewAsOf: UInt64?
 
     public init(entity: String, predicate: String? = nil, ids: [String], final: Bool = true, store: String? = nil,
                 deletedUnsaved: [String]? = nil, listed: [String]? = nil, fetchedAll: Bool? = nil, hidden: [String]? = nil,

@@ -327,4 +327,32 @@ import Trace
             #expect(TraceChecker.check(outcome.trace).verdict.matched, "seed \(seed): \(OneWorldTests.verdictText(outcome))")
         }
     }
+
+    /// A check with `within: 50ms` beside its process's own batch insert, and a save of the share 60 ms in:
+    /// the batch's request carries the open check's deadline, so the app keeps holding what was posted
+    /// after it, and the check's last attempt, asked once the batch is done, shows the store as of the
+    /// deadline (`viewAsOf`): `unmet-expectation` in both modes. The batch's request had ended the hold,
+    /// and the late attempt merged the share's save and passed in real time (every seed failed it).
+    @Test func aCheckWaitingBehindItsProcesssBatchShowsTheStoreAsOfItsDeadline() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let yaml = OneWorldTests.header + """
+                Tag: { name: string }
+            processes: { app: { role: host, refresh: history }, share: { role: share } }
+            steps:
+              - app: launch
+              - app: { insert: Note, id: n1, set: { title: A } }
+              - app: save
+              - app: { fetch: Note }
+              - share: launch
+              - parallel:
+                  - app: { count: Note, expect: 2, within: 50ms }
+                  - app: { batch-insert: Tag, count: 20000, set: { name: t } }
+                  - [ { sleep: 60ms }, { share: { insert: Note, id: s1, set: { title: S } } }, { share: save } ]
+            expect: [unmet-expectation]
+            """
+        var verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...3, pool: pool)
+        verdicts += try RunHarness.run(yaml, pool: pool).map(OneWorldTests.verdictText)
+        #expect(Set(verdicts) == ["matched [\"unmet-expectation\"]"], "\(verdicts)")
+    }
 }
