@@ -127,12 +127,15 @@ struct ErrorChecker {
                     return "\(process)'s save failed at \(when) on a constraint conflict: its new \(conflict.object) has the \(constraint)\(value) "
                         + "of \(conflict.existing ?? "a row") already in the store (version \(conflict.storeVersion)), and merge policy \(conflict.policy) does not resolve it."
                 }
-                return "\(process)'s save failed at \(when) on an optimistic-locking conflict on \(conflict.object): it had version \(conflict.cachedVersion), the store version \(conflict.storeVersion) (merge policy \(conflict.policy))."
-            } ?? "\(process)'s save failed at \(when) on an optimistic-locking conflict\(detail)."
+                // A row deleted in the store since the process read it has no version there (-1).
+                let store = conflict.storeVersion < 0 ? "another process had deleted it from the store"
+                    : "the store version \(conflict.storeVersion)"
+                return "\(process)'s save failed at \(when) on an optimistic-locking conflict on \(conflict.object): it had version \(conflict.cachedVersion), \(store) (merge policy \(conflict.policy))."
+            } ?? "\(process)'s \(operation) failed at \(when) on \(record.message.contains("constraint") ? "a constraint conflict" : "an optimistic-locking conflict")\(detail)."
             anomalies.append(context.anomaly(
                 .conflict, process: process, step: step, t: t, object: conflict?.object,
                 seen: conflict.map { "version \($0.cachedVersion)" } ?? record.message,
-                expected: conflict.map { "version \($0.storeVersion)" }, explanation: explanation))
+                expected: conflict.map { $0.storeVersion < 0 ? "deleted" : "version \($0.storeVersion)" }, explanation: explanation))
         case .busy:
             // A deferred transaction's writes never wait: SQLite calls the busy handler only for a
             // transaction that holds nothing yet. (A checkpoint's busy, which does wait, is described the

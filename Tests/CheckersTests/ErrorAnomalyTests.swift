@@ -21,6 +21,27 @@ struct ErrorAnomalyTests {
         #expect(anomaly.explanation == "app's save failed at 200 ms on an optimistic-locking conflict on n1: it had version 1, the store version 2 (merge policy error).")
     }
 
+    /// A conflict on a row deleted in the store says so (its store version is -1), and a conflict with no
+    /// record of its own whose message names a constraint (a batch insert's UNIQUE failure) is called a
+    /// constraint conflict, not an optimistic-locking one.
+    @Test func aConflictOnADeletedRowOrAConstraintSaysWhatItIs() throws {
+        var script = hostShowingN1()
+        script.at(ms: 200)
+        script.step("app", "app: save", line: 30)
+        script.record("app", .conflict(ConflictRecord(object: "n1", cachedVersion: 1, storeVersion: -1, policy: .error, outcome: .failed)))
+        script.record("app", .saveFailed(ErrorRecord(kind: .conflict, message: "optimistic locking failure")))
+        script.endStep("app", error: ErrorRecord(kind: .conflict, message: "save failed"))
+        script.at(ms: 300)
+        script.step("share", "share: batch-insert Tag", line: 31)
+        script.record("share", .saveFailed(ErrorRecord(kind: .conflict, message: "UNIQUE constraint failed")))
+        script.endStep("share", error: ErrorRecord(kind: .conflict, message: "UNIQUE constraint failed"))
+        let explanations = check(script).anomalies.map(\.explanation)
+        #expect(explanations == [
+            "app's save failed at 200 ms on an optimistic-locking conflict on n1: it had version 1, another process had deleted it from the store (merge policy error).",
+            "share's save failed at 300 ms on a constraint conflict: UNIQUE constraint failed.",
+        ])
+    }
+
     /// An error no step expected is the anomaly `ErrorKind.anomaly` names, of the same word as the
     /// contract says; a kind without one is listed as an unexpected error.
     @Test(arguments: ErrorKind.allCases)
