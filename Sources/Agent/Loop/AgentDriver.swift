@@ -59,7 +59,9 @@ extension AgentProcess {
                 }
                 handle(request)
                 // A check decided (matched, failed, or asked for the last time): what it held back is handled now.
-                if checkDeadline != nil, isLastAttempt || lastCheckMatched != false {
+                // Another step of the process while the check is under way carries its deadline and no
+                // attempt (`lastAttempt` nil): the hold goes on through it.
+                if checkDeadline != nil, request.lastAttempt != nil, isLastAttempt || lastCheckMatched != false {
                     checkDeadline = nil
                     if inbox.count > 0 { handleNotifications() }
                 }
