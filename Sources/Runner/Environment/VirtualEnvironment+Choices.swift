@@ -192,7 +192,8 @@ extension VirtualEnvironment {
         }
         // The branches whose first step real time sends in its first pass over them, before any later step
         // of a branch runs: a command of a process no branch written before it starts with, after no branch
-        // that starts inline (which runs first).
+        // whose first step waits for every command. One that starts inline before it (a lifecycle change, a
+        // push, a request to the system) runs first, and real time then goes on with the branches after it.
         let heads = left.map { $0[0] }
         let firstPass: Set<Int> = Set(heads.indices.filter { h in
             let own = Self.processes(of: heads[h])
@@ -200,10 +201,10 @@ extension VirtualEnvironment {
             if case .sleep = heads[h].step.step { return false }
             return heads[..<h].allSatisfy { head in
                 if case .sleep = head.step.step { return true }
-                return head.step.step.isPerformedByProcess && !ParallelStep.waitsForEveryCommand(head, runner: runner)
-                    && Self.processes(of: head).isDisjoint(with: own)
+                return !ParallelStep.waitsForEveryCommand(head, runner: runner) && Self.processes(of: head).isDisjoint(with: own)
             }
         }.map { heads[$0].index })
+        func unsentFirst(_ b: Int) -> Bool { !begun[b] && firstPass.contains(left[b][0].index) }
         while left.count > 1 {
             let starts = left.indices.map(start)
             // Each next step acts somewhere in [start + settle, start + lead]: one that can act before the
@@ -227,13 +228,17 @@ extension VirtualEnvironment {
                 guard !left[..<b].contains(where: { !Self.processes(of: $0[0]).isDisjoint(with: own) }) else { return false }
                 // A branch that begins with a `sleep` has begun: real time starts its timer and goes on.
                 if waitsForAll(b), left.indices.prefix(b).contains(where: { !begun[$0] && !isSleepHead($0) }) { return false }
-                if !begun[b], runsInline(b), left.indices.prefix(b).contains(where: { !begun[$0] && runsInline($0) }) { return false }
+                // A branch that starts inline runs after the branches written before it have started (real
+                // time sends their commands, or runs their inline steps, first).
+                if !begun[b], runsInline(b), left.indices.prefix(b).contains(where: { (!begun[$0] && runsInline($0)) || unsentFirst($0) }) {
+                    return false
+                }
                 return begun[b] || !left.indices.prefix(b).contains { !begun[$0] && waitsForAll($0) }
             }
             // A later step run inline (a reload's, a lifecycle change) comes after every first command real time
             // sends in its first pass, which acts meanwhile as the inline step runs; unless that command may not
             // go yet itself (its process's step written before it comes first).
-            let unsent = Set(left.indices.filter { !begun[$0] && firstPass.contains(left[$0][0].index) && allowed.contains($0) })
+            let unsent = Set(left.indices.filter { unsentFirst($0) && allowed.contains($0) })
             let eligible = unsent.isEmpty ? allowed : allowed.filter { !(begun[$0] && runsInline($0)) }
             let until = eligible.map { spans[$0].to }.min() ?? 0
             let ready = eligible.filter { spans[$0].from < until || spans[$0].to == until }
