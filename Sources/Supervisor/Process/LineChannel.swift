@@ -42,41 +42,24 @@ public final class LineChannel: Sendable {
     /// - Throws: `SupervisorError.timedOut` or `.endOfOutput`, naming `awaiting`.
     public func readLine(timeout: Duration, awaiting: String) throws(SupervisorError) -> String {
         let deadline = ContinuousClock.now + timeout
-        return try reading.withLock { state throws(SupervisorError) -> String in
-            while true {
-                if let newline = state.buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = String(decoding: state.buffer[..<newline], as: UTF8.self)
-                    state.buffer.removeSubrange(...newline)
-                    return line
-                }
-                if state.atEnd { throw .endOfOutput(process: process, awaiting: awaiting) }
-                let remaining = deadline - ContinuousClock.now
-                guard remaining > .zero else {
-                    throw .timedOut(process: process, awaiting: awaiting, after: timeout)
-                }
-                var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
-                let ready = poll(&descriptors, 1, Self.milliseconds(remaining))
-                if ready < 0 && errno != EINTR {
-                    throw .systemCall(process: process, operation: "poll", errno: errno)
-                }
-                guard ready > 0 else { continue }
-                var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-                let count = read(descriptor, &chunk, chunk.count)
-                if count > 0 {
-                    state.buffer += chunk[..<count]
-                } else if count == 0 || errno == ECONNRESET {
-                    state.atEnd = true
-                } else if errno != EINTR && errno != EAGAIN {
-                    throw .systemCall(process: process, operation: "read", errno: errno)
-                }
-            }
+        let line = try nextLine(awaiting: awaiting) {
+            let remaining = deadline - ContinuousClock.now
+            return remaining > .zero ? Self.milliseconds(remaining) : nil
         }
+        guard let line else { throw .timedOut(process: process, awaiting: awaiting, after: timeout) }
+        return line
     }
 
     /// The next line if one is in already (buffered, or readable without waiting), nil otherwise.
     ///
     /// - Throws: `SupervisorError.endOfOutput`, naming `awaiting`, once the child has closed its end.
     public func readLineIfReady(awaiting: String) throws(SupervisorError) -> String? {
+        try nextLine(awaiting: awaiting) { 0 }
+    }
+
+    /// The next buffered line, reading the socket for more while `wait` gives how long a poll may wait
+    /// (in milliseconds; 0 looks once without waiting); nil once it gives none, or a look found nothing.
+    private func nextLine(awaiting: String, wait: () -> Int32?) throws(SupervisorError) -> String? {
         try reading.withLock { state throws(SupervisorError) -> String? in
             while true {
                 if let newline = state.buffer.firstIndex(of: UInt8(ascii: "\n")) {
@@ -85,8 +68,16 @@ public final class LineChannel: Sendable {
                     return line
                 }
                 if state.atEnd { throw .endOfOutput(process: process, awaiting: awaiting) }
+                guard let milliseconds = wait() else { return nil }
                 var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
-                guard poll(&descriptors, 1, 0) > 0 else { return nil }
+                let ready = poll(&descriptors, 1, milliseconds)
+                if ready < 0 && errno != EINTR {
+                    throw .systemCall(process: process, operation: "poll", errno: errno)
+                }
+                guard ready > 0 else {
+                    if milliseconds == 0 { return nil }
+                    continue
+                }
                 var chunk = [UInt8](repeating: 0, count: 16 * 1024)
                 let count = read(descriptor, &chunk, chunk.count)
                 if count > 0 {
@@ -95,8 +86,6 @@ public final class LineChannel: Sendable {
                     state.atEnd = true
                 } else if errno != EINTR && errno != EAGAIN {
                     throw .systemCall(process: process, operation: "read", errno: errno)
-                } else {
-                    return nil
                 }
             }
         }
