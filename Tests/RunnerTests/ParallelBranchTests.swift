@@ -355,4 +355,28 @@ import Trace
         verdicts += try RunHarness.run(yaml, pool: pool).map(OneWorldTests.verdictText)
         #expect(Set(verdicts) == ["matched [\"unmet-expectation\"]"], "\(verdicts)")
     }
+
+    /// A process's steps keep the order written while one of them waits for its process's check: beside a
+    /// check, the app's `background` waits for it, and so does the app's insert written after it, in both
+    /// modes. Real time sent the insert between the check's attempts, before the background, and the check
+    /// counted the insert and passed; every seed failed it.
+    @Test func aStepWrittenAfterOneWaitingForItsProcesssCheckWaitsToo() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let yaml = OneWorldTests.header + """
+            processes: { app: { role: host } }
+            steps:
+              - app: launch
+              - app: { insert: Note, id: n1, set: { title: A } }
+              - app: save
+              - parallel:
+                  - app: { count: Note, expect: 2, within: 100ms }
+                  - app: background
+                  - app: { insert: Note, id: n2, set: { title: B } }
+              - app: save
+            expect: [unmet-expectation]
+            """
+        let verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...3, pool: pool)
+        #expect(Set(verdicts) == ["matched [\"unmet-expectation\"]"], "\(verdicts)")
+    }
 }

@@ -82,10 +82,14 @@ final class RealTimeTogether {
     /// inline (the others wait for it to be looked at again), nil when none did.
     private func startBranches(from first: Int, inlineAllowed: Bool) throws(HarnessFailure) -> Int? {
         let order = asWritten ? Array(branches.indices) : Array(first..<branches.count) + Array(0..<first)
+        // The processes of steps passed over in this pass (waiting for their process's check): a later
+        // branch's step of one of them waits too, so a process's steps keep the order written.
+        var passedOver: Set<String> = []
         for b in order where pending[b] == nil && timers[b] == nil && next[b] < branches[b].count && inline != b {
             // As written, a sleep still running holds back what is written after it.
             if asWritten, timers.contains(where: { $0.key < b && $0.value.isSleep }) { break }
             let child = branches[b][next[b]]
+            if !ParallelStep.involved(in: child).isDisjoint(with: passedOver) { continue }
             if case .sleep(let duration) = child.step.step {
                 runner.currentStep = child
                 runner.record(.stepStarted)
@@ -99,6 +103,7 @@ final class RealTimeTogether {
             } else if !ParallelStep.involved(in: child).isDisjoint(with: rechecking) {
                 // A step of a process whose check is under way (a lifecycle change) waits for the check to be
                 // decided; the branches after it go on, as the deterministic mode lets them.
+                passedOver.formUnion(ParallelStep.involved(in: child))
                 continue
             } else if inlineAllowed, pending.isEmpty || step.mayRunInline(child, besides: pending.values.map(\.slot.name)) {
                 inline = b
