@@ -65,7 +65,7 @@ extension AgentProcess {
     /// The deadline of the check under way when its attempt, begun at `started`, came after it: the
     /// process has held back what was posted since (`handleNotifications`), so its view shows other
     /// processes' commits as of the deadline. Nil for an attempt in time, or no check.
-    private func viewAsOf(_ started: UInt64) -> UInt64? {
+    func viewAsOf(_ started: UInt64) -> UInt64? {
         guard let deadline = checkDeadline, started > deadline else { return nil }
         return deadline
     }

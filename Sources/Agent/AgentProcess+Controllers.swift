@@ -136,8 +136,9 @@ extension AgentProcess {
             return context.viewObjects(entity: entity).filter { !inList.contains($0) && !Self.matches(filter, $0, in: context) }
                 .map { self.ids.name(of: $0) }.sorted()
         }
-        let observation = listObservation(entity, filter: controller.request.filter, shown: names.sorted(), hidden: hidden, in: context,
+        var observation = listObservation(entity, filter: controller.request.filter, shown: names.sorted(), hidden: hidden, in: context,
                                           final: done, judged: context === coordinator.viewContext && controller.request.fetchLimit == nil)
+        if done { observation.viewAsOf = viewAsOf(started) }
         record(.counted(observation), start: started)
         if done {
             record(.check(CheckRecord(kind: .results, subject: name, expected: expected, actual: actual, passed: matches,

@@ -79,7 +79,10 @@ public struct RunPlan: Sendable {
             for autosave in autosaves.after(&planned[position], plan: plan) { planned.append(plan(autosave)) }
             return position
         }
-        for step in run.steps.map(NestedParallel.flatten) {
+        // As written (a schedule `explore` wrote out), a `sleep` among a parallel's children holds back the
+        // children after it: a nested one's sleep would hold back the outer one's, so it stays nested.
+        let written = run.schedule == .asWritten ? run.steps : run.steps.map(NestedParallel.flatten)
+        for step in written {
             for autosave in autosaves.before(step) { planned.append(plan(autosave)) }
             planned.append(plan(step))
             let position = planned.count - 1
