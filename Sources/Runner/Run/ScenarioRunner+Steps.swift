@@ -221,10 +221,7 @@ extension ScenarioRunner {
         let deadline = ContinuousClock.now + timeout
         while true {
             guard let line = try nextLine(from: child, of: slot, until: deadline) else { return nil }
-            guard let reply = try? AgentWire.decode(AgentReply.self, from: line) else {
-                throw failure("unreadable reply: \(line)", process: slot.name)
-            }
-            env.absorb(reply, from: slot)
+            let reply = try decodeReply(line, from: slot)
             if reply.status == .atCommit {
                 try crashInsideSave(slot)
                 return AgentReply(seq: seq, status: .ok)
@@ -267,10 +264,7 @@ extension ScenarioRunner {
         // One that ended is reported by its own wait.
         guard slot.repliesAhead[sent.seq] == nil, let child = slot.child,
               let line = try? child.readLineIfReady(awaiting: "the reply to its step") else { return }
-        guard let reply = try? AgentWire.decode(AgentReply.self, from: line) else {
-            throw failure("unreadable reply: \(line)", process: slot.name)
-        }
-        env.absorb(reply, from: slot)
+        let reply = try decodeReply(line, from: slot)
         guard reply.status == .atCommit else {
             slot.repliesAhead[reply.seq] = reply
             return
@@ -280,6 +274,16 @@ extension ScenarioRunner {
         currentStep = sent.child
         try crashInsideSave(slot)
         slot.repliesAhead[sent.seq] = AgentReply(seq: sent.seq, status: .ok)
+    }
+
+    /// `line`, read from `slot`, as a reply, which the environment takes note of (its virtual time, its
+    /// notifications) before anything else.
+    private func decodeReply(_ line: String, from slot: ProcessSlot) throws(HarnessFailure) -> AgentReply {
+        guard let reply = try? AgentWire.decode(AgentReply.self, from: line) else {
+            throw failure("unreadable reply: \(line)", process: slot.name)
+        }
+        env.absorb(reply, from: slot)
+        return reply
     }
 
     /// What the runner learns from `reply`, the reply it waited for; a failure the agent could not carry.
