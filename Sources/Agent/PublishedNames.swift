@@ -30,14 +30,18 @@ struct PublishedNames {
         if count == bytes.count { written.formUnion(lines) }
     }
 
-    /// Every name's global identifiers published so far.
+    /// Every name's global identifiers published so far. Only whole lines count: a line another process
+    /// is still appending (cut anywhere, even inside a character) is left for the next read, and the
+    /// lines before it are read as they are.
     func read() -> [String: [String]] {
-        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return [:] }
+        guard let data = try? Data(contentsOf: file) else { return [:] }
         var globals: [String: [String]] = [:]
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: "\t", maxSplits: 1)
+        let newline = UInt8(ascii: "\n"), tab = UInt8(ascii: "\t")
+        guard let end = data.lastIndex(of: newline) else { return [:] }
+        for line in data[..<end].split(separator: newline) {
+            let parts = line.split(separator: tab, maxSplits: 1)
             guard parts.count == 2 else { continue }
-            let name = String(parts[0]), global = String(parts[1])
+            let name = String(decoding: parts[0], as: UTF8.self), global = String(decoding: parts[1], as: UTF8.self)
             if !(globals[name] ?? []).contains(global) { globals[name, default: []].append(global) }
         }
         return globals

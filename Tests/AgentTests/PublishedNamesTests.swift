@@ -23,4 +23,21 @@ import TestSupport
         try (text + "garbage\n").write(to: transfer.appendingPathComponent(".names"), atomically: true, encoding: .utf8)
         #expect(phone.read() == read)
     }
+
+    @Test func aLineStillBeingWrittenWaitsAndTheLinesBeforeItAreRead() throws {
+        let dir = try TemporaryDirectory()
+        let transfer = URL(fileURLWithPath: dir.path("transfer"))
+        var phone = PublishedNames(transferDirectory: transfer)
+        phone.publish(["n1": "g-1"])
+        // Another process's append seen half done: cut inside a two-byte character, no newline yet.
+        let names = transfer.appendingPathComponent(".names")
+        var bytes = try Data(contentsOf: names)
+        bytes.append(contentsOf: Array("ü1\tg-ü".utf8).dropLast())
+        try bytes.write(to: names)
+        #expect(phone.read() == ["n1": ["g-1"]])
+        // The append finished: the line counts.
+        bytes.append(contentsOf: Array("ü\n".utf8).suffix(2))
+        try bytes.write(to: names)
+        #expect(phone.read() == ["n1": ["g-1"], "ü1": ["g-ü"]])
+    }
 }
