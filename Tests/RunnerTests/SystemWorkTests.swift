@@ -255,6 +255,39 @@ import Trace
         ])
     }
 
+    /// Reloads that fall due together run in the order they fell due, not the order they were asked for.
+    @Test func reloadsDueTogetherRunInTheOrderTheyFellDue() throws {
+        let steps = try RunHarness.plannedSteps("""
+            summary: Two widgets, two delays.
+            store:
+              group: group.example.notes
+              name: Notes
+              model:
+                Note:
+                  title: string
+            processes:
+              app:
+                role: host
+              slow:
+                role: widget
+                reload-delay: 20s
+                on-reload:
+                  - { fetch: Note }
+              quick:
+                role: widget
+                reload-delay: 5s
+                on-reload:
+                  - { fetch: Note }
+            steps:
+              - app: launch
+              - app: { reload-timelines: slow }
+              - app: { reload-timelines: quick }
+              - clock: { advance: 1m }
+            """)
+        #expect(steps.suffix(3) == ["clock advance 1m", "quick: reload (requested at step 2)", "slow: reload (requested at step 1)"],
+                "\(steps)")
+    }
+
     /// WidgetKit counts no reload asked while the containing app is in the foreground (issue 29).
     @Test func requestsWithTheAppInTheForegroundCostNoBudget() throws {
         let steps = try plan(widget: "    reload-budget: 1", """
