@@ -153,11 +153,13 @@ extension AgentProcess {
         }
     }
 
-    /// How long the loop may sleep before the next poll-triggered refresh.
+    /// How long the loop may sleep before the next poll-triggered refresh; nil while the poll waits for a
+    /// check (the check's next request wakes the loop).
     func pollTimeout() -> UInt64? {
         // In the deterministic mode the runner owns the timer (`timerRefresh`).
         guard settings.trigger == .poll, world.runsOwnTimers else { return nil }
         let now = time.now
+        if nextPoll <= now, pollWaitsForCheck(now: now) { return nil }
         return nextPoll > now ? nextPoll - now : 0
     }
 
@@ -165,9 +167,18 @@ extension AgentProcess {
     func pollIfDue() {
         guard settings.trigger == .poll, world.runsOwnTimers else { return }
         let now = time.now
-        guard now >= nextPoll, checkDeadline.map({ nextPoll <= $0 }) ?? true else { return }
+        guard now >= nextPoll, !pollWaitsForCheck(now: now) else { return }
         runRefresh(reason: .poll)
         nextPoll = now + settings.pollInterval.nanos
+    }
+
+    /// Whether a poll due now waits for the check under way: it would run past the check's deadline, and
+    /// bring what was committed after it to the check's last attempt, which shows the view as of the
+    /// deadline (`Observation.viewAsOf`). A poll the process was too busy to run by then (a batch insert
+    /// beside the check) waits too, as the deterministic mode's timer, which runs at its moment, never
+    /// runs one late (`VirtualEnvironment.pollMayRun`).
+    private func pollWaitsForCheck(now: UInt64) -> Bool {
+        checkDeadline.map { nextPoll > $0 || now > $0 } ?? false
     }
 
     /// Handles notifications until `count` have arrived since launch, or `timeoutNanos` passed.

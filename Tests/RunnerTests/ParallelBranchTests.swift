@@ -356,6 +356,32 @@ import Trace
         #expect(Set(verdicts) == ["matched [\"unmet-expectation\"]"], "\(verdicts)")
     }
 
+    /// The same with the app polling (`trigger: poll`): its poll waits for the check, past its deadline, as
+    /// the agent's own timer does. The deterministic mode's timer polled while the batch ran, its request
+    /// without the check's deadline ended the hold, and the late last attempt merged the share's save.
+    @Test func aCheckWaitingBehindItsProcesssBatchHoldsItsPollToo() throws {
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        let yaml = OneWorldTests.header + """
+                Tag: { name: string }
+            processes: { app: { role: host, refresh: history, trigger: poll, poll-interval: 20ms }, share: { role: share } }
+            steps:
+              - app: launch
+              - app: { insert: Note, id: n1, set: { title: A } }
+              - app: save
+              - app: { fetch: Note }
+              - share: launch
+              - parallel:
+                  - app: { count: Note, expect: 2, within: 50ms }
+                  - app: { batch-insert: Tag, count: 20000, set: { name: t } }
+                  - [ { sleep: 60ms }, { share: { insert: Note, id: s1, set: { title: S } } }, { share: save } ]
+            expect: [unmet-expectation]
+            """
+        var verdicts = try OneWorldTests.verdicts(yaml, seeds: 1...3, pool: pool)
+        verdicts += try RunHarness.run(yaml, pool: pool).map(OneWorldTests.verdictText)
+        #expect(Set(verdicts) == ["matched [\"unmet-expectation\"]"], "\(verdicts)")
+    }
+
     /// A process's steps keep the order written while one of them waits for its process's check: beside a
     /// check, the app's `background` waits for it, and so does the app's insert written after it, in both
     /// modes. Real time sent the insert between the check's attempts, before the background, and the check

@@ -243,7 +243,7 @@ final class VirtualEnvironment: RunEnvironment {
     /// The earliest pending timer: a running process's poll, or the hub's next deadline.
     func nextTimer() -> UInt64? {
         let running = runner.orderedSlots.filter(\.canTakeCommands)
-        let polls = running.compactMap { nextPoll[$0.name] }
+        let polls = running.compactMap { slot in nextPoll[slot.name].flatMap { pollMayRun(slot, at: $0) ? $0 : nil } }
         let waits = running.compactMap { backgroundWaits[$0.name] }
         return (polls + waits + [scripted.nextDeadline].compactMap { $0 }).min()
     }
@@ -255,11 +255,17 @@ final class VirtualEnvironment: RunEnvironment {
         }
         try expireBackgroundWaits()
         for slot in runner.orderedSlots where slot.canTakeCommands {
-            guard let due = nextPoll[slot.name], due <= time.now else { continue }
+            guard let due = nextPoll[slot.name], due <= time.now, pollMayRun(slot, at: due) else { continue }
             try runner.send(.timerRefresh, to: slot, lockWaits: .yield)
             // The agent polls again an interval after it polled, as its own timer would.
             nextPoll[slot.name] = (launchEnd ?? time.now) &+ slot.process.settings.pollInterval.nanos
         }
+    }
+
+    /// Whether the poll of `slot` due at `due` may run: not past the deadline of its check under way, which
+    /// it waits for, as the agent's own timer does (`AgentProcess.pollIfDue`).
+    private func pollMayRun(_ slot: ProcessSlot, at due: UInt64) -> Bool {
+        slot.openCheckDeadline.map { due <= $0 } ?? true
     }
 
     /// Arms the poll timer of a process that just became ready (`trigger: poll`).

@@ -44,13 +44,6 @@ final class ParallelStep {
     private var begun: Set<Int> = []
     /// Each child's branch, by its index: the number of its sequence (or of itself) as the file wrote them.
     let branchOf: [Int: Int]
-    /// Per process, the deadline of its check with `within:` not decided yet. Every request to the process
-    /// meanwhile carries it, so the agent keeps holding what was posted after it: another branch's step of
-    /// the process (a batch insert between the check's attempts) ended the hold, and the check's late last
-    /// attempt, asked once that step was done, saw a save committed after its deadline (passing in real
-    /// time, failing on every seed).
-    private var openChecks: [String: UInt64] = [:]
-
     /// - Parameters:
     ///   - children: the children in the order the environment runs them (the deterministic mode
     ///     interleaves the branches' steps into one list);
@@ -153,8 +146,8 @@ final class ParallelStep {
         let deadline = within == 0 ? nil : Optional(sentAt.addingClamped(within))
         let seq = try runner.write(command, to: slot, expectError: child.step.expectError,
                                    lastAttempt: deadline == nil ? nil : false, lockWaits: lockWaits,
-                                   checkDeadline: deadline ?? openChecks[slot.name], holdsCommit: holdsCommit)
-        if let deadline { openChecks[slot.name] = deadline }
+                                   checkDeadline: deadline, holdsCommit: holdsCommit)
+        if let deadline { slot.openCheckDeadline = deadline }
         return Sent(child: child, slot: slot, command: command, seq: seq, sentAt: sentAt, checkDeadline: deadline,
                     holdsCommit: holdsCommit)
     }
@@ -164,7 +157,7 @@ final class ParallelStep {
     func commit(_ sent: Sent) throws(HarnessFailure) -> AgentReply {
         runner.currentStep = sent.child
         // No expected error: the write's own reply has answered that.
-        let seq = try runner.write(.commitHeld, to: sent.slot, expectError: nil, checkDeadline: openChecks[sent.slot.name])
+        let seq = try runner.write(.commitHeld, to: sent.slot, expectError: nil)
         return try runner.awaitReply(seq, from: sent.slot, timeout: runner.timeout(for: sent.child.step.step, sent.slot))
     }
 
@@ -235,14 +228,14 @@ final class ParallelStep {
         again.lastAttempt = sent.checkDeadline.map { runner.time.now >= $0 } ?? false
         again.seq = try runner.write(sent.command, to: sent.slot, expectError: sent.child.step.expectError,
                                      lastAttempt: sent.checkDeadline == nil ? nil : again.lastAttempt, lockWaits: lockWaits,
-                                     checkDeadline: sent.checkDeadline ?? openChecks[sent.slot.name], holdsCommit: sent.holdsCommit)
+                                     checkDeadline: sent.checkDeadline, holdsCommit: sent.holdsCommit)
         return again
     }
 
     /// Records what the runner does once `sent`'s reply is in, and the end of its step.
     func complete(_ sent: Sent, with reply: AgentReply) {
         started(sent.child)
-        if sent.checkDeadline != nil { openChecks[sent.slot.name] = nil }
+        if sent.checkDeadline != nil { sent.slot.openCheckDeadline = nil }
         runner.currentStep = sent.child
         runner.afterReply(reply, to: sent.child.step.step, from: sent.slot, sentAt: sent.sentAt)
         runner.record(.stepEnded(reply.error))

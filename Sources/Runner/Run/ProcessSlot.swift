@@ -11,7 +11,10 @@ final class ProcessSlot {
     /// The trace's name for the store this process reads.
     let store: String
     var lifecycle: ProcessLifecycle
-    var child: (any SupervisedProcess)?
+    var child: (any SupervisedProcess)? {
+        // A check under way was the agent's: a process ended or launched again has none.
+        didSet { openCheckDeadline = nil }
+    }
     /// The objects with changes the process has not saved, as its last reply said: what it loses if it
     /// exits or is terminated now.
     var unsaved: [String]?
@@ -37,6 +40,14 @@ final class ProcessSlot {
     /// The model version its running agent (or its next launch, until one) opens the store with: its
     /// `model` setting, or the version an `app-update` installed before it was launched.
     var modelVersion: String?
+
+    /// The deadline of the process's check with `within:` under way in a `parallel` and not decided yet.
+    /// Every other request to the process meanwhile carries it (`ScenarioRunner.write`), so the agent keeps
+    /// holding what was posted after it, and the deterministic mode's poll timer waits, as the agent's own
+    /// does (`AgentProcess.pollIfDue`): a request without it (another branch's batch insert, a workload's
+    /// rollback, a poll) ended the hold, and the check's late last attempt saw a save committed after its
+    /// deadline.
+    var openCheckDeadline: UInt64?
 
     /// Whether the process's store did not load: it ended at launch, or it waits to load it.
     var hasNoStore: Bool { endedByLoadFailure || awaitingStore != nil }

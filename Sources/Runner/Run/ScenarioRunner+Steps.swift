@@ -187,7 +187,8 @@ extension ScenarioRunner {
         request.contextAuthor = commandContext?.author
         request.contextMergePolicy = commandContext?.mergePolicy
         request.lastAttempt = lastAttempt
-        request.checkDeadline = checkDeadline
+        // A lock wait asked again is no request of the process's own: it leaves the check's hold alone.
+        request.checkDeadline = checkDeadline ?? (command == .awaitLock ? nil : slot.openCheckDeadline)
         request.lockWaits = lockWaits
         if holdsCommit { request.holdsCommit = true }
         env.prepare(&request, for: slot)
