@@ -57,4 +57,25 @@ struct StepVariantsTests {
         #expect(errors.count == 1, "\(errors)")
         #expect(errors.first?.line == Fixture.firstStepLine + 3 && errors.first?.message.contains("rank") == true, "\(errors)")
     }
+
+    /// `context:` is one of the step's arguments: a variant may run the step through another context, or
+    /// through the view context's by default where the step names one; it was read from the step alone.
+    @Test func aVariantMayRunTheStepThroughAnotherContext() throws {
+        let scenario = try Fixture.scenario(yaml("""
+              - app: { update: n1, set: { title: B }, variants: { changed: { context: importer } } }
+              - app: { save: true, context: importer, variants: { same-title: { context: editor } } }
+            """))
+        func contexts(_ variant: String) -> [String?] {
+            scenario.run(variant: variant)!.steps.filter { $0.process == "app" }.suffix(2).map(\.context)
+        }
+        #expect(contexts("changed") == ["importer", "importer"])
+        #expect(contexts("same-title") == [nil, "editor"])
+    }
+
+    @Test func aContextAnOverrideGivesIsCheckedWhereItIsWritten() {
+        let errors = Fixture.errors(yaml("  - app: { update: n1, set: { title: B }, variants: { changed: { context: view } } }"))
+        #expect(errors.count == 1, "\(errors)")
+        #expect(errors.first?.line == Fixture.firstStepLine + 3 && errors.first?.message.contains("remove context: view") == true,
+                "\(errors)")
+    }
 }

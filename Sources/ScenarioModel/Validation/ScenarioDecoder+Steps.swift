@@ -98,15 +98,11 @@ extension ScenarioDecoder {
                     references.generationSources.append((key, source, at))
                 }
             }
-            let versions = decodeVariantVersions(first.value, process: key, location: location, onlyIn: onlyIn)
+            let versions = decodeVariantVersions(first.value, process: key, location: location, onlyIn: onlyIn, context: context)
             var base = ScenarioStep(location: location, process: key, step: step, expectError: expectError, onlyIn: onlyIn,
                                     exceptIn: versions.isEmpty ? nil : versions.compactMap(\.onlyIn?.first))
             base.context = context
-            return [base] + versions.map { version in
-                var version = version
-                version.context = context
-                return version
-            }
+            return [base] + versions
         }
         decoder.error("unknown process '\(key)'" + Suggestion.hint(
             for: key, in: processNames + ScenarioDecoder.controlKeywords,
@@ -262,9 +258,10 @@ extension ScenarioDecoder {
     }
 
     /// A step's `variants: { slow: { within: 5s } }`: for each named variant, the step with those
-    /// arguments in place of its own (the action itself stays), running only in that variant.
+    /// arguments in place of its own (the action itself stays; `context:` among them), running only in
+    /// that variant. `context` is the step's own.
     private func decodeVariantVersions(_ node: YAMLNode, process: String, location: SourceLocation,
-                                       onlyIn: [String]?) -> [ScenarioStep] {
+                                       onlyIn: [String]?, context: String?) -> [ScenarioStep] {
         guard let pairs = node.pairs, let overridesNode = pairs.first(where: { $0.key.scalar == "variants" })?.value,
               let overrides = MappingReader(overridesNode, "the step's variants, like { slow: { within: 5s } }", decoder) else {
             return []
@@ -299,7 +296,11 @@ extension ScenarioDecoder {
             let node = YAMLNode(kind: .mapping(merged), line: node.line, column: node.column)
             guard valid, let (step, expectError, _) = decodeAction(node, process: process) else { continue }
             if case .push(let payload) = step { notePush(payload, process: process, at: node) }
-            versions.append(ScenarioStep(location: location, process: process, step: step, expectError: expectError, onlyIn: [name]))
+            var version = ScenarioStep(location: location, process: process, step: step, expectError: expectError, onlyIn: [name])
+            // The context too is an argument a variant may replace (or add): `{ context: importer }`.
+            let replacesContext = replaced.pairs.contains { $0.key.scalar == "context" }
+            version.context = replacesContext ? decodeContext(node, step: step, process: process) : context
+            versions.append(version)
         }
         return versions
     }
