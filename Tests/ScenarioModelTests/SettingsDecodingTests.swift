@@ -207,6 +207,35 @@ import Testing
         ])
     }
 
+    /// A variant's `contexts:` changes the contexts it names, setting by setting, and adds new ones: the
+    /// rest stay as the process declares them. Replaced whole, `editor: { staleness: 0 }` made the editor a
+    /// background context of the store, and dropped the importer.
+    @Test func aVariantsContextsAreMergedIntoTheProcesssOwn() throws {
+        let yaml = Fixture.yaml(steps: "  - app: launch", after: """
+            variants:
+              fresh: { app: { contexts: { editor: { staleness: 0 }, extra: { parent: editor } } } }
+              plain: {}
+            """).replacingOccurrences(
+            of: "    role: host",
+            with: "    role: host\n    contexts: { importer: { automatically-merges: true }, editor: { parent: view } }")
+        let scenario = try Fixture.scenario(yaml)
+        func contexts(_ variant: String) -> [ContextDeclaration]? {
+            scenario.run(variant: variant)?.processes.first { $0.name == "app" }?.settings.contexts
+        }
+        #expect(contexts("fresh") == [
+            ContextDeclaration(name: "importer", parent: .store, automaticallyMerges: true),
+            ContextDeclaration(name: "editor", parent: .view, staleness: .interval(.zero)),
+            ContextDeclaration(name: "extra", parent: .context("editor")),
+        ])
+        #expect(contexts("plain") == [
+            ContextDeclaration(name: "importer", parent: .store, automaticallyMerges: true),
+            ContextDeclaration(name: "editor", parent: .view),
+        ])
+        // A variant's mistake is reported where the variant wrote it.
+        let errors = Fixture.errors(yaml.replacingOccurrences(of: "staleness: 0", with: "parnt: view"))
+        #expect(errors.count == 1 && errors[0].message.contains("parnt") && errors[0].line == Fixture.firstStepLine + 3, "\(errors)")
+    }
+
     @Test func aParentMustBeDeclaredAbove() {
         let found = messages("contexts: { leaf: { parent: editor }, editor: { parent: view } }")
         #expect(found.count == 1 && found[0].contains("neither store, view nor a context declared above it"), "\(found)")

@@ -46,7 +46,11 @@ extension ScenarioDecoder {
                 refuseIntentModel(process, at: pair.key)
                 continue
             }
-            if let setting = decodeSetting(key, pair.value) {
+            var node = pair.value
+            if key == "contexts" {
+                if allowingRole { declaredContexts[process] = node } else { node = mergedContexts(node, into: declaredContexts[process]) }
+            }
+            if let setting = decodeSetting(key, node) {
                 settings.append(setting)
             }
         }
@@ -299,6 +303,31 @@ extension ScenarioDecoder {
 
     /// `contexts: { editor: { parent: view }, importer: { automatically-merges: true } }`: each name once,
     /// each parent `store`, `view` or a context declared before it (so there is no cycle).
+    /// A variant's `contexts:` over the process's own: a context it names keeps the settings it does not
+    /// give (`editor: { staleness: 0 }` leaves the editor a child of the view), one it does not name stays
+    /// as declared, and a new one is added. Replaced whole, a variant that changed one setting of a context
+    /// silently made it a background context of the store, and dropped the others.
+    func mergedContexts(_ override: YAMLNode, into declared: YAMLNode?) -> YAMLNode {
+        guard let declared, var merged = declared.pairs, let overrides = override.pairs else { return override }
+        for entry in overrides {
+            guard let index = merged.firstIndex(where: { $0.key.scalar != nil && $0.key.scalar == entry.key.scalar }),
+                  var settings = merged[index].value.pairs, let replaced = entry.value.pairs else {
+                merged.append(entry)
+                continue
+            }
+            for setting in replaced {
+                if let at = settings.firstIndex(where: { $0.key.scalar == setting.key.scalar }) {
+                    settings[at] = setting
+                } else {
+                    settings.append(setting)
+                }
+            }
+            merged[index] = YAMLNode.Pair(key: entry.key, value: YAMLNode(kind: .mapping(settings), line: entry.value.line,
+                                                                           column: entry.value.column))
+        }
+        return YAMLNode(kind: .mapping(merged), line: override.line, column: override.column)
+    }
+
     private func decodeContexts(_ node: YAMLNode) -> [ContextDeclaration]? {
         guard let map = MappingReader(node, "contexts (a mapping like { editor: { parent: view } })", decoder) else {
             return nil

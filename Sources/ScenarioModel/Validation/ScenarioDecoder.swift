@@ -57,6 +57,9 @@ final class ScenarioDecoder {
     var copies: [String: YAMLNode] = [:]
     /// The variant names steps give their own arguments for (a step's `variants:`), where each is written.
     var stepVariantNames: [(name: String, key: YAMLNode)] = []
+    /// Each process's `contexts:` as written: a variant's `contexts:` is merged into it, entry by entry and
+    /// setting by setting (`ScenarioDecoder.mergedContexts`).
+    var declaredContexts: [String: YAMLNode] = [:]
     /// Where the steps with `variants:` are: their versions' `only-in` is checked as `variants:`, once.
     var stepsWithVersions: Set<SourceLocation> = []
     /// Whether a workload step came before (its ids `k1...` cannot be named).
