@@ -25,9 +25,7 @@ extension AgentProcess {
         } catch {
             // A save that met a lock the runner waits for changed nothing: it is asked again, not failed.
             if yieldingLockWait(error) is LockWaitYield { throw LockWaitYield() }
-            if case .conflicts(let conflicts) = error {
-                for conflict in conflicts { recordConflict(conflict) }
-            }
+            for conflict in error.conflicts { recordConflict(conflict) }
             record(.saveFailed(errorRecord(error, expected: expectedError)))
             throw error
         }

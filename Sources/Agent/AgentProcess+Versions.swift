@@ -76,8 +76,7 @@ extension AgentProcess {
     private func isSQLiteError(_ error: any Error) -> Bool {
         let sqlite: SQLiteError? = switch error {
         case let error as StoreError: error.sqliteError
-        case SaveError.sqlite(let e): e
-        case SaveError.store(let inner): inner.sqliteError
+        case let error as SaveError: error.sqliteError
         default: nil
         }
         return sqlite.map { $0.code == .error || $0.code == .constraint } ?? false

@@ -32,7 +32,7 @@ import Testing
     }
 
     private func failure(_ result: Result<SaveResult, SaveError>) -> [SaveConflict]? {
-        if case .failure(.conflicts(let conflicts)) = result { return conflicts }
+        if case .failure(let error) = result, error.code == .conflicts { return error.conflicts }
         return nil
     }
 

@@ -34,7 +34,8 @@ import Testing
 
     @Test func underTheErrorPolicyTheSaveFailsWithAConstraintConflictAndWritesNothing() throws {
         let (fixture, appID, result, inserted) = try insertTwice(.error)
-        guard case .failure(.conflicts(let conflicts)) = result else { Issue.record("expected a conflict, got \(result)"); return }
+        guard case .failure(let error) = result, error.code == .conflicts else { Issue.record("expected a conflict, got \(result)"); return }
+        let conflicts = error.conflicts
         #expect(conflicts.count == 1 && conflicts[0].constraint == "name" && conflicts[0].existingObject == appID)
         #expect(conflicts[0].object == inserted && conflicts[0].outcome == .failed)
         #expect(try rows(fixture).map { $0["color"] } == ["red"])

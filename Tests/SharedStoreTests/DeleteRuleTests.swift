@@ -77,7 +77,7 @@ import Testing
         #expect {
             try context.save()
         } throws: { error in
-            guard case SaveError.store(let inner) = error, inner.code == .deleteDenied else { return false }
+            guard let inner = (error as? SaveError)?.storeError, inner.code == .deleteDenied else { return false }
             return inner.objectID == folder && "\(inner)".hasSuffix("its relationship `notes` (delete rule deny) still holds 2 objects")
                 && ErrorKind(error) == .validation
         }

@@ -20,7 +20,7 @@ import Testing
 
     private func isMissing(_ relationship: String) -> (any Error) -> Bool {
         { error in
-            guard case SaveError.store(let inner) = error, inner.code == .missingMandatory else { return false }
+            guard let inner = (error as? SaveError)?.storeError, inner.code == .missingMandatory else { return false }
             return "\(inner)".contains("its relationship `\(relationship)` is required") && ErrorKind(error) == .validation
         }
     }

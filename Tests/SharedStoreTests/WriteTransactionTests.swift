@@ -23,7 +23,7 @@ import Testing
         #expect {
             try service.viewContext.save()
         } throws: { error in
-            guard case SaveError.sqlite(let sqlite) = error else { return false }
+            guard let save = error as? SaveError, save.code == .sqlite, let sqlite = save.sqliteError else { return false }
             return sqlite.code == .busy && sqlite.extendedCode == 517
         }
         try service.endWrite()

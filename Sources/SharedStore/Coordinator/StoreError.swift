@@ -261,7 +261,7 @@ extension ErrorKind {
     public init?(_ error: any Error) {
         switch error {
         case let error as SaveError:
-            switch error {
+            switch error.kind {
             case .conflicts: self = .conflict
             case .readOnly: self = .readOnly
             case .store(let inner): self.init(inner)

@@ -32,26 +32,3 @@ public struct SaveConflict: Sendable, CustomStringConvertible {
         return "conflict on \(object): cached v\(cachedVersion), store \(storeVersion.map { "v\($0)" } ?? "deleted"), policy \(policy.rawValue) -> \(outcome.rawValue)"
     }
 }
-
-/// A save that failed.
-public enum SaveError: Error, Sendable, CustomStringConvertible {
-    /// Optimistic-locking conflicts under merge policy `error` (Core Data's 133020); nothing was written.
-    case conflicts([SaveConflict])
-    /// The store is read-only to this process (opened read-only, or the history-tracking trap).
-    case readOnly(reason: String)
-    /// A model or object error (unknown entity, type mismatch...).
-    case store(StoreError)
-    /// SQLite failed (`.busy` past the busy timeout, I/O...); nothing was written.
-    case sqlite(SQLiteError)
-
-    public var description: String {
-        switch self {
-        case .conflicts(let conflicts):
-            "save failed with \(conflicts.count) optimistic-locking conflict(s): "
-                + conflicts.map(\.description).joined(separator: "; ")
-        case .readOnly(let reason): "save failed: the store is read-only to this process: \(reason)"
-        case .store(let error): "save failed: \(error)"
-        case .sqlite(let error): "save failed: \(error)"
-        }
-    }
-}
