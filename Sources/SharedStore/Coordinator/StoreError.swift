@@ -28,6 +28,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         public static let invalidState = Code("invalid-state")
         public static let file = Code("file")
         public static let sqlite = Code("sqlite")
+        /// Another error, thrown inside the store (a save's, a file system's): kept as it was (`underlying`).
+        public static let other = Code("other")
     }
 
     /// The failures the store tells apart, with what each carries (the store's own code switches over them).
@@ -73,6 +75,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case file(path: String, reason: String)
         /// SQLite failed.
         case sqlite(SQLiteError)
+        /// Another error thrown inside the store, kept as it was.
+        case other(any Error)
     }
 
     let kind: Kind
@@ -130,7 +134,14 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case .invalidState: .invalidState
         case .file: .file
         case .sqlite: .sqlite
+        case .other: .other
         }
+    }
+
+    /// The error thrown inside the store that this one carries (code `other`): a save's failure inside a
+    /// transaction, a file system's. It was kept as text, and a scenario's expected error never matched it.
+    public var underlying: (any Error)? {
+        if case .other(let error) = kind { error } else { nil }
     }
 
     /// The model has no entity with this name.
@@ -239,6 +250,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case .invalidState(let message): message
         case .file(let path, let reason): "\(path): \(reason)"
         case .sqlite(let error): "\(error)"
+        case .other(let error): "\(error)"
         }
     }
 }
@@ -250,7 +262,7 @@ extension StoreError {
         case let error as StoreError: error
         case let error as SQLiteError: .sqlite(error)
         case let error as FetchPredicateError: .invalidPredicate(error)
-        default: .invalidState("\(error)")
+        default: StoreError(.other(error))
         }
     }
 }
@@ -276,6 +288,7 @@ extension ErrorKind {
             case .foreignToken: self = .foreignToken
             case .modelMismatch, .migrationRequired, .migrationFailed: self = .storeLoadFailed
             case .sqlite(let inner): self.init(inner)
+            case .other(let inner): self.init(inner)
             default: return nil
             }
         case let error as SQLiteError:

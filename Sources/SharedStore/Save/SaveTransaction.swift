@@ -123,8 +123,7 @@ struct SaveTransaction {
             switch error {
             case let error as SaveError: throw error
             case let error as SQLiteError: throw .sqlite(error)
-            case let error as StoreError: throw .store(error)
-            default: throw .store(.invalidState("\(error)"))
+            default: throw .store(.wrap(error))
             }
         }
     }
