@@ -310,9 +310,12 @@ extension ScenarioDecoder {
     func mergedContexts(_ override: YAMLNode, into declared: YAMLNode?) -> YAMLNode {
         guard let declared, var merged = declared.pairs, let overrides = override.pairs else { return override }
         for entry in overrides {
-            guard let index = merged.firstIndex(where: { $0.key.scalar != nil && $0.key.scalar == entry.key.scalar }),
-                  var settings = merged[index].value.pairs, let replaced = entry.value.pairs else {
+            guard let index = merged.firstIndex(where: { $0.key.scalar != nil && $0.key.scalar == entry.key.scalar }) else {
                 merged.append(entry)
+                continue
+            }
+            guard var settings = merged[index].value.pairs, let replaced = entry.value.pairs else {
+                merged[index] = entry
                 continue
             }
             for setting in replaced {
