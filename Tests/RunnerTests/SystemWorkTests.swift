@@ -288,6 +288,22 @@ import Trace
                 "\(steps)")
     }
 
+    /// A request the budget refuses takes no reload's place: the timeline policy's reload still runs, at
+    /// the start of the next simulated day. The refused request had cancelled it, and the widget never
+    /// showed the last save.
+    @Test func aRefusedRequestLeavesTheTimelinePolicysReload() throws {
+        let steps = try plan(widget: "    reload-budget: 2\n    timeline-policy: { after: 15m }", """
+              - app: background
+              - app: { reload-timelines: widget }
+              - app: { reload-timelines: widget }
+              - app: { reload-timelines: widget }
+              - clock: { advance: 1d }
+            """)
+        #expect(steps.contains { $0.contains("ignored the request") }, "\(steps)")
+        let advance = try #require(steps.firstIndex(of: "clock advance 1d"))
+        #expect(steps[(advance + 1)...].contains { $0.hasPrefix("widget: reload") }, "\(steps)")
+    }
+
     /// WidgetKit counts no reload asked while the containing app is in the foreground (issue 29).
     @Test func requestsWithTheAppInTheForegroundCostNoBudget() throws {
         let steps = try plan(widget: "    reload-budget: 1", """

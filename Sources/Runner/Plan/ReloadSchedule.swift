@@ -167,15 +167,13 @@ struct ReloadSchedule {
     private mutating func request(_ widget: RunProcess, by step: ScenarioStep, position: Int, index: Int,
                                   free: Bool = false, immediately: Bool = false) {
         // A reload already waiting covers this request too, as WidgetKit coalesces them; one the timeline's
-        // policy scheduled for later gives way to the request.
-        if let waiting = pending.firstIndex(where: { $0.widget == widget.name }) {
-            let asked = immediately ? now : now.addingClamped(widget.settings.reloadDelay.microseconds)
-            if pending[waiting].byPolicy && asked < pending[waiting].due {
-                pending.remove(at: waiting)
-            } else {
-                if immediately { pending[waiting].due = min(pending[waiting].due, now) }
-                return
-            }
+        // policy scheduled for later gives way to the request, once the budget takes it (a request the
+        // system ignores takes no reload's place: the policy's still runs).
+        let asked = immediately ? now : now.addingClamped(widget.settings.reloadDelay.microseconds)
+        let waiting = pending.firstIndex(where: { $0.widget == widget.name })
+        if let waiting, !(pending[waiting].byPolicy && asked < pending[waiting].due) {
+            if immediately { pending[waiting].due = min(pending[waiting].due, now) }
+            return
         }
         if !free {
             let day = now / Self.day
@@ -187,9 +185,8 @@ struct ReloadSchedule {
             }
             accepted[widget.name, default: [:]][day] = used + 1
         }
-        let delay = immediately ? 0 : widget.settings.reloadDelay.microseconds
-        let due = now.addingClamped(delay)
-        pending.append(Pending(widget: widget.name, due: due, position: position, index: index, request: step))
+        if let waiting { pending.remove(at: waiting) }
+        pending.append(Pending(widget: widget.name, due: asked, position: position, index: index, request: step))
     }
 
     private static func clockText(_ microseconds: Int64) -> String {
