@@ -72,7 +72,12 @@ final class TogetherRun {
                                  try launchesDone(by: now)
                                  try retryWaiting(onlyExpired: true)
                              })
-        defer { env.lockDeadlines = outer }
+        let outerCommands = env.commandsUnderWay
+        env.commandsUnderWay = { [unowned self] in busyWithCommands }
+        defer {
+            env.lockDeadlines = outer
+            env.commandsUnderWay = outerCommands
+        }
         for (position, child) in step.children.enumerated() {
             try awaitCommits(before: child)
             try mayStartAfterCommits(child, position: position)
@@ -276,9 +281,16 @@ final class TogetherRun {
         } else if sent.asksAgain(after: reply) {
             checking.append(sent)
         } else {
-            step.complete(sent, with: reply)
-            try finished(sent.child, at: now)
+            try complete(sent, with: reply, at: now)
         }
+    }
+
+    /// `sent` is done at `moment`: its process polls now if its poll fell due meanwhile (the agent polls
+    /// before it takes its next request), then its branch goes on.
+    private func complete(_ sent: ParallelStep.Sent, with reply: AgentReply, at moment: UInt64) throws(HarnessFailure) {
+        step.complete(sent, with: reply)
+        try env.pollIfDue(sent.slot)
+        try finished(sent.child, at: moment)
     }
 
     /// Commits the held writes whose cost has passed by `limit`, earliest first, each at its moment: the
@@ -294,8 +306,7 @@ final class TogetherRun {
                 defer { env.actingAt = nil }
                 reply = try step.commit(sent)
             }
-            step.complete(sent, with: reply)
-            try finished(sent.child, at: due)
+            try complete(sent, with: reply, at: due)
             try retryWaiting()
         }
     }
@@ -361,8 +372,7 @@ final class TogetherRun {
                 index += 1
             } else {
                 checking.remove(at: index)
-                step.complete(again, with: reply)
-                try finished(again.child, at: now)
+                try complete(again, with: reply, at: now)
             }
         }
     }

@@ -76,6 +76,10 @@ final class VirtualEnvironment: RunEnvironment {
     /// ready, which the runner's clock does not move to, so the siblings act during the launch as they do
     /// in real time, where starting a process and opening its store delays no other process.
     var launchEnd: UInt64?
+    /// The processes with a command of a `parallel` under way (a held write, a wait for the lock), which
+    /// `TogetherRun` sets while it runs one: their poll waits for the command, as an agent runs one thing
+    /// at a time; it ran at its moment in the middle of a batch insert, which real time cannot do.
+    var commandsUnderWay: (() -> Set<String>)?
     /// Processes launched beside siblings that are not ready yet (`TogetherRun`): nothing is handed over
     /// to them until they are.
     var starting: Set<String> = []
@@ -254,18 +258,24 @@ final class VirtualEnvironment: RunEnvironment {
             scripted.tick(at: deadline)
         }
         try expireBackgroundWaits()
-        for slot in runner.orderedSlots where slot.canTakeCommands {
-            guard let due = nextPoll[slot.name], due <= time.now, pollMayRun(slot, at: due) else { continue }
-            try runner.send(.timerRefresh, to: slot, lockWaits: .yield)
-            // The agent polls again an interval after it polled, as its own timer would.
-            nextPoll[slot.name] = (launchEnd ?? time.now) &+ slot.process.settings.pollInterval.nanos
-        }
+        for slot in runner.orderedSlots { try pollIfDue(slot) }
     }
 
-    /// Whether the poll of `slot` due at `due` may run: not past the deadline of its check under way, which
-    /// it waits for, as the agent's own timer does (`AgentProcess.pollIfDue`).
+    /// Runs `slot`'s poll refresh if it is due and may run now: at its moment, or once the command or the
+    /// check it waited for is done (`TogetherRun` asks then, as the agent polls before its next request).
+    func pollIfDue(_ slot: ProcessSlot) throws(HarnessFailure) {
+        guard slot.canTakeCommands, let due = nextPoll[slot.name], due <= time.now, pollMayRun(slot, at: due) else { return }
+        try runner.send(.timerRefresh, to: slot, lockWaits: .yield)
+        // The agent polls again an interval after it polled, as its own timer would.
+        nextPoll[slot.name] = (launchEnd ?? time.now) &+ slot.process.settings.pollInterval.nanos
+    }
+
+    /// Whether the poll of `slot` due at `due` may run: not while a command of the process is under way,
+    /// nor past the deadline of its check under way (due then, or overdue now), which it waits for, as the
+    /// agent's own timer does (`AgentProcess.pollIfDue`).
     private func pollMayRun(_ slot: ProcessSlot, at due: UInt64) -> Bool {
-        slot.openCheckDeadline.map { due <= $0 } ?? true
+        if commandsUnderWay?().contains(slot.name) == true { return false }
+        return slot.openCheckDeadline.map { Swift.max(due, time.now) <= $0 } ?? true
     }
 
     /// Arms the poll timer of a process that just became ready (`trigger: poll`).
