@@ -58,8 +58,8 @@ struct StepVariantsTests {
         #expect(errors.first?.line == Fixture.firstStepLine + 3 && errors.first?.message.contains("rank") == true, "\(errors)")
     }
 
-    /// `context:` is one of the step's arguments: a variant may run the step through another context, or
-    /// through the view context's by default where the step names one; it was read from the step alone.
+    /// `context:` is one of the step's arguments: a variant may run the step through a context (the step's
+    /// own is the view context's) or through another than the step's; it was read from the step alone.
     @Test func aVariantMayRunTheStepThroughAnotherContext() throws {
         let scenario = try Fixture.scenario(yaml("""
               - app: { update: n1, set: { title: B }, variants: { changed: { context: importer } } }

@@ -69,8 +69,8 @@ struct ReloadSchedule {
     /// and each reload's timeline asks for the next one by its policy. `request` is the step a policy's next
     /// reload is noted on.
     mutating func due(by moment: Int64, position: Int, index: Int, request step: ScenarioStep) -> [(at: Int64, step: ScenarioStep)] {
-        // In the order they fell due (requests in the order made at one moment): the first due takes the
-        // budget first, and the reloads run in time order.
+        // In the order they fell due (requests in the order made at one moment): the reloads of several
+        // widgets run in time order.
         let due = pending.enumerated().filter { $0.element.due <= moment }
             .sorted { ($0.element.due, $0.offset) < ($1.element.due, $1.offset) }.map(\.element)
         pending.removeAll { $0.due <= moment }

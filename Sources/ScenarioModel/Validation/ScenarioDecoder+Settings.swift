@@ -301,12 +301,10 @@ extension ScenarioDecoder {
         return depth
     }
 
-    /// `contexts: { editor: { parent: view }, importer: { automatically-merges: true } }`: each name once,
-    /// each parent `store`, `view` or a context declared before it (so there is no cycle).
     /// A variant's `contexts:` over the process's own: a context it names keeps the settings it does not
-    /// give (`editor: { staleness: 0 }` leaves the editor a child of the view), one it does not name stays
-    /// as declared, and a new one is added. Replaced whole, a variant that changed one setting of a context
-    /// silently made it a background context of the store, and dropped the others.
+    /// give (`editor: { staleness: 0 }` leaves the editor a child of the view) and its place, one it does
+    /// not name stays as declared, and a new one is added after them. Replaced whole, a variant that changed
+    /// one setting of a context silently made it a background context of the store, and dropped the others.
     func mergedContexts(_ override: YAMLNode, into declared: YAMLNode?) -> YAMLNode {
         guard let declared, var merged = declared.pairs, let overrides = override.pairs else { return override }
         for entry in overrides {
@@ -331,6 +329,8 @@ extension ScenarioDecoder {
         return YAMLNode(kind: .mapping(merged), line: override.line, column: override.column)
     }
 
+    /// `contexts: { editor: { parent: view }, importer: { automatically-merges: true } }`: each name once,
+    /// each parent `store`, `view` or a context declared before it (so there is no cycle).
     private func decodeContexts(_ node: YAMLNode) -> [ContextDeclaration]? {
         guard let map = MappingReader(node, "contexts (a mapping like { editor: { parent: view } })", decoder) else {
             return nil
