@@ -175,8 +175,7 @@ extension AgentProcess {
     /// Whether a poll due now waits for the check under way: it would run past the check's deadline, and
     /// bring what was committed after it to the check's last attempt, which shows the view as of the
     /// deadline (`Observation.viewAsOf`). A poll the process was too busy to run by then (a batch insert
-    /// beside the check) waits too, as the deterministic mode's timer, which runs at its moment, never
-    /// runs one late (`VirtualEnvironment.pollMayRun`).
+    /// beside the check) waits too, as the deterministic mode's timer does (`VirtualEnvironment.pollMayRun`).
     private func pollWaitsForCheck(now: UInt64) -> Bool {
         checkDeadline.map { nextPoll > $0 || now > $0 } ?? false
     }

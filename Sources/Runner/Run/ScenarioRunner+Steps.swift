@@ -187,8 +187,7 @@ extension ScenarioRunner {
         request.contextAuthor = commandContext?.author
         request.contextMergePolicy = commandContext?.mergePolicy
         request.lastAttempt = lastAttempt
-        // A lock wait asked again is no request of the process's own: it leaves the check's hold alone.
-        request.checkDeadline = checkDeadline ?? (command == .awaitLock ? nil : slot.openCheckDeadline)
+        request.checkDeadline = checkDeadline ?? slot.openCheckDeadline
         request.lockWaits = lockWaits
         if holdsCommit { request.holdsCommit = true }
         env.prepare(&request, for: slot)

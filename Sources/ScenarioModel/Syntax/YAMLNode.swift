@@ -1,6 +1,14 @@
 import Foundation
 import Yams
 
+extension [YAMLNode.Pair] {
+    /// Puts `pair` in place of the pair with its key, or after the others when none has it: an override
+    /// (a variant's arguments, a variant's context settings) merged into what the file wrote.
+    mutating func replaceOrAppend(_ pair: YAMLNode.Pair) {
+        if let index = firstIndex(where: { $0.key.scalar == pair.key.scalar }) { self[index] = pair } else { append(pair) }
+    }
+}
+
 /// A YAML node with its position: the composed tree that every decoder in this module walks.
 ///
 /// It is Yams's `Node` reduced to what a scenario needs, as a `Sendable` value: scalars keep their

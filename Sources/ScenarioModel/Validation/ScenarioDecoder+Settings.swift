@@ -316,13 +316,7 @@ extension ScenarioDecoder {
                 merged[index] = entry
                 continue
             }
-            for setting in replaced {
-                if let at = settings.firstIndex(where: { $0.key.scalar == setting.key.scalar }) {
-                    settings[at] = setting
-                } else {
-                    settings.append(setting)
-                }
-            }
+            for setting in replaced { settings.replaceOrAppend(setting) }
             merged[index] = YAMLNode.Pair(key: entry.key, value: YAMLNode(kind: .mapping(settings), line: entry.value.line,
                                                                            column: entry.value.column))
         }

@@ -287,10 +287,8 @@ extension ScenarioDecoder {
                 if key == "variants" || key == "only-in" {
                     decoder.error("'\(key)' cannot be given per variant; set it on the step itself.", at: pair.key)
                     valid = false
-                } else if let index = merged.firstIndex(where: { $0.key.scalar == key }) {
-                    merged[index] = pair
                 } else {
-                    merged.append(pair)
+                    merged.replaceOrAppend(pair)
                 }
             }
             let node = YAMLNode(kind: .mapping(merged), line: node.line, column: node.column)
