@@ -13,9 +13,21 @@ import Trace
 /// (store, object, property) and judges each save for lost updates as it is applied; a second pass
 /// hands each event to the judges (`TraceJudge`) of its kind, which judge every read, count, error and
 /// lifecycle change against that history (binary searches by time) and follow each save to its
-/// readers; the judges finish in order, the end states judged last.
+/// readers; the judges finish in order, the end states judged last. On a long trace the latency
+/// tracker makes its pass on a second thread (`LatencyJudge`), beside the oracle and the other judges;
+/// the result is the same either way.
 public enum TraceChecker {
     public static func check(_ trace: RunTrace) -> CheckResult {
+        check(trace, apartFrom: apartFrom)
+    }
+
+    /// From how many events the latency tracker follows the saves on a thread of its own: below it, making
+    /// the thread costs more than it saves.
+    static let apartFrom = 50_000
+
+    /// `check`, with the latency tracker on a thread of its own from `apartFrom` events (a test checks one
+    /// trace both ways and compares the results).
+    static func check(_ trace: RunTrace, apartFrom: Int) -> CheckResult {
         let origin = trace.events.first?.t ?? 0
         let context = RunContext(info: trace.info, origin: origin)
         var anomalies: [Anomaly] = []
@@ -54,6 +66,12 @@ public enum TraceChecker {
             }
         }
         let commitCount = commits.count
+        let end = trace.events.last?.t ?? origin
+        let lastEvents = lastEvents(of: trace.info.processes, in: events)
+        // The latency tracker needs only what pass 1 numbered: on a long trace it starts now, apart.
+        let latency = LatencyJudge(
+            LatencyTracker(context: context, numbers: numbers, commits: commitCount), events: events, end: end,
+            lastEvents: lastEvents, apart: events.count >= apartFrom)
         var oracle = CommitOracle(numbers: numbers, ordered: CommitOracle.order(consume commits))
         oracle.kinds = { entity, ancestor in context.info.entity(entity, isKindOf: ancestor) }
         oracle.hasInheritance = context.info.entityParents != nil
@@ -64,9 +82,8 @@ public enum TraceChecker {
         }
 
         // Pass 2: every judge sees the events of its kinds, in trace order, then finishes, in order.
-        let end = trace.events.last?.t ?? origin
-        let judges = Self.judges(context, oracle: oracle, causes: causes, numbers: numbers, commits: commitCount)
-        var findings = CheckFindings(anomalies: anomalies, end: end, lastEvents: lastEvents(of: trace.info.processes, in: events))
+        let judges = Self.judges(context, oracle: oracle, causes: causes, latency: latency)
+        var findings = CheckFindings(anomalies: anomalies, end: end, lastEvents: lastEvents)
         judge(events, by: judges, into: &findings)
         for judge in judges { judge.finish(into: &findings) }
 
@@ -83,12 +100,11 @@ public enum TraceChecker {
     /// The judges of the second pass, in the order they finish: the read and count checkers say which
     /// failed checks their anomalies explain before the expectation checker classifies the rest, the
     /// latency tracker makes its report before the budget is held against it. A new checker is one line.
-    private static func judges(_ context: RunContext, oracle: CommitOracle, causes: CauseIndex, numbers: TraceNumbers,
-                               commits: Int) -> [AnyJudge] {
+    private static func judges(_ context: RunContext, oracle: CommitOracle, causes: CauseIndex, latency: AnyJudge) -> [AnyJudge] {
         [
             JudgeBox(ReadChecker(context: context, oracle: oracle, causes: causes)),
             JudgeBox(CountChecker(context: context, oracle: oracle)),
-            JudgeBox(LatencyTracker(context: context, numbers: numbers, commits: commits)),
+            latency,
             JudgeBox(RefreshCostMeter()),
             JudgeBox(ErrorChecker(context: context)),
             JudgeBox(LifecycleChecker(context: context)),
@@ -103,7 +119,7 @@ public enum TraceChecker {
     /// Hands each event to the judges that see its kind, in their order. The judges are called without
     /// retaining them (the array holds them for the whole pass): a retain and release each per event cost
     /// more than the calls.
-    private static func judge(_ events: [TraceEvent], by judges: [AnyJudge], into findings: inout CheckFindings) {
+    static func judge(_ events: [TraceEvent], by judges: [AnyJudge], into findings: inout CheckFindings) {
         let seen = judges.map { (sees: $0.sees, judge: Unmanaged.passUnretained($0)) }
         withExtendedLifetime(judges) {
             events.withUnsafeBufferPointer { buffer in
