@@ -14,8 +14,8 @@ import Trace
 /// hands each event to the judges (`TraceJudge`) of its kind, which judge every read, count, error and
 /// lifecycle change against that history (binary searches by time) and follow each save to its
 /// readers; the judges finish in order, the end states judged last. On a long trace the latency
-/// tracker makes its pass on a second thread (`LatencyJudge`), beside the oracle and the other judges;
-/// the result is the same either way.
+/// tracker, and the later part of the reads, see their events on threads of their own (`ApartJudge`),
+/// beside the oracle's making and the other judges; the result is the same either way.
 public enum TraceChecker {
     public static func check(_ trace: RunTrace) -> CheckResult {
         check(trace, apartFrom: apartFrom)
@@ -24,6 +24,12 @@ public enum TraceChecker {
     /// From how many events the latency tracker follows the saves on a thread of its own: below it, making
     /// the thread costs more than it saves.
     static let apartFrom = 50_000
+
+    /// On a long trace, the percentage of events whose reads are judged in line: the rest are judged on
+    /// a thread of their own, beside them. The latency tracker's thread is done after about the time this
+    /// thread takes for the oracle and the first part (`groupsim bench checkers`: with 60, the two threads
+    /// end together; with 50, this one waits).
+    static let inLineReads = 60
 
     /// `check`, with the latency tracker on a thread of its own from `apartFrom` events (a test checks one
     /// trace both ways and compares the results).
@@ -68,10 +74,13 @@ public enum TraceChecker {
         let commitCount = commits.count
         let end = trace.events.last?.t ?? origin
         let lastEvents = lastEvents(of: trace.info.processes, in: events)
-        // The latency tracker needs only what pass 1 numbered: on a long trace it starts now, apart.
-        let latency = LatencyJudge(
-            LatencyTracker(context: context, numbers: numbers, commits: commitCount), events: events, end: end,
-            lastEvents: lastEvents, apart: events.count >= apartFrom)
+        // On a long trace, judges see their events on other threads as soon as what they judge against is
+        // ready (`ApartJudge`): the latency tracker needs only what pass 1 numbered, so it starts now.
+        let apart = events.count >= apartFrom
+        let tracker = JudgeBox(LatencyTracker(context: context, numbers: numbers, commits: commitCount))
+        let latency = !apart ? tracker : ApartJudge(
+            tracker, events: events, range: events.indices, end: end, lastEvents: lastEvents,
+            merge: { $0.latency = $1.latency })
         var oracle = CommitOracle(numbers: numbers, ordered: CommitOracle.order(consume commits))
         oracle.kinds = { entity, ancestor in context.info.entity(entity, isKindOf: ancestor) }
         oracle.hasInheritance = context.info.entityParents != nil
@@ -81,10 +90,19 @@ public enum TraceChecker {
             oracle.apply(position)
         }
 
-        // Pass 2: every judge sees the events of its kinds, in trace order, then finishes, in order.
-        let judges = Self.judges(context, oracle: oracle, causes: causes, latency: latency)
+        // Pass 2: every judge sees the events of its kinds, in trace order, then finishes, in order. On a long
+        // trace the reads after `split` are judged apart, beside the ones before it.
+        let split = apart ? events.count / 100 * inLineReads : events.count
+        let reads = JudgeBox(ReadChecker(context: context, oracle: oracle, causes: causes))
+        let laterReads = split == events.count ? nil : ApartJudge(
+            JudgeBox(ReadChecker(context: context, oracle: oracle, causes: causes)), events: events,
+            range: split..<events.count, end: end, lastEvents: lastEvents,
+            merge: { $0.anomalies += $1.anomalies; $0.explainedSteps.formUnion($1.explainedSteps) })
+        let judges = Self.judges(context, oracle: oracle, causes: causes, reads: [reads] + (laterReads.map { [$0] } ?? []),
+                                 latency: latency)
         var findings = CheckFindings(anomalies: anomalies, end: end, lastEvents: lastEvents)
-        judge(events, by: judges, into: &findings)
+        judge(events, 0..<split, by: judges, into: &findings)
+        judge(events, split..<events.count, by: judges.filter { $0 !== reads }, into: &findings)
         for judge in judges { judge.finish(into: &findings) }
 
         var result = CheckResult(
@@ -100,9 +118,9 @@ public enum TraceChecker {
     /// The judges of the second pass, in the order they finish: the read and count checkers say which
     /// failed checks their anomalies explain before the expectation checker classifies the rest, the
     /// latency tracker makes its report before the budget is held against it. A new checker is one line.
-    private static func judges(_ context: RunContext, oracle: CommitOracle, causes: CauseIndex, latency: AnyJudge) -> [AnyJudge] {
-        [
-            JudgeBox(ReadChecker(context: context, oracle: oracle, causes: causes)),
+    private static func judges(_ context: RunContext, oracle: CommitOracle, causes: CauseIndex, reads: [AnyJudge],
+                               latency: AnyJudge) -> [AnyJudge] {
+        reads + [
             JudgeBox(CountChecker(context: context, oracle: oracle)),
             latency,
             JudgeBox(RefreshCostMeter()),
@@ -119,11 +137,11 @@ public enum TraceChecker {
     /// Hands each event to the judges that see its kind, in their order. The judges are called without
     /// retaining them (the array holds them for the whole pass): a retain and release each per event cost
     /// more than the calls.
-    static func judge(_ events: [TraceEvent], by judges: [AnyJudge], into findings: inout CheckFindings) {
+    static func judge(_ events: [TraceEvent], _ range: Range<Int>, by judges: [AnyJudge], into findings: inout CheckFindings) {
         let seen = judges.map { (sees: $0.sees, judge: Unmanaged.passUnretained($0)) }
         withExtendedLifetime(judges) {
             events.withUnsafeBufferPointer { buffer in
-                for index in buffer.indices {
+                for index in range {
                     let kind = EventKinds(buffer[index].kind)
                     guard kind != .unjudged else { continue }
                     var event = JudgedEvent(buffer, index: index, kinds: kind)
@@ -151,7 +169,9 @@ public enum TraceChecker {
         return last
     }
 
-    /// Time order; ties by kind, process, object, property, so reports are deterministic.
+    /// Time order; ties by kind, process, object, property, step and what the anomaly says, so reports are
+    /// deterministic whatever order the judges found them in (on a long trace, some are found on another
+    /// thread). Anomalies that say the same are interchangeable: they stay in the order found.
     private static func ordered(_ anomalies: [Anomaly]) -> [Anomaly] {
         anomalies.enumerated().sorted { a, b in
             let x = a.element, y = b.element
@@ -160,6 +180,10 @@ public enum TraceChecker {
             if x.process != y.process { return x.process < y.process }
             if (x.object ?? "") != (y.object ?? "") { return (x.object ?? "") < (y.object ?? "") }
             if (x.property ?? "") != (y.property ?? "") { return (x.property ?? "") < (y.property ?? "") }
+            if (x.step ?? -1) != (y.step ?? -1) { return (x.step ?? -1) < (y.step ?? -1) }
+            if x.explanation != y.explanation { return x.explanation < y.explanation }
+            if (x.seen ?? "") != (y.seen ?? "") { return (x.seen ?? "") < (y.seen ?? "") }
+            if (x.expected ?? "") != (y.expected ?? "") { return (x.expected ?? "") < (y.expected ?? "") }
             return a.offset < b.offset
         }.map(\.element)
     }
