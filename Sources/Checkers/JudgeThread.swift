@@ -4,13 +4,15 @@ import Glibc
 import Darwin
 #endif
 
-/// A piece of checking run on a thread of its own, then joined: a long trace's latency tracking runs
-/// beside the oracle and the other judges on a second core.
+/// A piece of checking run on a thread of its own, then joined: on a long trace, the latency tracker's
+/// pass and the later reads' run beside the oracle's making and the other judges (`ApartJudge`).
 ///
 /// A thread made for the purpose, not a queue's: a check may itself run on a queue's thread, and one
 /// that waited for work queued behind it could wait for ever when the queue's threads are all waiting so.
 /// The work's effects are seen by the joining thread once `join` returns (joining synchronizes with
-/// the thread's end); nothing else may touch what the work touches until then.
+/// the thread's end); until then nothing else may write what the work reads, nor touch what it writes.
+/// The compiler cannot check that (the work is no `Sendable` closure: it shares the trace and the
+/// histories with the checking thread, read-only), so `ApartJudge` keeps to it by construction.
 final class JudgeThread {
     private final class Work {
         let body: () -> Void
@@ -45,6 +47,8 @@ final class JudgeThread {
         #endif
         guard made == 0 else {
             Unmanaged<Work>.fromOpaque(work).release()
+            // No thread to join: `deinit` must not join the handle that was never made.
+            joined = true
             return nil
         }
     }

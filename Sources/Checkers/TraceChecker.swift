@@ -1,3 +1,4 @@
+import Basics
 import Trace
 
 /// Checks a run's trace against the contract: every anomaly, the verdict, change-propagation latency.
@@ -18,11 +19,11 @@ import Trace
 /// beside the oracle's making and the other judges; the result is the same either way.
 public enum TraceChecker {
     public static func check(_ trace: RunTrace) -> CheckResult {
-        check(trace, apartFrom: apartFrom)
+        check(trace, apartFrom: apartFrom).result
     }
 
-    /// From how many events the latency tracker follows the saves on a thread of its own: below it, making
-    /// the thread costs more than it saves.
+    /// From how many events some judges see their events on threads of their own (the latency tracker, the
+    /// later reads): below it, making the threads costs more than they save.
     static let apartFrom = 50_000
 
     /// On a long trace, the percentage of events whose reads are judged in line: the rest are judged on
@@ -31,9 +32,9 @@ public enum TraceChecker {
     /// end together; with 50, this one waits).
     static let inLineReads = 60
 
-    /// `check`, with the latency tracker on a thread of its own from `apartFrom` events (a test checks one
-    /// trace both ways and compares the results).
-    static func check(_ trace: RunTrace, apartFrom: Int) -> CheckResult {
+    /// `check`, with judges apart from `apartFrom` events, and how many judges did see their events on a
+    /// thread of their own (a test checks one trace both ways and compares the results).
+    static func check(_ trace: RunTrace, apartFrom: Int) -> (result: CheckResult, judgedApart: Int) {
         let origin = trace.events.first?.t ?? 0
         let context = RunContext(info: trace.info, origin: origin)
         var anomalies: [Anomaly] = []
@@ -112,7 +113,7 @@ public enum TraceChecker {
         result.growth = findings.growth
         // The trace stops where the harness failed: what it shows is no verdict.
         if let failure = findings.harnessFailure { result.undecided(by: failure) }
-        return result
+        return (result, judges.count { ($0 as? ApartJudge)?.isApart == true })
     }
 
     /// The judges of the second pass, in the order they finish: the read and count checkers say which
@@ -169,9 +170,9 @@ public enum TraceChecker {
         return last
     }
 
-    /// Time order; ties by kind, process, object, property, step and what the anomaly says, so reports are
-    /// deterministic whatever order the judges found them in (on a long trace, some are found on another
-    /// thread). Anomalies that say the same are interchangeable: they stay in the order found.
+    /// Time order; ties by kind, process, object, property, so reports are deterministic; then, between
+    /// two anomalies of the reads (which a long trace's other thread may find), by what they say, so the
+    /// thread that found one changes nothing; else in the order found (a budget's percentiles, low to high).
     private static func ordered(_ anomalies: [Anomaly]) -> [Anomaly] {
         anomalies.enumerated().sorted { a, b in
             let x = a.element, y = b.element
@@ -180,11 +181,26 @@ public enum TraceChecker {
             if x.process != y.process { return x.process < y.process }
             if (x.object ?? "") != (y.object ?? "") { return (x.object ?? "") < (y.object ?? "") }
             if (x.property ?? "") != (y.property ?? "") { return (x.property ?? "") < (y.property ?? "") }
-            if (x.step ?? -1) != (y.step ?? -1) { return (x.step ?? -1) < (y.step ?? -1) }
-            if x.explanation != y.explanation { return x.explanation < y.explanation }
-            if (x.seen ?? "") != (y.seen ?? "") { return (x.seen ?? "") < (y.seen ?? "") }
-            if (x.expected ?? "") != (y.expected ?? "") { return (x.expected ?? "") < (y.expected ?? "") }
+            if readKinds.contains(x.kind), let order = sayingOrder(x, y) { return order }
             return a.offset < b.offset
         }.map(\.element)
+    }
+
+    /// What the read checker (and the count checker) find.
+    private static let readKinds: Set<AnomalyKind> = [.staleRead, .phantomRead, .missedInsert, .missedDelete]
+
+    /// Whether `x` comes before `y` by what they say, nil when they say the same.
+    private static func sayingOrder(_ x: Anomaly, _ y: Anomaly) -> Bool? {
+        if (x.step ?? -1) != (y.step ?? -1) { return (x.step ?? -1) < (y.step ?? -1) }
+        if x.explanation != y.explanation { return x.explanation < y.explanation }
+        if (x.seen ?? "") != (y.seen ?? "") { return (x.seen ?? "") < (y.seen ?? "") }
+        if (x.expected ?? "") != (y.expected ?? "") { return (x.expected ?? "") < (y.expected ?? "") }
+        if (x.location ?? "") != (y.location ?? "") { return (x.location ?? "") < (y.location ?? "") }
+        guard let c = x.cause, let d = y.cause else { return x.cause == nil && y.cause == nil ? nil : x.cause == nil }
+        if c.t != d.t { return c.t < d.t }
+        if c.version != d.version { return c.version < d.version }
+        if c.process != d.process { return c.process < d.process }
+        if (c.step ?? -1) != (d.step ?? -1) { return (c.step ?? -1) < (d.step ?? -1) }
+        return nil
     }
 }

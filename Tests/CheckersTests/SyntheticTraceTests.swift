@@ -24,19 +24,36 @@ struct SyntheticTraceTests {
         #expect(TraceChecker.check(trace).anomalies == TraceChecker.check(trace).anomalies)
     }
 
-    /// A long trace's latency tracker runs on a thread of its own: what it reports, and everything else
-    /// found, is what the pass in line finds.
+    /// On a long trace the latency tracker and the later reads are judged on threads of their own: what
+    /// they report, and everything else found, is what the pass in line finds.
     @Test(arguments: [UInt64(4), 11])
-    func latencyTrackedApartIsLatencyTrackedInLine(seed: UInt64) {
+    func judgedApartIsJudgedInLine(seed: UInt64) {
         let trace = SyntheticTrace.generate(events: 30_000, seed: seed, staleEvery: 40)
         let inLine = TraceChecker.check(trace, apartFrom: .max)
-        let apart = TraceChecker.check(trace, apartFrom: 0)
-        #expect(!inLine.anomalies.isEmpty)
-        #expect(inLine.latency.propagations.count > 1_000)
-        #expect(apart.latency == inLine.latency)
-        #expect(apart.anomalies == inLine.anomalies)
-        #expect(apart.refreshCosts == inLine.refreshCosts)
-        #expect(apart.unexpectedErrors == inLine.unexpectedErrors)
-        #expect(apart.verdict == inLine.verdict)
+        let (apart, threads) = TraceChecker.check(trace, apartFrom: 0)
+        #expect(inLine.judgedApart == 0 && threads == 2)
+        #expect(!inLine.result.anomalies.isEmpty)
+        #expect(inLine.result.latency.propagations.count > 1_000)
+        #expect(apart.latency == inLine.result.latency)
+        #expect(apart.anomalies == inLine.result.anomalies)
+        #expect(apart.refreshCosts == inLine.result.refreshCosts)
+        #expect(apart.unexpectedErrors == inLine.result.unexpectedErrors)
+        #expect(apart.verdict == inLine.result.verdict)
+    }
+
+    /// A failed check explained by a stale read judged on the other thread is explained, as in line: not
+    /// also an unmet expectation.
+    @Test(arguments: [0, Int.max])
+    func aCheckExplainedByAReadJudgedApartIsExplained(apartFrom: Int) {
+        var script = hostShowingN1()
+        script.at(ms: 100)
+        script.update("share", "n1", ["title": .string("B")], version: 2)
+        script.at(ms: 300)
+        script.step("app", "app: read n1 expect {title: B} within 200ms", line: 22)
+        script.read("app", "n1", ["title": .string("A")], version: 1, source: .cache)
+        script.checkRead("app", "n1", expected: ["title": .string("B")], actual: ["title": .string("A")], withinMs: 200)
+        let (result, threads) = TraceChecker.check(script.trace, apartFrom: apartFrom)
+        #expect(threads == (apartFrom == 0 ? 2 : 0))
+        #expect(kinds(result) == [.staleRead])
     }
 }
