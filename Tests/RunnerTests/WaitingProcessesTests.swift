@@ -124,6 +124,32 @@ import TestSupport
         try Self.expectEveryRun(yaml, seeds: 1...4)
     }
 
+    /// A `deliver` beside a sibling that lets the write lock go after a sleep: the notifications it hands
+    /// over run a history merge whose purge needs the lock, and waits for it. Real time waited for the
+    /// deliver's reply before running the sleep's branch, so the purge failed `busy` after its 5 s timeout
+    /// in every run; the deterministic mode, where it yields, passed on every seed.
+    @Test func aDeliveredRefreshWaitsForASiblingsLockBeside() throws {
+        let yaml = Self.header + """
+        processes:
+          app: { role: host, refresh: history, purge: own-token }
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { fetch: Note }
+          - fault: { hold-notifications: app }
+          - share: launch
+          - share: { insert: Note, id: n1, set: { title: A } }
+          - share: save
+          - share: { begin-write: true }
+          - parallel:
+              - { app: deliver }
+              - [ { sleep: 300ms }, { share: end-write } ]
+          - app: { read: n1, expect: { title: A }, within: 2s }
+          - share: exit
+        """
+        try Self.expectEveryRun(yaml, seeds: 1...4)
+    }
+
     /// A read by id while the reader's history refresh waits for the lock its purge needs: the read is sent
     /// again once the wait is over, and the agent had dropped the ids sent with its first try, so the
     /// merged note had no name and the read missed it (`missed-insert`, deterministic mode only).

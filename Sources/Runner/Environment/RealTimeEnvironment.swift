@@ -115,7 +115,7 @@ final class RealTimeEnvironment: RunEnvironment {
 
     func finishing() {}
 
-    var answersLifecycleCommandsTogether: Bool { false }
+    var answersRefreshingStepsTogether: Bool { false }
 
     var choices: [ChoiceRecord] { [] }
 

@@ -41,13 +41,13 @@ protocol RunEnvironment: AnyObject {
     /// taken once a lock wait the process is in has ended.
     func beforeRequest(_ command: AgentCommand, lockWaits: LockWaitHandling?, to slot: ProcessSlot) throws(HarnessFailure)
 
-    /// Whether the command a lifecycle step among the children of `parallel` makes its process run (the
-    /// refresh of its activation or backgrounding, after the notifications waiting) is answered before the
-    /// runner goes on. Real time goes on at once and reads the reply before the process's next request:
+    /// Whether the command a lifecycle step or a `deliver` among the children of `parallel` makes its
+    /// process run (the refresh of its activation or backgrounding, after the notifications waiting; the
+    /// handling of the notifications a `deliver` hands over) is answered before the runner goes on. Real time goes on at once and reads the reply before the process's next request:
     /// the process may wait in SQLite's busy handler for a lock a sibling holds, and the runner waiting
     /// for it held that sibling back until the busy timeout. The deterministic mode answers it at once (a
     /// purge that meets the lock yields, and is asked again after each sibling's step).
-    var answersLifecycleCommandsTogether: Bool { get }
+    var answersRefreshingStepsTogether: Bool { get }
 
     /// An agent's process id for the trace; none where it would differ from run to run.
     func pid(of child: any SupervisedProcess) -> Int32?

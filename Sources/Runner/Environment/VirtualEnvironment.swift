@@ -222,7 +222,7 @@ final class VirtualEnvironment: RunEnvironment {
         holding.removeAll()
     }
 
-    var answersLifecycleCommandsTogether: Bool { true }
+    var answersRefreshingStepsTogether: Bool { true }
 
     var hubEvents: [TraceEvent] { scripted.recorder.events }
 

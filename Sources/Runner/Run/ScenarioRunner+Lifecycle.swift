@@ -94,11 +94,11 @@ extension ScenarioRunner {
     /// Sends the command a lifecycle step makes the process run (its activation's or backgrounding's
     /// refresh), with the error the step expects: the agent then counts an error of that kind as expected.
     /// Among the children of `parallel`, real time goes on without its reply (`RunEnvironment`'s
-    /// `answersLifecycleCommandsTogether`): it is read, and passed over, before the process's next request.
+    /// `answersRefreshingStepsTogether`): it is read, and passed over, before the process's next request.
     private func sendCarryingExpectation(_ command: AgentCommand, to slot: ProcessSlot) throws(HarnessFailure) {
         let expected = lifecycleExpectError
         if expected != nil { lifecycleExpectationSent = true }
-        if runningTogether > 0 && !env.answersLifecycleCommandsTogether {
+        if runningTogether > 0 && !env.answersRefreshingStepsTogether {
             _ = try write(command, to: slot, expectError: expected)
             return
         }
