@@ -19,6 +19,19 @@ func hostShowingN1(expected: Expectation = .pass) -> TraceScript {
     return script
 }
 
+/// `hostShowingN1`, then share commits title B at 100 ms and app's check of B within 200 ms fails at
+/// 300 ms on a stale read of A: the stale read explains the failed check.
+func checkFailedOnAStaleRead() -> TraceScript {
+    var script = hostShowingN1()
+    script.at(ms: 100)
+    script.update("share", "n1", ["title": .string("B")], version: 2)
+    script.at(ms: 300)
+    script.step("app", "app: read n1 expect {title: B} within 200ms", line: 22)
+    script.read("app", "n1", ["title": .string("A")], version: 1, source: .cache)
+    script.checkRead("app", "n1", expected: ["title": .string("B")], actual: ["title": .string("A")], withinMs: 200)
+    return script
+}
+
 func kinds(_ result: CheckResult) -> [AnomalyKind] { result.anomalies.map(\.kind) }
 
 func check(_ script: TraceScript) -> CheckResult { TraceChecker.check(script.trace) }

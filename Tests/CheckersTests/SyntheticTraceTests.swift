@@ -45,14 +45,7 @@ struct SyntheticTraceTests {
     /// also an unmet expectation.
     @Test(arguments: [0, Int.max])
     func aCheckExplainedByAReadJudgedApartIsExplained(apartFrom: Int) {
-        var script = hostShowingN1()
-        script.at(ms: 100)
-        script.update("share", "n1", ["title": .string("B")], version: 2)
-        script.at(ms: 300)
-        script.step("app", "app: read n1 expect {title: B} within 200ms", line: 22)
-        script.read("app", "n1", ["title": .string("A")], version: 1, source: .cache)
-        script.checkRead("app", "n1", expected: ["title": .string("B")], actual: ["title": .string("A")], withinMs: 200)
-        let (result, threads) = TraceChecker.check(script.trace, apartFrom: apartFrom)
+        let (result, threads) = TraceChecker.check(checkFailedOnAStaleRead().trace, apartFrom: apartFrom)
         #expect(threads == (apartFrom == 0 ? 2 : 0))
         #expect(kinds(result) == [.staleRead])
     }
