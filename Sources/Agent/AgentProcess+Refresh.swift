@@ -8,21 +8,25 @@ extension AgentProcess {
     ///
     /// - `staleness`: `refreshAllObjects()`; the faults it leaves fire by the view context's
     ///   `stalenessInterval` (so at -1 they refill from the row cache and keep the old values).
-    /// - `history`: fetch the persistent history after the saved token, merge it, purge by setting.
+    /// - `history`: fetch the persistent history after the saved token, merge it; then (after the refresh
+    ///   is recorded as ended) purge by setting.
     /// - `refetch`: re-run this process's fetches, keeping registered objects as they are, taking the
     ///   fetched values (`shouldRefreshRefetchedObjects`), or after `reset()`.
     /// - `none`: nothing; automatic merging never covers another process's saves.
     func runRefresh(reason: RefreshReason) {
         var result = RefreshRecord(strategy: RefreshKind(settings.refresh), reason: reason)
         record(.refreshStarted(result))
+        var merged = false
         switch settings.refresh {
         case .staleness:
             view.refreshAllObjects()
         case .history:
-            let counts = mergeHistoryForRefresh()
-            result.inserted = counts.inserted
-            result.updated = counts.updated
-            result.deleted = counts.deleted
+            if let counts = mergeHistoryForRefresh() {
+                merged = true
+                result.inserted = counts.inserted
+                result.updated = counts.updated
+                result.deleted = counts.deleted
+            }
         case .refetch:
             refetch(settings.refetch)
         case .newContext:
@@ -34,6 +38,9 @@ extension AgentProcess {
             break
         }
         record(.refreshEnded(result))
+        // The refresh is over once the changes are in the context: the purge follows it, and a lock it waits
+        // for (SQLite's busy handler in real time, a yield in the deterministic mode) delays no latency.
+        if merged { purgeAfterRefresh() }
         // Each refresh is one objects-did-change notification for the controllers: however many land
         // between two steps (notifications in real time), each tells a controller once.
         updateControllers()

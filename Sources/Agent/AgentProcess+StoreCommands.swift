@@ -141,29 +141,31 @@ extension AgentProcess {
         return deleted
     }
 
-    /// The history strategy: merge after the saved token, then purge by the `purge` setting.
-    /// An expired token is recorded (as Core Data apps see error 134301); the token is kept and
-    /// nothing is merged.
+    /// The history strategy's merge: after the saved token; nil when it failed. An expired token is
+    /// recorded (as Core Data apps see error 134301); the token is kept and nothing is merged.
+    func mergeHistoryForRefresh() -> (inserted: Int, updated: Int, deleted: Int)? {
+        do {
+            let changes = try mergeHistory()
+            return (changes.inserted.count, changes.updated.count, changes.deleted.count)
+        } catch {
+            recordRefreshError(error)
+            return nil
+        }
+    }
+
+    /// The history strategy's purge by the `purge` setting, once the refresh's merge is done and recorded
+    /// (none after a merge that failed): the changes are in the context by then, whatever the purge meets.
     ///
     /// A purge that meets another process's lock under a request that lets its work yield (the
     /// deterministic mode, inside `parallel`) is left pending: the runner waits for the lock while the
     /// holder acts, as SQLite's busy handler waits in real time, and the purge runs again first.
-    func mergeHistoryForRefresh() -> (inserted: Int, updated: Int, deleted: Int) {
-        let changes: RemoteChanges
+    func purgeAfterRefresh() {
+        guard settings.purge != .none && !pendingPurge else { return }
         do {
-            changes = try mergeHistory()
+            try purgeHistory(settings.purge)
         } catch {
-            recordRefreshError(error)
-            return (0, 0, 0)
+            if refreshYields(error) { pendingPurge = true } else { recordRefreshError(error) }
         }
-        if settings.purge != .none && !pendingPurge {
-            do {
-                try purgeHistory(settings.purge)
-            } catch {
-                if refreshYields(error) { pendingPurge = true } else { recordRefreshError(error) }
-            }
-        }
-        return (changes.inserted.count, changes.updated.count, changes.deleted.count)
     }
 
     /// A batch operation's rows as a commit, with the operations, versions and values the store read inside

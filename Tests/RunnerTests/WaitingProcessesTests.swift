@@ -1,3 +1,4 @@
+import Basics
 import Runner
 import Testing
 import TestSupport
@@ -125,29 +126,51 @@ import TestSupport
     }
 
     /// A `deliver` beside a sibling that lets the write lock go after a sleep: the notifications it hands
-    /// over run a history merge whose purge needs the lock, and waits for it. Real time waited for the
-    /// deliver's reply before running the sleep's branch, so the purge failed `busy` after its 5 s timeout
-    /// in every run; the deterministic mode, where it yields, passed on every seed.
+    /// over run a history merge whose purge needs the lock, and waits for it.
+    static let deliverBesideEndWrite = header + """
+    processes:
+      app: { role: host, refresh: history, purge: own-token }
+      share: { role: share }
+    steps:
+      - app: launch
+      - app: { fetch: Note }
+      - fault: { hold-notifications: app }
+      - share: launch
+      - share: { insert: Note, id: n1, set: { title: A } }
+      - share: save
+      - share: { begin-write: true }
+      - share: { update: n1, set: { title: B } }
+      - share: save
+      - parallel:
+          - { app: deliver }
+          - [ { sleep: 300ms }, { share: end-write } ]
+      - app: { read: n1, expect: { title: B }, within: 2s }
+      - share: exit
+    """
+
+    /// Real time waited for the deliver's reply before running the sleep's branch, so the purge failed
+    /// `busy` after its 5 s timeout in every run; the deterministic mode, where it yields, passed on every seed.
     @Test func aDeliveredRefreshWaitsForASiblingsLockBeside() throws {
-        let yaml = Self.header + """
-        processes:
-          app: { role: host, refresh: history, purge: own-token }
-          share: { role: share }
-        steps:
-          - app: launch
-          - app: { fetch: Note }
-          - fault: { hold-notifications: app }
-          - share: launch
-          - share: { insert: Note, id: n1, set: { title: A } }
-          - share: save
-          - share: { begin-write: true }
-          - parallel:
-              - { app: deliver }
-              - [ { sleep: 300ms }, { share: end-write } ]
-          - app: { read: n1, expect: { title: A }, within: 2s }
-          - share: exit
-        """
-        try Self.expectEveryRun(yaml, seeds: 1...4)
+        try Self.expectEveryRun(Self.deliverBesideEndWrite, seeds: 1...4)
+    }
+
+    /// The merge's refresh ends once the changes are in the context, before the sibling lets the lock go,
+    /// in both modes: in real time it ended after the purge's wait (after the `end-write`), in the
+    /// deterministic mode before it, and the `refreshed` latency differed by the wait.
+    @Test(arguments: [RunMode.realTime, .deterministic])
+    func aRefreshEndsBeforeItsPurgesLockWait(mode: RunMode) throws {
+        let outcome = try RunHarness.single(Self.deliverBesideEndWrite, mode: mode, seed: mode == .deterministic ? 1 : nil)
+        let events = outcome.trace.events
+        let merged = try #require(events.firstIndex {
+            if $0.process == "app", case .refreshEnded(let refresh) = $0.kind { refresh.inserted > 0 } else { false }
+        })
+        let released = try #require(events.lastIndex {
+            if $0.process == "share", case .saveCommitted = $0.kind { true } else { false }
+        })
+        let purged = try #require(events.firstIndex {
+            if $0.process == "app", case .purged = $0.kind { true } else { false }
+        })
+        #expect(merged < released && released < purged)
     }
 
     /// A read by id while the reader's history refresh waits for the lock its purge needs: the read is sent
