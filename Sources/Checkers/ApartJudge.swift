@@ -5,8 +5,9 @@ import Trace
 /// making and the other judges, and a later part of the reads beside the earlier part.
 ///
 /// It finishes on its thread too, into findings of its own; in its turn to finish, the checking thread
-/// joins it and takes what `merge` names. Nothing a judge finds depends on the order the judges found it
-/// in (the anomalies are sorted by what they say), so the result is the one the pass in line gives.
+/// joins it and takes what `merge` names. What the apart judges find does not depend on the order it was
+/// found in (the latency report is made whole; the reads' anomalies are sorted by what they say), so the
+/// result is the one the pass in line gives.
 final class ApartJudge: AnyJudge {
     private let thread: JudgeThread?
     private let box: AnyJudge
