@@ -45,7 +45,17 @@ extension AgentProcess {
         }
         // Only a request that can wait for a lock tries the waiting purge again (not a clock advance, a
         // lifecycle change: the runner takes those once the wait is over, or beside it in `parallel`).
-        if pendingPurge && lockWaitHandling != nil { retryPendingPurge() }
+        if pendingPurge && lockWaitHandling != nil {
+            retryPendingPurge()
+            if !pendingPurge {
+                // A background wait the runner timed out (`fail`) is over: what waited behind it meets the
+                // lock afresh, and waits for it with a busy timeout of its own.
+                let handling = lockWaitHandling
+                if handling == .fail && Self.runsBesideALockWait(request.command) { lockWaitHandling = .yield }
+                resumeAfterPurge()
+                lockWaitHandling = handling
+            }
+        }
         if held && inbox.count > 0 { handleNotifications() }
         if let deliveries = request.deliveries { settle(deliveries: deliveries) }
         if let notifications = request.notifications, !notifications.isEmpty { deliver(notifications) }
@@ -287,6 +297,15 @@ extension AgentProcess {
             pendingPurge = false
             recordRefreshError(error)
         }
+    }
+
+    /// What waited behind a purge that has now succeeded or failed, in order: the refreshes asked for
+    /// meanwhile, then the notifications left in the inbox (each of which may wait for the lock again).
+    func resumeAfterPurge() {
+        while !pendingPurge, !deferredRefreshes.isEmpty {
+            runRefresh(reason: deferredRefreshes.removeFirst())
+        }
+        if !pendingPurge && inbox.count > 0 { handleNotifications() }
     }
 
     /// Records an error a refresh met (recorded, not thrown): expected when it is of the kind the running

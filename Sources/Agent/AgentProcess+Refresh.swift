@@ -14,6 +14,12 @@ extension AgentProcess {
     ///   fetched values (`shouldRefreshRefetchedObjects`), or after `reset()`.
     /// - `none`: nothing; automatic merging never covers another process's saves.
     func runRefresh(reason: RefreshReason) {
+        // A process whose purge waits for a lock is inside that wait: what asks for a refresh meanwhile
+        // (a poll, an activation) is answered after it, as it is in real time. The final view is not.
+        if pendingPurge && reason != .final {
+            deferredRefreshes.append(reason)
+            return
+        }
         var result = RefreshRecord(strategy: RefreshKind(settings.refresh), reason: reason)
         record(.refreshStarted(result))
         var merged = false
@@ -146,9 +152,14 @@ extension AgentProcess {
     /// A Darwin notification carries no sender, so an app cannot tell its own save's notification from
     /// another process's: its own triggers the refresh like any other (the hub's records keep the
     /// poster for the report; the agent never reads it).
+    ///
+    /// A refresh whose purge yields on a lock (the deterministic mode) stops the handling: the process
+    /// is in SQLite's busy handler in real time, and the notifications after it wait in the inbox until
+    /// the purge has succeeded or failed (`resumeAfterPurge()`).
     func handleNotifications() {
         let deadline = checkDeadline
-        for delivery in inbox.take({ deadline == nil || $0.postedAt <= deadline! }) {
+        inbox.acknowledge()
+        while !pendingPurge, let delivery = inbox.takeFirst({ deadline == nil || $0.postedAt <= deadline! }) {
             receivedNotifications += 1
             trace.record(.notificationReceived(NotificationRecord(name: delivery.name, postedAt: delivery.postedAt)),
                          step: currentStep, at: delivery.receivedAt)
@@ -191,8 +202,8 @@ extension AgentProcess {
     func settle(deliveries count: Int, timeoutNanos: UInt64 = 10_000_000_000) {
         let deadline = MonotonicClock.now() + timeoutNanos
         handleNotifications()
-        // Notifications a waiting check holds back count as arrived: they are here, handled after it.
-        while receivedNotifications + (checkDeadline == nil ? 0 : inbox.count) < count {
+        // Notifications a waiting check or purge holds back count as arrived: they are here, handled after it.
+        while receivedNotifications + (checkDeadline == nil && !pendingPurge ? 0 : inbox.count) < count {
             let now = MonotonicClock.now()
             guard now < deadline else {
                 record(.warning("received \(receivedNotifications) of the \(count) notifications the hub sent it within 10 s"))

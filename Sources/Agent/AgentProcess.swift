@@ -120,6 +120,9 @@ public final class AgentProcess {
     /// A history refresh's purge met another process's lock and yielded (the deterministic mode, inside
     /// `parallel`): it is tried again before the next request's command, which waits behind it.
     var pendingPurge = false
+    /// The refreshes a timer or an activation asked for while a purge waited for a lock: the process is in
+    /// SQLite's busy handler in real time and runs them once the wait is over, in the order asked.
+    var deferredRefreshes: [RefreshReason] = []
     /// The error the running step expects (`AgentRequest.expectError`).
     var expectedError: ErrorKind?
     /// Whether the running command met the error its step expects in a refresh it ran (an activation's

@@ -173,6 +173,43 @@ import TestSupport
         #expect(merged < released && released < purged)
     }
 
+    /// Two notifications handed over by one `deliver`, while a sibling holds the write lock for longer than
+    /// the app's busy timeout. In real time the app sits in SQLite's busy handler: the first merge's purge
+    /// fails `busy`, the second notification's refresh then waits afresh, gets the lock and purges history
+    /// the other process never read (it merges the second save without the first: not converged). The
+    /// deterministic mode handled the second notification while the first purge waited, skipped its purge,
+    /// and deleted nothing.
+    @Test func notificationsWaitBehindAPurgeWaitingForTheLock() throws {
+        let yaml = Self.header + """
+        processes:
+          app: { role: host, refresh: history, purge: own-token, busy-timeout: 100ms }
+          other: { role: action, refresh: history }
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { fetch: Note }
+          - other: launch
+          - other: { fetch: Note }
+          - fault: { hold-notifications: app }
+          - fault: { hold-notifications: other }
+          - share: launch
+          - share: { insert: Note, id: n1, set: { title: A } }
+          - share: save
+          - share: { insert: Note, id: n2, set: { title: B } }
+          - share: save
+          - share: { begin-write: true }
+          - parallel:
+              - { app: deliver }
+              - [ { sleep: 200ms }, { share: end-write } ]
+          - sleep: 100ms
+          - other: deliver
+          - other: { read: n2, expect: { title: B }, within: 1s }
+          - share: exit
+        expect: [busy, not-converged]
+        """
+        try Self.expectEveryRun(yaml, seeds: 1...4, "matched [\"busy\", \"not-converged\"]")
+    }
+
     /// A read by id while the reader's history refresh waits for the lock its purge needs: the read is sent
     /// again once the wait is over, and the agent had dropped the ids sent with its first try, so the
     /// merged note had no name and the read missed it (`missed-insert`, deterministic mode only).

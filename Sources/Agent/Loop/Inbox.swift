@@ -37,21 +37,21 @@ final class Inbox<Item: Sendable>: Sendable {
         _ = write(writeDescriptor, &byte, 1)
     }
 
-    /// Called from the loop: everything posted so far, oldest first.
-    func take() -> [Item] {
-        take { _ in true }
+    /// Called from the loop: the oldest item posted so far that `isDue`, or nil; the rest stays queued
+    /// (taken by a later call, without another byte on the pipe).
+    func takeFirst(_ isDue: (Item) -> Bool) -> Item? {
+        acknowledge()
+        return items.withLock { queued in
+            guard let index = queued.firstIndex(where: isDue) else { return nil }
+            return queued.remove(at: index)
+        }
     }
 
-    /// Called from the loop: what was posted so far and `isDue`, oldest first; the rest stays queued
-    /// (taken by a later call, without another byte on the pipe).
-    func take(_ isDue: (Item) -> Bool) -> [Item] {
+    /// Called from the loop: empties the pipe, leaving every item queued (the loop stops polling for
+    /// what it has seen and takes it later).
+    func acknowledge() {
         var scratch = [UInt8](repeating: 0, count: 256)
         while read(readDescriptor, &scratch, scratch.count) > 0 {}
-        return items.withLock { queued in
-            let due = queued.filter(isDue)
-            queued.removeAll { isDue($0) }
-            return due
-        }
     }
 
     /// How many items wait.

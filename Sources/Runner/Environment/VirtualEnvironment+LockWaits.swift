@@ -64,7 +64,9 @@ extension VirtualEnvironment {
         }
         // A suspended process waits on where it stopped; it is asked again once it runs.
         guard slot.canTakeCommands else { return }
-        _ = try runner.send(.awaitLock, to: slot, lockWaits: expired ? .fail : .yield)
+        // An expired wait ends with this request, whatever it answers: a refresh that waited behind it and
+        // meets the lock in turn starts a wait of its own, with its own busy timeout (`noteLockWait`).
         if expired { backgroundWaits[name] = nil }
+        _ = try runner.send(.awaitLock, to: slot, lockWaits: expired ? .fail : .yield)
     }
 }
