@@ -91,8 +91,9 @@ extension AgentProcess {
         var outcome = CommandOutcome()
         // The runner sends a clock advance without awaiting a reply: answering it would fill the pipe
         // back to the runner after a few hundred of them, and both sides would block writing.
-        if case .advanceClock = request.command {
-            try? execute(request.command, into: &outcome)
+        if case .advanceClock(let nanos) = request.command {
+            // A process waiting in a purge reads no request until the wait is over.
+            if pendingPurge { deferredWork.append(.advanceClock(nanos: nanos)) } else { try? execute(request.command, into: &outcome) }
             return
         }
         // A write among the children of `parallel` in the deterministic mode keeps its transaction open.
@@ -299,13 +300,17 @@ extension AgentProcess {
         }
     }
 
-    /// What waited behind a purge that has now succeeded or failed, in order: the refreshes asked for
-    /// meanwhile, then the notifications left in the inbox (each of which may wait for the lock again).
+    /// What waited behind a purge that has now succeeded or failed, as a run loop takes it up after SQLite's
+    /// busy handler returns: the notifications left in the inbox first, then what was asked meanwhile, in
+    /// order. A refresh whose own purge meets the lock stops it again.
     func resumeAfterPurge() {
-        while !pendingPurge, !deferredRefreshes.isEmpty {
-            runRefresh(reason: deferredRefreshes.removeFirst())
-        }
         if !pendingPurge && inbox.count > 0 { handleNotifications() }
+        while !pendingPurge, !deferredWork.isEmpty {
+            switch deferredWork.removeFirst() {
+            case .refresh(let reason): runRefresh(reason: reason)
+            case .advanceClock(let nanos): clock.advance(byNanos: nanos)
+            }
+        }
     }
 
     /// Records an error a refresh met (recorded, not thrown): expected when it is of the kind the running

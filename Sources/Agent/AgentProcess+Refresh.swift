@@ -17,7 +17,7 @@ extension AgentProcess {
         // A process whose purge waits for a lock is inside that wait: what asks for a refresh meanwhile
         // (a poll, an activation) is answered after it, as it is in real time. The final view is not.
         if pendingPurge && reason != .final {
-            deferredRefreshes.append(reason)
+            deferredWork.append(.refresh(reason))
             return
         }
         var result = RefreshRecord(strategy: RefreshKind(settings.refresh), reason: reason)

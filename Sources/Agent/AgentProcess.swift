@@ -120,9 +120,10 @@ public final class AgentProcess {
     /// A history refresh's purge met another process's lock and yielded (the deterministic mode, inside
     /// `parallel`): it is tried again before the next request's command, which waits behind it.
     var pendingPurge = false
-    /// The refreshes a timer or an activation asked for while a purge waited for a lock: the process is in
-    /// SQLite's busy handler in real time and runs them once the wait is over, in the order asked.
-    var deferredRefreshes: [RefreshReason] = []
+    /// What the process was asked to do while a purge waited for a lock (a timer's or an activation's
+    /// refresh, a clock advance): it is in SQLite's busy handler in real time, reading neither its timer nor
+    /// its requests, and does them once the wait is over, in the order asked (`resumeAfterPurge()`).
+    var deferredWork: [DeferredWork] = []
     /// The error the running step expects (`AgentRequest.expectError`).
     var expectedError: ErrorKind?
     /// Whether the running command met the error its step expects in a refresh it ran (an activation's
@@ -232,4 +233,12 @@ public final class AgentProcess {
     func record(_ kind: TraceEventKind, start: UInt64? = nil, at t: UInt64? = nil) {
         trace.record(kind, step: currentStep, at: t, start: start)
     }
+}
+
+/// Work a process takes up once the purge it waits in (`AgentProcess.pendingPurge`) is over.
+enum DeferredWork {
+    /// A refresh a timer or an activation asked for.
+    case refresh(RefreshReason)
+    /// A `clock: advance`: the purge's cutoff was taken on the clock before it.
+    case advanceClock(nanos: UInt64)
 }

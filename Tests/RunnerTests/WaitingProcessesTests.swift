@@ -210,6 +210,39 @@ import TestSupport
         try Self.expectEveryRun(yaml, seeds: 1...4, "matched [\"busy\", \"not-converged\"]")
     }
 
+    /// A `clock: advance` while the app's age-based purge waits for a sibling's lock. In real time the app
+    /// is in SQLite's busy handler and reads the advance only after the purge, whose cutoff was taken on the
+    /// clock before it: the save is a moment old and stays. The deterministic mode applied the advance
+    /// during the wait, the purge deleted the save's history as eight days old, and the other process,
+    /// merging later, never learned of the note (`missed-insert`, `not-converged`).
+    @Test func aClockAdvanceWaitsBehindAPurgeWaitingForTheLock() throws {
+        let yaml = Self.header + """
+        processes:
+          app: { role: host, refresh: history, purge: { older-than: 7d } }
+          other: { role: action, refresh: history }
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { fetch: Note }
+          - other: launch
+          - other: { fetch: Note }
+          - fault: { hold-notifications: app }
+          - fault: { hold-notifications: other }
+          - share: launch
+          - share: { insert: Note, id: n1, set: { title: A } }
+          - share: save
+          - share: { begin-write: true }
+          - parallel:
+              - { app: deliver }
+              - [ { sleep: 100ms }, { clock: { advance: 8d } }, { sleep: 100ms }, { share: end-write } ]
+          - sleep: 100ms
+          - other: deliver
+          - other: { read: n1, expect: { title: A }, within: 1s }
+          - share: exit
+        """
+        try Self.expectEveryRun(yaml, seeds: 1...4)
+    }
+
     /// A read by id while the reader's history refresh waits for the lock its purge needs: the read is sent
     /// again once the wait is over, and the agent had dropped the ids sent with its first try, so the
     /// merged note had no name and the read missed it (`missed-insert`, deterministic mode only).
