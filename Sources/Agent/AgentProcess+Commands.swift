@@ -57,6 +57,14 @@ extension AgentProcess {
             }
         }
         if held && inbox.count > 0 { handleNotifications() }
+        // A `deliver`'s notifications are the step's own work: an error their refreshes meet is the one
+        // its `expect-error` names, as an activation's refresh is a `resume`'s.
+        let deliversAsItsWork = request.command.step == .deliver
+        if deliversAsItsWork {
+            expectedError = request.expectError
+            metExpectedError = false
+            expectationStep = request.step
+        }
         if let deliveries = request.deliveries { settle(deliveries: deliveries) }
         if let notifications = request.notifications, !notifications.isEmpty { deliver(notifications) }
         if pendingPurge && lockWaitHandling == .yield && !Self.runsBesideALockWait(request.command) {
@@ -75,7 +83,8 @@ extension AgentProcess {
         }
         isLastAttempt = request.lastAttempt ?? true
         expectedError = request.expectError
-        metExpectedError = false
+        if !deliversAsItsWork { metExpectedError = false }
+        expectationStep = request.step
         defer { expectedError = nil }
         // A lock wait met before this command (by a refresh between requests) is not this command's.
         _ = coordinator.takeLockWait()
@@ -113,8 +122,9 @@ extension AgentProcess {
                 if held.crashAtCommit { dieAtCommit() }
                 try commitHeldWrite(into: &outcome)
             }
-            if let expected = request.expectError, !metExpectedError {
-                // The step said it would fail; that it succeeded is what the check records.
+            // The step said it would fail; that it succeeded is what the check records (once its purge,
+            // waiting for a lock, has succeeded, when one is).
+            if let expected = request.expectError, !metExpectedError, purgeExpectation == nil {
                 record(.check(CheckRecord(kind: .expectError, subject: expected.rawValue, passed: false, withinNanos: 0)))
             }
             var answer = AgentReply(seq: request.seq, status: .ok, inserted: outcome.inserted,
@@ -289,14 +299,24 @@ extension AgentProcess {
     /// Tries a history refresh's purge again that yielded on a lock, before the request's command: it
     /// yields again while the lock is held, fails with `busy` once the runner waited out the busy timeout
     /// (`LockWaitHandling.fail`), or purges.
+    ///
+    /// The outcome is the expectation's of the step whose refresh ran the purge (`purgeExpectation`): its
+    /// error expected, or its success an unmet expectation.
     func retryPendingPurge() {
+        let expectation = purgeExpectation
         do {
             try purgeHistory(settings.purge)
             pendingPurge = false
+            purgeExpectation = nil
+            if let expectation {
+                trace.record(.check(CheckRecord(kind: .expectError, subject: expectation.kind.rawValue, passed: false, withinNanos: 0)),
+                             step: expectation.step)
+            }
         } catch {
             if refreshYields(error) { return }
             pendingPurge = false
-            recordRefreshError(error)
+            purgeExpectation = nil
+            record(.error(errorRecord(error, expected: expectation?.kind)))
         }
     }
 

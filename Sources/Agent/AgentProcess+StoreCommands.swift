@@ -164,7 +164,13 @@ extension AgentProcess {
         do {
             try purgeHistory(settings.purge)
         } catch {
-            if refreshYields(error) { pendingPurge = true } else { recordRefreshError(error) }
+            if refreshYields(error) {
+                pendingPurge = true
+                // The step under way, when it expects an error its refresh may meet, is decided by the purge.
+                if let expectedError, !metExpectedError { purgeExpectation = (expectedError, expectationStep) }
+            } else {
+                recordRefreshError(error)
+            }
         }
     }
 

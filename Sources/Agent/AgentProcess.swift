@@ -129,6 +129,11 @@ public final class AgentProcess {
     /// Whether the running command met the error its step expects in a refresh it ran (an activation's
     /// history merge meeting an expired token), recorded rather than thrown.
     var metExpectedError = false
+    /// The error the step whose refresh left a purge waiting for a lock expects, and that step: the purge's
+    /// outcome decides it (`retryPendingPurge()`), after the step's reply.
+    var purgeExpectation: (kind: ErrorKind, step: Int?)?
+    /// The step `expectedError` is of (the trace's step index).
+    var expectationStep: Int?
     /// The error the last read of the view met firing a fault, for the check that made it.
     var lastReadError: (any Error)?
 

@@ -243,6 +243,33 @@ import TestSupport
         try Self.expectEveryRun(yaml, seeds: 1...4)
     }
 
+    /// `expect-error: busy` on a `deliver` whose notification's purge meets a sibling's lock: held past the
+    /// busy timeout, the purge's `busy` is the step's expected failure; let go within it, the purge succeeds
+    /// and the expectation is unmet. Both modes reported the busy as unexpected (real time handled the
+    /// notifications before the step's expectation was set; the deterministic mode decided the step before
+    /// its waiting purge ended).
+    @Test(arguments: [("300ms", "matched []"), ("50ms", "NOT matched [\"unmet-expectation\"]")])
+    func aDeliversExpectedErrorIsItsPurges(_ hold: String, _ verdict: String) throws {
+        let yaml = Self.header + """
+        processes:
+          app: { role: host, refresh: history, purge: own-token, busy-timeout: 100ms }
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { fetch: Note }
+          - fault: { hold-notifications: app }
+          - share: launch
+          - share: { insert: Note, id: n1, set: { title: A } }
+          - share: save
+          - share: { begin-write: true }
+          - parallel:
+              - { app: { deliver: true, expect-error: busy } }
+              - [ { sleep: \(hold) }, { share: end-write } ]
+          - share: exit
+        """
+        try Self.expectEveryRun(yaml, seeds: 1...4, verdict)
+    }
+
     /// A read by id while the reader's history refresh waits for the lock its purge needs: the read is sent
     /// again once the wait is over, and the agent had dropped the ids sent with its first try, so the
     /// merged note had no name and the read missed it (`missed-insert`, deterministic mode only).
