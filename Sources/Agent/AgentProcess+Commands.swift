@@ -31,6 +31,7 @@ extension AgentProcess {
     func handle(_ request: AgentRequest) {
         // What the hub delivered before this step was sent is handled first, between steps.
         if let t = request.virtualTime { time.pass(to: t) }
+        notificationsHeld = request.notificationsHeld == true
         // A request that is not the waiting check's ends its hold: what it held back is handled first. A
         // lock wait asked again is no request of the process's own and leaves the hold alone.
         let held = request.command != .awaitLock && checkDeadline != nil && request.checkDeadline == nil
@@ -48,12 +49,10 @@ extension AgentProcess {
         if pendingPurge && lockWaitHandling != nil {
             retryPendingPurge()
             if !pendingPurge {
-                // A background wait the runner timed out (`fail`) is over: what waited behind it meets the
-                // lock afresh, and waits for it with a busy timeout of its own.
-                let handling = lockWaitHandling
-                if handling == .fail && Self.runsBesideALockWait(request.command) { lockWaitHandling = .yield }
+                // A background wait the runner timed out (`fail`) is over: what waited behind it, and the
+                // request's own work beside it, meets the lock afresh and waits with a busy timeout of its own.
+                if lockWaitHandling == .fail && Self.runsBesideALockWait(request.command) { lockWaitHandling = .yield }
                 resumeAfterPurge()
-                lockWaitHandling = handling
             }
         }
         if held && inbox.count > 0 { handleNotifications() }

@@ -15,9 +15,10 @@ extension AgentProcess {
     /// - `none`: nothing; automatic merging never covers another process's saves.
     func runRefresh(reason: RefreshReason) {
         // A process whose purge waits for a lock is inside that wait: what asks for a refresh meanwhile
-        // (a poll, an activation) is answered after it, as it is in real time. The final view is not.
+        // (a poll, an activation) is answered after it, once however often it asked (a run loop's timer
+        // fires once for the fires it missed). The final view is not.
         if pendingPurge && reason != .final {
-            deferredWork.append(.refresh(reason))
+            if !deferredWork.contains(.refresh(reason)) { deferredWork.append(.refresh(reason)) }
             return
         }
         var result = RefreshRecord(strategy: RefreshKind(settings.refresh), reason: reason)
@@ -159,7 +160,11 @@ extension AgentProcess {
     func handleNotifications() {
         let deadline = checkDeadline
         inbox.acknowledge()
-        while !pendingPurge, let delivery = inbox.takeFirst({ deadline == nil || $0.postedAt <= deadline! }) {
+        // What arrives while these are handled is handled at the next call (its byte wakes the loop), so a
+        // stream of notifications cannot keep the loop from its requests.
+        var arrived = inbox.count
+        while arrived > 0, !pendingPurge, let delivery = inbox.takeFirst({ deadline == nil || $0.postedAt <= deadline! }) {
+            arrived -= 1
             receivedNotifications += 1
             trace.record(.notificationReceived(NotificationRecord(name: delivery.name, postedAt: delivery.postedAt)),
                          step: currentStep, at: delivery.receivedAt)

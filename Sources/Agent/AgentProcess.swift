@@ -132,6 +132,9 @@ public final class AgentProcess {
     /// The error the step whose refresh left a purge waiting for a lock expects, and that step: the purge's
     /// outcome decides it (`retryPendingPurge()`), after the step's reply.
     var purgeExpectation: (kind: ErrorKind, step: Int?)?
+    /// Real time: the file holds this process's notifications until its `deliver` (`AgentRequest
+    /// .notificationsHeld`, as of the last request): the run loop leaves what arrives to that step.
+    var notificationsHeld = false
     /// The step `expectedError` is of (the trace's step index).
     var expectationStep: Int?
     /// The error the last read of the view met firing a fault, for the check that made it.
@@ -241,7 +244,7 @@ public final class AgentProcess {
 }
 
 /// Work a process takes up once the purge it waits in (`AgentProcess.pendingPurge`) is over.
-enum DeferredWork {
+enum DeferredWork: Equatable {
     /// A refresh a timer or an activation asked for.
     case refresh(RefreshReason)
     /// A `clock: advance`: the purge's cutoff was taken on the clock before it.

@@ -38,7 +38,10 @@ extension AgentProcess {
         nextPoll = time.now + settings.pollInterval.nanos
         while true {
             let ready = waitReadable([input.fd, inbox.readDescriptor], timeoutNanos: pollTimeout())
-            if ready.contains(inbox.readDescriptor) { handleNotifications() }
+            if ready.contains(inbox.readDescriptor) {
+                // Notifications the file holds for a `deliver` are that step's: they wait for its request.
+                if notificationsHeld { inbox.acknowledge() } else { handleNotifications() }
+            }
             pollIfDue()
             guard ready.contains(input.fd) else { continue }
             input.fill()
@@ -63,7 +66,7 @@ extension AgentProcess {
                 // attempt (`lastAttempt` nil): the hold goes on through it.
                 if checkDeadline != nil, request.lastAttempt != nil, isLastAttempt || lastCheckMatched != false {
                     checkDeadline = nil
-                    if inbox.count > 0 { handleNotifications() }
+                    if inbox.count > 0 && !notificationsHeld { handleNotifications() }
                 }
             }
             if input.isClosed { return 0 }

@@ -37,18 +37,18 @@ final class Inbox<Item: Sendable>: Sendable {
         _ = write(writeDescriptor, &byte, 1)
     }
 
-    /// Called from the loop: the oldest item posted so far that `isDue`, or nil; the rest stays queued
-    /// (taken by a later call, without another byte on the pipe).
+    /// Called from the loop: the oldest item posted so far that `isDue`, or nil; the rest stays queued.
+    /// The pipe is left as it is: call `acknowledge()` first, once, so that what is posted while the loop
+    /// takes items leaves a byte that wakes it again.
     func takeFirst(_ isDue: (Item) -> Bool) -> Item? {
-        acknowledge()
-        return items.withLock { queued in
+        items.withLock { queued in
             guard let index = queued.firstIndex(where: isDue) else { return nil }
             return queued.remove(at: index)
         }
     }
 
-    /// Called from the loop: empties the pipe, leaving every item queued (the loop stops polling for
-    /// what it has seen and takes it later).
+    /// Called from the loop: empties the pipe, leaving every item queued (an item it does not take then
+    /// is taken by a later call, without another byte on the pipe).
     func acknowledge() {
         var scratch = [UInt8](repeating: 0, count: 256)
         while read(readDescriptor, &scratch, scratch.count) > 0 {}

@@ -46,6 +46,10 @@ public struct AgentRequest: Sendable, Hashable, Codable {
     /// That context's merge policy; nil for the process's own (an intent's context resolves conflicts
     /// by the intent's `merge-policy`).
     public var contextMergePolicy: MergePolicy?
+    /// Real time: the file holds the process's notifications (`hold-notifications`) until its `deliver`.
+    /// What reaches it meanwhile (the hub lets the held ones go just before the `deliver` is written) is
+    /// the `deliver`'s to handle, with its expectation, not its run loop's before the request is read.
+    public var notificationsHeld: Bool?
     public var command: AgentCommand
 
     public init(seq: Int, step: Int? = nil, expectError: ErrorKind? = nil, ids: [String: ObjectRef] = [:],

@@ -83,6 +83,9 @@ final class RealTimeEnvironment: RunEnvironment {
 
     func lockWaits(for command: AgentCommand) -> LockWaitHandling? { nil }
 
+    /// The agent replies once its refreshes are done, SQLite's busy handler included.
+    func waitForRefreshes(of slot: ProcessSlot) throws(HarnessFailure) {}
+
     func waitForLock(_ command: AgentCommand, on slot: ProcessSlot, expectError: ErrorKind?) throws(HarnessFailure) -> AgentReply {
         // SQLite waits on locks itself here: no command yields.
         throw runner.failure("the agent yielded on a lock, which only the deterministic mode asks of it", process: slot.name)

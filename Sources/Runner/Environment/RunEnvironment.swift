@@ -73,6 +73,10 @@ protocol RunEnvironment: AnyObject {
     /// or the busy timeout passes) and returns the reply of its last attempt.
     func waitForLock(_ command: AgentCommand, on slot: ProcessSlot, expectError: ErrorKind?) throws(HarnessFailure) -> AgentReply
 
+    /// After a `deliver` outside `parallel`: the step lasts until what its refreshes wait for is over (a
+    /// purge waiting for another process's lock), as its reply does in real time.
+    func waitForRefreshes(of slot: ProcessSlot) throws(HarnessFailure)
+
     /// The order in which the children of a `parallel` step are started: as written in real time (they
     /// then run at once), chosen in the deterministic mode (they then run one at a time).
     func orderTogether(_ children: [RunPlan.PlannedStep]) -> [RunPlan.PlannedStep]

@@ -50,11 +50,30 @@ extension VirtualEnvironment {
     /// background: it is taken once the wait is over, as its run loop is busy until then in real time.
     func beforeRequest(_ command: AgentCommand, lockWaits: LockWaitHandling?, to slot: ProcessSlot) throws(HarnessFailure) {
         // Inside `parallel` the holder may be a sibling still to act: the request goes beside the wait.
-        guard lockWaits == nil, command != .awaitLock, runner.runningTogether == 0,
-              let deadline = backgroundWaits[slot.name] else { return }
+        guard lockWaits == nil, command != .awaitLock, runner.runningTogether == 0 else { return }
         // A clock advance is written without a reply, and applied whenever the agent reads it.
         if case .advanceClock = command { return }
-        try advanceTime(to: deadline)
+        try waitOutLockWaits(of: slot)
+    }
+
+    /// Outside `parallel`, nothing else acts while `slot`'s process waits for a lock: each wait ends at its
+    /// busy timeout, and a refresh after it that meets the lock waits in turn (its notifications were
+    /// handled once the purge failed).
+    private func waitOutLockWaits(of slot: ProcessSlot) throws(HarnessFailure) {
+        while slot.canTakeCommands, let deadline = backgroundWaits[slot.name] {
+            try advanceTime(to: deadline)
+            // Each wait ends later than the one before; one that does not (its process could not be asked
+            // again) ends this one too.
+            guard let next = backgroundWaits[slot.name], next > deadline else { return }
+        }
+    }
+
+    /// A `deliver` outside `parallel` whose refresh's purge waits for a lock: nothing else acts until its
+    /// reply in real time, so the lock is not let go; each wait ends at its busy timeout, and a refresh
+    /// after it that meets the lock waits in turn.
+    func waitForRefreshes(of slot: ProcessSlot) throws(HarnessFailure) {
+        guard runner.runningTogether == 0 else { return }
+        try waitOutLockWaits(of: slot)
     }
 
     private func askAgain(_ name: String, expired: Bool) throws(HarnessFailure) {

@@ -22,14 +22,31 @@ extension VirtualEnvironment {
     /// more, to fail with `busy` if the lock is still held. Inside `parallel` a sibling's write holding its
     /// commit lets the lock go at its moment (`lockDeadlines`): the command is asked again after each such
     /// moment, and goes on once it gets the lock, as SQLite's busy handler retries.
+    ///
+    /// A command that waits behind its process's purge (`backgroundWaits`) waits out that wait first: at its
+    /// timeout the purge fails and the process's next refresh may wait afresh, which the command waits
+    /// behind too; once none is left, the command meets the lock itself, with a busy timeout of its own.
     func waitForLock(_ command: AgentCommand, on slot: ProcessSlot, expectError: ErrorKind?) throws(HarnessFailure) -> AgentReply {
         noteWaitingForLock(slot)
-        let deadline = lockDeadline(of: slot)
-        while try passLockMoment(before: deadline) {
+        var deadline = lockDeadline(of: slot)
+        var behindPurge = backgroundWaits[slot.name] != nil
+        while true {
+            while try passLockMoment(before: deadline) {
+                let reply = try runner.send(command, to: slot, expectError: expectError, lockWaits: .yield)
+                if reply.status != .blocked { return reply }
+            }
+            try advanceTime(to: deadline)
+            guard behindPurge else { break }
+            // The purge's wait ended at its timeout (`expireBackgroundWaits`): the command tries again.
             let reply = try runner.send(command, to: slot, expectError: expectError, lockWaits: .yield)
             if reply.status != .blocked { return reply }
+            behindPurge = backgroundWaits[slot.name] != nil
+            // Each wait ends later than the one before; one that does not (its process could not be asked
+            // again) ends this one too.
+            let next = lockDeadline(of: slot)
+            guard next > deadline else { break }
+            deadline = next
         }
-        try advanceTime(to: deadline)
         return try runner.send(command, to: slot, expectError: expectError, lockWaits: .fail)
     }
 

@@ -146,10 +146,11 @@ final class VirtualEnvironment: RunEnvironment {
         // A write that holds its commit acts now and commits once its cost has passed (`committing`).
         let free = askingAgain || request.holdsCommit == true
         request.virtualTime = (actingAt ?? time.now) &+ (free ? 0 : costs.cost(of: request.command))
-        // A lock wait asked again hands nothing over: what waits is delivered where the schedule says. Nor
-        // does a held write's commit, or a command asked again after it yielded on a lock: the process is
-        // inside its save, not between events.
-        let between = request.command != .awaitLock && request.command != .commitHeld && inLockWait[slot.name] != request.command
+        // A held write's commit hands nothing over, nor a command asked again after it yielded on a lock:
+        // the process is inside its save, not between events. A process whose history purge waits for a lock
+        // (`awaitLock`) takes what was delivered meanwhile into its inbox, and handles it once the purge has
+        // succeeded or failed, as its run loop does after SQLite's busy handler returns.
+        let between = request.command != .commitHeld && inLockWait[slot.name] != request.command
         if holding[slot.name] == nil, between { request.notifications = scripted.take(for: slot.name) }
         // A lifecycle change among the children of `parallel`: a refresh it runs whose purge meets a sibling's
         // lock yields, and the runner asks again after each sibling's step (as in real time the siblings act
@@ -194,9 +195,17 @@ final class VirtualEnvironment: RunEnvironment {
     func sleep(nanos: UInt64) throws(HarnessFailure) {
         let end = sleepEnd.map { Swift.max(time.now, $0) } ?? time.now.addingClamped(nanos)
         sleptNanos = end - time.now
-        if sleptNanos > costs.request { try handOverWhileWaiting() }
+        let handsOver = sleptNanos > costs.request
+        if handsOver { try handOverWhileWaiting() }
         while try passLockMoment(before: end) {}
-        try advanceTime(to: end)
+        // What falls due during the sleep (a delayed notification, a lock wait's timeout) is handled then, by
+        // a process with nothing else to do, as in real time: not once the sleep is over.
+        while let next = nextTimer(), next <= end {
+            virtualTime.pass(to: next)
+            try fireDueTimers()
+            if handsOver { try handOverWhileWaiting() }
+        }
+        virtualTime.pass(to: end)
     }
 
     func pace(until due: UInt64) throws(HarnessFailure) {

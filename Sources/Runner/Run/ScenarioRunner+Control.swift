@@ -57,7 +57,8 @@ extension ScenarioRunner {
     /// Writes to a running agent even when it is stopped (the kernel buffers the line).
     private func writeIgnoringState(_ command: AgentCommand, to slot: ProcessSlot) throws {
         guard let child = slot.child else { return }
-        let request = AgentRequest(seq: slot.takeSeq(), command: command)
+        var request = AgentRequest(seq: slot.takeSeq(), command: command)
+        if heldByFault.contains(slot.name) { request.notificationsHeld = true }
         try Self.send(request, to: child)
     }
 

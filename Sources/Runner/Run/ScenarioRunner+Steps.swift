@@ -103,6 +103,7 @@ extension ScenarioRunner {
             }
             let start = time.reading()
             let reply = try perform(command, on: slot, expectError: step.expectError, timeout: timeout(for: step.step, slot))
+            if step.step == .deliver { try env.waitForRefreshes(of: slot) }
             afterReply(reply, to: step.step, from: slot, sentAt: start)
             // What a control's reload reads is the value it shows until the next one.
             if case .read(let id, _, _) = step.step, rendering == slot.name, let observed = reply.observed {
@@ -198,6 +199,7 @@ extension ScenarioRunner {
         request.checkDeadline = checkDeadline ?? slot.openCheckDeadline
         request.lockWaits = lockWaits
         if holdsCommit { request.holdsCommit = true }
+        if heldByFault.contains(slot.name) { request.notificationsHeld = true }
         env.prepare(&request, for: slot)
         switch command.step {
         case .sync, .leech: request.globalIDs = objects.globalIDs
