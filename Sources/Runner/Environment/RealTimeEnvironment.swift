@@ -120,6 +120,8 @@ final class RealTimeEnvironment: RunEnvironment {
 
     var answersRefreshingStepsTogether: Bool { false }
 
+    var agentsLearnOfHolds: Bool { true }
+
     var choices: [ChoiceRecord] { [] }
 
     var hubEvents: [TraceEvent] { hubLog.events }

@@ -49,6 +49,11 @@ protocol RunEnvironment: AnyObject {
     /// purge that meets the lock yields, and is asked again after each sibling's step).
     var answersRefreshingStepsTogether: Bool { get }
 
+    /// Whether an agent is told when the file starts holding its notifications (`hold-notifications`): in
+    /// real time the hub lets them go just before the `deliver` is written, and the agent's run loop would
+    /// otherwise handle them before it reads the request, outside the step and its `expect-error`.
+    var agentsLearnOfHolds: Bool { get }
+
     /// An agent's process id for the trace; none where it would differ from run to run.
     func pid(of child: any SupervisedProcess) -> Int32?
 

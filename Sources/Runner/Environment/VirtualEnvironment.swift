@@ -233,6 +233,9 @@ final class VirtualEnvironment: RunEnvironment {
 
     var answersRefreshingStepsTogether: Bool { true }
 
+    /// The runner hands the held notifications over with the `deliver`'s own request.
+    var agentsLearnOfHolds: Bool { false }
+
     var hubEvents: [TraceEvent] { scripted.recorder.events }
 
     /// Makes one choice with the strategy and records it.

@@ -43,7 +43,14 @@ extension ScenarioRunner {
             hub.delayNotifications(to: process, by: .nanoseconds(Int64(delay.nanos)))
         case .holdNotifications(let process):
             // Until its next `deliver` step; one hold whatever how many faults ask for it.
-            if heldByFault.insert(process).inserted { hub.hold(process) }
+            if heldByFault.insert(process).inserted {
+                hub.hold(process)
+                // A request carries the hold to the agent (`AgentRequest.notificationsHeld`): a clock
+                // advance of nothing, which is answered by no reply.
+                if env.agentsLearnOfHolds, let slot = slots[process], slot.child != nil {
+                    try? writeIgnoringState(.advanceClock(nanos: 0), to: slot)
+                }
+            }
         case .crash(let process, _):
             let target = try slot(process)
             guard !target.hasNoStore else {
