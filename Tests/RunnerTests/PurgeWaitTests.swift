@@ -30,6 +30,19 @@ import TestSupport
         #expect(Set(texts) == [found], "\(texts)", sourceLocation: sourceLocation)
     }
 
+    /// The app and `other` read the notes; the file holds both's notifications, and the share saves n1.
+    static let twoHeldReaders = """
+      - app: launch
+      - app: { fetch: Note }
+      - other: launch
+      - other: { fetch: Note }
+      - fault: { hold-notifications: app }
+      - fault: { hold-notifications: other }
+      - share: launch
+      - share: { insert: Note, id: n1, set: { title: A } }
+      - share: save
+    """
+
     /// Two notifications handed over by one `deliver`, while a sibling holds the write lock for longer than
     /// the app's busy timeout. In real time the app sits in SQLite's busy handler: the first merge's purge
     /// fails `busy`, the second notification's refresh then waits afresh, gets the lock and purges history
@@ -43,15 +56,7 @@ import TestSupport
           other: { role: action, refresh: history }
           share: { role: share }
         steps:
-          - app: launch
-          - app: { fetch: Note }
-          - other: launch
-          - other: { fetch: Note }
-          - fault: { hold-notifications: app }
-          - fault: { hold-notifications: other }
-          - share: launch
-          - share: { insert: Note, id: n1, set: { title: A } }
-          - share: save
+        \(Self.twoHeldReaders)
           - share: { insert: Note, id: n2, set: { title: B } }
           - share: save
           - share: { begin-write: true }
@@ -79,15 +84,7 @@ import TestSupport
           other: { role: action, refresh: history }
           share: { role: share }
         steps:
-          - app: launch
-          - app: { fetch: Note }
-          - other: launch
-          - other: { fetch: Note }
-          - fault: { hold-notifications: app }
-          - fault: { hold-notifications: other }
-          - share: launch
-          - share: { insert: Note, id: n1, set: { title: A } }
-          - share: save
+        \(Self.twoHeldReaders)
           - share: { begin-write: true }
           - parallel:
               - { app: deliver }

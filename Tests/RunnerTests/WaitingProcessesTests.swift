@@ -173,6 +173,91 @@ import TestSupport
         #expect(merged < released && released < purged)
     }
 
+    /// Inside `parallel`, a check beside a sibling's `sleep` makes its last attempt at its deadline, before
+    /// the app's delayed notification arrives: a stale read, as in real time. The deterministic mode asked
+    /// again only once the sleep was over, and the notification, posted before the deadline, was handled
+    /// first.
+    @Test func aCheckBesideASleepDecidesAtItsDeadline() throws {
+        let yaml = Self.header + """
+        processes:
+          app: { role: host, refresh: history }
+          share: { role: share }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - app: { fetch: Note }
+          - share: launch
+          - fault: { delay-notifications: app, by: 250ms }
+          - parallel:
+              - [ { share: { update: n1, set: { title: B } } }, { share: save }, { sleep: 400ms } ]
+              - { app: { read: n1, expect: { title: B }, within: 150ms } }
+        expect: [stale-read]
+        """
+        try Self.expectEveryRun(yaml, seeds: 1...4, "matched [\"stale-read\"]")
+    }
+
+    /// A delayed notification falls due during a sibling's `sleep` inside `parallel`: the idle app merges
+    /// it then, before the `terminate` after the sleep, and the history it read can be purged. The
+    /// deterministic mode handed it over only after the sleep, when the app was gone (`store-growth`).
+    @Test(arguments: ["terminate", "crash", "exit"])
+    func aDeliveryDueDuringASiblingsSleepIsHandledBeforeTheProcessEnds(_ ending: String) throws {
+        let yaml = Self.header + """
+        limits: { history-transactions: 1 }
+        processes:
+          app: { role: host, refresh: history }
+          share: { role: share, refresh: history }
+        steps:
+          - app: launch
+          - app: { fetch: Note }
+          - app: merge-history
+          - share: launch
+          - share: { fetch: Note }
+          - fault: { delay-notifications: app, by: 50ms }
+          - app: background
+          - parallel:
+              - [ { share: { insert: Note, id: n1, set: { title: A } } }, { share: save }, { share: { insert: Note, id: n2, set: { title: B } } }, { share: save } ]
+              - [ { sleep: 150ms }, { app: \(ending) } ]
+          - sleep: 50ms
+          - share: { purge-history: consumed-by-all }
+        """
+        try Self.expectEveryRun(yaml, seeds: 1...4)
+    }
+
+    /// An `exit` right after another process's saves: the app's run loop handles the notifications that
+    /// reached it before it reads the request to end, and the history it read can be purged. The
+    /// deterministic mode forgot them when the process ended (`store-growth`). Deterministic only: in real
+    /// time the notification and the request race by a fraction of a millisecond (the hunt that found this
+    /// saw real time handle them first in 5 runs of 5).
+    @Test func aProcessAskedToExitHandlesWhatReachedItFirst() throws {
+        let yaml = Self.header + """
+        limits: { history-transactions: 1 }
+        processes:
+          app: { role: host, refresh: history }
+          share: { role: share, refresh: history }
+        steps:
+          - app: launch
+          - app: { fetch: Note }
+          - app: merge-history
+          - share: launch
+          - share: { fetch: Note }
+          - app: background
+          - share: { insert: Note, id: n1, set: { title: A } }
+          - share: save
+          - share: { insert: Note, id: n2, set: { title: B } }
+          - share: save
+          - app: exit
+          - sleep: 50ms
+          - share: { purge-history: consumed-by-all }
+        """
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
+        defer { pool.close() }
+        for seed: UInt64 in 1...4 {
+            let outcome = try RunHarness.single(yaml, mode: .deterministic, seed: seed, pool: pool)
+            #expect(OneWorldTests.verdictText(outcome) == "matched []", "seed \(seed)")
+        }
+    }
+
     /// A read by id while the reader's history refresh waits for the lock its purge needs: the read is sent
     /// again once the wait is over, and the agent had dropped the ids sent with its first try, so the
     /// merged note had no name and the read missed it (`missed-insert`, deterministic mode only).

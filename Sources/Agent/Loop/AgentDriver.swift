@@ -56,6 +56,10 @@ extension AgentProcess {
                     // process leaves them (its last-connection checkpoint done), whatever the timing. In the
                     // deterministic mode closing takes the time the runner charges for it.
                     if let t = request.virtualTime { time.pass(to: t) }
+                    // What the deterministic runner hands over with the request reached the process before
+                    // it was asked to end: it is handled first, as the run loop serves its inbox first in
+                    // real time.
+                    if let notifications = request.notifications, !notifications.isEmpty { deliver(notifications) }
                     closeStores()
                     reply(AgentReply(seq: request.seq, status: .ok))
                     return 0

@@ -65,12 +65,21 @@ final class TogetherRun {
     /// Runs every child, then carries what is pending to its end.
     func run() throws(HarnessFailure) {
         let outer = env.lockDeadlines
-        // A sibling's `sleep` passes through the moments a held write commits or a wait gives up.
-        env.lockDeadlines = (next: { [unowned self] in (waiting.map(\.deadline) + committing.map(\.due) + launching.map(\.due)).min() },
+        // A sibling's `sleep` passes through the moments a held write commits, a wait gives up, a check's
+        // deadline comes (its last attempt is made then, not after the sleep), and an idle process has had
+        // a delivery long enough to have handled it (a delayed notification falling due during the sleep).
+        env.lockDeadlines = (next: { [unowned self] in
+                                 let busy = busyWithCommands
+                                 let checks = checking.filter { !busy.contains($0.slot.name) }.compactMap(\.checkDeadline)
+                                 return (waiting.map(\.deadline) + committing.map(\.due) + launching.map(\.due) + checks
+                                         + [env.nextHandOver(besides: busy)].compactMap { $0 }).min()
+                             },
                              expire: { [unowned self] () throws(HarnessFailure) in
                                  try commitDue(by: now)
                                  try launchesDone(by: now)
                                  try retryWaiting(onlyExpired: true)
+                                 try env.handOverOverdue(actingAt: now, besides: busyWithCommands)
+                                 if !env.catchingUp { try recheck() }
                              })
         let outerCommands = env.commandsUnderWay
         env.commandsUnderWay = { [unowned self] in busyWithCommands }

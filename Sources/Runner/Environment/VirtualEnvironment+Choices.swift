@@ -18,6 +18,12 @@ extension VirtualEnvironment {
         try retryBackgroundWaits()
         let process = step.process.flatMap { runner.slots[$0] }.flatMap { $0.canTakeCommands ? $0 : nil }
         if let process { decideHold(process, before: step.step) }
+        // A process asked to exit has handled what reached it before (its run loop serves the inbox before
+        // it reads the request, in real time); the hub forgets what waits for a process that has ended.
+        if step.step == .exit, let process, holding[process.name] == nil, !runner.heldByFault.contains(process.name),
+           scripted.hasPending(for: process.name) {
+            try runner.send(.handleNotifications, to: process)
+        }
         if case .parallel(let children) = step.step {
             // Children start together and make no choice: what the strategy held for them arrives first.
             for name in Set(children.flatMap(\.processesInvolved)).sorted() { release(name, before: step.step) }
@@ -63,6 +69,14 @@ extension VirtualEnvironment {
             guard let routed = scripted.oldestRouting(for: slot.name), acting > routed.addingClamped(costs.delivery) else { continue }
             try handOver(to: slot)
         }
+    }
+
+    /// The first moment at which `handOverOverdue(actingAt:besides:)` hands something over: just after a
+    /// process of those it would serve has had its oldest delivery for `CostModel.delivery`.
+    func nextHandOver(besides busy: Set<String>) -> UInt64? {
+        idleWithDeliveries(besides: busy).compactMap { slot in
+            scripted.oldestRouting(for: slot.name).map { $0.addingClamped(costs.delivery).addingClamped(1) }
+        }.min()
     }
 
     /// The running processes but `busy` with deliveries waiting, and free to take them: no fault of the

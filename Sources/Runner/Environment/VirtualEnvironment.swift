@@ -197,11 +197,15 @@ final class VirtualEnvironment: RunEnvironment {
         sleptNanos = end - time.now
         let handsOver = sleptNanos > costs.request
         if handsOver { try handOverWhileWaiting() }
-        while try passLockMoment(before: end) {}
-        // What falls due during the sleep (a delayed notification, a lock wait's timeout) is handled then, by
-        // a process with nothing else to do, as in real time: not once the sleep is over.
-        while let next = nextTimer(), next <= end {
-            virtualTime.pass(to: next)
+        // The moments inside the sleep, in order: a sibling's (`passLockMoment`: a commit, a wait giving up, a
+        // check's deadline, a delivery an idle process has had long enough), and the timers (a delayed
+        // notification falling due, a poll, a lock wait's timeout), whose deliveries an idle process
+        // handles then, as in real time, not once the sleep is over.
+        while true {
+            let timer = nextTimer().flatMap { $0 <= end ? $0 : nil }
+            if try passLockMoment(before: timer ?? end) { continue }
+            guard let timer else { break }
+            virtualTime.pass(to: timer)
             try fireDueTimers()
             if handsOver { try handOverWhileWaiting() }
         }
