@@ -18,12 +18,7 @@ extension VirtualEnvironment {
         try retryBackgroundWaits()
         let process = step.process.flatMap { runner.slots[$0] }.flatMap { $0.canTakeCommands ? $0 : nil }
         if let process { decideHold(process, before: step.step) }
-        // A process asked to exit has handled what reached it before (its run loop serves the inbox before
-        // it reads the request, in real time); the hub forgets what waits for a process that has ended.
-        if step.step == .exit, let process, holding[process.name] == nil, !runner.heldByFault.contains(process.name),
-           scripted.hasPending(for: process.name) {
-            try runner.send(.handleNotifications, to: process)
-        }
+        if let process { try beforeEnding(process, step) }
         if case .parallel(let children) = step.step {
             // Children start together and make no choice: what the strategy held for them arrives first.
             for name in Set(children.flatMap(\.processesInvolved)).sorted() { release(name, before: step.step) }
@@ -45,6 +40,21 @@ extension VirtualEnvironment {
             try runner.send(.handleNotifications, to: slot, lockWaits: .yield)
             if wasHeld { runner.record(.note("\(slot.name) handles the notifications held back from it"), as: slot.name) }
         }
+    }
+
+    /// Before a step that ends `process` (the hub forgets what waits for a process that has ended): asked
+    /// to `exit`, it has handled what reached it (its run loop serves its inbox before it reads the
+    /// request, in real time); killed (`terminate`, `crash`), it has if the step acts later than
+    /// `CostModel.delivery` after the delivery, and either way when it acts sooner, as the strategy chooses.
+    private func beforeEnding(_ process: ProcessSlot, _ step: ScenarioStep) throws(HarnessFailure) {
+        let name = process.name
+        guard [.exit, .terminate, .crash].contains(step.step), holding[name] == nil, !runner.heldByFault.contains(name),
+              let routed = scripted.oldestRouting(for: name) else { return }
+        if step.step != .exit && latestAct(of: step) <= routed.addingClamped(costs.delivery) {
+            guard choose(ChoicePoint(kind: .deliverEarly, count: 2, actors: ["runner", name])) == 1 else { return }
+            runner.executed.append(ScenarioStep(location: .schedule, process: name, step: .deliver))
+        }
+        try runner.send(.handleNotifications, to: process)
     }
 
     /// Hands what waits for each running process but `waiting` over now, with no choice: while the runner
