@@ -197,6 +197,28 @@ import TestSupport
         try Self.expectEveryRun(yaml, seeds: 1...4, "matched [\"stale-read\"]")
     }
 
+    /// A check beside a sibling's `sleep` sees what the app's poll refreshed as soon as it polls, as real
+    /// time's check does at its next read (shown within 20 ms): the deterministic mode asked it again only
+    /// at its deadline, and a 150 ms latency budget failed there only.
+    @Test func aCheckBesideASleepSeesAPollsRefreshWhenItRuns() throws {
+        let yaml = Self.header + """
+        processes:
+          app: { role: host, refresh: staleness, staleness: 0, trigger: poll, poll-interval: 60ms }
+          share: { role: share, notify: false }
+        steps:
+          - app: launch
+          - app: { insert: Note, id: n1, set: { title: A } }
+          - app: save
+          - app: { fetch: Note }
+          - share: launch
+          - parallel:
+              - [ { share: { update: n1, set: { title: B } } }, { share: save }, { sleep: 300ms } ]
+              - { app: { read: n1, expect: { title: B }, within: 200ms } }
+        latency: { max: 150ms }
+        """
+        try Self.expectEveryRun(yaml, seeds: 1...4)
+    }
+
     /// A delayed notification falls due during a sibling's `sleep` inside `parallel`: the idle app merges
     /// it then, before the `terminate` after the sleep, and the history it read can be purged. The
     /// deterministic mode handed it over only after the sleep, when the app was gone (`store-growth`).

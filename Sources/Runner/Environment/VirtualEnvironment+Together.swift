@@ -57,6 +57,15 @@ extension VirtualEnvironment {
     func passLockMoment(before end: UInt64) throws(HarnessFailure) -> Bool {
         guard let hook = lockDeadlines, let next = hook.next(), next < end else { return false }
         try advanceTime(to: next)
+        try settleTogether()
+        return true
+    }
+
+    /// Inside `parallel`, carries out what is due by now among the other children (commits, waits giving
+    /// up, deliveries, checks asked again): after a timer fired during a sibling's `sleep`, a poll's
+    /// refresh may have changed what a check sees, which real time's check sees at its next poll.
+    func settleTogether() throws(HarnessFailure) {
+        guard let hook = lockDeadlines else { return }
         let step = runner.currentStep
         lockDeadlines = nil
         defer {
@@ -64,7 +73,6 @@ extension VirtualEnvironment {
             runner.currentStep = step
         }
         try hook.expire()
-        return true
     }
 
     /// The children run one at a time, in an order the strategy picks, overlapping as in real time where

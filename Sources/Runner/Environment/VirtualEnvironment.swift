@@ -208,6 +208,7 @@ final class VirtualEnvironment: RunEnvironment {
             virtualTime.pass(to: timer)
             try fireDueTimers()
             if handsOver { try handOverWhileWaiting() }
+            try settleTogether()
         }
         virtualTime.pass(to: end)
     }
