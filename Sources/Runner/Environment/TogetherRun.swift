@@ -36,6 +36,8 @@ final class TogetherRun {
     private var now: UInt64 { env.time.now }
 
     private var waiting: [(sent: ParallelStep.Sent, deadline: UInt64)] = []
+    /// When what was due among the children beside a sibling's `sleep` was last carried out.
+    private var settled: UInt64?
     /// The processes whose waiting command waits behind their own refresh's lock wait (its deadline).
     private var behindRefresh: Set<String> = []
     private var checking: [ParallelStep.Sent] = []
@@ -68,18 +70,26 @@ final class TogetherRun {
         // A sibling's `sleep` passes through the moments a held write commits, a wait gives up, a check's
         // deadline comes (its last attempt is made then, not after the sleep), and an idle process has had
         // a delivery long enough to have handled it (a delayed notification falling due during the sleep).
+        // Catching up beside the system's work starts nothing new: no check is asked, nothing handed over.
+        // A check's deadline or a delivery due by the last settling was settled then (or cannot be until
+        // its process is free): only a later one is a moment.
         env.lockDeadlines = (next: { [unowned self] in
+                                 let underWay = waiting.map(\.deadline) + committing.map(\.due) + launching.map(\.due)
+                                 guard !env.catchingUp else { return underWay.min() }
                                  let busy = busyWithCommands
                                  let checks = checking.filter { !busy.contains($0.slot.name) }.compactMap(\.checkDeadline)
-                                 return (waiting.map(\.deadline) + committing.map(\.due) + launching.map(\.due) + checks
-                                         + [env.nextHandOver(besides: busy)].compactMap { $0 }).min()
+                                 let moments = (checks + [env.nextHandOver(besides: busy)].compactMap { $0 })
+                                     .filter { moment in settled.map { moment > $0 } ?? true }
+                                 return (underWay + moments).min()
                              },
                              expire: { [unowned self] () throws(HarnessFailure) in
                                  try commitDue(by: now)
                                  try launchesDone(by: now)
                                  try retryWaiting(onlyExpired: true)
+                                 guard !env.catchingUp else { return }
                                  try env.handOverOverdue(actingAt: now, besides: busyWithCommands)
-                                 if !env.catchingUp { try recheck() }
+                                 try recheck()
+                                 settled = now
                              })
         let outerCommands = env.commandsUnderWay
         env.commandsUnderWay = { [unowned self] in busyWithCommands }
