@@ -119,7 +119,7 @@ extension ScenarioDecoder {
             if argument.scalar.map({ ["true", "True", "TRUE"].contains($0) }) == true, !argument.isQuoted {
                 return .purgeHistory(policy: nil, expectDeleted: expected)
             }
-            return decodePurgePolicy(argument, "purge-history").map { .purgeHistory(policy: $0, expectDeleted: expected) }
+            return decoder.purgePolicy(argument, "purge-history").map { .purgeHistory(policy: $0, expectDeleted: expected) }
         case "post":
             return decoder.name(argument, "a notification name").map { .post(name: $0) }
         case "copy-store":

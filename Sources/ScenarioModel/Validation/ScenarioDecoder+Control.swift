@@ -10,7 +10,7 @@ extension ScenarioDecoder {
         case "clock": step = decodeClock(node)
         case "workload": step = decodeWorkload(node)
         case "restore-store": step = decodeRestore(node)
-        case "app-update": step = decodeModelVersionName(node, key: "app-update").map(Step.appUpdate)
+        case "app-update": step = decoder.modelVersionName(node, key: "app-update", versions: modelVersions.map(\.name)).map(Step.appUpdate)
         default: step = decodeFault(node)
         }
         return step.map { ScenarioStep(location: location, process: nil, step: $0) }
@@ -114,7 +114,7 @@ extension ScenarioDecoder {
         let mix = map["mix"].flatMap(decodeMix) ?? .standard
         let rate = map["rate"].flatMap(decodeRate) ?? 100
         let duration = map.required("duration", in: what, example: "duration: 2s")
-            .flatMap { positiveDuration($0, "the workload's duration") }
+            .flatMap { decoder.positiveDuration($0, "the workload's duration") }
         let keys = map["keys"].flatMap { decoder.int($0, "keys", in: 1...Limits.objects) } ?? 100
         for name in processes ?? [] {
             guard let role = self.processes.first(where: { $0.name == name })?.role, role.traits.launch != .steps else { continue }

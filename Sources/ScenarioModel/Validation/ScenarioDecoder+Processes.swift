@@ -54,7 +54,7 @@ extension ScenarioDecoder {
     func refuseOtherRolesSettings(_ map: MappingReader, role: ProcessRole, process: String) {
         for pair in map.pairs {
             guard let key = pair.key.scalar else { continue }
-            if key == "model", role.isPerformed { refuseIntentModel(process, at: pair.key) }
+            if key == "model", role.isPerformed { decoder.refuseIntentModel(process, at: pair.key) }
             guard let owners = ProcessRole.roleSettings[key], !owners.contains(role) else { continue }
             if role.isRenderedBySystem, owners.contains(where: \.isRenderedBySystem) {
                 // A widget's timeline settings on a control.
@@ -104,11 +104,10 @@ extension ScenarioDecoder {
         }
     }
 
-    /// An App Intent's steps run in the app's or a widget's process, through that process's store: its
-    /// model is theirs.
-    func refuseIntentModel(_ process: String, at node: YAMLNode) {
-        decoder.error("an App Intent runs in the app's or a widget's process and uses that process's model, so "
-            + "'\(process)' takes no model:; give model: to those processes.", at: node)
+    /// Decodes a process's settings (`SettingsDecoder`) with what the pass knows so far.
+    func decodeSettings(_ map: MappingReader, of process: String, allowingRole: Bool) -> [ProcessSetting] {
+        let scope = SettingsDecoder.Scope(model: model, modelVersions: modelVersions, processes: processes)
+        return settingsDecoder.decode(map, of: process, allowingRole: allowingRole, in: scope, references: &references)
     }
 
     /// Checks a process name: a plain name that no control step or variant key uses.

@@ -4,11 +4,12 @@ import Yams
 
 // Why this type spans several files: it is one pass over one file's YAML tree with one error sink, and the
 // scenario language has that many sections and step kinds. Each `ScenarioDecoder+<Section>.swift`
-// decodes one section (the store, a store file to start from, processes, settings, steps, actions, checks,
+// decodes one section (the store, a store file to start from, processes, steps, actions, checks,
 // control, variants, model versions, explore, push payloads), so a change to the language touches the
-// file of the section it changes. What needs none of the pass's state is a type of its own: a model and
-// its versions (`ModelDecoder`, also used for a file that holds only a model), attribute values and the
-// YAML text itself (`NodeDecoder+Values`, `NodeDecoder+Compose`).
+// file of the section it changes. What needs little or none of the pass's state is a type of its own: a
+// model and its versions (`ModelDecoder`, also used for a file that holds only a model), a process's
+// settings (`SettingsDecoder`, given what it needs with each call) and their values (`NodeDecoder+Settings`),
+// attribute values and the YAML text itself (`NodeDecoder+Values`, `NodeDecoder+Compose`).
 
 /// Decodes and validates one scenario file in a single pass over its composed YAML tree, collecting
 /// every error rather than stopping at the first.
@@ -57,9 +58,8 @@ final class ScenarioDecoder {
     var copies: [String: YAMLNode] = [:]
     /// The variant names steps give their own arguments for (a step's `variants:`), where each is written.
     var stepVariantNames: [(name: String, key: YAMLNode)] = []
-    /// Each process's `contexts:` as written: a variant's `contexts:` is merged into it, entry by entry and
-    /// setting by setting (`ScenarioDecoder.mergedContexts`).
-    var declaredContexts: [String: YAMLNode] = [:]
+    /// Reads each process's settings, and keeps its `contexts:` for a variant's to merge into.
+    var settingsDecoder: SettingsDecoder
     /// Where the steps with `variants:` are: their versions' `only-in` is checked as `variants:`, once.
     var stepsWithVersions: Set<SourceLocation> = []
     /// Whether a workload step came before (its ids `k1...` cannot be named).
@@ -79,6 +79,7 @@ final class ScenarioDecoder {
 
     init(file: String) {
         self.decoder = NodeDecoder(file: file)
+        self.settingsDecoder = SettingsDecoder(decoder: decoder)
         let last = (file as NSString).lastPathComponent
         self.baseName = (last as NSString).deletingPathExtension
     }
