@@ -123,9 +123,9 @@ final class ScenarioDecoder {
             .map { decodeSteps($0) } ?? []
         let variants = map["variants"].map(decodeVariants) ?? []
         let expectation = map["expect"].flatMap(decodeExpectation)
-        let latency = map["latency"].flatMap(decodeLatencyBudget)
+        let latency = map["latency"].flatMap(decoder.latencyBudget)
         let tolerance = map["stale-tolerance"].flatMap { decoder.duration($0, "stale-tolerance") }
-        let limits = map["limits"].flatMap(decodeGrowthLimits)
+        let limits = map["limits"].flatMap(decoder.growthLimits)
         let explore = map["explore"].flatMap(decodeExplore) ?? ExploreSpace()
         let schedule = map["schedule"].flatMap { decoder.keyword($0, ScheduleSource.self, "schedule") }
         references.checkDeclarations(of: processes, knowsAll: knowsProcesses, into: decoder)
