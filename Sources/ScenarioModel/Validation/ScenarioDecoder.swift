@@ -132,9 +132,10 @@ final class ScenarioDecoder {
         decodePendingWork()
         references.checkUses(by: processes, into: decoder)
         // After the work: a push or a reload waits for what its process's work waits for.
-        checkTotalWait(steps, variants: variants.map(\.name))
+        TotalWaitCheck(processes: processes).check(steps, variants: variants.map(\.name), into: decoder)
         checkOnlyIn(steps + processes.flatMap(\.allWork), variants: variants.map(\.name))
-        checkVariantModelVersions(steps, variants: variants)
+        ModelVersionCheck(processes: processes, modelVersions: modelVersions, objects: objects)
+            .check(steps, variants: variants, into: decoder)
         for (name, key) in stepVariantNames where !variants.map(\.name).contains(name) {
             decoder.error("the step's variants: names an unknown variant '\(name)'" + Suggestion.hint(
                 for: name, in: variants.map(\.name), otherwise: "declare it under variants:."), at: key)

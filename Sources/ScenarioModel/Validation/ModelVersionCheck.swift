@@ -1,10 +1,19 @@
 import Basics
 
-/// A variant that gives a process another model version (`share: { model: v1 }`): the process's steps
-/// were checked against the version it declares, so they are checked again, in that variant, against the
-/// one the variant gives it.
-extension ScenarioDecoder {
-    func checkVariantModelVersions(_ steps: [ScenarioStep], variants: [Variant]) {
+/// Checks the steps of a process that opens the store with a model version of its own against that version,
+/// once the file is read: what a step names by id must be of an entity the version has. A variant that
+/// gives a process another model version (`share: { model: v1 }`) has the process's steps checked again, in
+/// that variant, against the one it gives (they were decoded against the version the process declares).
+struct ModelVersionCheck {
+    /// The declared processes.
+    let processes: [ProcessDeclaration]
+    /// `store.models`, oldest first.
+    let modelVersions: [ModelVersion]
+    /// The objects the steps insert: id -> entity name (nil when the entity is unknown).
+    let objects: [String: String?]
+
+    /// Reports each step a process's model version cannot carry out, at the step.
+    func check(_ steps: [ScenarioStep], variants: [Variant], into decoder: NodeDecoder) {
         // The version a process declares: what its steps name by id must be of an entity it has (its
         // other references were checked against that version as they were decoded).
         for declared in processes {

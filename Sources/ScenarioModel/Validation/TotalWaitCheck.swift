@@ -1,4 +1,8 @@
-extension ScenarioDecoder {
+/// Refuses steps whose waits on the real clock add up past `Limits.realTime` (`check`), once the file is read.
+struct TotalWaitCheck {
+    /// The declared processes, with their work (a push waits for its `on-push:`, a reload for its `on-reload:`).
+    let processes: [ProcessDeclaration]
+
     /// Refuses steps whose waits on the real clock add up, in the base run or in some variant, to more than
     /// `Limits.realTime`, at the step that passes it: each wait is bounded on its own, and a thousand
     /// `sleep: 1h` would still hold a CI job for weeks. A wait is a `sleep`, a check's `within` (what it may
@@ -8,7 +12,7 @@ extension ScenarioDecoder {
     /// refuses is not subtracted). Reloads the system runs on its own (a timeline's policy, a widget's button,
     /// a control's tap) are counted by the run's plan (`RunPlan.overlongWait`), which knows them. A step runs in the base
     /// run when it has no `only-in:`, and in each variant it names.
-    func checkTotalWait(_ steps: [ScenarioStep], variants: [String]) {
+    func check(_ steps: [ScenarioStep], variants: [String], into decoder: NodeDecoder) {
         let limit = Limits.realTime.microseconds
         for run in [nil] + variants.map(Optional.some) {
             var total: Int64 = 0
