@@ -2,8 +2,56 @@ import Basics
 import Foundation
 import SharedStore
 
-/// `store: { from: }`: the store file runs start from, the model its schema shows, and names for its rows.
-extension ScenarioDecoder {
+/// Decodes `store:`: its group and name, its model or model versions (`ModelDecoder`), and the store file
+/// runs start from (`from:`), whose schema gives the model when none is written, with names for its rows.
+struct StoreDecoder {
+    /// The error sink and typed reads.
+    let decoder: NodeDecoder
+    /// `store.models`, oldest first; empty with `store.model`.
+    private(set) var modelVersions: [ModelVersion] = []
+    /// The names `from: { objects: }` gives the store's rows (`n1: Note 12`), in file order, with where each is:
+    /// every later step knows them, as if inserted before the first.
+    private(set) var rowNames: [(id: String, entity: String, node: YAMLNode)] = []
+
+    init(decoder: NodeDecoder) {
+        self.decoder = decoder
+    }
+
+    /// Decodes `store:`: the store, and its model, read off its file (`from:`) when no model is given; nil
+    /// with the errors found when it is broken (the model is then what could be read, if any).
+    mutating func decode(_ node: YAMLNode) -> (store: StoreDescription?, model: ModelDescription?) {
+        guard let map = MappingReader(node, "the store", decoder) else { return (nil, nil) }
+        map.rejectUnknownKeys(["group", "name", "model", "models", "from"], in: "the store")
+        let group = map.required("group", in: "the store", example: "group: group.example.notes")
+            .flatMap { decoder.name($0, "an app-group identifier like group.example.notes") }
+        let name = map.required("name", in: "the store", example: "name: Notes")
+            .flatMap { decoder.name($0, "the store's file name, like Notes") }
+        var versions: [ModelVersion] = []
+        var model: ModelDescription?
+        if let modelsNode = map["models"] {
+            if let single = map["model"] {
+                decoder.error("the store has both model: and models:; give one model under model:, or every version "
+                    + "under models:.", at: single)
+            }
+            versions = ModelDecoder(decoder: decoder).decodeVersions(modelsNode)
+            model = versions.last?.model
+        } else if map["from"] != nil, map["model"] == nil {
+            model = nil  // read off the file below
+        } else {
+            model = map.required("model", in: "the store", example: "model: { Note: { title: string } }")
+                .flatMap(ModelDecoder(decoder: decoder).decodeModel)
+        }
+        modelVersions = versions
+        var seed: StoreSeed?
+        if let fromNode = map["from"] {
+            (seed, model) = decodeSeed(fromNode, given: model, versions: versions, inferring: map["model"] == nil && map["models"] == nil)
+        }
+        guard let group, let name, let model else { return (nil, model) }
+        var store = StoreDescription(group: group, name: name, model: model, versions: versions)
+        store.from = seed
+        return (store, model)
+    }
+
     /// The file a `from:` node names (`from: Notes.sqlite` or `from: { file: Notes.sqlite, ... }`),
     /// resolved against the scenario's directory, with the node that names it.
     private func seedFile(_ node: YAMLNode) -> (url: URL, node: YAMLNode)? {
@@ -29,8 +77,9 @@ extension ScenarioDecoder {
     /// the model its schema shows when `inferring`, else the `given` one (or a version) checked against it,
     /// and each named row looked for. The names are known to every later step, as if inserted before the
     /// first, even when the file is missing or unreadable (so one bad file is one error).
-    /// - Returns: the seed, and the store's model (the one given, or the one read off the file).
-    func decodeSeed(_ node: YAMLNode, given model: ModelDescription?, inferring: Bool) -> (StoreSeed?, ModelDescription?) {
+    /// - Returns: the seed, and the store's model (the one given, or the one read off the file); the names are `rowNames`.
+    private mutating func decodeSeed(_ node: YAMLNode, given model: ModelDescription?, versions modelVersions: [ModelVersion],
+                                     inferring: Bool) -> (StoreSeed?, ModelDescription?) {
         guard !node.isNull else {
             decoder.error("from: names the store file runs start from, like from: device/Notes.sqlite.", at: node)
             return (nil, model)
@@ -50,8 +99,7 @@ extension ScenarioDecoder {
                     continue
                 }
                 let row = StoreRow(entity: String(parts[0]), primaryKey: key)
-                self.objects[id] = .some(row.entity)
-                objectOrigins[id] = pair.key
+                rowNames.append((id, row.entity, pair.key))
                 if let other = namedAs[row] {
                     decoder.error("\(row) is named twice, as \(other) and as \(id).", at: pair.value)
                     continue
