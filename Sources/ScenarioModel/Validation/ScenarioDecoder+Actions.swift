@@ -47,7 +47,7 @@ extension ScenarioDecoder {
         case "toggle":
             return decodeToggle(argument, map, process: process)
         case "push":
-            return decodePayload(argument).map { .push($0) }
+            return decoder.payload(argument).map { .push($0) }
         case "relate", "unrelate":
             return decodeRelate(action, argument, map)
         case "fetch":
