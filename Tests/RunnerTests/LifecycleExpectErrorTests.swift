@@ -56,6 +56,45 @@ import Trace
         expect: unmet-expectation
         """
 
+    /// The updated app's launch must migrate the store, which needs the write lock; the old app holds a
+    /// write past the app's busy timeout when `holding`, and the store does not load, as the launch expects.
+    static func migratingLaunch(holding: Bool) -> String {
+        """
+        summary: A launch that expects its store not to load.
+        store:
+          group: group.example.notes
+          name: Notes
+          models:
+            v1: { Note: { title: string } }
+            v2: { Note: { title: string, pinned: bool = false } }
+        processes:
+          old-app: { role: host, model: v1 }
+          app: { role: host, busy-timeout: 30ms }
+        steps:
+          - old-app: launch
+          - old-app: { insert: Note, id: n1, set: { title: Milk } }
+          - old-app: save
+          - old-app: { begin-write: true }
+        \(holding ? "" : "  - old-app: { end-write: true }\n")\
+          - app: { launch: true, expect-error: store-load-failed }
+        """
+    }
+
+    /// Found by review 97: the failed launch was reported as a `store-load-failed` anomaly whatever the step
+    /// expected, in both modes. Now the failure is the step's expected outcome, and a launch that loads its
+    /// store after all is the unmet expectation it is.
+    @Test(arguments: RunMode.allCases)
+    func aLaunchExpectingItsStoreNotToLoadIsMetByTheFailure(mode: RunMode) throws {
+        let failing = try RunHarness.single(Self.migratingLaunch(holding: true), mode: mode)
+        #expect(failing.harnessError == nil)
+        let failed = TraceChecker.check(failing.trace)
+        #expect(failed.verdict.matched, "\(failed.anomalies.map(\.explanation))")
+        #expect(failed.anomalies.isEmpty, "\(failed.anomalies.map(\.explanation))")
+        let loading = try RunHarness.single(Self.migratingLaunch(holding: false), mode: mode)
+        let loaded = TraceChecker.check(loading.trace)
+        #expect(loaded.anomalies.map(\.kind) == [.unmetExpectation], "\(loaded.anomalies.map(\.explanation))")
+    }
+
     @Test(arguments: RunMode.allCases)
     func anExpiredTokenMetByTheActivationIsTheStepsExpectedOutcome(mode: RunMode) throws {
         let outcome = try RunHarness.single(Self.expiredOnActivation, mode: mode)

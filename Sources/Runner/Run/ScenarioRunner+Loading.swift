@@ -63,7 +63,13 @@ extension ScenarioRunner {
     }
 
     /// Called at a launch whose store did not load (`error` is why; the agent has ended).
+    /// A launch that expects it (`expect-error: store-load-failed`) has failed as it said it would.
     func storeDidNotLoad(_ error: ErrorRecord, _ slot: ProcessSlot) throws(HarnessFailure) {
+        var error = error
+        if let expected = lifecycleExpectError, expected == error.kind {
+            error.expected = true
+            lifecycleExpectationSent = true
+        }
         switch slot.process.settings.onLoadFailure {
         case .crash, .inMemory:
             // In memory: the agent falls back itself; it reports a failure only when even that did not open.

@@ -66,7 +66,7 @@ extension ScenarioRunner {
         }
         if let refused = undecidedRefusal(of: step.step, slot) { return refused }
         switch step.step {
-        case .launch: try lifecycle(.launch, slot)
+        case .launch: try lifecycle(.launch, slot, expecting: step.expectError)
         case .exit: try lifecycle(.exit, slot)
         case .crash:
             try lifecycle(.crash, slot)

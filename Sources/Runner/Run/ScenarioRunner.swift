@@ -111,7 +111,8 @@ public final class ScenarioRunner {
     /// The processes a `hold-notifications` fault holds, until their next `deliver` step.
     var heldByFault: Set<String> = []
     /// The error the lifecycle step being run expects (`- app: { foreground: true, expect-error: expired-token }`),
-    /// carried by the command its activation or backgrounding sends; `lifecycleExpectationSent` says one did.
+    /// carried by the command its activation or backgrounding sends, or met by a launch whose store did not
+    /// load (`storeDidNotLoad`); `lifecycleExpectationSent` says one was sent or met.
     var lifecycleExpectError: ErrorKind?
     var lifecycleExpectationSent = false
 
