@@ -29,6 +29,35 @@ import Testing
         #expect(Set(draw(7)) == [0, 1])
     }
 
+    /// `run --deterministic` takes each alternative as often as its weight says; `explore`'s random
+    /// strategy ignores the weights (it looks for what real time rarely does).
+    @Test func aWeightedChoiceIsTakenAsOftenAsItsWeightSays() {
+        let rare = ChoicePoint(kind: .deliverEarly, count: 2, actors: ["runner", "app"], weights: [30_000, 970_000])
+        func late(weighted: Bool) -> Int {
+            var strategy = SeededStrategy(random: SeededRandom(seed: 3), weighted: weighted)
+            return (0..<10_000).count { _ in strategy.choose(rare) == 0 }
+        }
+        #expect((200...400).contains(late(weighted: true)), "about 3 in 100")
+        #expect((4_700...5_300).contains(late(weighted: false)), "uniform")
+        var never = SeededStrategy(random: SeededRandom(seed: 3), weighted: true)
+        let certain = ChoicePoint(kind: .deliverEarly, count: 2, actors: ["runner", "app"], weights: [0, 1])
+        #expect((0..<100).allSatisfy { _ in never.choose(certain) == 1 })
+    }
+
+    /// How often a notification is still on its way: all at once, half at the median, 1 in 100 at the 99th
+    /// percentile, none from `delivery` on, falling all the way.
+    @Test func aDeliveryIsLessOftenLateTheLaterTheStepActs() {
+        let costs = CostModel.measured
+        #expect(costs.lateDelivery(after: 0) == 1_000_000)
+        #expect(costs.lateDelivery(after: costs.deliveryMedian) == 500_000)
+        #expect(costs.lateDelivery(after: costs.deliveryP99) == 10_000)
+        #expect(costs.lateDelivery(after: costs.delivery) == 0)
+        let gaps: [UInt64] = stride(from: 0, through: 6_000_000, by: 100_000).map { $0 }
+        let odds = gaps.map(costs.lateDelivery(after:))
+        #expect(zip(odds, odds.dropFirst()).allSatisfy { $0 >= $1 })
+        #expect((20_000...35_000).contains(costs.lateDelivery(after: 2_700_000)), "a commit's cost after the post: \(costs.lateDelivery(after: 2_700_000))")
+    }
+
     @Test func pctTakesTheHighestRankedActorUntilAChangePointDemotesIt() {
         func draw(_ seed: UInt64, depth: Int) -> [Int] {
             var strategy = PCTStrategy(seed: seed, depth: depth, horizon: 20)

@@ -25,6 +25,17 @@ public struct ChoicePoint: Sendable, Hashable {
     /// Who acts under each alternative (a process, or `runner` for the file's next step), for strategies
     /// that rank actors (PCT).
     public var actors: [String]
+    /// How often real time takes each alternative, in parts of their sum, where the runner knows it
+    /// (a notification handled after another process's step, by the delivery latency measured:
+    /// `CostModel.lateDelivery(after:)`); nil where it does not. Only `ScheduleSpec.Strategy.likely` reads it.
+    public var weights: [UInt64]?
+
+    public init(kind: Kind, count: Int, actors: [String], weights: [UInt64]? = nil) {
+        self.kind = kind
+        self.count = count
+        self.actors = actors
+        self.weights = weights
+    }
 }
 
 /// A choice made: what it was about and which alternative was taken.
@@ -43,7 +54,12 @@ public struct ChoiceRecord: Sendable, Hashable, Codable {
 /// Where the deterministic mode's choices come from, and the bound of late notifications.
 public struct ScheduleSpec: Sendable, Hashable {
     public enum Strategy: Sendable, Hashable {
-        /// Uniformly at random from the run's seed (`groupsim run --deterministic`, `explore`).
+        /// At random from the run's seed, each alternative as often as real time takes it where the choice
+        /// says how often (`ChoicePoint.weights`), uniformly elsewhere (`groupsim run --deterministic`): a
+        /// notification real time hands over within a millisecond is rarely handled after a step 3 ms later.
+        case likely
+        /// Uniformly at random from the run's seed (`explore --strategy random`, which looks for the
+        /// schedules real time rarely takes).
         case seeded
         /// None: alternative 0 every time (`schedule: as-written`).
         case asWritten
@@ -77,12 +93,25 @@ struct AsWrittenStrategy: ScheduleStrategy {
     func choose(_ point: ChoicePoint) -> Int { 0 }
 }
 
-/// Uniformly at random, from a seed.
+/// At random, from a seed: uniformly, or as often as real time takes each alternative (`weighted`, where
+/// the choice point says how often).
 struct SeededStrategy: ScheduleStrategy {
     var random: SeededRandom
+    /// Whether a choice point's `weights` are honoured.
+    var weighted = false
 
     mutating func choose(_ point: ChoicePoint) -> Int {
-        Int(random.next(below: UInt64(point.count)))
+        guard weighted, let weights = point.weights, weights.count == point.count else {
+            return Int(random.next(below: UInt64(point.count)))
+        }
+        let total = weights.reduce(UInt64(0)) { $0.addingClamped($1) }
+        guard total > 0 else { return 0 }
+        var drawn = random.next(below: total)
+        for (index, weight) in weights.enumerated() {
+            if drawn < weight { return index }
+            drawn -= weight
+        }
+        return point.count - 1
     }
 }
 

@@ -32,7 +32,12 @@ extension VirtualEnvironment {
             let routed = scripted.oldestRouting(for: slot.name) ?? time.now
             let acting = latestAct(of: step)
             if acting <= routed.addingClamped(costs.delivery) || backgroundWaits[slot.name] != nil {
-                let point = ChoicePoint(kind: .deliverEarly, count: 2, actors: ["runner", slot.name])
+                // As often as real time has not handed it over by the time the step's work is done (a write's
+                // commit): a busy handler's wait ends when it ends, uniformly.
+                let done = time.now.addingClamped(costs.cost(of: step.step, cold: isCold(step.process, step.step)))
+                let late = costs.lateDelivery(after: done > routed ? done - routed : 0)
+                let point = ChoicePoint(kind: .deliverEarly, count: 2, actors: ["runner", slot.name],
+                                        weights: backgroundWaits[slot.name] != nil ? nil : [late, 1_000_000 - late])
                 guard dependsOnDelivery(step.step, to: slot.name), choose(point) == 1 else { continue }
             }
             let wasHeld = holding.removeValue(forKey: slot.name) != nil

@@ -95,6 +95,7 @@ final class VirtualEnvironment: RunEnvironment {
         parallelAsWritten = plan.schedule.strategy == .asWritten
         let seed = plan.run.rootSeed ^ 0x5CED
         switch plan.schedule.strategy {
+        case .likely: strategy = SeededStrategy(random: SeededRandom(seed: seed), weighted: true)
         case .seeded: strategy = SeededStrategy(random: SeededRandom(seed: seed))
         case .asWritten: strategy = AsWrittenStrategy()
         case .prefix(let prefix): strategy = PrefixStrategy(prefix: prefix)

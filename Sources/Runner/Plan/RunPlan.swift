@@ -35,7 +35,7 @@ public struct RunPlan: Sendable {
 
     public init(run: ScenarioRun, summary: String, mode: RunMode = .realTime) {
         self.run = run
-        schedule = ScheduleSpec(strategy: run.schedule == .asWritten ? .asWritten : .seeded)
+        schedule = ScheduleSpec(strategy: run.schedule == .asWritten ? .asWritten : .likely)
         var counter = 0
         var table: [StepInfo] = []
         var workPlanned: [String: Int] = [:]
