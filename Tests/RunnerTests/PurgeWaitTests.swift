@@ -48,11 +48,12 @@ import TestSupport
     /// fails `busy`, the second notification's refresh then waits afresh, gets the lock and purges history
     /// the other process never read (it merges the second save without the first: not converged). The
     /// deterministic mode handled the second notification while the first purge waited, skipped its purge,
-    /// and deleted nothing.
+    /// and deleted nothing. The lock is let go halfway through the second wait (300 ms, the waits ending at
+    /// about 200 and 400): with it let go as the second wait ended, a loaded machine's real time failed both.
     @Test func notificationsWaitBehindAPurgeWaitingForTheLock() throws {
         let yaml = WaitingProcessesTests.header + """
         processes:
-          app: { role: host, refresh: history, purge: own-token, busy-timeout: 100ms }
+          app: { role: host, refresh: history, purge: own-token, busy-timeout: 200ms }
           other: { role: action, refresh: history }
           share: { role: share }
         steps:
@@ -62,7 +63,7 @@ import TestSupport
           - share: { begin-write: true }
           - parallel:
               - { app: deliver }
-              - [ { sleep: 200ms }, { share: end-write } ]
+              - [ { sleep: 300ms }, { share: end-write } ]
           - sleep: 100ms
           - other: deliver
           - other: { read: n2, expect: { title: B }, within: 1s }
