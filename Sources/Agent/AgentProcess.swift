@@ -174,6 +174,10 @@ public final class AgentProcess {
             trace.record(.note("\(config.process)'s store did not load (\(fellBack)); it fell back to an empty in-memory "
                 + "store, which no other process writes and which is gone when it ends"), step: nil)
         } else if let versionBefore, versionBefore != coordinator.model.versionHash {
+            // The migration took the longer the more rows it rewrote (in real time, it just does).
+            if let each = config.migratedRowNanos {
+                world.time.pass(by: UInt64(clamping: coordinator.rowsMigratedAtOpen).multipliedClamped(by: each))
+            }
             let from = AgentProcess.versionName(ofHash: versionBefore, in: config) ?? "another model"
             trace.record(.note("\(config.process) migrated the store from \(from) to \(AgentProcess.ownVersion(config)) "
                 + "(a lightweight migration, in place)"), step: nil)

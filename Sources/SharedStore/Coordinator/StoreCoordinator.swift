@@ -59,6 +59,9 @@ public final class StoreCoordinator {
     public var model: Model { core.model }
     /// The store's identifier (`Z_METADATA.Z_UUID`), part of every object ID.
     public var storeIdentifier: String { core.storeIdentifier }
+    /// The rows a lightweight migration at this open rewrote (SQLite rewrites a table to drop a column,
+    /// copies rows into a new table); 0 when the store fit.
+    public var rowsMigratedAtOpen: Int { core.rowsMigratedAtOpen }
     /// The simulated clock.
     public var clock: any StoreClock { core.clock }
     /// The options the store was opened with.

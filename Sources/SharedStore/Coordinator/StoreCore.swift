@@ -31,6 +31,8 @@ final class StoreCore {
     /// Saves, batch operations, history, and background contexts' reads.
     let writer: SQLiteConnection
     let storeIdentifier: String
+    /// The rows a lightweight migration at this open rewrote; 0 when none ran.
+    let rowsMigratedAtOpen: Int
     /// `storeIdentifier`, interned (what `ObjectID`s hold).
     let store: StoreIdentity
     /// Whether the store records history (this process opened it with tracking).
@@ -95,6 +97,7 @@ final class StoreCore {
             metadata = try StoreSchema.prepare(writer, model: model, options: options)
         }
         storeIdentifier = metadata.storeIdentifier
+        rowsMigratedAtOpen = metadata.rowsMigrated
         store = StoreIdentity(metadata.storeIdentifier)
         historyTracking = options.historyTracking && !readOnly
         if options.readOnly {

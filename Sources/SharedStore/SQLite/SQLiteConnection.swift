@@ -156,6 +156,10 @@ public final class SQLiteConnection {
     /// The number of rows changed by the last statement.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// The number of rows changed since the connection was opened (inserts, updates, deletes; not the
+    /// schema's statements).
+    public var totalChanges: Int { Int(sqlite3_total_changes(handle)) }
+
     /// Whether the connection is inside an explicit transaction (`BEGIN` ran and no COMMIT/ROLLBACK yet).
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

@@ -24,7 +24,10 @@ struct StoreMigration {
     let destination: Model
 
     /// Runs the migration on `db`, which must be inside a write transaction.
-    func run(on db: SQLiteConnection) throws {
+    /// - Returns: the rows it rewrote: those its statements changed, and each row of a table it dropped a
+    ///   column of (SQLite rewrites the table, which its count of changes does not show).
+    func run(on db: SQLiteConnection) throws -> Int {
+        let before = db.totalChanges
         try checkInferable()
         let retired = try retireChangingJoinTables(on: db)
         let renumbered = try addTablesAndColumns(on: db)
@@ -32,9 +35,10 @@ struct StoreMigration {
         // A to-many made ordered gains its order keys, empty: its members keep their key order until reordered.
         try StoreSchema.addMissingOrderColumns(db, model: destination)
         try carryRelationships(retired: retired, on: db)
-        try dropWhatIsGone(retired: retired, on: db)
+        let dropped = try dropWhatIsGone(retired: retired, on: db)
         try rewritePrimaryKeyTable(on: db)
         if !renumbered.isEmpty { try renumberReferences(renumbered, on: db) }
+        return db.totalChanges - before + dropped
     }
 
     // MARK: What can be inferred
@@ -223,7 +227,9 @@ struct StoreMigration {
 
     /// Drops what the destination has not: columns, entity tables, the retired join tables and the join
     /// tables of removed relationships.
-    private func dropWhatIsGone(retired: [String: String], on db: SQLiteConnection) throws {
+    /// - Returns: the rows of the tables a column was dropped from, once per column.
+    private func dropWhatIsGone(retired: [String: String], on db: SQLiteConnection) throws -> Int {
+        var rewritten = 0
         for old in source.entities {
             guard let newIndex = destination.entityIndex[old.name] else {
                 try db.execute("DROP TABLE IF EXISTS \(old.tableName)")
@@ -232,10 +238,12 @@ struct StoreMigration {
             let entity = destination.entities[newIndex]
             for slot in old.slots where entity.slotIndex[slot.name] == nil {
                 if slot.attributeType == nil { try db.execute("DROP INDEX IF EXISTS \(old.tableName)_\(slot.column)_INDEX") }
+                rewritten += Int(try db.scalarInt("SELECT count(*) FROM \(old.tableName)") ?? 0)
                 try db.execute("ALTER TABLE \(old.tableName) DROP COLUMN \(slot.column)")
             }
         }
         for name in retired.values.sorted() { try db.execute("DROP TABLE IF EXISTS \(name)") }
+        return rewritten
     }
 
     /// Every join table of a model, once each: its name and the two columns (owner side, target side) as

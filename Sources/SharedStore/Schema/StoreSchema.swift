@@ -16,6 +16,8 @@ enum StoreSchema {
         let storeIdentifier: String
         /// Whether the store has persistent history (some process opened it with history tracking).
         let historyTracked: Bool
+        /// The rows a lightweight migration at this open rewrote (`migrateIfNeeded`); 0 when none ran.
+        var rowsMigrated = 0
     }
 
     /// SharedStore's key/value table.
@@ -123,39 +125,46 @@ enum StoreSchema {
     /// Creates the schema when the file is new, or checks the model hashes; runs in one IMMEDIATE
     /// transaction so processes opening the store together agree.
     static func prepare(_ db: SQLiteConnection, model: Model, options: StoreOptions) throws(StoreError) -> Metadata {
-        let historyTracking = options.historyTracking
         do {
-            if try db.tableExists("Z_METADATA") { try migrateIfNeeded(db, to: model, options: options) }
-            // An existing store that needs nothing written opens with a read: opening it takes no write
-            // lock, so a process can launch while another holds one (as Core Data adds such a store).
-            if try db.tableExists("Z_METADATA") {
-                let metadata = try check(db, model: model)
-                let historyReady = historyTracking && metadata.historyTracked ? try HistorySchema.isReady(db, model: model) : false
-                if !historyTracking || historyReady { return metadata }
-            }
-            return try db.writeTransaction {
-                if try db.tableExists("Z_METADATA") {
-                    let metadata = try check(db, model: model)
-                    if historyTracking { try HistorySchema.create(db, model: model) }
-                    return Metadata(storeIdentifier: metadata.storeIdentifier,
-                                    historyTracked: historyTracking || metadata.historyTracked)
-                }
-                for statement in createStatements(for: model) { try db.execute(statement) }
-                for entity in model.entities {
-                    try db.cached("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
-                        .run([.int(entity.entityNumber), .string(entity.name), .int(model.superNumber(of: entity))])
-                }
-                let identifier = UUID().uuidString
-                let insert = try db.cached("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
-                try insert.bind([.string(identifier)])
-                try insert.bind(StoreMetadata.encode(model), at: 2)
-                while try insert.step() {}
-                try writeModelCache(db, model)
-                if historyTracking { try HistorySchema.create(db, model: model) }
-                return Metadata(storeIdentifier: identifier, historyTracked: historyTracking)
-            }
+            let migrated = try db.tableExists("Z_METADATA") ? try migrateIfNeeded(db, to: model, options: options) : 0
+            var metadata = try prepared(db, model: model, options: options)
+            metadata.rowsMigrated = migrated
+            return metadata
         } catch {
             throw StoreError.wrap(error)
+        }
+    }
+
+    /// `prepare` once the store is of `model`.
+    private static func prepared(_ db: SQLiteConnection, model: Model, options: StoreOptions) throws -> Metadata {
+        let historyTracking = options.historyTracking
+        // An existing store that needs nothing written opens with a read: opening it takes no write
+        // lock, so a process can launch while another holds one (as Core Data adds such a store).
+        if try db.tableExists("Z_METADATA") {
+            let metadata = try check(db, model: model)
+            let historyReady = historyTracking && metadata.historyTracked ? try HistorySchema.isReady(db, model: model) : false
+            if !historyTracking || historyReady { return metadata }
+        }
+        return try db.writeTransaction {
+            if try db.tableExists("Z_METADATA") {
+                let metadata = try check(db, model: model)
+                if historyTracking { try HistorySchema.create(db, model: model) }
+                return Metadata(storeIdentifier: metadata.storeIdentifier,
+                                historyTracked: historyTracking || metadata.historyTracked)
+            }
+            for statement in createStatements(for: model) { try db.execute(statement) }
+            for entity in model.entities {
+                try db.cached("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
+                    .run([.int(entity.entityNumber), .string(entity.name), .int(model.superNumber(of: entity))])
+            }
+            let identifier = UUID().uuidString
+            let insert = try db.cached("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
+            try insert.bind([.string(identifier)])
+            try insert.bind(StoreMetadata.encode(model), at: 2)
+            while try insert.step() {}
+            try writeModelCache(db, model)
+            if historyTracking { try HistorySchema.create(db, model: model) }
+            return Metadata(storeIdentifier: identifier, historyTracked: historyTracking)
         }
     }
 
@@ -296,9 +305,10 @@ enum StoreSchema {
     ///   `.migrationRequired` when `options.migratesAutomatically` is off; `.sqlite` (busy) when another
     ///   process holds the write lock past the busy timeout; `.migrationFailed` for a change a lightweight
     ///   migration cannot infer.
-    static func migrateIfNeeded(_ db: SQLiteConnection, to model: Model, options: StoreOptions) throws {
+    /// - Returns: the rows the migration rewrote (`StoreMigration.run`), 0 when the store fit.
+    static func migrateIfNeeded(_ db: SQLiteConnection, to model: Model, options: StoreOptions) throws -> Int {
         let metadata = try storeMetadata(db)
-        guard try !fits(db, model: model, metadata: metadata) else { return }
+        guard try !fits(db, model: model, metadata: metadata) else { return 0 }
         let storeHash = metadata?.digest ?? "(none)"
         // A store Core Data wrote carries hashes SharedStore cannot compute: its version is the earlier one
         // whose schema it holds.
@@ -316,16 +326,17 @@ enum StoreSchema {
         guard options.migratesAutomatically, !options.readOnly else {
             throw StoreError.migrationRequired(path: db.path, storeHash: storeHash, modelHash: model.versionHash)
         }
-        try db.writeTransaction {
+        return try db.writeTransaction {
             // Another process may have migrated it while this one waited for the lock.
-            guard try (modelHash(db) ?? "(none)") == storeHash else { return }
-            try StoreMigration(source: source, destination: model).run(on: db)
+            guard try (modelHash(db) ?? "(none)") == storeHash else { return 0 }
+            let rows = try StoreMigration(source: source, destination: model).run(on: db)
             let update = try db.cached("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1")
             update.reset()
             try update.bind(StoreMetadata.encode(model), at: 1)
             while try update.step() {}
             if try db.tableExists("Z_MODELCACHE") { try writeModelCache(db, model) }
             if try db.tableExists("ACHANGE") { try HistorySchema.create(db, model: model) }
+            return rows
         }
     }
 
