@@ -58,7 +58,7 @@ import Trace
 
     /// The updated app's launch must migrate the store, which needs the write lock; the old app holds a
     /// write past the app's busy timeout when `holding`, and the store does not load, as the launch expects.
-    static func migratingLaunch(holding: Bool) -> String {
+    static func migratingLaunch(holding: Bool, onLoadFailure: String = "crash") -> String {
         """
         summary: A launch that expects its store not to load.
         store:
@@ -69,7 +69,7 @@ import Trace
             v2: { Note: { title: string, pinned: bool = false } }
         processes:
           old-app: { role: host, model: v1 }
-          app: { role: host, busy-timeout: 30ms }
+          app: { role: host, busy-timeout: 30ms, on-load-failure: \(onLoadFailure) }
         steps:
           - old-app: launch
           - old-app: { insert: Note, id: n1, set: { title: Milk } }
@@ -93,6 +93,10 @@ import Trace
         let loading = try RunHarness.single(Self.migratingLaunch(holding: false), mode: mode)
         let loaded = TraceChecker.check(loading.trace)
         #expect(loaded.anomalies.map(\.kind) == [.unmetExpectation], "\(loaded.anomalies.map(\.explanation))")
+        // Falling back to an empty store in memory, the process runs on, but its store did not load.
+        let fallingBack = try RunHarness.single(Self.migratingLaunch(holding: true, onLoadFailure: "in-memory"), mode: mode)
+        let fellBack = TraceChecker.check(fallingBack.trace)
+        #expect(fellBack.anomalies.isEmpty, "\(fellBack.anomalies.map(\.explanation))")
     }
 
     @Test(arguments: RunMode.allCases)

@@ -81,8 +81,8 @@ public struct CostModel: Sendable, Hashable {
     /// poster commits 2.7 ms later in about 97 runs of 100 (review 97: 11 of 11, 11 of 13, 4 of 5 real-time
     /// runs), which a uniform choice made one run in two.
     public func lateDelivery(after gap: UInt64) -> UInt64 {
-        let median = Double(max(deliveryMedian, 1)), p99 = Double(max(deliveryP99, deliveryMedian + 1))
-        let last = Double(max(delivery, deliveryP99 + 1)), at = Double(gap)
+        let median = Double(max(deliveryMedian, 1)), p99 = Double(max(deliveryP99, deliveryMedian.addingClamped(1)))
+        let last = Double(max(delivery, deliveryP99.addingClamped(1))), at = Double(gap)
         let odds: Double
         if at >= last {
             odds = 0

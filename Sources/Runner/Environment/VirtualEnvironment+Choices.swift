@@ -32,18 +32,44 @@ extension VirtualEnvironment {
             let routed = scripted.oldestRouting(for: slot.name) ?? time.now
             let acting = latestAct(of: step)
             if acting <= routed.addingClamped(costs.delivery) || backgroundWaits[slot.name] != nil {
-                // As often as real time has not handed it over by the time the step's work is done (a write's
-                // commit): a busy handler's wait ends when it ends, uniformly.
-                let done = time.now.addingClamped(costs.cost(of: step.step, cold: isCold(step.process, step.step)))
-                let late = costs.lateDelivery(after: done > routed ? done - routed : 0)
+                guard dependsOnDelivery(step.step, to: slot.name) else { continue }
+                let odds = backgroundWaits[slot.name] == nil ? lateOdds(of: slot.name, routed: routed, before: step) : nil
                 let point = ChoicePoint(kind: .deliverEarly, count: 2, actors: ["runner", slot.name],
-                                        weights: backgroundWaits[slot.name] != nil ? nil : [late, 1_000_000 - late])
-                guard dependsOnDelivery(step.step, to: slot.name), choose(point) == 1 else { continue }
+                                        weights: odds.map { [$0.late, 1_000_000 - $0.late] })
+                guard choose(point) == 1 else {
+                    if let odds { leftLate[slot.name] = (routed, odds.unconditional) }
+                    continue
+                }
             }
             let wasHeld = holding.removeValue(forKey: slot.name) != nil
             runner.executed.append(ScenarioStep(location: .schedule, process: slot.name, step: .deliver))
             try runner.send(.handleNotifications, to: slot, lockWaits: .yield)
             if wasHeld { runner.record(.note("\(slot.name) handles the notifications held back from it"), as: slot.name) }
+        }
+    }
+
+    /// In millionths, how often real time has not handed the delivery routed at `routed` to `process` by the
+    /// time `step` first acts (a write: its commit): `CostModel.lateDelivery`, and given that it was left
+    /// past an earlier step already, as often as a delivery late then is late now. Nil where real time's
+    /// odds are not known: a step that acts on nothing itself (a `sleep`, a `clock` advance, a workload),
+    /// chosen uniformly. (A process in SQLite's busy handler, and one a step ends, are chosen uniformly too:
+    /// its wait ends when it ends; a kill acts at once, and real time shows both.)
+    private func lateOdds(of process: String, routed: UInt64, before step: ScenarioStep) -> (late: UInt64, unconditional: UInt64)? {
+        let own = costs.cost(of: step.step, cold: isCold(step.process, step.step))
+        guard let first = own > 0 ? own : firstAct(of: step.step) else { return nil }
+        let done = time.now.addingClamped(first)
+        let late = costs.lateDelivery(after: done > routed ? done - routed : 0)
+        guard let earlier = leftLate[process], earlier.routed == routed else { return (late, late) }
+        return (earlier.odds == 0 ? 0 : Swift.min(late, earlier.odds).multipliedClamped(by: 1_000_000) / earlier.odds, late)
+    }
+
+    /// How long after it starts a `parallel` or a list of steps first acts: its earliest child's, or first
+    /// step's, cost; nil when that acts on nothing itself.
+    private func firstAct(of step: Step) -> UInt64? {
+        switch step {
+        case .parallel(let children): children.compactMap { firstAct(of: $0.step) }.min()
+        case .sequence(let children): children.first.flatMap { firstAct(of: $0.step) }
+        default: costs.cost(of: step) > 0 ? costs.cost(of: step) : nil
         }
     }
 

@@ -51,6 +51,9 @@ final class VirtualEnvironment: RunEnvironment {
     /// process's lock and waits for it while the others act, and when its busy timeout passes
     /// (`VirtualEnvironment+LockWaits.swift`).
     var backgroundWaits: [String: UInt64] = [:]
+    /// Per process, the delivery the schedule left past a step (by when it was routed) and how often real
+    /// time leaves it so (`lateOdds`): at a later step it is late as often as a delivery late then is.
+    var leftLate: [String: (routed: UInt64, odds: UInt64)] = [:]
     /// Processes whose command yielded on another process's lock and is asked again: in real time the
     /// process is inside SQLite's busy handler, in the middle of its save, and handles no notification
     /// until the command is done (a save that waited on a lock meets the conflict its stale snapshot makes,

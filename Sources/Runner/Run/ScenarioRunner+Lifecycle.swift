@@ -156,6 +156,11 @@ extension ScenarioRunner {
             throw failure("the agent did not start: \(line)", process: slot.name)
         }
         env.absorb(reply, from: slot)
+        // Its store did not load, and it runs on an empty one of its own (`on-load-failure: in-memory`, the
+        // ready reply naming that store): a launch that expects `store-load-failed` failed as it said.
+        if reply.store != nil, lifecycleExpectError == .storeLoadFailed, currentStep?.step.process == slot.name {
+            lifecycleExpectationSent = true
+        }
         record(.lifecycle(LifecycleChange(state: .launching, pid: pid(of: slot))), as: slot.name)
         return nil
     }

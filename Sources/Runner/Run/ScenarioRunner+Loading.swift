@@ -66,7 +66,7 @@ extension ScenarioRunner {
     /// A launch that expects it (`expect-error: store-load-failed`) has failed as it said it would.
     func storeDidNotLoad(_ error: ErrorRecord, _ slot: ProcessSlot) throws(HarnessFailure) {
         var error = error
-        if let expected = lifecycleExpectError, expected == error.kind {
+        if let expected = lifecycleExpectError, expected == error.kind, currentStep?.step.process == slot.name {
             error.expected = true
             lifecycleExpectationSent = true
         }
