@@ -163,6 +163,10 @@ import Testing
         #expect(exited?.line == 14 && exited?.message.contains("it exited at line 13") == true, "\(String(describing: exited))")
         let crashed = error(Self.yaml("  - viewer: launch\n  - viewer: crash\n  - viewer: { fetch: Note }", processes: processes))
         #expect(crashed?.line == 14 && crashed?.message.contains("it crashed at line 13") == true, "\(String(describing: crashed))")
+        // Found by the fuzz script: an edit moved after the terminate of an app whose update may fail to load.
+        let terminated = error(Self.yaml("  - viewer: launch\n  - viewer: terminate\n  - viewer: { fetch: Note }", processes: processes))
+        #expect(terminated?.line == 14 && terminated?.message.contains("it was terminated at line 13") == true,
+                "\(String(describing: terminated))")
     }
 
     @Test func parallelChildrenAreWalkedInOrder() {

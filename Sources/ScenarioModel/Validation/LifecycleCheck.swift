@@ -182,6 +182,7 @@ enum LifecycleCheck {
             switch step.step {
             case .exit: (input, word) = (.exit, "exited")
             case .crash: (input, word) = (.crash, "crashed")
+            case .terminate: (input, word) = (.terminate, "was terminated")
             default: return
             }
             var lifecycle = ProcessLifecycle(process: process, role: role)
