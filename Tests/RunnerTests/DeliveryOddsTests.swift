@@ -59,4 +59,41 @@ import TestSupport
         #expect(verdicts.contains("NOT matched []"), "\(verdicts)")
         #expect(verdicts.contains(#"matched ["stale-read"]"#), "\(verdicts)")
     }
+
+    /// A handling that writes is early only if its write is. The share saves and at once begins a write
+    /// and keeps the lock; the app merges the save's history and purges (`consumed-by-all`). In real time
+    /// its purge came after the lock was taken in 8 of 8 runs (review 95: a07 and m10, `long`) and waited out
+    /// its busy timeout, twice (the action's post is handled behind it). Weighed by the merge's read alone,
+    /// every seed merged and purged before the `begin-write`, and found one `busy`. Deterministic mode only:
+    /// the real-time order turns on a millisecond a loaded machine can give either way.
+    @Test func aPurgeAfterAMergeMeetsTheLockABeginWriteTakesRightAfterTheSave() throws {
+        let yaml = OneWorldTests.header + """
+            processes:
+              app: { role: host, refresh: history, purge: consumed-by-all, busy-timeout: 1s }
+              other: { role: action, refresh: history }
+              share: { role: share }
+            steps:
+              - app: launch
+              - app: { fetch: Note }
+              - other: launch
+              - other: { fetch: Note }
+              - share: launch
+              - share: { insert: Note, id: n1, set: { title: A } }
+              - share: save
+              - share: { begin-write: true }
+              - other: { post: store-did-save }
+              - sleep: 200ms
+              - app: { read: n1, expect: { title: A }, now: true }
+              - share: end-write
+            expect: { busy: 2 }
+            """
+        let pool = AgentPool(executable: RunHarness.groupsim, target: 3)
+        defer { pool.close() }
+        for seed in UInt64(1)...4 {
+            let outcome = try RunHarness.single(yaml, mode: .deterministic, seed: seed, pool: pool)
+            #expect(outcome.harnessError == nil)
+            let verdict = TraceChecker.check(outcome.trace).verdict
+            #expect(verdict.found[.busy] == 2, "seed \(seed): \(verdict.foundText)")
+        }
+    }
 }

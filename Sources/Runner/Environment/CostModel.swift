@@ -101,6 +101,10 @@ public struct CostModel: Sendable, Hashable {
         launch: 40_000_000, exit: 5_000_000, request: 1_300_000, commit: 1_400_000, storeRead: 1_400_000, row: 5_000,
         historyRow: 500, rowBuild: 270, firstRequest: 4_500_000, delivery: 5_000_000, migratedRow: 9_000)
 
+    /// How long a process takes to merge a notification's history once it has it, before the purge that
+    /// follows writes: a read of the store (`storeRead`).
+    public var merge: UInt64 { storeRead }
+
     /// A batch insert of `count` rows: a commit and each row.
     private func batch(_ count: Int) -> UInt64 {
         let rows = UInt64(clamping: count).multipliedReportingOverflow(by: row)
