@@ -17,10 +17,15 @@ extension AgentProcess {
         record(.refreshStarted(result))
         // The first sync leeches first, in a COMMIT of its own (a baseline export, no import): the
         // import's interval starts after it.
-        if !leechOnly && !ensemble.isLeeched { _ = try ensemble.leech() }
+        let baseline = !leechOnly && !ensemble.isLeeched ? try ensemble.leech().exportedObjects : 0
         commitTimes.reset()
         let synced = leechOnly ? try ensemble.leech() : try ensemble.sync(mergingInto: view)
         let changes = synced.changes
+        // What it exported and imported took the longer the more objects it moved (in real time, it just does).
+        if let costs = config.unitCosts {
+            let moved = [baseline, synced.exportedObjects, changes.inserted.count, changes.updated.count, changes.deleted.count].reduce(0, &+)
+            world.time.pass(by: UnitCosts.total(moved, each: costs.syncedObject))
+        }
         result.inserted = changes.inserted.count
         result.updated = changes.updated.count
         result.deleted = changes.deleted.count

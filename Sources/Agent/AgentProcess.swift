@@ -175,8 +175,8 @@ public final class AgentProcess {
                 + "store, which no other process writes and which is gone when it ends"), step: nil)
         } else if let versionBefore, versionBefore != coordinator.model.versionHash {
             // The migration took the longer the more rows it rewrote (in real time, it just does).
-            if let each = config.migratedRowNanos {
-                world.time.pass(by: UInt64(clamping: coordinator.rowsMigratedAtOpen).multipliedClamped(by: each))
+            if let costs = config.unitCosts {
+                world.time.pass(by: UnitCosts.total(coordinator.rowsMigratedAtOpen, each: costs.migratedRow))
             }
             let from = AgentProcess.versionName(ofHash: versionBefore, in: config) ?? "another model"
             trace.record(.note("\(config.process) migrated the store from \(from) to \(AgentProcess.ownVersion(config)) "

@@ -36,9 +36,8 @@ public struct AgentConfig: Sendable, Hashable, Codable {
     /// when asked, stamps its events with virtual time, posts and observes through the runner, runs no
     /// timers of its own, and meets another process's lock without waiting (the runner waits).
     public var virtualStart: UInt64?
-    /// Deterministic mode: the virtual time a lightweight migration at launch takes for each row it
-    /// rewrites (`CostModel.migratedRow`), beyond the launch's own cost. Nil in real time.
-    public var migratedRowNanos: UInt64?
+    /// Deterministic mode: what a migrated row and a synced object cost in virtual time. Nil in real time.
+    public var unitCosts: UnitCosts?
     /// A standby agent's stderr file for this process (a spawned agent's is set at spawn).
     public var stderrPath: String?
 

@@ -50,6 +50,10 @@ public struct CostModel: Sendable, Hashable {
     /// rows into its new table, holding the write lock): in real time a migrating launch took 85 ms with
     /// 5,000 rows, 180 ms with 20,000 and 525 ms with 50,000 (review 97), about 9 µs a row over a launch.
     public var migratedRow: UInt64
+    /// Beyond the step's own cost: each object a `sync` or `leech` exports or imports. In real time a first
+    /// sync of 5,000, 20,000 and 50,000 rows took 0.26 s, 1.47 s and 3.09 s (release build, the 2-core
+    /// machine of 2026-11-30), about 60 µs an object; review 97 saw 1.2 s for 20,000.
+    public var syncedObject: UInt64
     /// Post to received in real time, the median and the 99th percentile (0.2 ms and 3.5 ms, as `delivery`
     /// says): how often a notification is still on its way some time after the hub delivered it
     /// (`lateDelivery(after:)`).
@@ -58,7 +62,8 @@ public struct CostModel: Sendable, Hashable {
 
     public init(launch: UInt64, exit: UInt64, request: UInt64, commit: UInt64, storeRead: UInt64, row: UInt64 = 0,
                 historyRow: UInt64 = 0, rowBuild: UInt64 = 0, firstRequest: UInt64 = 0, delivery: UInt64 = 5_000_000,
-                deliveryMedian: UInt64 = 200_000, deliveryP99: UInt64 = 3_500_000, migratedRow: UInt64 = 0) {
+                deliveryMedian: UInt64 = 200_000, deliveryP99: UInt64 = 3_500_000, migratedRow: UInt64 = 0,
+                syncedObject: UInt64 = 0) {
         self.launch = launch
         self.exit = exit
         self.request = request
@@ -72,6 +77,7 @@ public struct CostModel: Sendable, Hashable {
         self.deliveryMedian = deliveryMedian
         self.deliveryP99 = deliveryP99
         self.migratedRow = migratedRow
+        self.syncedObject = syncedObject
     }
 
     /// In millionths, how many notifications real time has not yet handed to a process with nothing else to
@@ -99,7 +105,8 @@ public struct CostModel: Sendable, Hashable {
     /// The figures the deterministic mode uses (see the type's documentation).
     public static let measured = CostModel(
         launch: 40_000_000, exit: 5_000_000, request: 1_300_000, commit: 1_400_000, storeRead: 1_400_000, row: 5_000,
-        historyRow: 500, rowBuild: 270, firstRequest: 4_500_000, delivery: 5_000_000, migratedRow: 9_000)
+        historyRow: 500, rowBuild: 270, firstRequest: 4_500_000, delivery: 5_000_000, migratedRow: 9_000,
+        syncedObject: 60_000)
 
     /// How long a process takes to merge a notification's history once it has it, before the purge that
     /// follows writes: a read of the store (`storeRead`).

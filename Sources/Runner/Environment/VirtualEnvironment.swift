@@ -124,7 +124,7 @@ final class VirtualEnvironment: RunEnvironment {
     func startAgent(_ config: AgentConfig, for slot: ProcessSlot) throws -> (child: any SupervisedProcess, pooled: Bool) {
         var config = config
         config.virtualStart = time.now &+ costs.launch
-        config.migratedRowNanos = costs.migratedRow
+        config.unitCosts = UnitCosts(migratedRow: costs.migratedRow, syncedObject: costs.syncedObject)
         cold.insert(slot.name)
         if let pool = options.agentPool {
             // A standby agent becomes this process: its config on stdin, its stderr to the sandbox.
