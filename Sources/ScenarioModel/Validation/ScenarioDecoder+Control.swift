@@ -18,7 +18,7 @@ extension ScenarioDecoder {
 
     /// `restore-store: backup`: the name of a copy an earlier `copy-store` took.
     private func decodeRestore(_ node: YAMLNode) -> Step? {
-        copyReference(node).map { .restoreStore(from: $0) }
+        actions.copyReference(node).map { .restoreStore(from: $0) }
     }
 
     /// Steps that start together: each is checked against what came before the `parallel`, and what they
@@ -101,7 +101,7 @@ extension ScenarioDecoder {
         let what = "the workload"
         guard let map = MappingReader(node, what, decoder) else { return nil }
         map.rejectUnknownKeys(["processes", "entity", "mix", "rate", "duration", "keys"], in: what)
-        sawWorkload = true
+        actions.sawWorkload = true
         let processesNode = map.required("processes", in: what, example: "processes: [app, share]")
         let processes = processesNode
             .flatMap { decoder.scalarList($0, "the workload's processes", allowingSingle: true) }?
@@ -110,7 +110,7 @@ extension ScenarioDecoder {
             decoder.error("the workload names no process; list the ones that run it, like [app, share].",
                           at: processesNode)
         }
-        let entity = map.required("entity", in: what, example: "entity: Note").flatMap(entityReference)
+        let entity = map.required("entity", in: what, example: "entity: Note").flatMap(actions.entityReference)
         let mix = map["mix"].flatMap(decodeMix) ?? .standard
         let rate = map["rate"].flatMap(decodeRate) ?? 100
         let duration = map.required("duration", in: what, example: "duration: 2s")

@@ -133,13 +133,8 @@ extension ScenarioDecoder {
     /// The names of the declared processes, in order.
     var processNames: [String] { processes.map(\.name) }
 
-    /// Checks that a node names a declared process (silently accepted when `processes:` could not be read).
+    /// Checks that a node names a declared process (`ActionDecoder.processReference(_:_:)`).
     func processReference(_ node: YAMLNode, _ what: String) -> String? {
-        guard let name = decoder.string(node, what) else { return nil }
-        guard knowsProcesses, !processNames.contains(name) else { return name }
-        decoder.error("unknown process '\(name)'" + Suggestion.hint(
-            for: name, in: processNames,
-            otherwise: "declare it under processes:, or use one of \(Suggestion.list(processNames))."), at: node)
-        return nil
+        actions.processReference(node, what)
     }
 }

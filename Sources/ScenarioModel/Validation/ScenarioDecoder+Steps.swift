@@ -226,9 +226,9 @@ extension ScenarioDecoder {
                 decoder.error("a step of \(key) cannot take variants:; give it only-in: instead.", at: variants.key)
                 continue
             }
-            decodingSystemWork = true
-            perReloadCounts = nil
-            defer { decodingSystemWork = false }
+            actions.decodingSystemWork = true
+            actions.perReloadCounts = nil
+            defer { actions.decodingSystemWork = false }
             guard let (step, expectError, onlyIn) = decodeAction(item, process: process) else { continue }
             // A notification service extension may ask for widget and control reloads, as iOS lets it.
             if ScenarioDecoder.systemActions.contains(step.keyword),
@@ -240,7 +240,7 @@ extension ScenarioDecoder {
             checkRole(of: step, process: process, at: item)
             let location = decoder.location(of: item.pairs?.first?.key ?? item)
             var planned = ScenarioStep(location: location, process: process, step: step, expectError: expectError, onlyIn: onlyIn)
-            planned.perReload = perReloadCounts.flatMap { $0.count > 1 ? $0 : nil }
+            planned.perReload = actions.perReloadCounts.flatMap { $0.count > 1 ? $0 : nil }
             work.append(planned)
         }
         return work
@@ -252,8 +252,7 @@ extension ScenarioDecoder {
             guard let pairs = item.pairs, let insert = pairs.first(where: { $0.key.scalar == "insert" })?.value.scalar,
                   let idNode = pairs.first(where: { $0.key.scalar == "id" })?.value, let id = idNode.scalar, !id.hasPrefix("$"),
                   objects[id] == nil else { continue }
-            objects[id] = .some(insert)
-            objectOrigins[id] = idNode
+            actions.register(id, entity: insert, at: idNode)
         }
     }
 
@@ -343,7 +342,7 @@ extension ScenarioDecoder {
                           at: argument)
             return nil
         }
-        guard let step = decodeArgumentAction(action, argument, map, process: process) else {
+        guard let step = actions.decodeArgumentAction(action, argument, map, process: process) else {
             // Its work would only echo the payload's error with each `$name` it takes.
             if action == "push" { unreadPayloads.insert(process) }
             return nil

@@ -7,15 +7,7 @@ extension ScenarioDecoder {
         let (store, model) = section.decode(node)
         modelVersions = section.modelVersions
         self.model = model
-        for (id, entity, at) in section.rowNames {
-            objects[id] = .some(entity)
-            objectOrigins[id] = at
-        }
+        for (id, entity, at) in section.rowNames { actions.register(id, entity: entity, at: at) }
         return store
-    }
-
-    /// Whether objects of `entity` may stand where `ancestor`'s are expected (it or a sub-entity of it).
-    func isKind(_ entity: String, of ancestor: String) -> Bool {
-        entity == ancestor || model?.entity(entity, isKindOf: ancestor) == true
     }
 }

@@ -19,51 +19,43 @@ import Yams
 final class ScenarioDecoder {
     /// The error sink and typed reads.
     let decoder: NodeDecoder
+    /// The actions with an argument, and the ledger of objects and copies they are checked against.
+    let actions: ActionDecoder
     /// The file's name without directory or extension (the default scenario name).
     let baseName: String
 
-    /// The model, once decoded; nil when the store is missing or broken (entity checks are then skipped).
-    /// While a process's action is decoded, the model of the version that process opens the store with.
-    var model: ModelDescription?
     /// `store.models`, oldest first; empty with `store.model`.
     var modelVersions: [ModelVersion] = []
-    /// The declared processes, in order.
-    var processes: [ProcessDeclaration] = []
     /// Each process's `on-reload:` or `on-push:`, decoded after the steps.
     var pendingWork: [(process: String, key: String, node: YAMLNode)] = []
     /// Every `push` step, in step order, with its payload and where it is (`decodePayloadWork`).
     var pushes: [(process: String, payload: PushPayload?, node: YAMLNode)] = []
     /// The processes a push's payload could not be read for (their `on-push:` is then not decoded).
     var unreadPayloads: Set<String> = []
-    /// Whether the action being decoded is a step of a widget's `on-reload:` or an extension's `on-push:`
-    /// (where a count may expect a list, one per reload or push), and the list the last such count gave.
-    var decodingSystemWork = false
-    var perReloadCounts: [Int]?
     /// Whether the steps are walked through the lifecycle once the file is otherwise valid.
     var checksLifecycle = true
-    /// Names the file uses before it declares them (a widget a button names, a controller a check names),
-    /// checked once every section is decoded.
-    var references = CrossReferences()
-    /// Whether the `processes` section could be read (step checks of process names are skipped otherwise).
-    var knowsProcesses = false
-    /// The objects inserted by the steps so far: id -> entity name (nil when the entity is unknown).
-    var objects: [String: String?] = [:]
-    /// Where each object id was first inserted.
-    var objectOrigins: [String: YAMLNode] = [:]
-    /// Each unique attribute value an insert set (`Entity.attribute=value`), with the id and where.
-    var uniqueValues: [String: (String, YAMLNode)] = [:]
     /// Whether some step is a workload (whose anomaly counts depend on the machine's speed).
     var hasWorkload = false
-    /// The store copies taken by the steps so far.
-    var copies: [String: YAMLNode] = [:]
     /// The variant names steps give their own arguments for (a step's `variants:`), where each is written.
     var stepVariantNames: [(name: String, key: YAMLNode)] = []
     /// Reads each process's settings, and keeps its `contexts:` for a variant's to merge into.
     var settingsDecoder: SettingsDecoder
     /// Where the steps with `variants:` are: their versions' `only-in` is checked as `variants:`, once.
     var stepsWithVersions: Set<SourceLocation> = []
-    /// Whether a workload step came before (its ids `k1...` cannot be named).
-    var sawWorkload = false
+
+    // The pass's view of what `actions` owns: one copy of each, read and set through here.
+    /// The model, once decoded (see `ActionDecoder.model`).
+    var model: ModelDescription? { get { actions.model } set { actions.model = newValue } }
+    /// The declared processes, in order.
+    var processes: [ProcessDeclaration] { get { actions.processes } set { actions.processes = newValue } }
+    /// Names the file uses before it declares them, checked once every section is decoded.
+    var references: CrossReferences { get { actions.references } set { actions.references = newValue } }
+    /// The objects inserted by the steps so far: id -> entity name (nil when the entity is unknown).
+    var objects: [String: String?] { get { actions.objects } set { actions.objects = newValue } }
+    /// The store copies taken by the steps so far.
+    var copies: [String: YAMLNode] { get { actions.copies } set { actions.copies = newValue } }
+    /// Whether the `processes` section could be read (step checks of process names are skipped otherwise).
+    var knowsProcesses: Bool { get { actions.knowsProcesses } set { actions.knowsProcesses = newValue } }
 
     /// The words that start a control step, and so cannot name a process.
     static let controlKeywords = ["sleep", "parallel", "clock", "workload", "fault", "restore-store", "app-update"]
@@ -80,6 +72,7 @@ final class ScenarioDecoder {
     init(file: String) {
         self.decoder = NodeDecoder(file: file)
         self.settingsDecoder = SettingsDecoder(decoder: decoder)
+        self.actions = ActionDecoder(decoder: decoder)
         let last = (file as NSString).lastPathComponent
         self.baseName = (last as NSString).deletingPathExtension
     }

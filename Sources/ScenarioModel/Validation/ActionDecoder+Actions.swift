@@ -1,7 +1,7 @@
 import Basics
 
 /// Decoding the actions that take an argument, and checking the objects, entities and copies they name.
-extension ScenarioDecoder {
+extension ActionDecoder {
     /// `controller: inbox` on a fetch: the controller's name, which needs `sort:` (an
     /// `NSFetchedResultsController` requires sort descriptors).
     func decodeController(_ node: YAMLNode, sort: [SortKey], map: MappingReader) -> String? {

@@ -1,7 +1,7 @@
 import Basics
 
 /// Decoding checks (`read`, `count`), `where:` predicates and `sort:` keys.
-extension ScenarioDecoder {
+extension ActionDecoder {
     func decodeCheck(_ action: String, _ argument: YAMLNode, _ map: MappingReader) -> Step? {
         let timing = decodeTiming(map)
         if action == "read" {
