@@ -102,7 +102,7 @@ final class ScenarioDecoder {
         map.rejectUnknownKeys(Self.topLevelKeys, in: "the scenario")
 
         let name = decodeName(map)
-        let summary = map.required("summary", in: "the scenario", example: "summary: One line that says what goes wrong.")
+        let summary = map.required("summary", in: "the scenario", example: "summary: One line that says what goes wrong")
             .flatMap { decoder.string($0, "a one-line summary") }
         let source = map["source"].flatMap { decoder.string($0, "the address where the bug was reported") }
         let seed = map["seed"].flatMap { decoder.uint64($0, "seed") }
