@@ -29,6 +29,8 @@ final class ActionDecoder {
     var copies: [String: YAMLNode] = [:]
     /// Whether a workload step came before (its ids `k1...` cannot be named).
     var sawWorkload = false
+    /// Whether some step is a valid workload (whose anomaly counts depend on the machine's speed).
+    var hasWorkload = false
     /// Whether the action is a step of a widget's `on-reload:` or an extension's `on-push:` (where a count
     /// may expect a list, one per reload or push), and the list the last such count gave.
     var decodingSystemWork = false

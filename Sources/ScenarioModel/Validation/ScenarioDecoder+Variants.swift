@@ -69,6 +69,6 @@ extension ScenarioDecoder {
     /// The run's expectation (`NodeDecoder.expectation`): a count per process names a declared process,
     /// and a workload's counts may not be exact.
     func decodeExpectation(_ node: YAMLNode) -> Expectation? {
-        decoder.expectation(node, hasWorkload: hasWorkload) { processReference($0, "a process name") }
+        decoder.expectation(node, hasWorkload: actions.hasWorkload) { processReference($0, "a process name") }
     }
 }

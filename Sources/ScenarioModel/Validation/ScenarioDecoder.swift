@@ -34,8 +34,6 @@ final class ScenarioDecoder {
     var unreadPayloads: Set<String> = []
     /// Whether the steps are walked through the lifecycle once the file is otherwise valid.
     var checksLifecycle = true
-    /// Whether some step is a workload (whose anomaly counts depend on the machine's speed).
-    var hasWorkload = false
     /// The variant names steps give their own arguments for (a step's `variants:`), where each is written.
     var stepVariantNames: [(name: String, key: YAMLNode)] = []
     /// Reads each process's settings, and keeps its `contexts:` for a variant's to merge into.
