@@ -2,40 +2,6 @@ import Basics
 
 /// Decoding `steps:`: each item is `<process>: <action>` or a control step.
 extension ScenarioDecoder {
-    /// Actions that take no argument: written bare (`- app: save`) or with `true` (`{ save: true }`).
-    static let bareActions: [String: Step] = [
-        "launch": .launch, "exit": .exit, "crash": .crash, "background": .background, "suspend": .suspend,
-        "resume": .resume, "foreground": .foreground, "terminate": .terminate, "observe": .observe,
-        "deliver": .deliver,
-        "save": .save, "rollback": .rollback, "reset": .reset, "refresh": .refreshAll, "run-refresh": .runRefresh,
-        "pin-generation": .pinGeneration(from: nil), "unpin-generation": .unpinGeneration, "begin-write": .beginWrite,
-        "end-write": .endWrite, "merge-history": .mergeHistory, "purge-history": .purgeHistory(policy: nil),
-        "checkpoint": .checkpoint, "sync": .sync, "leech": .leech, "push": .push(nil),
-        "reload-timelines": .reloadTimelines(widget: nil), "reload-controls": .reloadControls(control: nil),
-    ]
-
-    /// Actions that take an argument, with the other keys each one accepts.
-    static let argumentActions: [String: [String]] = [
-        "insert": ["id", "set"], "update": ["set"], "delete": [],
-        "relate": ["to", "via", "at"], "unrelate": ["from", "via"], "fetch": ["where", "sort"] + FetchOptions.keys, "refresh": ["merge"],
-        "batch-insert": ["count", "set"], "batch-update": ["where", "set"], "batch-delete": ["where"],
-        "pin-generation": [], "purge-history": ["expect"], "post": [], "copy-store": ["with-wal"], "open-copy": [],
-        "read": ["expect", "within", "now"], "count": ["expect", "where", "within", "now"],
-        "results": ["expect", "changes", "within", "now"],
-        "state": ["expect", "within", "now"], "reload-timelines": [], "reload-controls": [], "push": [],
-        "toggle": ["property", "reads"],
-    ]
-
-    /// Actions a role's work (`on-reload:`, `on-push:`) cannot hold: the system runs the process's
-    /// lifecycle around the work itself.
-    static let systemActions: Set<String> = [
-        "launch", "exit", "crash", "background", "suspend", "resume", "foreground", "terminate", "push", "reload-timelines",
-        "reload-controls",
-    ]
-
-    /// Every action name, in a stable order for messages.
-    static let actionNames: [String] = Array(Set(bareActions.keys).union(argumentActions.keys)).sorted()
-
     func decodeSteps(_ node: YAMLNode) -> [ScenarioStep] {
         guard let items = node.items else {
             decoder.error("expected steps as a list, each item starting with '- ', but found \(node.shortDescription).",
@@ -154,7 +120,7 @@ extension ScenarioDecoder {
             defer { actions.decodingSystemWork = false }
             guard let (step, expectError, onlyIn) = decodeAction(item, process: process) else { continue }
             // A notification service extension may ask for widget and control reloads, as iOS lets it.
-            if ScenarioDecoder.systemActions.contains(step.keyword),
+            if ActionKeywords.systemActions.contains(step.keyword),
                !(key == "on-push" && ["reload-timelines", "reload-controls"].contains(step.keyword)) {
                 decoder.error("\(step.keyword) cannot be part of \(key): the system launches, suspends and ends '\(process)' "
                     + "around its work itself.", at: item)
@@ -239,28 +205,28 @@ extension ScenarioDecoder {
             return nil
         }
         if let word = node.scalar {
-            if let step = ScenarioDecoder.bareActions[word] { return (step, nil, nil) }
-            if let modifiers = ScenarioDecoder.argumentActions[word] {
-                let example = ScenarioDecoder.example(of: word, modifiers: modifiers)
+            if let step = ActionKeywords.bareActions[word] { return (step, nil, nil) }
+            if let modifiers = ActionKeywords.argumentActions[word] {
+                let example = ActionKeywords.example(of: word, modifiers: modifiers)
                 decoder.error("'\(word)' needs an argument; write it like - \(process): \(example).", at: node)
             } else {
-                decoder.error("unknown action '\(word)'" + Suggestion.hint(for: word, in: ScenarioDecoder.actionNames),
+                decoder.error("unknown action '\(word)'" + Suggestion.hint(for: word, in: ActionKeywords.actionNames),
                               at: node)
             }
             return nil
         }
         guard let map = MappingReader(node, "the action of '\(process)'", decoder) else { return nil }
         guard let action = selectAction(map, process: process) else { return nil }
-        let modifiers = ScenarioDecoder.argumentActions[action] ?? []
+        let modifiers = ActionKeywords.argumentActions[action] ?? []
         map.rejectUnknownKeys([action] + modifiers + ["expect-error", "only-in", "variants", "context"], in: "the \(action) step")
         let expectError = map["expect-error"].flatMap { decoder.keyword($0, ErrorKind.self, "error kind") }
         let onlyIn = map["only-in"].flatMap(decodeVariantNames)
         let argument = map[action]!
-        if let step = ScenarioDecoder.bareActions[action], argument.scalar.map({ ["true", "True", "TRUE"].contains($0) }) == true,
+        if let step = ActionKeywords.bareActions[action], argument.scalar.map({ ["true", "True", "TRUE"].contains($0) }) == true,
            !argument.isQuoted, !(action == "refresh" && map["merge"] != nil), !(action == "purge-history" && map["expect"] != nil) {
             return (step, expectError, onlyIn)
         }
-        guard ScenarioDecoder.argumentActions[action] != nil else {
+        guard ActionKeywords.argumentActions[action] != nil else {
             decoder.error("'\(action)' takes no argument; write \(action): true, or just - \(process): \(action).",
                           at: argument)
             return nil
@@ -276,10 +242,10 @@ extension ScenarioDecoder {
     /// The one action key of a step's mapping. A key that is both an action and an argument of another
     /// action present (`count` in `{ batch-insert: Note, count: 10 }`) counts as the argument.
     private func selectAction(_ map: MappingReader, process: String) -> String? {
-        var actions = map.keys.filter { ScenarioDecoder.actionNames.contains($0) }
+        var actions = map.keys.filter { ActionKeywords.actionNames.contains($0) }
         if actions.count > 1 {
             actions = actions.filter { candidate in
-                !actions.contains { ScenarioDecoder.argumentActions[$0]?.contains(candidate) == true }
+                !actions.contains { ActionKeywords.argumentActions[$0]?.contains(candidate) == true }
             }
         }
         if actions.count > 1 {
@@ -290,28 +256,12 @@ extension ScenarioDecoder {
         if let action = actions.first { return action }
         let unknown = map.pairs.first { !["expect-error", "only-in", "variants", "context"].contains($0.key.scalar ?? "") }
         if let key = unknown?.key, let word = key.scalar {
-            decoder.error("unknown action '\(word)'" + Suggestion.hint(for: word, in: ScenarioDecoder.actionNames), at: key)
+            decoder.error("unknown action '\(word)'" + Suggestion.hint(for: word, in: ActionKeywords.actionNames), at: key)
         } else {
             decoder.error("the step for '\(process)' has no action; add one, like { save: true, expect-error: conflict }.",
                           at: map.node)
         }
         return nil
-    }
-
-    /// An example of an action with its arguments, for messages.
-    static func example(of action: String, modifiers: [String]) -> String {
-        let examples = [
-            "insert": "{ insert: Note, id: n1, set: { title: A } }", "update": "{ update: n1, set: { title: B } }",
-            "delete": "{ delete: n1 }", "relate": "{ relate: n1, to: t1, via: tags }",
-            "unrelate": "{ unrelate: n1, from: t1, via: tags }", "fetch": "{ fetch: Note }",
-            "batch-insert": "{ batch-insert: Note, count: 1000 }",
-            "batch-update": "{ batch-update: Note, where: \"rank > 2\", set: { pinned: true } }",
-            "batch-delete": "{ batch-delete: Note, where: \"rank > 2\" }", "post": "{ post: notes-changed }",
-            "copy-store": "{ copy-store: backup, with-wal: false }", "open-copy": "{ open-copy: backup }",
-            "read": "{ read: n1, expect: { title: B }, within: 200ms }", "count": "{ count: Note, expect: 3 }",
-            "state": "{ state: n1, expect: { fault: true } }", "results": "{ results: inbox, expect: [n2, n1] }",
-        ]
-        return examples[action] ?? "{ \(action): ... }"
     }
 
     /// `only-in: [fixed]` or `only-in: fixed`: the variants a step runs in (checked against the
