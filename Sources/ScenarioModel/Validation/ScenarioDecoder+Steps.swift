@@ -86,7 +86,7 @@ extension ScenarioDecoder {
     }
 
     /// Checks of a step against the process that takes it.
-    private var fit: StepFit { StepFit(decoder: decoder, processes: processes) }
+    var fit: StepFit { StepFit(decoder: decoder, processes: processes) }
 
     /// Decodes each process's work (`on-reload:`, `on-push:`): a list of its actions, written without the
     /// process name, as steps take them; `only-in:` selects per variant. An `on-push:` whose pushes carry

@@ -19,9 +19,9 @@ extension ScenarioDecoder {
         // Kebab-case is the house style (`fresh-cache`), but a name is a report folder and a `--variant`
         // argument, so any of letters, digits, '-' and '_' will do (`fresh_cache`, `freshCache`).
         if name.isEmpty || name.first == "-" || !name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
-            let suggestion = ScenarioDecoder.kebabCased(name)
+            let suggestion = ScenarioName.kebabCased(name)
             decoder.error("the variant name '\(name)' may hold only letters, digits, '-' and '_' (not first)"
-                + (ScenarioDecoder.isKebabCase(suggestion) ? "; write it like \(suggestion)." : "; rename it, like fresh-cache."), at: keyNode)
+                + (ScenarioName.isKebabCase(suggestion) ? "; write it like \(suggestion)." : "; rename it, like fresh-cache."), at: keyNode)
             valid = false
         }
         var variant = Variant(name: name, location: decoder.location(of: keyNode))
@@ -57,8 +57,8 @@ extension ScenarioDecoder {
                 else { valid = false; continue }
                 let settings = decodeSettings(settingsMap, of: key, allowingRole: false)
                 if let declared = processes.first(where: { $0.name == key })?.settings {
-                    refuseOtherRolesSettings(settingsMap, role: declared.role, process: key)
-                    refuseOtherFrameworksSettings(settingsMap, framework: declared.framework, process: key)
+                    settingsDecoder.refuseOtherRolesSettings(settingsMap, role: declared.role, process: key)
+                    settingsDecoder.refuseOtherFrameworksSettings(settingsMap, framework: declared.framework, process: key)
                 }
                 variant.overrides.append(ProcessOverride(process: key, settings: settings))
             }

@@ -3,13 +3,14 @@ import Foundation
 import Yams
 
 // Why this type spans several files: it is one pass over one file's YAML tree with one error sink, and the
-// scenario language has that many sections and step kinds. Each `ScenarioDecoder+<Section>.swift`
-// decodes one section (the store, a store file to start from, processes, steps, actions, checks,
-// control, variants, model versions, explore, push payloads), so a change to the language touches the
-// file of the section it changes. What needs little or none of the pass's state is a type of its own: a
-// model and its versions (`ModelDecoder`, also used for a file that holds only a model), a process's
-// settings (`SettingsDecoder`, given what it needs with each call) and their values (`NodeDecoder+Settings`),
-// attribute values and the YAML text itself (`NodeDecoder+Values`, `NodeDecoder+Compose`).
+// scenario language has that many sections. Each `ScenarioDecoder+<Section>.swift` decodes one section
+// (processes, steps, control steps, variants, explore, push payloads), so a change to the language touches
+// the file of the section it changes. What needs little or none of the pass's state is a type of its own,
+// given its inputs: a model and its versions (`ModelDecoder`), the store (`StoreDecoder`), a process's
+// settings (`SettingsDecoder`) and their values (`NodeDecoder+Settings`), the actions with an argument and
+// the ledger of objects and copies they are checked against (`ActionDecoder`), the action words
+// (`ActionKeywords`), the checks of a step against its process (`StepFit`), the scenario's name
+// (`ScenarioName`), and the YAML text itself (`NodeDecoder+Values`, `NodeDecoder+Compose`).
 
 /// Decodes and validates one scenario file in a single pass over its composed YAML tree, collecting
 /// every error rather than stopping at the first.
@@ -99,7 +100,7 @@ final class ScenarioDecoder {
         guard let map = MappingReader(root, "the scenario", decoder) else { return nil }
         map.rejectUnknownKeys(Self.topLevelKeys, in: "the scenario")
 
-        let name = decodeName(map)
+        let name = ScenarioName.decode(map, fileName: baseName, decoder: decoder)
         let summary = map.required("summary", in: "the scenario", example: "summary: One line that says what goes wrong")
             .flatMap { decoder.string($0, "a one-line summary") }
         let source = map["source"].flatMap { decoder.string($0, "the address where the bug was reported") }
@@ -161,37 +162,5 @@ final class ScenarioDecoder {
                     line: step.location.line, column: step.location.column)
             }
         }
-    }
-
-    private func decodeName(_ map: MappingReader) -> String? {
-        guard let node = map["name"] else {
-            guard ScenarioDecoder.isKebabCase(baseName) else {
-                decoder.error("the file name '\(baseName)' is not a kebab-case scenario name; "
-                    + "add name: \(ScenarioDecoder.kebabCased(baseName)) or rename the file.", line: 1, column: 1)
-                return nil
-            }
-            return baseName
-        }
-        guard let name = decoder.string(node, "the scenario's kebab-case name") else { return nil }
-        guard ScenarioDecoder.isKebabCase(name) else {
-            decoder.error("the scenario name '\(name)' is not kebab-case; write it like "
-                + "\(ScenarioDecoder.kebabCased(name)) (lowercase words and digits joined by '-').", at: node)
-            return nil
-        }
-        return name
-    }
-
-    /// Lowercase letters and digits in words joined by single hyphens: `refresh-with-infinite-staleness`.
-    static func isKebabCase(_ text: String) -> Bool {
-        let words = text.split(separator: "-", omittingEmptySubsequences: false)
-        return !text.isEmpty && words.allSatisfy { word in
-            !word.isEmpty && word.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber) }
-        }
-    }
-
-    /// A kebab-case spelling of `text`, for suggestions.
-    static func kebabCased(_ text: String) -> String {
-        let folded = Suggestion.fold(text).map { $0.isLetter || $0.isNumber ? $0 : "-" }
-        return String(folded).split(separator: "-").joined(separator: "-")
     }
 }

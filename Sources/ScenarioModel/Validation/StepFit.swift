@@ -94,4 +94,29 @@ struct StepFit {
             break
         }
     }
+
+    /// A process with steps in a sequence has them in no other child of the same `parallel`: which branch
+    /// goes first is the schedule's choice, so its lifecycle and its steps' order would be too (a launch in
+    /// each branch fails in one order only). An App Intent built into the app (`runs-in: app`) involves the
+    /// app too: the system resumes or launches it for the intent's step.
+    func checkSequenceProcesses(_ children: [ScenarioStep]) {
+        guard children.contains(where: { if case .sequence = $0.step { true } else { false } }) else { return }
+        let host = processes.first { $0.settings.role == .host }?.name
+        let appIntents = Set(processes.filter { $0.settings.role == .intent && $0.settings.runsIn == .app }.map(\.name))
+        var seen: [String: Bool] = [:]  // process -> whether a sequence named it
+        for child in children {
+            let isSequence = if case .sequence = child.step { true } else { false }
+            var involved = child.processesInvolved
+            if let host, !involved.isDisjoint(with: appIntents) { involved.insert(host) }
+            for process in involved.sorted() {
+                if let earlier = seen[process], earlier || isSequence {
+                    decoder.error("'\(process)' has steps in two children of this parallel, one of them a sequence: which goes "
+                        + "first is the schedule's choice; put \(process)'s steps in one list.", line: child.location.line,
+                        column: child.location.column)
+                    return
+                }
+                seen[process] = isSequence
+            }
+        }
+    }
 }
