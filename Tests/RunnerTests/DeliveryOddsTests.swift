@@ -46,13 +46,9 @@ import TestSupport
     @Test func exploresRandomSchedulesStillHandItOverAfterThePostersCommit() throws {
         let pool = AgentPool(executable: RunHarness.groupsim, target: 2)
         defer { pool.close() }
-        let scenario = try ScenarioLoader.parse(yaml: Self.yaml, file: "test.yaml")
         var verdicts: [String] = []
         for seed in UInt64(1)...8 {
-            guard let run = scenario.run(variant: "default", seed: seed) else { throw HarnessError("no default run") }
-            var plan = RunPlan(run: run, summary: scenario.summary, mode: .deterministic)
-            plan.schedule = ScheduleSpec(strategy: .seeded)
-            let outcome = ScenarioRunner.execute(plan, options: RunnerOptions(agentExecutable: RunHarness.groupsim, agentPool: pool))
+            let outcome = try RunHarness.single(Self.yaml, mode: .deterministic, seed: seed, pool: pool, strategy: .seeded)
             #expect(outcome.harnessError == nil)
             verdicts.append(OneWorldTests.verdictText(outcome))
         }

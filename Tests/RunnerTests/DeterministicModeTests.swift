@@ -181,12 +181,8 @@ import Trace
           - app: { read: n1, expect: { title: B }, now: true }
         """
         var early = 0, late = 0
-        let scenario = try ScenarioLoader.parse(yaml: yaml, file: "test.yaml")
         for seed in UInt64(1)...10 {
-            var plan = RunPlan(run: try #require(scenario.run(variant: "default", seed: seed)), summary: scenario.summary,
-                               mode: .deterministic)
-            plan.schedule = ScheduleSpec(strategy: strategy)
-            let outcome = ScenarioRunner.execute(plan, options: RunnerOptions(agentExecutable: RunHarness.groupsim))
+            let outcome = try RunHarness.single(yaml, mode: .deterministic, seed: seed, strategy: strategy)
             #expect(outcome.checks.map(\.passed) == [true], "seed \(seed)")
             let steps = outcome.plan.info.steps
             let shareRead = steps[steps.count - 2].index, appRead = steps[steps.count - 1].index

@@ -35,16 +35,22 @@ enum RunHarness {
     /// Every run of `yaml` (one per variant), or only `variant`.
     static func run(_ yaml: String, variant: String? = nil, executable: String = groupsim,
                     stepTimeout: Swift.Duration = .seconds(15), launchTimeout: Swift.Duration = .seconds(15),
-                    mode: RunMode = .realTime, seed: UInt64? = nil, pool: AgentPool? = nil) throws -> [RunOutcome] {
+                    mode: RunMode = .realTime, seed: UInt64? = nil, pool: AgentPool? = nil,
+                    strategy: ScheduleSpec.Strategy? = nil) throws -> [RunOutcome] {
         let scenario = try ScenarioLoader.parse(yaml: yaml, file: "test.yaml")
         let runs = variant.map { name in scenario.run(variant: name, seed: seed).map { [$0] } ?? [] } ?? scenario.runs(seed: seed)
         let options = RunnerOptions(agentExecutable: executable, launchTimeout: launchTimeout, stepTimeout: stepTimeout, agentPool: pool)
-        return runs.map { ScenarioRunner.execute(RunPlan(run: $0, summary: scenario.summary, mode: mode), options: options) }
+        return runs.map { run in
+            var plan = RunPlan(run: run, summary: scenario.summary, mode: mode)
+            // The deterministic mode's schedule: `run`'s weighted choices unless a test asks for another.
+            if let strategy { plan.schedule = ScheduleSpec(strategy: strategy) }
+            return ScenarioRunner.execute(plan, options: options)
+        }
     }
 
     static func single(_ yaml: String, variant: String? = nil, mode: RunMode = .realTime, seed: UInt64? = nil,
-                       pool: AgentPool? = nil) throws -> RunOutcome {
-        let outcomes = try run(yaml, variant: variant, mode: mode, seed: seed, pool: pool)
+                       pool: AgentPool? = nil, strategy: ScheduleSpec.Strategy? = nil) throws -> RunOutcome {
+        let outcomes = try run(yaml, variant: variant, mode: mode, seed: seed, pool: pool, strategy: strategy)
         guard outcomes.count == 1, let outcome = outcomes.first else { throw HarnessError("expected one run, got \(outcomes.count)") }
         return outcome
     }

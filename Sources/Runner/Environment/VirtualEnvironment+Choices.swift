@@ -87,7 +87,7 @@ extension VirtualEnvironment {
         switch step {
         case .parallel(let children): children.compactMap { firstAct(of: $0.step) }.min()
         case .sequence(let children): children.first.flatMap { firstAct(of: $0.step) }
-        default: costs.cost(of: step) > 0 ? costs.cost(of: step) : nil
+        default: Optional(costs.cost(of: step)).flatMap { $0 > 0 ? $0 : nil }
         }
     }
 
