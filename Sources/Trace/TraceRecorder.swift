@@ -46,6 +46,18 @@ public final class TraceRecorder {
     /// Records an event now (CLOCK_MONOTONIC) or at `t`, on behalf of `subject` (the runner
     /// records a process's lifecycle and steps under that process's name) or of its own process.
     /// `start` is when an operation with a duration was invoked (see `TraceEvent.start`).
+    /// How many events it keeps in memory: where the next one goes (`insert(_:step:at:start:as:position:)`).
+    public var count: Int { events.count }
+
+    /// Puts an event it kept in memory at `position` among those recorded before it, as if recorded then:
+    /// what was judged later of a moment already past (a copy's contents, read back once the run is over)
+    /// keeps its place among the events of that moment.
+    public func insert(_ kind: TraceEventKind, step: Int?, at t: UInt64, start: UInt64?, as subject: String?, position: Int) {
+        precondition(fd < 0, "only a recorder that keeps its events in memory inserts")
+        let event = TraceEvent(t: t, start: start, process: subject ?? process, step: step, kind: kind)
+        events.insert(event, at: Swift.min(Swift.max(position, 0), events.count))
+    }
+
     public func record(_ kind: TraceEventKind, step: Int? = nil, at t: UInt64? = nil, start: UInt64? = nil, as subject: String? = nil) {
         let event = TraceEvent(t: t ?? clock(), start: start, process: subject ?? process, step: step, kind: kind)
         guard fd >= 0 else {

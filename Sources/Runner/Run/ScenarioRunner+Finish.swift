@@ -47,6 +47,7 @@ extension ScenarioRunner {
         for store in storesToDump {
             record(.finalStore(try dump(store)))
         }
+        verifyCopiesSetAside()
     }
 
     /// The running processes that have the store `traceName` open (suspended ones included).

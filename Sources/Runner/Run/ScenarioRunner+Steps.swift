@@ -343,7 +343,7 @@ extension ScenarioRunner {
     func afterReply(_ reply: AgentReply, to step: Step, from slot: ProcessSlot, sentAt: UInt64) {
         if case .copyStore(let name, _) = step, reply.error == nil {
             let url = sandbox.copies.appendingPathComponent(name).appendingPathComponent("\(plan.run.store.name).sqlite")
-            verify(url, label: "copy:\(name)", reason: .copy, store: slot.store, since: sentAt)
+            setAside(url, label: "copy:\(name)", store: slot.store, since: sentAt)
         }
     }
 

@@ -115,6 +115,8 @@ public final class ScenarioRunner {
     /// load (`storeDidNotLoad`); `lifecycleExpectationSent` says one was sent or met.
     var lifecycleExpectError: ErrorKind?
     var lifecycleExpectationSent = false
+    /// The copies taken so far, set aside to be read back after the run (`verifyCopiesSetAside()`).
+    var pendingVerifications: [PendingVerification] = []
 
     init(plan: RunPlan, options: RunnerOptions) throws {
         self.plan = plan

@@ -49,13 +49,17 @@ extension ScenarioRunner {
     }
 
     /// Every row of the store file at `url` (read-only, never written), as the snapshot `name`; rows
-    /// are named by the scenario ids the run knows for the store `source` (a copy is named after the
-    /// store it copies), else `Entity#pk`, and carry their primary keys.
+    /// are named by the scenario ids in `names` (the run's for the store, or the store a copy copies),
+    /// else `Entity#pk`, and carry their primary keys.
     func contents(of url: URL, as name: String, namedAfter source: String) throws -> StateSnapshot {
+        try contents(of: url, as: name, names: objects.names(in: source))
+    }
+
+    /// Every row of the store file at `url`, named by `names` (see `contents(of:as:namedAfter:)`).
+    func contents(of url: URL, as name: String, names: [ObjectRef: [String]]) throws -> StateSnapshot {
         let model = try storeModel(of: url)
         let coordinator = try StoreCoordinator(url: url, model: model, options: StoreOptions(readOnly: true))
         let context = coordinator.newBackgroundContext(name: "harness-read")
-        let names = self.objects.names(in: source)
         var objects: [ObjectState] = []
         for entity in model.entityNames {
             // Each entity's own rows: its sub-entities' come with their own entity.
