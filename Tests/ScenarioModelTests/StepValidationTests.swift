@@ -15,6 +15,18 @@ import Testing
                                containing: "unknown process 'widget'; declare it under processes:, or start the step with a declared process (app or share)")
     }
 
+    /// `- deliver: app` puts the action where the process goes (review 98).
+    @Test func anActionWrittenWhereTheProcessGoesShowsTheStep() {
+        Fixture.expectOneError(Fixture.yaml(steps: "  - deliver: share"), line: line, column: 5,
+                               containing: "'deliver' is an action, which a process takes: the step starts with the process, like - share: deliver.")
+    }
+
+    /// A control step's `only-in:` goes beside its word, not inside its argument (review 98).
+    @Test func onlyInInsideAControlStepShowsWhereItGoes() {
+        Fixture.expectOneError(Fixture.yaml(steps: "  - clock: { advance: 3s, only-in: [slow] }"), line: line, column: 27,
+                               containing: "only-in goes beside the step's word, not inside it: - { clock: ..., only-in: [...] }.")
+    }
+
     @Test func unknownActionSuggestsTheNearest() {
         Fixture.expectOneError(Fixture.yaml(steps: "  - app: lanch"), line: line, column: 10,
                                containing: "unknown action 'lanch'; did you mean 'launch'?")

@@ -46,9 +46,15 @@ struct MappingReader {
     }
 
     /// Records "unknown key" for every key outside `known`, with the nearest known key as a suggestion.
-    func rejectUnknownKeys(_ known: [String], in what: String) {
+    /// In the argument of the control step `controlWord`, an `only-in:` is shown where it goes instead.
+    func rejectUnknownKeys(_ known: [String], in what: String, controlWord: String? = nil) {
         for pair in pairs {
             guard let key = pair.key.scalar, !known.contains(key) else { continue }
+            // `- clock: { advance: 3s, only-in: [slow] }`: a control step's variants go beside its word.
+            if key == "only-in", let word = controlWord {
+                decoder.error("only-in goes beside the step's word, not inside it: - { \(word): ..., only-in: [...] }.", at: pair.key)
+                continue
+            }
             decoder.error("unknown key '\(key)' in \(what)" + Suggestion.hint(for: key, in: known), at: pair.key)
         }
     }

@@ -6,7 +6,7 @@ extension ActionDecoder {
     func decodeWorkload(_ node: YAMLNode) -> Step? {
         let what = "the workload"
         guard let map = MappingReader(node, what, decoder) else { return nil }
-        map.rejectUnknownKeys(["processes", "entity", "mix", "rate", "duration", "keys"], in: what)
+        map.rejectUnknownKeys(["processes", "entity", "mix", "rate", "duration", "keys"], in: what, controlWord: "workload")
         sawWorkload = true
         let processesNode = map.required("processes", in: what, example: "processes: [app, share]")
         let processes = processesNode
@@ -57,7 +57,7 @@ extension ActionDecoder {
         let kinds = ["drop-notifications": "for", "delay-notifications": "by", "crash": "during", "hold-notifications": ""]
         let present = map.keys.filter { kinds[$0] != nil }
         guard let kind = present.first else {
-            map.rejectUnknownKeys(Array(kinds.keys).sorted() + kinds.values.filter { !$0.isEmpty }, in: "the fault")
+            map.rejectUnknownKeys(Array(kinds.keys).sorted() + kinds.values.filter { !$0.isEmpty }, in: "the fault", controlWord: "fault")
             if map.keys.allSatisfy({ kinds.values.contains($0) }) {
                 decoder.error("the fault needs one of drop-notifications, delay-notifications, hold-notifications or crash; "
                     + "for example { drop-notifications: app, for: 1s }.", at: node)
@@ -70,10 +70,10 @@ extension ActionDecoder {
         }
         let argumentKey = kinds[kind]!
         if argumentKey.isEmpty {
-            map.rejectUnknownKeys([kind], in: "the \(kind) fault")
+            map.rejectUnknownKeys([kind], in: "the \(kind) fault", controlWord: "fault")
             return processReference(map[kind]!, "a process name").map { .fault(.holdNotifications(process: $0)) }
         }
-        map.rejectUnknownKeys([kind, argumentKey], in: "the \(kind) fault")
+        map.rejectUnknownKeys([kind, argumentKey], in: "the \(kind) fault", controlWord: "fault")
         let process = processReference(map[kind]!, "a process name")
         let example = ["for": "{ drop-notifications: app, for: 1s }", "by": "{ delay-notifications: app, by: 20ms }",
                        "during": "{ crash: share, during: save }"][argumentKey]!

@@ -5,7 +5,7 @@ extension NodeDecoder {
     /// `clock: { advance: 8d }`.
     func clockAdvance(_ node: YAMLNode) -> Step? {
         guard let map = MappingReader(node, "the clock step, like clock: { advance: 8d }", self) else { return nil }
-        map.rejectUnknownKeys(["advance"], in: "the clock step")
+        map.rejectUnknownKeys(["advance"], in: "the clock step", controlWord: "clock")
         return map.required("advance", in: "the clock step", example: "clock: { advance: 8d }")
             .flatMap { duration($0, "advance", limit: Limits.simulatedTime) }
             .map { Step.advanceClock(by: $0) }

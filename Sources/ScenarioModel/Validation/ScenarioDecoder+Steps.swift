@@ -70,6 +70,13 @@ extension ScenarioDecoder {
             base.context = context
             return [base] + versions
         }
+        // `- deliver: app`: an action written where the process goes.
+        if ActionKeywords.actionNames.contains(key), !processNames.contains(key) {
+            let process = first.value.scalar.flatMap { processNames.contains($0) ? $0 : nil } ?? processNames.first ?? "app"
+            decoder.error("'\(key)' is an action, which a process takes: the step starts with the process, "
+                + "like - \(process): \(key).", at: first.key)
+            return []
+        }
         decoder.error("unknown process '\(key)'" + Suggestion.hint(
             for: key, in: processNames + ScenarioDecoder.controlKeywords,
             otherwise: "declare it under processes:, or start the step with a declared process "
