@@ -160,7 +160,7 @@ extension AgentProcess {
     /// deterministic mode, inside `parallel`) is left pending: the runner waits for the lock while the
     /// holder acts, as SQLite's busy handler waits in real time, and the purge runs again first.
     func purgeAfterRefresh() {
-        guard settings.purge != .none && !pendingPurge else { return }
+        guard settings.own.purgesAfterMerge && !pendingPurge else { return }
         do {
             try purgeHistory(settings.purge)
         } catch {

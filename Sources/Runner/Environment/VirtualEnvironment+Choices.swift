@@ -77,8 +77,7 @@ extension VirtualEnvironment {
 
     /// Whether handling a notification makes `process` write: a history merge followed by a purge.
     private func handlingWrites(_ process: String) -> Bool {
-        guard let settings = runner.slots[process]?.process.settings else { return false }
-        return settings.refresh == .history && settings.purge != .none
+        runner.slots[process]?.process.settings.purgesAfterMerge ?? false
     }
 
     /// How long after it starts a `parallel` or a list of steps first acts: its earliest child's, or first

@@ -117,6 +117,10 @@ public struct ProcessSettings: Sendable, Hashable, Codable {
     /// the app is not running.
     public var tappedIn: String? { control ?? widgetButton }
 
+    /// Whether its refresh writes: a history merge is followed by a purge (`purge:`), which takes the
+    /// write lock. The agent purges by it, and the deterministic mode weighs a handling's odds by it.
+    public var purgesAfterMerge: Bool { refresh == .history && purge != .none }
+
     /// The defaults for a role: every setting's first listed value, and `storage: own` for `watch`; a
     /// SwiftData process's refreshes follow the store's remote-change notification, as SwiftData apps
     /// observe (`NSPersistentStoreRemoteChange`; `ModelContainer`'s own since iOS 27).
