@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import SharedStore
 import Trace
@@ -52,7 +53,7 @@ extension AgentProcess {
         if let ensemble { return ensemble }
         let directory = URL(fileURLWithPath: config.transferDirectory)
         let transfer = DirectoryTransfer(directory: directory, latency: Double(settings.syncLatencyNanos) / 1e9, clock: clock)
-        let made = SyncEnsemble(store: coordinator, transfer: transfer, storeName: config.process)
+        let made = SyncEnsemble(store: coordinator, transfer: transfer, storeName: config.process, identifiers: config.syncIdentifiers)
         publishedNames = PublishedNames(transferDirectory: directory)
         made.interruption = { [weak self] stage in
             guard stage == .beforeUpload, let self, let ensemble = self.ensemble else { return }
@@ -91,5 +92,14 @@ extension AgentProcess {
                 }
             }
         }
+    }
+}
+
+extension AgentConfig {
+    /// Random in real time, as on a device. In the deterministic mode drawn from this launch's own seed
+    /// (the process's seed mixed with its launch count), so a replay writes the same identifiers.
+    var syncIdentifiers: SyncIdentifiers {
+        guard virtualStart != nil else { return .random }
+        return .seeded(StableHash.splitMix64(seed ^ StableHash.fnv1a64("sync-identifiers:\(launchCount)")))
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 @testable import ScenarioModel
 import Testing
 

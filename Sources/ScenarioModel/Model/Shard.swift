@@ -1,3 +1,5 @@
+import Basics
+
 /// One machine's share of a CI matrix: `--shard 2/4` is the second of four.
 ///
 /// Numbered from 1, as GitHub Actions matrices, Jest and Playwright count shards. Runs are split by a

@@ -1,3 +1,5 @@
+import Basics
+
 /// How every random seed of a run derives from one root seed.
 ///
 /// The root seed is the CLI's `--seed`, else the file's `seed:`, else 1. From it:

@@ -17,10 +17,13 @@ struct SyncStamp: Comparable {
 final class SyncEngine {
     let core: StoreCore
     let syncModel: SyncModel
+    /// Where a row without a `uuid` value gets its global identifier.
+    var identifiers: SyncIdentifiers
     var db: SQLiteConnection { core.writer }
 
-    init(core: StoreCore) {
+    init(core: StoreCore, identifiers: SyncIdentifiers) {
         self.core = core
+        self.identifiers = identifiers
         syncModel = SyncModel(core.model)
     }
 
@@ -93,12 +96,14 @@ final class SyncEngine {
     }
 
     /// A row's global identifier, recording one when it has none yet: its `uuid` value when that is not
-    /// already another row's identifier, otherwise a new random one.
+    /// already another row's identifier, otherwise a new one from `identifiers`.
     func identifier(_ entity: EntityInfo, _ primaryKey: Int64, values: [Value]) throws -> String {
         if let identifier = try mappedIdentifier(entity, primaryKey) { return identifier }
-        var identifier = UUID().uuidString
+        let identifier: String
         if let candidate = uuidIdentifier(entity, values), try mappedKey(entity, candidate) == nil {
             identifier = candidate
+        } else {
+            identifier = identifiers.next().uuidString
         }
         try setMapping(entity, primaryKey, identifier)
         return identifier

@@ -52,12 +52,15 @@ public final class SyncEnsemble {
     ///   - transfer: the ensemble's shared file location.
     ///   - storeName: the readable prefix of the store's ensemble identifier (letters, digits, `-`, `_`).
     ///   - clock: stamps of the baseline and export times; local changes carry their history timestamps.
-    public init(store: StoreCoordinator, transfer: any TransferService, storeName: String, clock: (any StoreClock)? = nil) {
+    ///   - identifiers: where new global identifiers and the store identifier's suffix come from (random,
+    ///     as on a device, unless a deterministic run seeds them).
+    public init(store: StoreCoordinator, transfer: any TransferService, storeName: String, clock: (any StoreClock)? = nil,
+                identifiers: SyncIdentifiers = .random) {
         self.store = store
         self.transfer = transfer
         self.storeName = storeName
         self.clock = clock ?? store.clock
-        engine = SyncEngine(core: store.core)
+        engine = SyncEngine(core: store.core, identifiers: identifiers)
     }
 
     /// The store's identifier in the ensemble (`watch-1A2B3C4D`), or nil before it leeches. Kept in the
@@ -227,7 +230,7 @@ public final class SyncEnsemble {
 
     private func makeStoreIdentifier() -> String {
         let safe = String(storeName.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "_" })
-        return "\(safe.isEmpty ? "store" : safe)-\(UUID().uuidString.prefix(8))"
+        return "\(safe.isEmpty ? "store" : safe)-\(engine.identifiers.next().uuidString.prefix(8))"
     }
 
     private func interrupt(_ stage: SyncStage) throws {

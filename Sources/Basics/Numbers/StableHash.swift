@@ -1,4 +1,3 @@
-import Basics
 import Foundation
 
 /// Deterministic hashing and mixing, identical in every process and on every run.
@@ -26,14 +25,9 @@ public enum StableHash {
         z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
         return z ^ (z >> 31)
     }
-}
 
-extension Value {
-    /// A UUID derived from a scenario object id and an attribute name (version 4 bits set, but
-    /// deterministic): the same id gives the same UUID in every process and on every run.
-    public static func derivedUUID(objectID: String, attribute: String) -> Value {
-        let high = StableHash.splitMix64(StableHash.fnv1a64("uuid:\(attribute):\(objectID)"))
-        let low = StableHash.splitMix64(high)
+    /// A version-4-shaped UUID whose bits are `high` then `low` (the version and variant bits overwritten).
+    public static func uuid(high: UInt64, low: UInt64) -> UUID {
         var bytes = [UInt8](repeating: 0, count: 16)
         for index in 0..<8 {
             bytes[index] = UInt8(truncatingIfNeeded: high >> (8 * (7 - index)))
@@ -41,8 +35,7 @@ extension Value {
         }
         bytes[6] = (bytes[6] & 0x0f) | 0x40
         bytes[8] = (bytes[8] & 0x3f) | 0x80
-        let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                               bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
-        return .uuid(uuid)
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 }
