@@ -91,6 +91,10 @@ final class RealTimeEnvironment: RunEnvironment {
         throw runner.failure("the agent yielded on a lock, which only the deterministic mode asks of it", process: slot.name)
     }
 
+    /// Every command is sent as it is: the other processes act beside it.
+    func performAlone(_ command: AgentCommand, on slot: ProcessSlot, expectError: ErrorKind?,
+                      timeout: Swift.Duration?) throws(HarnessFailure) -> AgentReply? { nil }
+
     func orderTogether(_ children: [RunPlan.PlannedStep]) -> [RunPlan.PlannedStep] { children }
 
     /// Runs the children side by side (`RealTimeTogether`).

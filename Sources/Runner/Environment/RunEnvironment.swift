@@ -78,6 +78,12 @@ protocol RunEnvironment: AnyObject {
     /// or the busy timeout passes) and returns the reply of its last attempt.
     func waitForLock(_ command: AgentCommand, on slot: ProcessSlot, expectError: ErrorKind?) throws(HarnessFailure) -> AgentReply
 
+    /// A command of a step outside `parallel`, when the environment carries it out itself: the
+    /// deterministic mode holds a long write's commit while what falls due meanwhile happens
+    /// (`VirtualEnvironment.performHoldingCommit`). Nil: the runner sends it as it is.
+    func performAlone(_ command: AgentCommand, on slot: ProcessSlot, expectError: ErrorKind?,
+                      timeout: Swift.Duration?) throws(HarnessFailure) -> AgentReply?
+
     /// After a `deliver` outside `parallel`: the step lasts until what its refreshes wait for is over (a
     /// purge waiting for another process's lock), as its reply does in real time.
     func waitForRefreshes(of slot: ProcessSlot) throws(HarnessFailure)

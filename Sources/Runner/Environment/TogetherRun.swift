@@ -424,6 +424,8 @@ final class TogetherRun {
             }
             // A held write commits before a wait whose timeout comes later gives up.
             if let commit = committing.map(\.due).min(), waiting.allSatisfy({ commit <= $0.deadline }) {
+                // What falls due before it happens at its moment, the store read as it was.
+                try env.passMoments(before: commit) { busyWithCommands }
                 try env.advanceTime(to: Swift.max(commit, now))
                 try commitDue(by: now)
                 continue

@@ -130,6 +130,9 @@ extension ScenarioRunner {
                 last = time.now >= deadline
             }
         }
+        if runningTogether == 0, let reply = try env.performAlone(command, on: slot, expectError: expectError, timeout: timeout) {
+            return reply
+        }
         let reply = try send(command, to: slot, expectError: expectError, timeout: timeout, lockWaits: env.lockWaits(for: command))
         guard reply.status == .blocked else { return reply }
         return try env.waitForLock(command, on: slot, expectError: expectError)

@@ -1,0 +1,64 @@
+import Agent
+import Basics
+import ScenarioModel
+import Trace
+
+// A write outside `parallel` in the deterministic mode. One agent acts at a time, so a step that lasts
+// (a batch insert of 20,000 rows takes 100 ms) ran whole before anything that fell due meanwhile: a
+// delayed notification falling due 40 ms into it was handed over after its commit, and the merge it ran
+// read the batch's rows, where in real time the receiver merges beside the batch and reads the store
+// as it was before it. Such a write now holds its commit until its cost has passed, as a write among
+// the children of `parallel` does (`TogetherRun`), and what falls due meanwhile happens at its moment.
+
+extension VirtualEnvironment {
+    /// A write that commits at its end (`StepEffect.WriteLock.commits`), when a timer of another process
+    /// falls due before its cost has passed (a delayed notification, a drop window's end, a poll): the
+    /// write holds its commit, and until the commit each timer fires at its moment and each idle process
+    /// handles what was delivered to it (`handOverOverdue`), reading the store as it was. Nil otherwise:
+    /// the runner sends the command as it is, so a file without such a moment replays as before.
+    func performAlone(_ command: AgentCommand, on slot: ProcessSlot, expectError: ErrorKind?,
+                      timeout: Swift.Duration?) throws(HarnessFailure) -> AgentReply? {
+        guard case .perform(let step, _) = command, step.effect.writeLock == .commits else { return nil }
+        let outer = commandsUnderWay
+        commandsUnderWay = { [slot.name] }
+        defer { commandsUnderWay = outer }
+        guard let timer = nextTimer(), timer < time.now.addingClamped(costs.cost(of: command)) else { return nil }
+        let timeout = timeout ?? runner.options.stepTimeout
+        let seq = try runner.write(command, to: slot, expectError: expectError, lockWaits: lockWaits(for: command),
+                                   holdsCommit: true)
+        let reply = try runner.awaitReply(seq, from: slot, timeout: timeout)
+        if reply.status == .blocked {
+            commandsUnderWay = outer
+            return try waitForLock(command, on: slot, expectError: expectError)
+        }
+        guard reply.commitHeld == true else { return reply }
+        let due = (reply.virtualEnd ?? time.now).addingClamped(costs.held(command, rows: reply.heldRows ?? 0))
+        try passMoments(before: due) { [slot.name] }
+        try advanceTime(to: Swift.max(due, time.now))
+        actingAt = due
+        let committed: AgentReply
+        do {
+            defer { actingAt = nil }
+            // The write's own reply has answered its expected error, as a held write's in `parallel`.
+            let commitSeq = try runner.write(.commitHeld, to: slot, expectError: nil)
+            committed = try runner.awaitReply(commitSeq, from: slot, timeout: timeout)
+        }
+        // A process whose purge met the write's lock meanwhile gets it now.
+        try retryBackgroundWaits()
+        return committed
+    }
+
+    /// Until `end`, while writes are under way: each timer fires at its moment, and each process not
+    /// `busy` with a command handles what was delivered to it once it has had it `CostModel.delivery`
+    /// (`handOverOverdue`), as in real time beside the writes.
+    func passMoments(before end: UInt64, busy: () -> Set<String>) throws(HarnessFailure) {
+        var passed: UInt64?
+        while let moment = [nextTimer(), nextHandOver(besides: busy())].compactMap({ $0 }).min(), moment < end {
+            // A moment that brought nothing about (its process could not take it) is not waited on again.
+            if let passed, moment <= passed { break }
+            passed = moment
+            try advanceTime(to: Swift.max(moment, time.now))
+            try handOverOverdue(actingAt: time.now, besides: busy())
+        }
+    }
+}
