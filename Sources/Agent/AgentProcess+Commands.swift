@@ -101,7 +101,7 @@ extension AgentProcess {
         // back to the runner after a few hundred of them, and both sides would block writing.
         if case .advanceClock(let nanos) = request.command {
             // A process waiting in a purge reads no request until the wait is over.
-            if pendingPurge { deferredWork.append(.advanceClock(nanos: nanos)) } else { try? execute(request.command, into: &outcome) }
+            if pendingPurge { purgeWait.postpone(.advanceClock(nanos: nanos)) } else { try? execute(request.command, into: &outcome) }
             return
         }
         // A write among the children of `parallel` in the deterministic mode keeps its transaction open.
@@ -123,7 +123,7 @@ extension AgentProcess {
             }
             // The step said it would fail; that it succeeded is what the check records (once its purge,
             // waiting for a lock, has succeeded, when one is).
-            if let expected = request.expectError, !metExpectedError, purgeExpectation == nil {
+            if let expected = request.expectError, !metExpectedError, purgeWait.expectation == nil {
                 record(.check(CheckRecord(kind: .expectError, subject: expected.rawValue, passed: false, withinNanos: 0)))
             }
             var answer = AgentReply(seq: request.seq, status: .ok, inserted: outcome.inserted,
@@ -299,23 +299,18 @@ extension AgentProcess {
     /// yields again while the lock is held, fails with `busy` once the runner waited out the busy timeout
     /// (`LockWaitHandling.fail`), or purges.
     ///
-    /// The outcome is the expectation's of the step whose refresh ran the purge (`purgeExpectation`): its
+    /// The outcome is the expectation's of the step whose refresh ran the purge (`PurgeWait.expectation`): its
     /// error expected, or its success an unmet expectation.
     func retryPendingPurge() {
-        let expectation = purgeExpectation
         do {
             try purgeHistory(settings.purge)
-            pendingPurge = false
-            purgeExpectation = nil
-            if let expectation {
+            if let expectation = purgeWait.end() {
                 trace.record(.check(CheckRecord(kind: .expectError, subject: expectation.kind.rawValue, passed: false, withinNanos: 0)),
                              step: expectation.step)
             }
         } catch {
             if refreshYields(error) { return }
-            pendingPurge = false
-            purgeExpectation = nil
-            record(.error(errorRecord(error, expected: expectation?.kind)))
+            record(.error(errorRecord(error, expected: purgeWait.end()?.kind)))
         }
     }
 
@@ -324,8 +319,8 @@ extension AgentProcess {
     /// order. A refresh whose own purge meets the lock stops it again.
     func resumeAfterPurge() {
         if !pendingPurge && inbox.count > 0 { handleNotifications() }
-        while !pendingPurge, !deferredWork.isEmpty {
-            switch deferredWork.removeFirst() {
+        while let work = purgeWait.nextPostponed() {
+            switch work {
             case .refresh(let reason): runRefresh(reason: reason)
             case .advanceClock(let nanos): clock.advance(byNanos: nanos)
             }

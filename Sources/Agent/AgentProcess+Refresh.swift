@@ -18,7 +18,7 @@ extension AgentProcess {
         // (a poll, an activation) is answered after it, once however often it asked (a run loop's timer
         // fires once for the fires it missed). The final view is not.
         if pendingPurge && reason != .final {
-            if !deferredWork.contains(.refresh(reason)) { deferredWork.append(.refresh(reason)) }
+            purgeWait.postpone(.refresh(reason))
             return
         }
         var result = RefreshRecord(strategy: RefreshKind(settings.refresh), reason: reason)

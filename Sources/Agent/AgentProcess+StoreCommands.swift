@@ -165,9 +165,9 @@ extension AgentProcess {
             try purgeHistory(settings.purge)
         } catch {
             if refreshYields(error) {
-                pendingPurge = true
                 // The step under way, when it expects an error its refresh may meet, is decided by the purge.
-                if let expectedError, !metExpectedError { purgeExpectation = (expectedError, expectationStep) }
+                let deciding = expectedError.flatMap { metExpectedError ? nil : PurgeWait.Expectation(kind: $0, step: expectationStep) }
+                purgeWait.begin(deciding: deciding)
             } else {
                 recordRefreshError(error)
             }

@@ -6,7 +6,7 @@ import Trace
 
 // Why this type spans several files: an agent is one thread's state (its store, view, identities, held
 // write) acted on by many commands. The state that can be a value is one, tested on its own
-// (`ObjectIdentities`, `CommitTimes`, `HeldWrite`); the rest is split by concern: the command switch
+// (`ObjectIdentities`, `CommitTimes`, `HeldWrite`, `PurgeWait`); the rest is split by concern: the command switch
 // (`+Execute`), requests and replies (`+Commands`), saves, checks, refresh strategies, store commands,
 // sync, opening the store and its events, model versions, the driver loop (`Loop/AgentDriver.swift`)
 // and a standby agent's warm-up (`Loop/AgentWarmUp.swift`).
@@ -117,21 +117,16 @@ public final class AgentProcess {
     var lockWaitHandling: LockWaitHandling?
     /// Whether the running command may yield on a lock itself (`AgentCommand.yieldsOnLockWait`).
     var commandMayYield = false
-    /// A history refresh's purge met another process's lock and yielded (the deterministic mode, inside
-    /// `parallel`): it is tried again before the next request's command, which waits behind it.
-    var pendingPurge = false
-    /// What the process was asked to do while a purge waited for a lock (a timer's or an activation's
-    /// refresh, a clock advance): it is in SQLite's busy handler in real time, reading neither its timer nor
-    /// its requests, and does them once the wait is over, in the order asked (`resumeAfterPurge()`).
-    var deferredWork: [DeferredWork] = []
+    /// A history refresh's purge that met another process's lock and yielded (the deterministic mode,
+    /// inside `parallel`): it is tried again before the next request's command, which waits behind it, and
+    /// what the process was asked meanwhile waits for it.
+    var purgeWait = PurgeWait()
+    var pendingPurge: Bool { purgeWait.isPending }
     /// The error the running step expects (`AgentRequest.expectError`).
     var expectedError: ErrorKind?
     /// Whether the running command met the error its step expects in a refresh it ran (an activation's
     /// history merge meeting an expired token), recorded rather than thrown.
     var metExpectedError = false
-    /// The error the step whose refresh left a purge waiting for a lock expects, and that step: the purge's
-    /// outcome decides it (`retryPendingPurge()`), after the step's reply.
-    var purgeExpectation: (kind: ErrorKind, step: Int?)?
     /// Real time: the file holds this process's notifications until its `deliver` (`AgentRequest
     /// .notificationsHeld`, as of the last request): the run loop leaves what arrives to that step.
     var notificationsHeld = false
@@ -245,12 +240,4 @@ public final class AgentProcess {
     func record(_ kind: TraceEventKind, start: UInt64? = nil, at t: UInt64? = nil) {
         trace.record(kind, step: currentStep, at: t, start: start)
     }
-}
-
-/// Work a process takes up once the purge it waits in (`AgentProcess.pendingPurge`) is over.
-enum DeferredWork: Equatable {
-    /// A refresh a timer or an activation asked for.
-    case refresh(RefreshReason)
-    /// A `clock: advance`: the purge's cutoff was taken on the clock before it.
-    case advanceClock(nanos: UInt64)
 }
