@@ -13,7 +13,8 @@ extension AgentProcess {
             record(.note("\(config.process): sync is off (no process has sync: transfer with this store); nothing exchanged"))
             return
         }
-        let ensemble = try currentEnsemble()
+        let member = currentMember()
+        let ensemble = member.ensemble
         var result = RefreshRecord(strategy: .sync, reason: leechOnly ? .leech : .step)
         record(.refreshStarted(result))
         // The first sync leeches first, in a COMMIT of its own (a baseline export, no import): the
@@ -30,8 +31,8 @@ extension AgentProcess {
         result.inserted = changes.inserted.count
         result.updated = changes.updated.count
         result.deleted = changes.deleted.count
-        bindImportedObjects(ensemble, into: &outcome)
-        outcome.globalIDs.merge(ownGlobals(ensemble)) { $1 }
+        outcome.aliases.merge(member.bindImported(into: &ids, known: globalIDs)) { $0 + $1 }
+        outcome.globalIDs.merge(member.globals(of: ids)) { $1 }
         recordBatch(.syncImport, changes.inserted, operation: .insert)
         recordBatch(.syncImport, changes.updated, operation: .update)
         recordBatch(.syncImport, changes.deleted, operation: .delete)
@@ -46,52 +47,13 @@ extension AgentProcess {
         }
     }
 
-    /// The ensemble, made once: a directory transfer with the run's latency on the simulated clock. Before
-    /// it uploads a change set, the process publishes the global identifiers of its objects by scenario id
-    /// (`PublishedNames`), for a peer that imports the change set before the runner has this reply.
-    private func currentEnsemble() throws -> SyncEnsemble {
-        if let ensemble { return ensemble }
-        let directory = URL(fileURLWithPath: config.transferDirectory)
-        let transfer = DirectoryTransfer(directory: directory, latency: Double(settings.syncLatencyNanos) / 1e9, clock: clock)
-        let made = SyncEnsemble(store: coordinator, transfer: transfer, storeName: config.process, identifiers: config.syncIdentifiers)
-        publishedNames = PublishedNames(transferDirectory: directory)
-        made.interruption = { [weak self] stage in
-            guard stage == .beforeUpload, let self, let ensemble = self.ensemble else { return }
-            self.publishedNames?.publish(self.ownGlobals(ensemble))
-        }
-        ensemble = made
-        return made
-    }
-
-    /// The global identifier of each object of this process's by scenario id.
-    private func ownGlobals(_ ensemble: SyncEnsemble) -> [String: String] {
-        var globals: [String: String] = [:]
-        for (name, id) in ids.byName where !id.isTemporary {
-            if let global = try? ensemble.globalIdentifier(of: id) { globals[name] = global }
-        }
-        return globals
-    }
-
-    /// Binds scenario ids to the rows that carry their global identifiers in this store; a second
-    /// row of one scenario object (a duplicate) is reported as an alias.
-    private func bindImportedObjects(_ ensemble: SyncEnsemble, into outcome: inout CommandOutcome) {
-        // What the runner knows, and what peers published that it may not know yet.
-        let known = globalIDs.merging(publishedNames?.read() ?? [:]) { runner, published in
-            runner + published.filter { !runner.contains($0) }
-        }
-        for (name, globals) in known.sorted(by: { $0.key < $1.key }) {
-            for global in globals {
-                guard let id = try? ensemble.object(forGlobalIdentifier: global) else { continue }
-                if let bound = ids[name], !bound.isTemporary {
-                    if bound != id {
-                        ids.alias(name, to: id)
-                        outcome.aliases[name, default: []].append(ObjectRef(entity: id.entity, pk: id.primaryKey))
-                    }
-                } else {
-                    ids.bind(name, to: id)
-                }
-            }
-        }
+    /// The membership, made at the first exchange; it publishes this process's identities as they are
+    /// at each upload.
+    private func currentMember() -> SyncMember {
+        if let syncMember { return syncMember }
+        let member = SyncMember(store: coordinator, config: config, clock: clock) { [weak self] in self?.ids }
+        syncMember = member
+        return member
     }
 }
 

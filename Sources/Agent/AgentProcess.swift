@@ -92,9 +92,7 @@ public final class AgentProcess {
     /// in-memory one after a fallback (which no other process reads).
     var committedStoreName: String { inMemoryFallback ? "memory:\(config.process)" : config.store.traceName }
     /// This store's membership of the ensemble, made at the first `sync` or `leech`.
-    var ensemble: SyncEnsemble?
-    /// The run's record of global identifiers by scenario id, beside the change sets (`PublishedNames`).
-    var publishedNames: PublishedNames?
+    var syncMember: SyncMember?
     /// The runner's scenario id -> global identifiers, as of the last `sync`/`leech` request.
     var globalIDs: [String: [String]] = [:]
 
@@ -224,7 +222,7 @@ public final class AgentProcess {
         inspectorStore = nil
         openedCopy?.close()
         openedCopy = nil
-        ensemble = nil
+        syncMember = nil
         namedContexts = [:]
         contextOverride = nil
         coordinator.close()
