@@ -21,6 +21,12 @@ import Testing
                                containing: "'deliver' is an action, which a process takes: the step starts with the process, like - share: deliver.")
     }
 
+    /// One that needs an argument is shown with one, not as a bare word that then asks for it.
+    @Test func anActionWithAnArgumentWrittenWhereTheProcessGoesShowsItsArgument() {
+        Fixture.expectOneError(Fixture.yaml(steps: "  - insert: { entity: Note }"), line: line, column: 5,
+                               containing: "'insert' is an action, which a process takes: the step starts with the process, like - app: { insert: ")
+    }
+
     /// A control step's `only-in:` goes beside its word, not inside its argument (review 98).
     @Test func onlyInInsideAControlStepShowsWhereItGoes() {
         Fixture.expectOneError(Fixture.yaml(steps: "  - clock: { advance: 3s, only-in: [slow] }"), line: line, column: 27,

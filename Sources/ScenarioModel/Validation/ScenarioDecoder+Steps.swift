@@ -73,8 +73,10 @@ extension ScenarioDecoder {
         // `- deliver: app`: an action written where the process goes.
         if ActionKeywords.actionNames.contains(key), !processNames.contains(key) {
             let process = first.value.scalar.flatMap { processNames.contains($0) ? $0 : nil } ?? processNames.first ?? "app"
+            // An action with an argument is shown with one, as it must be written.
+            let action = ActionKeywords.argumentActions[key].map { ActionKeywords.example(of: key, modifiers: $0) } ?? key
             decoder.error("'\(key)' is an action, which a process takes: the step starts with the process, "
-                + "like - \(process): \(key).", at: first.key)
+                + "like - \(process): \(action).", at: first.key)
             return []
         }
         decoder.error("unknown process '\(key)'" + Suggestion.hint(
