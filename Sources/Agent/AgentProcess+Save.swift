@@ -66,6 +66,9 @@ extension AgentProcess {
             objects: objects, conflictResolved: !result.conflicts.isEmpty,
             conflicted: result.conflicts.map { ids.name(of: $0.object) }.sorted())
         if heldWrite != nil {
+            // Held for the runner, a save holds the lock the longer the more objects it writes: each beyond
+            // the first, which the cost of its commit covers (`AgentReply.heldRows`).
+            if heldWrite?.heldForRunner == true { heldWrite?.rows += Swift.max(result.changes.count - 1, 0) }
             hold(commit, made, notifies: settings.notify)
             return
         }

@@ -40,8 +40,9 @@ struct HeldWrite {
     /// (properties per object, and the objects deleted), never judged as what others committed.
     var edits: [ObjectID: Set<String>] = [:]
     var deleted: Set<ObjectID> = []
-    /// Rows a batch update or delete changed, and history changes a purge deleted, inside it: a write
-    /// among the children of `parallel` holds the lock that much longer (`AgentReply.heldRows`).
+    /// Rows a batch update or delete changed, history changes a purge deleted, and objects a save held for
+    /// the runner wrote beyond its first, inside it: a write the runner holds (the deterministic mode)
+    /// holds the lock that much longer (`AgentReply.heldRows`).
     var rows = 0
     /// Whether the runner holds this write open (a write among the children of `parallel` in the
     /// deterministic mode), not the file's own `begin-write`.

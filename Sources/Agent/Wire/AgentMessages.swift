@@ -169,8 +169,9 @@ public struct AgentReply: Sendable, Hashable, Codable {
     /// Deterministic mode: the write (sent with `AgentRequest.holdsCommit`) is done and its transaction is
     /// open, holding the write lock, until `commitHeld`; what it inserted and deleted comes with that reply.
     public var commitHeld: Bool?
-    /// With `commitHeld`: the rows a batch update or delete changed, or the history changes a purge
-    /// deleted, which the write holds the lock for besides its commit (`CostModel.held(_:rows:)`).
+    /// With `commitHeld`: the rows a batch update or delete changed, the history changes a purge deleted,
+    /// or the objects a save wrote beyond its first, which the write holds the lock for besides its commit
+    /// (`CostModel.held(_:rows:)`).
     public var heldRows: Int?
     /// The objects with changes in any of the process's contexts that no save has committed yet (nil when
     /// none), after the command: what the process loses if it ends now.

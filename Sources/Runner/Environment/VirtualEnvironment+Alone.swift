@@ -7,22 +7,28 @@ import Trace
 // (a batch insert of 20,000 rows takes 100 ms) ran whole before anything that fell due meanwhile: a
 // delayed notification falling due 40 ms into it was handed over after its commit, and the merge it ran
 // read the batch's rows, where in real time the receiver merges beside the batch and reads the store
-// as it was before it. Such a write now holds its commit until its cost has passed, as a write among
-// the children of `parallel` does (`TogetherRun`), and what falls due meanwhile happens at its moment.
+// as it was before it. And a write whose rows only its agent learns (a batch update's, a purge's history
+// changes, a save's objects) cost a commit whatever it wrote. Such a write now holds its commit until
+// its cost, its rows counted, has passed, as a write among the children of `parallel` does
+// (`TogetherRun`), and what falls due meanwhile happens at its moment.
 
 extension VirtualEnvironment {
-    /// A write that commits at its end (`StepEffect.WriteLock.commits`), when a timer of another process
-    /// falls due before its cost has passed (a delayed notification, a drop window's end, a poll): the
-    /// write holds its commit, and until the commit each timer fires at its moment and each idle process
-    /// handles what was delivered to it (`handOverOverdue`), reading the store as it was. Nil otherwise:
-    /// the runner sends the command as it is, so a file without such a moment replays as before.
+    /// A write that commits at its end (`StepEffect.WriteLock.commits`) holds its commit until its cost has
+    /// passed, its rows counted (`CostModel.held`, with the rows its reply says it wrote), and until the
+    /// commit each timer of another process fires at its moment (a delayed notification, a drop window's
+    /// end, a poll), and each idle process handles what was delivered to it since the write began
+    /// (`handOverOverdue`), reading the store as it was. So does every save, batch update or delete and
+    /// purge, whose rows only the agent learns; a batch insert, whose rows the file gives, holds only when a
+    /// timer falls due within its cost. Nil otherwise: the runner sends the command as it is.
     func performAlone(_ command: AgentCommand, on slot: ProcessSlot, expectError: ErrorKind?,
                       timeout: Swift.Duration?) throws(HarnessFailure) -> AgentReply? {
         guard case .perform(let step, _) = command, step.effect.writeLock == .commits else { return nil }
         let outer = commandsUnderWay
         commandsUnderWay = { [slot.name] }
         defer { commandsUnderWay = outer }
-        guard let timer = nextTimer(), timer < time.now.addingClamped(costs.cost(of: command)) else { return nil }
+        let sizedByAgent = step.effect.cost == .commit
+        guard sizedByAgent || (nextTimer().map { $0 < time.now.addingClamped(costs.cost(of: command)) } ?? false) else { return nil }
+        let began = time.now
         let timeout = timeout ?? runner.options.stepTimeout
         let seq = try runner.write(command, to: slot, expectError: expectError, lockWaits: lockWaits(for: command),
                                    holdsCommit: true)
@@ -33,7 +39,7 @@ extension VirtualEnvironment {
         }
         guard reply.commitHeld == true else { return reply }
         let due = (reply.virtualEnd ?? time.now).addingClamped(costs.held(command, rows: reply.heldRows ?? 0))
-        try passMoments(before: due) { [slot.name] }
+        try passMoments(before: due, routedSince: began) { [slot.name] }
         try advanceTime(to: Swift.max(due, time.now))
         actingAt = due
         let committed: AgentReply
@@ -51,14 +57,15 @@ extension VirtualEnvironment {
     /// Until `end`, while writes are under way: each timer fires at its moment, and each process not
     /// `busy` with a command handles what was delivered to it once it has had it `CostModel.delivery`
     /// (`handOverOverdue`), as in real time beside the writes.
-    func passMoments(before end: UInt64, busy: () -> Set<String>) throws(HarnessFailure) {
+    /// With `since`, only what was routed since then is handed over (`handOverOverdue(routedSince:)`).
+    func passMoments(before end: UInt64, routedSince since: UInt64? = nil, busy: () -> Set<String>) throws(HarnessFailure) {
         var passed: UInt64?
-        while let moment = [nextTimer(), nextHandOver(besides: busy())].compactMap({ $0 }).min(), moment < end {
+        while let moment = [nextTimer(), nextHandOver(besides: busy(), routedSince: since)].compactMap({ $0 }).min(), moment < end {
             // A moment that brought nothing about (its process could not take it) is not waited on again.
             if let passed, moment <= passed { break }
             passed = moment
             try advanceTime(to: Swift.max(moment, time.now))
-            try handOverOverdue(actingAt: time.now, besides: busy())
+            try handOverOverdue(actingAt: time.now, besides: busy(), routedSince: since)
         }
     }
 }

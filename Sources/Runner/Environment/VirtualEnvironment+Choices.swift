@@ -122,18 +122,23 @@ extension VirtualEnvironment {
     /// before then, as it has in real time by then. An app's merge of its own save in one branch waited
     /// past a sibling branch's 300 ms sleep and the save after it, and merged a change no notification
     /// announced. A replay as written does the same (nothing is written for it).
-    func handOverOverdue(actingAt acting: UInt64, besides busy: Set<String>) throws(HarnessFailure) {
+    /// With `since`, only a process whose deliveries were all routed since then (the others' the schedule
+    /// has placed already).
+    func handOverOverdue(actingAt acting: UInt64, besides busy: Set<String>, routedSince since: UInt64? = nil) throws(HarnessFailure) {
         for slot in idleWithDeliveries(besides: busy) {
-            guard let routed = scripted.oldestRouting(for: slot.name), acting > routed.addingClamped(costs.delivery) else { continue }
+            guard let routed = scripted.oldestRouting(for: slot.name), acting > routed.addingClamped(costs.delivery),
+                  since.map({ routed >= $0 }) ?? true else { continue }
             try handOver(to: slot)
         }
     }
 
     /// The first moment at which `handOverOverdue(actingAt:besides:)` hands something over: just after a
     /// process of those it would serve has had its oldest delivery for `CostModel.delivery`.
-    func nextHandOver(besides busy: Set<String>) -> UInt64? {
+    func nextHandOver(besides busy: Set<String>, routedSince since: UInt64? = nil) -> UInt64? {
         idleWithDeliveries(besides: busy).compactMap { slot in
-            scripted.oldestRouting(for: slot.name).map { $0.addingClamped(costs.delivery).addingClamped(1) }
+            scripted.oldestRouting(for: slot.name).flatMap { routed in
+                since.map { routed >= $0 } ?? true ? routed.addingClamped(costs.delivery).addingClamped(1) : nil
+            }
         }.min()
     }
 
