@@ -100,10 +100,8 @@ public final class ScenarioRunner {
     var rendering: String?
     /// What each control's last reload showed of each object it read: a tap hands its action that value.
     var shownByControls: [String: [String: Observation]] = [:]
-    /// Each store's largest `-wal` file after a step so far, and the step (`StoreGrowth`).
-    var walPeaks: [String: (bytes: Int64, step: Int?)] = [:]
-    /// Each store's `-wal` file, once found.
-    var walPaths: [String: String] = [:]
+    /// Each store's largest `-wal` file so far, and its sizes at the end (`StoreGrowth`).
+    var growthMeter = StoreGrowthMeter()
     /// The scenario's model compiled for SharedStore, once a dump needed it.
     var compiledModel: SharedStore.Model?
     /// How deep in `parallel` steps the runner is (their children are written with them, and make no choice).
