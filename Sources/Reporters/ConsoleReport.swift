@@ -63,12 +63,14 @@ public enum ConsoleReport {
             lines.append("  other error: \(error.location.map { "\(Escape.oneLine($0)): " } ?? "")\(Escape.oneLine(error.process)) "
                 + "\(error.kind.rawValue): \(Escape.oneLine(error.message))")
         }
-        if result.unexpectedErrors.count > 3 { lines.append("  … and \(result.unexpectedErrors.count - 3) more errors") }
+        let moreErrors = result.unexpectedErrors.count - 3
+        if moreErrors > 0 { lines.append("  … and \(moreErrors) more \(moreErrors == 1 ? "error" : "errors")") }
         if !result.verdict.matched && result.verdict.harnessFailure == nil {
             for anomaly in result.anomalies.prefix(3) {
                 lines.append("  \(anomaly.location.map { "\(Escape.oneLine($0)): " } ?? "")\(anomaly.kind.rawValue): \(Escape.oneLine(anomaly.explanation))")
             }
-            if result.anomalies.count > 3 { lines.append("  … and \(result.anomalies.count - 3) more anomalies") }
+            let more = result.anomalies.count - 3
+            if more > 0 { lines.append("  … and \(more) more \(more == 1 ? "anomaly" : "anomalies")") }
         }
         if !result.verdict.matched { lines.append("  replay: \(Escape.oneLine(replay(result.info)))") }
         return lines

@@ -68,4 +68,20 @@ struct GoldenReportTests {
         let lines = runs.flatMap { ConsoleReport.lines($0.result) } + ConsoleReport.lines(unmatched.result) + [ConsoleReport.summary(runs.map(\.result) + [unmatched.result])]
         try golden.verify(lines.joined(separator: "\n") + "\n", named: "console.txt")
     }
+
+    /// Past three anomalies the console counts the rest, in the right number (review 99 saw "1 more anomalies").
+    @Test func theConsoleCountsTheAnomaliesItLeavesOutInTheRightNumber() {
+        var unmatched = runs[1]
+        func anomalies(_ count: Int) -> [Anomaly] {
+            (0..<count).map { Anomaly(kind: .busy, process: "app", t: UInt64($0), explanation: "x") }
+        }
+        func lines(_ count: Int) -> [String] {
+            unmatched.result.anomalies = anomalies(count)
+            unmatched.result.verdict = Verdict(expected: .pass, anomalies: anomalies(count))
+            return ConsoleReport.lines(unmatched.result)
+        }
+        #expect(lines(4).contains("  … and 1 more anomaly"))
+        #expect(lines(5).contains("  … and 2 more anomalies"))
+        #expect(!lines(3).contains { $0.contains("more anomal") })
+    }
 }
