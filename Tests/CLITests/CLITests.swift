@@ -327,7 +327,11 @@ import TestSupport
         let (path, device) = try deviceStore(in: cli)
         defer { device.close() }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let result = try cli.run("import", path, "-o", "bug.yaml")
+        // Its own temporary directory, to find what it leaves there: another groupsim (a test beside this
+        // one, another run on the machine) may have its scratch directory in the shared one meanwhile.
+        let scratch = cli.directory.url.appendingPathComponent("tmp", isDirectory: true)
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let result = try cli.run("import", path, "-o", "bug.yaml", environment: ["TMPDIR": scratch.path])
         #expect(result.status == 0, "\(result.stderr)")
         let text = try String(contentsOf: cli.directory.url.appendingPathComponent("bug.yaml"), encoding: .utf8)
         #expect(text.contains("file: \"device/Notes.sqlite\""), "relative to the skeleton's directory")
@@ -342,11 +346,11 @@ import TestSupport
         // The history changes nothing the store does not hold: the share extension's added edit is what an
         // app that never refreshes misses, and every other strategy shows.
         #expect(text.contains("- shareextension: { update: note-1, set: { rank: 2 } }"), "\(text)")
-        let run = try cli.run("run", "bug.yaml", "--report-dir", "reports")
+        let run = try cli.run("run", "bug.yaml", "--report-dir", "reports", environment: ["TMPDIR": scratch.path])
         #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("refresh-none: NOT MATCHED  stale-read") && run.stdout.contains("3 of 4 runs matched"), "\(run.stdout)")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
-            .filter { $0.hasPrefix("groupsim-import-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path)
+            .filter { $0.hasPrefix("groupsim-") }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 

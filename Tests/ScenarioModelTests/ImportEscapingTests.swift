@@ -63,7 +63,6 @@ import Yams
     }
 
     private func checkSkeleton(text: String) throws {
-        // Not `groupsim-import-`: the CLI tests look for leftovers of that prefix.
         let directory = try TemporaryDirectory(prefix: "escaping-import-test")
         // A path holds no NUL and no '/': the folder takes the text without them.
         let folder = "f" + text.replacingOccurrences(of: "\u{0}", with: "0").replacingOccurrences(of: "/", with: "_")

@@ -96,3 +96,21 @@ extension ScenarioRunner {
         return result
     }
 }
+
+extension ScenarioRunner {
+    /// Notes each held store's `-wal` size after `step` (`StoreGrowthMeter`).
+    func sampleWAL(after step: Int) {
+        let held = storesToDump.filter { !processesHolding($0.traceName).isEmpty }
+        growthMeter.sampleWAL(of: held.map { store in (store.traceName, { [self] in try storeFile(store) }) }, after: step)
+    }
+
+    /// The store's growth over the run, measured now (`StoreGrowthMeter`).
+    func growth(of store: StoreLocation) throws(HarnessFailure) -> StoreGrowth {
+        do {
+            return try growthMeter.growth(of: store.traceName, file: try storeFile(store),
+                                          held: !processesHolding(store.traceName).isEmpty, step: currentStep?.index)
+        } catch {
+            throw failure("cannot measure the growth of \(store.traceName): \(error)")
+        }
+    }
+}

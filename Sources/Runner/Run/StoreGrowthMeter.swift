@@ -1,4 +1,3 @@
-import Agent
 import Basics
 import Foundation
 import SharedStore
@@ -43,23 +42,5 @@ struct StoreGrowthMeter {
 
     private static func walFile(of url: URL) -> URL {
         url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + "-wal")
-    }
-}
-
-extension ScenarioRunner {
-    /// Notes each held store's `-wal` size after `step` (`StoreGrowthMeter`).
-    func sampleWAL(after step: Int) {
-        let held = storesToDump.filter { !processesHolding($0.traceName).isEmpty }
-        growthMeter.sampleWAL(of: held.map { store in (store.traceName, { [self] in try storeFile(store) }) }, after: step)
-    }
-
-    /// The store's growth over the run, measured now (`StoreGrowthMeter`).
-    func growth(of store: StoreLocation) throws(HarnessFailure) -> StoreGrowth {
-        do {
-            return try growthMeter.growth(of: store.traceName, file: try storeFile(store),
-                                          held: !processesHolding(store.traceName).isEmpty, step: currentStep?.index)
-        } catch {
-            throw failure("cannot measure the growth of \(store.traceName): \(error)")
-        }
     }
 }
