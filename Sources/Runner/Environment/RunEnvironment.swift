@@ -80,7 +80,7 @@ protocol RunEnvironment: AnyObject {
 
     /// A command of a step outside `parallel`, when the environment carries it out itself: the
     /// deterministic mode holds a long write's commit while what falls due meanwhile happens
-    /// (`VirtualEnvironment.performHoldingCommit`). Nil: the runner sends it as it is.
+    /// (`VirtualEnvironment.performAlone`). Nil: the runner sends it as it is.
     func performAlone(_ command: AgentCommand, on slot: ProcessSlot, expectError: ErrorKind?,
                       timeout: Swift.Duration?) throws(HarnessFailure) -> AgentReply?
 
