@@ -10,6 +10,14 @@ struct CommandOutcome {
     var lock: LockKind?
     var globalIDs: [String: String] = [:]
     var aliases: [String: [ObjectRef]] = [:]
+
+    /// Takes what `other` made too: its objects win, its aliases add to these.
+    mutating func merge(_ other: CommandOutcome) {
+        inserted.merge(other.inserted) { $1 }
+        deleted += other.deleted
+        globalIDs.merge(other.globalIDs) { $1 }
+        aliases.merge(other.aliases) { $0 + $1 }
+    }
 }
 
 /// A command the agent cannot carry out for a reason of its own (not the store's).
@@ -115,7 +123,7 @@ extension AgentProcess {
             defer { updateControllers() }
             try execute(request.command, into: &outcome)
             // A write that changed nothing has nothing to hold the lock for.
-            if holding, let held = heldWrite, held.commits.isEmpty && held.rows == 0 {
+            if holding, let held = heldWrite, held.commits.isEmpty && held.rows == 0 && held.afterCommit.isEmpty {
                 // A save that reached its COMMIT with nothing left to write (every change gave way to the
                 // store's) still dies there when a crash is armed, as in real time.
                 if held.crashAtCommit { dieAtCommit() }

@@ -112,8 +112,7 @@ extension AgentProcess {
     /// Keeps what a savepoint inside `begin-write` wrote until `end-write` commits it.
     func hold(_ commit: SaveCommit, _ made: CommandOutcome, notifies: Bool) {
         heldWrite?.commits.append(commit)
-        heldWrite?.outcome.inserted.merge(made.inserted) { $1 }
-        heldWrite?.outcome.deleted += made.deleted
+        heldWrite?.outcome.merge(made)
         if notifies { heldWrite?.notifies = true }
     }
 
@@ -134,10 +133,10 @@ extension AgentProcess {
         for commit in held.commits {
             record(.saveCommitted(commit), start: interval?.start, at: interval?.end)
         }
-        outcome.inserted.merge(held.outcome.inserted) { $1 }
-        outcome.deleted += held.outcome.deleted
+        outcome.merge(held.outcome)
         if !held.commits.isEmpty { postRemoteChange() }
         if held.notifies { post(settings.notificationName) }
+        for finish in held.afterCommit { finish() }
     }
 
     func recordConflict(_ conflict: SaveConflict) {

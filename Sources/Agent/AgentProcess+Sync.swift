@@ -21,7 +21,7 @@ extension AgentProcess {
         // import's interval starts after it.
         let baseline = !leechOnly && !ensemble.isLeeched ? try ensemble.leech().exportedObjects : 0
         commitTimes.reset()
-        let synced = leechOnly ? try ensemble.leech() : try ensemble.sync(mergingInto: view)
+        let synced = leechOnly ? try ensemble.leech() : try ensemble.sync()
         let changes = synced.changes
         // What it exported and imported took the longer the more objects it moved (in real time, it just does).
         if let costs = config.unitCosts {
@@ -31,19 +31,31 @@ extension AgentProcess {
         result.inserted = changes.inserted.count
         result.updated = changes.updated.count
         result.deleted = changes.deleted.count
-        outcome.aliases.merge(member.bindImported(into: &ids, known: globalIDs)) { $0 + $1 }
-        outcome.globalIDs.merge(member.globals(of: ids)) { $1 }
-        recordBatch(.syncImport, changes.inserted, operation: .insert)
-        recordBatch(.syncImport, changes.updated, operation: .update)
-        recordBatch(.syncImport, changes.deleted, operation: .delete)
+        var made = CommandOutcome()
+        made.aliases = member.bindImported(into: &ids, known: globalIDs)
+        made.globalIDs = member.globals(of: ids)
         for id in changes.inserted {
             let name = ids.name(of: id)
-            if ids[name] == id { outcome.inserted[name] = ObjectRef(entity: id.entity, pk: id.primaryKey) }
+            if ids[name] == id { made.inserted[name] = ObjectRef(entity: id.entity, pk: id.primaryKey) }
         }
-        outcome.deleted += changes.deleted.map { ids.name(of: $0) }
-        record(.refreshEnded(result))
-        if settings.notify && !(changes.inserted.isEmpty && changes.updated.isEmpty && changes.deleted.isEmpty) {
-            post(settings.notificationName)
+        made.deleted = changes.deleted.map { ids.name(of: $0) }
+        // What the import changed reaches the view (Ensembles' did-save-merge delegate) and the trace once
+        // it is committed: at once, or when the runner commits the write it holds (the deterministic mode),
+        // so that what others do meanwhile reads the store without it, as in real time.
+        let finish = { [unowned self] in
+            view.mergeChanges(fromRemoteContextSave: changes)
+            recordBatch(.syncImport, changes.inserted, operation: .insert)
+            recordBatch(.syncImport, changes.updated, operation: .update)
+            recordBatch(.syncImport, changes.deleted, operation: .delete)
+            record(.refreshEnded(result))
+            if settings.notify && !changes.isEmpty { post(settings.notificationName) }
+        }
+        if heldWrite?.heldForRunner == true {
+            heldWrite?.outcome.merge(made)
+            heldWrite?.afterCommit.append(finish)
+        } else {
+            outcome.merge(made)
+            finish()
         }
     }
 

@@ -50,4 +50,7 @@ struct HeldWrite {
     /// Whether a save inside it reached the kill point of `crash ... during: save`: the process dies at the
     /// runner's `commitHeld`, before COMMIT, having held the lock as long as the save costs.
     var crashAtCommit = false
+    /// What a sync held for the runner does once its transaction is committed: merge its import into the
+    /// view, record it, post its notification.
+    var afterCommit: [() -> Void] = []
 }

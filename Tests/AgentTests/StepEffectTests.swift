@@ -13,7 +13,7 @@ import Testing
         let writes: [Step] = [
             .save, .autosave(changedAt: 0), .batchInsert(entity: "Note", count: 3, values: [:]),
             .batchUpdate(entity: "Note", predicate: nil, values: [:]), .batchDelete(entity: "Note", predicate: nil),
-            .purgeHistory(policy: nil),
+            .purgeHistory(policy: nil), .sync, .leech,
         ]
         for step in writes {
             #expect(command(step).yieldsOnLockWait, "\(step)")
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func readsEditsAndTheLocksReleaseNeitherYieldNorHold() {
-        let others: [Step] = [.endWrite, .mergeHistory, .refreshAll, .rollback, .delete(id: "n1"), .sync, .post(name: "x")]
+        let others: [Step] = [.endWrite, .mergeHistory, .refreshAll, .rollback, .delete(id: "n1"), .post(name: "x")]
         for step in others {
             #expect(!command(step).yieldsOnLockWait, "\(step)")
             #expect(!command(step).mayHoldItsCommit, "\(step)")

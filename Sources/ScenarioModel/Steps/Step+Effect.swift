@@ -50,12 +50,13 @@ extension Step {
         case .exit: StepEffect(.exit)
         case .sleep, .advanceClock, .fault, .parallel, .sequence, .workload, .restoreStore, .appUpdate: StepEffect(.none)
         case .batchInsert(_, let count, _): StepEffect(.rows(count), .commits)
-        case .save, .batchUpdate, .batchDelete, .purgeHistory: StepEffect(.commit, .commits)
+        // A sync's export, import and outbox are one transaction when its commit is held.
+        case .save, .batchUpdate, .batchDelete, .purgeHistory, .sync, .leech: StepEffect(.commit, .commits)
         // Charged its request alone, though it commits: so it has always been, and a commit's cost would
         // move every SwiftData run's deterministic trace.
         case .autosave: StepEffect(.request, .commits)
         case .checkpoint: StepEffect(.commit, .waitsForReaders)
-        case .endWrite, .sync, .leech, .copyStore: StepEffect(.commit)
+        case .endWrite, .copyStore: StepEffect(.commit)
         case .beginWrite: StepEffect(.storeRead, .holds)
         case .fetch, .refreshAll, .runRefresh, .mergeHistory, .openCopy, .read, .count, .results: StepEffect(.storeRead)
         case .crash, .background, .suspend, .resume, .foreground, .terminate, .observe, .deliver, .reloadTimelines,
