@@ -150,11 +150,8 @@ enum LifecycleSimulation {
                 return
             }
             guard step.process == process else { return }
-            switch step.step {
-            case .insert, .update, .toggle, .delete, .relate, .unrelate: dirty = true
-            case .save, .rollback, .reset, .launch, .exit, .crash, .terminate: dirty = false
-            default: break
-            }
+            let changes = step.step.unsavedChanges
+            if changes == .made { dirty = true } else if changes.endsThem { dirty = false }
         }
         for step in steps {
             result.append(dirty)

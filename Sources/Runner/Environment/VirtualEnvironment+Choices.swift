@@ -162,8 +162,10 @@ extension VirtualEnvironment {
     /// memory, or an edit not saved, commutes with another process's refresh). The choice is made only
     /// where it can matter, so that enumerating schedules tries each distinct order once.
     func dependsOnDelivery(_ step: Step, to process: String) -> Bool {
+        // An edit, or a rollback of edits, stays in the process's memory.
+        if step.unsavedChanges == .made || step.unsavedChanges == .discarded { return false }
         switch step {
-        case .insert, .update, .toggle, .delete, .relate, .unrelate, .rollback, .reset, .refreshAll, .refresh, .state:
+        case .refreshAll, .refresh, .state:
             return false
         case .read(_, _, .now), .count(_, _, nil, .now), .results(_, _, .now):
             return false

@@ -123,17 +123,24 @@ struct AutosaveSchedule {
 
     /// What `step` does to the changes pending in `name`'s main context.
     mutating func change(_ name: String, by step: ScenarioStep, at index: Int, delay: Int64) {
-        switch step.step {
-        case .insert, .update, .toggle, .delete, .relate, .unrelate:
+        switch step.step.unsavedChanges {
+        case .made:
             guard step.context == nil, pending[name] == nil else { return }
             pending[name] = Pending(changedAt: index, due: now.addingClamped(delay))
-        case .save, .rollback, .reset:
+            return
+        case .saved, .discarded:
             if step.context == nil { pending[name] = nil }
-        case .launch, .exit, .crash, .terminate:
+            return
+        case .lost:
             // A process that ends loses what it did not save; one that starts has nothing to save.
             pending[name] = nil
             suspended.remove(name)
             inBackground.remove(name)
+            return
+        case .kept:
+            break
+        }
+        switch step.step {
         case .foreground:
             inBackground.remove(name)
             suspended.remove(name)

@@ -189,10 +189,10 @@ extension ScenarioRunner {
             intentWork[intent.name] = nil
             return (error, carrier.name)
         }
-        switch step.step {
-        case .insert, .update, .toggle, .delete, .relate, .unrelate: intentWork[intent.name] = carrier.name
-        case .save, .rollback, .reset: intentWork[intent.name] = nil
-        default: break
+        switch step.step.unsavedChanges {
+        case .made: intentWork[intent.name] = carrier.name
+        case .saved, .discarded: intentWork[intent.name] = nil
+        case .lost, .kept: break
         }
         return (error, carrier.name)
     }

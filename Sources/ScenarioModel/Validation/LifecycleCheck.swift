@@ -220,12 +220,12 @@ enum LifecycleCheck {
                     if mayFailToLoad.contains(host) { unknown.insert(host) }
                 }
             }
-            switch step.step {
-            case .insert, .update, .toggle, .delete, .relate, .unrelate:
+            switch step.step.unsavedChanges {
+            case .made:
                 if intentWork[intent] == nil, let host = decidedHost() { intentWork[intent] = (host, step.location) }
-            case .save, .rollback, .reset:
+            case .saved, .discarded:
                 intentWork[intent] = nil
-            default:
+            case .lost, .kept:
                 break
             }
         }
