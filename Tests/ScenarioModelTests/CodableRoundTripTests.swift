@@ -98,7 +98,7 @@ import Testing
 @Suite struct StepKeywordTests {
     @Test func keywordsAreTheLanguagesWords() {
         let keywords = CodableRoundTripTests.everyStep.map(\.keyword)
-        let known = Set(ActionKeywords.actionNames + ScenarioDecoder.controlKeywords)
+        let known = Set(ActionWord.names + ScenarioDecoder.controlKeywords)
         #expect(keywords.allSatisfy(known.contains))
         #expect(Step.refreshAll.keyword == "refresh" && Step.advanceClock(by: .zero).keyword == "clock")
         #expect(Step.sleep(.zero).isControl && !Step.save.isControl)

@@ -33,24 +33,24 @@ extension ActionDecoder {
         return attribute
     }
 
-    func decodeArgumentAction(_ action: String, _ argument: YAMLNode, _ map: MappingReader, process: String) -> Step? {
+    func decodeArgumentAction(_ action: ActionWord, _ argument: YAMLNode, _ map: MappingReader, process: String) -> Step? {
         switch action {
-        case "insert": return decodeInsert(argument, map)
-        case "update":
+        case .insert: return decodeInsert(argument, map)
+        case .update:
             let target = objectReference(argument)
             let values = map.required("set", in: "the update step", example: "{ update: n1, set: { title: B } }")
                 .map { decoder.attributeValues($0, entity: target?.entity, "the values to set") }
             guard let target, let values else { return nil }
             return .update(id: target.id, values: values)
-        case "delete":
+        case .delete:
             return objectReference(argument).map { .delete(id: $0.id) }
-        case "toggle":
+        case .toggle:
             return decodeToggle(argument, map, process: process)
-        case "push":
+        case .push:
             return decoder.payload(argument).map { .push($0) }
-        case "relate", "unrelate":
-            return decodeRelate(action, argument, map)
-        case "fetch":
+        case .relate, .unrelate:
+            return decodeRelate(action.rawValue, argument, map)
+        case .fetch:
             let entity = entityReference(argument)
             let predicate = map["where"].flatMap { decodePredicate($0, entity: entity?.model) }
             let sort = map["sort"].map { decodeSort($0, entity: entity?.model) } ?? []
@@ -90,13 +90,13 @@ extension ActionDecoder {
             }
             guard valid else { return nil }
             return entity.map { .fetch(entity: $0.name, predicate: predicate, sort: sort, options: options) }
-        case "refresh":
+        case .refresh:
             let target = objectReference(argument)
             let merge = map["merge"].flatMap { decoder.bool($0, "merge") } ?? true
             return target.map { .refresh(id: $0.id, mergeChanges: merge) }
-        case "batch-insert", "batch-update", "batch-delete":
-            return decodeBatch(action, argument, map)
-        case "pin-generation":
+        case .batchInsert, .batchUpdate, .batchDelete:
+            return decodeBatch(action.rawValue, argument, map)
+        case .pinGeneration:
             // `current`, or the context whose generation to share: `view` or a background context's name.
             guard let source = decoder.name(argument, "current, view or a background context's name") else { return nil }
             if source == "store" {
@@ -105,7 +105,7 @@ extension ActionDecoder {
                 return nil
             }
             return .pinGeneration(from: source == "current" ? nil : source)
-        case "purge-history":
+        case .purgeHistory:
             var expected: Int?
             if let expect = map["expect"] {
                 guard let counts = MappingReader(expect, "what the purge deletes, like { deleted: 2 }", decoder) else { return nil }
@@ -120,9 +120,9 @@ extension ActionDecoder {
                 return .purgeHistory(policy: nil, expectDeleted: expected)
             }
             return decoder.purgePolicy(argument, "purge-history").map { .purgeHistory(policy: $0, expectDeleted: expected) }
-        case "post":
+        case .post:
             return decoder.name(argument, "a notification name").map { .post(name: $0) }
-        case "copy-store":
+        case .copyStore:
             guard let name = decoder.name(argument, "a name for the copy, like backup") else { return nil }
             // A step's per-variant versions decode its copy-store again: the same node is no second copy.
             if let earlier = copies[name], earlier.line != argument.line || earlier.column != argument.column {
@@ -132,21 +132,24 @@ extension ActionDecoder {
             copies[name] = argument
             let withWAL = map["with-wal"].flatMap { decoder.bool($0, "with-wal") } ?? true
             return .copyStore(name: name, withWAL: withWAL)
-        case "open-copy":
+        case .openCopy:
             return copyReference(argument).map { .openCopy(name: $0) }
-        case "read", "count", "state", "results":
-            return decodeCheck(action, argument, map)
-        case "reload-timelines", "reload-controls":
+        case .read, .count, .state, .results:
+            return decodeCheck(action.rawValue, argument, map)
+        case .reloadTimelines, .reloadControls:
             // A widget's timelines, or a control's value: the request names one of that role, or all of them.
-            let role: ProcessRole = action == "reload-timelines" ? .widget : .control
+            let role: ProcessRole = action == .reloadTimelines ? .widget : .control
             guard let name = processReference(argument, "a \(role.rawValue) process") else { return nil }
             if let declared = processes.first(where: { $0.name == name }), declared.role != role {
-                decoder.error("\(action) reloads a \(role.rawValue), and '\(name)' has role: \(declared.role.rawValue); name a "
-                    + "process with role: \(role.rawValue), or write \(action): true for every \(role.rawValue).", at: argument)
+                decoder.error("\(action.rawValue) reloads a \(role.rawValue), and '\(name)' has role: \(declared.role.rawValue); name a "
+                    + "process with role: \(role.rawValue), or write \(action.rawValue): true for every \(role.rawValue).", at: argument)
                 return nil
             }
             return role == .widget ? .reloadTimelines(widget: name) : .reloadControls(control: name)
-        default:
+        // Written bare only (`ActionWord.modifiers` is nil): the decoder never asks.
+        case .launch, .exit, .crash, .background, .suspend, .resume, .foreground, .terminate, .observe, .deliver, .save,
+             .rollback, .reset, .runRefresh, .unpinGeneration, .beginWrite, .endWrite, .mergeHistory, .checkpoint, .sync,
+             .leech:
             return nil
         }
     }

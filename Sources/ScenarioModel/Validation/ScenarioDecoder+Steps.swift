@@ -71,10 +71,10 @@ extension ScenarioDecoder {
             return [base] + versions
         }
         // `- deliver: app`: an action written where the process goes.
-        if ActionKeywords.actionNames.contains(key), !processNames.contains(key) {
+        if let word = ActionWord(rawValue: key), !processNames.contains(key) {
             let process = first.value.scalar.flatMap { processNames.contains($0) ? $0 : nil } ?? processNames.first ?? "app"
             // An action with an argument is shown with one, as it must be written.
-            let action = ActionKeywords.argumentActions[key].map { ActionKeywords.example(of: key, modifiers: $0) } ?? key
+            let action = word.modifiers == nil ? key : word.example
             decoder.error("'\(key)' is an action, which a process takes: the step starts with the process, "
                 + "like - \(process): \(action).", at: first.key)
             return []
@@ -129,8 +129,8 @@ extension ScenarioDecoder {
             defer { actions.decodingSystemWork = false }
             guard let (step, expectError, onlyIn) = decodeAction(item, process: process) else { continue }
             // A notification service extension may ask for widget and control reloads, as iOS lets it.
-            if ActionKeywords.systemActions.contains(step.keyword),
-               !(key == "on-push" && ["reload-timelines", "reload-controls"].contains(step.keyword)) {
+            if ActionWord(step)?.isSystem == true,
+               !(key == "on-push" && ActionWord(step)?.isReload == true) {
                 decoder.error("\(step.keyword) cannot be part of \(key): the system launches, suspends and ends '\(process)' "
                     + "around its work itself.", at: item)
                 continue
@@ -214,35 +214,34 @@ extension ScenarioDecoder {
             return nil
         }
         if let word = node.scalar {
-            if let step = ActionKeywords.bareActions[word] { return (step, nil, nil) }
-            if let modifiers = ActionKeywords.argumentActions[word] {
-                let example = ActionKeywords.example(of: word, modifiers: modifiers)
-                decoder.error("'\(word)' needs an argument; write it like - \(process): \(example).", at: node)
+            if let step = ActionWord(rawValue: word)?.bareStep { return (step, nil, nil) }
+            if let action = ActionWord(rawValue: word) {
+                decoder.error("'\(word)' needs an argument; write it like - \(process): \(action.example).", at: node)
             } else {
-                decoder.error("unknown action '\(word)'" + Suggestion.hint(for: word, in: ActionKeywords.actionNames),
-                              at: node)
+                decoder.error("unknown action '\(word)'" + Suggestion.hint(for: word, in: ActionWord.names), at: node)
             }
             return nil
         }
         guard let map = MappingReader(node, "the action of '\(process)'", decoder) else { return nil }
         guard let action = selectAction(map, process: process) else { return nil }
-        let modifiers = ActionKeywords.argumentActions[action] ?? []
-        map.rejectUnknownKeys([action] + modifiers + ["expect-error", "only-in", "variants", "context"], in: "the \(action) step")
+        let word = action.rawValue
+        map.rejectUnknownKeys([word] + (action.modifiers ?? []) + ["expect-error", "only-in", "variants", "context"],
+                              in: "the \(word) step")
         let expectError = map["expect-error"].flatMap { decoder.keyword($0, ErrorKind.self, "error kind") }
         let onlyIn = map["only-in"].flatMap(decodeVariantNames)
-        let argument = map[action]!
-        if let step = ActionKeywords.bareActions[action], argument.scalar.map({ ["true", "True", "TRUE"].contains($0) }) == true,
-           !argument.isQuoted, !(action == "refresh" && map["merge"] != nil), !(action == "purge-history" && map["expect"] != nil) {
+        let argument = map[word]!
+        if let step = action.bareStep, argument.scalar.map({ ["true", "True", "TRUE"].contains($0) }) == true,
+           !argument.isQuoted, !(action == .refresh && map["merge"] != nil), !(action == .purgeHistory && map["expect"] != nil) {
             return (step, expectError, onlyIn)
         }
-        guard ActionKeywords.argumentActions[action] != nil else {
-            decoder.error("'\(action)' takes no argument; write \(action): true, or just - \(process): \(action).",
+        guard action.modifiers != nil else {
+            decoder.error("'\(word)' takes no argument; write \(word): true, or just - \(process): \(word).",
                           at: argument)
             return nil
         }
         guard let step = actions.decodeArgumentAction(action, argument, map, process: process) else {
             // Its work would only echo the payload's error with each `$name` it takes.
-            if action == "push" { unreadPayloads.insert(process) }
+            if action == .push { unreadPayloads.insert(process) }
             return nil
         }
         return (step, expectError, onlyIn)
@@ -250,22 +249,22 @@ extension ScenarioDecoder {
 
     /// The one action key of a step's mapping. A key that is both an action and an argument of another
     /// action present (`count` in `{ batch-insert: Note, count: 10 }`) counts as the argument.
-    private func selectAction(_ map: MappingReader, process: String) -> String? {
-        var actions = map.keys.filter { ActionKeywords.actionNames.contains($0) }
+    private func selectAction(_ map: MappingReader, process: String) -> ActionWord? {
+        var actions = map.keys.compactMap(ActionWord.init(rawValue:))
         if actions.count > 1 {
             actions = actions.filter { candidate in
-                !actions.contains { ActionKeywords.argumentActions[$0]?.contains(candidate) == true }
+                !actions.contains { $0.modifiers?.contains(candidate.rawValue) == true }
             }
         }
         if actions.count > 1 {
-            decoder.error("a step does one action, but this one has \(Suggestion.list(actions.map { "'\($0)'" })); "
-                + "split it into one step per action.", at: map.keyNode(actions[1])!)
+            decoder.error("a step does one action, but this one has \(Suggestion.list(actions.map { "'\($0.rawValue)'" })); "
+                + "split it into one step per action.", at: map.keyNode(actions[1].rawValue)!)
             return nil
         }
         if let action = actions.first { return action }
         let unknown = map.pairs.first { !["expect-error", "only-in", "variants", "context"].contains($0.key.scalar ?? "") }
         if let key = unknown?.key, let word = key.scalar {
-            decoder.error("unknown action '\(word)'" + Suggestion.hint(for: word, in: ActionKeywords.actionNames), at: key)
+            decoder.error("unknown action '\(word)'" + Suggestion.hint(for: word, in: ActionWord.names), at: key)
         } else {
             decoder.error("the step for '\(process)' has no action; add one, like { save: true, expect-error: conflict }.",
                           at: map.node)

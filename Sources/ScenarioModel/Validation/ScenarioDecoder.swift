@@ -9,7 +9,7 @@ import Yams
 // given its inputs: a model and its versions (`ModelDecoder`), the store (`StoreDecoder`), a process's
 // settings (`SettingsDecoder`) and their values (`NodeDecoder+Settings`), the actions with an argument and
 // the ledger of objects and copies they are checked against (`ActionDecoder`), the action words
-// (`ActionKeywords`), the checks of a step against its process (`StepFit`), the scenario's name
+// (`ActionWord`), the checks of a step against its process (`StepFit`), the scenario's name
 // (`ScenarioName`), and the YAML text itself (`NodeDecoder+Values`, `NodeDecoder+Compose`).
 
 /// Decodes and validates one scenario file in a single pass over its composed YAML tree, collecting

@@ -24,8 +24,7 @@ struct StepFit {
             return nil
         }
         let role = processes.first { $0.name == process }?.role
-        if ActionKeywords.systemActions.contains(step.keyword) || ["sync", "leech", "checkpoint", "copy-store", "open-copy",
-            "observe", "deliver", "begin-write", "end-write", "post"].contains(step.keyword) {
+        if ActionWord(step)?.actsOnProcess == true {
             decoder.error("\(step.keyword) acts on the process, not on one of its contexts; remove context:.", at: pair.key)
             return nil
         }
@@ -82,7 +81,7 @@ struct StepFit {
         case .push where self.processes.first(where: { $0.name == process }).map({ $0.role.traits.launch != .pushes }) == true:
             decoder.error("push launches a notification service extension, and '\(process)' is not one; push to a process "
                 + "with role: notification-service.", at: node)
-        case _ where ActionKeywords.systemActions.contains(step.keyword) && !["reload-timelines", "reload-controls"].contains(step.keyword)
+        case _ where ActionWord(step).map({ $0.isSystem && !$0.isReload }) == true
             && processes.first(where: { $0.name == process })?.role.isPerformed == true:
             decoder.error("\(step.keyword) cannot be a step of '\(process)': an App Intent runs in the process the system picks "
                 + "(the host's, a widget's or its own), which starts and ends it.", at: node)
