@@ -232,22 +232,12 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
     case autosave(Bool)
     case autosaveDelay(Duration)
 
-    /// Every setting key, in the contract's order.
-    public static let keys = [
-        "refresh", "staleness", "trigger", "poll-interval", "observe", "merge-policy", "history-tracking",
-        "author", "history-authors", "history-entities", "history-change-types", "history-start", "purge", "refetch", "notify", "delivery", "query-generation",
-        "busy-timeout", "write-transactions", "model", "migrate", "on-load-failure", "storage", "sync", "read-only", "foreign-token", "delete-inaccessible-faults", "automatically-merges", "contexts", "reload-delay", "reload-budget", "between-reloads",
-        "timeline-policy", "on-newer-model", "between-pushes", "widget-button", "control", "runs-in", "framework",
-        "autosave", "autosave-delay",
-    ]
+    /// Every setting key, in the contract's order (`SettingKey`).
+    public static let keys = SettingKey.allCases.map(\.rawValue)
 
     /// The settings only a SwiftData process takes.
-    public static let swiftDataKeys: Set<String> = ["autosave", "autosave-delay"]
+    public static let swiftDataKeys = Set(SettingKey.allCases.filter { $0.onlyFor == .swiftData }.map(\.rawValue))
 
-    /// The settings only a Core Data process takes: APIs SwiftData does not expose (`stalenessInterval`,
-    /// `shouldRefreshRefetchedObjects`, `automaticallyMergesChangesFromParent`, query generations,
-    /// `shouldDeleteInaccessibleFaults`).
-    public static let coreDataKeys: Set<String> = [
-        "staleness", "refetch", "automatically-merges", "query-generation", "delete-inaccessible-faults",
-    ]
+    /// The settings only a Core Data process takes (`SettingKey.onlyFor`).
+    public static let coreDataKeys = Set(SettingKey.allCases.filter { $0.onlyFor == .coreData }.map(\.rawValue))
 }

@@ -63,7 +63,7 @@ struct SettingsDecoder {
                 }
                 continue
             }
-            guard ProcessSetting.keys.contains(key) else {
+            guard let settingKey = SettingKey(rawValue: key) else {
                 let known = ProcessSetting.keys + (allowingRole ? ["role"] : [])
                 decoder.error("unknown setting '\(key)' for process '\(process)'" + Suggestion.hint(for: key, in: known),
                               at: pair.key)
@@ -77,7 +77,7 @@ struct SettingsDecoder {
             if key == "contexts" {
                 if allowingRole { declaredContexts[process] = node } else { node = decoder.mergedContexts(node, into: declaredContexts[process]) }
             }
-            if let setting = decodeSetting(key, node, in: scope, references: &references) {
+            if let setting = decodeSetting(settingKey, node, in: scope, references: &references) {
                 settings.append(setting)
             }
         }
@@ -86,76 +86,77 @@ struct SettingsDecoder {
     }
 
     /// One setting's value, by its key (known to be a setting's).
-    private func decodeSetting(_ key: String, _ node: YAMLNode, in scope: Scope, references: inout CrossReferences) -> ProcessSetting? {
+    private func decodeSetting(_ key: SettingKey, _ node: YAMLNode, in scope: Scope, references: inout CrossReferences) -> ProcessSetting? {
         switch key {
-        case "refresh": decoder.keyword(node, RefreshStrategy.self, "refresh strategy").map(ProcessSetting.refresh)
-        case "staleness": decoder.staleness(node).map(ProcessSetting.staleness)
-        case "trigger": decoder.keyword(node, RefreshTrigger.self, "trigger").map(ProcessSetting.trigger)
-        case "poll-interval": decoder.positiveDuration(node, "poll-interval").map(ProcessSetting.pollInterval)
-        case "observe": decoder.keyword(node, ObserveTiming.self, "observe timing").map(ProcessSetting.observe)
-        case "merge-policy": decoder.keyword(node, MergePolicy.self, "merge policy").map(ProcessSetting.mergePolicy)
-        case "history-tracking": decoder.bool(node, "history-tracking").map(ProcessSetting.historyTracking)
-        case "author":
+        case .refresh: decoder.keyword(node, RefreshStrategy.self, "refresh strategy").map(ProcessSetting.refresh)
+        case .staleness: decoder.staleness(node).map(ProcessSetting.staleness)
+        case .trigger: decoder.keyword(node, RefreshTrigger.self, "trigger").map(ProcessSetting.trigger)
+        case .pollInterval: decoder.positiveDuration(node, "poll-interval").map(ProcessSetting.pollInterval)
+        case .observe: decoder.keyword(node, ObserveTiming.self, "observe timing").map(ProcessSetting.observe)
+        case .mergePolicy: decoder.keyword(node, MergePolicy.self, "merge policy").map(ProcessSetting.mergePolicy)
+        case .historyTracking: decoder.bool(node, "history-tracking").map(ProcessSetting.historyTracking)
+        case .author:
             decoder.author(node).map { author in
                 if case .named(let name) = author { references.declaredAuthors.insert(name) }
                 return ProcessSetting.author(author)
             }
-        case "history-authors": historyAuthors(node, references: &references).map(ProcessSetting.historyAuthors)
-        case "history-entities": decoder.historyEntities(node, of: scope.model).map(ProcessSetting.historyEntities)
-        case "history-change-types": decoder.historyChangeTypes(node).map(ProcessSetting.historyChangeTypes)
-        case "history-start": decoder.keyword(node, HistoryStart.self, "history start").map(ProcessSetting.historyStart)
-        case "purge": decoder.purgePolicy(node, "purge").map(ProcessSetting.purge)
-        case "refetch": decoder.keyword(node, RefetchMode.self, "refetch mode").map(ProcessSetting.refetch)
-        case "notify": decoder.bool(node, "notify").map(ProcessSetting.notify)
-        case "delivery": decoder.keyword(node, DeliveryPolicy.self, "delivery").map(ProcessSetting.delivery)
-        case "query-generation":
+        case .historyAuthors: historyAuthors(node, references: &references).map(ProcessSetting.historyAuthors)
+        case .historyEntities: decoder.historyEntities(node, of: scope.model).map(ProcessSetting.historyEntities)
+        case .historyChangeTypes: decoder.historyChangeTypes(node).map(ProcessSetting.historyChangeTypes)
+        case .historyStart: decoder.keyword(node, HistoryStart.self, "history start").map(ProcessSetting.historyStart)
+        case .purge: decoder.purgePolicy(node, "purge").map(ProcessSetting.purge)
+        case .refetch: decoder.keyword(node, RefetchMode.self, "refetch mode").map(ProcessSetting.refetch)
+        case .notify: decoder.bool(node, "notify").map(ProcessSetting.notify)
+        case .delivery: decoder.keyword(node, DeliveryPolicy.self, "delivery").map(ProcessSetting.delivery)
+        case .queryGeneration:
             decoder.keyword(node, QueryGeneration.self, "query generation").map(ProcessSetting.queryGeneration)
-        case "busy-timeout": decoder.duration(node, "busy-timeout").map(ProcessSetting.busyTimeout)
-        case "storage": decoder.keyword(node, StorageLocation.self, "storage").map(ProcessSetting.storage)
-        case "sync": decoder.sync(node, of: scope.model).map(ProcessSetting.sync)
-        case "read-only": decoder.bool(node, "read-only").map(ProcessSetting.readOnly)
-        case "foreign-token": decoder.keyword(node, ForeignToken.self, "foreign-token").map(ProcessSetting.foreignToken)
-        case "write-transactions":
+        case .busyTimeout: decoder.duration(node, "busy-timeout").map(ProcessSetting.busyTimeout)
+        case .storage: decoder.keyword(node, StorageLocation.self, "storage").map(ProcessSetting.storage)
+        case .sync: decoder.sync(node, of: scope.model).map(ProcessSetting.sync)
+        case .readOnly: decoder.bool(node, "read-only").map(ProcessSetting.readOnly)
+        case .foreignToken: decoder.keyword(node, ForeignToken.self, "foreign-token").map(ProcessSetting.foreignToken)
+        case .writeTransactions:
             decoder.keyword(node, WriteTransactions.self, "write-transactions").map(ProcessSetting.writeTransactions)
-        case "model": decoder.modelVersionName(node, versions: scope.modelVersions.map(\.name)).map(ProcessSetting.modelVersion)
-        case "migrate": decoder.bool(node, "migrate").map(ProcessSetting.migrate)
-        case "on-load-failure": decoder.keyword(node, LoadFailure.self, "on-load-failure").map(ProcessSetting.onLoadFailure)
-        case "automatically-merges": decoder.bool(node, "automatically-merges").map(ProcessSetting.automaticallyMerges)
-        case "contexts":
+        case .model: decoder.modelVersionName(node, versions: scope.modelVersions.map(\.name)).map(ProcessSetting.modelVersion)
+        case .migrate: decoder.bool(node, "migrate").map(ProcessSetting.migrate)
+        case .onLoadFailure: decoder.keyword(node, LoadFailure.self, "on-load-failure").map(ProcessSetting.onLoadFailure)
+        case .automaticallyMerges: decoder.bool(node, "automatically-merges").map(ProcessSetting.automaticallyMerges)
+        case .contexts:
             decoder.contexts(node).map { contexts in
                 for case .named(let name)? in contexts.map(\.author) { references.declaredAuthors.insert(name) }
                 return ProcessSetting.contexts(contexts)
             }
-        case "delete-inaccessible-faults":
+        case .deleteInaccessibleFaults:
             decoder.bool(node, "delete-inaccessible-faults").map(ProcessSetting.deleteInaccessibleFaults)
-        case "reload-delay":
+        case .reloadDelay:
             decoder.duration(node, "reload-delay (on the simulated clock)", limit: Limits.simulatedTime).map(ProcessSetting.reloadDelay)
-        case "reload-budget": decoder.int(node, "reload-budget (reloads per simulated day)", in: 0...Limits.objects).map(ProcessSetting.reloadBudget)
-        case "between-reloads": decoder.keyword(node, BetweenWork.self, "between-reloads").map(ProcessSetting.betweenReloads)
-        case "on-newer-model": decoder.keyword(node, OnNewerModel.self, "on-newer-model").map(ProcessSetting.onNewerModel)
-        case "timeline-policy": decoder.timelinePolicy(node).map(ProcessSetting.timelinePolicy)
-        case "between-pushes": decoder.keyword(node, BetweenWork.self, "between-pushes").map(ProcessSetting.betweenPushes)
-        case "autosave": decoder.bool(node, "autosave").map(ProcessSetting.autosave)
-        case "autosave-delay":
+        case .reloadBudget: decoder.int(node, "reload-budget (reloads per simulated day)", in: 0...Limits.objects).map(ProcessSetting.reloadBudget)
+        case .betweenReloads: decoder.keyword(node, BetweenWork.self, "between-reloads").map(ProcessSetting.betweenReloads)
+        case .onNewerModel: decoder.keyword(node, OnNewerModel.self, "on-newer-model").map(ProcessSetting.onNewerModel)
+        case .timelinePolicy: decoder.timelinePolicy(node).map(ProcessSetting.timelinePolicy)
+        case .betweenPushes: decoder.keyword(node, BetweenWork.self, "between-pushes").map(ProcessSetting.betweenPushes)
+        case .autosave: decoder.bool(node, "autosave").map(ProcessSetting.autosave)
+        case .autosaveDelay:
             decoder.duration(node, "autosave-delay (on the simulated clock)", limit: Limits.simulatedTime).map(ProcessSetting.autosaveDelay)
-        case "runs-in":
+        case .runsIn:
             decoder.keyword(node, IntentTarget.self, "intent target (where its code is built)").map { target in
                 if target == .app { references.appIntents.append(node) }
                 return ProcessSetting.runsIn(target)
             }
-        case "widget-button":
+        case .widgetButton:
             decoder.name(node, "the name of the widget whose button runs the intent, or none").map { name in
                 guard name != "none" else { return ProcessSetting.widgetButton(nil) }
                 references.widgetButtons.append((name, node))
                 return ProcessSetting.widgetButton(name)
             }
-        case "control":
+        case .control:
             decoder.name(node, "the name of the control whose tap runs the intent, or none").map { name in
                 guard name != "none" else { return ProcessSetting.control(nil) }
                 references.controls.append((name, node))
                 return ProcessSetting.control(name)
             }
-        default: nil
+        // Read with the role, before the settings (`ProcessDeclaration.framework`).
+        case .framework: nil
         }
     }
 
