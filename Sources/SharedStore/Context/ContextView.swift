@@ -11,6 +11,19 @@ struct ContextView {
     /// once, by the insert that made it (`addInserted`), and becomes permanent at the save.
     private var savedExtrasIndex: Set<ObjectID>? = []
 
+    /// Every ID the lists hold, for membership; `nil` when stale (rebuilt on the next membership question).
+    /// Without it each question walked every list: a final view checking a fetch of 20,000 rows against
+    /// the view asked 20,000 times, 400 million comparisons (over 15 s in a debug build).
+    private var listedIndex: Set<ObjectID>? = []
+
+    /// `listedIndex`, rebuilt first when stale.
+    private var listed: Set<ObjectID> {
+        mutating get {
+            if listedIndex == nil { listedIndex = Set(lists.values.joined()) }
+            return listedIndex!
+        }
+    }
+
     /// `savedExtrasIndex`, rebuilt first when stale.
     private var savedExtras: Set<ObjectID> {
         mutating get {
@@ -22,6 +35,7 @@ struct ContextView {
     /// Replaces (or adds) the list of the fetch identified by `key`.
     mutating func setList(_ key: String, _ ids: [ObjectID]) {
         if lists.updateValue(ids, forKey: key) == nil { listOrder.append(key) }
+        listedIndex = nil
     }
 
     /// Adds an object outside any fetch list (reached by ID, merged insert).
@@ -58,6 +72,8 @@ struct ContextView {
     mutating func remove(_ ids: Set<ObjectID>) {
         guard !ids.isEmpty else { return }
         for key in listOrder { lists[key]!.removeAll { ids.contains($0) } }
+        // Taken out of every list, so out of the lists' index too.
+        listedIndex?.subtract(ids)
         if ids.contains(where: \.isTemporary) || !savedExtras.isDisjoint(with: ids) {
             extras.removeAll { ids.contains($0) }
             savedExtrasIndex?.subtract(ids)
@@ -76,6 +92,7 @@ struct ContextView {
         }
         for key in listOrder where lists[key]!.contains(where: \.isTemporary) {
             lists[key] = lists[key]!.map { permanent($0) ?? $0 }
+            listedIndex = nil
         }
         for i in extras.indices {
             if let id = permanent(extras[i]) {
@@ -102,6 +119,6 @@ struct ContextView {
     }
 
     mutating func contains(_ id: ObjectID) -> Bool {
-        (id.isTemporary ? extras.contains(id) : savedExtras.contains(id)) || listOrder.contains { lists[$0]!.contains(id) }
+        (id.isTemporary ? extras.contains(id) : savedExtras.contains(id)) || listed.contains(id)
     }
 }
