@@ -83,46 +83,53 @@ public enum ScenarioWriter {
     /// The settings that differ from the role's defaults, as `key: value` text, in the contract's order.
     static func settings(_ settings: ProcessSettings) -> [(String, String)] {
         let defaults = ProcessSettings(role: settings.role, framework: settings.framework)
-        var pairs: [(String, String)] = []
-        func add(_ key: String, _ value: String, _ changed: Bool) { if changed { pairs.append((key, value)) } }
-        add("framework", settings.framework.rawValue, settings.framework != .coreData)
-        add("refresh", settings.refresh.rawValue, settings.refresh != defaults.refresh)
-        add("staleness", settings.staleness.description, settings.staleness != defaults.staleness)
-        add("trigger", settings.trigger.rawValue, settings.trigger != defaults.trigger)
-        add("poll-interval", settings.pollInterval.description, settings.pollInterval != defaults.pollInterval)
-        add("observe", settings.observe.rawValue, settings.observe != defaults.observe)
-        add("merge-policy", settings.mergePolicy.rawValue, settings.mergePolicy != defaults.mergePolicy)
-        add("history-tracking", String(settings.historyTracking), settings.historyTracking != defaults.historyTracking)
-        if let author = authorText(settings.author) { pairs.append(("author", author)) }
-        if case .only(let authors) = settings.historyAuthors {
-            pairs.append(("history-authors", "[" + authors.map(YAMLText.word).joined(separator: ", ") + "]"))
-        }
-        if let entities = settings.historyEntities {
-            pairs.append(("history-entities", "[" + entities.map(YAMLText.word).joined(separator: ", ") + "]"))
-        }
-        if let kinds = settings.historyChangeTypes {
-            pairs.append(("history-change-types", "[" + kinds.map(\.rawValue).joined(separator: ", ") + "]"))
-        }
-        add("purge", StepWriter.purge(settings.purge), settings.purge != defaults.purge)
-        add("refetch", settings.refetch.rawValue, settings.refetch != defaults.refetch)
-        add("notify", String(settings.notify), settings.notify != defaults.notify)
-        add("delivery", settings.delivery.rawValue, settings.delivery != defaults.delivery)
-        add("history-start", settings.historyStart.rawValue, settings.historyStart != defaults.historyStart)
-        add("query-generation", settings.queryGeneration.rawValue, settings.queryGeneration != defaults.queryGeneration)
-        add("busy-timeout", settings.busyTimeout.description, settings.busyTimeout != defaults.busyTimeout)
-        add("write-transactions", settings.writeTransactions.rawValue,
-            settings.writeTransactions != defaults.writeTransactions)
-        add("model", settings.modelVersion ?? "", settings.modelVersion != nil)
-        add("migrate", String(settings.migrate), settings.migrate != defaults.migrate)
-        add("on-load-failure", settings.onLoadFailure.rawValue, settings.onLoadFailure != defaults.onLoadFailure)
-        add("storage", settings.storage.rawValue, settings.storage != defaults.storage)
-        add("read-only", String(settings.readOnly), settings.readOnly != defaults.readOnly)
-        add("foreign-token", settings.foreignToken.rawValue, settings.foreignToken != defaults.foreignToken)
-        add("automatically-merges", String(settings.automaticallyMerges), settings.automaticallyMerges != defaults.automaticallyMerges)
-        add("delete-inaccessible-faults", String(settings.deleteInaccessibleFaults),
-            settings.deleteInaccessibleFaults != defaults.deleteInaccessibleFaults)
-        if !settings.contexts.isEmpty {
-            pairs.append(("contexts", YAMLText.flow(settings.contexts.map { context in
+        return SettingKey.allCases.compactMap { key in written(key, settings, defaults: defaults).map { (key.rawValue, $0) } }
+    }
+
+    /// The text of `key`'s value in `settings`, or nil where it is the role's default: one exhaustive switch,
+    /// so a new setting is written into explore's files or the build fails.
+    static func written(_ key: SettingKey, _ settings: ProcessSettings, defaults: ProcessSettings) -> String? {
+        func text(_ value: String, _ changed: Bool) -> String? { changed ? value : nil }
+        func list(_ words: [String]) -> String { "[" + words.joined(separator: ", ") + "]" }
+        switch key {
+        case .framework: return text(settings.framework.rawValue, settings.framework != .coreData)
+        case .refresh: return text(settings.refresh.rawValue, settings.refresh != defaults.refresh)
+        case .staleness: return text(settings.staleness.description, settings.staleness != defaults.staleness)
+        case .trigger: return text(settings.trigger.rawValue, settings.trigger != defaults.trigger)
+        case .pollInterval: return text(settings.pollInterval.description, settings.pollInterval != defaults.pollInterval)
+        case .observe: return text(settings.observe.rawValue, settings.observe != defaults.observe)
+        case .mergePolicy: return text(settings.mergePolicy.rawValue, settings.mergePolicy != defaults.mergePolicy)
+        case .historyTracking:
+            return text(String(settings.historyTracking), settings.historyTracking != defaults.historyTracking)
+        case .author: return authorText(settings.author)
+        case .historyAuthors:
+            guard case .only(let authors) = settings.historyAuthors else { return nil }
+            return list(authors.map(YAMLText.word))
+        case .historyEntities: return settings.historyEntities.map { list($0.map(YAMLText.word)) }
+        case .historyChangeTypes: return settings.historyChangeTypes.map { list($0.map(\.rawValue)) }
+        case .purge: return text(StepWriter.purge(settings.purge), settings.purge != defaults.purge)
+        case .refetch: return text(settings.refetch.rawValue, settings.refetch != defaults.refetch)
+        case .notify: return text(String(settings.notify), settings.notify != defaults.notify)
+        case .delivery: return text(settings.delivery.rawValue, settings.delivery != defaults.delivery)
+        case .historyStart: return text(settings.historyStart.rawValue, settings.historyStart != defaults.historyStart)
+        case .queryGeneration:
+            return text(settings.queryGeneration.rawValue, settings.queryGeneration != defaults.queryGeneration)
+        case .busyTimeout: return text(settings.busyTimeout.description, settings.busyTimeout != defaults.busyTimeout)
+        case .writeTransactions:
+            return text(settings.writeTransactions.rawValue, settings.writeTransactions != defaults.writeTransactions)
+        case .model: return settings.modelVersion
+        case .migrate: return text(String(settings.migrate), settings.migrate != defaults.migrate)
+        case .onLoadFailure: return text(settings.onLoadFailure.rawValue, settings.onLoadFailure != defaults.onLoadFailure)
+        case .storage: return text(settings.storage.rawValue, settings.storage != defaults.storage)
+        case .readOnly: return text(String(settings.readOnly), settings.readOnly != defaults.readOnly)
+        case .foreignToken: return text(settings.foreignToken.rawValue, settings.foreignToken != defaults.foreignToken)
+        case .automaticallyMerges:
+            return text(String(settings.automaticallyMerges), settings.automaticallyMerges != defaults.automaticallyMerges)
+        case .deleteInaccessibleFaults:
+            return text(String(settings.deleteInaccessibleFaults), settings.deleteInaccessibleFaults != defaults.deleteInaccessibleFaults)
+        case .contexts:
+            guard !settings.contexts.isEmpty else { return nil }
+            return YAMLText.flow(settings.contexts.map { context in
                 var fields: [(String, String)] = []
                 switch context.parent {
                 case .store: break
@@ -134,23 +141,22 @@ public enum ScenarioWriter {
                 if let policy = context.mergePolicy { fields.append(("merge-policy", policy.rawValue)) }
                 if let staleness = context.staleness { fields.append(("staleness", staleness.description)) }
                 return (YAMLText.word(context.name), YAMLText.flow(fields))
-            })))
+            })
+        case .reloadDelay: return text(settings.reloadDelay.description, settings.reloadDelay != defaults.reloadDelay)
+        case .reloadBudget: return text(String(settings.reloadBudget), settings.reloadBudget != defaults.reloadBudget)
+        case .widgetButton: return settings.widgetButton.map(YAMLText.word)
+        case .control: return settings.control.map(YAMLText.word)
+        case .runsIn: return text(settings.runsIn.rawValue, settings.runsIn != .appIntentsExtension)
+        case .betweenReloads: return text(settings.betweenReloads.rawValue, settings.betweenReloads != defaults.betweenReloads)
+        case .timelinePolicy: return text(settings.timelinePolicy.description, settings.timelinePolicy != defaults.timelinePolicy)
+        case .onNewerModel: return text(settings.onNewerModel.rawValue, settings.onNewerModel != defaults.onNewerModel)
+        case .betweenPushes: return text(settings.betweenPushes.rawValue, settings.betweenPushes != defaults.betweenPushes)
+        case .autosave: return text(String(settings.autosave), settings.autosave != defaults.autosave)
+        case .autosaveDelay: return text(settings.autosaveDelay.description, settings.autosaveDelay != defaults.autosaveDelay)
+        case .sync:
+            guard case .transfer(let latency) = settings.sync else { return nil }
+            return YAMLText.flow([("transfer", YAMLText.flow([("latency", latency.description)]))])
         }
-        add("reload-delay", settings.reloadDelay.description, settings.reloadDelay != defaults.reloadDelay)
-        add("reload-budget", String(settings.reloadBudget), settings.reloadBudget != defaults.reloadBudget)
-        if let widget = settings.widgetButton { pairs.append(("widget-button", YAMLText.word(widget))) }
-        if let control = settings.control { pairs.append(("control", YAMLText.word(control))) }
-        if settings.runsIn != .appIntentsExtension { pairs.append(("runs-in", settings.runsIn.rawValue)) }
-        add("between-reloads", settings.betweenReloads.rawValue, settings.betweenReloads != defaults.betweenReloads)
-        add("timeline-policy", settings.timelinePolicy.description, settings.timelinePolicy != defaults.timelinePolicy)
-        add("on-newer-model", settings.onNewerModel.rawValue, settings.onNewerModel != defaults.onNewerModel)
-        add("between-pushes", settings.betweenPushes.rawValue, settings.betweenPushes != defaults.betweenPushes)
-        add("autosave", String(settings.autosave), settings.autosave != defaults.autosave)
-        add("autosave-delay", settings.autosaveDelay.description, settings.autosaveDelay != defaults.autosaveDelay)
-        if case .transfer(let latency) = settings.sync {
-            pairs.append(("sync", YAMLText.flow([("transfer", YAMLText.flow([("latency", latency.description)]))])))
-        }
-        return pairs
     }
 
     /// An `author:` value as the file writes it; nil for the default (the process's name).
