@@ -80,10 +80,12 @@ public enum ScenarioWriter {
         return try Yams.serialize(node: store)
     }
 
-    /// The settings that differ from the role's defaults, as `key: value` text, in the contract's order.
+    /// The settings that differ from the role's defaults, as `key: value` text: the framework first (what
+    /// the others mean depends on it), then the rest in the contract's order.
     static func settings(_ settings: ProcessSettings) -> [(String, String)] {
         let defaults = ProcessSettings(role: settings.role, framework: settings.framework)
-        return SettingKey.allCases.compactMap { key in written(key, settings, defaults: defaults).map { (key.rawValue, $0) } }
+        let order = [SettingKey.framework] + SettingKey.allCases.filter { $0 != .framework }
+        return order.compactMap { key in written(key, settings, defaults: defaults).map { (key.rawValue, $0) } }
     }
 
     /// The text of `key`'s value in `settings`, or nil where it is the role's default: one exhaustive switch,
