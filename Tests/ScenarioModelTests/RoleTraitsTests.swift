@@ -22,10 +22,8 @@ import Testing
         """
     }
 
-    @Test func everyRoleSettingIsAContractKey() {
-        for key in ProcessRole.roleSettings.keys {
-            #expect(ProcessSetting.keys.contains(key), "\(key)")
-        }
+    @Test func theWorkKeysAreTheWidgetsControlsAndPushesOwn() {
+        #expect(ProcessRole.roleSettings[.runsIn] == [.intent])
         #expect(Set(ProcessRole.workKeys.keys) == ["on-reload", "on-push"])
         #expect(ProcessRole.workKeys["on-reload"] == [.widget, .control])
     }
@@ -33,7 +31,7 @@ import Testing
     @Test(arguments: ["reload-delay: 1s", "reload-budget: 3", "between-pushes: suspend", "runs-in: app", "between-reloads: exit"])
     func aRoleSettingIsRefusedOnEveryRoleThatDoesNotTakeIt(_ line: String) throws {
         let key = String(line.prefix { $0 != ":" })
-        let owners = try #require(ProcessRole.roleSettings[key])
+        let owners = try #require(SettingKey(rawValue: key).flatMap { ProcessRole.roleSettings[$0] })
         for role in ProcessRole.allCases {
             var errors: [ScenarioError] = []
             do { _ = try ScenarioLoader.parse(yaml: file(role: role, line), file: Fixture.file) } catch { errors = error.errors }

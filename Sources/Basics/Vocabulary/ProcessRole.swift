@@ -47,20 +47,20 @@ public enum ProcessRole: String, Sendable, Hashable, Codable, CaseIterable {
             RoleTraits(name: "watch app", launch: .steps, display: .screen, storage: .own, bundleHints: ["watch"])
         case .widget:
             RoleTraits(name: "widget", launch: .reloads(.timelines), display: .timeline,
-                       settings: ["reload-delay", "reload-budget", "between-reloads", "timeline-policy", "on-newer-model"],
+                       settings: [.reloadDelay, .reloadBudget, .betweenReloads, .timelinePolicy, .onNewerModel],
                        work: "on-reload", bundleHints: ["widget"])
         case .notificationService:
             RoleTraits(name: "notification service extension", launch: .pushes, display: .nothing,
-                       settings: ["between-pushes"], work: "on-push", bundleHints: ["notification", "service"])
+                       settings: [.betweenPushes], work: "on-push", bundleHints: ["notification", "service"])
         case .control:
             // A control has no timeline, and Apple documents no reload budget for controls
             // (`ControlCenter.reloadControls(ofKind:)`); it lives in the widget extension, so a bundle id
             // names it as a widget.
             RoleTraits(name: "control", launch: .reloads(.controls), display: .value,
-                       settings: ["reload-delay", "between-reloads", "on-newer-model"], work: "on-reload")
+                       settings: [.reloadDelay, .betweenReloads, .onNewerModel], work: "on-reload")
         case .intent:
             RoleTraits(name: "App Intent", launch: .performed, display: .nothing,
-                       settings: ["widget-button", "control", "runs-in"], bundleHints: ["intent"])
+                       settings: [.widgetButton, .control, .runsIn], bundleHints: ["intent"])
         }
     }
 
@@ -74,7 +74,7 @@ public enum ProcessRole: String, Sendable, Hashable, Codable, CaseIterable {
     public var isPerformed: Bool { traits.launch == .performed }
 
     /// The setting keys some role takes and others do not, with the roles that take each.
-    public static let roleSettings: [String: [ProcessRole]] = Dictionary(
+    public static let roleSettings: [SettingKey: [ProcessRole]] = Dictionary(
         allCases.flatMap { role in role.traits.settings.map { ($0, [role]) } }, uniquingKeysWith: +)
 
     /// The work keys (`on-reload:`, `on-push:`), with the roles that take each.
@@ -97,14 +97,14 @@ public struct RoleTraits: Sendable, Hashable {
     /// Where its store lives unless `storage:` says.
     public var storage: StorageLocation
     /// The setting keys only some roles take, that this one takes (`reload-budget`, `between-pushes`, ...).
-    public var settings: Set<String>
+    public var settings: Set<SettingKey>
     /// The key of the work the system runs in its process (`on-reload`, `on-push`), if any.
     public var work: String?
     /// Words whose presence in a bundle identifier's last component suggests the role (history import).
     public var bundleHints: [String]
 
     init(name: String, launch: LaunchModel, display: FinalDisplay, storage: StorageLocation = .group,
-         settings: Set<String> = [], work: String? = nil, bundleHints: [String] = []) {
+         settings: Set<SettingKey> = [], work: String? = nil, bundleHints: [String] = []) {
         self.name = name
         self.launch = launch
         self.display = display

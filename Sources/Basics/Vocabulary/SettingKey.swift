@@ -1,8 +1,7 @@
-import Basics
-
-/// A key of a process's settings as a file writes it, in the contract's order. The decoder's switch over
-/// it is exhaustive (`SettingsDecoder.decodeSetting`), so a key added here and not decoded fails the
-/// build; before, a key listed and not decoded was accepted and ignored.
+/// A key of a process's settings as a file writes it, in the contract's order. The decoder's and explore's
+/// writer's switches over it are exhaustive, so a key added here and not decoded or written fails the
+/// build; before, a key listed and not decoded was accepted and ignored. Roles name the keys only they
+/// take (`RoleTraits.settings`).
 public enum SettingKey: String, CaseIterable, Sendable {
     case refresh, staleness, trigger
     case pollInterval = "poll-interval"

@@ -9,7 +9,7 @@ extension SettingsDecoder {
         for pair in map.pairs {
             guard let key = pair.key.scalar else { continue }
             if key == "model", role.isPerformed { decoder.refuseIntentModel(process, at: pair.key) }
-            guard let owners = ProcessRole.roleSettings[key], !owners.contains(role) else { continue }
+            guard let owners = SettingKey(rawValue: key).flatMap({ ProcessRole.roleSettings[$0] }), !owners.contains(role) else { continue }
             if role.isRenderedBySystem, owners.contains(where: \.isRenderedBySystem) {
                 // A widget's timeline settings on a control.
                 decoder.error("\(key) is a widget's setting, and '\(process)' is \(role.traits.aName), which has no timeline and no "
