@@ -172,4 +172,48 @@ import TestSupport
             }
         }
     }
+
+    /// A delayed notification to an idle app falls due 10 ms into an extension's 40 ms launch: the app
+    /// handles it then, beside the launch, as in real time (received 11 ms after the save, refreshed by
+    /// 13-17 ms, review 100 s62). Before, the deterministic mode passed the launch's time at once and the app
+    /// received it only at its next step, 44 ms after the save, on every seed.
+    @Test func aNotificationDueDuringAnotherProcesssLaunchIsHandledThen() throws {
+        let yaml = """
+            summary: The idle app's delayed notification falls due while an extension launches.
+            store:
+              group: group.example.notes
+              name: Notes
+              model:
+                Note: { title: string }
+            processes:
+              app: { role: host, refresh: history }
+              share: { role: share }
+              action: { role: action }
+            steps:
+              - app: launch
+              - app: { insert: Note, id: n1, set: { title: A } }
+              - app: save
+              - app: { fetch: Note }
+              - share: launch
+              - share: { update: n1, set: { title: B } }
+              - fault: { delay-notifications: app, by: 10ms }
+              - share: save
+              - action: launch
+              - app: { read: n1, expect: { title: B }, now: true }
+            """
+        for seed in UInt64(1)...2 {
+            let outcome = try RunHarness.single(yaml, mode: .deterministic, seed: seed)
+            #expect(outcome.harnessError == nil, "seed \(seed)")
+            #expect(outcome.checks.map(\.passed) == [true], "seed \(seed)")
+            let received = outcome.events(of: "app").compactMap { event -> UInt64? in
+                if case .notificationReceived = event.kind { event.t } else { nil }
+            }.last
+            let ready = outcome.events(of: "action").compactMap { event -> UInt64? in
+                if case .lifecycle(let change) = event.kind, change.state == .launching { event.t } else { nil }
+            }.first
+            let at = try #require(received, "seed \(seed): the app received the share's save")
+            let launched = try #require(ready, "seed \(seed): the action launched")
+            #expect(at < launched, "seed \(seed): received at \(at), the action ready at \(launched)")
+        }
+    }
 }

@@ -95,6 +95,8 @@ final class RealTimeEnvironment: RunEnvironment {
     func performAlone(_ command: AgentCommand, on slot: ProcessSlot, expectError: ErrorKind?,
                       timeout: Swift.Duration?) throws(HarnessFailure) -> AgentReply? { nil }
 
+    func launched(_ slot: ProcessSlot, _ reply: AgentReply) throws(HarnessFailure) {}
+
     func orderTogether(_ children: [RunPlan.PlannedStep]) -> [RunPlan.PlannedStep] { children }
 
     /// Runs the children side by side (`RealTimeTogether`).

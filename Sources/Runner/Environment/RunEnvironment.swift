@@ -84,6 +84,11 @@ protocol RunEnvironment: AnyObject {
     func performAlone(_ command: AgentCommand, on slot: ProcessSlot, expectError: ErrorKind?,
                       timeout: Swift.Duration?) throws(HarnessFailure) -> AgentReply?
 
+    /// `slot`'s process has opened its store (`ready`, its launch lasting until `reply`'s end), at a
+    /// launch outside `parallel` that did not migrate: the deterministic mode lets what falls due during the
+    /// launch happen at its moment (`VirtualEnvironment.passMoments`), as real time does beside it.
+    func launched(_ slot: ProcessSlot, _ reply: AgentReply) throws(HarnessFailure)
+
     /// After a `deliver` outside `parallel`: the step lasts until what its refreshes wait for is over (a
     /// purge waiting for another process's lock), as its reply does in real time.
     func waitForRefreshes(of slot: ProcessSlot) throws(HarnessFailure)

@@ -54,6 +54,17 @@ extension VirtualEnvironment {
         return committed
     }
 
+    /// Before a launch's `ready` is absorbed (its end becoming the present): each timer that falls due
+    /// during the launch fires at its moment, and each idle process handles what was delivered to it since
+    /// the launch began, as in real time beside it. Before, an app whose delayed notification fell due
+    /// 10 ms into an extension's 40 ms launch handled it only at its next step, after the launch: its
+    /// refresh 44 ms after the save where real time took 13-17 ms (review 100, s62). A launch that migrates
+    /// writes the store, and a launch among the children of `parallel` is `TogetherRun`'s: not these.
+    func launched(_ slot: ProcessSlot, _ reply: AgentReply) throws(HarnessFailure) {
+        guard runner.runningTogether == 0, let end = reply.virtualEnd, let began = launchBegan[slot.name] else { return }
+        try passMoments(before: end, routedSince: began) { [slot.name] }
+    }
+
     /// Until `end`, while writes are under way: each timer fires at its moment, and each process not
     /// `busy` with a command handles what was delivered to it once it has had it `CostModel.delivery`
     /// (`handOverOverdue`), as in real time beside the writes.

@@ -64,6 +64,8 @@ final class VirtualEnvironment: RunEnvironment {
     /// Processes launched that have carried out no command yet: their first costs more in real time
     /// (`CostModel.firstRequest`), which `parallel` ordering counts.
     private(set) var cold: Set<String> = []
+    /// When each process's last launch began (`launched`).
+    private(set) var launchBegan: [String: UInt64] = [:]
     /// Set while a `sleep` of a `parallel` branch runs: the moment it ends, counted from when its branch's
     /// step before it ended, not from now (a sibling's steps may have run since, in virtual time).
     var sleepEnd: UInt64?
@@ -123,6 +125,7 @@ final class VirtualEnvironment: RunEnvironment {
     /// Takes a standby agent from the pool (or spawns one) and sends it the config, its launch costed.
     func startAgent(_ config: AgentConfig, for slot: ProcessSlot) throws -> (child: any SupervisedProcess, pooled: Bool) {
         var config = config
+        launchBegan[slot.name] = time.now
         config.virtualStart = time.now &+ costs.launch
         config.unitCosts = UnitCosts(migratedRow: costs.migratedRow, syncedObject: costs.syncedObject)
         cold.insert(slot.name)

@@ -155,6 +155,8 @@ extension ScenarioRunner {
             slot.child = nil
             throw failure("the agent did not start: \(line)", process: slot.name)
         }
+        // A launch that migrated wrote the store: what others did meanwhile would read its rows.
+        if besideSiblings { try env.launched(slot, reply) }
         env.absorb(reply, from: slot)
         // Its store did not load, and it runs on an empty one of its own (`on-load-failure: in-memory`, the
         // ready reply naming that store): a launch that expects `store-load-failed` failed as it said.
