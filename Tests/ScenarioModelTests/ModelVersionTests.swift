@@ -140,6 +140,27 @@ import Testing
             """))
         #expect(errors.count == 1 && errors[0].message.contains("whose model has no entity Tag, so it can never show t1"), "\(errors)")
     }
+    /// A toggle names an object and one of its attributes: both are checked against the version a process
+    /// opens the store with, as an update's are (toggle was missing from the check, and passed silently).
+    @Test func aToggleIsCheckedAgainstTheProcesssVersion() {
+        let errors = Fixture.errors(Self.yaml(models: Self.twoVersions, processes: """
+              app: { role: host }
+              share: { role: share }
+              old: { role: action, model: v1 }
+            """, steps: """
+              - app: { insert: Note, id: n1, set: { title: A } }
+              - share: { toggle: n1, property: pinned }
+              - app: { insert: Tag, id: t1, set: { name: x } }
+              - old: { toggle: t1, property: pinned }
+            variants:
+              same: { expect: pass }
+              old: { share: { model: v1 }, expect: pass }
+            """))
+        #expect(errors.map(\.line) == [14, 16], "\(errors)")
+        #expect(errors.first?.message.hasPrefix("in variant 'old', 'share' opens the store with v1, and its Note has no property 'pinned'") == true)
+        #expect(errors.last?.message.contains("whose model has no entity Tag, so it can never show t1") == true)
+    }
+
     /// `app-update: v2` is a control step naming a declared version (bug 29); another name is an error at
     /// it with the versions, and so is one in a store of a single model. `on-newer-model` is a widget's.
     @Test func anAppUpdateNamesADeclaredVersion() throws {

@@ -87,7 +87,7 @@ struct ModelVersionCheck {
         case .update(let id, let values):
             guard case .some(let found) = object(id) else { return "its model has no entity for \(id)" }
             return found.flatMap { check(values.keys, on: $0) }
-        case .relate(let id, _, let via, _), .unrelate(let id, _, let via):
+        case .relate(let id, _, let via, _), .unrelate(let id, _, let via), .toggle(let id, let via, _):
             guard case .some(let found) = object(id) else { return "its model has no entity for \(id)" }
             return found.flatMap { check([via], on: $0) }
         case .read(let id, let expectation, _):
@@ -97,7 +97,12 @@ struct ModelVersionCheck {
         case .delete(let id), .refresh(let id, _), .state(let id, _, _):
             guard case .some = object(id) else { return "its model has no entity for \(id)" }
             return nil
-        default:
+        // Steps that name no entity, attribute or object of the model.
+        case .launch, .exit, .crash, .background, .suspend, .resume, .foreground, .terminate, .observe, .deliver, .push,
+             .reloadTimelines, .reloadControls, .reload, .autosave, .save, .rollback, .reset, .refreshAll, .runRefresh,
+             .pinGeneration, .unpinGeneration, .beginWrite, .endWrite, .mergeHistory, .purgeHistory, .post, .checkpoint,
+             .copyStore, .openCopy, .sync, .leech, .results, .sleep, .parallel, .sequence, .advanceClock, .workload,
+             .fault, .restoreStore, .appUpdate:
             return nil
         }
     }
@@ -108,9 +113,13 @@ extension Step {
     var objectID: String? {
         switch self {
         case .update(let id, _), .delete(let id), .relate(let id, _, _, _), .unrelate(let id, _, _), .read(let id, _, _),
-             .refresh(let id, _), .state(let id, _, _):
+             .refresh(let id, _), .state(let id, _, _), .toggle(let id, _, _):
             id
-        default:
+        case .launch, .exit, .crash, .background, .suspend, .resume, .foreground, .terminate, .observe, .deliver, .push,
+             .reloadTimelines, .reloadControls, .reload, .autosave, .insert, .save, .rollback, .reset, .fetch, .refreshAll,
+             .runRefresh, .batchInsert, .batchUpdate, .batchDelete, .pinGeneration, .unpinGeneration, .beginWrite,
+             .endWrite, .mergeHistory, .purgeHistory, .post, .checkpoint, .copyStore, .openCopy, .sync, .leech, .count,
+             .results, .sleep, .parallel, .sequence, .advanceClock, .workload, .fault, .restoreStore, .appUpdate:
             nil
         }
     }
