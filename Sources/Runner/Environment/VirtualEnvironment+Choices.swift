@@ -163,7 +163,10 @@ extension VirtualEnvironment {
     /// where it can matter, so that enumerating schedules tries each distinct order once.
     func dependsOnDelivery(_ step: Step, to process: String) -> Bool {
         // An edit, or a rollback of edits, stays in the process's memory.
-        if step.unsavedChanges == .made || step.unsavedChanges == .discarded { return false }
+        switch step.unsavedChanges {
+        case .made, .discarded: return false
+        case .saved, .lost, .kept: break
+        }
         switch step {
         case .refreshAll, .refresh, .state:
             return false

@@ -234,10 +234,4 @@ public enum ProcessSetting: Sendable, Hashable, Codable {
 
     /// Every setting key, in the contract's order (`SettingKey`).
     public static let keys = SettingKey.allCases.map(\.rawValue)
-
-    /// The settings only a SwiftData process takes.
-    public static let swiftDataKeys = Set(SettingKey.allCases.filter { $0.onlyFor == .swiftData }.map(\.rawValue))
-
-    /// The settings only a Core Data process takes (`SettingKey.onlyFor`).
-    public static let coreDataKeys = Set(SettingKey.allCases.filter { $0.onlyFor == .coreData }.map(\.rawValue))
 }

@@ -30,8 +30,7 @@ extension SettingsDecoder {
         let other: PersistenceFramework = framework == .coreData ? .swiftData : .coreData
         for pair in map.pairs {
             guard let key = pair.key.scalar else { continue }
-            let only = framework == .coreData ? ProcessSetting.swiftDataKeys : ProcessSetting.coreDataKeys
-            if only.contains(key) {
+            if SettingKey(rawValue: key)?.onlyFor == other {
                 decoder.error("\(key) is a \(other.displayName) setting, and '\(process)' uses \(framework.displayName); remove it, "
                     + "or give the process framework: \(other.rawValue).", at: pair.key)
             }
@@ -48,7 +47,7 @@ extension SettingsDecoder {
                         if name == "parent", field.value.scalar != "store" {
                             decoder.error("SwiftData has no child contexts: '\(process)' uses SwiftData, so its context "
                                 + "'\(entry.key.scalar ?? "")' is a ModelContext of the container (remove its parent:).", at: field.key)
-                        } else if ProcessSetting.coreDataKeys.contains(name) {
+                        } else if SettingKey(rawValue: name)?.onlyFor == .coreData {
                             decoder.error("\(name) is a Core Data setting, and '\(process)' uses SwiftData, whose ModelContext "
                                 + "has no such property; remove it from the context '\(entry.key.scalar ?? "")'.", at: field.key)
                         }
