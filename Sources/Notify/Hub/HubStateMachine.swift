@@ -82,6 +82,12 @@ public struct HubStateMachine: Sendable {
         delayed.map(\.due).min()
     }
 
+    /// The latest time a delayed delivery falls due: once it has passed, every delivery a
+    /// `delayNotifications` fault held back has been released.
+    public var lastDelayedDue: UInt64? {
+        delayed.map(\.due).max()
+    }
+
     /// Applies `input` at time `now` (monotonic ns) and returns what to deliver and record.
     public mutating func handle(_ input: HubInput, at now: UInt64) -> HubOutput {
         var output = HubOutput()

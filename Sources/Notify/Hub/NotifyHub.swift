@@ -122,6 +122,13 @@ public final class NotifyHub: Sendable {
         return core.withLock { $0.delivered[process] ?? 0 }
     }
 
+    /// The latest time a delivery held back by `delayNotifications(to:by:)` falls due, after releasing
+    /// what is due now (the hub's thread may not have woken yet); nil when none waits.
+    public var lastDelayedDue: UInt64? {
+        handle(.tick)
+        return core.withLock { $0.machine.lastDelayedDue }
+    }
+
     /// The machine's current state, for inspection.
     public var snapshot: HubStateMachine {
         core.withLock { $0.machine }

@@ -144,6 +144,8 @@ protocol NotificationRouter: AnyObject {
     func hold(_ process: String)
     /// Delivers what was held for `process`, in order.
     func release(_ process: String)
+    /// The latest time a delivery held back by a `delay-notifications` fault falls due (nil: none waits).
+    var lastDelayedDue: UInt64? { get }
     func close()
 }
 

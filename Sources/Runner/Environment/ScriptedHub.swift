@@ -76,6 +76,8 @@ final class ScriptedHub: NotificationRouter {
     /// When a delayed delivery is released or a drop window ends, if any is due.
     var nextDeadline: UInt64? { machine.nextDeadline }
 
+    var lastDelayedDue: UInt64? { machine.lastDelayedDue }
+
     /// Applies what is due at `t` (a virtual deadline the runner reached).
     func tick(at t: UInt64) {
         handle(.tick, at: t)

@@ -16,6 +16,15 @@ extension ScenarioRunner {
         for process in heldByFault.sorted() { hub.release(process) }
         heldByFault = []
         env.finishing()
+        // So does every notification a `delay-notifications` fault holds back: the run waits until the last
+        // falls due (in real time it sleeps; in the deterministic mode virtual time passes, firing polls and
+        // timers on the way as a sleep does), so its refresh is the process's own in both modes, not a race
+        // with the final one.
+        var waited: UInt64 = 0
+        while let due = hub.lastDelayedDue, due > waited {
+            try env.pace(until: due)
+            waited = due
+        }
         // Every notification delivered is handled (with the refreshes it triggers) before the final one:
         // the request waits for them.
         for slot in orderedSlots where slot.canTakeCommands {
